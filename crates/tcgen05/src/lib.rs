@@ -1,0 +1,43 @@
+//! Reference encoder, decoder and validator for the descriptors and shapes of NVIDIA Blackwell's
+//! fifth-generation tensor-core instructions (`tcgen05`, PTX ISA 9.7.16).
+//!
+//! A Blackwell MMA is driven by three packed bit-fields, and a wrong bit gives silently wrong
+//! numbers rather than an error. This crate builds each one from intent, checks it against every
+//! rule of the PTX ISA (and of the project's `decisions.md` where the PTX text is silent or
+//! contradicts itself), decodes raw values back into typed fields, and explains every violation:
+//!
+//! - [`shared_memory_descriptor`]: the 64-bit matrix descriptor (Tables 40-41).
+//! - [`instruction_descriptor`]: the 32-bit instruction descriptor in its three layouts
+//!   (Tables 42-44).
+//! - [`zero_column_mask`]: the 64-bit zero-column mask descriptor of `.ws` MMAs (Table 45).
+//! - [`shapes`]: the valid M, N, K of each kind (Table 39) and whole-MMA validation.
+//! - [`tensor_memory`]: Tensor Memory addresses, allocation, and the data-movement shapes of
+//!   `tcgen05.ld`, `.st`, `.cp` and `.shift`.
+//! - [`targets`]: which targets have which features.
+//!
+//! The crate is `#![no_std]` without required dependencies; every constructor and encoder is a
+//! `const fn`, so descriptors can be built and checked at compile time.
+//!
+//! Each descriptor's bit layout is written once, as a table ([`bits::BitField`] rows) that drives
+//! encoding, decoding, validation, `Display` and the documentation.
+#![no_std]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
+#[cfg(any(feature = "std", test))]
+extern crate std;
+
+pub mod bits;
+pub mod diagnostic;
+pub mod instruction_descriptor;
+pub mod mma;
+pub mod shapes;
+pub mod shared_memory_descriptor;
+pub mod targets;
+pub mod tensor_memory;
+pub mod zero_column_mask;
+
+pub use diagnostic::{Diagnostic, Diagnostics, Severity, Source};
+pub use mma::{CtaGroup, ElementType, IdescLayout, Kind, Major, MaxShift, ScaleType};
+pub use targets::{Target, TargetError};

@@ -1,0 +1,266 @@
+//! Compilation targets that have tcgen05, and the rules that depend on them.
+//!
+//! tcgen05 exists on the datacenter Blackwell targets only (PTX ISA 9.7.16 target notes;
+//! decisions.md R17). `sm_101a` was renamed `sm_110a` in PTX ISA 9.0 and is accepted as an alias.
+//! Consumer Blackwell (`sm_120*`, `sm_121*`) has no tcgen05 at all; asking for it gives
+//! [`TargetError::ConsumerBlackwell`].
+
+use core::fmt;
+
+use crate::diagnostic::{Diagnostic, Source};
+
+/// A PTX target that supports tcgen05.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub enum Target {
+    /// `sm_100a` (B200, GB200), architecture-specific.
+    Sm100a,
+    /// `sm_100f`, the sm_100 family (portable to later members of the family).
+    Sm100f,
+    /// `sm_103a` (B300, GB300), architecture-specific.
+    Sm103a,
+    /// `sm_103f`, the sm_103 family.
+    Sm103f,
+    /// `sm_110a` (formerly `sm_101a`, Jetson Thor), architecture-specific.
+    Sm110a,
+    /// `sm_110f`, the sm_110 family.
+    Sm110f,
+}
+
+impl Target {
+    /// Every target, in the order above.
+    pub const ALL: [Target; 6] = [
+        Target::Sm100a,
+        Target::Sm100f,
+        Target::Sm103a,
+        Target::Sm103f,
+        Target::Sm110a,
+        Target::Sm110f,
+    ];
+
+    /// The default target of the command-line tool and of [`Default`].
+    pub const DEFAULT: Target = Target::Sm100a;
+
+    /// The target's PTX name, for example `"sm_100a"`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Target::Sm100a => "sm_100a",
+            Target::Sm100f => "sm_100f",
+            Target::Sm103a => "sm_103a",
+            Target::Sm103f => "sm_103f",
+            Target::Sm110a => "sm_110a",
+            Target::Sm110f => "sm_110f",
+        }
+    }
+
+    /// Parses a PTX target name. `sm_101a` / `sm_101f` give `sm_110a` / `sm_110f` (their current
+    /// names).
+    ///
+    /// # Errors
+    /// [`TargetError::ConsumerBlackwell`] for `sm_120`, `sm_120a`, `sm_120f`, `sm_121`, `sm_121a`
+    /// and `sm_121f`; [`TargetError::NoTcgen05`] for the plain `sm_100`/`sm_103`/`sm_110`
+    /// (tcgen05 needs an `a` or `f` suffix); [`TargetError::Unknown`] otherwise.
+    pub const fn from_name(name: &str) -> Result<Target, TargetError> {
+        let b = name.as_bytes();
+        if eq(b, b"sm_100a") {
+            Ok(Target::Sm100a)
+        } else if eq(b, b"sm_100f") {
+            Ok(Target::Sm100f)
+        } else if eq(b, b"sm_103a") {
+            Ok(Target::Sm103a)
+        } else if eq(b, b"sm_103f") {
+            Ok(Target::Sm103f)
+        } else if eq(b, b"sm_110a") || eq(b, b"sm_101a") {
+            Ok(Target::Sm110a)
+        } else if eq(b, b"sm_110f") || eq(b, b"sm_101f") {
+            Ok(Target::Sm110f)
+        } else if starts_with(b, b"sm_120") || starts_with(b, b"sm_121") {
+            Err(TargetError::ConsumerBlackwell)
+        } else if eq(b, b"sm_100") || eq(b, b"sm_103") || eq(b, b"sm_110") || eq(b, b"sm_101") {
+            Err(TargetError::NoTcgen05)
+        } else {
+            Err(TargetError::Unknown)
+        }
+    }
+
+    /// True for the architecture-specific (`a`) targets.
+    #[must_use]
+    pub const fn is_arch_specific(self) -> bool {
+        matches!(self, Target::Sm100a | Target::Sm103a | Target::Sm110a)
+    }
+
+    /// `.kind::i8` exists only on `sm_100a` and `sm_110a` (decisions.md R17; PTX ISA 9.7.16.10.9
+    /// target notes).
+    #[must_use]
+    pub const fn supports_kind_i8(self) -> bool {
+        matches!(self, Target::Sm100a | Target::Sm110a)
+    }
+
+    /// Sparse `.kind::mxf4` / `.kind::mxf4nvf4` exist only on the `a` targets (decisions.md R17).
+    #[must_use]
+    pub const fn supports_sparse_mxf4(self) -> bool {
+        self.is_arch_specific()
+    }
+
+    /// K = 96 (Table 44 bit 31) exists only on `sm_103a` (PTX ISA 9.7.16.2.1.1; decisions.md R15).
+    #[must_use]
+    pub const fn supports_k96(self) -> bool {
+        matches!(self, Target::Sm103a)
+    }
+
+    /// The absolute leading-dimension byte address mode (shared memory descriptor bit 52) exists
+    /// only on `sm_103a` (PTX ISA 9.7.16.4.1.1; decisions.md R5).
+    #[must_use]
+    pub const fn supports_absolute_lbo(self) -> bool {
+        matches!(self, Target::Sm103a)
+    }
+
+    /// `tcgen05.shift` exists on the `a` targets only (PTX ISA 9.7.16.9.3).
+    #[must_use]
+    pub const fn supports_shift(self) -> bool {
+        self.is_arch_specific()
+    }
+
+    /// The lowest PTX ISA version (major * 10 + minor) that accepts this target with tcgen05:
+    /// 8.6 for `sm_100a`, 8.8 for the 103 and family targets, 9.0 for the 110 targets.
+    #[must_use]
+    pub const fn min_ptx_version(self) -> u8 {
+        match self {
+            Target::Sm100a => 86,
+            Target::Sm100f | Target::Sm103a | Target::Sm103f => 88,
+            Target::Sm110a | Target::Sm110f => 90,
+        }
+    }
+}
+
+impl Default for Target {
+    fn default() -> Self {
+        Target::DEFAULT
+    }
+}
+
+impl fmt::Display for Target {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+const fn eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+const fn starts_with(a: &[u8], prefix: &[u8]) -> bool {
+    if a.len() < prefix.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < prefix.len() {
+        if a[i] != prefix[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Why a name is not a tcgen05 target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TargetError {
+    /// `sm_120*` / `sm_121*`: consumer Blackwell (RTX 50, DGX Spark) has no tcgen05 (decisions.md
+    /// R17).
+    ConsumerBlackwell,
+    /// `sm_100`, `sm_103`, `sm_110` without a suffix: tcgen05 needs the `a` or `f` variant.
+    NoTcgen05,
+    /// Not a target name this crate knows.
+    Unknown,
+}
+
+impl fmt::Display for TargetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TargetError::ConsumerBlackwell => f.write_str(
+                "no tcgen05 on consumer Blackwell: sm_120/sm_121 have no tcgen05 instructions \
+                 (use sm_100a, sm_100f, sm_103a, sm_103f, sm_110a or sm_110f)",
+            ),
+            TargetError::NoTcgen05 => f.write_str(
+                "tcgen05 needs an architecture-specific ('a') or family ('f') target, \
+                 such as sm_100a or sm_100f",
+            ),
+            TargetError::Unknown => f.write_str(
+                "unknown target (expected sm_100a, sm_100f, sm_103a, sm_103f, sm_110a, sm_110f \
+                 or sm_101a)",
+            ),
+        }
+    }
+}
+
+impl Diagnostic for TargetError {
+    fn field(&self) -> &'static str {
+        "target"
+    }
+    fn value(&self) -> u64 {
+        0
+    }
+    fn source(&self) -> Source {
+        Source::Decision(17)
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for TargetError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::{format, vec::Vec};
+
+    #[test]
+    fn names_round_trip() {
+        for t in Target::ALL {
+            assert_eq!(Target::from_name(t.name()), Ok(t));
+        }
+        assert_eq!(Target::from_name("sm_101a"), Ok(Target::Sm110a));
+        assert_eq!(Target::from_name("sm_101f"), Ok(Target::Sm110f));
+    }
+
+    #[test]
+    fn consumer_blackwell_is_refused_by_name() {
+        for n in ["sm_120", "sm_120a", "sm_120f", "sm_121", "sm_121a"] {
+            assert_eq!(
+                Target::from_name(n),
+                Err(TargetError::ConsumerBlackwell),
+                "{n}"
+            );
+        }
+        let msg = format!("{}", TargetError::ConsumerBlackwell);
+        assert!(msg.contains("no tcgen05 on consumer Blackwell"));
+        assert_eq!(Target::from_name("sm_100"), Err(TargetError::NoTcgen05));
+        assert_eq!(Target::from_name("sm_90a"), Err(TargetError::Unknown));
+        assert_eq!(Target::from_name(""), Err(TargetError::Unknown));
+    }
+
+    #[test]
+    fn target_dependent_rules() {
+        let i8: Vec<_> = Target::ALL
+            .iter()
+            .filter(|t| t.supports_kind_i8())
+            .collect();
+        assert_eq!(i8, [&Target::Sm100a, &Target::Sm110a]);
+        let k96: Vec<_> = Target::ALL.iter().filter(|t| t.supports_k96()).collect();
+        assert_eq!(k96, [&Target::Sm103a]);
+        assert!(!Target::Sm100f.supports_sparse_mxf4());
+        assert!(Target::Sm103a.supports_absolute_lbo());
+        assert!(!Target::Sm103f.supports_absolute_lbo());
+    }
+}
