@@ -1,1 +1,1792 @@
-//! (in progress)
+//! The 32-bit instruction descriptor of `tcgen05.mma` (PTX ISA 9.7.16.4.2, Tables 42-44).
+//!
+//! The descriptor gives the shapes, types, sparsity, negation, transposition and (for the
+//! block-scaled kinds) the scale-factor selection of one MMA. Its layout depends on the MMA kind
+//! (decisions.md R8), so a raw value cannot be decoded without the kind:
+//!
+//! | Kinds | Layout |
+//! |---|---|
+//! | `tf32`, `f16`, `f8f6f4`, `i8` | [`TABLE_42`] |
+//! | `mxf8f6f4` | [`TABLE_43`] |
+//! | `mxf4`, `mxf4nvf4` | [`TABLE_44`] |
+//!
+//! [`IdescFields`] holds the fields as a kernel author thinks of them (M and N as numbers, types
+//! by name); [`InstructionDescriptor`] is a value that satisfies every rule of its kind's table
+//! that can be checked without knowing `.cta_group`, `.ws` or the target. The rules that need
+//! those (Table 39) live in [`crate::shapes`].
+//!
+//! ```
+//! use tcgen05::instruction_descriptor::{IdescFields, InstructionDescriptor};
+//! use tcgen05::{ElementType::*, Kind};
+//!
+//! // bf16 x bf16 -> f32, M = 128, N = 64, both operands K-major (CUTLASS writes 0x08100490).
+//! const IDESC: InstructionDescriptor =
+//!     InstructionDescriptor::new(IdescFields::new(Kind::F16, F32, Bf16, Bf16, 128, 64));
+//! assert_eq!(IDESC.bits(), 0x0810_0490);
+//!
+//! let decoded = InstructionDescriptor::decode(0x0810_0490, Kind::F16);
+//! assert!(decoded.diagnostics.is_empty());
+//! assert_eq!(decoded.fields.map(|f| f.n), Some(64));
+//! ```
+
+use core::fmt;
+
+use crate::bits::{BitField, Role};
+use crate::diagnostic::{Diagnostic, Diagnostics, OneLine, Severity, Source};
+use crate::mma::{ElementType, IdescLayout, Kind, MaxShift, ScaleType};
+
+/// A field of the instruction descriptor, in any of its three layouts.
+///
+/// Reserved runs of bits are fields of their own so that errors can point at them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub enum IdescField {
+    /// Sparsity selector (bits 0-1 of Table 42): which metadata sub-columns a sparse MMA reads.
+    SparsitySelector,
+    /// Sparsity (bit 2): dense or sparse A.
+    Sparse,
+    /// Saturate for integer types (bit 3 of Table 42).
+    Saturate,
+    /// dtype, the type of D (bits 4-5 of Table 42).
+    DType,
+    /// atype, the type of A (bits 7-9).
+    AType,
+    /// btype, the type of B (bits 10-12, or 10-11 in Table 44).
+    BType,
+    /// Negate A (bit 13).
+    NegateA,
+    /// Negate B (bit 14).
+    NegateB,
+    /// Transpose A (bit 15): A is M-major.
+    TransposeA,
+    /// Transpose B (bit 16): B is N-major.
+    TransposeB,
+    /// N >> 3 (bits 17-22).
+    N,
+    /// M >> 4 (bits 24-28 of Table 42) or M >> 7 (bits 27-28 of Tables 43-44).
+    M,
+    /// Maximum shift while attempting B-matrix reuse in `.ws` (bits 30-31 of Table 42).
+    MaxShift,
+    /// Scale matrix type for both scale_A and scale_B (bit 23 of Tables 43-44).
+    ScaleType,
+    /// Matrix A scale factor data ID (bits 29-30 of Tables 43-44).
+    SfaId,
+    /// Matrix B scale factor data ID (bits 4-5 of Tables 43-44).
+    SfbId,
+    /// K dimension: dense K = 96 when set (bit 31 of Table 44).
+    K,
+    /// Reserved bits 0-1 (Tables 43-44).
+    Reserved0,
+    /// Reserved bit 3 (Tables 43-44).
+    Reserved3,
+    /// Reserved bit 6.
+    Reserved6,
+    /// Reserved bit 12 (Table 44).
+    Reserved12,
+    /// Reserved bit 23 (Table 42).
+    Reserved23,
+    /// Reserved bits 24-26 (Tables 43-44).
+    Reserved24,
+    /// Reserved bit 29 (Table 42).
+    Reserved29,
+    /// Reserved bit 31 (Table 43).
+    Reserved31,
+}
+
+impl IdescField {
+    /// The field's key in the command-line tool's JSON (`"d_type"`, `"m"`, ...); reserved runs
+    /// are `"reserved"`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            IdescField::SparsitySelector => "sparsity_selector",
+            IdescField::Sparse => "sparse",
+            IdescField::Saturate => "saturate",
+            IdescField::DType => "d_type",
+            IdescField::AType => "a_type",
+            IdescField::BType => "b_type",
+            IdescField::NegateA => "negate_a",
+            IdescField::NegateB => "negate_b",
+            IdescField::TransposeA => "transpose_a",
+            IdescField::TransposeB => "transpose_b",
+            IdescField::N => "n",
+            IdescField::M => "m",
+            IdescField::MaxShift => "max_shift",
+            IdescField::ScaleType => "scale_type",
+            IdescField::SfaId => "sfa_id",
+            IdescField::SfbId => "sfb_id",
+            IdescField::K => "k",
+            IdescField::Reserved0
+            | IdescField::Reserved3
+            | IdescField::Reserved6
+            | IdescField::Reserved12
+            | IdescField::Reserved23
+            | IdescField::Reserved24
+            | IdescField::Reserved29
+            | IdescField::Reserved31 => "reserved",
+        }
+    }
+}
+
+crate::bit_layout! {
+    /// Instruction descriptor layout for `.kind::tf32`, `.kind::f16`, `.kind::f8f6f4` and
+    /// `.kind::i8` (PTX ISA 9.7.16.4.2 Table 42).
+    pub const TABLE_42: [BitField<IdescField>; 32 bits] = {
+        0 ..= 1   SparsitySelector value "Sparsity selector, if Sparsity is enabled" (Table 42);
+        2 ..= 2   Sparse           value "Sparsity: Dense = 0, Sparse = 1" (Table 42);
+        3 ..= 3   Saturate         value "Saturate for integer types" (Table 42);
+        4 ..= 5   DType            value "dtype (Matrix D type)" (Table 42);
+        6 ..= 6   Reserved6        reserved "Reserved" (Table 42);
+        7 ..= 9   AType            value "atype (Matrix A type)" (Table 42);
+        10 ..= 12 BType            value "btype (Matrix B type)" (Table 42);
+        13 ..= 13 NegateA          value "Negate A Matrix" (Table 42);
+        14 ..= 14 NegateB          value "Negate B Matrix" (Table 42);
+        15 ..= 15 TransposeA       value "Transpose A Matrix" (Table 42);
+        16 ..= 16 TransposeB       value "Transpose B Matrix" (Table 42);
+        17 ..= 22 N                value "N, Dimension of Matrix B (3 LSBs not included)" (Table 42);
+        23 ..= 23 Reserved23       reserved "Reserved" (Table 42);
+        24 ..= 28 M                value "M, Dimension of Matrix A (4 LSBs not included)" (Table 42);
+        29 ..= 29 Reserved29       reserved "Reserved" (Table 42);
+        30 ..= 31 MaxShift         value "Maximum shift while attempting B matrix reuse in .ws" (Table 42);
+    }
+}
+
+crate::bit_layout! {
+    /// Instruction descriptor layout for `.kind::mxf8f6f4` (PTX ISA 9.7.16.4.2 Table 43).
+    pub const TABLE_43: [BitField<IdescField>; 32 bits] = {
+        0 ..= 1   Reserved0   reserved "Reserved" (Table 43);
+        2 ..= 2   Sparse      value "Sparsity: Dense = 0, Sparse = 1" (Table 43);
+        3 ..= 3   Reserved3   reserved "Reserved" (Table 43);
+        4 ..= 5   SfbId       value "Matrix B Scale Factor Data ID" (Table 43);
+        6 ..= 6   Reserved6   reserved "Reserved" (Table 43);
+        7 ..= 9   AType       value "atype (Matrix A type)" (Table 43);
+        10 ..= 12 BType       value "btype (Matrix B type)" (Table 43);
+        13 ..= 13 NegateA     value "Negate A Matrix" (Table 43);
+        14 ..= 14 NegateB     value "Negate B Matrix" (Table 43);
+        15 ..= 15 TransposeA  value "Transpose A Matrix" (Table 43);
+        16 ..= 16 TransposeB  value "Transpose B Matrix" (Table 43);
+        17 ..= 22 N           value "N, Dimension of Matrix B (3 LSBs not included)" (Table 43);
+        23 ..= 23 ScaleType   value "Scale Matrix Type, for both scale_A / scale_B" (Table 43);
+        24 ..= 26 Reserved24  reserved "Reserved" (Table 43);
+        27 ..= 28 M           value "M, Dimension of Matrix A (7 LSBs not included)" (Table 43);
+        29 ..= 30 SfaId       value "Matrix A Scale Factor Data ID" (Table 43);
+        31 ..= 31 Reserved31  reserved "Reserved" (Table 43);
+    }
+}
+
+crate::bit_layout! {
+    /// Instruction descriptor layout for `.kind::mxf4` and `.kind::mxf4nvf4` (PTX ISA
+    /// 9.7.16.4.2 Table 44). btype is 2 bits wide here and E2M1 is code 1 (decisions.md R8).
+    pub const TABLE_44: [BitField<IdescField>; 32 bits] = {
+        0 ..= 1   Reserved0   reserved "Reserved" (Table 44);
+        2 ..= 2   Sparse      value "Sparsity: Dense = 0, Sparse = 1" (Table 44);
+        3 ..= 3   Reserved3   reserved "Reserved" (Table 44);
+        4 ..= 5   SfbId       value "Matrix B Scale Factor Data ID" (Table 44);
+        6 ..= 6   Reserved6   reserved "Reserved" (Table 44);
+        7 ..= 9   AType       value "atype (Matrix A type)" (Table 44);
+        10 ..= 11 BType       value "btype (Matrix B type)" (Table 44);
+        12 ..= 12 Reserved12  reserved "Reserved" (Table 44);
+        13 ..= 13 NegateA     value "Negate A Matrix" (Table 44);
+        14 ..= 14 NegateB     value "Negate B Matrix" (Table 44);
+        15 ..= 15 TransposeA  value "Transpose A Matrix" (Table 44);
+        16 ..= 16 TransposeB  value "Transpose B Matrix" (Table 44);
+        17 ..= 22 N           value "N, Dimension of Matrix B (3 LSBs not included)" (Table 44);
+        23 ..= 23 ScaleType   value "Scale Matrix Type, for both scale_A / scale_B" (Table 44);
+        24 ..= 26 Reserved24  reserved "Reserved" (Table 44);
+        27 ..= 28 M           value "M, Dimension of Matrix A (7 LSBs not included)" (Table 44);
+        29 ..= 30 SfaId       value "Matrix A Scale Factor Data ID" (Table 44);
+        31 ..= 31 K           value "K Dimension: (Dense K=64 / Sparse K=128) = 0, (Dense K=96) = 1" (Table 44);
+    }
+}
+
+/// The layout table of a kind (decisions.md R8).
+#[must_use]
+pub const fn layout(kind: Kind) -> &'static [BitField<IdescField>] {
+    match kind.idesc_layout() {
+        IdescLayout::Table42 => TABLE_42,
+        IdescLayout::Table43 => TABLE_43,
+        IdescLayout::Table44 => TABLE_44,
+    }
+}
+
+const fn table_number(kind: Kind) -> u8 {
+    match kind.idesc_layout() {
+        IdescLayout::Table42 => 42,
+        IdescLayout::Table43 => 43,
+        IdescLayout::Table44 => 44,
+    }
+}
+
+/// The row of `field` in `kind`'s layout, or `None` when that layout has no such field.
+#[must_use]
+pub const fn row(kind: Kind, field: IdescField) -> Option<&'static BitField<IdescField>> {
+    let table = layout(kind);
+    let mut i = 0;
+    while i < table.len() {
+        if table[i].field as u8 == field as u8 {
+            return Some(&table[i]);
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The granularity of M in a kind's layout: 16 (M >> 4, Table 42) or 128 (M >> 7, Tables 43-44).
+#[must_use]
+pub const fn m_unit(kind: Kind) -> u16 {
+    match kind.idesc_layout() {
+        IdescLayout::Table42 => 16,
+        IdescLayout::Table43 | IdescLayout::Table44 => 128,
+    }
+}
+
+/// Every field of an instruction descriptor, as a kernel author states them.
+///
+/// M and N are the matrix dimensions themselves (the descriptor stores M >> 4 or M >> 7 and
+/// N >> 3). Fields that a kind's layout lacks must keep their defaults: `saturate`,
+/// `sparsity_selector`, `max_shift` and `d_type` other than f32 exist only in Table 42;
+/// `scale_type`, `sfa_id` and `sfb_id` only in Tables 43-44; `k96` only in Table 44.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct IdescFields {
+    /// The MMA kind, which selects the layout.
+    pub kind: Kind,
+    /// Type of D (the accumulator).
+    pub d_type: ElementType,
+    /// Type of A.
+    pub a_type: ElementType,
+    /// Type of B.
+    pub b_type: ElementType,
+    /// Rows of A and D.
+    pub m: u16,
+    /// Columns of B and D.
+    pub n: u16,
+    /// Sparse A (`tcgen05.mma.sp`).
+    pub sparse: bool,
+    /// Sparsity selector, 0-3 (Table 42 only; must be 0 when dense).
+    pub sparsity_selector: u8,
+    /// Saturate the integer result (`.kind::i8` only).
+    pub saturate: bool,
+    /// Negate A.
+    pub negate_a: bool,
+    /// Negate B.
+    pub negate_b: bool,
+    /// A is M-major (transposed).
+    pub transpose_a: bool,
+    /// B is N-major (transposed).
+    pub transpose_b: bool,
+    /// Maximum shift for B reuse in `.ws` MMAs (Table 42 only).
+    pub max_shift: MaxShift,
+    /// Scale factor type (block-scaled kinds only; `None` otherwise).
+    pub scale_type: Option<ScaleType>,
+    /// Matrix A scale factor data ID (block-scaled kinds only).
+    pub sfa_id: u8,
+    /// Matrix B scale factor data ID (block-scaled kinds only).
+    pub sfb_id: u8,
+    /// Dense K = 96 (Table 44 bit 31; `sm_103a` only).
+    pub k96: bool,
+}
+
+impl IdescFields {
+    /// Fields for a dense, non-negated, K-major MMA of `kind` with the given types and shape.
+    /// Block-scaled kinds get UE8M0 scales with both scale-factor IDs 0.
+    #[must_use]
+    pub const fn new(
+        kind: Kind,
+        d_type: ElementType,
+        a_type: ElementType,
+        b_type: ElementType,
+        m: u16,
+        n: u16,
+    ) -> Self {
+        Self {
+            kind,
+            d_type,
+            a_type,
+            b_type,
+            m,
+            n,
+            sparse: false,
+            sparsity_selector: 0,
+            saturate: false,
+            negate_a: false,
+            negate_b: false,
+            transpose_a: false,
+            transpose_b: false,
+            max_shift: MaxShift::None,
+            scale_type: if kind.is_block_scaled() {
+                Some(ScaleType::Ue8m0)
+            } else {
+                None
+            },
+            sfa_id: 0,
+            sfb_id: 0,
+            k96: false,
+        }
+    }
+
+    /// The same fields with sparse A and the given sparsity selector.
+    #[must_use]
+    pub const fn with_sparse(mut self, sparse: bool, selector: u8) -> Self {
+        self.sparse = sparse;
+        self.sparsity_selector = selector;
+        self
+    }
+
+    /// The same fields with the given transposition (major-ness) of A and B.
+    #[must_use]
+    pub const fn with_transpose(mut self, a: bool, b: bool) -> Self {
+        self.transpose_a = a;
+        self.transpose_b = b;
+        self
+    }
+
+    /// The same fields with the given negation of A and B.
+    #[must_use]
+    pub const fn with_negate(mut self, a: bool, b: bool) -> Self {
+        self.negate_a = a;
+        self.negate_b = b;
+        self
+    }
+
+    /// The same fields with saturation on or off.
+    #[must_use]
+    pub const fn with_saturate(mut self, saturate: bool) -> Self {
+        self.saturate = saturate;
+        self
+    }
+
+    /// The same fields with the given `.ws` maximum shift.
+    #[must_use]
+    pub const fn with_max_shift(mut self, max_shift: MaxShift) -> Self {
+        self.max_shift = max_shift;
+        self
+    }
+
+    /// The same fields with the given scale type and scale-factor IDs.
+    #[must_use]
+    pub const fn with_scale(mut self, scale_type: ScaleType, sfa_id: u8, sfb_id: u8) -> Self {
+        self.scale_type = Some(scale_type);
+        self.sfa_id = sfa_id;
+        self.sfb_id = sfb_id;
+        self
+    }
+
+    /// The same fields with dense K = 96 on or off.
+    #[must_use]
+    pub const fn with_k96(mut self, k96: bool) -> Self {
+        self.k96 = k96;
+        self
+    }
+
+    /// The K of one MMA with these fields (Table 39): implied by kind and sparsity, or 96.
+    #[must_use]
+    pub const fn k(&self) -> u16 {
+        if self.k96 {
+            96
+        } else if self.sparse {
+            self.kind.dense_k() * 2
+        } else {
+            self.kind.dense_k()
+        }
+    }
+
+    /// Every problem with these fields that the instruction descriptor alone decides.
+    #[must_use]
+    pub const fn validate(&self) -> Diagnostics<IdescError, MAX_PROBLEMS> {
+        let mut d = Diagnostics::new();
+        check_fields(self, &mut d);
+        d
+    }
+
+    /// Encodes the fields.
+    ///
+    /// # Errors
+    /// The first error [`IdescFields::validate`] finds.
+    pub const fn encode(&self) -> Result<InstructionDescriptor, IdescError> {
+        InstructionDescriptor::try_new(*self)
+    }
+}
+
+/// Capacity of the problem lists of this module: more than one value can break at once.
+pub const MAX_PROBLEMS: usize = 32;
+
+/// What makes an instruction descriptor, or the fields meant for one, invalid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IdescError {
+    /// A reserved bit is set (decisions.md R10).
+    ReservedBit {
+        /// The bit.
+        bit: u8,
+        /// The kind whose layout reserves it.
+        kind: Kind,
+    },
+    /// A type field holds a code that the kind does not define (Tables 42-44).
+    InvalidTypeCode {
+        /// `DType`, `AType` or `BType`.
+        field: IdescField,
+        /// The code found.
+        code: u8,
+        /// The kind.
+        kind: Kind,
+    },
+    /// A type that the kind does not take for this operand (Tables 39, 42-44; decisions.md R12).
+    TypeNotForKind {
+        /// `DType`, `AType` or `BType`.
+        field: IdescField,
+        /// The type given.
+        ty: ElementType,
+        /// The kind.
+        kind: Kind,
+    },
+    /// An f16 accumulator with a bf16 input (decisions.md R12: D = f16 only with f16 inputs).
+    F16AccumulatorNeedsF16Inputs {
+        /// The offending input's field.
+        field: IdescField,
+    },
+    /// f16 mixed with bf16 (a warning: Table 39 does not list the pair; decisions.md R12).
+    MixedF16Bf16,
+    /// A field that the kind's layout does not have was given a non-default value
+    /// (decisions.md R11).
+    FieldNotInLayout {
+        /// The field.
+        field: IdescField,
+        /// Its value.
+        value: u64,
+        /// The kind.
+        kind: Kind,
+    },
+    /// Saturate is only for `.kind::i8` (Table 42; decisions.md R11).
+    SaturateNotI8 {
+        /// The kind.
+        kind: Kind,
+    },
+    /// Negation is not allowed with `.kind::i8` (Table 42; decisions.md R11).
+    NegateI8 {
+        /// `NegateA` or `NegateB`.
+        field: IdescField,
+    },
+    /// Transposition (MN-major) is not allowed for this kind or element type (decisions.md R11;
+    /// PTX ISA 9.7.16.10.1).
+    TransposeNotAllowed {
+        /// `TransposeA` or `TransposeB`.
+        field: IdescField,
+        /// The kind.
+        kind: Kind,
+        /// The operand's type.
+        ty: ElementType,
+    },
+    /// A non-zero sparsity selector with a dense MMA (Table 42; decisions.md R11).
+    SparsitySelectorWithoutSparsity {
+        /// The selector.
+        value: u8,
+    },
+    /// A non-zero sparsity selector with `.kind::i8` or `.kind::f8f6f4` (decisions.md R11).
+    SparsitySelectorNotZero {
+        /// The selector.
+        value: u8,
+        /// The kind.
+        kind: Kind,
+    },
+    /// A field value that does not fit its bits (it would be silently truncated).
+    FieldTooWide {
+        /// The field.
+        field: IdescField,
+        /// The value given.
+        value: u64,
+    },
+    /// N is not a multiple of 8 (the descriptor stores N >> 3; Table 42-44).
+    NNotMultipleOf8 {
+        /// N.
+        n: u16,
+    },
+    /// N outside 8..=256, the range of every row of Table 39.
+    NOutOfRange {
+        /// N.
+        n: u16,
+    },
+    /// M that the layout cannot store (a multiple of 16 in Table 42, of 128 in Tables 43-44).
+    MNotEncodable {
+        /// M.
+        m: u16,
+        /// The kind.
+        kind: Kind,
+    },
+    /// M that no row of Table 39 allows for this kind (32, 64, 128, 256; block-scaled 128, 256).
+    MNotInTable39 {
+        /// M.
+        m: u16,
+        /// The kind.
+        kind: Kind,
+    },
+    /// A block-scaled kind without a scale type, or a scale type the kind does not take
+    /// (Tables 43-44; decisions.md R12).
+    ScaleTypeNotForKind {
+        /// The scale type (`None` when missing).
+        scale: Option<ScaleType>,
+        /// The kind.
+        kind: Kind,
+    },
+    /// A scale-factor ID the kind does not allow (decisions.md R13: 0-3 for mxf8f6f4, 0 or 2 for
+    /// mxf4/mxf4nvf4, only 0 with UE4M3 scales, which imply the 4X / block16 vector).
+    SfIdNotAllowed {
+        /// `SfaId` or `SfbId`.
+        field: IdescField,
+        /// The ID.
+        value: u8,
+        /// The kind.
+        kind: Kind,
+        /// The scale type.
+        scale: Option<ScaleType>,
+    },
+    /// K = 96 with sparsity (Table 44: K = 96 is dense only).
+    K96Sparse,
+}
+
+impl IdescError {
+    /// The field concerned.
+    #[must_use]
+    pub const fn idesc_field(&self) -> Option<IdescField> {
+        match *self {
+            IdescError::ReservedBit { .. } => None,
+            IdescError::InvalidTypeCode { field, .. }
+            | IdescError::TypeNotForKind { field, .. }
+            | IdescError::F16AccumulatorNeedsF16Inputs { field }
+            | IdescError::FieldNotInLayout { field, .. }
+            | IdescError::NegateI8 { field }
+            | IdescError::TransposeNotAllowed { field, .. }
+            | IdescError::FieldTooWide { field, .. }
+            | IdescError::SfIdNotAllowed { field, .. } => Some(field),
+            IdescError::MixedF16Bf16 => Some(IdescField::BType),
+            IdescError::SaturateNotI8 { .. } => Some(IdescField::Saturate),
+            IdescError::SparsitySelectorWithoutSparsity { .. }
+            | IdescError::SparsitySelectorNotZero { .. } => Some(IdescField::SparsitySelector),
+            IdescError::NNotMultipleOf8 { .. } | IdescError::NOutOfRange { .. } => {
+                Some(IdescField::N)
+            }
+            IdescError::MNotEncodable { .. } | IdescError::MNotInTable39 { .. } => {
+                Some(IdescField::M)
+            }
+            IdescError::ScaleTypeNotForKind { .. } => Some(IdescField::ScaleType),
+            IdescError::K96Sparse => Some(IdescField::K),
+        }
+    }
+}
+
+const RESERVED_BIT_NAMES: [&str; 32] = [
+    "bit 0", "bit 1", "bit 2", "bit 3", "bit 4", "bit 5", "bit 6", "bit 7", "bit 8", "bit 9",
+    "bit 10", "bit 11", "bit 12", "bit 13", "bit 14", "bit 15", "bit 16", "bit 17", "bit 18",
+    "bit 19", "bit 20", "bit 21", "bit 22", "bit 23", "bit 24", "bit 25", "bit 26", "bit 27",
+    "bit 28", "bit 29", "bit 30", "bit 31",
+];
+
+impl Diagnostic for IdescError {
+    fn field(&self) -> &'static str {
+        match *self {
+            IdescError::ReservedBit { bit, .. } => RESERVED_BIT_NAMES[(bit & 31) as usize],
+            _ => match self.idesc_field() {
+                Some(f) => f.name(),
+                None => "reserved",
+            },
+        }
+    }
+
+    fn value(&self) -> u64 {
+        match *self {
+            IdescError::ReservedBit { .. } => 1,
+            IdescError::InvalidTypeCode { code, .. } => code as u64,
+            IdescError::TypeNotForKind { ty, .. } => ty as u64,
+            IdescError::F16AccumulatorNeedsF16Inputs { .. } | IdescError::MixedF16Bf16 => 1,
+            IdescError::FieldNotInLayout { value, .. } | IdescError::FieldTooWide { value, .. } => {
+                value
+            }
+            IdescError::SaturateNotI8 { .. }
+            | IdescError::NegateI8 { .. }
+            | IdescError::TransposeNotAllowed { .. }
+            | IdescError::K96Sparse => 1,
+            IdescError::SparsitySelectorWithoutSparsity { value }
+            | IdescError::SparsitySelectorNotZero { value, .. }
+            | IdescError::SfIdNotAllowed { value, .. } => value as u64,
+            IdescError::NNotMultipleOf8 { n } | IdescError::NOutOfRange { n } => n as u64,
+            IdescError::MNotEncodable { m, .. } | IdescError::MNotInTable39 { m, .. } => m as u64,
+            IdescError::ScaleTypeNotForKind { scale, .. } => match scale {
+                Some(s) => s as u64,
+                None => 0,
+            },
+        }
+    }
+
+    fn source(&self) -> Source {
+        match *self {
+            IdescError::ReservedBit { .. } => Source::Decision(10),
+            IdescError::InvalidTypeCode { kind, .. } | IdescError::MNotEncodable { kind, .. } => {
+                Source::PtxTable(table_number(kind))
+            }
+            IdescError::TypeNotForKind { .. }
+            | IdescError::F16AccumulatorNeedsF16Inputs { .. }
+            | IdescError::MixedF16Bf16
+            | IdescError::ScaleTypeNotForKind { .. } => Source::Decision(12),
+            IdescError::FieldNotInLayout { .. }
+            | IdescError::SaturateNotI8 { .. }
+            | IdescError::NegateI8 { .. }
+            | IdescError::TransposeNotAllowed { .. }
+            | IdescError::SparsitySelectorWithoutSparsity { .. }
+            | IdescError::SparsitySelectorNotZero { .. } => Source::Decision(11),
+            IdescError::FieldTooWide { .. } | IdescError::NNotMultipleOf8 { .. } => {
+                Source::PtxTable(42)
+            }
+            IdescError::NOutOfRange { .. } | IdescError::MNotInTable39 { .. } => {
+                Source::PtxTable(39)
+            }
+            IdescError::SfIdNotAllowed { .. } => Source::Decision(13),
+            IdescError::K96Sparse => Source::PtxTable(44),
+        }
+    }
+
+    fn severity(&self) -> Severity {
+        match self {
+            IdescError::MixedF16Bf16 => Severity::Warning,
+            _ => Severity::Error,
+        }
+    }
+}
+
+impl fmt::Display for IdescError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            IdescError::ReservedBit { bit, kind } => write!(
+                f,
+                "bit {bit} is reserved in the .kind::{kind} layout (Table {}) and must be 0",
+                table_number(kind)
+            ),
+            IdescError::InvalidTypeCode { field, code, kind } => write!(
+                f,
+                "{} code {code} is not defined for .kind::{kind}",
+                field.name()
+            ),
+            IdescError::TypeNotForKind { field, ty, kind } => {
+                write!(
+                    f,
+                    "{} .{ty} is not allowed with .kind::{kind}",
+                    field.name()
+                )
+            }
+            IdescError::F16AccumulatorNeedsF16Inputs { field } => write!(
+                f,
+                "an .f16 accumulator needs .f16 inputs, but {} is .bf16",
+                field.name()
+            ),
+            IdescError::MixedF16Bf16 => {
+                f.write_str("A and B mix .f16 with .bf16, a pair Table 39 does not list")
+            }
+            IdescError::FieldNotInLayout { field, value, kind } => write!(
+                f,
+                "{} = {value} but the .kind::{kind} layout (Table {}) has no such field",
+                field.name(),
+                table_number(kind)
+            ),
+            IdescError::SaturateNotI8 { kind } => {
+                write!(f, "saturate is only for .kind::i8, not .kind::{kind}")
+            }
+            IdescError::NegateI8 { field } => {
+                write!(f, "{} is not allowed with .kind::i8", field.name())
+            }
+            IdescError::TransposeNotAllowed { field, kind, ty } => {
+                if matches!(kind, Kind::Mxf4 | Kind::Mxf4nvf4) {
+                    write!(
+                        f,
+                        "{} (MN-major) is not supported by .kind::{kind}",
+                        field.name()
+                    )
+                } else {
+                    write!(
+                        f,
+                        "{} (MN-major) is not supported for the {}-bit type .{ty}",
+                        field.name(),
+                        ty.bits()
+                    )
+                }
+            }
+            IdescError::SparsitySelectorWithoutSparsity { value } => {
+                write!(f, "sparsity selector {value} is given but sparsity is off")
+            }
+            IdescError::SparsitySelectorNotZero { value, kind } => {
+                write!(f, "sparsity selector {value} must be 0 for .kind::{kind}")
+            }
+            IdescError::FieldTooWide { field, value } => {
+                write!(f, "{} = {value} does not fit its bits", field.name())
+            }
+            IdescError::NNotMultipleOf8 { n } => write!(
+                f,
+                "N = {n} is not a multiple of 8 (the descriptor stores N >> 3)"
+            ),
+            IdescError::NOutOfRange { n } => {
+                write!(f, "N = {n} is outside 8..=256, the range of every shape")
+            }
+            IdescError::MNotEncodable { m, kind } => write!(
+                f,
+                "M = {m} cannot be stored for .kind::{kind} (the descriptor stores M >> {})",
+                if m_unit(kind) == 16 { 4 } else { 7 }
+            ),
+            IdescError::MNotInTable39 { m, kind } => write!(
+                f,
+                "M = {m} is not a shape of .kind::{kind} (allowed: {})",
+                if kind.is_block_scaled() {
+                    "128, 256"
+                } else {
+                    "32 (.ws), 64, 128, 256 (cta_group::2)"
+                }
+            ),
+            IdescError::ScaleTypeNotForKind { scale, kind } => match scale {
+                Some(s) => write!(f, "scale type .{s} is not allowed with .kind::{kind}"),
+                None => write!(f, ".kind::{kind} needs a scale type"),
+            },
+            IdescError::SfIdNotAllowed {
+                field,
+                value,
+                kind,
+                scale,
+            } => {
+                if matches!(scale, Some(ScaleType::Ue4m3)) {
+                    write!(
+                        f,
+                        "{} = {value} but UE4M3 scales (4X / block16 vectors) need ID 0",
+                        field.name()
+                    )
+                } else if matches!(kind, Kind::Mxf8f6f4) {
+                    write!(f, "{} = {value} is outside 0-3", field.name())
+                } else {
+                    write!(
+                        f,
+                        "{} = {value} but .kind::{kind} allows only 0 or 2",
+                        field.name()
+                    )
+                }
+            }
+            IdescError::K96Sparse => {
+                f.write_str("K = 96 exists only for dense MMAs (sparse mxf4 is K = 128)")
+            }
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for IdescError {}
+
+/// A 32-bit instruction descriptor together with its kind, satisfying every rule of the kind's
+/// layout (Tables 42-44, decisions.md R8-R13) that does not depend on `.cta_group`, `.ws` or the
+/// target.
+///
+/// Build one with [`InstructionDescriptor::try_new`] / [`InstructionDescriptor::new`] from
+/// [`IdescFields`], or from raw bits with [`InstructionDescriptor::from_bits`]; decode any raw
+/// value with [`InstructionDescriptor::decode`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct InstructionDescriptor {
+    bits: u32,
+    kind: Kind,
+}
+
+impl InstructionDescriptor {
+    /// Encodes and validates the fields.
+    ///
+    /// # Errors
+    /// The first problem [`IdescFields::validate`] reports.
+    pub const fn try_new(fields: IdescFields) -> Result<Self, IdescError> {
+        let d = fields.validate();
+        let mut i = 0;
+        while i < d.len() {
+            if let Some(e) = d.get(i) {
+                if !matches!(e, IdescError::MixedF16Bf16) {
+                    return Err(e);
+                }
+            }
+            i += 1;
+        }
+        Ok(Self {
+            bits: encode_unchecked(&fields),
+            kind: fields.kind,
+        })
+    }
+
+    /// Encodes the fields, panicking when they break a rule, so that a bad descriptor in a
+    /// `const` item fails to compile.
+    ///
+    /// # Panics
+    /// When [`InstructionDescriptor::try_new`] fails.
+    #[must_use]
+    pub const fn new(fields: IdescFields) -> Self {
+        match Self::try_new(fields) {
+            Ok(d) => d,
+            Err(_) => panic!("invalid tcgen05 instruction descriptor fields"),
+        }
+    }
+
+    /// Decodes and validates a raw value under `kind`.
+    ///
+    /// # Errors
+    /// The first error [`InstructionDescriptor::decode`] reports.
+    pub const fn from_bits(bits: u32, kind: Kind) -> Result<Self, IdescError> {
+        let d = Self::decode(bits, kind);
+        let mut i = 0;
+        while i < d.diagnostics.len() {
+            if let Some(e) = d.diagnostics.get(i) {
+                if !matches!(e, IdescError::MixedF16Bf16) {
+                    return Err(e);
+                }
+            }
+            i += 1;
+        }
+        Ok(Self { bits, kind })
+    }
+
+    /// Wraps a raw value without checking it. Nothing in this crate relies on its validity, but
+    /// [`InstructionDescriptor::fields`] may then return `None`.
+    #[must_use]
+    pub const fn from_bits_unchecked(bits: u32, kind: Kind) -> Self {
+        Self { bits, kind }
+    }
+
+    /// The 32-bit value that `tcgen05.mma` takes as `idesc`.
+    #[must_use]
+    pub const fn bits(self) -> u32 {
+        self.bits
+    }
+
+    /// The kind whose layout the value follows.
+    #[must_use]
+    pub const fn kind(self) -> Kind {
+        self.kind
+    }
+
+    /// The fields, or `None` for a value from [`InstructionDescriptor::from_bits_unchecked`]
+    /// whose type codes are not defined for its kind.
+    #[must_use]
+    pub const fn fields(self) -> Option<IdescFields> {
+        Self::decode(self.bits, self.kind).fields
+    }
+
+    /// The raw bits of `field` in this value's layout, or `None` if the layout lacks the field.
+    #[must_use]
+    pub const fn raw_field(self, field: IdescField) -> Option<u32> {
+        match row(self.kind, field) {
+            Some(r) => Some(r.get(self.bits as u64) as u32),
+            None => None,
+        }
+    }
+
+    /// Decodes any 32-bit value under `kind`, reporting every problem. Never panics.
+    #[must_use]
+    pub const fn decode(bits: u32, kind: Kind) -> IdescDecoded {
+        let raw = bits as u64;
+        let mut d = Diagnostics::new();
+        // Reserved bits, one error per set bit.
+        let table = layout(kind);
+        let mut i = 0;
+        while i < table.len() {
+            let r = &table[i];
+            if matches!(r.role, Role::Reserved) {
+                let v = r.get(raw);
+                let mut b = 0;
+                while b < r.width {
+                    if (v >> b) & 1 == 1 {
+                        d.push(IdescError::ReservedBit {
+                            bit: r.lo + b,
+                            kind,
+                        });
+                    }
+                    b += 1;
+                }
+            }
+            i += 1;
+        }
+        let a_code = get(raw, kind, IdescField::AType) as u8;
+        let b_code = get(raw, kind, IdescField::BType) as u8;
+        let a_type = ElementType::from_ab_code(kind, a_code);
+        let b_type = ElementType::from_ab_code(kind, b_code);
+        let d_type = if kind.is_block_scaled() {
+            Some(ElementType::F32)
+        } else {
+            let c = get(raw, kind, IdescField::DType) as u8;
+            let t = ElementType::from_d_code(kind, c);
+            if t.is_none() {
+                d.push(IdescError::InvalidTypeCode {
+                    field: IdescField::DType,
+                    code: c,
+                    kind,
+                });
+            }
+            t
+        };
+        if a_type.is_none() {
+            d.push(IdescError::InvalidTypeCode {
+                field: IdescField::AType,
+                code: a_code,
+                kind,
+            });
+        }
+        if b_type.is_none() {
+            d.push(IdescError::InvalidTypeCode {
+                field: IdescField::BType,
+                code: b_code,
+                kind,
+            });
+        }
+        let scale_type = if kind.is_block_scaled() {
+            ScaleType::from_code(get(raw, kind, IdescField::ScaleType) as u8)
+        } else {
+            None
+        };
+        let fields = match (d_type, a_type, b_type) {
+            (Some(d_type), Some(a_type), Some(b_type)) => {
+                let m = (get(raw, kind, IdescField::M) as u16) * m_unit(kind);
+                let n = (get(raw, kind, IdescField::N) as u16) << 3;
+                let f = IdescFields {
+                    kind,
+                    d_type,
+                    a_type,
+                    b_type,
+                    m,
+                    n,
+                    sparse: get(raw, kind, IdescField::Sparse) == 1,
+                    sparsity_selector: get(raw, kind, IdescField::SparsitySelector) as u8,
+                    saturate: get(raw, kind, IdescField::Saturate) == 1,
+                    negate_a: get(raw, kind, IdescField::NegateA) == 1,
+                    negate_b: get(raw, kind, IdescField::NegateB) == 1,
+                    transpose_a: get(raw, kind, IdescField::TransposeA) == 1,
+                    transpose_b: get(raw, kind, IdescField::TransposeB) == 1,
+                    max_shift: match MaxShift::from_code(get(raw, kind, IdescField::MaxShift) as u8)
+                    {
+                        Some(s) => s,
+                        None => MaxShift::None,
+                    },
+                    scale_type,
+                    sfa_id: get(raw, kind, IdescField::SfaId) as u8,
+                    sfb_id: get(raw, kind, IdescField::SfbId) as u8,
+                    k96: get(raw, kind, IdescField::K) == 1,
+                };
+                check_fields(&f, &mut d);
+                Some(f)
+            }
+            _ => None,
+        };
+        IdescDecoded {
+            bits,
+            kind,
+            fields,
+            diagnostics: d,
+        }
+    }
+
+    /// The kinds under which `bits` decodes without errors (warnings allowed), in
+    /// [`Kind::ALL`] order.
+    #[must_use]
+    pub const fn valid_kinds(bits: u32) -> KindSet {
+        let mut set = KindSet::EMPTY;
+        let mut i = 0;
+        while i < Kind::ALL.len() {
+            let k = Kind::ALL[i];
+            if Self::from_bits(bits, k).is_ok() {
+                set = set.with(k);
+            }
+            i += 1;
+        }
+        set
+    }
+}
+
+/// Reads `field` from `raw` under `kind`, or 0 when the layout lacks it.
+const fn get(raw: u64, kind: Kind, field: IdescField) -> u64 {
+    match row(kind, field) {
+        Some(r) => r.get(raw),
+        None => 0,
+    }
+}
+
+/// The value each layout field takes for `f` (M and N already shifted).
+const fn field_value(f: &IdescFields, field: IdescField) -> u64 {
+    match field {
+        IdescField::SparsitySelector => f.sparsity_selector as u64,
+        IdescField::Sparse => f.sparse as u64,
+        IdescField::Saturate => f.saturate as u64,
+        IdescField::DType => match f.d_type.d_code(f.kind) {
+            Some(c) => c as u64,
+            None => 0,
+        },
+        IdescField::AType => match f.a_type.ab_code(f.kind) {
+            Some(c) => c as u64,
+            None => 0,
+        },
+        IdescField::BType => match f.b_type.ab_code(f.kind) {
+            Some(c) => c as u64,
+            None => 0,
+        },
+        IdescField::NegateA => f.negate_a as u64,
+        IdescField::NegateB => f.negate_b as u64,
+        IdescField::TransposeA => f.transpose_a as u64,
+        IdescField::TransposeB => f.transpose_b as u64,
+        IdescField::N => (f.n >> 3) as u64,
+        IdescField::M => (f.m / m_unit(f.kind)) as u64,
+        IdescField::MaxShift => f.max_shift.code() as u64,
+        IdescField::ScaleType => match f.scale_type {
+            Some(s) => s as u64,
+            None => 0,
+        },
+        IdescField::SfaId => f.sfa_id as u64,
+        IdescField::SfbId => f.sfb_id as u64,
+        IdescField::K => f.k96 as u64,
+        IdescField::Reserved0
+        | IdescField::Reserved3
+        | IdescField::Reserved6
+        | IdescField::Reserved12
+        | IdescField::Reserved23
+        | IdescField::Reserved24
+        | IdescField::Reserved29
+        | IdescField::Reserved31 => 0,
+    }
+}
+
+/// Packs the fields through the kind's layout table without checking them.
+const fn encode_unchecked(f: &IdescFields) -> u32 {
+    let table = layout(f.kind);
+    let mut raw = 0u64;
+    let mut i = 0;
+    while i < table.len() {
+        let r = &table[i];
+        if matches!(r.role, Role::Value) {
+            raw = r.set(raw, field_value(f, r.field));
+        }
+        i += 1;
+    }
+    raw as u32
+}
+
+/// The rules of R8-R13 and the Table 39 ranges that hold for every `.cta_group` and `.ws`.
+const fn check_fields(f: &IdescFields, d: &mut Diagnostics<IdescError, MAX_PROBLEMS>) {
+    let kind = f.kind;
+    // Types (R12).
+    if kind.is_block_scaled() {
+        if !matches!(f.d_type, ElementType::F32) {
+            d.push(IdescError::TypeNotForKind {
+                field: IdescField::DType,
+                ty: f.d_type,
+                kind,
+            });
+        }
+    } else if f.d_type.d_code(kind).is_none() {
+        d.push(IdescError::TypeNotForKind {
+            field: IdescField::DType,
+            ty: f.d_type,
+            kind,
+        });
+    }
+    let a_ok = f.a_type.ab_code(kind).is_some();
+    let b_ok = f.b_type.ab_code(kind).is_some();
+    if !a_ok {
+        d.push(IdescError::TypeNotForKind {
+            field: IdescField::AType,
+            ty: f.a_type,
+            kind,
+        });
+    }
+    if !b_ok {
+        d.push(IdescError::TypeNotForKind {
+            field: IdescField::BType,
+            ty: f.b_type,
+            kind,
+        });
+    }
+    if matches!(kind, Kind::F16) && a_ok && b_ok {
+        if matches!(f.d_type, ElementType::F16) {
+            if matches!(f.a_type, ElementType::Bf16) {
+                d.push(IdescError::F16AccumulatorNeedsF16Inputs {
+                    field: IdescField::AType,
+                });
+            }
+            if matches!(f.b_type, ElementType::Bf16) {
+                d.push(IdescError::F16AccumulatorNeedsF16Inputs {
+                    field: IdescField::BType,
+                });
+            }
+        }
+        if f.a_type as u8 != f.b_type as u8 {
+            d.push(IdescError::MixedF16Bf16);
+        }
+    }
+    // Fields some layouts lack (R11).
+    let table42 = matches!(kind.idesc_layout(), IdescLayout::Table42);
+    if !table42 {
+        if f.sparsity_selector != 0 {
+            d.push(IdescError::FieldNotInLayout {
+                field: IdescField::SparsitySelector,
+                value: f.sparsity_selector as u64,
+                kind,
+            });
+        }
+        if f.saturate {
+            d.push(IdescError::FieldNotInLayout {
+                field: IdescField::Saturate,
+                value: 1,
+                kind,
+            });
+        }
+        if f.max_shift.code() != 0 {
+            d.push(IdescError::FieldNotInLayout {
+                field: IdescField::MaxShift,
+                value: f.max_shift.rows() as u64,
+                kind,
+            });
+        }
+    } else {
+        if f.scale_type.is_some() {
+            d.push(IdescError::ScaleTypeNotForKind {
+                scale: f.scale_type,
+                kind,
+            });
+        }
+        if f.sfa_id != 0 {
+            d.push(IdescError::FieldNotInLayout {
+                field: IdescField::SfaId,
+                value: f.sfa_id as u64,
+                kind,
+            });
+        }
+        if f.sfb_id != 0 {
+            d.push(IdescError::FieldNotInLayout {
+                field: IdescField::SfbId,
+                value: f.sfb_id as u64,
+                kind,
+            });
+        }
+    }
+    if f.k96 && !matches!(kind.idesc_layout(), IdescLayout::Table44) {
+        d.push(IdescError::FieldNotInLayout {
+            field: IdescField::K,
+            value: 96,
+            kind,
+        });
+    }
+    // Saturate, negate (R11).
+    if table42 && f.saturate && !matches!(kind, Kind::I8) {
+        d.push(IdescError::SaturateNotI8 { kind });
+    }
+    if matches!(kind, Kind::I8) {
+        if f.negate_a {
+            d.push(IdescError::NegateI8 {
+                field: IdescField::NegateA,
+            });
+        }
+        if f.negate_b {
+            d.push(IdescError::NegateI8 {
+                field: IdescField::NegateB,
+            });
+        }
+    }
+    // Transpose (R11).
+    let no_transpose_kind = matches!(kind, Kind::Mxf4 | Kind::Mxf4nvf4);
+    if f.transpose_a && (no_transpose_kind || f.a_type.is_sub_byte()) {
+        d.push(IdescError::TransposeNotAllowed {
+            field: IdescField::TransposeA,
+            kind,
+            ty: f.a_type,
+        });
+    }
+    if f.transpose_b && (no_transpose_kind || f.b_type.is_sub_byte()) {
+        d.push(IdescError::TransposeNotAllowed {
+            field: IdescField::TransposeB,
+            kind,
+            ty: f.b_type,
+        });
+    }
+    // Sparsity selector (R11).
+    if table42 {
+        if f.sparsity_selector > 3 {
+            d.push(IdescError::FieldTooWide {
+                field: IdescField::SparsitySelector,
+                value: f.sparsity_selector as u64,
+            });
+        } else if f.sparsity_selector != 0 {
+            if !f.sparse {
+                d.push(IdescError::SparsitySelectorWithoutSparsity {
+                    value: f.sparsity_selector,
+                });
+            } else if matches!(kind, Kind::I8 | Kind::F8f6f4) {
+                d.push(IdescError::SparsitySelectorNotZero {
+                    value: f.sparsity_selector,
+                    kind,
+                });
+            }
+        }
+    }
+    // N (Tables 42-44 store N >> 3; Table 39 ranges).
+    if f.n % 8 != 0 {
+        d.push(IdescError::NNotMultipleOf8 { n: f.n });
+    } else if f.n < 8 || f.n > 256 {
+        d.push(IdescError::NOutOfRange { n: f.n });
+    }
+    // M.
+    let unit = m_unit(kind);
+    if f.m % unit != 0 || f.m / unit > 31 {
+        d.push(IdescError::MNotEncodable { m: f.m, kind });
+    } else {
+        let ok = if kind.is_block_scaled() {
+            matches!(f.m, 128 | 256)
+        } else {
+            matches!(f.m, 32 | 64 | 128 | 256)
+        };
+        if !ok {
+            d.push(IdescError::MNotInTable39 { m: f.m, kind });
+        }
+    }
+    // Scale type and scale-factor IDs (R12, R13).
+    if kind.is_block_scaled() {
+        let scale_ok = match f.scale_type {
+            Some(ScaleType::Ue8m0) => true,
+            Some(ScaleType::Ue4m3) => matches!(kind, Kind::Mxf4nvf4),
+            None => false,
+        };
+        if !scale_ok {
+            d.push(IdescError::ScaleTypeNotForKind {
+                scale: f.scale_type,
+                kind,
+            });
+        }
+        check_sf_id(f, IdescField::SfaId, f.sfa_id, d);
+        check_sf_id(f, IdescField::SfbId, f.sfb_id, d);
+    }
+    if f.k96 && f.sparse && matches!(kind.idesc_layout(), IdescLayout::Table44) {
+        d.push(IdescError::K96Sparse);
+    }
+}
+
+const fn check_sf_id(
+    f: &IdescFields,
+    field: IdescField,
+    id: u8,
+    d: &mut Diagnostics<IdescError, MAX_PROBLEMS>,
+) {
+    if id > 3 {
+        d.push(IdescError::FieldTooWide {
+            field,
+            value: id as u64,
+        });
+        return;
+    }
+    let ok = match f.kind {
+        Kind::Mxf8f6f4 => true,
+        _ => match f.scale_type {
+            Some(ScaleType::Ue4m3) => id == 0,
+            _ => id == 0 || id == 2,
+        },
+    };
+    if !ok {
+        d.push(IdescError::SfIdNotAllowed {
+            field,
+            value: id,
+            kind: f.kind,
+            scale: f.scale_type,
+        });
+    }
+}
+
+/// A raw instruction descriptor decoded under one kind: the fields (when every type code is
+/// defined for the kind) and every problem found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IdescDecoded {
+    /// The raw value.
+    pub bits: u32,
+    /// The kind it was decoded under.
+    pub kind: Kind,
+    /// The fields; `None` when a type field holds a code the kind does not define.
+    pub fields: Option<IdescFields>,
+    /// Every error and warning, in bit order of the fields concerned.
+    pub diagnostics: Diagnostics<IdescError, MAX_PROBLEMS>,
+}
+
+impl IdescDecoded {
+    /// True when no problem is an error.
+    #[must_use]
+    pub fn is_valid(&self) -> bool {
+        !self.diagnostics.has_errors()
+    }
+}
+
+/// A set of kinds, for "under which kinds is this raw value valid".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct KindSet(u8);
+
+impl KindSet {
+    /// No kind.
+    pub const EMPTY: KindSet = KindSet(0);
+
+    /// The set with `kind` added.
+    #[must_use]
+    pub const fn with(self, kind: Kind) -> KindSet {
+        KindSet(self.0 | (1 << kind as u8))
+    }
+
+    /// True when `kind` is in the set.
+    #[must_use]
+    pub const fn contains(self, kind: Kind) -> bool {
+        self.0 & (1 << kind as u8) != 0
+    }
+
+    /// True for the empty set.
+    #[must_use]
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Number of kinds in the set.
+    #[must_use]
+    pub const fn len(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    /// The kinds in the set, in [`Kind::ALL`] order.
+    pub fn iter(self) -> impl Iterator<Item = Kind> {
+        Kind::ALL.into_iter().filter(move |k| self.contains(*k))
+    }
+}
+
+/// Meaning of one layout row's raw bits, for `Display`.
+struct RowMeaning<'a> {
+    desc: &'a InstructionDescriptor,
+    row: &'a BitField<IdescField>,
+}
+
+impl fmt::Display for RowMeaning<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let kind = self.desc.kind;
+        let v = self.row.get(self.desc.bits as u64);
+        match self.row.field {
+            IdescField::DType => match ElementType::from_d_code(kind, v as u8) {
+                Some(t) => write!(f, ".{t}"),
+                None => f.write_str("invalid code"),
+            },
+            IdescField::AType | IdescField::BType => {
+                match ElementType::from_ab_code(kind, v as u8) {
+                    Some(t) => write!(f, ".{t}"),
+                    None => f.write_str("invalid code"),
+                }
+            }
+            IdescField::Sparse => f.write_str(if v == 1 { "sparse" } else { "dense" }),
+            IdescField::TransposeA => f.write_str(if v == 1 { "M-major" } else { "K-major" }),
+            IdescField::TransposeB => f.write_str(if v == 1 { "N-major" } else { "K-major" }),
+            IdescField::Saturate | IdescField::NegateA | IdescField::NegateB => {
+                f.write_str(if v == 1 { "yes" } else { "no" })
+            }
+            IdescField::N => write!(f, "N = {}", v << 3),
+            IdescField::M => write!(f, "M = {}", v * m_unit(kind) as u64),
+            IdescField::MaxShift => match MaxShift::from_code(v as u8) {
+                Some(MaxShift::None) | None => f.write_str("no shift"),
+                Some(s) => write!(f, "{} rows", s.rows()),
+            },
+            IdescField::ScaleType => match ScaleType::from_code(v as u8) {
+                Some(s) => write!(f, ".{s}"),
+                None => f.write_str("invalid code"),
+            },
+            IdescField::K => f.write_str(if v == 1 {
+                "K = 96 (dense)"
+            } else {
+                "K = 64 dense / 128 sparse"
+            }),
+            IdescField::SparsitySelector | IdescField::SfaId | IdescField::SfbId => {
+                write!(f, "{v}")
+            }
+            _ => f.write_str(if v == 0 { "0" } else { "must be 0" }),
+        }
+    }
+}
+
+impl fmt::Display for InstructionDescriptor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let table = layout(self.kind);
+        writeln!(
+            f,
+            "instruction descriptor 0x{:08x} (.kind::{}, PTX Table {})",
+            self.bits,
+            self.kind,
+            table_number(self.kind)
+        )?;
+        for r in table.iter().rev() {
+            let v = r.get(self.bits as u64);
+            if r.width == 1 {
+                write!(f, "  {:>5}", r.lo)?;
+            } else {
+                write!(f, "  {:>2}-{:<2}", r.lo, r.hi())?;
+            }
+            writeln!(
+                f,
+                "  {:<17} {:>8}  {}",
+                r.field.name(),
+                Binary(v, r.width),
+                RowMeaning { desc: self, row: r }
+            )?;
+        }
+        let decoded = InstructionDescriptor::decode(self.bits, self.kind);
+        for e in decoded.diagnostics.iter() {
+            let sev = match e.severity() {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+            };
+            writeln!(f, "  {sev}: {}", OneLine(&e))?;
+        }
+        Ok(())
+    }
+}
+
+/// A field's raw bits in binary, exactly as wide as the field.
+pub(crate) struct Binary(pub u64, pub u8);
+
+impl fmt::Display for Binary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut buf = [b'0'; 64];
+        let w = (self.1 as usize).clamp(1, 64);
+        for (i, c) in buf[..w].iter_mut().enumerate() {
+            if (self.0 >> (w - 1 - i)) & 1 == 1 {
+                *c = b'1';
+            }
+        }
+        f.pad(core::str::from_utf8(&buf[..w]).unwrap_or("?"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mma::ElementType::*;
+    use std::{format, string::ToString, vec, vec::Vec};
+
+    fn errors_of(f: IdescFields) -> Vec<IdescError> {
+        f.validate().iter().collect()
+    }
+
+    fn fields_named(f: IdescFields) -> Vec<&'static str> {
+        f.validate().iter().map(|e| e.field()).collect()
+    }
+
+    #[test]
+    fn cutlass_values_from_oracles_md() {
+        let cases: [(IdescFields, u32); 6] = [
+            (
+                IdescFields::new(Kind::F16, F32, Bf16, Bf16, 128, 64),
+                0x0810_0490,
+            ),
+            (
+                IdescFields::new(Kind::F16, F16, F16, F16, 64, 8),
+                0x0402_0000,
+            ),
+            (
+                IdescFields::new(Kind::I8, S32, S8, S8, 128, 256).with_saturate(true),
+                0x0840_04a8,
+            ),
+            (
+                IdescFields::new(Kind::F16, F32, Bf16, Bf16, 64, 128)
+                    .with_max_shift(MaxShift::Rows32),
+                0xc420_0490,
+            ),
+            (
+                IdescFields::new(Kind::Mxf4, F32, E2m1, E2m1, 128, 128),
+                0x08a0_0480,
+            ),
+            (
+                IdescFields::new(Kind::Mxf4nvf4, F32, E2m1, E2m1, 128, 256).with_scale(
+                    ScaleType::Ue4m3,
+                    0,
+                    0,
+                ),
+                0x0840_0480,
+            ),
+        ];
+        for (f, want) in cases {
+            let d = InstructionDescriptor::try_new(f).expect("valid");
+            assert_eq!(d.bits(), want, "{f:?}");
+            let back = InstructionDescriptor::decode(want, f.kind);
+            assert!(back.diagnostics.is_empty(), "{:?}", back.diagnostics);
+            assert_eq!(back.fields, Some(f));
+        }
+    }
+
+    #[test]
+    fn const_construction_works() {
+        const D: InstructionDescriptor = InstructionDescriptor::new(
+            IdescFields::new(Kind::Tf32, F32, Tf32, Tf32, 128, 256).with_transpose(true, true),
+        );
+        assert_eq!(D.bits() >> 15 & 3, 3);
+        assert_eq!(D.raw_field(IdescField::N), Some(32));
+        assert_eq!(D.raw_field(IdescField::SfaId), None);
+    }
+
+    #[test]
+    fn codes_differ_by_kind() {
+        // E2M1 is 5 under f8f6f4 / mxf8f6f4, 1 under mxf4 (R8).
+        let f8 = IdescFields::new(Kind::F8f6f4, F32, E2m1, E2m1, 128, 64).encode();
+        assert_eq!(f8.map(|d| (d.bits() >> 7) & 7), Ok(5));
+        let mx = IdescFields::new(Kind::Mxf8f6f4, F32, E2m1, E2m1, 128, 64).encode();
+        assert_eq!(mx.map(|d| (d.bits() >> 7) & 7), Ok(5));
+        let m4 = IdescFields::new(Kind::Mxf4, F32, E2m1, E2m1, 128, 64).encode();
+        assert_eq!(m4.map(|d| (d.bits() >> 10) & 3), Ok(1));
+        // M >> 7 at 27 for block-scaled; M >> 4 at 24 otherwise (R9).
+        let m256 = IdescFields::new(Kind::Mxf8f6f4, F32, E4m3, E4m3, 256, 64).encode();
+        assert_eq!(m256.map(|d| d.bits() >> 27 & 3), Ok(2));
+    }
+
+    #[test]
+    fn every_reserved_bit_is_reported_by_number() {
+        let base = [
+            (Kind::F16, 0x0810_0490u32),
+            (
+                Kind::Mxf8f6f4,
+                IdescFields::new(Kind::Mxf8f6f4, F32, E4m3, E4m3, 128, 64)
+                    .encode()
+                    .map(|d| d.bits())
+                    .unwrap_or(0),
+            ),
+            (Kind::Mxf4, 0x08a0_0480),
+        ];
+        for (kind, good) in base {
+            assert!(InstructionDescriptor::from_bits(good, kind).is_ok());
+            for r in layout(kind).iter().filter(|r| r.role == Role::Reserved) {
+                for bit in r.lo..=r.hi() {
+                    let bad = good | (1 << bit);
+                    let dec = InstructionDescriptor::decode(bad, kind);
+                    let e: Vec<_> = dec.diagnostics.iter().collect();
+                    assert!(
+                        e.contains(&IdescError::ReservedBit { bit, kind }),
+                        "{kind} bit {bit}: {e:?}"
+                    );
+                    assert_eq!(
+                        e.iter()
+                            .find(|x| matches!(x, IdescError::ReservedBit { .. }))
+                            .map(|x| x.field()),
+                        Some(format!("bit {bit}").as_str())
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn each_rule_names_its_field() {
+        let f16 = IdescFields::new(Kind::F16, F32, F16, F16, 128, 64);
+        let cases: Vec<(IdescFields, &str)> = vec![
+            (IdescFields { d_type: S32, ..f16 }, "d_type"),
+            (
+                IdescFields {
+                    a_type: E4m3,
+                    ..f16
+                },
+                "a_type",
+            ),
+            (
+                IdescFields {
+                    b_type: Tf32,
+                    ..f16
+                },
+                "b_type",
+            ),
+            (
+                IdescFields {
+                    d_type: F16,
+                    a_type: Bf16,
+                    b_type: Bf16,
+                    ..f16
+                },
+                "a_type",
+            ),
+            (f16.with_saturate(true), "saturate"),
+            (
+                IdescFields::new(Kind::I8, S32, S8, U8, 128, 64).with_negate(true, false),
+                "negate_a",
+            ),
+            (
+                IdescFields::new(Kind::I8, S32, S8, U8, 128, 64).with_negate(false, true),
+                "negate_b",
+            ),
+            (
+                IdescFields::new(Kind::F8f6f4, F32, E2m1, E4m3, 128, 64)
+                    .with_transpose(true, false),
+                "transpose_a",
+            ),
+            (
+                IdescFields::new(Kind::F8f6f4, F32, E4m3, E3m2, 128, 64)
+                    .with_transpose(false, true),
+                "transpose_b",
+            ),
+            (
+                IdescFields::new(Kind::Mxf4, F32, E2m1, E2m1, 128, 64).with_transpose(false, true),
+                "transpose_b",
+            ),
+            (f16.with_sparse(false, 2), "sparsity_selector"),
+            (
+                IdescFields::new(Kind::I8, S32, S8, S8, 128, 64).with_sparse(true, 1),
+                "sparsity_selector",
+            ),
+            (f16.with_sparse(true, 4), "sparsity_selector"),
+            (IdescFields { n: 60, ..f16 }, "n"),
+            (IdescFields { n: 0, ..f16 }, "n"),
+            (IdescFields { n: 264, ..f16 }, "n"),
+            (IdescFields { m: 48, ..f16 }, "m"),
+            (IdescFields { m: 100, ..f16 }, "m"),
+            (IdescFields { m: 512, ..f16 }, "m"),
+            (IdescFields::new(Kind::Mxf4, F32, E2m1, E2m1, 64, 64), "m"),
+            (
+                IdescFields::new(Kind::Mxf8f6f4, F32, E4m3, E4m3, 128, 64).with_scale(
+                    ScaleType::Ue4m3,
+                    0,
+                    0,
+                ),
+                "scale_type",
+            ),
+            (
+                IdescFields::new(Kind::Mxf4, F32, E2m1, E2m1, 128, 64).with_scale(
+                    ScaleType::Ue4m3,
+                    0,
+                    0,
+                ),
+                "scale_type",
+            ),
+            (
+                IdescFields {
+                    scale_type: None,
+                    ..IdescFields::new(Kind::Mxf4, F32, E2m1, E2m1, 128, 64)
+                },
+                "scale_type",
+            ),
+            (
+                IdescFields {
+                    scale_type: Some(ScaleType::Ue8m0),
+                    ..f16
+                },
+                "scale_type",
+            ),
+            (
+                IdescFields::new(Kind::Mxf4, F32, E2m1, E2m1, 128, 64).with_scale(
+                    ScaleType::Ue8m0,
+                    1,
+                    0,
+                ),
+                "sfa_id",
+            ),
+            (
+                IdescFields::new(Kind::Mxf4nvf4, F32, E2m1, E2m1, 128, 64).with_scale(
+                    ScaleType::Ue4m3,
+                    0,
+                    2,
+                ),
+                "sfb_id",
+            ),
+            (
+                IdescFields::new(Kind::Mxf8f6f4, F32, E4m3, E4m3, 128, 64).with_scale(
+                    ScaleType::Ue8m0,
+                    4,
+                    0,
+                ),
+                "sfa_id",
+            ),
+            (IdescFields { sfb_id: 1, ..f16 }, "sfb_id"),
+            (
+                IdescFields::new(Kind::Mxf8f6f4, F32, E4m3, E4m3, 128, 64)
+                    .with_max_shift(MaxShift::Rows8),
+                "max_shift",
+            ),
+            (
+                IdescFields {
+                    d_type: F16,
+                    ..IdescFields::new(Kind::Mxf8f6f4, F32, E4m3, E4m3, 128, 64)
+                },
+                "d_type",
+            ),
+            (
+                IdescFields::new(Kind::Mxf4, F32, E2m1, E2m1, 256, 64)
+                    .with_sparse(true, 0)
+                    .with_k96(true),
+                "k",
+            ),
+            (f16.with_k96(true), "k"),
+        ];
+        for (f, field) in cases {
+            let names = fields_named(f);
+            assert!(
+                names.contains(&field),
+                "{f:?}: expected an error naming {field}, got {:?}",
+                errors_of(f)
+            );
+            assert!(InstructionDescriptor::try_new(f).is_err(), "{f:?}");
+        }
+    }
+
+    #[test]
+    fn mixed_f16_bf16_is_only_a_warning() {
+        let f = IdescFields::new(Kind::F16, F32, F16, Bf16, 128, 64);
+        let d = f.validate();
+        assert_eq!(d.len(), 1);
+        assert_eq!(d.get(0).map(|e| e.severity()), Some(Severity::Warning));
+        assert!(InstructionDescriptor::try_new(f).is_ok());
+    }
+
+    #[test]
+    fn every_problem_is_reported_not_only_the_first() {
+        // i8 with negation, a tf32 B, N = 0 and bits 6 and 29 set.
+        let raw =
+            (1u32 << 6) | (1 << 29) | (1 << 13) | (1 << 14) | (2 << 4) | (5 << 10) | (8 << 24);
+        let d = InstructionDescriptor::decode(raw, Kind::I8);
+        let names: Vec<_> = d.diagnostics.iter().map(|e| e.field()).collect();
+        assert_eq!(d.fields, None, "b_type code 5 is not defined for i8");
+        assert!(
+            names.contains(&"bit 6") && names.contains(&"bit 29"),
+            "{names:?}"
+        );
+        assert!(names.contains(&"b_type"), "{names:?}");
+        let raw = (1u32 << 13) | (1 << 14) | (2 << 4) | (1 << 7) | (1 << 10) | (8 << 24);
+        let d = InstructionDescriptor::decode(raw, Kind::I8);
+        let names: Vec<_> = d.diagnostics.iter().map(|e| e.field()).collect();
+        assert_eq!(names, ["negate_a", "negate_b", "n"]);
+    }
+
+    #[test]
+    fn valid_kinds_of_a_raw_value() {
+        let set = InstructionDescriptor::valid_kinds(0x0810_0490);
+        assert!(set.contains(Kind::F16));
+        assert!(!set.contains(Kind::I8), "i8 has no dtype code 1");
+        assert!(!set.contains(Kind::Mxf4));
+        let set = InstructionDescriptor::valid_kinds(0x08a0_0480);
+        assert_eq!(
+            set.iter().collect::<Vec<_>>(),
+            [Kind::Mxf8f6f4, Kind::Mxf4, Kind::Mxf4nvf4],
+            "E5M2 under mxf8f6f4, E2M1 under mxf4*"
+        );
+        assert!(InstructionDescriptor::valid_kinds(0xffff_ffff).is_empty());
+    }
+
+    #[test]
+    fn display_lists_every_row_and_problem() {
+        let text = InstructionDescriptor::from_bits_unchecked(0x0810_0490 | (1 << 23), Kind::F16)
+            .to_string();
+        assert!(text.contains("0x08900490"), "{text}");
+        assert!(text.contains("N = 64") && text.contains("M = 128") && text.contains(".bf16"));
+        assert!(text.contains("error: bit 23:"), "{text}");
+        assert!(text.contains("decisions.md R10"), "{text}");
+        assert_eq!(text.lines().count(), 1 + TABLE_42.len() + 1);
+    }
+
+    #[test]
+    fn k_is_implied_by_kind_and_sparsity() {
+        assert_eq!(
+            IdescFields::new(Kind::Tf32, F32, Tf32, Tf32, 128, 64).k(),
+            8
+        );
+        assert_eq!(
+            IdescFields::new(Kind::F16, F32, F16, F16, 128, 64)
+                .with_sparse(true, 0)
+                .k(),
+            32
+        );
+        assert_eq!(
+            IdescFields::new(Kind::Mxf4nvf4, F32, E2m1, E2m1, 256, 64)
+                .with_k96(true)
+                .k(),
+            96
+        );
+    }
+}
