@@ -1,1 +1,986 @@
-//! (in progress)
+//! Matrix shapes of `tcgen05.mma` (PTX ISA 9.7.16.2.1, Table 39) and validation of a whole MMA
+//! configuration.
+//!
+//! Table 39 is the source of truth for M, N and K (decisions.md R14): for each kind, `.ws` or
+//! not, `.cta_group` and dense or sparse, it lists the valid M, the valid N and the implied K.
+//! [`TABLE_39`] holds those rows as data; [`validate_mma`] checks a configuration against them
+//! and against the rules of decisions.md R11-R18 that involve more than the instruction
+//! descriptor; [`shapes`] enumerates every valid `(kind, cta_group, ws, sparse, M, N, K)` for a
+//! target.
+//!
+//! ```
+//! use tcgen05::shapes::{validate_mma, MmaConfig};
+//! use tcgen05::instruction_descriptor::IdescFields;
+//! use tcgen05::{CtaGroup, ElementType::*, Kind, Target};
+//!
+//! // i8 with cta_group::1 allows N = 24 (R14: CUTLASS rejects it, Table 39 does not).
+//! let ok = MmaConfig::new(IdescFields::new(Kind::I8, S32, S8, S8, 128, 24));
+//! assert!(validate_mma(&ok).is_empty());
+//!
+//! // ... but cta_group::2 needs N in steps of 32.
+//! let bad = MmaConfig { cta_group: CtaGroup::Two, ..MmaConfig::new(IdescFields::new(Kind::I8, S32, S8, S8, 256, 48)) };
+//! assert_eq!(validate_mma(&bad).first_error().map(|e| e.to_string()),
+//!            Some("N = 48 is not valid for .kind::i8 cta_group::2 dense (valid: 32..=256 step 32)".into()));
+//! ```
+
+use core::fmt;
+
+use crate::diagnostic::{Diagnostic, Diagnostics, Severity, Source};
+use crate::instruction_descriptor::{IdescError, IdescFields};
+use crate::mma::{CtaGroup, Kind, MaxShift};
+use crate::targets::Target;
+
+/// The valid N of a Table 39 row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NSet {
+    /// `min..=max` in steps of `step`.
+    Range {
+        /// Smallest N.
+        min: u16,
+        /// Largest N.
+        max: u16,
+        /// Step.
+        step: u16,
+    },
+    /// `.kind::i8` with `.cta_group::1`: 8, 16, 24, 32, then 48 to 256 in steps of 16.
+    I8CtaGroup1,
+    /// An explicit list (the `.ws` rows).
+    List(&'static [u16]),
+}
+
+impl NSet {
+    /// True when `n` is in the set.
+    #[must_use]
+    pub const fn contains(&self, n: u16) -> bool {
+        match *self {
+            NSet::Range { min, max, step } => n >= min && n <= max && (n - min) % step == 0,
+            NSet::I8CtaGroup1 => {
+                matches!(n, 8 | 16 | 24 | 32) || (n >= 48 && n <= 256 && n % 16 == 0)
+            }
+            NSet::List(list) => {
+                let mut i = 0;
+                while i < list.len() {
+                    if list[i] == n {
+                        return true;
+                    }
+                    i += 1;
+                }
+                false
+            }
+        }
+    }
+
+    /// The smallest member greater than `after` (or the smallest of all when `after` is `None`).
+    #[must_use]
+    pub const fn next(&self, after: Option<u16>) -> Option<u16> {
+        let mut n = match after {
+            Some(a) => a + 8,
+            None => 8,
+        };
+        while n <= 256 {
+            if self.contains(n) {
+                return Some(n);
+            }
+            n += 8;
+        }
+        None
+    }
+}
+
+impl fmt::Display for NSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NSet::Range { min, max, step } => write!(f, "{min}..={max} step {step}"),
+            NSet::I8CtaGroup1 => f.write_str("8, 16, 24, 32, then 48..=256 step 16"),
+            NSet::List(list) => {
+                for (i, n) in list.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{n}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// One row of Table 39: the shapes valid for a kind, `.ws` or not, a `.cta_group` and a
+/// sparsity.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ShapeRule {
+    /// The kind.
+    pub kind: Kind,
+    /// `tcgen05.mma.ws`.
+    pub ws: bool,
+    /// `.cta_group`.
+    pub cta_group: CtaGroup,
+    /// Sparse A (`.sp`).
+    pub sparse: bool,
+    /// Valid M.
+    pub m: &'static [u16],
+    /// Valid N.
+    pub n: NSet,
+    /// The implied K.
+    pub k: u16,
+}
+
+const N8: NSet = NSet::Range {
+    min: 8,
+    max: 256,
+    step: 8,
+};
+const N16: NSet = NSet::Range {
+    min: 16,
+    max: 256,
+    step: 16,
+};
+const N32: NSet = NSet::Range {
+    min: 32,
+    max: 256,
+    step: 32,
+};
+const WS_DENSE: NSet = NSet::List(&[64, 128, 256]);
+const WS_SPARSE: NSet = NSet::List(&[64, 128]);
+const M_CG1: &[u16] = &[64, 128];
+const M_CG2: &[u16] = &[128, 256];
+const M_WS: &[u16] = &[32, 64, 128];
+
+const fn rule(
+    kind: Kind,
+    ws: bool,
+    cta_group: CtaGroup,
+    sparse: bool,
+    m: &'static [u16],
+    n: NSet,
+    k: u16,
+) -> ShapeRule {
+    ShapeRule {
+        kind,
+        ws,
+        cta_group,
+        sparse,
+        m,
+        n,
+        k,
+    }
+}
+
+use CtaGroup::{One as CG1, Two as CG2};
+
+/// Table 39 of PTX ISA 9.7.16.2.1 as data: every valid combination of kind, `.ws`, `.cta_group`
+/// and sparsity, with its M, N and K. Combinations missing here are invalid ("Invalid" in the
+/// table). K = 96 (the `K1` column of mxf4 and mxf4nvf4) is a row of its own; it needs
+/// `sm_103a` (decisions.md R15).
+pub const TABLE_39: &[ShapeRule] = &[
+    // .kind::f16
+    rule(Kind::F16, false, CG1, false, M_CG1, N8, 16),
+    rule(Kind::F16, false, CG1, true, M_CG1, N8, 32),
+    rule(Kind::F16, false, CG2, false, M_CG2, N16, 16),
+    rule(Kind::F16, false, CG2, true, M_CG2, N16, 32),
+    rule(Kind::F16, true, CG1, false, M_WS, WS_DENSE, 16),
+    rule(Kind::F16, true, CG1, true, M_WS, WS_SPARSE, 32),
+    // .kind::tf32
+    rule(Kind::Tf32, false, CG1, false, M_CG1, N8, 8),
+    rule(Kind::Tf32, false, CG1, true, M_CG1, N8, 16),
+    rule(Kind::Tf32, false, CG2, false, M_CG2, N16, 8),
+    rule(Kind::Tf32, false, CG2, true, M_CG2, N16, 16),
+    rule(Kind::Tf32, true, CG1, false, M_WS, WS_DENSE, 8),
+    rule(Kind::Tf32, true, CG1, true, M_WS, WS_SPARSE, 16),
+    // .kind::f8f6f4
+    rule(Kind::F8f6f4, false, CG1, false, M_CG1, N8, 32),
+    rule(Kind::F8f6f4, false, CG1, true, M_CG1, N8, 64),
+    rule(Kind::F8f6f4, false, CG2, false, M_CG2, N16, 32),
+    rule(Kind::F8f6f4, false, CG2, true, M_CG2, N16, 64),
+    rule(Kind::F8f6f4, true, CG1, false, M_WS, WS_DENSE, 32),
+    rule(Kind::F8f6f4, true, CG1, true, M_WS, WS_SPARSE, 64),
+    // .kind::mxf8f6f4
+    rule(Kind::Mxf8f6f4, false, CG1, false, &[128], N8, 32),
+    rule(Kind::Mxf8f6f4, false, CG1, true, &[128], N8, 64),
+    rule(Kind::Mxf8f6f4, false, CG2, false, M_CG2, N16, 32),
+    rule(Kind::Mxf8f6f4, false, CG2, true, &[256], N16, 64),
+    // .kind::i8
+    rule(Kind::I8, false, CG1, false, M_CG1, NSet::I8CtaGroup1, 32),
+    rule(Kind::I8, false, CG1, true, M_CG1, NSet::I8CtaGroup1, 64),
+    rule(Kind::I8, false, CG2, false, M_CG2, N32, 32),
+    rule(Kind::I8, false, CG2, true, M_CG2, N32, 64),
+    rule(Kind::I8, true, CG1, false, M_WS, WS_DENSE, 32),
+    rule(Kind::I8, true, CG1, true, M_WS, WS_SPARSE, 64),
+    // .kind::mxf4
+    rule(Kind::Mxf4, false, CG1, false, &[128], N8, 64),
+    rule(Kind::Mxf4, false, CG1, true, &[128], N8, 128),
+    rule(Kind::Mxf4, false, CG2, false, M_CG2, N16, 64),
+    rule(Kind::Mxf4, false, CG2, false, &[256], N16, 96),
+    rule(Kind::Mxf4, false, CG2, true, &[256], N16, 128),
+    // .kind::mxf4nvf4
+    rule(Kind::Mxf4nvf4, false, CG1, false, &[128], N8, 64),
+    rule(Kind::Mxf4nvf4, false, CG1, true, &[128], N8, 128),
+    rule(Kind::Mxf4nvf4, false, CG2, false, M_CG2, N16, 64),
+    rule(Kind::Mxf4nvf4, false, CG2, false, &[256], N16, 96),
+    rule(Kind::Mxf4nvf4, false, CG2, true, &[256], N16, 128),
+];
+
+const fn m_in(list: &[u16], m: u16) -> bool {
+    let mut i = 0;
+    while i < list.len() {
+        if list[i] == m {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+/// The Table 39 row for a kind, `.ws`, `.cta_group`, sparsity and K (`k96` selects the K = 96
+/// row), or `None` when the table calls the combination invalid.
+#[must_use]
+pub const fn find_rule(
+    kind: Kind,
+    ws: bool,
+    cta_group: CtaGroup,
+    sparse: bool,
+    k96: bool,
+) -> Option<&'static ShapeRule> {
+    let mut i = 0;
+    while i < TABLE_39.len() {
+        let r = &TABLE_39[i];
+        if r.kind as u8 == kind as u8
+            && r.ws == ws
+            && r.cta_group as u8 == cta_group as u8
+            && r.sparse == sparse
+            && (r.k == 96) == k96
+        {
+            return Some(r);
+        }
+        i += 1;
+    }
+    None
+}
+
+/// True when the target offers the row at all (decisions.md R15, R17).
+#[must_use]
+pub const fn rule_on_target(rule: &ShapeRule, target: Target) -> bool {
+    if matches!(rule.kind, Kind::I8) && !target.supports_kind_i8() {
+        return false;
+    }
+    if matches!(rule.kind, Kind::Mxf4 | Kind::Mxf4nvf4)
+        && rule.sparse
+        && !target.supports_sparse_mxf4()
+    {
+        return false;
+    }
+    if rule.k == 96 && !target.supports_k96() {
+        return false;
+    }
+    true
+}
+
+/// Everything about one `tcgen05.mma` that the shape and field rules depend on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MmaConfig {
+    /// The instruction descriptor's fields (kind, types, M, N, sparsity, majors, negates,
+    /// saturate, max shift, scale factors, K = 96).
+    pub idesc: IdescFields,
+    /// `.cta_group`.
+    pub cta_group: CtaGroup,
+    /// `tcgen05.mma.ws` (weight-stationary).
+    pub ws: bool,
+    /// The compilation target.
+    pub target: Target,
+}
+
+impl MmaConfig {
+    /// A `.cta_group::1`, non-`.ws` MMA on `sm_100a`, the command-line tool's defaults.
+    #[must_use]
+    pub const fn new(idesc: IdescFields) -> Self {
+        Self {
+            idesc,
+            cta_group: CtaGroup::One,
+            ws: false,
+            target: Target::DEFAULT,
+        }
+    }
+}
+
+/// Capacity of the problem list of [`validate_mma`].
+pub const MAX_PROBLEMS: usize = 40;
+
+/// What makes an MMA configuration invalid beyond its instruction descriptor's own fields.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MmaError {
+    /// A problem of the instruction descriptor's fields.
+    Idesc(IdescError),
+    /// Table 39 has no row for this kind, `.ws`, `.cta_group` and sparsity
+    /// (decisions.md R16: `.ws` is `.cta_group::1` only and not for the block-scaled kinds).
+    NoSuchRow {
+        /// The kind.
+        kind: Kind,
+        /// `.ws`.
+        ws: bool,
+        /// `.cta_group`.
+        cta_group: CtaGroup,
+        /// Sparsity.
+        sparse: bool,
+    },
+    /// M not in the row's list (Table 39).
+    M {
+        /// M.
+        m: u16,
+        /// The row.
+        rule: &'static ShapeRule,
+    },
+    /// N not in the row's set (Table 39, decisions.md R14).
+    N {
+        /// N.
+        n: u16,
+        /// The row.
+        rule: &'static ShapeRule,
+    },
+    /// 8-bit MN-major B needs N in steps of 16 (`.cta_group::1`) or 32 (`.cta_group::2`)
+    /// (decisions.md R14; PTX ISA 9.7.16.10.1).
+    NForMnMajor8Bit {
+        /// N.
+        n: u16,
+        /// The step required.
+        step: u16,
+    },
+    /// The kind is not available on the target (`.kind::i8` only on `sm_100a` / `sm_110a`;
+    /// decisions.md R17).
+    KindNotOnTarget {
+        /// The kind.
+        kind: Kind,
+        /// The target.
+        target: Target,
+    },
+    /// Sparse `.kind::mxf4` / `.kind::mxf4nvf4` need an `a` target (decisions.md R17).
+    SparseNotOnTarget {
+        /// The kind.
+        kind: Kind,
+        /// The target.
+        target: Target,
+    },
+    /// K = 96 needs `sm_103a` (PTX ISA 9.7.16.2.1.1; decisions.md R15).
+    K96NotOnTarget {
+        /// The target.
+        target: Target,
+    },
+    /// K = 96 outside its only row: dense, `.cta_group::2`, M = 256 (decisions.md R15).
+    K96Shape {
+        /// `.cta_group`.
+        cta_group: CtaGroup,
+        /// M.
+        m: u16,
+    },
+    /// A non-zero maximum shift on an MMA that is not `.ws` (decisions.md R11).
+    MaxShiftWithoutWs {
+        /// The shift.
+        max_shift: MaxShift,
+    },
+}
+
+impl Diagnostic for MmaError {
+    fn field(&self) -> &'static str {
+        match self {
+            MmaError::Idesc(e) => e.field(),
+            MmaError::NoSuchRow { ws: true, .. } => "ws",
+            MmaError::NoSuchRow { .. } => "cta_group",
+            MmaError::M { .. } => "m",
+            MmaError::N { .. } | MmaError::NForMnMajor8Bit { .. } => "n",
+            MmaError::KindNotOnTarget { .. }
+            | MmaError::SparseNotOnTarget { .. }
+            | MmaError::K96NotOnTarget { .. } => "target",
+            MmaError::K96Shape { .. } => "k",
+            MmaError::MaxShiftWithoutWs { .. } => "max_shift",
+        }
+    }
+
+    fn value(&self) -> u64 {
+        match *self {
+            MmaError::Idesc(e) => e.value(),
+            MmaError::NoSuchRow { ws, cta_group, .. } => {
+                if ws {
+                    1
+                } else {
+                    cta_group.count() as u64
+                }
+            }
+            MmaError::M { m, .. } | MmaError::K96Shape { m, .. } => m as u64,
+            MmaError::N { n, .. } | MmaError::NForMnMajor8Bit { n, .. } => n as u64,
+            MmaError::KindNotOnTarget { .. }
+            | MmaError::SparseNotOnTarget { .. }
+            | MmaError::K96NotOnTarget { .. } => 0,
+            MmaError::MaxShiftWithoutWs { max_shift } => max_shift.rows() as u64,
+        }
+    }
+
+    fn source(&self) -> Source {
+        match self {
+            MmaError::Idesc(e) => e.source(),
+            MmaError::NoSuchRow { ws: true, .. } => Source::Decision(16),
+            MmaError::NoSuchRow { .. } | MmaError::M { .. } => Source::PtxTable(39),
+            MmaError::N { .. } | MmaError::NForMnMajor8Bit { .. } => Source::Decision(14),
+            MmaError::KindNotOnTarget { .. } | MmaError::SparseNotOnTarget { .. } => {
+                Source::Decision(17)
+            }
+            MmaError::K96NotOnTarget { .. } => Source::PtxSection("9.7.16.2.1.1"),
+            MmaError::K96Shape { .. } => Source::Decision(15),
+            MmaError::MaxShiftWithoutWs { .. } => Source::Decision(11),
+        }
+    }
+
+    fn severity(&self) -> Severity {
+        match self {
+            MmaError::Idesc(e) => e.severity(),
+            _ => Severity::Error,
+        }
+    }
+}
+
+fn dense(sparse: bool) -> &'static str {
+    if sparse {
+        "sparse"
+    } else {
+        "dense"
+    }
+}
+
+fn ws_text(ws: bool) -> &'static str {
+    if ws {
+        ".ws "
+    } else {
+        ""
+    }
+}
+
+impl fmt::Display for MmaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            MmaError::Idesc(e) => e.fmt(f),
+            MmaError::NoSuchRow {
+                kind,
+                ws,
+                cta_group,
+                sparse,
+            } => write!(
+                f,
+                "Table 39 has no {} shape for .kind::{kind} {}{cta_group}",
+                dense(sparse),
+                ws_text(ws)
+            ),
+            MmaError::M { m, rule } => {
+                write!(
+                    f,
+                    "M = {m} is not valid for .kind::{} {}{} {} (valid: ",
+                    rule.kind,
+                    ws_text(rule.ws),
+                    rule.cta_group,
+                    dense(rule.sparse)
+                )?;
+                for (i, m) in rule.m.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{m}")?;
+                }
+                f.write_str(")")
+            }
+            MmaError::N { n, rule } => write!(
+                f,
+                "N = {n} is not valid for .kind::{} {}{} {} (valid: {})",
+                rule.kind,
+                ws_text(rule.ws),
+                rule.cta_group,
+                dense(rule.sparse),
+                rule.n
+            ),
+            MmaError::NForMnMajor8Bit { n, step } => write!(
+                f,
+                "N = {n} with an 8-bit N-major (transposed) B must be a multiple of {step}"
+            ),
+            MmaError::KindNotOnTarget { kind, target } => {
+                write!(
+                    f,
+                    ".kind::{kind} is not available on {target} (only sm_100a and sm_110a)"
+                )
+            }
+            MmaError::SparseNotOnTarget { kind, target } => write!(
+                f,
+                "sparse .kind::{kind} is not available on {target} (only the 'a' targets)"
+            ),
+            MmaError::K96NotOnTarget { target } => {
+                write!(f, "K = 96 is supported only on sm_103a, not {target}")
+            }
+            MmaError::K96Shape { cta_group, m } => write!(
+                f,
+                "K = 96 needs a dense {} M = 256 MMA, not {cta_group} M = {m}",
+                CtaGroup::Two
+            ),
+            MmaError::MaxShiftWithoutWs { max_shift } => write!(
+                f,
+                "maximum shift of {} rows is only for .ws MMAs",
+                max_shift.rows()
+            ),
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for MmaError {}
+
+/// Every problem with an MMA configuration: the instruction descriptor's own rules
+/// (decisions.md R8-R13), Table 39 (M, N, K for the kind, `.ws`, `.cta_group` and sparsity;
+/// R14-R16) and the target rules (R17).
+#[must_use]
+pub const fn validate_mma(c: &MmaConfig) -> Diagnostics<MmaError, MAX_PROBLEMS> {
+    let mut d = Diagnostics::new();
+    let f = &c.idesc;
+    let idesc = f.validate();
+    let mut m_reported = false;
+    let mut n_reported = false;
+    let mut i = 0;
+    while i < idesc.len() {
+        if let Some(e) = idesc.get(i) {
+            match e {
+                IdescError::MNotEncodable { .. } | IdescError::MNotInTable39 { .. } => {
+                    m_reported = true
+                }
+                IdescError::NNotMultipleOf8 { .. } | IdescError::NOutOfRange { .. } => {
+                    n_reported = true
+                }
+                _ => {}
+            }
+            d.push(MmaError::Idesc(e));
+        }
+        i += 1;
+    }
+    if matches!(f.kind, Kind::I8) && !c.target.supports_kind_i8() {
+        d.push(MmaError::KindNotOnTarget {
+            kind: f.kind,
+            target: c.target,
+        });
+    }
+    if matches!(f.kind, Kind::Mxf4 | Kind::Mxf4nvf4) && f.sparse && !c.target.supports_sparse_mxf4()
+    {
+        d.push(MmaError::SparseNotOnTarget {
+            kind: f.kind,
+            target: c.target,
+        });
+    }
+    if f.k96 {
+        if !c.target.supports_k96() {
+            d.push(MmaError::K96NotOnTarget { target: c.target });
+        }
+        if matches!(c.cta_group, CtaGroup::One) || f.m != 256 {
+            d.push(MmaError::K96Shape {
+                cta_group: c.cta_group,
+                m: f.m,
+            });
+        }
+    }
+    if !c.ws && f.max_shift.code() != 0 {
+        d.push(MmaError::MaxShiftWithoutWs {
+            max_shift: f.max_shift,
+        });
+    }
+    let k96_row = f.k96 && matches!(c.cta_group, CtaGroup::Two) && f.m == 256 && !f.sparse;
+    match find_rule(f.kind, c.ws, c.cta_group, f.sparse, k96_row) {
+        None => d.push(MmaError::NoSuchRow {
+            kind: f.kind,
+            ws: c.ws,
+            cta_group: c.cta_group,
+            sparse: f.sparse,
+        }),
+        Some(rule) => {
+            if !m_reported && !m_in(rule.m, f.m) {
+                d.push(MmaError::M { m: f.m, rule });
+            }
+            if n_reported {
+                // Already reported by the instruction descriptor's own range check.
+            } else if !rule.n.contains(f.n) {
+                d.push(MmaError::N { n: f.n, rule });
+            } else if f.transpose_b && f.b_type.bits() == 8 {
+                let step = match c.cta_group {
+                    CtaGroup::One => 16,
+                    CtaGroup::Two => 32,
+                };
+                if f.n % step != 0 {
+                    d.push(MmaError::NForMnMajor8Bit { n: f.n, step });
+                }
+            }
+        }
+    }
+    d
+}
+
+/// One valid shape of Table 39.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Shape {
+    /// The kind.
+    pub kind: Kind,
+    /// `.cta_group`.
+    pub cta_group: CtaGroup,
+    /// `tcgen05.mma.ws`.
+    pub ws: bool,
+    /// Sparse A.
+    pub sparse: bool,
+    /// M.
+    pub m: u16,
+    /// N.
+    pub n: u16,
+    /// K.
+    pub k: u16,
+}
+
+/// Which shapes [`shapes`] lists: `None` in a filter means any.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct ShapeFilter {
+    /// Only this kind.
+    pub kind: Option<Kind>,
+    /// Only this `.cta_group`.
+    pub cta_group: Option<CtaGroup>,
+    /// Only `.ws` (true) or only non-`.ws` (false).
+    pub ws: Option<bool>,
+    /// Only sparse (true) or only dense (false).
+    pub sparse: Option<bool>,
+}
+
+impl ShapeFilter {
+    const fn accepts(&self, r: &ShapeRule) -> bool {
+        (match self.kind {
+            Some(k) => k as u8 == r.kind as u8,
+            None => true,
+        }) && (match self.cta_group {
+            Some(g) => g as u8 == r.cta_group as u8,
+            None => true,
+        }) && (match self.ws {
+            Some(w) => w == r.ws,
+            None => true,
+        }) && (match self.sparse {
+            Some(s) => s == r.sparse,
+            None => true,
+        })
+    }
+}
+
+/// Every valid `(kind, cta_group, ws, sparse, M, N, K)` on `target` that `filter` accepts, in
+/// Table 39 order, each once.
+#[must_use]
+pub fn shapes(target: Target, filter: ShapeFilter) -> Shapes {
+    Shapes {
+        target,
+        filter,
+        rule: 0,
+        m: 0,
+        n: None,
+    }
+}
+
+/// Iterator over valid shapes; see [`shapes`].
+#[derive(Clone, Debug)]
+pub struct Shapes {
+    target: Target,
+    filter: ShapeFilter,
+    rule: usize,
+    m: usize,
+    n: Option<u16>,
+}
+
+impl Iterator for Shapes {
+    type Item = Shape;
+
+    fn next(&mut self) -> Option<Shape> {
+        while let Some(r) = TABLE_39.get(self.rule) {
+            if !self.filter.accepts(r) || !rule_on_target(r, self.target) || self.m >= r.m.len() {
+                self.rule += 1;
+                self.m = 0;
+                self.n = None;
+                continue;
+            }
+            match r.n.next(self.n) {
+                Some(n) => {
+                    self.n = Some(n);
+                    return Some(Shape {
+                        kind: r.kind,
+                        cta_group: r.cta_group,
+                        ws: r.ws,
+                        sparse: r.sparse,
+                        m: r.m[self.m],
+                        n,
+                        k: r.k,
+                    });
+                }
+                None => {
+                    self.m += 1;
+                    self.n = None;
+                }
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mma::ElementType::*;
+    use crate::mma::ScaleType;
+    use std::{collections::BTreeSet, string::ToString, vec::Vec};
+
+    fn cfg(f: IdescFields, cg: CtaGroup, ws: bool, target: Target) -> MmaConfig {
+        MmaConfig {
+            idesc: f,
+            cta_group: cg,
+            ws,
+            target,
+        }
+    }
+
+    fn fields_of(c: &MmaConfig) -> Vec<&'static str> {
+        validate_mma(c).errors().map(|e| e.field()).collect()
+    }
+
+    #[test]
+    fn i8_n_rule_follows_table_39_not_cutlass() {
+        let ns: Vec<u16> = (0..=264)
+            .filter(|&n| NSet::I8CtaGroup1.contains(n))
+            .collect();
+        let mut want = std::vec![8, 16, 24, 32];
+        want.extend((48..=256).step_by(16));
+        assert_eq!(ns, want);
+        for n in [24, 8, 48, 256] {
+            let c = MmaConfig::new(IdescFields::new(Kind::I8, S32, S8, U8, 64, n));
+            assert!(validate_mma(&c).is_empty(), "N = {n}");
+        }
+        for n in [40, 56, 264] {
+            let c = MmaConfig::new(IdescFields::new(Kind::I8, S32, S8, U8, 64, n));
+            assert_eq!(fields_of(&c), ["n"], "N = {n}");
+        }
+    }
+
+    #[test]
+    fn f16_cta_group_1_m128_allows_every_multiple_of_8() {
+        for n in (8..=256).step_by(8) {
+            let c = MmaConfig::new(IdescFields::new(Kind::F16, F32, Bf16, Bf16, 128, n));
+            assert!(validate_mma(&c).is_empty(), "N = {n}");
+        }
+        let c = cfg(
+            IdescFields::new(Kind::F16, F32, F16, F16, 256, 24),
+            CtaGroup::Two,
+            false,
+            Target::Sm100a,
+        );
+        assert_eq!(fields_of(&c), ["n"]);
+    }
+
+    #[test]
+    fn ws_rules() {
+        let f = IdescFields::new(Kind::F16, F32, F16, F16, 32, 128);
+        assert!(validate_mma(&cfg(f, CtaGroup::One, true, Target::Sm100a)).is_empty());
+        assert_eq!(
+            fields_of(&cfg(f, CtaGroup::One, false, Target::Sm100a)),
+            ["m"]
+        );
+        assert_eq!(
+            fields_of(&cfg(f, CtaGroup::Two, true, Target::Sm100a)),
+            ["ws"]
+        );
+        let sparse256 = IdescFields::new(Kind::F16, F32, F16, F16, 64, 256).with_sparse(true, 0);
+        assert_eq!(
+            fields_of(&cfg(sparse256, CtaGroup::One, true, Target::Sm100a)),
+            ["n"]
+        );
+        let mx = IdescFields::new(Kind::Mxf8f6f4, F32, E4m3, E4m3, 128, 128);
+        assert_eq!(
+            fields_of(&cfg(mx, CtaGroup::One, true, Target::Sm100a)),
+            ["ws"]
+        );
+        let shifted =
+            IdescFields::new(Kind::F16, F32, F16, F16, 64, 128).with_max_shift(MaxShift::Rows16);
+        assert!(validate_mma(&cfg(shifted, CtaGroup::One, true, Target::Sm100a)).is_empty());
+        assert_eq!(
+            fields_of(&cfg(shifted, CtaGroup::One, false, Target::Sm100a)),
+            ["max_shift"]
+        );
+    }
+
+    #[test]
+    fn target_rules() {
+        let i8 = IdescFields::new(Kind::I8, S32, S8, S8, 128, 64);
+        for t in Target::ALL {
+            let errs = fields_of(&MmaConfig {
+                target: t,
+                ..MmaConfig::new(i8)
+            });
+            assert_eq!(errs.is_empty(), t.supports_kind_i8(), "{t}: {errs:?}");
+        }
+        let sp = IdescFields::new(Kind::Mxf4nvf4, F32, E2m1, E2m1, 128, 64).with_sparse(true, 0);
+        assert!(validate_mma(&MmaConfig {
+            target: Target::Sm100a,
+            ..MmaConfig::new(sp)
+        })
+        .is_empty());
+        assert_eq!(
+            fields_of(&MmaConfig {
+                target: Target::Sm100f,
+                ..MmaConfig::new(sp)
+            }),
+            ["target"]
+        );
+        let k96 = IdescFields::new(Kind::Mxf4, F32, E2m1, E2m1, 256, 128).with_k96(true);
+        assert!(validate_mma(&cfg(k96, CtaGroup::Two, false, Target::Sm103a)).is_empty());
+        assert_eq!(
+            fields_of(&cfg(k96, CtaGroup::Two, false, Target::Sm100a)),
+            ["target"]
+        );
+        let k96_128 = IdescFields { m: 128, ..k96 };
+        assert!(fields_of(&cfg(k96_128, CtaGroup::Two, false, Target::Sm103a)).contains(&"k"));
+    }
+
+    #[test]
+    fn mn_major_8bit_b_needs_coarser_n() {
+        let f =
+            IdescFields::new(Kind::F8f6f4, F32, E4m3, E4m3, 128, 24).with_transpose(false, true);
+        assert_eq!(fields_of(&MmaConfig::new(f)), ["n"]);
+        let f = IdescFields { n: 32, ..f };
+        assert!(validate_mma(&MmaConfig::new(f)).is_empty());
+        let f2 = IdescFields::new(Kind::I8, S32, S8, S8, 256, 64).with_transpose(false, true);
+        assert!(validate_mma(&cfg(f2, CtaGroup::Two, false, Target::Sm100a)).is_empty());
+        let bf = IdescFields::new(Kind::F16, F32, Bf16, Bf16, 128, 24).with_transpose(false, true);
+        assert!(
+            validate_mma(&MmaConfig::new(bf)).is_empty(),
+            "16-bit B keeps steps of 8"
+        );
+    }
+
+    #[test]
+    fn block_scaled_rows() {
+        let mx = IdescFields::new(Kind::Mxf8f6f4, F32, E4m3, E2m1, 128, 8);
+        assert!(validate_mma(&MmaConfig::new(mx)).is_empty());
+        let sp128 = IdescFields { m: 128, ..mx }.with_sparse(true, 0);
+        assert_eq!(
+            fields_of(&cfg(
+                IdescFields { n: 16, ..sp128 },
+                CtaGroup::Two,
+                false,
+                Target::Sm100a
+            )),
+            ["m"]
+        );
+        let nv = IdescFields::new(Kind::Mxf4nvf4, F32, E2m1, E2m1, 128, 8).with_scale(
+            ScaleType::Ue4m3,
+            0,
+            0,
+        );
+        assert!(validate_mma(&MmaConfig::new(nv)).is_empty());
+    }
+
+    #[test]
+    fn enumeration_is_complete_and_consistent() {
+        for t in Target::ALL {
+            let all: Vec<Shape> = shapes(t, ShapeFilter::default()).collect();
+            let set: BTreeSet<Shape> = all.iter().copied().collect();
+            assert_eq!(set.len(), all.len(), "no duplicates on {t}");
+            for s in &all {
+                // Every listed shape validates with some legal types.
+                let (d, a) = match s.kind {
+                    Kind::F16 => (F32, F16),
+                    Kind::Tf32 => (F32, Tf32),
+                    Kind::F8f6f4 | Kind::Mxf8f6f4 => (F32, E4m3),
+                    Kind::I8 => (S32, S8),
+                    Kind::Mxf4 | Kind::Mxf4nvf4 => (F32, E2m1),
+                };
+                let f = IdescFields::new(s.kind, d, a, a, s.m, s.n)
+                    .with_sparse(s.sparse, 0)
+                    .with_k96(s.k == 96);
+                let c = cfg(f, s.cta_group, s.ws, t);
+                assert!(
+                    validate_mma(&c).is_empty(),
+                    "{s:?} on {t}: {:?}",
+                    validate_mma(&c)
+                );
+                assert_eq!(f.k(), s.k);
+            }
+            // And nothing else validates: sweep M and N for every row combination.
+            for kind in Kind::ALL {
+                for cg in [CtaGroup::One, CtaGroup::Two] {
+                    for ws in [false, true] {
+                        for sparse in [false, true] {
+                            for m in [16u16, 32, 48, 64, 96, 128, 192, 256] {
+                                for n in (8..=256).step_by(8) {
+                                    let listed = set.iter().any(|s| {
+                                        s.kind == kind
+                                            && s.cta_group == cg
+                                            && s.ws == ws
+                                            && s.sparse == sparse
+                                            && s.m == m
+                                            && s.n == n
+                                            && s.k != 96
+                                    });
+                                    let (d, a) = match kind {
+                                        Kind::F16 => (F32, F16),
+                                        Kind::Tf32 => (F32, Tf32),
+                                        Kind::F8f6f4 | Kind::Mxf8f6f4 => (F32, E4m3),
+                                        Kind::I8 => (S32, S8),
+                                        Kind::Mxf4 | Kind::Mxf4nvf4 => (F32, E2m1),
+                                    };
+                                    let f = IdescFields::new(kind, d, a, a, m, n)
+                                        .with_sparse(sparse, 0);
+                                    let ok = validate_mma(&cfg(f, cg, ws, t)).is_empty();
+                                    assert_eq!(
+                                        ok,
+                                        listed,
+                                        "{kind} cg{} ws={ws} sparse={sparse} {m}x{n} on {t}",
+                                        cg.count()
+                                    );
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let f16_cg1: Vec<Shape> = shapes(
+            Target::Sm100a,
+            ShapeFilter {
+                kind: Some(Kind::F16),
+                cta_group: Some(CtaGroup::One),
+                ws: Some(false),
+                sparse: Some(false),
+            },
+        )
+        .collect();
+        assert_eq!(f16_cg1.len(), 2 * 32);
+        assert!(shapes(
+            Target::Sm100f,
+            ShapeFilter {
+                kind: Some(Kind::I8),
+                ..ShapeFilter::default()
+            }
+        )
+        .next()
+        .is_none());
+        let k96 = shapes(Target::Sm103a, ShapeFilter::default())
+            .filter(|s| s.k == 96)
+            .count();
+        assert_eq!(
+            k96,
+            2 * 16,
+            "mxf4 and mxf4nvf4, M = 256, N = 16..256 step 16"
+        );
+    }
+
+    #[test]
+    fn messages_name_the_valid_values() {
+        let c = MmaConfig::new(IdescFields::new(Kind::Tf32, F32, Tf32, Tf32, 256, 64));
+        let e = validate_mma(&c).first_error().map(|e| e.to_string());
+        assert_eq!(
+            e.as_deref(),
+            Some("M = 256 is not valid for .kind::tf32 cta_group::1 dense (valid: 64, 128)")
+        );
+        assert_eq!(
+            validate_mma(&c).first_error().map(|e| e.source()),
+            Some(Source::PtxTable(39))
+        );
+    }
+}
