@@ -2116,6 +2116,17 @@ mod tests {
     }
 
     #[test]
+    fn swizzled_k_major_lbo_is_written_as_given() {
+        // decisions.md R6: CUTLASS writes 16 bytes, DeepGEMM 0, Triton a derived value; all encode.
+        for lbo in [0, 16, 256, 0x3_fff0] {
+            let f = SmemFields::new(0x400, lbo, 1024, Swizzle::B128);
+            let d = SmemDescriptor::try_new(f, T).expect("any aligned LBO");
+            assert_eq!(d.leading_byte_offset(), lbo);
+            assert!(SmemDescriptor::decode(d.bits(), T).diagnostics.is_empty());
+        }
+    }
+
+    #[test]
     fn const_construction() {
         const D: SmemDescriptor = SmemDescriptor::new(
             SmemFields::new(0x400, 16, 1024, Swizzle::B128),
