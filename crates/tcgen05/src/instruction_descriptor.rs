@@ -217,18 +217,70 @@ const fn table_number(kind: Kind) -> u8 {
     }
 }
 
-/// The row of `field` in `kind`'s layout, or `None` when that layout has no such field.
-#[must_use]
-pub const fn row(kind: Kind, field: IdescField) -> Option<&'static BitField<IdescField>> {
-    let table = layout(kind);
+/// Number of [`IdescField`] variants.
+const FIELD_COUNT: usize = IdescField::Reserved31 as usize + 1;
+
+/// For each layout, the index of each field's row (or `u8::MAX` when the layout lacks it),
+/// computed from the layout tables at compile time.
+const ROW_INDEX: [[u8; FIELD_COUNT]; 3] = [
+    index_rows(TABLE_42),
+    index_rows(TABLE_43),
+    index_rows(TABLE_44),
+];
+
+const fn index_rows(table: &[BitField<IdescField>]) -> [u8; FIELD_COUNT] {
+    let mut index = [u8::MAX; FIELD_COUNT];
     let mut i = 0;
     while i < table.len() {
-        if table[i].field as u8 == field as u8 {
-            return Some(&table[i]);
+        index[table[i].field as usize] = i as u8;
+        i += 1;
+    }
+    index
+}
+
+/// The reserved bits of each layout, computed from the layout tables at compile time.
+const RESERVED_MASKS: [u32; 3] = [
+    role_mask(TABLE_42),
+    role_mask(TABLE_43),
+    role_mask(TABLE_44),
+];
+
+const fn role_mask(table: &[BitField<IdescField>]) -> u32 {
+    let mut mask = 0u64;
+    let mut i = 0;
+    while i < table.len() {
+        if matches!(table[i].role, Role::Reserved) {
+            mask |= table[i].mask();
         }
         i += 1;
     }
-    None
+    mask as u32
+}
+
+/// The bits that `kind`'s layout reserves (decisions.md R10).
+#[must_use]
+pub const fn reserved_mask(kind: Kind) -> u32 {
+    match kind.idesc_layout() {
+        IdescLayout::Table42 => RESERVED_MASKS[0],
+        IdescLayout::Table43 => RESERVED_MASKS[1],
+        IdescLayout::Table44 => RESERVED_MASKS[2],
+    }
+}
+
+/// The row of `field` in `kind`'s layout, or `None` when that layout has no such field.
+#[must_use]
+pub const fn row(kind: Kind, field: IdescField) -> Option<&'static BitField<IdescField>> {
+    let (table, index) = match kind.idesc_layout() {
+        IdescLayout::Table42 => (TABLE_42, &ROW_INDEX[0]),
+        IdescLayout::Table43 => (TABLE_43, &ROW_INDEX[1]),
+        IdescLayout::Table44 => (TABLE_44, &ROW_INDEX[2]),
+    };
+    let i = index[field as usize] as usize;
+    if i < table.len() {
+        Some(&table[i])
+    } else {
+        None
+    }
 }
 
 /// The granularity of M in a kind's layout: 16 (M >> 4, Table 42) or 128 (M >> 7, Tables 43-44).
@@ -879,25 +931,12 @@ impl InstructionDescriptor {
     pub const fn decode(bits: u32, kind: Kind) -> IdescDecoded {
         let raw = bits as u64;
         let mut d = Diagnostics::new();
-        // Reserved bits, one error per set bit.
-        let table = layout(kind);
-        let mut i = 0;
-        while i < table.len() {
-            let r = &table[i];
-            if matches!(r.role, Role::Reserved) {
-                let v = r.get(raw);
-                let mut b = 0;
-                while b < r.width {
-                    if (v >> b) & 1 == 1 {
-                        d.push(IdescError::ReservedBit {
-                            bit: r.lo + b,
-                            kind,
-                        });
-                    }
-                    b += 1;
-                }
-            }
-            i += 1;
+        // Reserved bits, one error per set bit, lowest first.
+        let mut reserved = bits & reserved_mask(kind);
+        while reserved != 0 {
+            let bit = reserved.trailing_zeros() as u8;
+            d.push(IdescError::ReservedBit { bit, kind });
+            reserved &= reserved - 1;
         }
         let a_code = get(raw, kind, IdescField::AType) as u8;
         let b_code = get(raw, kind, IdescField::BType) as u8;
