@@ -27,7 +27,8 @@ use core::fmt;
 
 use crate::diagnostic::{Diagnostic, Diagnostics, Severity, Source};
 use crate::instruction_descriptor::{IdescError, IdescFields};
-use crate::mma::{CtaGroup, Kind, MaxShift};
+use crate::mma::{CtaGroup, ElementType, Kind, Major, MaxShift};
+use crate::shared_memory_descriptor::Swizzle;
 use crate::targets::Target;
 
 /// The valid N of a Table 39 row.
@@ -287,6 +288,11 @@ pub struct MmaConfig {
     pub ws: bool,
     /// The compilation target.
     pub target: Target,
+    /// The swizzling mode of A's shared memory descriptor, when A is in shared memory and the
+    /// caller wants decisions.md R18 checked.
+    pub a_swizzle: Option<Swizzle>,
+    /// The swizzling mode of B's shared memory descriptor, for decisions.md R18.
+    pub b_swizzle: Option<Swizzle>,
 }
 
 impl MmaConfig {
@@ -298,6 +304,36 @@ impl MmaConfig {
             cta_group: CtaGroup::One,
             ws: false,
             target: Target::DEFAULT,
+            a_swizzle: None,
+            b_swizzle: None,
+        }
+    }
+
+    /// The same configuration with the swizzling modes of A's and B's shared memory
+    /// descriptors, so that [`validate_mma`] checks them against the operands' major-ness
+    /// (decisions.md R18).
+    #[must_use]
+    pub const fn with_swizzles(mut self, a: Option<Swizzle>, b: Option<Swizzle>) -> Self {
+        self.a_swizzle = a;
+        self.b_swizzle = b;
+        self
+    }
+}
+
+/// True when an operand of type `ty` and major-ness `major` may use `swizzle` (decisions.md
+/// R18; PTX ISA 9.7.16.10.3): K-major operands take every mode but 128-Byte with 32-Byte
+/// atomicity; MN-major 8- and 16-bit operands the same; MN-major tf32 only that mode.
+#[must_use]
+pub const fn swizzle_allowed(ty: ElementType, major: Major, swizzle: Swizzle) -> bool {
+    let base32 = matches!(swizzle, Swizzle::B128Base32B);
+    match major {
+        Major::K => !base32,
+        Major::Mn => {
+            if matches!(ty, ElementType::Tf32) {
+                base32
+            } else {
+                !base32
+            }
         }
     }
 }
@@ -376,6 +412,17 @@ pub enum MmaError {
         /// The shift.
         max_shift: MaxShift,
     },
+    /// A swizzling mode that the operand's major-ness and type do not allow (decisions.md R18).
+    SwizzleForMajor {
+        /// True for A, false for B.
+        a: bool,
+        /// The operand's type.
+        ty: ElementType,
+        /// The operand's major-ness (from the transpose bit).
+        major: Major,
+        /// The swizzling mode.
+        swizzle: Swizzle,
+    },
 }
 
 impl Diagnostic for MmaError {
@@ -391,6 +438,8 @@ impl Diagnostic for MmaError {
             | MmaError::K96NotOnTarget { .. } => "target",
             MmaError::K96Shape { .. } => "k",
             MmaError::MaxShiftWithoutWs { .. } => "max_shift",
+            MmaError::SwizzleForMajor { a: true, .. } => "a_swizzle",
+            MmaError::SwizzleForMajor { a: false, .. } => "b_swizzle",
         }
     }
 
@@ -410,6 +459,7 @@ impl Diagnostic for MmaError {
             | MmaError::SparseNotOnTarget { .. }
             | MmaError::K96NotOnTarget { .. } => 0,
             MmaError::MaxShiftWithoutWs { max_shift } => max_shift.rows() as u64,
+            MmaError::SwizzleForMajor { swizzle, .. } => swizzle.code() as u64,
         }
     }
 
@@ -425,6 +475,7 @@ impl Diagnostic for MmaError {
             MmaError::K96NotOnTarget { .. } => Source::PtxSection("9.7.16.2.1.1"),
             MmaError::K96Shape { .. } => Source::Decision(15),
             MmaError::MaxShiftWithoutWs { .. } => Source::Decision(11),
+            MmaError::SwizzleForMajor { .. } => Source::Decision(18),
         }
     }
 
@@ -520,6 +571,31 @@ impl fmt::Display for MmaError {
                 "maximum shift of {} rows is only for .ws MMAs",
                 max_shift.rows()
             ),
+            MmaError::SwizzleForMajor {
+                a,
+                ty,
+                major,
+                swizzle,
+            } => write!(
+                f,
+                "{} is {}-major .{ty}, which cannot use {} swizzling (allowed: {})",
+                if a { "A" } else { "B" },
+                match major {
+                    Major::K => "K",
+                    Major::Mn =>
+                        if a {
+                            "M"
+                        } else {
+                            "N"
+                        },
+                },
+                swizzle.name(),
+                if matches!(major, Major::Mn) && matches!(ty, ElementType::Tf32) {
+                    "128B_base32B only"
+                } else {
+                    "every mode but 128B_base32B"
+                }
+            ),
         }
     }
 }
@@ -581,6 +657,28 @@ pub const fn validate_mma(c: &MmaConfig) -> Diagnostics<MmaError, MAX_PROBLEMS> 
         d.push(MmaError::MaxShiftWithoutWs {
             max_shift: f.max_shift,
         });
+    }
+    if let Some(sw) = c.a_swizzle {
+        let major = if f.transpose_a { Major::Mn } else { Major::K };
+        if !swizzle_allowed(f.a_type, major, sw) {
+            d.push(MmaError::SwizzleForMajor {
+                a: true,
+                ty: f.a_type,
+                major,
+                swizzle: sw,
+            });
+        }
+    }
+    if let Some(sw) = c.b_swizzle {
+        let major = if f.transpose_b { Major::Mn } else { Major::K };
+        if !swizzle_allowed(f.b_type, major, sw) {
+            d.push(MmaError::SwizzleForMajor {
+                a: false,
+                ty: f.b_type,
+                major,
+                swizzle: sw,
+            });
+        }
     }
     let k96_row = f.k96 && matches!(c.cta_group, CtaGroup::Two) && f.m == 256 && !f.sparse;
     match find_rule(f.kind, c.ws, c.cta_group, f.sparse, k96_row) {
@@ -733,7 +831,30 @@ mod tests {
             cta_group: cg,
             ws,
             target,
+            a_swizzle: None,
+            b_swizzle: None,
         }
+    }
+
+    #[test]
+    fn swizzle_must_suit_major_ness() {
+        let tf32 = IdescFields::new(Kind::Tf32, F32, Tf32, Tf32, 128, 64);
+        let mn = tf32.with_transpose(true, true);
+        let ok = MmaConfig::new(mn)
+            .with_swizzles(Some(Swizzle::B128Base32B), Some(Swizzle::B128Base32B));
+        assert!(validate_mma(&ok).is_empty());
+        let bad = MmaConfig::new(mn).with_swizzles(Some(Swizzle::B128), Some(Swizzle::None));
+        assert_eq!(fields_of(&bad), ["a_swizzle", "b_swizzle"]);
+        let k = MmaConfig::new(tf32).with_swizzles(Some(Swizzle::B128Base32B), Some(Swizzle::B32));
+        assert_eq!(fields_of(&k), ["a_swizzle"]);
+        let bf = IdescFields::new(Kind::F16, F32, Bf16, Bf16, 128, 64).with_transpose(false, true);
+        let e = validate_mma(&MmaConfig::new(bf).with_swizzles(None, Some(Swizzle::B128Base32B)));
+        assert_eq!(e.first_error().map(|e| e.to_string()).as_deref(),
+            Some("B is N-major .bf16, which cannot use 128B_base32B swizzling (allowed: every mode but 128B_base32B)"));
+        assert_eq!(
+            e.first_error().map(|e| e.source()),
+            Some(Source::Decision(18))
+        );
     }
 
     fn fields_of(c: &MmaConfig) -> Vec<&'static str> {
