@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Runs every test of the project: the README's test command, and what CI runs.
+#
+#   scripts/test-all.sh            everything (needs g++ and PyPI for the CUTLASS oracle)
+#   SKIP_CUTLASS=1 scripts/test-all.sh   everything but the CUTLASS comparison (never in CI)
+#
+# Tools the tests need are installed under .cache/ (git-ignored) by the scripts themselves.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n==> %s\n' "$*"; }
+
+step "format"
+cargo fmt --all -- --check
+
+step "lints (clippy, warnings are errors)"
+cargo clippy --workspace --all-targets --all-features -- -D warnings
+
+step "core crate builds without std, alloc or serde (no_std, no required dependencies)"
+cargo build -p tcgen05 --no-default-features
+test "$(cargo tree -p tcgen05 --no-default-features -e normal --prefix none | sort -u | wc -l)" -eq 1
+
+step "unit, property, end-to-end and doc tests"
+cargo test --workspace --all-features
+
+step "documentation builds without warnings"
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --all-features
+
+step "exhaustive instruction-descriptor sweep, a 2^24-value slice spread over all 32 bits (release)"
+cargo run --release -q -p tcgen05-idesc-sweep -- --count 16777216 --stride 0x9E3779B1
+
+if [ "${SKIP_CUTLASS:-}" = 1 ] && [ -z "${CI:-}" ]; then
+  step "CUTLASS oracle skipped (SKIP_CUTLASS=1)"
+else
+  step "CUTLASS oracle: regenerate the vectors from NVIDIA's headers and compare with the committed ones"
+  conformance/cutlass/run.sh --check
+fi
+
+step "all tests passed"
