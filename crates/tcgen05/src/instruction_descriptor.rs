@@ -28,6 +28,17 @@
 //! assert!(decoded.diagnostics.is_empty());
 //! assert_eq!(decoded.fields.map(|f| f.n), Some(64));
 //! ```
+//!
+//! A descriptor that breaks a rule in a `const` item does not compile (here M = 48, which the
+//! descriptor could store as 48 >> 4 = 3 but no shape of Table 39 allows):
+//!
+//! ```compile_fail
+//! use tcgen05::instruction_descriptor::{IdescFields, InstructionDescriptor};
+//! use tcgen05::{ElementType::*, Kind};
+//!
+//! const BAD: InstructionDescriptor =
+//!     InstructionDescriptor::new(IdescFields::new(Kind::F16, F32, F16, F16, 48, 64));
+//! ```
 
 use core::fmt;
 

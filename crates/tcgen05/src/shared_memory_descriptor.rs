@@ -60,6 +60,19 @@
 //! assert_eq!(A.advance_k(32)?.bits(), 0x4000_4040_0001_0042);
 //! # Ok::<(), tcgen05::shared_memory_descriptor::SmemError>(())
 //! ```
+//!
+//! A start address that is not 16-byte aligned is refused, never masked (R3); in a `const` item
+//! the mistake stops the build:
+//!
+//! ```compile_fail
+//! use tcgen05::shared_memory_descriptor::{SmemDescriptor, SmemFields, Swizzle};
+//! use tcgen05::Target;
+//!
+//! const A: SmemDescriptor = SmemDescriptor::new(
+//!     SmemFields::new(0x408, 16, 1024, Swizzle::B128),
+//!     Target::Sm100a,
+//! );
+//! ```
 
 use core::fmt;
 
