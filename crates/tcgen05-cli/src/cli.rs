@@ -1,0 +1,560 @@
+//! The command line: subcommands, flags, value parsers and help texts.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use tcgen05::mma::{CtaGroup, ElementType, Kind, MaxShift, ScaleType};
+use tcgen05::shared_memory_descriptor::{LboMode, Swizzle};
+use tcgen05::targets::{Target, TargetError};
+
+use crate::number::{arg_list4, arg_u64, operand32, operand64, Operand};
+
+/// `tcgen05`: decode, encode and check the descriptors of NVIDIA Blackwell's tcgen05 MMA.
+#[derive(Debug, Parser)]
+#[command(
+    name = "tcgen05",
+    version,
+    about = "Decode, encode and check NVIDIA Blackwell tcgen05 descriptors and MMA shapes",
+    long_about = "Decode, encode and check the descriptors of NVIDIA Blackwell's fifth-generation \
+tensor-core MMA (PTX ISA 9.7.16): the shared memory (matrix) descriptor, the instruction \
+descriptor and the zero-column mask descriptor, and list the MMA shapes of Table 39.\n\n\
+Every rule comes from the PTX ISA text or, where it is silent or contradicts itself, from the \
+project's decisions.md (R1-R24); each error names its source.\n\n\
+Numbers are 0x-prefixed hexadecimal or decimal, with optional `_` separators (0x4000_4040_0001_0040).",
+    after_help = "Example:\n  tcgen05 decode smem 0x4000404000010040\n  \
+tcgen05 decode idesc 0x08100490 --json\n  tcgen05 decode smem - < values.txt > decoded.txt",
+    after_long_help = concat!(
+        "Examples:\n",
+        "  tcgen05 decode smem 0x4000404000010040\n",
+        "  tcgen05 decode idesc 0x08100490 --kind f16 --json\n",
+        "  tcgen05 encode idesc --kind f16 --m 128 --n 64 --d-type f32 --a-type bf16 --b-type bf16\n",
+        "  tcgen05 solve zmask --m 128 --n 64 --mask 0111000011100001110000111000011100001110000111000011100001110000\n",
+        "  tcgen05 shapes --kind mxf4 --cta-group 2\n\n",
+        "Exit status:\n",
+        "  0 valid; 1 a value or configuration breaks a rule (errors on stderr, each naming\n",
+        "  field, value and rule source); 2 usage error (unknown flag or name, unparsable\n",
+        "  number). See `tcgen05 decode smem --help` for batch mode."
+    )
+)]
+pub struct Cli {
+    /// Print JSON instead of text (one object per value; one per line in batch mode).
+    #[arg(long, global = true)]
+    pub json: bool,
+
+    /// When to colour text output: auto (only on a terminal, and never when NO_COLOR is set),
+    /// always or never.
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
+    pub color: ColorChoice,
+
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// `--color`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// Colour on a terminal unless NO_COLOR is set.
+    Auto,
+    /// Always colour.
+    Always,
+    /// Never colour.
+    Never,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Decode a raw descriptor value into its fields and check every rule.
+    #[command(
+        subcommand,
+        after_help = "Example:\n  tcgen05 decode smem 0x4000404000010040\n  \
+tcgen05 decode idesc 0x08100490\n  tcgen05 decode zmask 0x0203028301020100 --m 32 --n 64"
+    )]
+    Decode(Decode),
+    /// Build a descriptor from its fields, checking every rule.
+    #[command(
+        subcommand,
+        after_help = "Example:\n  tcgen05 encode smem --start-address 0x400 --lbo 16 --sbo 1024 --swizzle 128B\n  \
+tcgen05 encode idesc --kind f16 --m 128 --n 64 --d-type f32 --a-type bf16 --b-type bf16\n  \
+tcgen05 encode zmask --skip-span 2 --use-span 3 --m 128 --n 64"
+    )]
+    Encode(Encode),
+    /// Find a descriptor that produces a wanted result.
+    #[command(
+        subcommand,
+        after_help = "Example:\n  tcgen05 solve zmask --m 128 --n 64 \
+--mask 0111000011100001110000111000011100001110000111000011100001110000"
+    )]
+    Solve(Solve),
+    /// List the valid MMA shapes (M, N, K) of Table 39 for a target.
+    #[command(after_help = SHAPES_HELP)]
+    Shapes(ShapesArgs),
+}
+
+/// `decode` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Decode {
+    /// Decode a 64-bit shared memory (matrix) descriptor (PTX ISA 9.7.16.4.1, Tables 40-41).
+    #[command(after_help = DECODE_SMEM_HELP)]
+    Smem(DecodeSmem),
+    /// Decode a 32-bit instruction descriptor (PTX ISA 9.7.16.4.2, Tables 42-44).
+    #[command(after_help = DECODE_IDESC_HELP)]
+    Idesc(DecodeIdesc),
+    /// Decode a 64-bit zero-column mask descriptor (PTX ISA 9.7.16.4.3, Table 45).
+    #[command(after_help = DECODE_ZMASK_HELP)]
+    Zmask(DecodeZmask),
+}
+
+/// `encode` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Encode {
+    /// Encode a shared memory descriptor from byte values (PTX ISA 9.7.16.4.1).
+    #[command(after_help = ENCODE_SMEM_HELP)]
+    Smem(EncodeSmem),
+    /// Encode an instruction descriptor and check the whole MMA against Table 39.
+    #[command(after_help = ENCODE_IDESC_HELP)]
+    Idesc(EncodeIdesc),
+    /// Encode a zero-column mask descriptor from its fields as stored (Table 45).
+    #[command(after_help = ENCODE_ZMASK_HELP)]
+    Zmask(EncodeZmask),
+}
+
+/// `solve` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Solve {
+    /// Find a zero-column mask descriptor that generates a wanted column mask.
+    #[command(after_help = SOLVE_ZMASK_HELP)]
+    Zmask(SolveZmask),
+}
+
+const DECODE_SMEM_HELP: &str = concat!(
+    "Example:\n",
+    "  $ tcgen05 decode smem 0x4000404000010040\n",
+    "  shared memory descriptor 0x4000404000010040 for sm_100a (PTX ISA 9.7.16.4.1 Tables 40-41)\n",
+    "    bits   field                raw     meaning\n",
+    "    0-13   start_address        0x0040  byte address 0x400\n",
+    "    ...\n",
+    "    61-63  swizzle              010     128B: 128-Byte swizzling\n",
+    "  valid\n\n",
+    "  $ printf '0x4000404000010040\\n0x0000400800800040\\n' | tcgen05 decode smem - --json\n\n",
+    "JSON: {\"hex\", \"valid\", \"fields\": {start_address, leading_byte_offset, stride_byte_offset\n",
+    "(bytes), base_offset, lbo_mode (\"relative\"/\"absolute\"), swizzle (a name, or the raw code\n",
+    "when the code is invalid)}, \"errors\": [{\"field\", \"message\", \"source\"}], \"warnings\": [...]}\n\n",
+    "Batch mode (VALUE is `-`):\n",
+    "  Reads one value per line from standard input and prints one result per line, in the order\n",
+    "  read: a compact line (human mode) or one JSON object (--json). Blanks around a value are\n",
+    "  ignored. A line that is not a number (an empty or blank line, binary garbage, a value too\n",
+    "  wide) still gets its result line, so results stay aligned with input lines: human mode\n",
+    "  prints `INPUT unreadable: REASON`, --json prints {\"line\": N, \"input\": \"...\",\n",
+    "  \"valid\": false, \"error\": \"REASON\"}; stderr gets `error: line N: REASON`, and reading goes\n",
+    "  on. Rule errors of readable values are reported in their result lines only, with a count\n",
+    "  on stderr at the end. Exit status: 2 if any line was unreadable, else 1 if any value broke\n",
+    "  a rule, else 0. Empty input prints nothing, warns on stderr and exits 0.\n\n",
+    "Exit status: 0 valid, 1 breaks a rule (errors on stderr), 2 usage error or unparsable value."
+);
+
+const DECODE_IDESC_HELP: &str = concat!(
+    "Example:\n",
+    "  $ tcgen05 decode idesc 0x08100490\n",
+    "  0x08100490 is a valid instruction descriptor under 2 kinds: f16, f8f6f4\n",
+    "  instruction descriptor 0x08100490 as .kind::f16 (PTX ISA 9.7.16.4.2 Table 42)\n",
+    "    ...\n",
+    "  $ tcgen05 decode idesc 0x08100490 --kind f16 --cta-group 1 --target sm_100a --json\n\n",
+    "A raw instruction descriptor means nothing without its kind (decisions.md R8). Without\n",
+    "--kind, the value is decoded under every kind under which it is valid; none gives exit\n",
+    "status 1. With --cta-group, --ws or --target the MMA is also checked against Table 39 and the\n",
+    "target rules (defaults: cta_group 1, no .ws, sm_100a); without them only the descriptor's\n",
+    "own rules (Tables 42-44, R8-R13) are checked.\n\n",
+    "JSON with --kind: {\"hex\", \"kind\", \"valid\", \"fields\", \"errors\", \"warnings\"}; without:\n",
+    "{\"hex\", \"kinds\": [one such object per valid kind]}. Fields: sparsity_selector, sparse,\n",
+    "saturate, d_type, a_type, b_type, negate_a, negate_b, transpose_a, transpose_b, m, n,\n",
+    "max_shift (rows), and scale_type, sfa_id, sfb_id (Tables 43-44) and k (Table 44). A type\n",
+    "code that names no type under the kind is given as its number.\n\n",
+    "Batch mode: VALUE `-` reads one value per line from stdin, as `tcgen05 decode smem --help`\n",
+    "describes. Exit status: 0 valid, 1 breaks a rule, 2 usage error or unparsable value."
+);
+
+const DECODE_ZMASK_HELP: &str = concat!(
+    "Example:\n",
+    "  $ tcgen05 decode zmask 0x0203028301020100 --m 32 --n 64\n",
+    "  (PTX example 4: the field table, the four sub-masks, most significant column first,\n",
+    "  and a row of columns 0..N-1 with the zeroed ones marked)\n",
+    "  $ tcgen05 decode zmask 0x0003028000000000 --m 128 --n 64 --max-shift 0 --json\n\n",
+    "Spans follow the PTX worked examples (decisions.md R19): skip_span + 1 is the length of each\n",
+    "run of zeroed columns (mask bits 1), use_span + 1 of each run of used columns (mask bits 0).\n",
+    "--max-shift is the instruction descriptor's maximum shift: a larger column shift is an error\n",
+    "(R22).\n\n",
+    "JSON: {\"hex\", \"valid\", \"fields\": {start_count: [4], first_span: [4], non_zero_mask,\n",
+    "skip_span, use_span, column_shift}, \"errors\", \"warnings\"}, and with --m/--n \"masks\" (one\n",
+    "string of 0/1 per sub-mask, most significant first, exactly its width) and\n",
+    "\"zeroed_columns\" (columns of the N-bit mask, before the shift).\n\n",
+    "Batch mode: VALUE `-` reads one value per line from stdin, as `tcgen05 decode smem --help`\n",
+    "describes. Exit status: 0 valid, 1 breaks a rule, 2 usage error or unparsable value."
+);
+
+const ENCODE_SMEM_HELP: &str = concat!(
+    "Example:\n",
+    "  $ tcgen05 encode smem --start-address 0x400 --lbo 16 --sbo 1024 --swizzle 128B\n",
+    "  shared memory descriptor 0x4000404000010040 for sm_100a ...\n",
+    "  $ tcgen05 encode smem --start-address 0x400 --lbo 16 --sbo 1024 --swizzle 64B \\\n",
+    "        --pattern-start 0x500 --json\n\n",
+    "All of --start-address, --lbo and --sbo are in bytes; they must be 16-byte aligned and below\n",
+    "2^18 (decisions.md R3: never masked). --pattern-start computes the base offset from the\n",
+    "address where the swizzle pattern starts (Table 41, R4). The absolute leading-dimension mode\n",
+    "exists on sm_103a only (R5).\n\n",
+    "JSON: {\"hex\", \"fields\"} (hex: 16 lowercase digits). When a rule is broken: exit status 1,\n",
+    "errors on stderr, and with --json {\"hex\": null, \"valid\": false, \"fields\" (as given),\n",
+    "\"errors\", \"warnings\"}."
+);
+
+const ENCODE_IDESC_HELP: &str = concat!(
+    "Example:\n",
+    "  $ tcgen05 encode idesc --kind f16 --m 128 --n 64 --d-type f32 --a-type bf16 --b-type bf16\n",
+    "  instruction descriptor 0x08100490 as .kind::f16 (PTX ISA 9.7.16.4.2 Table 42) ...\n",
+    "  $ tcgen05 encode idesc --kind mxf4nvf4 --m 128 --n 256 --a-type e2m1 --b-type e2m1 \\\n",
+    "        --scale-type ue4m3 --json\n",
+    "  {\"hex\":\"0x08400480\",\"fields\":{...}}\n\n",
+    "The whole MMA is checked against Table 39 and the target rules for --cta-group (default 1),\n",
+    "--ws (default off) and --target (default sm_100a). --d-type may be left out for the\n",
+    "block-scaled kinds (D is f32). --scale-type defaults to ue8m0 for block-scaled kinds. K is\n",
+    "implied by kind and sparsity (decisions.md R15): --k 96 sets the K = 96 bit of Table 44, any\n",
+    "other --k must equal the implied K.\n\n",
+    "JSON: {\"hex\", \"fields\"} (hex: 8 lowercase digits). When a rule is broken: exit status 1,\n",
+    "errors on stderr, and with --json {\"hex\": null, \"valid\": false, \"fields\" (as given),\n",
+    "\"errors\", \"warnings\"}."
+);
+
+const ENCODE_ZMASK_HELP: &str = concat!(
+    "Example:\n",
+    "  $ tcgen05 encode zmask --skip-span 2 --use-span 3 --first-span 1,1,0,0 \\\n",
+    "        --start-count 0,1,2,1 --column-shift 2 --m 32 --n 64\n",
+    "  zero-column mask descriptor 0x0203028301020100 ... (PTX example 4)\n\n",
+    "Field values are given as stored: the spans are run lengths minus one (decisions.md R19:\n",
+    "skip_span + 1 zeroed columns, use_span + 1 used columns); item i of --first-span and\n",
+    "--start-count is sub-mask i, missing items are 0; --non-zero-mask defaults to 1. With --m and\n",
+    "--n the masks are shown and the MMA rules checked.\n\n",
+    "JSON: {\"hex\", \"fields\"} plus \"masks\" and \"zeroed_columns\" with --m/--n. When a rule is\n",
+    "broken: exit status 1, errors on stderr, and with --json {\"hex\": null, \"valid\": false,\n",
+    "\"fields\" (as given), \"errors\", \"warnings\"}."
+);
+
+const SOLVE_ZMASK_HELP: &str = concat!(
+    "Example:\n",
+    "  $ tcgen05 solve zmask --m 128 --n 64 \\\n",
+    "        --mask 0111000011100001110000111000011100001110000111000011100001110000\n",
+    "  zero-column mask descriptor 0x0003028000000000 ... (PTX example 2)\n\n",
+    "BITS is the wanted N-bit column mask, most significant (highest column) first, exactly N\n",
+    "characters of 0 and 1 (`_` may group them); a 1 zeroes the column. The descriptor printed\n",
+    "generates exactly this mask. When no descriptor can (runs of one kind with different\n",
+    "lengths, decisions.md R19-R21), the exit status is 1 and the error says which runs differ.\n\n",
+    "JSON: {\"hex\", \"fields\", \"masks\", \"zeroed_columns\"}, as encode zmask."
+);
+
+const SHAPES_HELP: &str = concat!(
+    "Example:\n",
+    "  $ tcgen05 shapes --kind f16 --cta-group 2 --sparse\n",
+    "  $ tcgen05 shapes --kind mxf4 --target sm_103a --json\n",
+    "  [{\"kind\":\"mxf4\",\"cta_group\":1,\"ws\":false,\"sparse\":false,\"m\":128,\"n\":8,\"k\":64},\n",
+    "  ...]\n\n",
+    "Lists every valid combination of Table 39 (decisions.md R14-R17) for the target (default\n",
+    "sm_100a). Each filter narrows the list: --ws and --sparse alone mean true; --ws=false and\n",
+    "--sparse=false keep only the non-.ws and dense rows. Human output gives one line per row of\n",
+    "Table 39; --json gives a JSON array with one object per (kind, cta_group, ws, sparse, M, N,\n",
+    "K) combination, without duplicates."
+);
+
+/// A `--target` value: a tcgen05 target, or a real target name that has no tcgen05 (reported as
+/// a rule error, exit status 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TargetArg(pub Result<Target, TargetError>);
+
+fn parse_target(s: &str) -> Result<TargetArg, String> {
+    match Target::from_name(s.trim_ascii()) {
+        Err(TargetError::Unknown) => Err(format!(
+            "unknown target '{s}' (expected sm_100a, sm_100f, sm_103a, sm_103f, sm_110a, sm_110f or sm_101a)"
+        )),
+        r => Ok(TargetArg(r)),
+    }
+}
+
+fn parse_kind(s: &str) -> Result<Kind, String> {
+    Kind::from_name(&s.trim_ascii().to_ascii_lowercase()).ok_or_else(|| {
+        format!("unknown kind '{s}' (expected f16, tf32, f8f6f4, i8, mxf8f6f4, mxf4 or mxf4nvf4)")
+    })
+}
+
+fn parse_type(s: &str) -> Result<ElementType, String> {
+    ElementType::from_name(&s.trim_ascii().to_ascii_lowercase()).ok_or_else(|| {
+        format!(
+            "unknown type '{s}' (expected f16, bf16, tf32, f32, e4m3, e5m2, e2m3, e3m2, e2m1, s8, u8 or s32)"
+        )
+    })
+}
+
+fn parse_scale(s: &str) -> Result<ScaleType, String> {
+    ScaleType::from_name(&s.trim_ascii().to_ascii_lowercase())
+        .ok_or_else(|| format!("unknown scale type '{s}' (expected ue8m0 or ue4m3)"))
+}
+
+fn parse_swizzle(s: &str) -> Result<Swizzle, String> {
+    let t = s.trim_ascii();
+    Swizzle::ALL
+        .into_iter()
+        .find(|sw| sw.name().eq_ignore_ascii_case(t))
+        .ok_or_else(|| {
+            format!("unknown swizzle '{s}' (expected none, 128B_base32B, 128B, 64B or 32B)")
+        })
+}
+
+fn parse_lbo_mode(s: &str) -> Result<LboMode, String> {
+    LboMode::from_name(&s.trim_ascii().to_ascii_lowercase())
+        .ok_or_else(|| format!("unknown mode '{s}' (expected relative or absolute)"))
+}
+
+fn parse_cta_group(s: &str) -> Result<CtaGroup, String> {
+    match s.trim_ascii() {
+        "1" => Ok(CtaGroup::One),
+        "2" => Ok(CtaGroup::Two),
+        _ => Err(format!("'{s}' is not a CTA group (expected 1 or 2)")),
+    }
+}
+
+fn parse_max_shift(s: &str) -> Result<MaxShift, String> {
+    let rows = crate::number::parse(s.as_bytes(), 64).map_err(|e| e.to_string())?;
+    MaxShift::from_rows(rows)
+        .ok_or_else(|| format!("'{s}' is not a maximum shift (expected 0, 8, 16 or 32 rows)"))
+}
+
+fn parse_bit(s: &str) -> Result<bool, String> {
+    match s.trim_ascii() {
+        "0" => Ok(false),
+        "1" => Ok(true),
+        _ => Err(format!("'{s}' is not a bit (expected 0 or 1)")),
+    }
+}
+
+/// `decode smem`.
+#[derive(Debug, Args)]
+pub struct DecodeSmem {
+    /// The 64-bit value (0x-hex or decimal, `_` allowed), or `-` to read one value per line
+    /// from standard input.
+    #[arg(value_name = "VALUE|-", value_parser = operand64, allow_hyphen_values = true)]
+    pub value: Operand,
+    /// The target to check for (sm_100a sm_100f sm_103a sm_103f sm_110a sm_110f sm_101a).
+    #[arg(long, value_name = "T", value_parser = parse_target, default_value = "sm_100a")]
+    pub target: TargetArg,
+}
+
+/// `decode idesc`.
+#[derive(Debug, Args)]
+pub struct DecodeIdesc {
+    /// The 32-bit value (0x-hex or decimal, `_` allowed), or `-` to read one value per line
+    /// from standard input.
+    #[arg(value_name = "VALUE|-", value_parser = operand32, allow_hyphen_values = true)]
+    pub value: Operand,
+    /// The MMA kind (f16 tf32 f8f6f4 i8 mxf8f6f4 mxf4 mxf4nvf4); without it, every kind under
+    /// which the value is valid.
+    #[arg(long, value_name = "K", value_parser = parse_kind)]
+    pub kind: Option<Kind>,
+    /// Check the MMA as .cta_group::1 or ::2 against Table 39.
+    #[arg(long, value_name = "1|2", value_parser = parse_cta_group)]
+    pub cta_group: Option<CtaGroup>,
+    /// Check the MMA as a .ws MMA against Table 39.
+    #[arg(long)]
+    pub ws: bool,
+    /// Check the MMA for this target (sm_100a sm_100f sm_103a sm_103f sm_110a sm_110f sm_101a).
+    #[arg(long, value_name = "T", value_parser = parse_target)]
+    pub target: Option<TargetArg>,
+}
+
+/// `--m M --n N` of the zero-column mask subcommands.
+#[derive(Debug, Args, Clone, Copy)]
+pub struct MaskShape {
+    /// M of the .ws MMA (32, 64 or 128): how many sub-masks (4, 2, 1).
+    #[arg(long, value_name = "M", value_parser = arg_u64, requires = "n")]
+    pub m: Option<u64>,
+    /// N of the .ws MMA (64, 128 or 256): the width of the column mask.
+    #[arg(long, value_name = "N", value_parser = arg_u64, requires = "m")]
+    pub n: Option<u64>,
+}
+
+/// `decode zmask`.
+#[derive(Debug, Args)]
+pub struct DecodeZmask {
+    /// The 64-bit value (0x-hex or decimal, `_` allowed), or `-` to read one value per line
+    /// from standard input.
+    #[arg(value_name = "VALUE|-", value_parser = operand64, allow_hyphen_values = true)]
+    pub value: Operand,
+    #[command(flatten)]
+    pub shape: MaskShape,
+    /// The instruction descriptor's maximum shift in rows (0, 8, 16, 32): the column shift must
+    /// not exceed it (decisions.md R22).
+    #[arg(long, value_name = "0|8|16|32", value_parser = parse_max_shift)]
+    pub max_shift: Option<MaxShift>,
+}
+
+/// `encode smem`.
+#[derive(Debug, Args)]
+pub struct EncodeSmem {
+    /// Matrix start address in shared memory, in bytes.
+    #[arg(long, value_name = "B", value_parser = arg_u64)]
+    pub start_address: u64,
+    /// Leading dimension byte offset (or, with --lbo-mode absolute, byte address), in bytes.
+    #[arg(long, value_name = "B", value_parser = arg_u64)]
+    pub lbo: u64,
+    /// Stride dimension byte offset, in bytes.
+    #[arg(long, value_name = "B", value_parser = arg_u64)]
+    pub sbo: u64,
+    /// Swizzling mode: none, 128B_base32B, 128B, 64B or 32B.
+    #[arg(long, value_name = "S", value_parser = parse_swizzle)]
+    pub swizzle: Swizzle,
+    /// Matrix base offset, 0-7 (Table 41). Default 0.
+    #[arg(long, value_name = "N", value_parser = arg_u64, conflicts_with = "pattern_start")]
+    pub base_offset: Option<u64>,
+    /// Address (bytes) where the swizzle's repeating pattern starts; the base offset is computed
+    /// from it (Table 41, decisions.md R4).
+    #[arg(long, value_name = "B", value_parser = arg_u64)]
+    pub pattern_start: Option<u64>,
+    /// Leading dimension stride mode: relative (default) or absolute (sm_103a only).
+    #[arg(long, value_name = "relative|absolute", value_parser = parse_lbo_mode, default_value = "relative")]
+    pub lbo_mode: LboMode,
+    /// The target (sm_100a sm_100f sm_103a sm_103f sm_110a sm_110f sm_101a).
+    #[arg(long, value_name = "T", value_parser = parse_target, default_value = "sm_100a")]
+    pub target: TargetArg,
+}
+
+/// `encode idesc`.
+#[derive(Debug, Args)]
+pub struct EncodeIdesc {
+    /// The MMA kind: f16 tf32 f8f6f4 i8 mxf8f6f4 mxf4 mxf4nvf4.
+    #[arg(long, value_name = "K", value_parser = parse_kind)]
+    pub kind: Kind,
+    /// M, the rows of A and D.
+    #[arg(long, value_name = "M", value_parser = arg_u64)]
+    pub m: u64,
+    /// N, the columns of B and D.
+    #[arg(long, value_name = "N", value_parser = arg_u64)]
+    pub n: u64,
+    /// Type of D (f16 f32 s32); may be left out for block-scaled kinds (always f32).
+    #[arg(long, value_name = "T", value_parser = parse_type)]
+    pub d_type: Option<ElementType>,
+    /// Type of A (f16 bf16 tf32 e4m3 e5m2 e2m3 e3m2 e2m1 s8 u8).
+    #[arg(long, value_name = "T", value_parser = parse_type)]
+    pub a_type: ElementType,
+    /// Type of B (as A).
+    #[arg(long, value_name = "T", value_parser = parse_type)]
+    pub b_type: ElementType,
+    /// A is M-major (transposed).
+    #[arg(long)]
+    pub transpose_a: bool,
+    /// B is N-major (transposed).
+    #[arg(long)]
+    pub transpose_b: bool,
+    /// Negate A.
+    #[arg(long)]
+    pub negate_a: bool,
+    /// Negate B.
+    #[arg(long)]
+    pub negate_b: bool,
+    /// Sparse A (K doubles).
+    #[arg(long)]
+    pub sparse: bool,
+    /// Sparsity selector, 0-3 (Table 42; only with --sparse, and 0 for i8 and f8f6f4).
+    #[arg(long, value_name = "S", value_parser = arg_u64)]
+    pub sparsity_selector: Option<u64>,
+    /// Saturate (i8 only).
+    #[arg(long)]
+    pub saturate: bool,
+    /// Maximum shift while attempting B reuse, in rows (.ws only).
+    #[arg(long, value_name = "0|8|16|32", value_parser = parse_max_shift)]
+    pub max_shift: Option<MaxShift>,
+    /// A .ws MMA (checks the .ws rows of Table 39).
+    #[arg(long)]
+    pub ws: bool,
+    /// .cta_group::1 (default) or ::2.
+    #[arg(long, value_name = "1|2", value_parser = parse_cta_group, default_value = "1")]
+    pub cta_group: CtaGroup,
+    /// Scale factor type of block-scaled kinds: ue8m0 (default) or ue4m3 (mxf4nvf4 only).
+    #[arg(long, value_name = "ue8m0|ue4m3", value_parser = parse_scale)]
+    pub scale_type: Option<ScaleType>,
+    /// Scale factor data ID of A (block-scaled kinds).
+    #[arg(long, value_name = "N", value_parser = arg_u64)]
+    pub sfa_id: Option<u64>,
+    /// Scale factor data ID of B (block-scaled kinds).
+    #[arg(long, value_name = "N", value_parser = arg_u64)]
+    pub sfb_id: Option<u64>,
+    /// K: 96 sets the K = 96 bit (mxf4/mxf4nvf4, sm_103a); any other value must be the implied K.
+    #[arg(long, value_name = "K", value_parser = arg_u64)]
+    pub k: Option<u64>,
+    /// The target (sm_100a sm_100f sm_103a sm_103f sm_110a sm_110f sm_101a).
+    #[arg(long, value_name = "T", value_parser = parse_target, default_value = "sm_100a")]
+    pub target: TargetArg,
+}
+
+/// `encode zmask`.
+#[derive(Debug, Args)]
+pub struct EncodeZmask {
+    /// Skip Span as stored: each run of zeroed columns is S + 1 long (decisions.md R19).
+    #[arg(long, value_name = "S", value_parser = arg_u64)]
+    pub skip_span: u64,
+    /// Use Span as stored: each run of used columns is U + 1 long (decisions.md R19).
+    #[arg(long, value_name = "U", value_parser = arg_u64)]
+    pub use_span: u64,
+    /// Non-Zero Mask: 1 (default) generates the mask, 0 zeroes no column.
+    #[arg(long, value_name = "0|1", value_parser = parse_bit, default_value = "1")]
+    pub non_zero_mask: bool,
+    /// First Span of sub-masks 0,1,2,3 (1: the pattern starts with zeroed columns).
+    #[arg(long, value_name = "a,b,c,d", value_parser = arg_list4)]
+    pub first_span: Option<[u64; 4]>,
+    /// Start Count of sub-masks 0,1,2,3: positions of the pattern skipped before bit 0.
+    #[arg(long, value_name = "a,b,c,d", value_parser = arg_list4)]
+    pub start_count: Option<[u64; 4]>,
+    /// Column Shift: the MMA reads B columns C .. C+N-1.
+    #[arg(long, value_name = "C", value_parser = arg_u64, default_value = "0")]
+    pub column_shift: u64,
+    #[command(flatten)]
+    pub shape: MaskShape,
+    /// The instruction descriptor's maximum shift in rows (0, 8, 16, 32), checked against the
+    /// column shift (decisions.md R22).
+    #[arg(long, value_name = "0|8|16|32", value_parser = parse_max_shift)]
+    pub max_shift: Option<MaxShift>,
+}
+
+/// `solve zmask`.
+#[derive(Debug, Args)]
+pub struct SolveZmask {
+    /// M of the .ws MMA: 32, 64 or 128.
+    #[arg(long, value_name = "M", value_parser = arg_u64)]
+    pub m: u64,
+    /// N of the .ws MMA: the width of the mask (64, 128 or 256).
+    #[arg(long, value_name = "N", value_parser = arg_u64)]
+    pub n: u64,
+    /// The wanted column mask: N characters of 0/1, highest column first (1 = zeroed).
+    #[arg(long, value_name = "BITS")]
+    pub mask: String,
+    /// Column shift to put in the descriptor (it does not change the mask).
+    #[arg(long, value_name = "C", value_parser = arg_u64, default_value = "0")]
+    pub column_shift: u64,
+    /// The instruction descriptor's maximum shift in rows, checked against the column shift.
+    #[arg(long, value_name = "0|8|16|32", value_parser = parse_max_shift)]
+    pub max_shift: Option<MaxShift>,
+}
+
+/// `shapes`.
+#[derive(Debug, Args)]
+pub struct ShapesArgs {
+    /// Only this kind (f16 tf32 f8f6f4 i8 mxf8f6f4 mxf4 mxf4nvf4).
+    #[arg(long, value_name = "K", value_parser = parse_kind)]
+    pub kind: Option<Kind>,
+    /// Only this CTA group (1 or 2).
+    #[arg(long, value_name = "G", value_parser = parse_cta_group)]
+    pub cta_group: Option<CtaGroup>,
+    /// Only .ws MMAs (--ws=false: only non-.ws).
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, require_equals = true, default_missing_value = "true")]
+    pub ws: Option<bool>,
+    /// Only sparse MMAs (--sparse=false: only dense).
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, require_equals = true, default_missing_value = "true")]
+    pub sparse: Option<bool>,
+    /// The target (default sm_100a).
+    #[arg(long, value_name = "T", value_parser = parse_target, default_value = "sm_100a")]
+    pub target: TargetArg,
+}

@@ -1,0 +1,762 @@
+//! `decode idesc` and `encode idesc`: the 32-bit instruction descriptor (PTX ISA 9.7.16.4.2,
+//! Tables 42-44; decisions.md R8-R13), checked against Table 39 when the MMA is described.
+
+use std::fmt::{self, Write as _};
+
+use tcgen05::bits::Role;
+use tcgen05::diagnostic::{Diagnostic, Severity, Source};
+use tcgen05::instruction_descriptor::{
+    layout, m_unit, row, IdescField, IdescFields, InstructionDescriptor,
+};
+use tcgen05::mma::{CtaGroup, ElementType, IdescLayout, Kind, MaxShift, ScaleType};
+use tcgen05::shapes::{validate_mma, MmaConfig, MmaError};
+use tcgen05::Target;
+
+use crate::batch::Decoder;
+use crate::cli::{EncodeIdesc, TargetArg};
+use crate::out::{
+    self, concerns, count, problems_compact, problems_json, problems_json2, resolve_target,
+    BitRange, Ctx, Obj, RawBits, Report, Row, Status, Style,
+};
+use crate::problem::{narrow, CliError};
+
+/// The MMA a descriptor is checked for against Table 39.
+#[derive(Clone, Copy, Debug)]
+pub struct Mma {
+    /// `.cta_group`.
+    pub cta_group: CtaGroup,
+    /// `.ws`.
+    pub ws: bool,
+    /// Target.
+    pub target: Target,
+}
+
+/// A raw value read under one kind.
+#[derive(Clone, Copy)]
+struct View {
+    bits: u32,
+    kind: Kind,
+}
+
+/// A type field: its name, or its raw code when the code names no type under the kind.
+#[derive(Clone, Copy)]
+enum TypeVal {
+    Named(ElementType),
+    Code(u64),
+}
+
+impl fmt::Display for TypeVal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TypeVal::Named(t) => f.write_str(t.name()),
+            TypeVal::Code(c) => write!(f, "{c}"),
+        }
+    }
+}
+
+impl View {
+    fn get(self, f: IdescField) -> Option<u64> {
+        row(self.kind, f).map(|r| r.get(u64::from(self.bits)))
+    }
+    fn flag(self, f: IdescField) -> bool {
+        self.get(f) == Some(1)
+    }
+    fn m(self) -> u64 {
+        self.get(IdescField::M).unwrap_or(0) * u64::from(m_unit(self.kind))
+    }
+    fn n(self) -> u64 {
+        self.get(IdescField::N).unwrap_or(0) << 3
+    }
+    fn k(self) -> u64 {
+        if self.flag(IdescField::K) {
+            96
+        } else {
+            u64::from(self.kind.dense_k()) * if self.flag(IdescField::Sparse) { 2 } else { 1 }
+        }
+    }
+    fn max_shift_rows(self) -> u64 {
+        let code = self.get(IdescField::MaxShift).unwrap_or(0);
+        u64::from(MaxShift::from_code(code as u8).map_or(0, MaxShift::rows))
+    }
+    fn d_type(self) -> TypeVal {
+        match self.get(IdescField::DType) {
+            // Block-scaled layouts have no dtype field: D is f32.
+            None => TypeVal::Named(ElementType::F32),
+            Some(c) => ElementType::from_d_code(self.kind, c as u8)
+                .map_or(TypeVal::Code(c), TypeVal::Named),
+        }
+    }
+    fn ab_type(self, f: IdescField) -> TypeVal {
+        let c = self.get(f).unwrap_or(0);
+        ElementType::from_ab_code(self.kind, c as u8).map_or(TypeVal::Code(c), TypeVal::Named)
+    }
+    fn scale(self) -> Option<ScaleType> {
+        self.get(IdescField::ScaleType)
+            .and_then(|c| ScaleType::from_code(c as u8))
+    }
+    fn layout(self) -> IdescLayout {
+        self.kind.idesc_layout()
+    }
+}
+
+fn table_number(kind: Kind) -> u8 {
+    match kind.idesc_layout() {
+        IdescLayout::Table42 => 42,
+        IdescLayout::Table43 => 43,
+        IdescLayout::Table44 => 44,
+    }
+}
+
+fn type_json(o: &mut Obj<'_>, key: &str, t: TypeVal) -> fmt::Result {
+    match t {
+        TypeVal::Named(t) => o.str(key, t.name()),
+        TypeVal::Code(c) => o.num(key, c),
+    }
+}
+
+/// `"fields": {...}` of a raw value under a kind.
+fn fields_json(o: &mut Obj<'_>, v: View) -> fmt::Result {
+    let buf = o.key("fields");
+    let mut p = Obj::open(buf);
+    p.num(
+        "sparsity_selector",
+        v.get(IdescField::SparsitySelector).unwrap_or(0),
+    )?;
+    p.bool("sparse", v.flag(IdescField::Sparse))?;
+    p.bool("saturate", v.flag(IdescField::Saturate))?;
+    type_json(&mut p, "d_type", v.d_type())?;
+    type_json(&mut p, "a_type", v.ab_type(IdescField::AType))?;
+    type_json(&mut p, "b_type", v.ab_type(IdescField::BType))?;
+    p.bool("negate_a", v.flag(IdescField::NegateA))?;
+    p.bool("negate_b", v.flag(IdescField::NegateB))?;
+    p.bool("transpose_a", v.flag(IdescField::TransposeA))?;
+    p.bool("transpose_b", v.flag(IdescField::TransposeB))?;
+    p.num("m", v.m())?;
+    p.num("n", v.n())?;
+    p.num("max_shift", v.max_shift_rows())?;
+    if v.layout() != IdescLayout::Table42 {
+        match v.scale() {
+            Some(s) => p.str("scale_type", s.name())?,
+            None => p.num("scale_type", v.get(IdescField::ScaleType).unwrap_or(0))?,
+        }
+        p.num("sfa_id", v.get(IdescField::SfaId).unwrap_or(0))?;
+        p.num("sfb_id", v.get(IdescField::SfbId).unwrap_or(0))?;
+    }
+    if v.layout() == IdescLayout::Table44 {
+        p.num("k", v.k())?;
+    }
+    p.close();
+    Ok(())
+}
+
+/// `"fields": {...}` of fields as given (for an encode that failed).
+fn given_fields_json(o: &mut Obj<'_>, f: &IdescFields) -> fmt::Result {
+    let buf = o.key("fields");
+    let mut p = Obj::open(buf);
+    p.num("sparsity_selector", f.sparsity_selector.into())?;
+    p.bool("sparse", f.sparse)?;
+    p.bool("saturate", f.saturate)?;
+    p.str("d_type", f.d_type.name())?;
+    p.str("a_type", f.a_type.name())?;
+    p.str("b_type", f.b_type.name())?;
+    p.bool("negate_a", f.negate_a)?;
+    p.bool("negate_b", f.negate_b)?;
+    p.bool("transpose_a", f.transpose_a)?;
+    p.bool("transpose_b", f.transpose_b)?;
+    p.num("m", f.m.into())?;
+    p.num("n", f.n.into())?;
+    p.num("max_shift", f.max_shift.rows().into())?;
+    if f.kind.is_block_scaled() || f.scale_type.is_some() {
+        match f.scale_type {
+            Some(s) => p.str("scale_type", s.name())?,
+            None => p.raw("scale_type", "null")?,
+        }
+        p.num("sfa_id", f.sfa_id.into())?;
+        p.num("sfb_id", f.sfb_id.into())?;
+    }
+    if f.kind.idesc_layout() == IdescLayout::Table44 || f.k96 {
+        p.num("k", f.k().into())?;
+    }
+    p.close();
+    Ok(())
+}
+
+/// One row's meaning in words.
+fn meaning(buf: &mut String, v: View, field: IdescField, raw: u64) -> fmt::Result {
+    let yes_no = |b: u64| if b == 1 { "yes" } else { "no" };
+    match field {
+        IdescField::SparsitySelector | IdescField::SfaId | IdescField::SfbId => {
+            write!(buf, "{raw}")
+        }
+        IdescField::Sparse => buf.write_str(if raw == 1 { "sparse" } else { "dense" }),
+        IdescField::Saturate | IdescField::NegateA | IdescField::NegateB => {
+            buf.write_str(yes_no(raw))
+        }
+        IdescField::DType => match v.d_type() {
+            TypeVal::Named(t) => write!(buf, ".{t}"),
+            TypeVal::Code(c) => write!(buf, "invalid code {c} for .kind::{}", v.kind),
+        },
+        IdescField::AType | IdescField::BType => match v.ab_type(field) {
+            TypeVal::Named(t) => write!(buf, ".{t}"),
+            TypeVal::Code(c) => write!(buf, "invalid code {c} for .kind::{}", v.kind),
+        },
+        IdescField::TransposeA => buf.write_str(if raw == 1 {
+            "M-major (transposed)"
+        } else {
+            "K-major"
+        }),
+        IdescField::TransposeB => buf.write_str(if raw == 1 {
+            "N-major (transposed)"
+        } else {
+            "K-major"
+        }),
+        IdescField::N => write!(buf, "N = {}", raw << 3),
+        IdescField::M => write!(buf, "M = {}", raw * u64::from(m_unit(v.kind))),
+        IdescField::MaxShift => match v.max_shift_rows() {
+            0 => buf.write_str("no shift"),
+            r => write!(buf, "{r} rows (.ws only)"),
+        },
+        IdescField::ScaleType => match v.scale() {
+            Some(s) => write!(buf, ".{s}"),
+            None => write!(buf, "code {raw}"),
+        },
+        IdescField::K => {
+            if raw == 1 {
+                buf.write_str("K = 96 (dense, sm_103a)")
+            } else {
+                buf.write_str("K = 64 dense / 128 sparse")
+            }
+        }
+        _ => buf.write_str(if raw == 0 {
+            "reserved, 0"
+        } else {
+            "reserved: SET, must be 0"
+        }),
+    }
+}
+
+fn rows(v: View, problems: &[MmaError]) -> Result<Vec<Row>, fmt::Error> {
+    let mut rows = Vec::new();
+    for r in layout(v.kind) {
+        let raw = r.get(u64::from(v.bits));
+        let mut m = String::new();
+        if r.role == Role::Reserved {
+            meaning(&mut m, v, IdescField::Reserved0, raw)?;
+        } else {
+            meaning(&mut m, v, r.field, raw)?;
+        }
+        let name = r.field.name();
+        rows.push(Row {
+            bits: BitRange(r.lo, r.hi()).to_string(),
+            field: name.to_string(),
+            raw: RawBits {
+                value: raw,
+                width: r.width,
+            }
+            .to_string(),
+            meaning: m,
+            flagged: problems
+                .iter()
+                .any(|d| concerns(d.field(), name, r.lo, r.hi())),
+        });
+    }
+    Ok(rows)
+}
+
+/// The shape and types in one line: `M = 128, N = 64, K = 16, dense; D .f32 = A .bf16 x B .bf16`.
+fn summary(buf: &mut String, v: View) -> fmt::Result {
+    write!(
+        buf,
+        "  MMA: M = {}, N = {}, K = {}, {}; D {} = A {} x B {}",
+        v.m(),
+        v.n(),
+        v.k(),
+        if v.flag(IdescField::Sparse) {
+            "sparse"
+        } else {
+            "dense"
+        },
+        TypeDot(v.d_type()),
+        TypeDot(v.ab_type(IdescField::AType)),
+        TypeDot(v.ab_type(IdescField::BType)),
+    )?;
+    if let Some(s) = v.scale() {
+        write!(buf, ", scales .{s}")?;
+    }
+    buf.push('\n');
+    Ok(())
+}
+
+struct TypeDot(TypeVal);
+
+impl fmt::Display for TypeDot {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            TypeVal::Named(t) => write!(f, ".{t}"),
+            TypeVal::Code(c) => write!(f, "(code {c})"),
+        }
+    }
+}
+
+/// Every problem of `bits` under `kind`: the descriptor's own (Tables 42-44), then, when `mma`
+/// is given and the fields could be read, those of the whole MMA (Table 39, targets).
+fn problems_of(bits: u32, kind: Kind, mma: Option<Mma>, out: &mut Vec<MmaError>) {
+    out.clear();
+    let d = InstructionDescriptor::decode(bits, kind);
+    out.extend(d.diagnostics.iter().map(MmaError::Idesc));
+    if let (Some(mma), Some(fields)) = (mma, d.fields) {
+        let cfg = MmaConfig {
+            idesc: fields,
+            cta_group: mma.cta_group,
+            ws: mma.ws,
+            target: mma.target,
+            a_swizzle: None,
+            b_swizzle: None,
+        };
+        out.extend(
+            validate_mma(&cfg)
+                .iter()
+                .filter(|e| !matches!(e, MmaError::Idesc(_))),
+        );
+    }
+}
+
+fn is_valid(problems: &[MmaError]) -> bool {
+    !problems.iter().any(|d| d.severity() == Severity::Error)
+}
+
+fn decode_object(buf: &mut String, v: View, problems: &[MmaError]) -> fmt::Result {
+    let mut o = Obj::open(buf);
+    o.str("hex", format_args!("{:#010x}", v.bits))?;
+    o.str("kind", v.kind.name())?;
+    o.bool("valid", is_valid(problems))?;
+    fields_json(&mut o, v)?;
+    problems_json(&mut o, problems)?;
+    o.close();
+    Ok(())
+}
+
+fn heading(buf: &mut String, v: View, style: Style) -> fmt::Result {
+    writeln!(
+        buf,
+        "{}instruction descriptor {:#010x} as .kind::{}{} (PTX ISA 9.7.16.4.2 Table {})",
+        style.bold(),
+        v.bits,
+        v.kind,
+        style.reset(),
+        table_number(v.kind)
+    )
+}
+
+fn human_block(
+    buf: &mut String,
+    v: View,
+    problems: &[MmaError],
+    mma: Option<Mma>,
+    style: Style,
+) -> fmt::Result {
+    heading(buf, v, style)?;
+    out::table(buf, &rows(v, problems)?, style)?;
+    summary(buf, v)?;
+    if let Some(m) = mma {
+        writeln!(
+            buf,
+            "  checked as tcgen05.mma.{}.kind::{}{} on {} (Table 39)",
+            m.cta_group,
+            v.kind,
+            if m.ws { ".ws" } else { "" },
+            m.target
+        )?;
+    }
+    let (e, w) = count(problems);
+    out::verdict(buf, e, w, style)
+}
+
+/// Resolves the MMA flags of `decode idesc`: `None` when none is given (descriptor rules only).
+pub fn mma_of(
+    cta_group: Option<CtaGroup>,
+    ws: bool,
+    target: Option<TargetArg>,
+    rep: &mut Report,
+    style: Style,
+) -> Result<Option<Option<Mma>>, fmt::Error> {
+    if cta_group.is_none() && !ws && target.is_none() {
+        return Ok(Some(None));
+    }
+    let target = match target {
+        Some(t) => match resolve_target(t, rep, style)? {
+            Some(t) => t,
+            None => return Ok(None),
+        },
+        None => Target::DEFAULT,
+    };
+    Ok(Some(Some(Mma {
+        cta_group: cta_group.unwrap_or_default(),
+        ws,
+        target,
+    })))
+}
+
+/// `decode idesc VALUE [--kind K]`.
+pub fn decode(
+    ctx: Ctx,
+    bits: u32,
+    kind: Option<Kind>,
+    mma: Option<Mma>,
+) -> Result<Report, fmt::Error> {
+    let mut rep = Report::default();
+    let mut problems = Vec::new();
+    if let Some(kind) = kind {
+        let v = View { bits, kind };
+        problems_of(bits, kind, mma, &mut problems);
+        if ctx.json {
+            decode_object(&mut rep.out, v, &problems)?;
+            rep.out.push('\n');
+        } else {
+            human_block(&mut rep.out, v, &problems, mma, ctx.out)?;
+        }
+        rep.problems(&problems, ctx.err)?;
+        return Ok(rep);
+    }
+    let kinds = valid_kinds(bits, mma, &mut problems);
+    if ctx.json {
+        let mut o = Obj::open(&mut rep.out);
+        o.str("hex", format_args!("{bits:#010x}"))?;
+        let buf = o.key("kinds");
+        buf.push('[');
+        for (i, &k) in kinds.iter().enumerate() {
+            if i > 0 {
+                buf.push(',');
+            }
+            problems_of(bits, k, mma, &mut problems);
+            decode_object(buf, View { bits, kind: k }, &problems)?;
+        }
+        buf.push(']');
+        o.close();
+        rep.out.push('\n');
+    } else if kinds.is_empty() {
+        writeln!(
+            rep.out,
+            "{bits:#010x} is not a valid instruction descriptor under any kind"
+        )?;
+        out::verdict(&mut rep.out, 1, 0, ctx.out)?;
+    } else {
+        write!(
+            rep.out,
+            "{bits:#010x} is a valid instruction descriptor under {} kind{}: ",
+            kinds.len(),
+            if kinds.len() == 1 { "" } else { "s" }
+        )?;
+        for (i, k) in kinds.iter().enumerate() {
+            if i > 0 {
+                rep.out.push_str(", ");
+            }
+            rep.out.push_str(k.name());
+        }
+        rep.out.push('\n');
+        for &k in &kinds {
+            rep.out.push('\n');
+            problems_of(bits, k, mma, &mut problems);
+            human_block(
+                &mut rep.out,
+                View { bits, kind: k },
+                &problems,
+                mma,
+                ctx.out,
+            )?;
+            // Only warnings here: the kind is valid.
+            rep.problems(&problems, ctx.err)?;
+        }
+    }
+    if kinds.is_empty() {
+        rep.problems(&[CliError::NoKind { bits }], ctx.err)?;
+        for k in Kind::ALL {
+            problems_of(bits, k, mma, &mut problems);
+            let total = problems
+                .iter()
+                .filter(|d| d.severity() == Severity::Error)
+                .count();
+            if let Some(first) = problems.iter().find(|d| d.severity() == Severity::Error) {
+                write!(
+                    rep.err,
+                    "{}error{}: under .kind::{k}: ",
+                    ctx.err.red(),
+                    ctx.err.reset()
+                )?;
+                out::problem_text(&mut rep.err, first)?;
+                if total > 1 {
+                    write!(rep.err, "; {} more with --kind {k}", total - 1)?;
+                }
+                rep.err.push('\n');
+            }
+        }
+    }
+    Ok(rep)
+}
+
+/// The kinds under which `bits` is valid (`InstructionDescriptor::valid_kinds`), narrowed to
+/// those whose whole MMA is valid when `mma` is given.
+fn valid_kinds(bits: u32, mma: Option<Mma>, scratch: &mut Vec<MmaError>) -> Vec<Kind> {
+    let set = InstructionDescriptor::valid_kinds(bits);
+    set.iter()
+        .filter(|&k| {
+            mma.is_none() || {
+                problems_of(bits, k, mma, scratch);
+                is_valid(scratch)
+            }
+        })
+        .collect()
+}
+
+/// Batch decoding of instruction descriptors.
+pub struct Batch {
+    kind: Option<Kind>,
+    mma: Option<Mma>,
+    problems: Vec<MmaError>,
+}
+
+impl Batch {
+    /// A batch decoder for one kind, or for every valid kind.
+    pub fn new(kind: Option<Kind>, mma: Option<Mma>) -> Batch {
+        Batch {
+            kind,
+            mma,
+            problems: Vec::with_capacity(32),
+        }
+    }
+}
+
+/// `f16: M=128 N=64 K=16 d=f32 a=bf16 b=bf16` and the fields that are not at their default.
+fn compact(buf: &mut String, v: View) -> fmt::Result {
+    write!(
+        buf,
+        "{}: M={} N={} K={} d={} a={} b={}",
+        v.kind,
+        v.m(),
+        v.n(),
+        v.k(),
+        v.d_type(),
+        v.ab_type(IdescField::AType),
+        v.ab_type(IdescField::BType)
+    )?;
+    for (f, name) in [
+        (IdescField::Sparse, "sparse"),
+        (IdescField::Saturate, "saturate"),
+        (IdescField::NegateA, "negate_a"),
+        (IdescField::NegateB, "negate_b"),
+        (IdescField::TransposeA, "transpose_a"),
+        (IdescField::TransposeB, "transpose_b"),
+    ] {
+        if v.flag(f) {
+            write!(buf, " {name}")?;
+        }
+    }
+    if let Some(s @ 1..) = v.get(IdescField::SparsitySelector) {
+        write!(buf, " sparsity_selector={s}")?;
+    }
+    if v.max_shift_rows() != 0 {
+        write!(buf, " max_shift={}", v.max_shift_rows())?;
+    }
+    if v.layout() != IdescLayout::Table42 {
+        match v.scale() {
+            Some(s) => write!(buf, " scale_type={s}")?,
+            None => write!(
+                buf,
+                " scale_type={}",
+                v.get(IdescField::ScaleType).unwrap_or(0)
+            )?,
+        }
+        write!(
+            buf,
+            " sfa_id={} sfb_id={}",
+            v.get(IdescField::SfaId).unwrap_or(0),
+            v.get(IdescField::SfbId).unwrap_or(0)
+        )?;
+    }
+    Ok(())
+}
+
+impl Decoder for Batch {
+    const BITS: u32 = 32;
+
+    fn line(&mut self, raw: u64, buf: &mut String, json: bool) -> Result<bool, fmt::Error> {
+        // BITS = 32: the value fits.
+        let bits = raw as u32;
+        if let Some(kind) = self.kind {
+            let v = View { bits, kind };
+            problems_of(bits, kind, self.mma, &mut self.problems);
+            let valid = is_valid(&self.problems);
+            if json {
+                decode_object(buf, v, &self.problems)?;
+            } else {
+                write!(
+                    buf,
+                    "{bits:#010x} {} ",
+                    if valid { "valid" } else { "invalid" }
+                )?;
+                compact(buf, v)?;
+                problems_compact(buf, &self.problems)?;
+            }
+            return Ok(valid);
+        }
+        let set = InstructionDescriptor::valid_kinds(bits);
+        let mut any = false;
+        if json {
+            let mut o = Obj::open(buf);
+            o.str("hex", format_args!("{bits:#010x}"))?;
+            let b = o.key("kinds");
+            b.push('[');
+            for k in set.iter() {
+                problems_of(bits, k, self.mma, &mut self.problems);
+                if !is_valid(&self.problems) {
+                    continue;
+                }
+                if any {
+                    b.push(',');
+                }
+                any = true;
+                decode_object(b, View { bits, kind: k }, &self.problems)?;
+            }
+            b.push(']');
+            o.close();
+        } else {
+            let start = buf.len();
+            write!(buf, "{bits:#010x} valid")?;
+            for k in set.iter() {
+                problems_of(bits, k, self.mma, &mut self.problems);
+                if !is_valid(&self.problems) {
+                    continue;
+                }
+                any = true;
+                buf.push_str(" | ");
+                compact(buf, View { bits, kind: k })?;
+                problems_compact(buf, &self.problems)?;
+            }
+            if !any {
+                buf.truncate(start);
+                write!(buf, "{bits:#010x} invalid: no kind accepts it")?;
+            }
+        }
+        Ok(any)
+    }
+}
+
+/// `encode idesc`.
+pub fn encode(ctx: Ctx, a: &EncodeIdesc) -> Result<Report, fmt::Error> {
+    let mut rep = Report::default();
+    let Some(target) = resolve_target(a.target, &mut rep, ctx.err)? else {
+        return Ok(rep);
+    };
+    let d_type = match a.d_type {
+        Some(t) => t,
+        None if a.kind.is_block_scaled() => ElementType::F32,
+        None => {
+            writeln!(
+                rep.err,
+                "{}error{}: --d-type is required for .kind::{} (the accumulator type: f16, f32 or s32)",
+                ctx.err.red(),
+                ctx.err.reset(),
+                a.kind
+            )?;
+            rep.status = Status::Usage;
+            return Ok(rep);
+        }
+    };
+    let mut cli: Vec<CliError> = Vec::new();
+    let mut small = |field, v: Option<u64>, max, source| -> u8 {
+        v.map_or(0, |v| {
+            narrow::<u8>(field, v, 255, max, source).unwrap_or_else(|e| {
+                cli.push(e);
+                0
+            })
+        })
+    };
+    let selector = small(
+        "sparsity_selector",
+        a.sparsity_selector,
+        3,
+        Source::PtxTable(42),
+    );
+    let sfa = small("sfa_id", a.sfa_id, 3, Source::Decision(13));
+    let sfb = small("sfb_id", a.sfb_id, 3, Source::Decision(13));
+    let mut dim = |field, v| {
+        narrow::<u16>(field, v, u64::from(u16::MAX), 256, Source::PtxTable(39)).unwrap_or_else(
+            |e| {
+                cli.push(e);
+                0
+            },
+        )
+    };
+    let m = dim("m", a.m);
+    let n = dim("n", a.n);
+    let mut f = IdescFields::new(a.kind, d_type, a.a_type, a.b_type, m, n)
+        .with_sparse(a.sparse, selector)
+        .with_transpose(a.transpose_a, a.transpose_b)
+        .with_negate(a.negate_a, a.negate_b)
+        .with_saturate(a.saturate)
+        .with_max_shift(a.max_shift.unwrap_or_default());
+    if let Some(s) = a.scale_type {
+        f.scale_type = Some(s);
+    }
+    f.sfa_id = sfa;
+    f.sfb_id = sfb;
+    match a.k {
+        Some(96) => f.k96 = true,
+        Some(k) if k != u64::from(f.k()) => cli.push(CliError::KMismatch {
+            given: k,
+            implied: f.k(),
+            kind: a.kind,
+            sparse: a.sparse,
+        }),
+        _ => {}
+    }
+    let cfg = MmaConfig {
+        idesc: f,
+        cta_group: a.cta_group,
+        ws: a.ws,
+        target,
+        a_swizzle: None,
+        b_swizzle: None,
+    };
+    let problems: Vec<MmaError> = validate_mma(&cfg).iter().collect();
+    let encoded = if cli.is_empty() && is_valid(&problems) {
+        InstructionDescriptor::try_new(f).ok()
+    } else {
+        None
+    };
+    let Some(desc) = encoded else {
+        if ctx.json {
+            let mut o = Obj::open(&mut rep.out);
+            o.raw("hex", "null")?;
+            o.bool("valid", false)?;
+            given_fields_json(&mut o, &f)?;
+            problems_json2(&mut o, &cli, &problems)?;
+            o.close();
+            rep.out.push('\n');
+        }
+        rep.problems(&cli, ctx.err)?;
+        rep.problems(&problems, ctx.err)?;
+        rep.status = rep.status.max(Status::Rule);
+        return Ok(rep);
+    };
+    let v = View {
+        bits: desc.bits(),
+        kind: a.kind,
+    };
+    if ctx.json {
+        let mut o = Obj::open(&mut rep.out);
+        o.str("hex", format_args!("{:#010x}", v.bits))?;
+        fields_json(&mut o, v)?;
+        o.close();
+        rep.out.push('\n');
+    } else {
+        let mma = Mma {
+            cta_group: a.cta_group,
+            ws: a.ws,
+            target,
+        };
+        human_block(&mut rep.out, v, &problems, Some(mma), ctx.out)?;
+    }
+    rep.problems(&problems, ctx.err)?;
+    Ok(rep)
+}

@@ -1,0 +1,137 @@
+//! `tcgen05`: decode, encode and check NVIDIA Blackwell tcgen05 descriptors from the command line.
+//!
+//! A thin layer over the `tcgen05` crate: every rule and every message comes from there; this
+//! program parses arguments, reads values (one, or a stream of them), and prints tables or JSON.
+
+mod batch;
+mod cli;
+mod idesc;
+mod number;
+mod out;
+mod problem;
+mod shapes;
+mod smem;
+mod zmask;
+
+use std::fmt;
+use std::io::{self, BufReader, BufWriter, IsTerminal, Write};
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use crate::cli::{Cli, ColorChoice, Command, Decode, Encode, Solve};
+use crate::number::Operand;
+use crate::out::{Ctx, Report, Status, Style};
+
+fn main() -> ExitCode {
+    let args = match Cli::try_parse() {
+        Ok(a) => a,
+        // Help and version exit 0; usage errors exit 2 (clap's convention, and ours).
+        Err(e) => e.exit(),
+    };
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    let colour = |terminal: bool| match args.color {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => terminal && !no_color,
+    };
+    let ctx = Ctx {
+        json: args.json,
+        out: Style::new(colour(io::stdout().is_terminal())),
+        err: Style::new(colour(io::stderr().is_terminal())),
+    };
+    match run(ctx, &args.command) {
+        Ok(status) => ExitCode::from(status.code()),
+        Err(Failure::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(Failure::Io(e)) => {
+            let _ = writeln!(io::stderr(), "error: input/output: {e}");
+            ExitCode::from(Status::Usage.code())
+        }
+        Err(Failure::Fmt) => {
+            let _ = writeln!(io::stderr(), "error: internal formatting error");
+            ExitCode::from(Status::Usage.code())
+        }
+    }
+}
+
+/// Why a command could not finish.
+enum Failure {
+    Io(io::Error),
+    Fmt,
+}
+
+impl From<io::Error> for Failure {
+    fn from(e: io::Error) -> Failure {
+        Failure::Io(e)
+    }
+}
+
+impl From<fmt::Error> for Failure {
+    fn from(_: fmt::Error) -> Failure {
+        Failure::Fmt
+    }
+}
+
+/// Prints a single-value report: stdout first, then stderr.
+fn emit(rep: Result<Report, fmt::Error>) -> Result<Status, Failure> {
+    let rep = rep?;
+    let mut out = io::stdout().lock();
+    out.write_all(rep.out.as_bytes())?;
+    out.flush()?;
+    let mut err = io::stderr().lock();
+    err.write_all(rep.err.as_bytes())?;
+    err.flush()?;
+    Ok(rep.status)
+}
+
+/// Runs a batch decoder over standard input.
+fn batch<D: batch::Decoder>(mut dec: D, ctx: Ctx) -> Result<Status, Failure> {
+    let input = BufReader::with_capacity(1 << 16, io::stdin().lock());
+    let out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    let err = BufWriter::new(io::stderr().lock());
+    Ok(batch::run(&mut dec, input, out, err, ctx)?)
+}
+
+fn run(ctx: Ctx, command: &Command) -> Result<Status, Failure> {
+    match command {
+        Command::Decode(Decode::Smem(a)) => match a.value {
+            Operand::Value(v) => emit(smem::decode(ctx, v, a.target)),
+            Operand::Stdin => {
+                let mut rep = Report::default();
+                match out::resolve_target(a.target, &mut rep, ctx.err)? {
+                    Some(t) => batch(smem::Batch::new(t), ctx),
+                    None => emit(Ok(rep)),
+                }
+            }
+        },
+        Command::Decode(Decode::Idesc(a)) => {
+            let mut rep = Report::default();
+            let Some(mma) = idesc::mma_of(a.cta_group, a.ws, a.target, &mut rep, ctx.err)? else {
+                return emit(Ok(rep));
+            };
+            match a.value {
+                // Operands of decode idesc are parsed as 32-bit values.
+                Operand::Value(v) => emit(idesc::decode(ctx, v as u32, a.kind, mma)),
+                Operand::Stdin => batch(idesc::Batch::new(a.kind, mma), ctx),
+            }
+        }
+        Command::Decode(Decode::Zmask(a)) => {
+            let mut cli = Vec::new();
+            let shape = zmask::shape_of(a.shape, &mut cli);
+            if !cli.is_empty() {
+                let mut rep = Report::default();
+                rep.problems(&cli, ctx.err)?;
+                return emit(Ok(rep));
+            }
+            match a.value {
+                Operand::Value(v) => emit(zmask::decode(ctx, v, shape, a.max_shift)),
+                Operand::Stdin => batch(zmask::Batch::new(shape, a.max_shift), ctx),
+            }
+        }
+        Command::Encode(Encode::Smem(a)) => emit(smem::encode(ctx, a)),
+        Command::Encode(Encode::Idesc(a)) => emit(idesc::encode(ctx, a)),
+        Command::Encode(Encode::Zmask(a)) => emit(zmask::encode(ctx, a)),
+        Command::Solve(Solve::Zmask(a)) => emit(zmask::solve_cmd(ctx, a)),
+        Command::Shapes(a) => emit(shapes::run(ctx, a)),
+    }
+}

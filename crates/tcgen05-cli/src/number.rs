@@ -1,0 +1,229 @@
+//! Numbers as users type them: `0x`-prefixed hexadecimal or decimal, with `_` separators.
+//!
+//! Anything else (a sign, another radix, a stray character, a value too wide for its descriptor) is
+//! refused with a message that says why; the caller turns that into exit status 2.
+
+use std::fmt;
+
+/// Why a piece of text is not a number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NumError {
+    /// Nothing (or only blanks) where a value was expected.
+    Empty,
+    /// `0x` with no digit after it, or only `_`.
+    NoDigits,
+    /// A character that is not a digit of the radix (the byte, and whether the radix was 16).
+    BadDigit { byte: u8, hex: bool },
+    /// The value needs more bits than the descriptor or flag holds.
+    TooWide { bits: u32 },
+    /// The input was longer than any number could be (the line was cut).
+    TooLong,
+}
+
+impl fmt::Display for NumError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            NumError::Empty => f.write_str("empty value (expected a number such as 0x1f or 31)"),
+            NumError::NoDigits => f.write_str("no digits (expected a number such as 0x1f or 31)"),
+            NumError::BadDigit { byte, hex } => {
+                let radix = if hex { "hexadecimal" } else { "decimal" };
+                if byte.is_ascii_graphic() {
+                    write!(f, "'{}' is not a {radix} digit", byte as char)?;
+                } else {
+                    write!(f, "byte {byte:#04x} is not a {radix} digit")?;
+                }
+                f.write_str(
+                    " (numbers are 0x-prefixed hexadecimal or decimal, `_` may separate digits)",
+                )
+            }
+            NumError::TooWide { bits } => write!(f, "the value does not fit in {bits} bits"),
+            NumError::TooLong => f.write_str("the value is too long to be a number"),
+        }
+    }
+}
+
+/// Parses `text` (surrounding ASCII blanks allowed) as a number of at most `bits` bits.
+///
+/// Accepted: `0x`/`0X` followed by hexadecimal digits, or decimal digits; `_` anywhere after the
+/// prefix. Never panics, whatever the bytes.
+pub fn parse(text: &[u8], bits: u32) -> Result<u64, NumError> {
+    let t = text.trim_ascii();
+    if t.is_empty() {
+        return Err(NumError::Empty);
+    }
+    let (digits, hex) = match t {
+        [b'0', b'x' | b'X', rest @ ..] => (rest, true),
+        _ => (t, false),
+    };
+    let radix: u64 = if hex { 16 } else { 10 };
+    let mut value: u64 = 0;
+    let mut seen = false;
+    for &b in digits {
+        let d = match b {
+            b'_' => continue,
+            b'0'..=b'9' => b - b'0',
+            b'a'..=b'f' if hex => b - b'a' + 10,
+            b'A'..=b'F' if hex => b - b'A' + 10,
+            _ => return Err(NumError::BadDigit { byte: b, hex }),
+        };
+        seen = true;
+        value = value
+            .checked_mul(radix)
+            .and_then(|v| v.checked_add(u64::from(d)))
+            .ok_or(NumError::TooWide { bits: 64 })?;
+    }
+    if !seen {
+        return Err(NumError::NoDigits);
+    }
+    if bits < 64 && value >> bits != 0 {
+        return Err(NumError::TooWide { bits });
+    }
+    Ok(value)
+}
+
+/// clap value parser: a number that fits in 64 bits.
+pub fn arg_u64(s: &str) -> Result<u64, String> {
+    parse(s.as_bytes(), 64).map_err(|e| e.to_string())
+}
+
+/// A command-line `VALUE` operand: one number, or `-` for one number per line of standard input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Operand {
+    /// A value given on the command line.
+    Value(u64),
+    /// `-`: read values from standard input.
+    Stdin,
+}
+
+/// clap value parser for the operand of `decode smem` and `decode zmask` (64-bit values).
+pub fn operand64(s: &str) -> Result<Operand, String> {
+    operand(s, 64)
+}
+
+/// clap value parser for the operand of `decode idesc` (32-bit values).
+pub fn operand32(s: &str) -> Result<Operand, String> {
+    operand(s, 32)
+}
+
+fn operand(s: &str, bits: u32) -> Result<Operand, String> {
+    if s.trim_ascii() == "-" {
+        return Ok(Operand::Stdin);
+    }
+    parse(s.as_bytes(), bits)
+        .map(Operand::Value)
+        .map_err(|e| match e {
+            NumError::TooWide { bits: 32 } => {
+                format!("{e} (an instruction descriptor is a 32-bit value)")
+            }
+            _ => e.to_string(),
+        })
+}
+
+/// A comma-separated list of at most four numbers (`--first-span 1,1,0,0`); missing items are 0.
+pub fn arg_list4(s: &str) -> Result<[u64; 4], String> {
+    let mut out = [0u64; 4];
+    let t = s.trim_ascii();
+    if t.is_empty() {
+        return Err(
+            "empty list (expected up to four comma-separated numbers, such as 1,0,2,0)".into(),
+        );
+    }
+    for (n, item) in t.split(',').enumerate() {
+        let slot = out.get_mut(n).ok_or_else(|| {
+            "more than four items (one per sub-mask: mask0,mask1,mask2,mask3)".to_string()
+        })?;
+        *slot = parse(item.as_bytes(), 64).map_err(|e| format!("item {n}: {e}"))?;
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accepts_hex_decimal_and_separators() {
+        assert_eq!(parse(b"0x1f", 64), Ok(31));
+        assert_eq!(parse(b"0X1F", 64), Ok(31));
+        assert_eq!(parse(b"31", 64), Ok(31));
+        assert_eq!(
+            parse(b"  0x4000_4040_0001_0040\r", 64),
+            Ok(0x4000_4040_0001_0040)
+        );
+        assert_eq!(parse(b"1_000", 64), Ok(1000));
+        assert_eq!(parse(b"0xffffffffffffffff", 64), Ok(u64::MAX));
+        assert_eq!(parse(b"18446744073709551615", 64), Ok(u64::MAX));
+        assert_eq!(parse(b"0xffffffff", 32), Ok(0xffff_ffff));
+    }
+
+    #[test]
+    fn refuses_everything_else() {
+        assert_eq!(parse(b"", 64), Err(NumError::Empty));
+        assert_eq!(parse(b" \t", 64), Err(NumError::Empty));
+        assert_eq!(parse(b"0x", 64), Err(NumError::NoDigits));
+        assert_eq!(parse(b"0x__", 64), Err(NumError::NoDigits));
+        assert_eq!(
+            parse(b"-1", 64),
+            Err(NumError::BadDigit {
+                byte: b'-',
+                hex: false
+            })
+        );
+        assert_eq!(
+            parse(b"0b101", 64),
+            Err(NumError::BadDigit {
+                byte: b'b',
+                hex: false
+            })
+        );
+        assert_eq!(
+            parse(b"1f", 64),
+            Err(NumError::BadDigit {
+                byte: b'f',
+                hex: false
+            })
+        );
+        assert_eq!(
+            parse(b"0xg", 64),
+            Err(NumError::BadDigit {
+                byte: b'g',
+                hex: true
+            })
+        );
+        assert_eq!(
+            parse(b"0x1 2", 64),
+            Err(NumError::BadDigit {
+                byte: b' ',
+                hex: true
+            })
+        );
+        assert_eq!(
+            parse(&[0xff, 0xfe], 64),
+            Err(NumError::BadDigit {
+                byte: 0xff,
+                hex: false
+            })
+        );
+        assert_eq!(
+            parse(b"0x1_0000_0000_0000_0000", 64),
+            Err(NumError::TooWide { bits: 64 })
+        );
+        assert_eq!(
+            parse(b"18446744073709551616", 64),
+            Err(NumError::TooWide { bits: 64 })
+        );
+        assert_eq!(
+            parse(b"0x1_0000_0000", 32),
+            Err(NumError::TooWide { bits: 32 })
+        );
+    }
+
+    #[test]
+    fn lists() {
+        assert_eq!(arg_list4("1,1,0,0"), Ok([1, 1, 0, 0]));
+        assert_eq!(arg_list4("0x3"), Ok([3, 0, 0, 0]));
+        assert!(arg_list4("1,2,3,4,5").is_err());
+        assert!(arg_list4("1,,2").is_err());
+        assert!(arg_list4("").is_err());
+    }
+}

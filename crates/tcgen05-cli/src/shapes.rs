@@ -1,0 +1,109 @@
+//! `shapes`: the valid M, N, K of Table 39 (PTX ISA 9.7.16.2.1; decisions.md R14-R17).
+
+use std::collections::BTreeSet;
+use std::fmt::{self, Write as _};
+
+use tcgen05::shapes::{rule_on_target, shapes, ShapeFilter, ShapeRule, TABLE_39};
+
+use crate::cli::ShapesArgs;
+use crate::out::{resolve_target, Ctx, Obj, Report};
+
+fn accepts(f: &ShapeFilter, r: &ShapeRule) -> bool {
+    f.kind.is_none_or(|k| k == r.kind)
+        && f.cta_group.is_none_or(|g| g == r.cta_group)
+        && f.ws.is_none_or(|w| w == r.ws)
+        && f.sparse.is_none_or(|s| s == r.sparse)
+}
+
+/// `shapes`.
+pub fn run(ctx: Ctx, a: &ShapesArgs) -> Result<Report, fmt::Error> {
+    let mut rep = Report::default();
+    let Some(target) = resolve_target(a.target, &mut rep, ctx.err)? else {
+        return Ok(rep);
+    };
+    let filter = ShapeFilter {
+        kind: a.kind,
+        cta_group: a.cta_group,
+        ws: a.ws,
+        sparse: a.sparse,
+    };
+    // Ordered as Table 39 lists them; the set only guards against duplicates.
+    let mut seen = BTreeSet::new();
+    let all: Vec<_> = shapes(target, filter).filter(|s| seen.insert(*s)).collect();
+    if ctx.json {
+        rep.out.push('[');
+        for (i, s) in all.iter().enumerate() {
+            rep.out.push_str(if i == 0 { "\n" } else { ",\n" });
+            let mut o = Obj::open(&mut rep.out);
+            o.str("kind", s.kind.name())?;
+            o.num("cta_group", s.cta_group.count().into())?;
+            o.bool("ws", s.ws)?;
+            o.bool("sparse", s.sparse)?;
+            o.num("m", s.m.into())?;
+            o.num("n", s.n.into())?;
+            o.num("k", s.k.into())?;
+            o.close();
+        }
+        rep.out
+            .push_str(if all.is_empty() { "]\n" } else { "\n]\n" });
+        return Ok(rep);
+    }
+    let st = ctx.out;
+    writeln!(
+        rep.out,
+        "{}Table 39 shapes on {target}{} (PTX ISA 9.7.16.2.1; decisions.md R14-R17)",
+        st.bold(),
+        st.reset()
+    )?;
+    let rules: Vec<&ShapeRule> = TABLE_39
+        .iter()
+        .filter(|r| accepts(&filter, r) && rule_on_target(r, target))
+        .collect();
+    if rules.is_empty() {
+        writeln!(
+            rep.out,
+            "  no shape of Table 39 matches these filters on {target}"
+        )?;
+        return Ok(rep);
+    }
+    writeln!(
+        rep.out,
+        "  {}{:<9} {:<10} {:<4} {:<7} {:<12} {:<37} K{}",
+        st.dim(),
+        "kind",
+        "cta_group",
+        ".ws",
+        "sparse",
+        "M",
+        "N",
+        st.reset()
+    )?;
+    for r in &rules {
+        let mut m = String::new();
+        for (i, v) in r.m.iter().enumerate() {
+            if i > 0 {
+                m.push_str(", ");
+            }
+            write!(m, "{v}")?;
+        }
+        writeln!(
+            rep.out,
+            "  {:<9} {:<10} {:<4} {:<7} {:<12} {:<37} {}",
+            r.kind.name(),
+            r.cta_group.count(),
+            if r.ws { "yes" } else { "no" },
+            if r.sparse { "yes" } else { "no" },
+            m,
+            r.n.to_string(),
+            r.k
+        )?;
+    }
+    writeln!(
+        rep.out,
+        "  {} row{}, {} (kind, cta_group, .ws, sparse, M, N, K) combinations (--json lists each)",
+        rules.len(),
+        if rules.len() == 1 { "" } else { "s" },
+        all.len()
+    )?;
+    Ok(rep)
+}

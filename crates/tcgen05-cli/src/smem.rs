@@ -1,0 +1,315 @@
+//! `decode smem` and `encode smem`: the 64-bit shared memory descriptor (PTX ISA 9.7.16.4.1,
+//! Tables 40-41; decisions.md R1-R7).
+
+use std::fmt::{self, Write as _};
+
+use tcgen05::bits::Role;
+use tcgen05::diagnostic::{Diagnostic, Source};
+use tcgen05::shared_memory_descriptor::{
+    SmemDescriptor, SmemError, SmemField, SmemFields, Swizzle, SMEM_LAYOUT,
+};
+use tcgen05::Target;
+
+use crate::batch::Decoder;
+use crate::cli::EncodeSmem;
+use crate::out::{
+    self, concerns, count, problems_compact, problems_json, resolve_target, BitRange, Ctx, Obj,
+    RawBits, Report, Row, Status, Style,
+};
+use crate::problem::{narrow, CliError};
+
+/// The largest byte value a byte field holds: 14 bits of 16-byte units (decisions.md R3).
+const MAX_BYTES: u64 = 0x3_fff0;
+
+fn swizzle_code(raw: u64) -> u8 {
+    // Three bits.
+    (SmemField::Swizzle.row().get(raw) & 7) as u8
+}
+
+/// The swizzle by name, or its raw code when the code is invalid.
+struct SwizzleValue(u8);
+
+impl fmt::Display for SwizzleValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match Swizzle::from_code(self.0) {
+            Ok(s) => f.write_str(s.name()),
+            Err(_) => write!(f, "{}", self.0),
+        }
+    }
+}
+
+/// `"fields": {...}` of a raw value.
+fn fields_json(o: &mut Obj<'_>, raw: u64) -> fmt::Result {
+    let f = SmemDescriptor::decode(raw, Target::DEFAULT).fields;
+    fields_json_of(o, &f, swizzle_code(raw))
+}
+
+fn fields_json_of(o: &mut Obj<'_>, f: &SmemFields, swizzle: u8) -> fmt::Result {
+    let buf = o.key("fields");
+    let mut p = Obj::open(buf);
+    p.num("start_address", f.start_address.into())?;
+    p.num("leading_byte_offset", f.leading_byte_offset.into())?;
+    p.num("stride_byte_offset", f.stride_byte_offset.into())?;
+    p.num("base_offset", f.base_offset.into())?;
+    p.str("lbo_mode", f.lbo_mode.name())?;
+    match Swizzle::from_code(swizzle) {
+        Ok(s) => p.str("swizzle", s.name())?,
+        Err(_) => p.num("swizzle", swizzle.into())?,
+    }
+    p.close();
+    Ok(())
+}
+
+/// What one row's bits mean, in words.
+fn meaning(buf: &mut String, field: SmemField, v: u64, raw: u64) -> fmt::Result {
+    let row = field.row();
+    match row.role {
+        Role::Reserved => {
+            return buf.write_str(if v == 0 {
+                "reserved, 0"
+            } else {
+                "reserved: SET, must be 0"
+            })
+        }
+        Role::Fixed(want) => {
+            return if v == want {
+                write!(buf, "fixed {want:#0w$b}", w = usize::from(row.width) + 2)
+            } else {
+                write!(
+                    buf,
+                    "WRONG: must be the fixed {want:#0w$b}",
+                    w = usize::from(row.width) + 2
+                )
+            };
+        }
+        Role::Value => {}
+    }
+    let absolute = SmemField::LboMode.row().get(raw) == 1;
+    match field {
+        SmemField::StartAddress => write!(buf, "byte address {:#x}", v << 4),
+        SmemField::LeadingByteOffset if absolute => write!(buf, "byte address {:#x}", v << 4),
+        SmemField::LeadingByteOffset | SmemField::StrideByteOffset => {
+            write!(buf, "{} bytes", v << 4)
+        }
+        SmemField::BaseOffset => {
+            write!(buf, "{v}")?;
+            if v != 0 && swizzle_code(raw) == 0 {
+                buf.push_str(" (no meaning without swizzling)");
+            }
+            Ok(())
+        }
+        SmemField::LboMode => buf.write_str(if v == 0 {
+            "relative: leading byte offset"
+        } else {
+            "absolute: leading byte address (sm_103a)"
+        }),
+        SmemField::Swizzle => match Swizzle::from_code(swizzle_code(raw)) {
+            Ok(s) => write!(buf, "{}: {}", s.name(), s.description()),
+            Err(_) => write!(buf, "invalid code {v} (3, 5 and 7 are invalid)"),
+        },
+        _ => write!(buf, "{v}"),
+    }
+}
+
+/// The field table of a raw value, rows flagged where a problem points.
+fn rows(raw: u64, problems: &[SmemError]) -> Result<Vec<Row>, fmt::Error> {
+    let mut rows = Vec::with_capacity(SMEM_LAYOUT.len());
+    for row in SMEM_LAYOUT {
+        let v = row.get(raw);
+        let mut m = String::new();
+        meaning(&mut m, row.field, v, raw)?;
+        let name = row.field.name();
+        rows.push(Row {
+            bits: BitRange(row.lo, row.hi()).to_string(),
+            field: name.to_string(),
+            raw: RawBits {
+                value: v,
+                width: row.width,
+            }
+            .to_string(),
+            meaning: m,
+            flagged: problems
+                .iter()
+                .any(|d| concerns(d.field(), name, row.lo, row.hi())),
+        });
+    }
+    Ok(rows)
+}
+
+fn heading(buf: &mut String, raw: u64, target: Target, style: Style) -> fmt::Result {
+    writeln!(
+        buf,
+        "{}shared memory descriptor {raw:#018x}{} for {target} (PTX ISA 9.7.16.4.1 Tables 40-41)",
+        style.bold(),
+        style.reset()
+    )
+}
+
+/// `decode smem VALUE`.
+pub fn decode(ctx: Ctx, raw: u64, target: crate::cli::TargetArg) -> Result<Report, fmt::Error> {
+    let mut rep = Report::default();
+    let Some(target) = resolve_target(target, &mut rep, ctx.err)? else {
+        return Ok(rep);
+    };
+    let d = SmemDescriptor::decode(raw, target);
+    let problems: Vec<SmemError> = d.diagnostics.iter().collect();
+    if ctx.json {
+        json_object(&mut rep.out, raw, &problems)?;
+        rep.out.push('\n');
+    } else {
+        heading(&mut rep.out, raw, target, ctx.out)?;
+        out::table(&mut rep.out, &rows(raw, &problems)?, ctx.out)?;
+        let (e, w) = count(&problems);
+        out::verdict(&mut rep.out, e, w, ctx.out)?;
+    }
+    rep.problems(&problems, ctx.err)?;
+    Ok(rep)
+}
+
+fn json_object(buf: &mut String, raw: u64, problems: &[SmemError]) -> fmt::Result {
+    let mut o = Obj::open(buf);
+    o.str("hex", format_args!("{raw:#018x}"))?;
+    o.bool("valid", count(problems).0 == 0)?;
+    fields_json(&mut o, raw)?;
+    problems_json(&mut o, problems)?;
+    o.close();
+    Ok(())
+}
+
+/// Batch decoding of shared memory descriptors for one target.
+pub struct Batch {
+    target: Target,
+    problems: Vec<SmemError>,
+}
+
+impl Batch {
+    /// A batch decoder for `target`.
+    pub fn new(target: Target) -> Batch {
+        Batch {
+            target,
+            problems: Vec::with_capacity(16),
+        }
+    }
+}
+
+impl Decoder for Batch {
+    const BITS: u32 = 64;
+
+    fn line(&mut self, raw: u64, buf: &mut String, json: bool) -> Result<bool, fmt::Error> {
+        let d = SmemDescriptor::decode(raw, self.target);
+        self.problems.clear();
+        self.problems.extend(d.diagnostics.iter());
+        let valid = d.is_valid();
+        if json {
+            json_object(buf, raw, &self.problems)?;
+        } else {
+            let f = &d.fields;
+            write!(
+                buf,
+                "{raw:#018x} {} start_address={:#x} leading_byte_offset={} stride_byte_offset={} \
+                 base_offset={} lbo_mode={} swizzle={}",
+                if valid { "valid" } else { "invalid" },
+                f.start_address,
+                f.leading_byte_offset,
+                f.stride_byte_offset,
+                f.base_offset,
+                f.lbo_mode.name(),
+                SwizzleValue(swizzle_code(raw))
+            )?;
+            problems_compact(buf, &self.problems)?;
+        }
+        Ok(valid)
+    }
+}
+
+/// Byte flag to the `u32` the core takes; above that it cannot be a descriptor field (R3).
+fn bytes(field: &'static str, v: u64) -> Result<u32, CliError> {
+    narrow(
+        field,
+        v,
+        u64::from(u32::MAX),
+        MAX_BYTES,
+        Source::Decision(3),
+    )
+}
+
+/// `encode smem`.
+pub fn encode(ctx: Ctx, a: &EncodeSmem) -> Result<Report, fmt::Error> {
+    let mut rep = Report::default();
+    let Some(target) = resolve_target(a.target, &mut rep, ctx.err)? else {
+        return Ok(rep);
+    };
+    // Numbers too large for the core's types are errors of their own.
+    let mut cli: Vec<CliError> = Vec::new();
+    let mut take = |field, v| {
+        bytes(field, v).unwrap_or_else(|e| {
+            cli.push(e);
+            0
+        })
+    };
+    let start = take("start_address", a.start_address);
+    let lbo = take("leading_byte_offset", a.lbo);
+    let sbo = take("stride_byte_offset", a.sbo);
+    let mut fields = SmemFields::new(start, lbo, sbo, a.swizzle).with_lbo_mode(a.lbo_mode);
+    let mut problems: Vec<SmemError> = Vec::new();
+    if let Some(b) = a.base_offset {
+        match narrow::<u8>("base_offset", b, 255, 7, Source::PtxTable(40)) {
+            Ok(b) => fields = fields.with_base_offset(b),
+            Err(e) => cli.push(e),
+        }
+    }
+    if let Some(p) = a.pattern_start {
+        match narrow::<u32>(
+            "pattern_start_address",
+            p,
+            u64::from(u32::MAX),
+            u64::from(u32::MAX),
+            Source::PtxTable(41),
+        ) {
+            Ok(p) => match fields.with_pattern_start(p) {
+                Ok(f) => fields = f,
+                Err(e) => problems.push(e),
+            },
+            Err(e) => cli.push(e),
+        }
+    }
+    problems.extend(SmemDescriptor::validate(&fields, target).iter());
+    let failed = !cli.is_empty() || count(&problems).0 > 0;
+    if failed {
+        if ctx.json {
+            let mut o = Obj::open(&mut rep.out);
+            o.raw("hex", "null")?;
+            o.bool("valid", false)?;
+            fields_json_of(&mut o, &fields, fields.swizzle.code())?;
+            out::problems_json2(&mut o, &cli, &problems)?;
+            o.close();
+            rep.out.push('\n');
+        }
+        rep.problems(&cli, ctx.err)?;
+        rep.problems(&problems, ctx.err)?;
+        rep.status = rep.status.max(Status::Rule);
+        return Ok(rep);
+    }
+    // Validation passed, so encoding cannot fail; the fallback keeps the code panic-free.
+    let raw = match SmemDescriptor::try_new(fields, target) {
+        Ok(d) => d.bits(),
+        Err(e) => {
+            rep.problems(&[e], ctx.err)?;
+            return Ok(rep);
+        }
+    };
+    if ctx.json {
+        let mut o = Obj::open(&mut rep.out);
+        o.str("hex", format_args!("{raw:#018x}"))?;
+        fields_json(&mut o, raw)?;
+        o.close();
+        rep.out.push('\n');
+    } else {
+        heading(&mut rep.out, raw, target, ctx.out)?;
+        out::table(&mut rep.out, &rows(raw, &problems)?, ctx.out)?;
+        let (e, w) = count(&problems);
+        out::verdict(&mut rep.out, e, w, ctx.out)?;
+    }
+    rep.problems(&problems, ctx.err)?;
+    Ok(rep)
+}

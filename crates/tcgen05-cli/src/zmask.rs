@@ -1,0 +1,572 @@
+//! `decode zmask`, `encode zmask` and `solve zmask`: the 64-bit zero-column mask descriptor of
+//! `.ws` MMAs (PTX ISA 9.7.16.4.3, Table 45; decisions.md R19-R22).
+
+use std::fmt::{self, Write as _};
+
+use tcgen05::bits::Role;
+use tcgen05::diagnostic::{Diagnostic, Severity, Source};
+use tcgen05::mma::MaxShift;
+use tcgen05::zero_column_mask::{
+    column_mask, solve, sub_mask_width, sub_masks, validate_for, ColumnMask, ColumnMaskError,
+    SolveOptions, ZeroColumnMask, ZmaskError, ZmaskField, ZmaskFields, ZMASK_LAYOUT,
+};
+
+use crate::batch::Decoder;
+use crate::cli::{EncodeZmask, MaskShape, SolveZmask};
+use crate::out::{
+    self, concerns, count, problems_compact, problems_json, problems_json2, ranges, BitRange, Ctx,
+    Obj, RawBits, Report, Row, Status, Style,
+};
+use crate::problem::{narrow, CliError};
+
+/// Columns per line of the human column row.
+const ROW_COLUMNS: u16 = 64;
+
+/// M and N of the MMA, when given and representable.
+#[derive(Clone, Copy, Debug)]
+pub struct Shape {
+    /// M.
+    pub m: u16,
+    /// N.
+    pub n: u16,
+}
+
+/// Reads `--m/--n`: `Ok(None)` when not given; numbers too large for 16 bits are errors.
+pub fn shape_of(s: MaskShape, cli: &mut Vec<CliError>) -> Option<Shape> {
+    let (m, n) = (s.m?, s.n?);
+    let m = narrow::<u16>("m", m, u64::from(u16::MAX), 128, Source::PtxTable(45));
+    let n = narrow::<u16>("n", n, u64::from(u16::MAX), 256, Source::Decision(16));
+    match (m, n) {
+        (Ok(m), Ok(n)) => Some(Shape { m, n }),
+        (m, n) => {
+            cli.extend(m.err());
+            cli.extend(n.err());
+            None
+        }
+    }
+}
+
+/// Every problem of `fields` (and of the reserved bits of `raw`) in the MMA described.
+fn problems_of(
+    raw: u64,
+    fields: &ZmaskFields,
+    shape: Option<Shape>,
+    max_shift: Option<MaxShift>,
+    out: &mut Vec<ZmaskError>,
+) {
+    out.clear();
+    let d = match shape {
+        Some(s) => ZeroColumnMask::decode_for(raw, s.m, s.n, max_shift),
+        None => ZeroColumnMask::decode(raw),
+    };
+    // The decoders read the fields from `raw`; an encode checks its own fields the same way.
+    let own = match shape {
+        Some(s) => validate_for(fields, s.m, s.n, max_shift),
+        None => fields.validate(),
+    };
+    out.extend(
+        d.diagnostics
+            .iter()
+            .filter(|e| matches!(e, ZmaskError::ReservedBit { .. })),
+    );
+    out.extend(own.iter());
+    if shape.is_none() {
+        if let Some(ms) = max_shift {
+            if fields.column_shift > ms.rows() {
+                out.push(ZmaskError::ColumnShiftAboveMaxShift {
+                    shift: fields.column_shift,
+                    max_shift: ms,
+                });
+            }
+        }
+    }
+}
+
+fn fields_json(o: &mut Obj<'_>, f: &ZmaskFields) -> fmt::Result {
+    let buf = o.key("fields");
+    let mut p = Obj::open(buf);
+    let b = p.key("start_count");
+    write!(
+        b,
+        "[{},{},{},{}]",
+        f.start_count[0], f.start_count[1], f.start_count[2], f.start_count[3]
+    )?;
+    let b = p.key("first_span");
+    write!(
+        b,
+        "[{},{},{},{}]",
+        u8::from(f.first_span[0]),
+        u8::from(f.first_span[1]),
+        u8::from(f.first_span[2]),
+        u8::from(f.first_span[3])
+    )?;
+    p.num("non_zero_mask", f.non_zero_mask.into())?;
+    p.num("skip_span", f.skip_span.into())?;
+    p.num("use_span", f.use_span.into())?;
+    p.num("column_shift", f.column_shift.into())?;
+    p.close();
+    Ok(())
+}
+
+/// The sub-masks and the full mask for the shape, when M and N allow them.
+fn masks(f: &ZmaskFields, s: Shape) -> Option<([Option<ColumnMask>; 4], ColumnMask)> {
+    let subs = sub_masks(f, s.m, s.n).ok()?;
+    let full = column_mask(f, s.m, s.n).ok()?;
+    Some((subs, full))
+}
+
+/// `"masks": [...], "zeroed_columns": [...]` (or `null`s when M and N allow no mask).
+fn masks_json(o: &mut Obj<'_>, f: &ZmaskFields, s: Shape) -> fmt::Result {
+    match masks(f, s) {
+        Some((subs, full)) => {
+            let b = o.key("masks");
+            b.push('[');
+            for (i, m) in subs.iter().flatten().enumerate() {
+                if i > 0 {
+                    b.push(',');
+                }
+                write!(b, "\"{m}\"")?;
+            }
+            b.push(']');
+            let b = o.key("zeroed_columns");
+            b.push('[');
+            for (i, c) in full.iter_ones().enumerate() {
+                if i > 0 {
+                    b.push(',');
+                }
+                write!(b, "{c}")?;
+            }
+            b.push(']');
+            Ok(())
+        }
+        None => {
+            o.raw("masks", "null")?;
+            o.raw("zeroed_columns", "null")
+        }
+    }
+}
+
+fn meaning(buf: &mut String, field: ZmaskField, v: u64, f: &ZmaskFields) -> fmt::Result {
+    if field.row().role == Role::Reserved {
+        return buf.write_str(if v == 0 {
+            "reserved, 0"
+        } else {
+            "reserved: SET, must be 0"
+        });
+    }
+    let used_by = |i: u8| match i {
+        0 => "every M",
+        1 => "M = 32, 64",
+        _ => "M = 32",
+    };
+    match field {
+        ZmaskField::StartCount0
+        | ZmaskField::StartCount1
+        | ZmaskField::StartCount2
+        | ZmaskField::StartCount3 => {
+            let i = field.sub_mask().unwrap_or(0);
+            write!(
+                buf,
+                "mask{i} skips {v} position(s) of its pattern ({})",
+                used_by(i)
+            )
+        }
+        ZmaskField::FirstSpan0
+        | ZmaskField::FirstSpan1
+        | ZmaskField::FirstSpan2
+        | ZmaskField::FirstSpan3 => {
+            let i = field.sub_mask().unwrap_or(0);
+            write!(
+                buf,
+                "mask{i} starts with {} columns ({})",
+                if v == 1 { "zeroed" } else { "used" },
+                used_by(i)
+            )
+        }
+        ZmaskField::NonZeroMask => buf.write_str(if v == 1 {
+            "1: generate the mask"
+        } else {
+            "0: no column is zeroed"
+        }),
+        ZmaskField::SkipSpan => write!(buf, "runs of {} zeroed column(s) (R19)", v + 1),
+        ZmaskField::UseSpan => write!(buf, "runs of {} used column(s) (R19)", v + 1),
+        ZmaskField::ColumnShift => write!(
+            buf,
+            "the MMA reads B columns {}..{}+N-1",
+            f.column_shift, f.column_shift
+        ),
+        _ => write!(buf, "{v}"),
+    }
+}
+
+fn rows(raw: u64, f: &ZmaskFields, problems: &[ZmaskError]) -> Result<Vec<Row>, fmt::Error> {
+    let mut rows = Vec::with_capacity(ZMASK_LAYOUT.len());
+    for r in ZMASK_LAYOUT {
+        let v = r.get(raw);
+        let mut m = String::new();
+        meaning(&mut m, r.field, v, f)?;
+        let name = r.field.name();
+        rows.push(Row {
+            bits: BitRange(r.lo, r.hi()).to_string(),
+            field: name.to_string(),
+            raw: RawBits {
+                value: v,
+                width: r.width,
+            }
+            .to_string(),
+            meaning: m,
+            flagged: problems
+                .iter()
+                .any(|d| concerns(d.field(), name, r.lo, r.hi())),
+        });
+    }
+    Ok(rows)
+}
+
+/// The masks section of the human report: sub-masks most significant column first, then the
+/// columns in order with the zeroed ones marked.
+fn masks_human(buf: &mut String, f: &ZmaskFields, s: Shape, style: Style) -> fmt::Result {
+    let Some((subs, full)) = masks(f, s) else {
+        return writeln!(
+            buf,
+            "  no mask: M = {} and N = {} do not split into sub-masks (Table 45)",
+            s.m, s.n
+        );
+    };
+    let width = sub_mask_width(s.m, s.n).unwrap_or(s.n);
+    let count = subs.iter().flatten().count();
+    writeln!(
+        buf,
+        "\n  M = {}, N = {}: {count} sub-mask{} of {width} columns, most significant column first (1 = zeroed):",
+        s.m,
+        s.n,
+        if count == 1 { "" } else { "s" }
+    )?;
+    let wcol = s.n.saturating_sub(1).to_string().len();
+    for (i, m) in subs.iter().flatten().enumerate() {
+        let lo = i as u16 * width;
+        let hi = lo + width.saturating_sub(1);
+        writeln!(buf, "    mask{i}  columns {lo:>wcol$}-{hi:<wcol$}  {m}")?;
+    }
+    let shift = u16::from(f.column_shift);
+    writeln!(
+        buf,
+        "\n  columns 0..{} in order ({}#{} zeroed, . used); the MMA reads B columns {}..{}:",
+        s.n.saturating_sub(1),
+        style.red(),
+        style.reset(),
+        shift,
+        shift + s.n.saturating_sub(1)
+    )?;
+    let mut lo = 0u16;
+    while lo < s.n {
+        write!(buf, "    {lo:>wcol$}  ")?;
+        let hi = (lo + ROW_COLUMNS).min(s.n);
+        for c in lo..hi {
+            if full.bit(c) {
+                write!(buf, "{}#{}", style.red(), style.reset())?;
+            } else {
+                buf.push('.');
+            }
+            if (c + 1) % 8 == 0 && c + 1 < hi {
+                buf.push(' ');
+            }
+        }
+        buf.push('\n');
+        lo = hi;
+    }
+    let ones: Vec<u32> = full.iter_ones().map(u32::from).collect();
+    write!(buf, "  zeroed columns ({}): ", ones.len())?;
+    if ones.is_empty() {
+        buf.push_str("none");
+    } else {
+        ranges(buf, &ones, ", ")?;
+    }
+    buf.push('\n');
+    Ok(())
+}
+
+fn heading(buf: &mut String, raw: u64, style: Style) -> fmt::Result {
+    writeln!(
+        buf,
+        "{}zero-column mask descriptor {raw:#018x}{} (PTX ISA 9.7.16.4.3 Table 45)",
+        style.bold(),
+        style.reset()
+    )
+}
+
+fn human(
+    buf: &mut String,
+    raw: u64,
+    f: &ZmaskFields,
+    shape: Option<Shape>,
+    problems: &[ZmaskError],
+    style: Style,
+) -> fmt::Result {
+    heading(buf, raw, style)?;
+    out::table(buf, &rows(raw, f, problems)?, style)?;
+    if let Some(s) = shape {
+        masks_human(buf, f, s, style)?;
+    }
+    let (e, w) = count(problems);
+    out::verdict(buf, e, w, style)
+}
+
+fn decode_object(
+    buf: &mut String,
+    raw: u64,
+    f: &ZmaskFields,
+    shape: Option<Shape>,
+    problems: &[ZmaskError],
+) -> fmt::Result {
+    let mut o = Obj::open(buf);
+    o.str("hex", format_args!("{raw:#018x}"))?;
+    o.bool("valid", count(problems).0 == 0)?;
+    fields_json(&mut o, f)?;
+    problems_json(&mut o, problems)?;
+    if let Some(s) = shape {
+        masks_json(&mut o, f, s)?;
+    }
+    o.close();
+    Ok(())
+}
+
+/// `decode zmask VALUE`.
+pub fn decode(
+    ctx: Ctx,
+    raw: u64,
+    shape: Option<Shape>,
+    max_shift: Option<MaxShift>,
+) -> Result<Report, fmt::Error> {
+    let mut rep = Report::default();
+    let f = ZmaskFields::from_raw(raw);
+    let mut problems = Vec::new();
+    problems_of(raw, &f, shape, max_shift, &mut problems);
+    if ctx.json {
+        decode_object(&mut rep.out, raw, &f, shape, &problems)?;
+        rep.out.push('\n');
+    } else {
+        human(&mut rep.out, raw, &f, shape, &problems, ctx.out)?;
+    }
+    rep.problems(&problems, ctx.err)?;
+    Ok(rep)
+}
+
+/// Batch decoding of zero-column mask descriptors.
+pub struct Batch {
+    shape: Option<Shape>,
+    max_shift: Option<MaxShift>,
+    problems: Vec<ZmaskError>,
+}
+
+impl Batch {
+    /// A batch decoder for an MMA shape (or none) and maximum shift (or none).
+    pub fn new(shape: Option<Shape>, max_shift: Option<MaxShift>) -> Batch {
+        Batch {
+            shape,
+            max_shift,
+            problems: Vec::with_capacity(16),
+        }
+    }
+}
+
+impl Decoder for Batch {
+    const BITS: u32 = 64;
+
+    fn line(&mut self, raw: u64, buf: &mut String, json: bool) -> Result<bool, fmt::Error> {
+        let f = ZmaskFields::from_raw(raw);
+        problems_of(raw, &f, self.shape, self.max_shift, &mut self.problems);
+        let valid = count(&self.problems).0 == 0;
+        if json {
+            decode_object(buf, raw, &f, self.shape, &self.problems)?;
+            return Ok(valid);
+        }
+        let sc = f.start_count;
+        let fs = f.first_span.map(u8::from);
+        write!(
+            buf,
+            "{raw:#018x} {} start_count={},{},{},{} first_span={},{},{},{} non_zero_mask={} \
+             skip_span={} use_span={} column_shift={}",
+            if valid { "valid" } else { "invalid" },
+            sc[0],
+            sc[1],
+            sc[2],
+            sc[3],
+            fs[0],
+            fs[1],
+            fs[2],
+            fs[3],
+            u8::from(f.non_zero_mask),
+            f.skip_span,
+            f.use_span,
+            f.column_shift
+        )?;
+        if let Some((subs, full)) = self.shape.and_then(|s| masks(&f, s)) {
+            buf.push_str(" masks=");
+            for (i, m) in subs.iter().flatten().enumerate() {
+                if i > 0 {
+                    buf.push(',');
+                }
+                write!(buf, "{m}")?;
+            }
+            buf.push_str(" zeroed_columns=");
+            let mut first = true;
+            for c in full.iter_ones() {
+                if !first {
+                    buf.push(',');
+                }
+                first = false;
+                write!(buf, "{c}")?;
+            }
+        }
+        problems_compact(buf, &self.problems)?;
+        Ok(valid)
+    }
+}
+
+/// Writes a successful encode or solve: the descriptor, its fields and (with a shape) masks.
+fn success(
+    rep: &mut Report,
+    ctx: Ctx,
+    raw: u64,
+    f: &ZmaskFields,
+    shape: Option<Shape>,
+    problems: &[ZmaskError],
+) -> fmt::Result {
+    if ctx.json {
+        let mut o = Obj::open(&mut rep.out);
+        o.str("hex", format_args!("{raw:#018x}"))?;
+        fields_json(&mut o, f)?;
+        if let Some(s) = shape {
+            masks_json(&mut o, f, s)?;
+        }
+        o.close();
+        rep.out.push('\n');
+    } else {
+        human(&mut rep.out, raw, f, shape, problems, ctx.out)?;
+    }
+    rep.problems(problems, ctx.err)
+}
+
+/// Writes a failed encode or solve: exit status 1, errors on stderr, a JSON failure object.
+fn failure<A: Diagnostic, B: Diagnostic>(
+    rep: &mut Report,
+    ctx: Ctx,
+    fields: Option<&ZmaskFields>,
+    a: &[A],
+    b: &[B],
+) -> fmt::Result {
+    if ctx.json {
+        let mut o = Obj::open(&mut rep.out);
+        o.raw("hex", "null")?;
+        o.bool("valid", false)?;
+        if let Some(f) = fields {
+            fields_json(&mut o, f)?;
+        }
+        problems_json2(&mut o, a, b)?;
+        o.close();
+        rep.out.push('\n');
+    }
+    rep.problems(a, ctx.err)?;
+    rep.problems(b, ctx.err)?;
+    rep.status = rep.status.max(Status::Rule);
+    Ok(())
+}
+
+/// `encode zmask`.
+pub fn encode(ctx: Ctx, a: &EncodeZmask) -> Result<Report, fmt::Error> {
+    let mut rep = Report::default();
+    let mut cli = Vec::new();
+    let shape = shape_of(a.shape, &mut cli);
+    let mut byte = |field, v, limit, max, source| {
+        narrow::<u8>(field, v, limit, max, source).unwrap_or_else(|e| {
+            cli.push(e);
+            0
+        })
+    };
+    let t45 = Source::PtxTable(45);
+    let mut f = ZmaskFields {
+        non_zero_mask: a.non_zero_mask,
+        skip_span: byte("skip_span", a.skip_span, 255, 255, t45),
+        use_span: byte("use_span", a.use_span, 255, 255, t45),
+        column_shift: byte("column_shift", a.column_shift, 255, 32, t45),
+        ..ZmaskFields::DISABLED
+    };
+    for i in 0..4 {
+        if let Some(v) = a.start_count.and_then(|l| l.get(i).copied()) {
+            f.start_count[i] = byte(ZmaskField::start_count(i).name(), v, 255, 255, t45);
+        }
+        if let Some(v) = a.first_span.and_then(|l| l.get(i).copied()) {
+            f.first_span[i] = byte(ZmaskField::first_span(i).name(), v, 1, 1, t45) == 1;
+        }
+    }
+    let raw = f.to_raw_unchecked();
+    let mut problems = Vec::new();
+    problems_of(raw, &f, shape, a.max_shift, &mut problems);
+    if !cli.is_empty() || problems.iter().any(|e| e.severity() == Severity::Error) {
+        failure(&mut rep, ctx, Some(&f), &cli, &problems)?;
+        return Ok(rep);
+    }
+    success(&mut rep, ctx, raw, &f, shape, &problems)?;
+    Ok(rep)
+}
+
+/// `solve zmask`.
+pub fn solve_cmd(ctx: Ctx, a: &SolveZmask) -> Result<Report, fmt::Error> {
+    let mut rep = Report::default();
+    let wanted = match ColumnMask::parse_bits(a.mask.trim_ascii()) {
+        Ok(m) => m,
+        Err(e @ (ColumnMaskError::BadDigit { .. } | ColumnMaskError::NoDigits)) => {
+            writeln!(
+                rep.err,
+                "{}error{}: --mask: {e} (expected N characters of 0 and 1, highest column first)",
+                ctx.err.red(),
+                ctx.err.reset()
+            )?;
+            rep.status = Status::Usage;
+            return Ok(rep);
+        }
+        Err(e) => {
+            failure::<ColumnMaskError, ColumnMaskError>(&mut rep, ctx, None, &[e], &[])?;
+            return Ok(rep);
+        }
+    };
+    let mut cli = Vec::new();
+    let shape = shape_of(
+        MaskShape {
+            m: Some(a.m),
+            n: Some(a.n),
+        },
+        &mut cli,
+    );
+    let shift = narrow::<u8>(
+        "column_shift",
+        a.column_shift,
+        255,
+        32,
+        Source::PtxTable(45),
+    );
+    let shift = shift.unwrap_or_else(|e| {
+        cli.push(e);
+        0
+    });
+    let Some(shape) = shape.filter(|_| cli.is_empty()) else {
+        failure::<CliError, CliError>(&mut rep, ctx, None, &cli, &[])?;
+        return Ok(rep);
+    };
+    let options = SolveOptions {
+        column_shift: shift,
+        max_shift: a.max_shift,
+    };
+    match solve(shape.m, shape.n, &wanted, options) {
+        Ok(f) => {
+            let raw = f.to_raw_unchecked();
+            let mut problems = Vec::new();
+            problems_of(raw, &f, Some(shape), a.max_shift, &mut problems);
+            // A solution for an N that no .ws MMA has still prints, with its errors.
+            success(&mut rep, ctx, raw, &f, Some(shape), &problems)?;
+        }
+        Err(e) => failure::<_, CliError>(&mut rep, ctx, None, &[e], &[])?,
+    }
+    Ok(rep)
+}
