@@ -12,6 +12,7 @@ use crate::number::{arg_list4, arg_u64, operand32, operand64, Operand};
 #[command(
     name = "tcgen05",
     version,
+    args_override_self = true,
     about = "Decode, encode and check NVIDIA Blackwell tcgen05 descriptors and MMA shapes",
     long_about = "Decode, encode and check the descriptors of NVIDIA Blackwell's fifth-generation \
 tensor-core MMA (PTX ISA 9.7.16): the shared memory (matrix) descriptor, the instruction \
@@ -500,7 +501,7 @@ pub struct EncodeZmask {
     #[arg(long, value_name = "U", value_parser = arg_u64)]
     pub use_span: u64,
     /// Non-Zero Mask: 1 (default) generates the mask, 0 zeroes no column.
-    #[arg(long, value_name = "0|1", value_parser = parse_bit, default_value = "1")]
+    #[arg(long, value_name = "0|1", value_parser = parse_bit, default_value = "1", action = clap::ArgAction::Set)]
     pub non_zero_mask: bool,
     /// First Span of sub-masks 0,1,2,3 (1: the pattern starts with zeroed columns).
     #[arg(long, value_name = "a,b,c,d", value_parser = arg_list4)]

@@ -733,6 +733,9 @@ pub fn encode(ctx: Ctx, a: &EncodeIdesc) -> Result<Report, fmt::Error> {
             problems_json2(&mut o, &cli, &problems)?;
             o.close();
             rep.out.push('\n');
+        } else {
+            let (e, w) = count(&problems);
+            out::verdict(&mut rep.out, e + cli.len(), w, ctx.out)?;
         }
         rep.problems(&cli, ctx.err)?;
         rep.problems(&problems, ctx.err)?;

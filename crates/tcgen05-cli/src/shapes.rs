@@ -66,9 +66,18 @@ pub fn run(ctx: Ctx, a: &ShapesArgs) -> Result<Report, fmt::Error> {
         )?;
         return Ok(rep);
     }
+    let cells: Vec<(String, String)> = rules
+        .iter()
+        .map(|r| {
+            let m: Vec<String> = r.m.iter().map(u16::to_string).collect();
+            (m.join(", "), r.n.to_string())
+        })
+        .collect();
+    let wm = cells.iter().map(|c| c.0.len()).max().unwrap_or(0).max(1);
+    let wn = cells.iter().map(|c| c.1.len()).max().unwrap_or(0).max(1);
     writeln!(
         rep.out,
-        "  {}{:<9} {:<10} {:<4} {:<7} {:<12} {:<37} K{}",
+        "  {}{:<9} {:<10} {:<4} {:<7} {:<wm$}  {:<wn$}  K{}",
         st.dim(),
         "kind",
         "cta_group",
@@ -78,23 +87,14 @@ pub fn run(ctx: Ctx, a: &ShapesArgs) -> Result<Report, fmt::Error> {
         "N",
         st.reset()
     )?;
-    for r in &rules {
-        let mut m = String::new();
-        for (i, v) in r.m.iter().enumerate() {
-            if i > 0 {
-                m.push_str(", ");
-            }
-            write!(m, "{v}")?;
-        }
+    for (r, (m, n)) in rules.iter().zip(&cells) {
         writeln!(
             rep.out,
-            "  {:<9} {:<10} {:<4} {:<7} {:<12} {:<37} {}",
+            "  {:<9} {:<10} {:<4} {:<7} {m:<wm$}  {n:<wn$}  {}",
             r.kind.name(),
             r.cta_group.count(),
             if r.ws { "yes" } else { "no" },
             if r.sparse { "yes" } else { "no" },
-            m,
-            r.n.to_string(),
             r.k
         )?;
     }

@@ -284,6 +284,9 @@ pub fn encode(ctx: Ctx, a: &EncodeSmem) -> Result<Report, fmt::Error> {
             out::problems_json2(&mut o, &cli, &problems)?;
             o.close();
             rep.out.push('\n');
+        } else {
+            let (e, w) = count(&problems);
+            out::verdict(&mut rep.out, e + cli.len(), w, ctx.out)?;
         }
         rep.problems(&cli, ctx.err)?;
         rep.problems(&problems, ctx.err)?;

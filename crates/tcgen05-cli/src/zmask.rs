@@ -466,6 +466,10 @@ fn failure<A: Diagnostic, B: Diagnostic>(
         problems_json2(&mut o, a, b)?;
         o.close();
         rep.out.push('\n');
+    } else {
+        let (ea, wa) = count(a);
+        let (eb, wb) = count(b);
+        out::verdict(&mut rep.out, ea + eb, wa + wb, ctx.out)?;
     }
     rep.problems(a, ctx.err)?;
     rep.problems(b, ctx.err)?;

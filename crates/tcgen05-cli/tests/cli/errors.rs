@@ -1,0 +1,207 @@
+//! Usage errors (exit status 2) and the shape of every error line.
+
+use assert_cmd::cargo::cargo_bin_cmd;
+use predicates::prelude::*;
+
+use crate::run;
+
+#[test]
+fn malformed_numbers_exit_2() {
+    for (what, bad) in [
+        ("smem", "0x"),
+        ("smem", "-1"),
+        ("smem", "1f"),
+        ("smem", "0xg"),
+        ("smem", ""),
+        ("smem", " "),
+        ("smem", "0b101"),
+        ("smem", "1.5"),
+        ("smem", "0x1_0000_0000_0000_0000"),
+        ("smem", "18446744073709551616"),
+        ("zmask", "99999999999999999999999"),
+        ("idesc", "0x1_0000_0000"),
+        ("idesc", "4294967296"),
+        ("idesc", "nan"),
+    ] {
+        let r = run(&["decode", what, bad]);
+        r.code(2);
+        assert!(r.stderr.starts_with("error:"), "{bad}: {}", r.stderr);
+        assert!(r.stdout.is_empty());
+    }
+    // Largest values are fine.
+    run(&["decode", "idesc", "0xffff_ffff"]).code(1);
+    run(&["decode", "smem", "18446744073709551615"]).code(1);
+    for flag in [
+        vec![
+            "encode",
+            "smem",
+            "--start-address",
+            "0x4g0",
+            "--lbo",
+            "16",
+            "--sbo",
+            "1024",
+            "--swizzle",
+            "128B",
+        ],
+        vec!["encode", "zmask", "--skip-span", "two", "--use-span", "3"],
+        vec![
+            "encode",
+            "zmask",
+            "--skip-span",
+            "2",
+            "--use-span",
+            "3",
+            "--first-span",
+            "1,x",
+        ],
+        vec!["solve", "zmask", "--m", "1e2", "--n", "64", "--mask", "0"],
+    ] {
+        run(&flag).code(2);
+    }
+}
+
+#[test]
+fn unknown_names_and_flags_exit_2() {
+    for args in [
+        vec!["decode", "smem", "0", "--target", "sm_90a"],
+        vec!["decode", "smem", "0", "--target", ""],
+        vec!["decode", "idesc", "0", "--kind", "f64"],
+        vec!["decode", "idesc", "0", "--cta-group", "3"],
+        vec!["decode", "zmask", "0", "--max-shift", "7"],
+        vec!["decode", "smem", "0", "--frobnicate"],
+        vec!["decode", "tmem", "0"],
+        vec!["frobnicate"],
+        vec!["decode", "smem"],
+        vec!["decode", "smem", "1", "2"],
+        vec![
+            "encode", "idesc", "--kind", "f16", "--m", "64", "--n", "64", "--d-type", "f16",
+            "--a-type", "f8", "--b-type", "f16",
+        ],
+        vec![
+            "encode",
+            "idesc",
+            "--kind",
+            "mxf4",
+            "--m",
+            "128",
+            "--n",
+            "64",
+            "--a-type",
+            "e2m1",
+            "--b-type",
+            "e2m1",
+            "--scale-type",
+            "ue5m3",
+        ],
+        vec![
+            "encode",
+            "smem",
+            "--start-address",
+            "0",
+            "--lbo",
+            "0",
+            "--sbo",
+            "0",
+            "--swizzle",
+            "256B",
+        ],
+    ] {
+        let r = run(&args);
+        r.code(2);
+        assert!(r.stderr.starts_with("error:"), "{args:?}: {}", r.stderr);
+    }
+}
+
+#[test]
+fn rejected_targets_exit_1_with_the_r17_message() {
+    for t in ["sm_120a", "sm_121a", "sm_120"] {
+        cargo_bin_cmd!("tcgen05")
+            .args(["decode", "smem", "0x4000404000010040", "--target", t])
+            .assert()
+            .code(1)
+            .stdout(predicate::str::is_empty())
+            .stderr(predicate::str::starts_with(
+                "error: target: no tcgen05 on consumer Blackwell",
+            ))
+            .stderr(predicate::str::contains("(decisions.md R17)"));
+    }
+    cargo_bin_cmd!("tcgen05")
+        .args(["decode", "smem", "-", "--target", "sm_120a"])
+        .write_stdin("0x4000404000010040\n")
+        .assert()
+        .code(1)
+        .stdout(predicate::str::is_empty());
+    // sm_100 without a suffix has no tcgen05 either.
+    cargo_bin_cmd!("tcgen05")
+        .args(["shapes", "--target", "sm_100"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("'a') or family ('f') target"));
+    // sm_101a is the old name of sm_110a.
+    cargo_bin_cmd!("tcgen05")
+        .args([
+            "decode",
+            "smem",
+            "0x4000404000010040",
+            "--target",
+            "sm_101a",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("for sm_110a"));
+}
+
+#[test]
+fn error_lines_name_field_value_and_source() {
+    let r = run(&["decode", "smem", "0xffffffffffffffff"]);
+    r.code(1);
+    for line in r.stderr_lines() {
+        // error: FIELD = VALUE: MESSAGE (SOURCE)
+        let rest = line.strip_prefix("error: ").expect("error line");
+        let (field, rest) = rest.split_once(" = ").expect("field = value");
+        assert!(!field.is_empty());
+        let (value, _) = rest.split_once(": ").expect("value: message");
+        assert!(!value.is_empty());
+        assert!(
+            line.ends_with(')') && (line.contains("(PTX ISA ") || line.contains("(decisions.md R")),
+            "{line}"
+        );
+    }
+}
+
+#[test]
+fn colour_only_when_asked() {
+    let plain = run(&["decode", "smem", "0x6000000000004040"]);
+    assert!(!plain.stdout.contains('\x1b'));
+    let r = run(&["decode", "smem", "0x6000000000004040", "--color", "always"]);
+    assert!(r.stdout.contains("\x1b[") && r.stderr.contains("\x1b["));
+    let never = run(&["decode", "smem", "0x6000000000004040", "--color", "never"]);
+    assert_eq!(never.stdout, plain.stdout);
+    // JSON is never coloured.
+    let j = run(&[
+        "decode",
+        "smem",
+        "0x6000000000004040",
+        "--color",
+        "always",
+        "--json",
+    ]);
+    assert!(!j.stdout.contains('\x1b'));
+    j.json();
+}
+
+#[test]
+fn global_flags_go_anywhere() {
+    let a = run(&["--json", "decode", "smem", "0x4000404000010040"])
+        .code(0)
+        .json();
+    let b = run(&["decode", "smem", "0x4000404000010040", "--json"])
+        .code(0)
+        .json();
+    assert_eq!(a, b);
+    let c = run(&["decode", "--json", "smem", "0x4000404000010040"])
+        .code(0)
+        .json();
+    assert_eq!(a, c);
+}

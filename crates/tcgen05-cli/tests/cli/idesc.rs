@@ -1,0 +1,472 @@
+//! `decode idesc` and `encode idesc`: CUTLASS values (spec/oracles.md §2), kinds, Table 39, and
+//! every rule of Tables 42-44 (decisions.md R8-R17).
+
+use serde_json::Value;
+
+use crate::{errors_of, has, run, warnings_of};
+
+/// CUTLASS 4.2.0 instruction descriptors (oracles.md §2): hex, kind, the encode flags that
+/// build it, and fields to check in the decode.
+const CUTLASS: [(&str, &str, &[&str]); 6] = [
+    (
+        "0x08100490",
+        "f16",
+        &[
+            "--m", "128", "--n", "64", "--d-type", "f32", "--a-type", "bf16", "--b-type", "bf16",
+        ],
+    ),
+    (
+        "0x04020000",
+        "f16",
+        &[
+            "--m", "64", "--n", "8", "--d-type", "f16", "--a-type", "f16", "--b-type", "f16",
+        ],
+    ),
+    (
+        "0x084004a8",
+        "i8",
+        &[
+            "--m",
+            "128",
+            "--n",
+            "256",
+            "--d-type",
+            "s32",
+            "--a-type",
+            "s8",
+            "--b-type",
+            "s8",
+            "--saturate",
+        ],
+    ),
+    (
+        "0xc4200490",
+        "f16",
+        &[
+            "--m",
+            "64",
+            "--n",
+            "128",
+            "--d-type",
+            "f32",
+            "--a-type",
+            "bf16",
+            "--b-type",
+            "bf16",
+            "--max-shift",
+            "32",
+            "--ws",
+        ],
+    ),
+    (
+        "0x08a00480",
+        "mxf4",
+        &[
+            "--m", "128", "--n", "128", "--a-type", "e2m1", "--b-type", "e2m1",
+        ],
+    ),
+    (
+        "0x08400480",
+        "mxf4nvf4",
+        &[
+            "--m",
+            "128",
+            "--n",
+            "256",
+            "--a-type",
+            "e2m1",
+            "--b-type",
+            "e2m1",
+            "--scale-type",
+            "ue4m3",
+        ],
+    ),
+];
+
+/// The value of flag `name` in `args`.
+fn flag<'a>(args: &[&'a str], name: &str) -> Option<&'a str> {
+    args.iter()
+        .position(|a| *a == name)
+        .and_then(|i| args.get(i + 1).copied())
+}
+
+fn check_fields(v: &Value, kind: &str, args: &[&str]) {
+    let f = &v["fields"];
+    assert_eq!(f["m"].to_string(), flag(args, "--m").expect("m"), "{v}");
+    assert_eq!(f["n"].to_string(), flag(args, "--n").expect("n"), "{v}");
+    assert_eq!(f["a_type"], flag(args, "--a-type").expect("a"));
+    assert_eq!(f["b_type"], flag(args, "--b-type").expect("b"));
+    assert_eq!(f["d_type"], flag(args, "--d-type").unwrap_or("f32"));
+    assert_eq!(f["saturate"], args.contains(&"--saturate"));
+    assert_eq!(
+        f["max_shift"].to_string(),
+        flag(args, "--max-shift").unwrap_or("0")
+    );
+    let block_scaled = kind.starts_with("mx");
+    for key in ["scale_type", "sfa_id", "sfb_id"] {
+        assert_eq!(f.get(key).is_some(), block_scaled, "{key} in {v}");
+    }
+    assert_eq!(f.get("k").is_some(), kind.starts_with("mxf4"), "k in {v}");
+    if block_scaled {
+        assert_eq!(
+            f["scale_type"],
+            flag(args, "--scale-type").unwrap_or("ue8m0")
+        );
+    }
+    for key in [
+        "sparsity_selector",
+        "sparse",
+        "saturate",
+        "d_type",
+        "a_type",
+        "b_type",
+        "negate_a",
+        "negate_b",
+        "transpose_a",
+        "transpose_b",
+        "m",
+        "n",
+        "max_shift",
+    ] {
+        assert!(f.get(key).is_some(), "{key} missing in {v}");
+    }
+}
+
+#[test]
+fn cutlass_values_decode_under_their_kind() {
+    for (hex, kind, args) in CUTLASS {
+        let r = run(&["decode", "idesc", hex, "--kind", kind, "--json"]);
+        r.code(0);
+        let v = r.json();
+        assert_eq!(v["hex"], hex);
+        assert_eq!(v["kind"], kind);
+        assert_eq!(v["valid"], true);
+        check_fields(&v, kind, args);
+        assert!(errors_of(&v).is_empty());
+    }
+}
+
+#[test]
+fn cutlass_values_decode_without_kind() {
+    for (hex, kind, args) in CUTLASS {
+        let r = run(&["decode", "idesc", hex, "--json"]);
+        r.code(0);
+        let v = r.json();
+        assert_eq!(v["hex"], hex);
+        assert_eq!(v.as_object().map(|o| o.len()), Some(2));
+        let kinds = v["kinds"].as_array().expect("kinds");
+        let mine = kinds
+            .iter()
+            .find(|k| k["kind"] == kind)
+            .unwrap_or_else(|| panic!("{kind} not among the kinds of {hex}: {v}"));
+        check_fields(mine, kind, args);
+        // Only valid kinds are listed.
+        assert!(kinds.iter().all(|k| k["valid"] == true));
+        let h = run(&["decode", "idesc", hex]);
+        h.code(0);
+        assert!(
+            h.stdout.contains(&format!("as .kind::{kind} ")),
+            "{}",
+            h.stdout
+        );
+    }
+}
+
+#[test]
+fn cutlass_values_encode_from_fields() {
+    for (hex, kind, args) in CUTLASS {
+        let all = [&["encode", "idesc", "--kind", kind][..], args, &["--json"]].concat();
+        let r = run(&all);
+        r.code(0);
+        let v = r.json();
+        assert_eq!(v["hex"], hex, "{all:?}");
+        assert_eq!(v.as_object().map(|o| o.len()), Some(2));
+        check_fields(&v, kind, args);
+        let h = run(&all[..all.len() - 1]);
+        h.code(0);
+        assert!(h.stdout.contains(hex));
+    }
+}
+
+#[test]
+fn k_flag() {
+    let base = [
+        "encode",
+        "idesc",
+        "--kind",
+        "mxf4",
+        "--m",
+        "256",
+        "--n",
+        "256",
+        "--a-type",
+        "e2m1",
+        "--b-type",
+        "e2m1",
+        "--cta-group",
+        "2",
+        "--json",
+    ];
+    // K = 96: Table 44 bit 31, sm_103a only (R15).
+    let v = run(&[&base[..], &["--k", "96", "--target", "sm_103a"]].concat())
+        .code(0)
+        .json();
+    assert_eq!(v["fields"]["k"], 96);
+    assert_eq!(v["hex"], "0x90c00480");
+    let v = run(&[&base[..], &["--k", "96"]].concat()).code(1).json();
+    assert!(has(&errors_of(&v), "target", "9.7.16.2.1.1"), "{v}");
+    // Any other K must be the implied one.
+    let v = run(&[&base[..], &["--k", "64"]].concat()).code(0).json();
+    assert_eq!(v["fields"]["k"], 64);
+    let v = run(&[&base[..], &["--k", "128"]].concat()).code(1).json();
+    assert!(has(&errors_of(&v), "k", "R15"));
+    let v = run(&[&base[..], &["--k", "128", "--sparse"]].concat())
+        .code(0)
+        .json();
+    assert_eq!(v["fields"]["k"], 128);
+}
+
+/// Encodes with `flags` and returns the failure object (exit status 1).
+fn encode_fails(flags: &[&str]) -> Value {
+    let r = run(&[&["encode", "idesc"][..], flags, &["--json"]].concat());
+    r.code(1);
+    let v = r.json();
+    assert_eq!(v["hex"], Value::Null);
+    assert_eq!(v["valid"], false);
+    assert!(!r.stderr_lines().is_empty());
+    v
+}
+
+const F16: [&str; 12] = [
+    "--kind", "f16", "--m", "128", "--n", "64", "--d-type", "f32", "--a-type", "bf16", "--b-type",
+    "bf16",
+];
+
+#[test]
+fn encode_rules() {
+    let with = |extra: &[&str]| encode_fails(&[&F16[..], extra].concat());
+    // R11.
+    assert!(has(&errors_of(&with(&["--saturate"])), "saturate", "R11"));
+    assert!(has(
+        &errors_of(&with(&["--max-shift", "8"])),
+        "max_shift",
+        "R11"
+    ));
+    assert!(has(
+        &errors_of(&with(&["--sparsity-selector", "1"])),
+        "sparsity_selector",
+        "R11"
+    ));
+    // R12: an f16 accumulator needs f16 inputs.
+    assert!(has(
+        &errors_of(&with(&["--d-type", "f16"])),
+        "a_type",
+        "R12"
+    ));
+    // R13 only for block-scaled kinds; a scale type on f16 is wrong (R12).
+    assert!(has(
+        &errors_of(&with(&["--scale-type", "ue8m0"])),
+        "scale_type",
+        "R12"
+    ));
+    // Table 39: M, N for the CTA group, .ws (R16), targets (R17).
+    assert!(has(&errors_of(&with(&["--m", "48"])), "m", "Table 39"));
+    assert!(has(&errors_of(&with(&["--n", "7"])), "n", "Table 42"));
+    assert!(has(&errors_of(&with(&["--n", "264"])), "n", "Table 39"));
+    assert!(has(
+        &errors_of(&with(&["--cta-group", "2", "--m", "64"])),
+        "m",
+        "Table 39"
+    ));
+    assert!(has(
+        &errors_of(&with(&["--cta-group", "2", "--m", "256", "--n", "24"])),
+        "n",
+        "R14"
+    ));
+    assert!(has(
+        &errors_of(&with(&["--ws", "--m", "256"])),
+        "m",
+        "Table 39"
+    ));
+    assert!(has(&errors_of(&with(&["--m", "70000"])), "m", "Table 39"));
+    // .ws is cta_group::1 only.
+    assert!(has(
+        &errors_of(&with(&["--ws", "--cta-group", "2"])),
+        "ws",
+        "R16"
+    ));
+    // Mixing f16 with bf16: a warning only (R12).
+    let r = run(&[
+        &["encode", "idesc"][..],
+        &F16[..],
+        &["--a-type", "f16", "--json"],
+    ]
+    .concat());
+    r.code(0);
+    assert!(r.stderr.starts_with("warning: b_type"), "{}", r.stderr);
+
+    let i8 = [
+        "--kind", "i8", "--m", "128", "--n", "64", "--d-type", "s32", "--a-type", "s8", "--b-type",
+        "u8",
+    ];
+    let w = |extra: &[&str]| encode_fails(&[&i8[..], extra].concat());
+    assert!(has(&errors_of(&w(&["--negate-a"])), "negate_a", "R11"));
+    assert!(has(
+        &errors_of(&w(&["--target", "sm_100f"])),
+        "target",
+        "R17"
+    ));
+    assert!(has(&errors_of(&w(&["--n", "40"])), "n", "R14"));
+    // N = 24 is valid for i8 cta_group::1 (Table 39 over CUTLASS, R14).
+    run(&[&["encode", "idesc"][..], &i8[..], &["--n", "24"]].concat()).code(0);
+
+    let f8 = [
+        "--kind", "f8f6f4", "--m", "128", "--n", "64", "--d-type", "f32", "--a-type", "e2m1",
+        "--b-type", "e4m3",
+    ];
+    let v = encode_fails(&[&f8[..], &["--transpose-a"]].concat());
+    assert!(has(&errors_of(&v), "transpose_a", "R11"));
+    let v = encode_fails(&[&f8[..], &["--sparse", "--sparsity-selector", "2"]].concat());
+    assert!(has(&errors_of(&v), "sparsity_selector", "R11"));
+    let v = encode_fails(&[&f8[..], &["--a-type", "bf16"]].concat());
+    assert!(has(&errors_of(&v), "a_type", "R12"));
+
+    let mx = [
+        "--kind", "mxf4nvf4", "--m", "128", "--n", "64", "--a-type", "e2m1", "--b-type", "e2m1",
+    ];
+    let v = encode_fails(&[&mx[..], &["--sfa-id", "1"]].concat());
+    assert!(has(&errors_of(&v), "sfa_id", "R13"));
+    let v = encode_fails(&[&mx[..], &["--scale-type", "ue4m3", "--sfb-id", "2"]].concat());
+    assert!(has(&errors_of(&v), "sfb_id", "R13"));
+    let v = encode_fails(&[&mx[..], &["--sfa-id", "9"]].concat());
+    assert!(has(&errors_of(&v), "sfa_id", "Table 42") || has(&errors_of(&v), "sfa_id", "R13"));
+    let v = encode_fails(&[&mx[..], &["--transpose-b"]].concat());
+    assert!(has(&errors_of(&v), "transpose_b", "R11"));
+    let v = encode_fails(&[&mx[..], &["--sparse", "--target", "sm_100f"]].concat());
+    assert!(has(&errors_of(&v), "target", "R17"));
+    let v = encode_fails(&[&mx[..], &["--ws"]].concat());
+    assert!(has(&errors_of(&v), "ws", "R16"));
+    let v = encode_fails(&[&mx[..], &["--k", "96", "--sparse", "--target", "sm_103a"]].concat());
+    assert!(has(&errors_of(&v), "k", "Table 44"), "{v}");
+    let mx8 = [
+        "--kind", "mxf8f6f4", "--m", "128", "--n", "64", "--a-type", "e4m3", "--b-type", "e4m3",
+    ];
+    let v = encode_fails(&[&mx8[..], &["--scale-type", "ue4m3"]].concat());
+    assert!(has(&errors_of(&v), "scale_type", "R12"));
+    run(&[&["encode", "idesc"][..], &mx8[..], &["--sfa-id", "3"]].concat()).code(0);
+}
+
+#[test]
+fn missing_d_type_is_a_usage_error() {
+    let r = run(&[
+        "encode", "idesc", "--kind", "f16", "--m", "128", "--n", "64", "--a-type", "f16",
+        "--b-type", "f16",
+    ]);
+    r.code(2);
+    assert!(r.stderr.starts_with("error: --d-type is required"));
+}
+
+/// Decodes `hex` under `kind` with `extra` flags and returns the object.
+fn decode(hex: &str, kind: &str, extra: &[&str], code: i32) -> Value {
+    let r = run(&[
+        &["decode", "idesc", hex, "--kind", kind, "--json"][..],
+        extra,
+    ]
+    .concat());
+    r.code(code);
+    r.json()
+}
+
+#[test]
+fn decode_rules() {
+    let good: u32 = 0x0810_0490;
+    let hex = |v: u32| format!("{v:#010x}");
+    // R10: reserved bits of Table 42, by position.
+    for bit in [6, 23, 29] {
+        let v = decode(&hex(good | 1 << bit), "f16", &[], 1);
+        assert!(has(&errors_of(&v), &format!("bit {bit}"), "R10"), "{v}");
+    }
+    // Reserved bits of Table 43 / 44 under the block-scaled kinds.
+    let v = decode("0x08a00481", "mxf4", &[], 1);
+    assert!(has(&errors_of(&v), "bit 0", "R10"));
+    let v = decode("0x08a01480", "mxf4", &[], 1);
+    assert!(has(&errors_of(&v), "bit 12", "R10"));
+    let v = decode("0x88a00480", "mxf8f6f4", &[], 1);
+    assert!(has(&errors_of(&v), "bit 31", "R10"));
+    // A type code that names no type under the kind: the field keeps the code (Table 42).
+    let v = decode(&hex(good), "tf32", &[], 1);
+    assert!(has(&errors_of(&v), "a_type", "Table 42"), "{v}");
+    assert_eq!(v["fields"]["a_type"], 1);
+    assert_eq!(v["fields"]["d_type"], "f32");
+    let v = decode(&hex(good), "i8", &[], 1);
+    assert!(has(&errors_of(&v), "d_type", "Table 42"));
+    assert_eq!(v["fields"]["d_type"], 1);
+    // M not of Table 39 and N = 0.
+    let v = decode("0x03100490", "f16", &[], 1);
+    assert!(has(&errors_of(&v), "m", "Table 39"), "{v}");
+    let v = decode("0x08000490", "f16", &[], 1);
+    assert!(has(&errors_of(&v), "n", "Table 39"), "{v}");
+    // Sparsity selector without sparsity (R11).
+    let v = decode(&hex(good | 1), "f16", &[], 1);
+    assert!(has(&errors_of(&v), "sparsity_selector", "R11"));
+}
+
+#[test]
+fn decode_with_mma_checks_table_39() {
+    // M = 128 with cta_group::1 is fine; with ::2 N = 64 is fine too, M = 128 allowed.
+    decode("0x08100490", "f16", &["--cta-group", "1"], 0);
+    let v = decode("0x04020000", "f16", &["--cta-group", "2"], 1);
+    assert!(has(&errors_of(&v), "m", "Table 39"), "{v}");
+    // max shift without .ws (R11), fine with .ws.
+    let v = decode("0xc4200490", "f16", &["--target", "sm_100a"], 1);
+    assert!(has(&errors_of(&v), "max_shift", "R11"), "{v}");
+    decode("0xc4200490", "f16", &["--ws"], 0);
+    // Without MMA flags only the descriptor's own rules apply.
+    decode("0xc4200490", "f16", &[], 0);
+    // i8 is not on sm_103a (R17).
+    let v = decode("0x084004a8", "i8", &["--target", "sm_103a"], 1);
+    assert!(has(&errors_of(&v), "target", "R17"));
+    // Without --kind the MMA flags narrow the kinds.
+    let r = run(&[
+        "decode",
+        "idesc",
+        "0x04020000",
+        "--cta-group",
+        "2",
+        "--json",
+    ]);
+    r.code(1);
+    assert_eq!(r.json()["kinds"], serde_json::json!([]));
+    // Consumer Blackwell: the R17 message, exit status 1.
+    let r = run(&["decode", "idesc", "0x08100490", "--target", "sm_120a"]);
+    r.code(1);
+    assert!(r
+        .stderr
+        .starts_with("error: target: no tcgen05 on consumer Blackwell"));
+}
+
+#[test]
+fn no_valid_kind() {
+    let r = run(&["decode", "idesc", "0xffffffff", "--json"]);
+    r.code(1);
+    assert_eq!(
+        r.json(),
+        serde_json::json!({"hex": "0xffffffff", "kinds": []})
+    );
+    let lines = r.stderr_lines();
+    assert!(lines[0].starts_with("error: kind: 0xffffffff is not a valid instruction descriptor"));
+    assert_eq!(lines.len(), 8, "{}", r.stderr);
+    let h = run(&["decode", "idesc", "0xffffffff"]);
+    h.code(1);
+    assert!(h
+        .stdout
+        .contains("not a valid instruction descriptor under any kind"));
+}
+
+#[test]
+fn warnings_do_not_fail() {
+    // f16 x bf16 -> f32: valid with a warning (R12).
+    let v = decode("0x08100410", "f16", &[], 0);
+    assert!(has(&warnings_of(&v), "b_type", "R12"), "{v}");
+    assert_eq!(v["fields"]["a_type"], "f16");
+}
