@@ -41,3 +41,8 @@ pub mod zero_column_mask;
 pub use diagnostic::{Diagnostic, Diagnostics, Severity, Source};
 pub use mma::{CtaGroup, ElementType, IdescLayout, Kind, Major, MaxShift, ScaleType};
 pub use targets::{Target, TargetError};
+
+/// The README's examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;
