@@ -114,15 +114,15 @@ pub fn run<D: Decoder, R: BufRead, W: Write, E: Write>(
                 unreadable += 1;
                 if ctx.json {
                     let mut o = Obj::open(&mut buf);
-                    o.num("line", lines).map_err(fmt_err)?;
-                    let b = o.key("input");
+                    o.num(key!("line"), lines).map_err(fmt_err)?;
+                    let b = o.key(key!("input"));
                     b.push('"');
                     let t = line.trim_ascii();
                     let shown = t.get(..ECHO).unwrap_or(t);
                     write!(JsonEsc(b), "{}", String::from_utf8_lossy(shown)).map_err(fmt_err)?;
                     b.push('"');
-                    o.bool("valid", false).map_err(fmt_err)?;
-                    o.str("error", e).map_err(fmt_err)?;
+                    o.bool(key!("valid"), false).map_err(fmt_err)?;
+                    o.str(key!("error"), e).map_err(fmt_err)?;
                     o.close();
                 } else {
                     write!(buf, "{} unreadable: {e}", Echo(&line)).map_err(fmt_err)?;

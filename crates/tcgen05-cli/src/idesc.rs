@@ -6,7 +6,8 @@ use std::fmt::{self, Write as _};
 use tcgen05::bits::Role;
 use tcgen05::diagnostic::{Diagnostic, Severity, Source};
 use tcgen05::instruction_descriptor::{
-    layout, m_unit, row, IdescField, IdescFields, InstructionDescriptor,
+    layout, m_unit, reserved_mask, row, IdescDecoded, IdescField, IdescFields,
+    InstructionDescriptor,
 };
 use tcgen05::mma::{CtaGroup, ElementType, IdescLayout, Kind, MaxShift, ScaleType};
 use tcgen05::shapes::{validate_mma, MmaConfig, MmaError};
@@ -15,8 +16,8 @@ use tcgen05::Target;
 use crate::batch::Decoder;
 use crate::cli::{EncodeIdesc, TargetArg};
 use crate::out::{
-    self, concerns, count, problems_compact, problems_json, problems_json2, resolve_target,
-    BitRange, Ctx, Obj, RawBits, Report, Row, Status, Style,
+    self, concerns, count, problems_json2, push_dec, push_hex, resolve_target, BitRange, Cache,
+    Ctx, Obj, RawBits, Report, Row, Status, Style,
 };
 use crate::problem::{narrow, CliError};
 
@@ -107,43 +108,46 @@ fn table_number(kind: Kind) -> u8 {
     }
 }
 
-fn type_json(o: &mut Obj<'_>, key: &str, t: TypeVal) -> fmt::Result {
+fn type_json(o: &mut Obj<'_>, k: &'static str, t: TypeVal) -> fmt::Result {
     match t {
-        TypeVal::Named(t) => o.str(key, t.name()),
-        TypeVal::Code(c) => o.num(key, c),
+        TypeVal::Named(t) => o.name(k, t.name()),
+        TypeVal::Code(c) => o.num(k, c),
     }
 }
 
 /// `"fields": {...}` of a raw value under a kind.
 fn fields_json(o: &mut Obj<'_>, v: View) -> fmt::Result {
-    let buf = o.key("fields");
+    let buf = o.key(key!("fields"));
     let mut p = Obj::open(buf);
     p.num(
-        "sparsity_selector",
+        key!("sparsity_selector"),
         v.get(IdescField::SparsitySelector).unwrap_or(0),
     )?;
-    p.bool("sparse", v.flag(IdescField::Sparse))?;
-    p.bool("saturate", v.flag(IdescField::Saturate))?;
-    type_json(&mut p, "d_type", v.d_type())?;
-    type_json(&mut p, "a_type", v.ab_type(IdescField::AType))?;
-    type_json(&mut p, "b_type", v.ab_type(IdescField::BType))?;
-    p.bool("negate_a", v.flag(IdescField::NegateA))?;
-    p.bool("negate_b", v.flag(IdescField::NegateB))?;
-    p.bool("transpose_a", v.flag(IdescField::TransposeA))?;
-    p.bool("transpose_b", v.flag(IdescField::TransposeB))?;
-    p.num("m", v.m())?;
-    p.num("n", v.n())?;
-    p.num("max_shift", v.max_shift_rows())?;
+    p.bool(key!("sparse"), v.flag(IdescField::Sparse))?;
+    p.bool(key!("saturate"), v.flag(IdescField::Saturate))?;
+    type_json(&mut p, key!("d_type"), v.d_type())?;
+    type_json(&mut p, key!("a_type"), v.ab_type(IdescField::AType))?;
+    type_json(&mut p, key!("b_type"), v.ab_type(IdescField::BType))?;
+    p.bool(key!("negate_a"), v.flag(IdescField::NegateA))?;
+    p.bool(key!("negate_b"), v.flag(IdescField::NegateB))?;
+    p.bool(key!("transpose_a"), v.flag(IdescField::TransposeA))?;
+    p.bool(key!("transpose_b"), v.flag(IdescField::TransposeB))?;
+    p.num(key!("m"), v.m())?;
+    p.num(key!("n"), v.n())?;
+    p.num(key!("max_shift"), v.max_shift_rows())?;
     if v.layout() != IdescLayout::Table42 {
         match v.scale() {
-            Some(s) => p.str("scale_type", s.name())?,
-            None => p.num("scale_type", v.get(IdescField::ScaleType).unwrap_or(0))?,
+            Some(s) => p.name(key!("scale_type"), s.name())?,
+            None => p.num(
+                key!("scale_type"),
+                v.get(IdescField::ScaleType).unwrap_or(0),
+            )?,
         }
-        p.num("sfa_id", v.get(IdescField::SfaId).unwrap_or(0))?;
-        p.num("sfb_id", v.get(IdescField::SfbId).unwrap_or(0))?;
+        p.num(key!("sfa_id"), v.get(IdescField::SfaId).unwrap_or(0))?;
+        p.num(key!("sfb_id"), v.get(IdescField::SfbId).unwrap_or(0))?;
     }
     if v.layout() == IdescLayout::Table44 {
-        p.num("k", v.k())?;
+        p.num(key!("k"), v.k())?;
     }
     p.close();
     Ok(())
@@ -151,31 +155,31 @@ fn fields_json(o: &mut Obj<'_>, v: View) -> fmt::Result {
 
 /// `"fields": {...}` of fields as given (for an encode that failed).
 fn given_fields_json(o: &mut Obj<'_>, f: &IdescFields) -> fmt::Result {
-    let buf = o.key("fields");
+    let buf = o.key(key!("fields"));
     let mut p = Obj::open(buf);
-    p.num("sparsity_selector", f.sparsity_selector.into())?;
-    p.bool("sparse", f.sparse)?;
-    p.bool("saturate", f.saturate)?;
-    p.str("d_type", f.d_type.name())?;
-    p.str("a_type", f.a_type.name())?;
-    p.str("b_type", f.b_type.name())?;
-    p.bool("negate_a", f.negate_a)?;
-    p.bool("negate_b", f.negate_b)?;
-    p.bool("transpose_a", f.transpose_a)?;
-    p.bool("transpose_b", f.transpose_b)?;
-    p.num("m", f.m.into())?;
-    p.num("n", f.n.into())?;
-    p.num("max_shift", f.max_shift.rows().into())?;
+    p.num(key!("sparsity_selector"), f.sparsity_selector.into())?;
+    p.bool(key!("sparse"), f.sparse)?;
+    p.bool(key!("saturate"), f.saturate)?;
+    p.name(key!("d_type"), f.d_type.name())?;
+    p.name(key!("a_type"), f.a_type.name())?;
+    p.name(key!("b_type"), f.b_type.name())?;
+    p.bool(key!("negate_a"), f.negate_a)?;
+    p.bool(key!("negate_b"), f.negate_b)?;
+    p.bool(key!("transpose_a"), f.transpose_a)?;
+    p.bool(key!("transpose_b"), f.transpose_b)?;
+    p.num(key!("m"), f.m.into())?;
+    p.num(key!("n"), f.n.into())?;
+    p.num(key!("max_shift"), f.max_shift.rows().into())?;
     if f.kind.is_block_scaled() || f.scale_type.is_some() {
         match f.scale_type {
-            Some(s) => p.str("scale_type", s.name())?,
-            None => p.raw("scale_type", "null")?,
+            Some(s) => p.name(key!("scale_type"), s.name())?,
+            None => p.raw(key!("scale_type"), "null")?,
         }
-        p.num("sfa_id", f.sfa_id.into())?;
-        p.num("sfb_id", f.sfb_id.into())?;
+        p.num(key!("sfa_id"), f.sfa_id.into())?;
+        p.num(key!("sfb_id"), f.sfb_id.into())?;
     }
     if f.kind.idesc_layout() == IdescLayout::Table44 || f.k96 {
-        p.num("k", f.k().into())?;
+        p.num(key!("k"), f.k().into())?;
     }
     p.close();
     Ok(())
@@ -301,8 +305,12 @@ impl fmt::Display for TypeDot {
 /// Every problem of `bits` under `kind`: the descriptor's own (Tables 42-44), then, when `mma`
 /// is given and the fields could be read, those of the whole MMA (Table 39, targets).
 fn problems_of(bits: u32, kind: Kind, mma: Option<Mma>, out: &mut Vec<MmaError>) {
+    problems_from(&InstructionDescriptor::decode(bits, kind), mma, out);
+}
+
+/// [`problems_of`] for a value already decoded.
+fn problems_from(d: &IdescDecoded, mma: Option<Mma>, out: &mut Vec<MmaError>) {
     out.clear();
-    let d = InstructionDescriptor::decode(bits, kind);
     out.extend(d.diagnostics.iter().map(MmaError::Idesc));
     if let (Some(mma), Some(fields)) = (mma, d.fields) {
         let cfg = MmaConfig {
@@ -321,17 +329,47 @@ fn problems_of(bits: u32, kind: Kind, mma: Option<Mma>, out: &mut Vec<MmaError>)
     }
 }
 
+/// Batch listing: whether `bits` is valid under `kind` (and, when given, in the MMA), with its
+/// problems (warnings only) in `out` when it is. The same answer as
+/// `InstructionDescriptor::valid_kinds`, which the single-value path calls; invalid kinds are
+/// skipped without collecting their problems.
+fn valid_under(bits: u32, kind: Kind, mma: Option<Mma>, out: &mut Vec<MmaError>) -> bool {
+    // A set reserved bit (decisions.md R10) or a type code that names no type under the kind
+    // (Tables 42-44) is always an error: no need to decode.
+    if bits & reserved_mask(kind) != 0 {
+        return false;
+    }
+    let v = View { bits, kind };
+    if matches!(v.d_type(), TypeVal::Code(_))
+        || matches!(v.ab_type(IdescField::AType), TypeVal::Code(_))
+        || matches!(v.ab_type(IdescField::BType), TypeVal::Code(_))
+    {
+        return false;
+    }
+    let d = InstructionDescriptor::decode(bits, kind);
+    if !d.is_valid() {
+        return false;
+    }
+    problems_from(&d, mma, out);
+    is_valid(out)
+}
+
 fn is_valid(problems: &[MmaError]) -> bool {
     !problems.iter().any(|d| d.severity() == Severity::Error)
 }
 
-fn decode_object(buf: &mut String, v: View, problems: &[MmaError]) -> fmt::Result {
+fn decode_object(
+    buf: &mut String,
+    v: View,
+    problems: &[MmaError],
+    cache: &mut Cache<MmaError>,
+) -> fmt::Result {
     let mut o = Obj::open(buf);
-    o.str("hex", format_args!("{:#010x}", v.bits))?;
-    o.str("kind", v.kind.name())?;
-    o.bool("valid", is_valid(problems))?;
+    o.hex(key!("hex"), v.bits.into(), 8);
+    o.name(key!("kind"), v.kind.name())?;
+    o.bool(key!("valid"), is_valid(problems))?;
     fields_json(&mut o, v)?;
-    problems_json(&mut o, problems)?;
+    cache.json(&mut o, problems)?;
     o.close();
     Ok(())
 }
@@ -410,7 +448,7 @@ pub fn decode(
         let v = View { bits, kind };
         problems_of(bits, kind, mma, &mut problems);
         if ctx.json {
-            decode_object(&mut rep.out, v, &problems)?;
+            decode_object(&mut rep.out, v, &problems, &mut Cache::new())?;
             rep.out.push('\n');
         } else {
             human_block(&mut rep.out, v, &problems, mma, ctx.out)?;
@@ -421,15 +459,15 @@ pub fn decode(
     let kinds = valid_kinds(bits, mma, &mut problems);
     if ctx.json {
         let mut o = Obj::open(&mut rep.out);
-        o.str("hex", format_args!("{bits:#010x}"))?;
-        let buf = o.key("kinds");
+        o.str(key!("hex"), format_args!("{bits:#010x}"))?;
+        let buf = o.key(key!("kinds"));
         buf.push('[');
         for (i, &k) in kinds.iter().enumerate() {
             if i > 0 {
                 buf.push(',');
             }
             problems_of(bits, k, mma, &mut problems);
-            decode_object(buf, View { bits, kind: k }, &problems)?;
+            decode_object(buf, View { bits, kind: k }, &problems, &mut Cache::new())?;
         }
         buf.push(']');
         o.close();
@@ -513,6 +551,7 @@ pub struct Batch {
     kind: Option<Kind>,
     mma: Option<Mma>,
     problems: Vec<MmaError>,
+    cache: Cache<MmaError>,
 }
 
 impl Batch {
@@ -522,58 +561,62 @@ impl Batch {
             kind,
             mma,
             problems: Vec::with_capacity(32),
+            cache: Cache::new(),
         }
     }
 }
 
 /// `f16: M=128 N=64 K=16 d=f32 a=bf16 b=bf16` and the fields that are not at their default.
-fn compact(buf: &mut String, v: View) -> fmt::Result {
-    write!(
-        buf,
-        "{}: M={} N={} K={} d={} a={} b={}",
-        v.kind,
-        v.m(),
-        v.n(),
-        v.k(),
-        v.d_type(),
-        v.ab_type(IdescField::AType),
-        v.ab_type(IdescField::BType)
-    )?;
+fn compact(buf: &mut String, v: View) {
+    buf.push_str(v.kind.name());
+    buf.push_str(": M=");
+    push_dec(buf, v.m());
+    buf.push_str(" N=");
+    push_dec(buf, v.n());
+    buf.push_str(" K=");
+    push_dec(buf, v.k());
+    for (key, t) in [
+        (" d=", v.d_type()),
+        (" a=", v.ab_type(IdescField::AType)),
+        (" b=", v.ab_type(IdescField::BType)),
+    ] {
+        buf.push_str(key);
+        match t {
+            TypeVal::Named(t) => buf.push_str(t.name()),
+            TypeVal::Code(c) => push_dec(buf, c),
+        }
+    }
     for (f, name) in [
-        (IdescField::Sparse, "sparse"),
-        (IdescField::Saturate, "saturate"),
-        (IdescField::NegateA, "negate_a"),
-        (IdescField::NegateB, "negate_b"),
-        (IdescField::TransposeA, "transpose_a"),
-        (IdescField::TransposeB, "transpose_b"),
+        (IdescField::Sparse, " sparse"),
+        (IdescField::Saturate, " saturate"),
+        (IdescField::NegateA, " negate_a"),
+        (IdescField::NegateB, " negate_b"),
+        (IdescField::TransposeA, " transpose_a"),
+        (IdescField::TransposeB, " transpose_b"),
     ] {
         if v.flag(f) {
-            write!(buf, " {name}")?;
+            buf.push_str(name);
         }
     }
     if let Some(s @ 1..) = v.get(IdescField::SparsitySelector) {
-        write!(buf, " sparsity_selector={s}")?;
+        buf.push_str(" sparsity_selector=");
+        push_dec(buf, s);
     }
     if v.max_shift_rows() != 0 {
-        write!(buf, " max_shift={}", v.max_shift_rows())?;
+        buf.push_str(" max_shift=");
+        push_dec(buf, v.max_shift_rows());
     }
     if v.layout() != IdescLayout::Table42 {
+        buf.push_str(" scale_type=");
         match v.scale() {
-            Some(s) => write!(buf, " scale_type={s}")?,
-            None => write!(
-                buf,
-                " scale_type={}",
-                v.get(IdescField::ScaleType).unwrap_or(0)
-            )?,
+            Some(s) => buf.push_str(s.name()),
+            None => push_dec(buf, v.get(IdescField::ScaleType).unwrap_or(0)),
         }
-        write!(
-            buf,
-            " sfa_id={} sfb_id={}",
-            v.get(IdescField::SfaId).unwrap_or(0),
-            v.get(IdescField::SfbId).unwrap_or(0)
-        )?;
+        buf.push_str(" sfa_id=");
+        push_dec(buf, v.get(IdescField::SfaId).unwrap_or(0));
+        buf.push_str(" sfb_id=");
+        push_dec(buf, v.get(IdescField::SfbId).unwrap_or(0));
     }
-    Ok(())
 }
 
 impl Decoder for Batch {
@@ -587,54 +630,53 @@ impl Decoder for Batch {
             problems_of(bits, kind, self.mma, &mut self.problems);
             let valid = is_valid(&self.problems);
             if json {
-                decode_object(buf, v, &self.problems)?;
+                decode_object(buf, v, &self.problems, &mut self.cache)?;
             } else {
-                write!(
-                    buf,
-                    "{bits:#010x} {} ",
-                    if valid { "valid" } else { "invalid" }
-                )?;
-                compact(buf, v)?;
-                problems_compact(buf, &self.problems)?;
+                push_hex(buf, bits.into(), 8);
+                buf.push_str(if valid { " valid " } else { " invalid " });
+                compact(buf, v);
+                self.cache.compact(buf, &self.problems)?;
             }
             return Ok(valid);
         }
-        let set = InstructionDescriptor::valid_kinds(bits);
+        // One decode per kind: a kind is listed when its decode has no error, which is what
+        // `InstructionDescriptor::valid_kinds` computes (tests compare with the single-value
+        // path, which calls it), narrowed by the MMA checks when given.
         let mut any = false;
         if json {
             let mut o = Obj::open(buf);
-            o.str("hex", format_args!("{bits:#010x}"))?;
-            let b = o.key("kinds");
+            o.hex(key!("hex"), bits.into(), 8);
+            let b = o.key(key!("kinds"));
             b.push('[');
-            for k in set.iter() {
-                problems_of(bits, k, self.mma, &mut self.problems);
-                if !is_valid(&self.problems) {
+            for k in Kind::ALL {
+                if !valid_under(bits, k, self.mma, &mut self.problems) {
                     continue;
                 }
                 if any {
                     b.push(',');
                 }
                 any = true;
-                decode_object(b, View { bits, kind: k }, &self.problems)?;
+                decode_object(b, View { bits, kind: k }, &self.problems, &mut self.cache)?;
             }
             b.push(']');
             o.close();
         } else {
             let start = buf.len();
-            write!(buf, "{bits:#010x} valid")?;
-            for k in set.iter() {
-                problems_of(bits, k, self.mma, &mut self.problems);
-                if !is_valid(&self.problems) {
+            push_hex(buf, bits.into(), 8);
+            buf.push_str(" valid");
+            for k in Kind::ALL {
+                if !valid_under(bits, k, self.mma, &mut self.problems) {
                     continue;
                 }
                 any = true;
                 buf.push_str(" | ");
-                compact(buf, View { bits, kind: k })?;
-                problems_compact(buf, &self.problems)?;
+                compact(buf, View { bits, kind: k });
+                self.cache.compact(buf, &self.problems)?;
             }
             if !any {
                 buf.truncate(start);
-                write!(buf, "{bits:#010x} invalid: no kind accepts it")?;
+                push_hex(buf, bits.into(), 8);
+                buf.push_str(" invalid: no kind accepts it");
             }
         }
         Ok(any)
@@ -727,8 +769,8 @@ pub fn encode(ctx: Ctx, a: &EncodeIdesc) -> Result<Report, fmt::Error> {
     let Some(desc) = encoded else {
         if ctx.json {
             let mut o = Obj::open(&mut rep.out);
-            o.raw("hex", "null")?;
-            o.bool("valid", false)?;
+            o.raw(key!("hex"), "null")?;
+            o.bool(key!("valid"), false)?;
             given_fields_json(&mut o, &f)?;
             problems_json2(&mut o, &cli, &problems)?;
             o.close();
@@ -748,7 +790,7 @@ pub fn encode(ctx: Ctx, a: &EncodeIdesc) -> Result<Report, fmt::Error> {
     };
     if ctx.json {
         let mut o = Obj::open(&mut rep.out);
-        o.str("hex", format_args!("{:#010x}", v.bits))?;
+        o.str(key!("hex"), format_args!("{:#010x}", v.bits))?;
         fields_json(&mut o, v)?;
         o.close();
         rep.out.push('\n');

@@ -3,6 +3,13 @@
 //! A thin layer over the `tcgen05` crate: every rule and every message comes from there; this
 //! program parses arguments, reads values (one, or a stream of them), and prints tables or JSON.
 
+/// A JSON key with its punctuation, `,"name":`, for [`out::Obj`] (built at compile time).
+macro_rules! key {
+    ($name:literal) => {
+        concat!(",\"", $name, "\":")
+    };
+}
+
 mod batch;
 mod cli;
 mod idesc;

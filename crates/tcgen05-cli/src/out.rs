@@ -3,7 +3,9 @@
 //! Everything is formatted into a `String` first (formatting into a `String` cannot fail on I/O),
 //! then written out in one piece; batch mode reuses the same buffer for every value.
 
+use std::collections::hash_map::{Entry, HashMap};
 use std::fmt::{self, Write as _};
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 use tcgen05::diagnostic::{Diagnostic, Severity};
 
@@ -58,17 +60,28 @@ pub struct JsonEsc<'a>(pub &'a mut String);
 
 impl fmt::Write for JsonEsc<'_> {
     fn write_str(&mut self, s: &str) -> fmt::Result {
-        for c in s.chars() {
-            match c {
-                '"' => self.0.push_str("\\\""),
-                '\\' => self.0.push_str("\\\\"),
-                '\n' => self.0.push_str("\\n"),
-                '\r' => self.0.push_str("\\r"),
-                '\t' => self.0.push_str("\\t"),
-                c if (c as u32) < 0x20 => write!(self.0, "\\u{:04x}", c as u32)?,
-                c => self.0.push(c),
+        // Copy runs of plain characters whole; only `"`, `\` and control characters (all ASCII,
+        // so never inside a multi-byte character) need escaping.
+        let mut rest = s;
+        while let Some(i) = rest
+            .bytes()
+            .position(|b| b == b'"' || b == b'\\' || b < 0x20)
+        {
+            let (plain, tail) = rest.split_at(i);
+            self.0.push_str(plain);
+            let mut chars = tail.chars();
+            match chars.next() {
+                Some('"') => self.0.push_str("\\\""),
+                Some('\\') => self.0.push_str("\\\\"),
+                Some('\n') => self.0.push_str("\\n"),
+                Some('\r') => self.0.push_str("\\r"),
+                Some('\t') => self.0.push_str("\\t"),
+                Some(c) => write!(self.0, "\\u{:04x}", c as u32)?,
+                None => {}
             }
+            rest = chars.as_str();
         }
+        self.0.push_str(rest);
         Ok(())
     }
 }
@@ -94,36 +107,61 @@ impl<'a> Obj<'a> {
         Obj { buf, first: true }
     }
 
-    /// Writes the key and returns the buffer for the value.
-    pub fn key(&mut self, k: &str) -> &mut String {
-        if !self.first {
-            self.buf.push(',');
-        }
+    /// Writes a key made by `key!("name")` (`,"name":`, the comma dropped for the first key)
+    /// and returns the buffer for the value.
+    #[inline(always)]
+    pub fn key(&mut self, k: &'static str) -> &mut String {
+        let k = if self.first {
+            k.strip_prefix(',').unwrap_or(k)
+        } else {
+            k
+        };
         self.first = false;
-        self.buf.push('"');
         self.buf.push_str(k);
-        self.buf.push_str("\":");
         self.buf
     }
 
     /// A number value.
-    pub fn num(&mut self, k: &str, v: u64) -> fmt::Result {
-        write!(self.key(k), "{v}")
+    #[inline(always)]
+    pub fn num(&mut self, k: &'static str, v: u64) -> fmt::Result {
+        push_dec(self.key(k), v);
+        Ok(())
+    }
+
+    /// A hexadecimal string value: `"0x"` and `width` digits.
+    #[inline(always)]
+    pub fn hex(&mut self, k: &'static str, v: u64, width: u32) {
+        let b = self.key(k);
+        b.push('"');
+        push_hex(b, v, width);
+        b.push('"');
     }
 
     /// A boolean value.
-    pub fn bool(&mut self, k: &str, v: bool) -> fmt::Result {
+    #[inline(always)]
+    pub fn bool(&mut self, k: &'static str, v: bool) -> fmt::Result {
         self.key(k).push_str(if v { "true" } else { "false" });
         Ok(())
     }
 
     /// A string value.
-    pub fn str(&mut self, k: &str, v: impl fmt::Display) -> fmt::Result {
+    pub fn str(&mut self, k: &'static str, v: impl fmt::Display) -> fmt::Result {
         json_str(self.key(k), v)
     }
 
+    /// A name of the core crate (of a kind, type, mode, such as `"128B_base32B"`): letters,
+    /// digits and `_` only, so written as it is, without escaping.
+    #[inline(always)]
+    pub fn name(&mut self, k: &'static str, v: &'static str) -> fmt::Result {
+        let buf = self.key(k);
+        buf.push('"');
+        buf.push_str(v);
+        buf.push('"');
+        Ok(())
+    }
+
     /// A value already written as JSON text.
-    pub fn raw(&mut self, k: &str, json: &str) -> fmt::Result {
+    pub fn raw(&mut self, k: &'static str, json: &str) -> fmt::Result {
         self.key(k).push_str(json);
         Ok(())
     }
@@ -169,16 +207,11 @@ pub fn problem_line<D: Diagnostic>(buf: &mut String, d: &D, style: Style) -> fmt
 /// Writes `{"field", "message", "source"}` for one problem.
 pub fn problem_json<D: Diagnostic>(buf: &mut String, d: &D) -> fmt::Result {
     let mut o = Obj::open(buf);
-    o.str("field", d.field())?;
-    o.str("message", d)?;
-    o.str("source", d.source())?;
+    o.str(key!("field"), d.field())?;
+    o.str(key!("message"), d)?;
+    o.str(key!("source"), d.source())?;
     o.close();
     Ok(())
-}
-
-/// Writes `"errors": [...], "warnings": [...]` from a list of problems.
-pub fn problems_json<D: Diagnostic>(o: &mut Obj<'_>, items: &[D]) -> fmt::Result {
-    problems_json2::<D, D>(o, items, &[])
 }
 
 /// Writes `"errors": [...], "warnings": [...]` from two lists of problems of different types,
@@ -188,8 +221,11 @@ pub fn problems_json2<A: Diagnostic, B: Diagnostic>(
     a: &[A],
     b: &[B],
 ) -> fmt::Result {
-    for (key, sev) in [("errors", Severity::Error), ("warnings", Severity::Warning)] {
-        let buf = o.key(key);
+    for (k, sev) in [
+        (key!("errors"), Severity::Error),
+        (key!("warnings"), Severity::Warning),
+    ] {
+        let buf = o.key(k);
         buf.push('[');
         let mut first = true;
         for d in a.iter().filter(|d| d.severity() == sev) {
@@ -439,5 +475,282 @@ pub fn resolve_target(
             rep.problems(&[e], style)?;
             Ok(None)
         }
+    }
+}
+
+/// Problems already rendered, so that batch mode formats each distinct problem once: random
+/// input gives the same few hundred problems millions of times.
+pub struct Cache<D> {
+    map: HashMap<D, Rendered, BuildHasherDefault<Fx>>,
+}
+
+/// A fast non-cryptographic hasher for the cache's small keys (the multiply-rotate scheme of
+/// rustc's FxHasher); the keys are problems, never attacker-chosen in a way that matters here.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Fx(u64);
+
+impl Fx {
+    #[inline(always)]
+    fn add(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl Hasher for Fx {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.add(u64::from(b));
+        }
+    }
+    fn write_u8(&mut self, v: u8) {
+        self.add(u64::from(v));
+    }
+    fn write_u16(&mut self, v: u16) {
+        self.add(u64::from(v));
+    }
+    fn write_u32(&mut self, v: u32) {
+        self.add(u64::from(v));
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.add(v);
+    }
+    fn write_usize(&mut self, v: usize) {
+        self.add(v as u64);
+    }
+    fn write_isize(&mut self, v: isize) {
+        self.add(v as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// One problem as JSON (`{"field", "message", "source"}`) and as the tail of a compact line.
+struct Rendered {
+    error: bool,
+    json: String,
+    compact: String,
+}
+
+/// The most problems kept; a value space larger than this is rendered afresh after a reset.
+const CACHE_LIMIT: usize = 1 << 14;
+
+impl<D: Diagnostic + Hash + Eq> Cache<D> {
+    /// An empty cache.
+    pub fn new() -> Cache<D> {
+        Cache {
+            map: HashMap::default(),
+        }
+    }
+
+    fn get(&mut self, d: &D) -> Result<&Rendered, fmt::Error> {
+        if self.map.len() >= CACHE_LIMIT && !self.map.contains_key(d) {
+            self.map.clear();
+        }
+        Ok(match self.map.entry(*d) {
+            Entry::Occupied(e) => e.into_mut(),
+            Entry::Vacant(v) => {
+                let mut json = String::new();
+                problem_json(&mut json, d)?;
+                let mut compact = String::new();
+                problems_compact(&mut compact, std::slice::from_ref(d))?;
+                v.insert(Rendered {
+                    error: d.severity() == Severity::Error,
+                    json,
+                    compact,
+                })
+            }
+        })
+    }
+
+    /// Writes `"errors": [...], "warnings": [...]` (as [`problems_json2`] for one list).
+    pub fn json(&mut self, o: &mut Obj<'_>, items: &[D]) -> fmt::Result {
+        for (k, error) in [(key!("errors"), true), (key!("warnings"), false)] {
+            let buf = o.key(k);
+            buf.push('[');
+            let mut first = true;
+            for d in items {
+                let r = self.get(d)?;
+                if r.error != error {
+                    continue;
+                }
+                if !first {
+                    buf.push(',');
+                }
+                first = false;
+                buf.push_str(&r.json);
+            }
+            buf.push(']');
+        }
+        Ok(())
+    }
+
+    /// Writes ` | error: ...` for each problem (as [`problems_compact`]).
+    pub fn compact(&mut self, buf: &mut String, items: &[D]) -> fmt::Result {
+        for d in items {
+            buf.push_str(&self.get(d)?.compact);
+        }
+        Ok(())
+    }
+}
+
+/// Appends `v` in decimal.
+#[inline(always)]
+pub fn push_dec(buf: &mut String, v: u64) {
+    if v < 10 {
+        // One digit, so the cast keeps it.
+        buf.push(char::from(b'0' + v as u8));
+        return;
+    }
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    let mut v = v;
+    while v != 0 && i > 0 {
+        i -= 1;
+        // A digit, so the cast keeps it.
+        digits[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+    }
+    for &d in digits.iter().skip(i) {
+        buf.push(char::from(d));
+    }
+}
+
+/// Appends `v` as `0x` and exactly `width` lowercase hexadecimal digits (at most 16).
+#[inline(always)]
+pub fn push_hex(buf: &mut String, v: u64, width: u32) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    buf.push_str("0x");
+    for i in (0..width.min(16)).rev() {
+        buf.push(char::from(HEX[((v >> (4 * i)) & 0xf) as usize]));
+    }
+}
+
+/// The decimal text of 0..=255 (column numbers), made at compile time.
+const SMALL_DEC: [([u8; 3], u8); 256] = small_dec();
+
+const fn small_dec() -> [([u8; 3], u8); 256] {
+    let mut t = [([0u8; 3], 0u8); 256];
+    let mut v = 0;
+    while v < 256 {
+        // Below 256: at most three digits, each cast keeps its value.
+        let (d2, d1, d0) = ((v / 100) as u8, (v / 10 % 10) as u8, (v % 10) as u8);
+        t[v] = if v >= 100 {
+            ([b'0' + d2, b'0' + d1, b'0' + d0], 3)
+        } else if v >= 10 {
+            ([b'0' + d1, b'0' + d0, 0], 2)
+        } else {
+            ([b'0' + d0, 0, 0], 1)
+        };
+        v += 1;
+    }
+    t
+}
+
+/// A stack buffer of ASCII text, appended to a `String` in one piece (long lists of numbers).
+pub struct Ascii<const N: usize> {
+    buf: [u8; N],
+    len: usize,
+}
+
+impl<const N: usize> Ascii<N> {
+    /// An empty buffer.
+    pub fn new() -> Ascii<N> {
+        Ascii {
+            buf: [0; N],
+            len: 0,
+        }
+    }
+
+    /// Appends one ASCII byte (dropped when full; callers size `N` for the worst case).
+    #[inline(always)]
+    pub fn byte(&mut self, b: u8) {
+        if let Some(slot) = self.buf.get_mut(self.len) {
+            *slot = b & 0x7f;
+            self.len += 1;
+        }
+    }
+
+    /// Appends `v` in decimal.
+    #[inline(always)]
+    pub fn dec(&mut self, v: u64) {
+        if let Some(&(text, len)) = usize::try_from(v).ok().and_then(|i| SMALL_DEC.get(i)) {
+            for &d in text.iter().take(usize::from(len)) {
+                self.byte(d);
+            }
+            return;
+        }
+        let mut digits = [0u8; 20];
+        let mut i = digits.len();
+        let mut v = v;
+        loop {
+            i -= 1;
+            // A digit, so the cast keeps it.
+            digits[i] = b'0' + (v % 10) as u8;
+            v /= 10;
+            if v == 0 || i == 0 {
+                break;
+            }
+        }
+        for &d in digits.iter().skip(i) {
+            self.byte(d);
+        }
+    }
+
+    /// Appends the text to `out`.
+    pub fn flush(&self, out: &mut String) {
+        // Only ASCII bytes were stored: always UTF-8.
+        if let Some(Ok(s)) = self.buf.get(..self.len).map(std::str::from_utf8) {
+            out.push_str(s);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_escaping() {
+        let mut s = String::new();
+        json_str(&mut s, "plain ünïcode \"q\" back\\slash\nnl\ttab\u{1}").expect("fmt");
+        assert_eq!(s, r#""plain ünïcode \"q\" back\\slash\nnl\ttab\u0001""#);
+    }
+
+    #[test]
+    fn numbers() {
+        for v in [0u64, 7, 10, 99, 255, 256, 1000, u64::MAX] {
+            let mut s = String::new();
+            push_dec(&mut s, v);
+            assert_eq!(s, v.to_string());
+            let mut a = Ascii::<32>::new();
+            a.dec(v);
+            let mut t = String::new();
+            a.flush(&mut t);
+            assert_eq!(t, v.to_string());
+        }
+        let mut s = String::new();
+        push_hex(&mut s, 0x0810_0490, 8);
+        push_hex(&mut s, u64::MAX, 16);
+        assert_eq!(s, "0x081004900xffffffffffffffff");
+    }
+
+    #[test]
+    fn objects_and_keys() {
+        let mut s = String::new();
+        let mut o = Obj::open(&mut s);
+        o.num(key!("a"), 1).expect("fmt");
+        o.bool(key!("b"), true).expect("fmt");
+        o.name(key!("c"), "128B").expect("fmt");
+        o.hex(key!("d"), 255, 4);
+        o.close();
+        assert_eq!(s, r#"{"a":1,"b":true,"c":"128B","d":"0x00ff"}"#);
+    }
+
+    #[test]
+    fn column_ranges() {
+        let mut s = String::new();
+        ranges(&mut s, &[0, 1, 2, 5, 7, 8], ", ").expect("fmt");
+        assert_eq!(s, "0-2, 5, 7-8");
     }
 }

@@ -35,13 +35,13 @@ pub fn run(ctx: Ctx, a: &ShapesArgs) -> Result<Report, fmt::Error> {
         for (i, s) in all.iter().enumerate() {
             rep.out.push_str(if i == 0 { "\n" } else { ",\n" });
             let mut o = Obj::open(&mut rep.out);
-            o.str("kind", s.kind.name())?;
-            o.num("cta_group", s.cta_group.count().into())?;
-            o.bool("ws", s.ws)?;
-            o.bool("sparse", s.sparse)?;
-            o.num("m", s.m.into())?;
-            o.num("n", s.n.into())?;
-            o.num("k", s.k.into())?;
+            o.name(key!("kind"), s.kind.name())?;
+            o.num(key!("cta_group"), s.cta_group.count().into())?;
+            o.bool(key!("ws"), s.ws)?;
+            o.bool(key!("sparse"), s.sparse)?;
+            o.num(key!("m"), s.m.into())?;
+            o.num(key!("n"), s.n.into())?;
+            o.num(key!("k"), s.k.into())?;
             o.close();
         }
         rep.out

@@ -13,8 +13,8 @@ use tcgen05::Target;
 use crate::batch::Decoder;
 use crate::cli::EncodeSmem;
 use crate::out::{
-    self, concerns, count, problems_compact, problems_json, resolve_target, BitRange, Ctx, Obj,
-    RawBits, Report, Row, Status, Style,
+    self, concerns, count, push_dec, push_hex, resolve_target, BitRange, Cache, Ctx, Obj, RawBits,
+    Report, Row, Status, Style,
 };
 use crate::problem::{narrow, CliError};
 
@@ -26,18 +26,6 @@ fn swizzle_code(raw: u64) -> u8 {
     (SmemField::Swizzle.row().get(raw) & 7) as u8
 }
 
-/// The swizzle by name, or its raw code when the code is invalid.
-struct SwizzleValue(u8);
-
-impl fmt::Display for SwizzleValue {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match Swizzle::from_code(self.0) {
-            Ok(s) => f.write_str(s.name()),
-            Err(_) => write!(f, "{}", self.0),
-        }
-    }
-}
-
 /// `"fields": {...}` of a raw value.
 fn fields_json(o: &mut Obj<'_>, raw: u64) -> fmt::Result {
     let f = SmemDescriptor::decode(raw, Target::DEFAULT).fields;
@@ -45,16 +33,16 @@ fn fields_json(o: &mut Obj<'_>, raw: u64) -> fmt::Result {
 }
 
 fn fields_json_of(o: &mut Obj<'_>, f: &SmemFields, swizzle: u8) -> fmt::Result {
-    let buf = o.key("fields");
+    let buf = o.key(key!("fields"));
     let mut p = Obj::open(buf);
-    p.num("start_address", f.start_address.into())?;
-    p.num("leading_byte_offset", f.leading_byte_offset.into())?;
-    p.num("stride_byte_offset", f.stride_byte_offset.into())?;
-    p.num("base_offset", f.base_offset.into())?;
-    p.str("lbo_mode", f.lbo_mode.name())?;
+    p.num(key!("start_address"), f.start_address.into())?;
+    p.num(key!("leading_byte_offset"), f.leading_byte_offset.into())?;
+    p.num(key!("stride_byte_offset"), f.stride_byte_offset.into())?;
+    p.num(key!("base_offset"), f.base_offset.into())?;
+    p.name(key!("lbo_mode"), f.lbo_mode.name())?;
     match Swizzle::from_code(swizzle) {
-        Ok(s) => p.str("swizzle", s.name())?,
-        Err(_) => p.num("swizzle", swizzle.into())?,
+        Ok(s) => p.name(key!("swizzle"), s.name())?,
+        Err(_) => p.num(key!("swizzle"), swizzle.into())?,
     }
     p.close();
     Ok(())
@@ -154,7 +142,7 @@ pub fn decode(ctx: Ctx, raw: u64, target: crate::cli::TargetArg) -> Result<Repor
     let d = SmemDescriptor::decode(raw, target);
     let problems: Vec<SmemError> = d.diagnostics.iter().collect();
     if ctx.json {
-        json_object(&mut rep.out, raw, &problems)?;
+        json_object(&mut rep.out, raw, &problems, &mut Cache::new())?;
         rep.out.push('\n');
     } else {
         heading(&mut rep.out, raw, target, ctx.out)?;
@@ -166,12 +154,17 @@ pub fn decode(ctx: Ctx, raw: u64, target: crate::cli::TargetArg) -> Result<Repor
     Ok(rep)
 }
 
-fn json_object(buf: &mut String, raw: u64, problems: &[SmemError]) -> fmt::Result {
+fn json_object(
+    buf: &mut String,
+    raw: u64,
+    problems: &[SmemError],
+    cache: &mut Cache<SmemError>,
+) -> fmt::Result {
     let mut o = Obj::open(buf);
-    o.str("hex", format_args!("{raw:#018x}"))?;
-    o.bool("valid", count(problems).0 == 0)?;
+    o.hex(key!("hex"), raw, 16);
+    o.bool(key!("valid"), count(problems).0 == 0)?;
     fields_json(&mut o, raw)?;
-    problems_json(&mut o, problems)?;
+    cache.json(&mut o, problems)?;
     o.close();
     Ok(())
 }
@@ -180,6 +173,7 @@ fn json_object(buf: &mut String, raw: u64, problems: &[SmemError]) -> fmt::Resul
 pub struct Batch {
     target: Target,
     problems: Vec<SmemError>,
+    cache: Cache<SmemError>,
 }
 
 impl Batch {
@@ -188,6 +182,7 @@ impl Batch {
         Batch {
             target,
             problems: Vec::with_capacity(16),
+            cache: Cache::new(),
         }
     }
 }
@@ -201,22 +196,27 @@ impl Decoder for Batch {
         self.problems.extend(d.diagnostics.iter());
         let valid = d.is_valid();
         if json {
-            json_object(buf, raw, &self.problems)?;
+            json_object(buf, raw, &self.problems, &mut self.cache)?;
         } else {
             let f = &d.fields;
-            write!(
-                buf,
-                "{raw:#018x} {} start_address={:#x} leading_byte_offset={} stride_byte_offset={} \
-                 base_offset={} lbo_mode={} swizzle={}",
-                if valid { "valid" } else { "invalid" },
-                f.start_address,
-                f.leading_byte_offset,
-                f.stride_byte_offset,
-                f.base_offset,
-                f.lbo_mode.name(),
-                SwizzleValue(swizzle_code(raw))
-            )?;
-            problems_compact(buf, &self.problems)?;
+            push_hex(buf, raw, 16);
+            buf.push_str(if valid { " valid" } else { " invalid" });
+            buf.push_str(" start_address=0x");
+            write!(buf, "{:x}", f.start_address)?;
+            buf.push_str(" leading_byte_offset=");
+            push_dec(buf, f.leading_byte_offset.into());
+            buf.push_str(" stride_byte_offset=");
+            push_dec(buf, f.stride_byte_offset.into());
+            buf.push_str(" base_offset=");
+            push_dec(buf, f.base_offset.into());
+            buf.push_str(" lbo_mode=");
+            buf.push_str(f.lbo_mode.name());
+            buf.push_str(" swizzle=");
+            match Swizzle::from_code(swizzle_code(raw)) {
+                Ok(s) => buf.push_str(s.name()),
+                Err(_) => push_dec(buf, swizzle_code(raw).into()),
+            }
+            self.cache.compact(buf, &self.problems)?;
         }
         Ok(valid)
     }
@@ -278,8 +278,8 @@ pub fn encode(ctx: Ctx, a: &EncodeSmem) -> Result<Report, fmt::Error> {
     if failed {
         if ctx.json {
             let mut o = Obj::open(&mut rep.out);
-            o.raw("hex", "null")?;
-            o.bool("valid", false)?;
+            o.raw(key!("hex"), "null")?;
+            o.bool(key!("valid"), false)?;
             fields_json_of(&mut o, &fields, fields.swizzle.code())?;
             out::problems_json2(&mut o, &cli, &problems)?;
             o.close();
@@ -303,7 +303,7 @@ pub fn encode(ctx: Ctx, a: &EncodeSmem) -> Result<Report, fmt::Error> {
     };
     if ctx.json {
         let mut o = Obj::open(&mut rep.out);
-        o.str("hex", format_args!("{raw:#018x}"))?;
+        o.str(key!("hex"), format_args!("{raw:#018x}"))?;
         fields_json(&mut o, raw)?;
         o.close();
         rep.out.push('\n');

@@ -14,7 +14,7 @@ use tcgen05::zero_column_mask::{
 use crate::batch::Decoder;
 use crate::cli::{EncodeZmask, MaskShape, SolveZmask};
 use crate::out::{
-    self, concerns, count, problems_compact, problems_json, problems_json2, ranges, BitRange, Ctx,
+    self, concerns, count, problems_json2, push_dec, push_hex, ranges, Ascii, BitRange, Cache, Ctx,
     Obj, RawBits, Report, Row, Status, Style,
 };
 use crate::problem::{narrow, CliError};
@@ -82,66 +82,109 @@ fn problems_of(
     }
 }
 
+/// Appends four numbers, comma-separated, between `open` and `close`.
+fn push_list(buf: &mut String, items: [u8; 4], open: &str, close: &str) {
+    buf.push_str(open);
+    for (i, v) in items.into_iter().enumerate() {
+        if i > 0 {
+            buf.push(',');
+        }
+        push_dec(buf, v.into());
+    }
+    buf.push_str(close);
+}
+
+/// Appends a mask's bits, most significant column first, exactly its width.
+fn push_bits(buf: &mut String, m: &ColumnMask) {
+    let mut text = [b'0'; ColumnMask::MAX_WIDTH as usize];
+    let width = usize::from(m.width()).min(text.len());
+    let words = m.words();
+    for (i, t) in text.iter_mut().take(width).enumerate() {
+        let col = width - 1 - i;
+        if words
+            .get(col / 64)
+            .is_some_and(|w| (w >> (col % 64)) & 1 == 1)
+        {
+            *t = b'1';
+        }
+    }
+    // Only '0' and '1': always UTF-8.
+    if let Some(Ok(s)) = text.get(..width).map(std::str::from_utf8) {
+        buf.push_str(s);
+    }
+}
+
+/// Appends the zeroed columns of the sub-masks, comma-separated: sub-mask `i` covers columns
+/// `i * width ..` of the N-bit mask (decisions.md R21).
+fn push_zeroed(buf: &mut String, subs: &[Option<ColumnMask>; 4]) {
+    // At most 256 columns of at most 3 digits and a comma each.
+    let mut text = Ascii::<1024>::new();
+    let mut first = true;
+    for (i, m) in subs.iter().flatten().enumerate() {
+        let base = i as u64 * u64::from(m.width());
+        for (w, word) in m.words().into_iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let c = base + 64 * w as u64 + u64::from(bits.trailing_zeros());
+                bits &= bits - 1;
+                if !first {
+                    text.byte(b',');
+                }
+                first = false;
+                text.dec(c);
+            }
+        }
+    }
+    text.flush(buf);
+}
+
 fn fields_json(o: &mut Obj<'_>, f: &ZmaskFields) -> fmt::Result {
-    let buf = o.key("fields");
+    let buf = o.key(key!("fields"));
     let mut p = Obj::open(buf);
-    let b = p.key("start_count");
-    write!(
-        b,
-        "[{},{},{},{}]",
-        f.start_count[0], f.start_count[1], f.start_count[2], f.start_count[3]
-    )?;
-    let b = p.key("first_span");
-    write!(
-        b,
-        "[{},{},{},{}]",
-        u8::from(f.first_span[0]),
-        u8::from(f.first_span[1]),
-        u8::from(f.first_span[2]),
-        u8::from(f.first_span[3])
-    )?;
-    p.num("non_zero_mask", f.non_zero_mask.into())?;
-    p.num("skip_span", f.skip_span.into())?;
-    p.num("use_span", f.use_span.into())?;
-    p.num("column_shift", f.column_shift.into())?;
+    push_list(p.key(key!("start_count")), f.start_count, "[", "]");
+    push_list(
+        p.key(key!("first_span")),
+        f.first_span.map(u8::from),
+        "[",
+        "]",
+    );
+    p.num(key!("non_zero_mask"), f.non_zero_mask.into())?;
+    p.num(key!("skip_span"), f.skip_span.into())?;
+    p.num(key!("use_span"), f.use_span.into())?;
+    p.num(key!("column_shift"), f.column_shift.into())?;
     p.close();
     Ok(())
 }
 
-/// The sub-masks and the full mask for the shape, when M and N allow them.
-fn masks(f: &ZmaskFields, s: Shape) -> Option<([Option<ColumnMask>; 4], ColumnMask)> {
-    let subs = sub_masks(f, s.m, s.n).ok()?;
-    let full = column_mask(f, s.m, s.n).ok()?;
-    Some((subs, full))
+/// The sub-masks for the shape (the ones M uses), when M and N allow them.
+fn masks(f: &ZmaskFields, s: Shape) -> Option<[Option<ColumnMask>; 4]> {
+    sub_masks(f, s.m, s.n).ok()
 }
 
 /// `"masks": [...], "zeroed_columns": [...]` (or `null`s when M and N allow no mask).
 fn masks_json(o: &mut Obj<'_>, f: &ZmaskFields, s: Shape) -> fmt::Result {
     match masks(f, s) {
-        Some((subs, full)) => {
-            let b = o.key("masks");
+        Some(subs) => {
+            let b = o.key(key!("masks"));
             b.push('[');
             for (i, m) in subs.iter().flatten().enumerate() {
                 if i > 0 {
                     b.push(',');
                 }
-                write!(b, "\"{m}\"")?;
+                b.push('"');
+                push_bits(b, m);
+                b.push('"');
             }
             b.push(']');
-            let b = o.key("zeroed_columns");
+            let b = o.key(key!("zeroed_columns"));
             b.push('[');
-            for (i, c) in full.iter_ones().enumerate() {
-                if i > 0 {
-                    b.push(',');
-                }
-                write!(b, "{c}")?;
-            }
+            push_zeroed(b, &subs);
             b.push(']');
             Ok(())
         }
         None => {
-            o.raw("masks", "null")?;
-            o.raw("zeroed_columns", "null")
+            o.raw(key!("masks"), "null")?;
+            o.raw(key!("zeroed_columns"), "null")
         }
     }
 }
@@ -226,7 +269,7 @@ fn rows(raw: u64, f: &ZmaskFields, problems: &[ZmaskError]) -> Result<Vec<Row>, 
 /// The masks section of the human report: sub-masks most significant column first, then the
 /// columns in order with the zeroed ones marked.
 fn masks_human(buf: &mut String, f: &ZmaskFields, s: Shape, style: Style) -> fmt::Result {
-    let Some((subs, full)) = masks(f, s) else {
+    let (Some(subs), Ok(full)) = (masks(f, s), column_mask(f, s.m, s.n)) else {
         return writeln!(
             buf,
             "  no mask: M = {} and N = {} do not split into sub-masks (Table 45)",
@@ -318,12 +361,13 @@ fn decode_object(
     f: &ZmaskFields,
     shape: Option<Shape>,
     problems: &[ZmaskError],
+    cache: &mut Cache<ZmaskError>,
 ) -> fmt::Result {
     let mut o = Obj::open(buf);
-    o.str("hex", format_args!("{raw:#018x}"))?;
-    o.bool("valid", count(problems).0 == 0)?;
+    o.hex(key!("hex"), raw, 16);
+    o.bool(key!("valid"), count(problems).0 == 0)?;
     fields_json(&mut o, f)?;
-    problems_json(&mut o, problems)?;
+    cache.json(&mut o, problems)?;
     if let Some(s) = shape {
         masks_json(&mut o, f, s)?;
     }
@@ -343,7 +387,7 @@ pub fn decode(
     let mut problems = Vec::new();
     problems_of(raw, &f, shape, max_shift, &mut problems);
     if ctx.json {
-        decode_object(&mut rep.out, raw, &f, shape, &problems)?;
+        decode_object(&mut rep.out, raw, &f, shape, &problems, &mut Cache::new())?;
         rep.out.push('\n');
     } else {
         human(&mut rep.out, raw, &f, shape, &problems, ctx.out)?;
@@ -357,6 +401,7 @@ pub struct Batch {
     shape: Option<Shape>,
     max_shift: Option<MaxShift>,
     problems: Vec<ZmaskError>,
+    cache: Cache<ZmaskError>,
 }
 
 impl Batch {
@@ -366,6 +411,7 @@ impl Batch {
             shape,
             max_shift,
             problems: Vec::with_capacity(16),
+            cache: Cache::new(),
         }
     }
 }
@@ -378,48 +424,34 @@ impl Decoder for Batch {
         problems_of(raw, &f, self.shape, self.max_shift, &mut self.problems);
         let valid = count(&self.problems).0 == 0;
         if json {
-            decode_object(buf, raw, &f, self.shape, &self.problems)?;
+            decode_object(buf, raw, &f, self.shape, &self.problems, &mut self.cache)?;
             return Ok(valid);
         }
-        let sc = f.start_count;
-        let fs = f.first_span.map(u8::from);
-        write!(
-            buf,
-            "{raw:#018x} {} start_count={},{},{},{} first_span={},{},{},{} non_zero_mask={} \
-             skip_span={} use_span={} column_shift={}",
-            if valid { "valid" } else { "invalid" },
-            sc[0],
-            sc[1],
-            sc[2],
-            sc[3],
-            fs[0],
-            fs[1],
-            fs[2],
-            fs[3],
-            u8::from(f.non_zero_mask),
-            f.skip_span,
-            f.use_span,
-            f.column_shift
-        )?;
-        if let Some((subs, full)) = self.shape.and_then(|s| masks(&f, s)) {
+        push_hex(buf, raw, 16);
+        buf.push_str(if valid { " valid" } else { " invalid" });
+        push_list(buf, f.start_count, " start_count=", "");
+        push_list(buf, f.first_span.map(u8::from), " first_span=", "");
+        for (key, v) in [
+            (" non_zero_mask=", u8::from(f.non_zero_mask)),
+            (" skip_span=", f.skip_span),
+            (" use_span=", f.use_span),
+            (" column_shift=", f.column_shift),
+        ] {
+            buf.push_str(key);
+            push_dec(buf, v.into());
+        }
+        if let Some(subs) = self.shape.and_then(|s| masks(&f, s)) {
             buf.push_str(" masks=");
             for (i, m) in subs.iter().flatten().enumerate() {
                 if i > 0 {
                     buf.push(',');
                 }
-                write!(buf, "{m}")?;
+                push_bits(buf, m);
             }
             buf.push_str(" zeroed_columns=");
-            let mut first = true;
-            for c in full.iter_ones() {
-                if !first {
-                    buf.push(',');
-                }
-                first = false;
-                write!(buf, "{c}")?;
-            }
+            push_zeroed(buf, &subs);
         }
-        problems_compact(buf, &self.problems)?;
+        self.cache.compact(buf, &self.problems)?;
         Ok(valid)
     }
 }
@@ -435,7 +467,7 @@ fn success(
 ) -> fmt::Result {
     if ctx.json {
         let mut o = Obj::open(&mut rep.out);
-        o.str("hex", format_args!("{raw:#018x}"))?;
+        o.str(key!("hex"), format_args!("{raw:#018x}"))?;
         fields_json(&mut o, f)?;
         if let Some(s) = shape {
             masks_json(&mut o, f, s)?;
@@ -458,8 +490,8 @@ fn failure<A: Diagnostic, B: Diagnostic>(
 ) -> fmt::Result {
     if ctx.json {
         let mut o = Obj::open(&mut rep.out);
-        o.raw("hex", "null")?;
-        o.bool("valid", false)?;
+        o.raw(key!("hex"), "null")?;
+        o.bool(key!("valid"), false)?;
         if let Some(f) = fields {
             fields_json(&mut o, f)?;
         }
