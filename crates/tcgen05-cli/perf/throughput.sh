@@ -2,6 +2,7 @@
 # Batch-decode throughput of the release binary, in values per second, written to /dev/null.
 #
 #   crates/tcgen05-cli/perf/throughput.sh [VALUES]     (default 4000000; needs python3)
+#   TCGEN05_BIN=path/to/tcgen05 crates/tcgen05-cli/perf/throughput.sh   (a binary built elsewhere)
 #
 # Inputs (made with a fixed seed in $TMPDIR/tcgen05-perf): random 64-bit and 32-bit values
 # (almost all invalid, several errors each), and realistic ones (CUTLASS descriptors from
@@ -12,8 +13,12 @@ cd "$(dirname "$0")/../../.."
 N="${1:-4000000}"
 DIR="${TMPDIR:-/tmp}/tcgen05-perf"
 mkdir -p "$DIR"
-cargo build --release -q -p tcgen05-cli
-BIN="$PWD/target/release/tcgen05"
+if [ -n "${TCGEN05_BIN:-}" ]; then
+  BIN="$(cd "$(dirname "$TCGEN05_BIN")" && pwd)/$(basename "$TCGEN05_BIN")"
+else
+  cargo build --release -q -p tcgen05-cli
+  BIN="$PWD/target/release/tcgen05"
+fi
 python3 - "$N" "$DIR" <<'PY'
 import os, random, sys
 n, d = int(sys.argv[1]), sys.argv[2]
@@ -44,7 +49,7 @@ best() { # command... -> best wall seconds of three runs
   done
   echo "$b"
 }
-printf '%-46s %12s %12s\n' "command (stdin file)" "text v/s" "--json v/s"
+printf '%-56s %12s %12s\n' "command (stdin file)" "text v/s" "--json v/s"
 for c in "smem random64.txt" "smem smem.txt" "idesc random32.txt" "idesc idesc.txt" \
          "idesc random32.txt --kind f16 --cta-group 1" "zmask random64.txt" "zmask zmask.txt" \
          "zmask zmask.txt --m 32 --n 128"; do
@@ -52,5 +57,5 @@ for c in "smem random64.txt" "smem smem.txt" "idesc random32.txt" "idesc idesc.t
   what=$1 file=$2; shift 2
   t=$(best sh -c "\"$BIN\" decode $what - $* < \"$DIR/$file\"")
   j=$(best sh -c "\"$BIN\" decode $what - --json $* < \"$DIR/$file\"")
-  printf '%-46s %12d %12d\n' "decode $what - $* < $file" $(( N * 1000000000 / t )) $(( N * 1000000000 / j ))
+  printf '%-56s %12d %12d\n' "decode $what - $* < $file" $(( N * 1000000000 / t )) $(( N * 1000000000 / j ))
 done

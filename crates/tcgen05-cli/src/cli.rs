@@ -30,9 +30,14 @@ tcgen05 decode idesc 0x08100490 --json\n  tcgen05 decode smem - < values.txt > d
         "  tcgen05 solve zmask --m 128 --n 64 --mask 0111000011100001110000111000011100001110000111000011100001110000\n",
         "  tcgen05 shapes --kind mxf4 --cta-group 2\n\n",
         "Exit status:\n",
-        "  0 valid; 1 a value or configuration breaks a rule (errors on stderr, each naming\n",
-        "  field, value and rule source); 2 usage error (unknown flag or name, unparsable\n",
-        "  number). See `tcgen05 decode smem --help` for batch mode."
+        "  0  valid (warnings allowed)\n",
+        "  1  a value was read, or a configuration understood, but it breaks a rule; each error\n",
+        "     is a stderr line `error: FIELD = VALUE: MESSAGE (SOURCE)`, SOURCE being the PTX ISA\n",
+        "     table or section, or the decisions.md ruling. A --target without tcgen05\n",
+        "     (sm_120*, sm_121* consumer Blackwell; sm_100 without a suffix) is such an error.\n",
+        "  2  usage error: unknown subcommand, flag or name (including an unknown target),\n",
+        "     unparsable number, a number too wide for its descriptor; also input/output errors.\n",
+        "See `tcgen05 decode smem --help` for batch mode (VALUE `-`: one value per stdin line)."
     )
 )]
 pub struct Cli {
@@ -42,7 +47,14 @@ pub struct Cli {
 
     /// When to colour text output: auto (only on a terminal, and never when NO_COLOR is set),
     /// always or never.
-    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
+    #[arg(
+        long,
+        global = true,
+        value_enum,
+        default_value_t = ColorChoice::Auto,
+        value_name = "WHEN",
+        hide_possible_values = true
+    )]
     pub color: ColorChoice,
 
     /// What to do.
@@ -254,8 +266,10 @@ const SHAPES_HELP: &str = concat!(
     "Example:\n",
     "  $ tcgen05 shapes --kind f16 --cta-group 2 --sparse\n",
     "  $ tcgen05 shapes --kind mxf4 --target sm_103a --json\n",
-    "  [{\"kind\":\"mxf4\",\"cta_group\":1,\"ws\":false,\"sparse\":false,\"m\":128,\"n\":8,\"k\":64},\n",
-    "  ...]\n\n",
+    "  [\n",
+    "  {\"kind\":\"mxf4\",\"cta_group\":1,\"ws\":false,\"sparse\":false,\"m\":128,\"n\":8,\"k\":64},\n",
+    "  ...\n",
+    "  ]\n\n",
     "Lists every valid combination of Table 39 (decisions.md R14-R17) for the target (default\n",
     "sm_100a). Each filter narrows the list: --ws and --sparse alone mean true; --ws=false and\n",
     "--sparse=false keep only the non-.ws and dense rows. Human output gives one line per row of\n",
@@ -555,7 +569,7 @@ pub struct ShapesArgs {
     /// Only sparse MMAs (--sparse=false: only dense).
     #[arg(long, value_name = "BOOL", num_args = 0..=1, require_equals = true, default_missing_value = "true")]
     pub sparse: Option<bool>,
-    /// The target (default sm_100a).
+    /// The target (sm_100a sm_100f sm_103a sm_103f sm_110a sm_110f sm_101a).
     #[arg(long, value_name = "T", value_parser = parse_target, default_value = "sm_100a")]
     pub target: TargetArg,
 }
