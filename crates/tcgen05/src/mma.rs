@@ -481,18 +481,26 @@ pub(crate) const fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
     true
 }
 
-pub(crate) const fn strip_prefix<'a>(a: &'a [u8], prefix: &[u8]) -> &'a [u8] {
+pub(crate) const fn starts_with(a: &[u8], prefix: &[u8]) -> bool {
     if a.len() < prefix.len() {
-        return a;
+        return false;
     }
     let mut i = 0;
     while i < prefix.len() {
         if a[i] != prefix[i] {
-            return a;
+            return false;
         }
         i += 1;
     }
-    a.split_at(prefix.len()).1
+    true
+}
+
+pub(crate) const fn strip_prefix<'a>(a: &'a [u8], prefix: &[u8]) -> &'a [u8] {
+    if starts_with(a, prefix) {
+        a.split_at(prefix.len()).1
+    } else {
+        a
+    }
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@
 use core::fmt;
 
 use crate::diagnostic::{Diagnostic, Source};
+use crate::mma::{bytes_eq as eq, starts_with};
 
 /// A PTX target that supports tcgen05.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -144,34 +145,6 @@ impl fmt::Display for Target {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
-}
-
-const fn eq(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
-
-const fn starts_with(a: &[u8], prefix: &[u8]) -> bool {
-    if a.len() < prefix.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < prefix.len() {
-        if a[i] != prefix[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
 }
 
 /// Why a name is not a tcgen05 target.
