@@ -5,9 +5,15 @@
 //! than any number) gets an `unreadable` result and an `error: line N: ...` on stderr, and
 //! reading goes on; the exit status is then 2. Otherwise it is 1 when any value breaks a rule,
 //! else 0. Rule errors are given in the result lines, and counted on stderr at the end.
+//!
+//! Blocks of lines are decoded on several threads (`TCGEN05_THREADS`, default: the available
+//! parallelism) and written back in input order, so the output does not depend on the count.
 
+use std::collections::BTreeMap;
 use std::fmt::{self, Write as _};
 use std::io::{self, BufRead, Write};
+use std::sync::{mpsc, Arc, Mutex};
+use std::thread;
 
 use crate::number::{self, NumError};
 use crate::out::{Ctx, JsonEsc, Obj, Status};
@@ -81,65 +87,164 @@ fn fmt_err(_: fmt::Error) -> io::Error {
     io::Error::other("formatting failed")
 }
 
-/// Runs a batch: reads `input` to its end, writes one result per line to `out`, unreadable
-/// lines and the closing counts to `err`.
-pub fn run<D: Decoder, R: BufRead, W: Write, E: Write>(
-    dec: &mut D,
-    mut input: R,
-    mut out: W,
-    mut err: E,
-    ctx: Ctx,
-) -> io::Result<Status> {
-    let mut line = Vec::with_capacity(MAX_LINE);
-    let mut buf = String::with_capacity(1024);
-    let mut lines: u64 = 0;
-    let mut unreadable: u64 = 0;
-    let mut invalid: u64 = 0;
+/// Lines per block handed to a worker.
+const BLOCK_LINES: usize = 4096;
+
+/// A block of input lines: their bytes, and for each its end in `data` and whether it was cut.
+#[derive(Default)]
+struct Block {
+    seq: u64,
+    first_line: u64,
+    data: Vec<u8>,
+    lines: Vec<(usize, bool)>,
+}
+
+/// What a worker made of a block: standard output and error text, and counts.
+struct Done {
+    seq: u64,
+    out: String,
+    err: String,
+    unreadable: u64,
+    invalid: u64,
+}
+
+/// Decodes the lines of one block into `done` (cleared first).
+fn decode_block<D: Decoder>(dec: &mut D, block: &Block, ctx: Ctx, done: &mut Done) -> fmt::Result {
+    done.out.clear();
+    done.err.clear();
+    done.unreadable = 0;
+    done.invalid = 0;
+    done.seq = block.seq;
     let es = ctx.err;
-    while let Some(cut) = read_line(&mut input, &mut line)? {
-        lines += 1;
-        buf.clear();
+    let mut start = 0;
+    for (i, &(end, cut)) in block.lines.iter().enumerate() {
+        let line = block.data.get(start..end).unwrap_or_default();
+        start = end;
+        let line_no = block.first_line + i as u64;
         let parsed = if cut {
             Err(NumError::TooLong)
         } else {
-            number::parse(&line, D::BITS)
+            number::parse(line, D::BITS)
         };
         match parsed {
             Ok(v) => {
-                if !dec.line(v, &mut buf, ctx.json).map_err(fmt_err)? {
-                    invalid += 1;
+                if !dec.line(v, &mut done.out, ctx.json)? {
+                    done.invalid += 1;
                 }
             }
             Err(e) => {
-                unreadable += 1;
+                done.unreadable += 1;
                 if ctx.json {
-                    let mut o = Obj::open(&mut buf);
-                    o.num(key!("line"), lines).map_err(fmt_err)?;
+                    let mut o = Obj::open(&mut done.out);
+                    o.num(key!("line"), line_no)?;
                     let b = o.key(key!("input"));
                     b.push('"');
                     let t = line.trim_ascii();
                     let shown = t.get(..ECHO).unwrap_or(t);
-                    write!(JsonEsc(b), "{}", String::from_utf8_lossy(shown)).map_err(fmt_err)?;
+                    write!(JsonEsc(b), "{}", String::from_utf8_lossy(shown))?;
                     b.push('"');
-                    o.bool(key!("valid"), false).map_err(fmt_err)?;
-                    o.str(key!("error"), e).map_err(fmt_err)?;
+                    o.bool(key!("valid"), false)?;
+                    o.str(key!("error"), e)?;
                     o.close();
                 } else {
-                    write!(buf, "{} unreadable: {e}", Echo(&line)).map_err(fmt_err)?;
+                    write!(done.out, "{} unreadable: {e}", Echo(line))?;
                 }
                 writeln!(
-                    err,
-                    "{}error{}: line {lines}: {}: {e}",
+                    done.err,
+                    "{}error{}: line {line_no}: {}: {e}",
                     es.red(),
                     es.reset(),
-                    Echo(&line)
+                    Echo(line)
                 )?;
             }
         }
-        buf.push('\n');
-        out.write_all(buf.as_bytes())?;
+        done.out.push('\n');
     }
+    Ok(())
+}
+
+/// How many threads decode: `TCGEN05_THREADS` when set (at least 1), otherwise the available
+/// parallelism (at most 16).
+fn workers() -> usize {
+    std::env::var("TCGEN05_THREADS")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get().min(16)))
+        .max(1)
+}
+
+/// Runs a batch: reads `input` to its end, writes one result per line to `out` in input order,
+/// unreadable lines and the closing counts to `err`.
+///
+/// A reader thread cuts the input into blocks of lines, worker threads (each with its own
+/// decoder from `make`) decode them, and this thread writes the results back in order. When
+/// writing fails (the output was closed), this returns at once; the other threads end with the
+/// process.
+pub fn run<D, M, R, W, E>(make: M, input: R, mut out: W, mut err: E, ctx: Ctx) -> io::Result<Status>
+where
+    D: Decoder,
+    M: Fn() -> D + Send + Sync + 'static,
+    R: BufRead + Send + 'static,
+    W: Write,
+    E: Write,
+{
+    let threads = workers();
+    let (block_tx, block_rx) = mpsc::sync_channel::<Block>(threads * 2);
+    let (done_tx, done_rx) = mpsc::sync_channel::<Result<Done, fmt::Error>>(threads * 2);
+    let reader = thread::spawn(move || read_blocks(input, &block_tx));
+    let block_rx = Arc::new(Mutex::new(block_rx));
+    let make = Arc::new(make);
+    for _ in 0..threads {
+        let (done_tx, block_rx, make) = (done_tx.clone(), Arc::clone(&block_rx), Arc::clone(&make));
+        thread::spawn(move || {
+            let mut dec = make();
+            loop {
+                // One worker at a time waits for the next block.
+                let next = match block_rx.lock() {
+                    Ok(rx) => rx.recv(),
+                    Err(_) => return,
+                };
+                let Ok(block) = next else { return };
+                let mut done = Done {
+                    seq: 0,
+                    out: String::with_capacity(block.data.len() * 8),
+                    err: String::new(),
+                    unreadable: 0,
+                    invalid: 0,
+                };
+                let r = decode_block(&mut dec, &block, ctx, &mut done).map(|()| done);
+                if done_tx.send(r).is_err() {
+                    return;
+                }
+            }
+        });
+    }
+    drop(done_tx);
+    let mut unreadable: u64 = 0;
+    let mut invalid: u64 = 0;
+    // Results come back in any order; write them in input order.
+    let mut pending = BTreeMap::new();
+    let mut next = 0u64;
+    for r in done_rx.iter() {
+        let done = r.map_err(fmt_err)?;
+        pending.insert(done.seq, done);
+        while let Some(done) = pending.remove(&next) {
+            out.write_all(done.out.as_bytes())?;
+            if !done.err.is_empty() {
+                out.flush()?;
+                err.write_all(done.err.as_bytes())?;
+            }
+            unreadable += done.unreadable;
+            invalid += done.invalid;
+            next += 1;
+        }
+    }
+    // Every worker has finished, so the reader has sent its last block.
+    let lines = reader
+        .join()
+        .map_err(|_| io::Error::other("the input reader stopped"))??;
     out.flush()?;
+    let es = ctx.err;
     if lines == 0 {
         writeln!(
             err,
@@ -172,6 +277,40 @@ pub fn run<D: Decoder, R: BufRead, W: Write, E: Write>(
     } else {
         Status::Valid
     })
+}
+
+/// The reader: cuts `input` into blocks and sends them; returns the number of lines read.
+/// Stops early, without error, when the workers are gone (the output was closed).
+fn read_blocks<R: BufRead>(mut input: R, tx: &mpsc::SyncSender<Block>) -> io::Result<u64> {
+    let mut line = Vec::with_capacity(MAX_LINE);
+    let mut lines = 0u64;
+    let mut seq = 0u64;
+    let mut block = Block {
+        first_line: 1,
+        ..Block::default()
+    };
+    while let Some(cut) = read_line(&mut input, &mut line)? {
+        lines += 1;
+        block.data.extend_from_slice(&line);
+        block.lines.push((block.data.len(), cut));
+        if block.lines.len() == BLOCK_LINES {
+            let next = Block {
+                seq: seq + 1,
+                first_line: lines + 1,
+                data: Vec::with_capacity(block.data.capacity()),
+                lines: Vec::with_capacity(BLOCK_LINES),
+            };
+            if tx.send(std::mem::replace(&mut block, next)).is_err() {
+                return Ok(lines);
+            }
+            seq += 1;
+        }
+    }
+    if !block.lines.is_empty() {
+        // A closed channel only means the output side stopped first.
+        let _ = tx.send(block);
+    }
+    Ok(lines)
 }
 
 #[cfg(test)]

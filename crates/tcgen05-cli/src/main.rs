@@ -91,12 +91,15 @@ fn emit(rep: Result<Report, fmt::Error>) -> Result<Status, Failure> {
     Ok(rep.status)
 }
 
-/// Runs a batch decoder over standard input.
-fn batch<D: batch::Decoder>(mut dec: D, ctx: Ctx) -> Result<Status, Failure> {
-    let input = BufReader::with_capacity(1 << 16, io::stdin().lock());
+/// Runs batch decoders (one per thread, made by `make`) over standard input.
+fn batch<D: batch::Decoder>(
+    make: impl Fn() -> D + Send + Sync + 'static,
+    ctx: Ctx,
+) -> Result<Status, Failure> {
+    let input = BufReader::with_capacity(1 << 16, io::stdin());
     let out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let err = BufWriter::new(io::stderr().lock());
-    Ok(batch::run(&mut dec, input, out, err, ctx)?)
+    Ok(batch::run(make, input, out, err, ctx)?)
 }
 
 fn run(ctx: Ctx, command: &Command) -> Result<Status, Failure> {
@@ -106,7 +109,7 @@ fn run(ctx: Ctx, command: &Command) -> Result<Status, Failure> {
             Operand::Stdin => {
                 let mut rep = Report::default();
                 match out::resolve_target(a.target, &mut rep, ctx.err)? {
-                    Some(t) => batch(smem::Batch::new(t), ctx),
+                    Some(t) => batch(move || smem::Batch::new(t), ctx),
                     None => emit(Ok(rep)),
                 }
             }
@@ -119,7 +122,10 @@ fn run(ctx: Ctx, command: &Command) -> Result<Status, Failure> {
             match a.value {
                 // Operands of decode idesc are parsed as 32-bit values.
                 Operand::Value(v) => emit(idesc::decode(ctx, v as u32, a.kind, mma)),
-                Operand::Stdin => batch(idesc::Batch::new(a.kind, mma), ctx),
+                Operand::Stdin => {
+                    let kind = a.kind;
+                    batch(move || idesc::Batch::new(kind, mma), ctx)
+                }
             }
         }
         Command::Decode(Decode::Zmask(a)) => {
@@ -132,7 +138,10 @@ fn run(ctx: Ctx, command: &Command) -> Result<Status, Failure> {
             }
             match a.value {
                 Operand::Value(v) => emit(zmask::decode(ctx, v, shape, a.max_shift)),
-                Operand::Stdin => batch(zmask::Batch::new(shape, a.max_shift), ctx),
+                Operand::Stdin => {
+                    let max_shift = a.max_shift;
+                    batch(move || zmask::Batch::new(shape, max_shift), ctx)
+                }
             }
         }
         Command::Encode(Encode::Smem(a)) => emit(smem::encode(ctx, a)),

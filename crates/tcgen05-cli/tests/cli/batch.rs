@@ -231,3 +231,47 @@ fn random_values_give_well_formed_json() {
         assert_eq!(h.stdout.lines().count(), 3000);
     }
 }
+
+#[test]
+fn many_blocks_keep_input_order_whatever_the_thread_count() {
+    // More lines than one block of the reader (4096), with unreadable lines in later blocks.
+    let mut s = 0x0bad_cafe_f00d_u64;
+    let mut input = String::new();
+    for i in 0..10_000u32 {
+        match i {
+            5000 | 9999 => input.push_str("not a number\n"),
+            _ => input.push_str(&format!(
+                "{:#x}\n",
+                xorshift(&mut s) & 0x7fff_3fff_3fff_3fff
+            )),
+        }
+    }
+    for args in [
+        ["decode", "smem", "-", "--json"],
+        ["decode", "zmask", "-", "--json"],
+    ] {
+        let one = crate::run_stdin_env(&args, input.as_bytes(), &[("TCGEN05_THREADS", "1")]);
+        let four = crate::run_stdin_env(&args, input.as_bytes(), &[("TCGEN05_THREADS", "4")]);
+        one.code(2);
+        assert_eq!(one.stdout, four.stdout);
+        assert_eq!(one.stderr, four.stderr);
+        let objs = one.json_lines();
+        assert_eq!(objs.len(), 10_000);
+        for (o, line) in objs.iter().zip(input.lines()) {
+            match o.get("hex") {
+                Some(h) => assert_eq!(
+                    u64::from_str_radix(&h.as_str().expect("hex")[2..], 16).ok(),
+                    u64::from_str_radix(&line[2..], 16).ok()
+                ),
+                None => assert_eq!(o["input"], line),
+            }
+        }
+        assert_eq!(objs[5000]["line"], 5001);
+        assert!(
+            one.stderr.contains("error: line 5001: \"not a number\": "),
+            "{}",
+            one.stderr
+        );
+        assert!(one.stderr.contains("error: line 10000: "), "{}", one.stderr);
+    }
+}

@@ -73,8 +73,18 @@ pub(crate) fn run_stdin(args: &[&str], input: &[u8]) -> Run {
     run_with(args, Some(input))
 }
 
+/// Runs `tcgen05 ARGS` with `input` on standard input and extra environment variables.
+pub(crate) fn run_stdin_env(args: &[&str], input: &[u8], env: &[(&str, &str)]) -> Run {
+    run_in(args, Some(input), env)
+}
+
 fn run_with(args: &[&str], input: Option<&[u8]>) -> Run {
+    run_in(args, input, &[])
+}
+
+fn run_in(args: &[&str], input: Option<&[u8]>, env: &[(&str, &str)]) -> Run {
     let mut cmd = cargo_bin_cmd!("tcgen05");
+    cmd.envs(env.iter().copied());
     cmd.args(args)
         .env_remove("NO_COLOR")
         .env("RUST_BACKTRACE", "1");
