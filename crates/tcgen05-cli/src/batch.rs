@@ -87,8 +87,8 @@ fn fmt_err(_: fmt::Error) -> io::Error {
     io::Error::other("formatting failed")
 }
 
-/// Lines per block handed to a worker.
-const BLOCK_LINES: usize = 4096;
+/// Lines per block handed to a worker: small enough that a block's output stays in cache.
+const BLOCK_LINES: usize = 1024;
 
 /// A block of input lines: their bytes, and for each its end in `data` and whether it was cut.
 #[derive(Default)]
@@ -194,8 +194,11 @@ where
     let reader = thread::spawn(move || read_blocks(input, &block_tx));
     let block_rx = Arc::new(Mutex::new(block_rx));
     let make = Arc::new(make);
+    // Output buffers go back to the workers once written, so that memory is reused.
+    let pool: Arc<Mutex<Vec<String>>> = Arc::new(Mutex::new(Vec::new()));
     for _ in 0..threads {
         let (done_tx, block_rx, make) = (done_tx.clone(), Arc::clone(&block_rx), Arc::clone(&make));
+        let pool = Arc::clone(&pool);
         thread::spawn(move || {
             let mut dec = make();
             loop {
@@ -205,9 +208,14 @@ where
                     Err(_) => return,
                 };
                 let Ok(block) = next else { return };
+                let out = pool
+                    .lock()
+                    .ok()
+                    .and_then(|mut p| p.pop())
+                    .unwrap_or_else(|| String::with_capacity(BLOCK_LINES * 256));
                 let mut done = Done {
                     seq: 0,
-                    out: String::with_capacity(block.data.len() * 8),
+                    out,
                     err: String::new(),
                     unreadable: 0,
                     invalid: 0,
@@ -237,6 +245,9 @@ where
             unreadable += done.unreadable;
             invalid += done.invalid;
             next += 1;
+            if let Ok(mut p) = pool.lock() {
+                p.push(done.out);
+            }
         }
     }
     // Every worker has finished, so the reader has sent its last block.
