@@ -184,7 +184,9 @@ pub fn is_byte_field(field: &str) -> bool {
 /// carry no number of their own, so they print as `target: message (source)`.
 pub fn problem_text<D: Diagnostic>(buf: &mut String, d: &D) -> fmt::Result {
     let field = d.field();
-    if field == "target" || field == "kind" {
+    if let Some(name) = d.value_name() {
+        write!(buf, "{field} = {name}: {d} ({})", d.source())
+    } else if field == "target" || field == "kind" {
         write!(buf, "{field}: {d} ({})", d.source())
     } else if is_byte_field(field) {
         write!(buf, "{field} = {:#x}: {d} ({})", d.value(), d.source())

@@ -8,13 +8,6 @@ use tcgen05::shapes::{rule_on_target, shapes, ShapeFilter, ShapeRule, TABLE_39};
 use crate::cli::ShapesArgs;
 use crate::out::{resolve_target, Ctx, Obj, Report};
 
-fn accepts(f: &ShapeFilter, r: &ShapeRule) -> bool {
-    f.kind.is_none_or(|k| k == r.kind)
-        && f.cta_group.is_none_or(|g| g == r.cta_group)
-        && f.ws.is_none_or(|w| w == r.ws)
-        && f.sparse.is_none_or(|s| s == r.sparse)
-}
-
 /// `shapes`.
 pub fn run(ctx: Ctx, a: &ShapesArgs) -> Result<Report, fmt::Error> {
     let mut rep = Report::default();
@@ -57,7 +50,7 @@ pub fn run(ctx: Ctx, a: &ShapesArgs) -> Result<Report, fmt::Error> {
     )?;
     let rules: Vec<&ShapeRule> = TABLE_39
         .iter()
-        .filter(|r| accepts(&filter, r) && rule_on_target(r, target))
+        .filter(|r| filter.accepts(r) && rule_on_target(r, target))
         .collect();
     if rules.is_empty() {
         writeln!(

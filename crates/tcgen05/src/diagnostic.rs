@@ -75,6 +75,11 @@ pub trait Diagnostic: Copy + fmt::Display + fmt::Debug {
     fn field(&self) -> &'static str;
     /// The value found or given, as a number (bytes for byte fields, the raw code otherwise).
     fn value(&self) -> u64;
+    /// The value as a name, when it is one rather than a number (an element type given for a
+    /// kind that does not take it, a target): tools print this instead of [`Diagnostic::value`].
+    fn value_name(&self) -> Option<&'static str> {
+        None
+    }
     /// The rule's source.
     fn source(&self) -> Source;
     /// Error or warning.

@@ -679,6 +679,16 @@ impl Diagnostic for IdescError {
         }
     }
 
+    fn value_name(&self) -> Option<&'static str> {
+        match *self {
+            IdescError::TypeNotForKind { ty, .. } => Some(ty.name()),
+            IdescError::F16AccumulatorNeedsF16Inputs { .. } => Some("bf16"),
+            IdescError::ScaleTypeNotForKind { scale: Some(s), .. } => Some(s.name()),
+            IdescError::ScaleTypeNotForKind { scale: None, .. } => Some("none"),
+            _ => None,
+        }
+    }
+
     fn source(&self) -> Source {
         match *self {
             IdescError::ReservedBit { .. } => Source::Decision(10),

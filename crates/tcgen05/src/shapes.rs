@@ -453,13 +453,24 @@ impl Diagnostic for MmaError {
                     cta_group.count() as u64
                 }
             }
-            MmaError::M { m, .. } | MmaError::K96Shape { m, .. } => m as u64,
+            MmaError::M { m, .. } => m as u64,
+            MmaError::K96Shape { .. } => 96,
             MmaError::N { n, .. } | MmaError::NForMnMajor8Bit { n, .. } => n as u64,
             MmaError::KindNotOnTarget { .. }
             | MmaError::SparseNotOnTarget { .. }
             | MmaError::K96NotOnTarget { .. } => 0,
             MmaError::MaxShiftWithoutWs { max_shift } => max_shift.rows() as u64,
             MmaError::SwizzleForMajor { swizzle, .. } => swizzle.code() as u64,
+        }
+    }
+
+    fn value_name(&self) -> Option<&'static str> {
+        match self {
+            MmaError::Idesc(e) => e.value_name(),
+            MmaError::KindNotOnTarget { target, .. }
+            | MmaError::SparseNotOnTarget { target, .. }
+            | MmaError::K96NotOnTarget { target } => Some(target.name()),
+            _ => None,
         }
     }
 
@@ -744,7 +755,9 @@ pub struct ShapeFilter {
 }
 
 impl ShapeFilter {
-    const fn accepts(&self, r: &ShapeRule) -> bool {
+    /// True when the filter lets `r` through.
+    #[must_use]
+    pub const fn accepts(&self, r: &ShapeRule) -> bool {
         (match self.kind {
             Some(k) => k as u8 == r.kind as u8,
             None => true,
