@@ -1105,6 +1105,22 @@ mod tests {
     }
 
     #[test]
+    fn values_that_are_names_are_given_as_names() {
+        let c = MmaConfig {
+            target: Target::Sm103a,
+            ..MmaConfig::new(IdescFields::new(Kind::I8, S32, S8, Tf32, 128, 64))
+        };
+        let d = validate_mma(&c);
+        let named: Vec<_> = d.iter().map(|e| (e.field(), e.value_name())).collect();
+        assert!(named.contains(&("b_type", Some("tf32"))), "{named:?}");
+        assert!(named.contains(&("target", Some("sm_103a"))), "{named:?}");
+        let k96 = IdescFields::new(Kind::Mxf4, F32, E2m1, E2m1, 128, 64).with_k96(true);
+        let e = validate_mma(&cfg(k96, CtaGroup::One, false, Target::Sm103a));
+        let k = e.iter().find(|e| e.field() == "k");
+        assert_eq!(k.map(|e| e.value()), Some(96));
+    }
+
+    #[test]
     fn messages_name_the_valid_values() {
         let c = MmaConfig::new(IdescFields::new(Kind::Tf32, F32, Tf32, Tf32, 256, 64));
         let e = validate_mma(&c).first_error().map(|e| e.to_string());
