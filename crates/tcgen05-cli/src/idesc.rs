@@ -3,11 +3,10 @@
 
 use std::fmt::{self, Write as _};
 
-use tcgen05::bits::Role;
 use tcgen05::diagnostic::{Diagnostic, Severity, Source};
 use tcgen05::instruction_descriptor::{
     layout, m_unit, reserved_mask, row, IdescDecoded, IdescField, IdescFields,
-    InstructionDescriptor,
+    InstructionDescriptor, RowMeaning,
 };
 use tcgen05::mma::{CtaGroup, ElementType, IdescLayout, Kind, MaxShift, ScaleType};
 use tcgen05::shapes::{validate_mma, MmaConfig, MmaError};
@@ -185,70 +184,11 @@ fn given_fields_json(o: &mut Obj<'_>, f: &IdescFields) -> fmt::Result {
     Ok(())
 }
 
-/// One row's meaning in words.
-fn meaning(buf: &mut String, v: View, field: IdescField, raw: u64) -> fmt::Result {
-    let yes_no = |b: u64| if b == 1 { "yes" } else { "no" };
-    match field {
-        IdescField::SparsitySelector | IdescField::SfaId | IdescField::SfbId => {
-            write!(buf, "{raw}")
-        }
-        IdescField::Sparse => buf.write_str(if raw == 1 { "sparse" } else { "dense" }),
-        IdescField::Saturate | IdescField::NegateA | IdescField::NegateB => {
-            buf.write_str(yes_no(raw))
-        }
-        IdescField::DType => match v.d_type() {
-            TypeVal::Named(t) => write!(buf, ".{t}"),
-            TypeVal::Code(c) => write!(buf, "invalid code {c} for .kind::{}", v.kind),
-        },
-        IdescField::AType | IdescField::BType => match v.ab_type(field) {
-            TypeVal::Named(t) => write!(buf, ".{t}"),
-            TypeVal::Code(c) => write!(buf, "invalid code {c} for .kind::{}", v.kind),
-        },
-        IdescField::TransposeA => buf.write_str(if raw == 1 {
-            "M-major (transposed)"
-        } else {
-            "K-major"
-        }),
-        IdescField::TransposeB => buf.write_str(if raw == 1 {
-            "N-major (transposed)"
-        } else {
-            "K-major"
-        }),
-        IdescField::N => write!(buf, "N = {}", raw << 3),
-        IdescField::M => write!(buf, "M = {}", raw * u64::from(m_unit(v.kind))),
-        IdescField::MaxShift => match v.max_shift_rows() {
-            0 => buf.write_str("no shift"),
-            r => write!(buf, "{r} rows (.ws only)"),
-        },
-        IdescField::ScaleType => match v.scale() {
-            Some(s) => write!(buf, ".{s}"),
-            None => write!(buf, "code {raw}"),
-        },
-        IdescField::K => {
-            if raw == 1 {
-                buf.write_str("K = 96 (dense, sm_103a)")
-            } else {
-                buf.write_str("K = 64 dense / 128 sparse")
-            }
-        }
-        _ => buf.write_str(if raw == 0 {
-            "reserved, 0"
-        } else {
-            "reserved: SET, must be 0"
-        }),
-    }
-}
-
 fn rows(v: View, problems: &[MmaError]) -> Result<Vec<Row>, fmt::Error> {
     let mut rows = Vec::new();
     for r in layout(v.kind) {
         let raw = r.get(u64::from(v.bits));
-        let mut m = String::new();
-        if r.role == Role::Reserved {
-            meaning(&mut m, v, IdescField::Reserved0, raw)?;
-        } else {
-            meaning(&mut m, v, r.field, raw)?;
-        }
+        let m = RowMeaning::new(v.bits, v.kind, r).to_string();
         let name = r.field.name();
         rows.push(Row {
             bits: BitRange(r.lo, r.hi()).to_string(),

@@ -1408,52 +1408,86 @@ impl KindSet {
     }
 }
 
-/// Meaning of one layout row's raw bits, for `Display`.
-struct RowMeaning<'a> {
-    desc: &'a InstructionDescriptor,
-    row: &'a BitField<IdescField>,
+/// The meaning, in words, of one layout row's bits in a raw value: what [`Display`] prints in
+/// the last column, and what the command-line tool prints too.
+///
+/// ```
+/// use tcgen05::instruction_descriptor::{row, IdescField, RowMeaning};
+/// use tcgen05::Kind;
+///
+/// let n = row(Kind::F16, IdescField::N).expect("Table 42 has N");
+/// assert_eq!(RowMeaning::new(0x0810_0490, Kind::F16, n).to_string(), "N = 64");
+/// ```
+///
+/// [`Display`]: fmt::Display
+#[derive(Clone, Copy, Debug)]
+pub struct RowMeaning {
+    bits: u32,
+    kind: Kind,
+    row: &'static BitField<IdescField>,
 }
 
-impl fmt::Display for RowMeaning<'_> {
+impl RowMeaning {
+    /// The meaning of `row`'s bits in `bits`, read under `kind`.
+    #[must_use]
+    pub const fn new(bits: u32, kind: Kind, row: &'static BitField<IdescField>) -> Self {
+        Self { bits, kind, row }
+    }
+}
+
+impl fmt::Display for RowMeaning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let kind = self.desc.kind;
-        let v = self.row.get(self.desc.bits as u64);
+        let kind = self.kind;
+        let v = self.row.get(self.bits as u64);
+        if matches!(self.row.role, Role::Reserved) {
+            return f.write_str(if v == 0 {
+                "reserved, 0"
+            } else {
+                "reserved: SET, must be 0"
+            });
+        }
+        let yes_no = |b: u64| if b == 1 { "yes" } else { "no" };
         match self.row.field {
             IdescField::DType => match ElementType::from_d_code(kind, v as u8) {
                 Some(t) => write!(f, ".{t}"),
-                None => f.write_str("invalid code"),
+                None => write!(f, "invalid code {v} for .kind::{kind}"),
             },
             IdescField::AType | IdescField::BType => {
                 match ElementType::from_ab_code(kind, v as u8) {
                     Some(t) => write!(f, ".{t}"),
-                    None => f.write_str("invalid code"),
+                    None => write!(f, "invalid code {v} for .kind::{kind}"),
                 }
             }
             IdescField::Sparse => f.write_str(if v == 1 { "sparse" } else { "dense" }),
-            IdescField::TransposeA => f.write_str(if v == 1 { "M-major" } else { "K-major" }),
-            IdescField::TransposeB => f.write_str(if v == 1 { "N-major" } else { "K-major" }),
+            IdescField::TransposeA => f.write_str(if v == 1 {
+                "M-major (transposed)"
+            } else {
+                "K-major"
+            }),
+            IdescField::TransposeB => f.write_str(if v == 1 {
+                "N-major (transposed)"
+            } else {
+                "K-major"
+            }),
             IdescField::Saturate | IdescField::NegateA | IdescField::NegateB => {
-                f.write_str(if v == 1 { "yes" } else { "no" })
+                f.write_str(yes_no(v))
             }
             IdescField::N => write!(f, "N = {}", v << 3),
             IdescField::M => write!(f, "M = {}", v * m_unit(kind) as u64),
             IdescField::MaxShift => match MaxShift::from_code(v as u8) {
                 Some(MaxShift::None) | None => f.write_str("no shift"),
-                Some(s) => write!(f, "{} rows", s.rows()),
+                Some(s) => write!(f, "{} rows (.ws only)", s.rows()),
             },
             IdescField::ScaleType => match ScaleType::from_code(v as u8) {
                 Some(s) => write!(f, ".{s}"),
-                None => f.write_str("invalid code"),
+                None => write!(f, "code {v}"),
             },
             IdescField::K => f.write_str(if v == 1 {
-                "K = 96 (dense)"
+                "K = 96 (dense, sm_103a)"
             } else {
                 "K = 64 dense / 128 sparse"
             }),
-            IdescField::SparsitySelector | IdescField::SfaId | IdescField::SfbId => {
-                write!(f, "{v}")
-            }
-            _ => f.write_str(if v == 0 { "0" } else { "must be 0" }),
+            _ => write!(f, "{v}"),
         }
     }
 }
@@ -1480,7 +1514,7 @@ impl fmt::Display for InstructionDescriptor {
                 "  {:<17} {:>8}  {}",
                 r.field.name(),
                 Binary(v, r.width),
-                RowMeaning { desc: self, row: r }
+                RowMeaning::new(self.bits, self.kind, r)
             )?;
         }
         let decoded = InstructionDescriptor::decode(self.bits, self.kind);
