@@ -3,10 +3,9 @@
 
 use std::fmt::{self, Write as _};
 
-use tcgen05::bits::Role;
 use tcgen05::diagnostic::{Diagnostic, Source};
 use tcgen05::shared_memory_descriptor::{
-    SmemDescriptor, SmemError, SmemField, SmemFields, Swizzle, SMEM_LAYOUT,
+    SmemDescriptor, SmemError, SmemField, SmemFields, SmemRowMeaning, Swizzle, SMEM_LAYOUT,
 };
 use tcgen05::Target;
 
@@ -48,64 +47,13 @@ fn fields_json_of(o: &mut Obj<'_>, f: &SmemFields, swizzle: u8) -> fmt::Result {
     Ok(())
 }
 
-/// What one row's bits mean, in words.
-fn meaning(buf: &mut String, field: SmemField, v: u64, raw: u64) -> fmt::Result {
-    let row = field.row();
-    match row.role {
-        Role::Reserved => {
-            return buf.write_str(if v == 0 {
-                "reserved, 0"
-            } else {
-                "reserved: SET, must be 0"
-            })
-        }
-        Role::Fixed(want) => {
-            return if v == want {
-                write!(buf, "fixed {want:#0w$b}", w = usize::from(row.width) + 2)
-            } else {
-                write!(
-                    buf,
-                    "WRONG: must be the fixed {want:#0w$b}",
-                    w = usize::from(row.width) + 2
-                )
-            };
-        }
-        Role::Value => {}
-    }
-    let absolute = SmemField::LboMode.row().get(raw) == 1;
-    match field {
-        SmemField::StartAddress => write!(buf, "byte address {:#x}", v << 4),
-        SmemField::LeadingByteOffset if absolute => write!(buf, "byte address {:#x}", v << 4),
-        SmemField::LeadingByteOffset | SmemField::StrideByteOffset => {
-            write!(buf, "{} bytes", v << 4)
-        }
-        SmemField::BaseOffset => {
-            write!(buf, "{v}")?;
-            if v != 0 && swizzle_code(raw) == 0 {
-                buf.push_str(" (no meaning without swizzling)");
-            }
-            Ok(())
-        }
-        SmemField::LboMode => buf.write_str(if v == 0 {
-            "relative: leading byte offset"
-        } else {
-            "absolute: leading byte address (sm_103a)"
-        }),
-        SmemField::Swizzle => match Swizzle::from_code(swizzle_code(raw)) {
-            Ok(s) => write!(buf, "{}: {}", s.name(), s.description()),
-            Err(_) => write!(buf, "invalid code {v} (3, 5 and 7 are invalid)"),
-        },
-        _ => write!(buf, "{v}"),
-    }
-}
-
 /// The field table of a raw value, rows flagged where a problem points.
 fn rows(raw: u64, problems: &[SmemError]) -> Result<Vec<Row>, fmt::Error> {
     let mut rows = Vec::with_capacity(SMEM_LAYOUT.len());
     for row in SMEM_LAYOUT {
         let v = row.get(raw);
         let mut m = String::new();
-        meaning(&mut m, row.field, v, raw)?;
+        write!(m, "{}", SmemRowMeaning::new(raw, row))?;
         let name = row.field.name();
         rows.push(Row {
             bits: BitRange(row.lo, row.hi()).to_string(),

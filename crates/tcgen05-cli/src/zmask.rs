@@ -3,12 +3,12 @@
 
 use std::fmt::{self, Write as _};
 
-use tcgen05::bits::Role;
 use tcgen05::diagnostic::{Diagnostic, Severity, Source};
 use tcgen05::mma::MaxShift;
 use tcgen05::zero_column_mask::{
     column_mask, solve, sub_mask_width, sub_masks, validate_for, ColumnMask, ColumnMaskError,
-    SolveOptions, ZeroColumnMask, ZmaskError, ZmaskField, ZmaskFields, ZMASK_LAYOUT,
+    SolveOptions, ZeroColumnMask, ZmaskError, ZmaskField, ZmaskFields, ZmaskRowMeaning,
+    ZMASK_LAYOUT,
 };
 
 use crate::batch::Decoder;
@@ -189,65 +189,12 @@ fn masks_json(o: &mut Obj<'_>, f: &ZmaskFields, s: Shape) -> fmt::Result {
     }
 }
 
-fn meaning(buf: &mut String, field: ZmaskField, v: u64, f: &ZmaskFields) -> fmt::Result {
-    if field.row().role == Role::Reserved {
-        return buf.write_str(if v == 0 {
-            "reserved, 0"
-        } else {
-            "reserved: SET, must be 0"
-        });
-    }
-    let used_by = |i: u8| match i {
-        0 => "every M",
-        1 => "M = 32, 64",
-        _ => "M = 32",
-    };
-    match field {
-        ZmaskField::StartCount0
-        | ZmaskField::StartCount1
-        | ZmaskField::StartCount2
-        | ZmaskField::StartCount3 => {
-            let i = field.sub_mask().unwrap_or(0);
-            write!(
-                buf,
-                "mask{i} skips {v} position(s) of its pattern ({})",
-                used_by(i)
-            )
-        }
-        ZmaskField::FirstSpan0
-        | ZmaskField::FirstSpan1
-        | ZmaskField::FirstSpan2
-        | ZmaskField::FirstSpan3 => {
-            let i = field.sub_mask().unwrap_or(0);
-            write!(
-                buf,
-                "mask{i} starts with {} columns ({})",
-                if v == 1 { "zeroed" } else { "used" },
-                used_by(i)
-            )
-        }
-        ZmaskField::NonZeroMask => buf.write_str(if v == 1 {
-            "1: generate the mask"
-        } else {
-            "0: no column is zeroed"
-        }),
-        ZmaskField::SkipSpan => write!(buf, "runs of {} zeroed column(s) (R19)", v + 1),
-        ZmaskField::UseSpan => write!(buf, "runs of {} used column(s) (R19)", v + 1),
-        ZmaskField::ColumnShift => write!(
-            buf,
-            "the MMA reads B columns {}..{}+N-1",
-            f.column_shift, f.column_shift
-        ),
-        _ => write!(buf, "{v}"),
-    }
-}
-
-fn rows(raw: u64, f: &ZmaskFields, problems: &[ZmaskError]) -> Result<Vec<Row>, fmt::Error> {
+fn rows(raw: u64, problems: &[ZmaskError]) -> Result<Vec<Row>, fmt::Error> {
     let mut rows = Vec::with_capacity(ZMASK_LAYOUT.len());
     for r in ZMASK_LAYOUT {
         let v = r.get(raw);
         let mut m = String::new();
-        meaning(&mut m, r.field, v, f)?;
+        write!(m, "{}", ZmaskRowMeaning::new(raw, r))?;
         let name = r.field.name();
         rows.push(Row {
             bits: BitRange(r.lo, r.hi()).to_string(),
@@ -347,7 +294,7 @@ fn human(
     style: Style,
 ) -> fmt::Result {
     heading(buf, raw, style)?;
-    out::table(buf, &rows(raw, f, problems)?, style)?;
+    out::table(buf, &rows(raw, problems)?, style)?;
     if let Some(s) = shape {
         masks_human(buf, f, s, style)?;
     }

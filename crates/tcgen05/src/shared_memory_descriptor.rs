@@ -1477,12 +1477,86 @@ impl fmt::Write for Cell {
     }
 }
 
+/// The meaning, in words, of one [`SMEM_LAYOUT`] row's bits in a raw descriptor: the last
+/// column of the [`Display`](fmt::Display) table, and of the command-line tool's table.
+///
+/// ```
+/// use tcgen05::shared_memory_descriptor::{SmemField, SmemRowMeaning};
+///
+/// let sbo = SmemField::StrideByteOffset.row();
+/// assert_eq!(SmemRowMeaning::new(0x4000_4040_0001_0040, sbo).to_string(), "1024 bytes");
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct SmemRowMeaning {
+    raw: u64,
+    row: &'static BitField<SmemField>,
+}
+
+impl SmemRowMeaning {
+    /// The meaning of `row`'s bits in `raw`.
+    #[must_use]
+    pub const fn new(raw: u64, row: &'static BitField<SmemField>) -> Self {
+        Self { raw, row }
+    }
+}
+
+impl fmt::Display for SmemRowMeaning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (raw, row) = (self.raw, self.row);
+        let v = row.get(raw);
+        match row.role {
+            Role::Reserved => {
+                return f.write_str(if v == 0 {
+                    "reserved, 0"
+                } else {
+                    "reserved: SET, must be 0"
+                })
+            }
+            Role::Fixed(want) => {
+                let w = row.width as usize + 2;
+                return if v == want {
+                    write!(f, "fixed {want:#0w$b}")
+                } else {
+                    write!(f, "WRONG: must be the fixed {want:#0w$b}")
+                };
+            }
+            Role::Value => {}
+        }
+        let swizzle_code = SmemField::Swizzle.row().get(raw);
+        match row.field {
+            SmemField::StartAddress => write!(f, "byte address {:#x}", v << UNIT_SHIFT),
+            SmemField::LeadingByteOffset if matches!(lbo_mode_of(raw), LboMode::Absolute) => {
+                write!(f, "byte address {:#x}", v << UNIT_SHIFT)
+            }
+            SmemField::LeadingByteOffset | SmemField::StrideByteOffset => {
+                write!(f, "{} bytes", v << UNIT_SHIFT)
+            }
+            SmemField::BaseOffset => {
+                write!(f, "{v}")?;
+                if v != 0 && swizzle_code == 0 {
+                    f.write_str(" (no meaning without swizzling)")?;
+                }
+                Ok(())
+            }
+            SmemField::LboMode => f.write_str(if v == 0 {
+                "relative: leading byte offset"
+            } else {
+                "absolute: leading byte address (sm_103a)"
+            }),
+            // Three bits, so the cast keeps every bit.
+            SmemField::Swizzle => match Swizzle::from_code(v as u8) {
+                Ok(s) => write!(f, "{}: {}", s.name(), s.description()),
+                Err(_) => write!(f, "invalid code {v} (3, 5 and 7 are invalid)"),
+            },
+            _ => write!(f, "{v}"),
+        }
+    }
+}
+
 /// Writes the table of [`SMEM_LAYOUT`] rows for a raw value: bit range, raw bits, meaning.
 fn write_table(f: &mut fmt::Formatter<'_>, raw: u64) -> fmt::Result {
     use fmt::Write as _;
     writeln!(f, "  {:<7}{:<21}{:<9}meaning", "bits", "field", "raw")?;
-    let swizzle_code = SmemField::Swizzle.row().get(raw);
-    let mode = lbo_mode_of(raw);
     for row in SMEM_LAYOUT {
         let v = row.get(raw);
         let mut bits = Cell::new();
@@ -1504,44 +1578,7 @@ fn write_table(f: &mut fmt::Formatter<'_>, raw: u64) -> fmt::Result {
             row.field.name(),
             rawc.as_str()
         )?;
-        match row.role {
-            Role::Reserved => {
-                f.write_str("reserved, must be 0")?;
-                if v != 0 {
-                    f.write_str(" (SET)")?;
-                }
-            }
-            Role::Fixed(expected) => {
-                write!(f, "fixed {expected:#0w$b}", w = row.width as usize + 2)?;
-                if v != expected {
-                    f.write_str(" (WRONG)")?;
-                }
-            }
-            Role::Value => match row.field {
-                SmemField::LeadingByteOffset if matches!(mode, LboMode::Absolute) => {
-                    write!(f, "byte address {:#x}", v << UNIT_SHIFT)?;
-                }
-                SmemField::StartAddress => write!(f, "byte address {:#x}", v << UNIT_SHIFT)?,
-                SmemField::LeadingByteOffset | SmemField::StrideByteOffset => {
-                    write!(f, "{} bytes", v << UNIT_SHIFT)?;
-                }
-                SmemField::BaseOffset => {
-                    write!(f, "{v}")?;
-                    if v != 0 && swizzle_code == 0 {
-                        f.write_str(" (no meaning without swizzling)")?;
-                    }
-                }
-                SmemField::LboMode => f.write_str(match v {
-                    0 => "relative (byte offset)",
-                    _ => "absolute (byte address)",
-                })?,
-                SmemField::Swizzle => {
-                    // Three bits, so the cast keeps every bit.
-                    write!(f, "{}", SwizzleCode(v as u8))?;
-                }
-                _ => write!(f, "{v}")?,
-            },
-        }
+        write!(f, "{}", SmemRowMeaning::new(raw, row))?;
         f.write_str("\n")?;
     }
     Ok(())
@@ -2183,7 +2220,7 @@ mod tests {
             "{s}"
         );
         assert!(
-            s.contains("52     lbo_mode             0b0      relative"),
+            s.contains("52     lbo_mode             0b0      relative: leading byte offset"),
             "{s}"
         );
         assert!(
@@ -2191,14 +2228,14 @@ mod tests {
             "{s}"
         );
         assert!(
-            s.contains("61-63  swizzle              0b010    128B (128-Byte swizzling)"),
+            s.contains("61-63  swizzle              0b010    128B: 128-Byte swizzling"),
             "{s}"
         );
         assert_eq!(format!("{d:?}"), "SmemDescriptor(0x4000404000010040)");
 
         let dec = SmemDescriptor::decode(0x6000_0000_4000_4040, T);
         let s: String = format!("{dec}");
-        assert!(s.contains("reserved, must be 0 (SET)"), "{s}");
+        assert!(s.contains("reserved: SET, must be 0"), "{s}");
         assert!(s.contains("invalid code 3"), "{s}");
         assert!(
             s.contains("error: bit 14: bit 14 is not described by Table 40"),

@@ -631,73 +631,84 @@ impl fmt::Display for ZeroColumnMask {
                 w = row.width as usize,
                 pad = 8 - row.width as usize
             )?;
-            write_meaning(f, row, v)?;
+            write!(f, "{}", ZmaskRowMeaning::new(self.0, row))?;
             i += 1;
         }
         Ok(())
     }
 }
 
-fn write_meaning(f: &mut fmt::Formatter<'_>, row: &BitField<ZmaskField>, v: u64) -> fmt::Result {
-    if row.role == Role::Reserved {
-        return if v == 0 {
-            f.write_str("reserved, 0")
-        } else {
-            f.write_str("reserved: SET, must be 0")
-        };
+/// The meaning, in words, of one [`ZMASK_LAYOUT`] row's bits in a raw descriptor: the last
+/// column of the [`Display`](fmt::Display) table, and of the command-line tool's table.
+///
+/// ```
+/// use tcgen05::zero_column_mask::{ZmaskField, ZmaskRowMeaning};
+///
+/// let skip = ZmaskField::SkipSpan.row();
+/// assert_eq!(
+///     ZmaskRowMeaning::new(0x0003_0280_0000_0000, skip).to_string(),
+///     "runs of 3 zeroed column(s) (R19)"
+/// );
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct ZmaskRowMeaning {
+    raw: u64,
+    row: &'static BitField<ZmaskField>,
+}
+
+impl ZmaskRowMeaning {
+    /// The meaning of `row`'s bits in `raw`.
+    #[must_use]
+    pub const fn new(raw: u64, row: &'static BitField<ZmaskField>) -> Self {
+        Self { raw, row }
     }
-    let used_for = match row.field.sub_mask() {
-        Some(0) => "M = 32, 64, 128",
-        Some(1) => "M = 32, 64",
-        _ => "M = 32",
-    };
-    match row.field {
-        ZmaskField::StartCount0
-        | ZmaskField::StartCount1
-        | ZmaskField::StartCount2
-        | ZmaskField::StartCount3 => write!(
-            f,
-            "sub-mask {} skips {} position(s) of its pattern ({used_for})",
-            row.field.sub_mask().unwrap_or(0),
-            v
-        ),
-        ZmaskField::FirstSpan0
-        | ZmaskField::FirstSpan1
-        | ZmaskField::FirstSpan2
-        | ZmaskField::FirstSpan3 => write!(
-            f,
-            "sub-mask {} starts with a run of {} columns ({used_for})",
-            row.field.sub_mask().unwrap_or(0),
-            if v != 0 { "zeroed" } else { "used" }
-        ),
-        ZmaskField::NonZeroMask => {
-            if v == 0 {
-                f.write_str("0: the mask is all zeros, every column of B is used")
+}
+
+impl fmt::Display for ZmaskRowMeaning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let row = self.row;
+        let v = row.get(self.raw);
+        if row.role == Role::Reserved {
+            return f.write_str(if v == 0 {
+                "reserved, 0"
             } else {
-                f.write_str("1: the mask is generated from the other fields")
-            }
+                "reserved: SET, must be 0"
+            });
         }
-        ZmaskField::SkipSpan => write!(
-            f,
-            "runs of {} zeroed columns (mask bits 1; decisions.md R19)",
-            v + 1
-        ),
-        ZmaskField::UseSpan => write!(
-            f,
-            "runs of {} used columns (mask bits 0; decisions.md R19)",
-            v + 1
-        ),
-        ZmaskField::ColumnShift => {
-            write!(f, "the MMA reads B columns {v} .. {v}+N-1")?;
-            if v > MAX_COLUMN_SHIFT as u64 {
-                f.write_str(" (above the maximum 32)")
-            } else if v > 16 {
-                f.write_str(" (above 16: not for M = 32)")
+        let used_by = match row.field.sub_mask() {
+            Some(0) => "every M",
+            Some(1) => "M = 32, 64",
+            _ => "M = 32",
+        };
+        let i = row.field.sub_mask().unwrap_or(0);
+        match row.field {
+            ZmaskField::StartCount0
+            | ZmaskField::StartCount1
+            | ZmaskField::StartCount2
+            | ZmaskField::StartCount3 => {
+                write!(
+                    f,
+                    "mask{i} skips {v} position(s) of its pattern ({used_by})"
+                )
+            }
+            ZmaskField::FirstSpan0
+            | ZmaskField::FirstSpan1
+            | ZmaskField::FirstSpan2
+            | ZmaskField::FirstSpan3 => write!(
+                f,
+                "mask{i} starts with {} columns ({used_by})",
+                if v == 1 { "zeroed" } else { "used" }
+            ),
+            ZmaskField::NonZeroMask => f.write_str(if v == 1 {
+                "1: generate the mask"
             } else {
-                Ok(())
-            }
+                "0: no column is zeroed"
+            }),
+            ZmaskField::SkipSpan => write!(f, "runs of {} zeroed column(s) (R19)", v + 1),
+            ZmaskField::UseSpan => write!(f, "runs of {} used column(s) (R19)", v + 1),
+            ZmaskField::ColumnShift => write!(f, "the MMA reads B columns {v}..{v}+N-1"),
+            _ => write!(f, "{v}"),
         }
-        ZmaskField::Reserved36 | ZmaskField::Reserved62 => Ok(()),
     }
 }
 
@@ -2678,12 +2689,12 @@ mod tests {
         );
         assert_eq!(s.lines().count(), 15);
         assert!(
-            s.contains("start_count_2   0b00000010  sub-mask 2 skips 2 position(s)"),
+            s.contains("start_count_2   0b00000010  mask2 skips 2 position(s)"),
             "{s}"
         );
-        assert!(s.contains("runs of 3 zeroed columns"), "{s}");
-        assert!(s.contains("runs of 4 used columns"), "{s}");
-        assert!(s.contains("B columns 2 .. 2+N-1"), "{s}");
+        assert!(s.contains("runs of 3 zeroed column(s)"), "{s}");
+        assert!(s.contains("runs of 4 used column(s)"), "{s}");
+        assert!(s.contains("B columns 2..2+N-1"), "{s}");
         assert!(s.contains("   39  non_zero_mask   0b1"), "{s}");
         let bad = format!("{}", ZeroColumnMask::from_bits_unchecked(1 << 63));
         assert!(bad.contains("reserved: SET"), "{bad}");
