@@ -15,8 +15,8 @@ use tcgen05::Target;
 use crate::batch::Decoder;
 use crate::cli::{EncodeIdesc, TargetArg};
 use crate::out::{
-    self, concerns, count, problems_json2, push_dec, push_hex, resolve_target, BitRange, Cache,
-    Ctx, Obj, RawBits, Report, Row, Status, Style,
+    self, count, problems_json2, push_dec, push_hex, resolve_target, Cache, Ctx, Obj, Report, Row,
+    Status, Style,
 };
 use crate::problem::{narrow, CliError};
 
@@ -184,27 +184,14 @@ fn given_fields_json(o: &mut Obj<'_>, f: &IdescFields) -> fmt::Result {
     Ok(())
 }
 
-fn rows(v: View, problems: &[MmaError]) -> Result<Vec<Row>, fmt::Error> {
-    let mut rows = Vec::new();
-    for r in layout(v.kind) {
-        let raw = r.get(u64::from(v.bits));
-        let m = RowMeaning::new(v.bits, v.kind, r).to_string();
-        let name = r.field.name();
-        rows.push(Row {
-            bits: BitRange(r.lo, r.hi()).to_string(),
-            field: name.to_string(),
-            raw: RawBits {
-                value: raw,
-                width: r.width,
-            }
-            .to_string(),
-            meaning: m,
-            flagged: problems
-                .iter()
-                .any(|d| concerns(d.field(), name, r.lo, r.hi())),
-        });
-    }
-    Ok(rows)
+fn rows(v: View, problems: &[MmaError]) -> Vec<Row> {
+    out::layout_rows(
+        layout(v.kind),
+        u64::from(v.bits),
+        IdescField::name,
+        |r| RowMeaning::new(v.bits, v.kind, r).to_string(),
+        problems,
+    )
 }
 
 /// The shape and types in one line: `M = 128, N = 64, K = 16, dense; D .f32 = A .bf16 x B .bf16`.
@@ -334,7 +321,7 @@ fn human_block(
     style: Style,
 ) -> fmt::Result {
     heading(buf, v, style)?;
-    out::table(buf, &rows(v, problems)?, style)?;
+    out::table(buf, &rows(v, problems), style)?;
     summary(buf, v)?;
     if let Some(m) = mma {
         writeln!(

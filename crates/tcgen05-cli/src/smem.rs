@@ -3,7 +3,7 @@
 
 use std::fmt::{self, Write as _};
 
-use tcgen05::diagnostic::{Diagnostic, Source};
+use tcgen05::diagnostic::Source;
 use tcgen05::shared_memory_descriptor::{
     SmemDescriptor, SmemError, SmemField, SmemFields, SmemRowMeaning, Swizzle, SMEM_LAYOUT,
 };
@@ -12,8 +12,7 @@ use tcgen05::Target;
 use crate::batch::Decoder;
 use crate::cli::EncodeSmem;
 use crate::out::{
-    self, concerns, count, push_dec, push_hex, resolve_target, BitRange, Cache, Ctx, Obj, RawBits,
-    Report, Row, Status, Style,
+    self, count, push_dec, push_hex, resolve_target, Cache, Ctx, Obj, Report, Row, Status, Style,
 };
 use crate::problem::{narrow, CliError};
 
@@ -48,28 +47,14 @@ fn fields_json_of(o: &mut Obj<'_>, f: &SmemFields, swizzle: u8) -> fmt::Result {
 }
 
 /// The field table of a raw value, rows flagged where a problem points.
-fn rows(raw: u64, problems: &[SmemError]) -> Result<Vec<Row>, fmt::Error> {
-    let mut rows = Vec::with_capacity(SMEM_LAYOUT.len());
-    for row in SMEM_LAYOUT {
-        let v = row.get(raw);
-        let mut m = String::new();
-        write!(m, "{}", SmemRowMeaning::new(raw, row))?;
-        let name = row.field.name();
-        rows.push(Row {
-            bits: BitRange(row.lo, row.hi()).to_string(),
-            field: name.to_string(),
-            raw: RawBits {
-                value: v,
-                width: row.width,
-            }
-            .to_string(),
-            meaning: m,
-            flagged: problems
-                .iter()
-                .any(|d| concerns(d.field(), name, row.lo, row.hi())),
-        });
-    }
-    Ok(rows)
+fn rows(raw: u64, problems: &[SmemError]) -> Vec<Row> {
+    out::layout_rows(
+        SMEM_LAYOUT,
+        raw,
+        SmemField::name,
+        |r| SmemRowMeaning::new(raw, r).to_string(),
+        problems,
+    )
 }
 
 fn heading(buf: &mut String, raw: u64, target: Target, style: Style) -> fmt::Result {
@@ -94,7 +79,7 @@ pub fn decode(ctx: Ctx, raw: u64, target: crate::cli::TargetArg) -> Result<Repor
         rep.out.push('\n');
     } else {
         heading(&mut rep.out, raw, target, ctx.out)?;
-        out::table(&mut rep.out, &rows(raw, &problems)?, ctx.out)?;
+        out::table(&mut rep.out, &rows(raw, &problems), ctx.out)?;
         let (e, w) = count(&problems);
         out::verdict(&mut rep.out, e, w, ctx.out)?;
     }
@@ -257,7 +242,7 @@ pub fn encode(ctx: Ctx, a: &EncodeSmem) -> Result<Report, fmt::Error> {
         rep.out.push('\n');
     } else {
         heading(&mut rep.out, raw, target, ctx.out)?;
-        out::table(&mut rep.out, &rows(raw, &problems)?, ctx.out)?;
+        out::table(&mut rep.out, &rows(raw, &problems), ctx.out)?;
         let (e, w) = count(&problems);
         out::verdict(&mut rep.out, e, w, ctx.out)?;
     }

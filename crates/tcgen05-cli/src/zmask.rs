@@ -14,8 +14,8 @@ use tcgen05::zero_column_mask::{
 use crate::batch::Decoder;
 use crate::cli::{EncodeZmask, MaskShape, SolveZmask};
 use crate::out::{
-    self, concerns, count, problems_json2, push_dec, push_hex, ranges, Ascii, BitRange, Cache, Ctx,
-    Obj, RawBits, Report, Row, Status, Style,
+    self, count, problems_json2, push_dec, push_hex, ranges, Ascii, Cache, Ctx, Obj, Report, Row,
+    Status, Style,
 };
 use crate::problem::{narrow, CliError};
 
@@ -189,28 +189,14 @@ fn masks_json(o: &mut Obj<'_>, f: &ZmaskFields, s: Shape) -> fmt::Result {
     }
 }
 
-fn rows(raw: u64, problems: &[ZmaskError]) -> Result<Vec<Row>, fmt::Error> {
-    let mut rows = Vec::with_capacity(ZMASK_LAYOUT.len());
-    for r in ZMASK_LAYOUT {
-        let v = r.get(raw);
-        let mut m = String::new();
-        write!(m, "{}", ZmaskRowMeaning::new(raw, r))?;
-        let name = r.field.name();
-        rows.push(Row {
-            bits: BitRange(r.lo, r.hi()).to_string(),
-            field: name.to_string(),
-            raw: RawBits {
-                value: v,
-                width: r.width,
-            }
-            .to_string(),
-            meaning: m,
-            flagged: problems
-                .iter()
-                .any(|d| concerns(d.field(), name, r.lo, r.hi())),
-        });
-    }
-    Ok(rows)
+fn rows(raw: u64, problems: &[ZmaskError]) -> Vec<Row> {
+    out::layout_rows(
+        ZMASK_LAYOUT,
+        raw,
+        ZmaskField::name,
+        |r| ZmaskRowMeaning::new(raw, r).to_string(),
+        problems,
+    )
 }
 
 /// The masks section of the human report: sub-masks most significant column first, then the
@@ -294,7 +280,7 @@ fn human(
     style: Style,
 ) -> fmt::Result {
     heading(buf, raw, style)?;
-    out::table(buf, &rows(raw, problems)?, style)?;
+    out::table(buf, &rows(raw, problems), style)?;
     if let Some(s) = shape {
         masks_human(buf, f, s, style)?;
     }
