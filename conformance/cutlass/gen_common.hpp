@@ -179,6 +179,7 @@ template <> struct Ty<float_ue4m3_t> { static constexpr const char* name = "ue4m
 
 // The parts, in output order.
 void gen_smem();
+void gen_smem_advance();
 void gen_idesc();
 void gen_misc();
 

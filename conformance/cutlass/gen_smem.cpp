@@ -255,15 +255,26 @@ void smem_fixed_tile(std::initializer_list<uint32_t> addrs) {
   }
 }
 
+// The first tile of the list that fits the atom goes to every address, the others to 0x400.
+template <class T, Major MAJ, Swz S, int MNs, int Ks>
+void smem_fixed_tile_first(bool& first) {
+  if constexpr (tile_fits<T, MAJ, S, MNs, Ks>()) {
+    if (first) smem_fixed_tile<T, MAJ, S, MNs, Ks>({0x0, 0x400, 0x1000, 0x9000, 0x20000});
+    else smem_fixed_tile<T, MAJ, S, MNs, Ks>({0x400});
+    first = false;
+  }
+}
+
 template <class T, Major MAJ, Swz S>
 void smem_fixed_tiles() {
-  smem_fixed_tile<T, MAJ, S, 128, 64>({0x0, 0x400, 0x1000, 0x9000, 0x20000});
-  smem_fixed_tile<T, MAJ, S, 64, 64>({0x400});
-  smem_fixed_tile<T, MAJ, S, 256, 32>({0x400});
-  smem_fixed_tile<T, MAJ, S, 128, 16>({0x400});
-  smem_fixed_tile<T, MAJ, S, 256, 8>({0x400});
-  smem_fixed_tile<T, MAJ, S, 128, 128>({0x400});
-  smem_fixed_tile<T, MAJ, S, 64, 256>({0x400});
+  bool first = true;
+  smem_fixed_tile_first<T, MAJ, S, 128, 64>(first);
+  smem_fixed_tile_first<T, MAJ, S, 64, 64>(first);
+  smem_fixed_tile_first<T, MAJ, S, 256, 32>(first);
+  smem_fixed_tile_first<T, MAJ, S, 128, 16>(first);
+  smem_fixed_tile_first<T, MAJ, S, 256, 8>(first);
+  smem_fixed_tile_first<T, MAJ, S, 128, 128>(first);
+  smem_fixed_tile_first<T, MAJ, S, 64, 256>(first);
 }
 
 template <class T, Major MAJ>
@@ -284,7 +295,62 @@ using Bits32 = TypeList<Elem<tfloat32_t>>;
 // kind::mxf4 / mxf4nvf4 keep E2M1 packed, two per byte (float_e2m1_t, sizeof_bits 4).
 using Bits4 = TypeList<Elem<float_e2m1_t>>;
 
+// ------------------------------------------------------------------------------------------------
+// Advancing a descriptor along K: CuTe's DescriptorIterator, reached through a TiledMMA fragment
+// ------------------------------------------------------------------------------------------------
+
+// Partition an MNxK smem tile for operand A (or B) of `Op`, make the descriptor fragment, and print
+// the descriptor of every K-block after the first relative to the first: what a CUTLASS mainloop
+// hands to tcgen05.mma for K-block k.
+template <class Op, bool IsA, class T, Major MAJ, Swz S, int MNs, int Ks>
+void smem_advance(uint32_t addr) {
+  auto s = smem_tile<T, MAJ, S, false, MNs, Ks>(addr);
+  auto mma = make_tiled_mma(Op{});
+  auto thr = mma.get_slice(0);
+  auto run = [&](auto const& frag) {
+    const UMMA::SmemDescriptor base = frag(0, 0, 0);
+    constexpr int kpb = k_per_block<T>();
+    // The base must be what make_umma_desc gives for the tile's first K-block.
+    const UMMA::SmemDescriptor first =
+        UMMA::make_umma_desc<MAJ>(local_tile(s, make_shape(Int<MNs>{}, Int<kpb>{}), make_coord(0, 0)));
+    if (base.desc_ != first.desc_)
+      fail("fragment base 0x%016llx != make_umma_desc 0x%016llx", (unsigned long long)base.desc_,
+           (unsigned long long)first.desc_);
+    for (int k = 1; k < int(size<2>(frag)); ++k) {
+      const UMMA::SmemDescriptor dk = frag(0, 0, k);
+      const int units = int(frag.layout()(0, 0, k));   // tensor offset, in 16-byte units
+      const UMMA::SmemDescriptor again = *(UMMA::DescriptorIterator{base} + units);
+      if (again.desc_ != dk.desc_) fail("DescriptorIterator + %d disagrees with the fragment", units);
+      Rec r("smem_advance");
+      r.hex("base", base.desc_, 16).num("bytes", units * 16).hex("hex", dk.desc_, 16);
+      r.emit("smem_advance");
+    }
+  };
+  if constexpr (IsA) run(mma.make_fragment_A(thr.partition_A(s)));
+  else run(mma.make_fragment_B(thr.partition_B(s)));
+}
+
 }  // namespace
+
+void gen_smem_advance() {
+  using BF = bfloat16_t;
+  using TF = tfloat32_t;
+  using F16Op_KK = SM100_MMA_F16BF16_SS<BF, BF, float, 128, 64, KM, KM>;
+  using F16Op_MK = SM100_MMA_F16BF16_SS<BF, BF, float, 128, 64, MN, KM>;
+  using F16Op_KM = SM100_MMA_F16BF16_SS<BF, BF, float, 128, 64, KM, MN>;
+  using TF32Op_MK = SM100_MMA_TF32_SS<TF, TF, float, 128, 128, MN, KM>;
+  using S8Op_KK = SM100_MMA_S8_SS<int8_t, int8_t, int32_t, 128, 128, KM, KM>;
+  smem_advance<F16Op_KK, true, BF, KM, Swz::B128, 128, 64>(0x400);
+  smem_advance<F16Op_MK, true, BF, MN, Swz::B128, 128, 64>(0x400);
+  smem_advance<F16Op_KK, true, BF, KM, Swz::None, 128, 64>(0x400);
+  smem_advance<F16Op_KK, true, BF, KM, Swz::B32, 128, 32>(0x9000);
+  smem_advance<F16Op_KM, false, BF, MN, Swz::B64, 64, 32>(0x1000);
+  smem_advance<F16Op_KK, false, BF, KM, Swz::B64, 64, 64>(0x9000);
+  smem_advance<TF32Op_MK, true, TF, MN, Swz::B128_32, 128, 32>(0x400);
+  smem_advance<S8Op_KK, true, int8_t, KM, Swz::B128, 128, 128>(0x1000);
+  smem_advance<S8Op_KK, false, int8_t, KM, Swz::None, 128, 64>(0x20000);
+}
+
 
 void gen_smem() {
   // Fixed tiles first (uint8_t / bfloat16_t / tfloat32_t as the text-format vectors had them).

@@ -15,8 +15,7 @@ set -euo pipefail
 # Each entry is built into one program from its sources (plus this directory's *.hpp) and run with
 # no arguments; its stdout is the vector file.
 GENERATORS=(
-  "gen_vectors.cpp gen_smem.cpp:cutlass-4.2.0.jsonl"
-  "gen_legacy.cpp:cutlass.txt"
+  "gen_vectors.cpp gen_smem.cpp gen_idesc.cpp gen_misc.cpp:cutlass-4.2.0.jsonl"
 )
 
 HERE="$(cd "$(dirname "$0")" && pwd)"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install NVIDIA's CUTLASS C++ headers (and the CUDA headers they need) from PyPI
-# into a git-ignored virtualenv, so gen_vectors.cpp can be built host-only with g++.
+# into a git-ignored virtualenv, so the generators in this directory can be built host-only with g++.
 #
 # Idempotent: when the pinned wheels are already installed it installs nothing.
 # Prints the include directories on stdout as three shell assignments
