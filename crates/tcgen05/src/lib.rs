@@ -14,6 +14,7 @@
 //! - [`tensor_memory`]: Tensor Memory addresses, allocation, and the data-movement shapes of
 //!   `tcgen05.ld`, `.st`, `.cp` and `.shift`.
 //! - [`targets`]: which targets have which features.
+//! - [`ptx`]: PTX text for every tcgen05 instruction form, validated before it is written.
 //!
 //! The crate is `#![no_std]` without required dependencies; every constructor and encoder is a
 //! `const fn`, so descriptors can be built and checked at compile time.
@@ -32,6 +33,7 @@ pub mod bits;
 pub mod diagnostic;
 pub mod instruction_descriptor;
 pub mod mma;
+pub mod ptx;
 pub mod shapes;
 pub mod shared_memory_descriptor;
 pub mod targets;
