@@ -265,7 +265,7 @@ impl OperandName {
             OperandName::Redval => "redval",
             OperandName::Sdesc => "sdesc",
             OperandName::Dst => "dst",
-            OperandName::NCols => "ncols",
+            OperandName::NCols => "n_cols",
             OperandName::Mbar => "mbar",
             OperandName::CtaMask => "cta_mask",
         }
@@ -2608,7 +2608,7 @@ mod tests {
         };
         let d = Instruction::Alloc(a96).validate(&A100);
         assert_eq!(d.len(), 1);
-        assert_eq!(d.get(0).map(|e| e.field()), Some("ncols"));
+        assert_eq!(d.get(0).map(|e| e.field()), Some("n_cols"));
         let c = Commit {
             cta_group: CtaGroup::Two,
             mbar: "bar",
