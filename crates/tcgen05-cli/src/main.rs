@@ -16,6 +16,7 @@ mod idesc;
 mod number;
 mod out;
 mod problem;
+mod ptx;
 mod shapes;
 mod smem;
 mod zmask;
@@ -149,5 +150,6 @@ fn run(ctx: Ctx, command: &Command) -> Result<Status, Failure> {
         Command::Encode(Encode::Zmask(a)) => emit(zmask::encode(ctx, a)),
         Command::Solve(Solve::Zmask(a)) => emit(zmask::solve_cmd(ctx, a)),
         Command::Shapes(a) => emit(shapes::run(ctx, a)),
+        Command::Ptx(c) => emit(ptx::run(ctx, c)),
     }
 }

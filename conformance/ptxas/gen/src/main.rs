@@ -105,6 +105,9 @@ struct Case {
     /// Field and source of each error, for the summary's rule table.
     rules: Vec<String>,
     sass: Option<Sass>,
+    /// For a minimal kernel from `write_minimal_kernel`: its entry's name and the instruction
+    /// descriptor its disassembly must show (the lines are then the whole kernel).
+    kernel: Option<(String, u32)>,
 }
 
 fn family(i: &Instruction<'_>) -> &'static str {
@@ -260,6 +263,7 @@ impl Gen {
             } else {
                 expected_sass(&instr)
             },
+            kernel: None,
         });
     }
 
@@ -690,6 +694,7 @@ fn hand_variants(g: &mut Gen, target: Target) {
         ours: classify(&errors),
         rules: rule_names(&errors),
         sass: None,
+        kernel: None,
     });
 }
 
@@ -740,6 +745,71 @@ fn family_target_forms(g: &mut Gen, target: Target) {
     }
 }
 
+/// The minimal kernel of `tcgen05 ptx kernel` for the first and the last shape of every row of
+/// Table 39 on every target (default types of the kind).
+fn minimal_kernels(g: &mut Gen) {
+    let mut n = 0usize;
+    for target in Target::ALL {
+        let all: Vec<_> = shapes(target, ShapeFilter::default()).collect();
+        let mut picked = Vec::new();
+        for (i, s) in all.iter().enumerate() {
+            let key = |x: &tcgen05::shapes::Shape| (x.kind, x.cta_group, x.ws, x.sparse, x.k);
+            let first = i == 0 || key(&all[i - 1]) != key(s);
+            let last = i + 1 == all.len() || key(&all[i + 1]) != key(s);
+            if first || last {
+                picked.push(*s);
+            }
+        }
+        for s in picked {
+            let mut f = idesc_fields(s.kind, s.m, s.n).with_k96(s.k == 96);
+            if s.sparse {
+                f = f.with_sparse(true, 0);
+            }
+            let mut cfg = tcgen05::shapes::MmaConfig::new(f);
+            cfg.cta_group = s.cta_group;
+            cfg.ws = s.ws;
+            cfg.target = target;
+            let mut text = String::new();
+            tcgen05::ptx::write_minimal_kernel(&cfg, &mut text)
+                .unwrap_or_else(|e| panic!("minimal kernel for {s:?} on {target}: {e}"));
+            let version = text
+                .lines()
+                .find_map(|l| l.strip_prefix(".version "))
+                .and_then(|v| v.split_once('.'))
+                .and_then(|(a, b)| Some(a.parse::<u8>().ok()? * 10 + b.parse::<u8>().ok()?))
+                .expect("a .version line");
+            let body = text
+                .split_once(".address_size 64\n")
+                .map(|(_, b)| b.to_string())
+                .expect("a preamble");
+            let name = format!("tcgen05_minimal_{n}");
+            n += 1;
+            let body = body.replace("tcgen05_minimal(", &format!("{name}("));
+            let bits = tcgen05::instruction_descriptor::InstructionDescriptor::try_new(f)
+                .map(tcgen05::instruction_descriptor::InstructionDescriptor::bits)
+                .expect("a Table 39 shape encodes");
+            g.cases.push(Case {
+                target,
+                version,
+                cta: if matches!(s.cta_group, CtaGroup::Two) {
+                    2
+                } else {
+                    1
+                },
+                family: "minimal kernel (tcgen05 ptx kernel)",
+                lines: body.lines().map(str::to_string).collect(),
+                ours: Verdict::Legal,
+                rules: Vec::new(),
+                sass: expected_sass(&Instruction::Mma(Mma {
+                    ws: s.ws,
+                    ..base_mma(s.cta_group, s.kind)
+                })),
+                kernel: Some((name, bits)),
+            });
+        }
+    }
+}
+
 fn generate() -> Vec<Case> {
     let mut g = Gen { cases: Vec::new() };
     for target in TARGETS {
@@ -752,6 +822,7 @@ fn generate() -> Vec<Case> {
     for target in [Target::Sm100f, Target::Sm103f, Target::Sm110f] {
         family_target_forms(&mut g, target);
     }
+    minimal_kernels(&mut g);
     g.cases
 }
 
@@ -955,13 +1026,106 @@ fn assemble(
     }
 }
 
+/// Assembles minimal kernels (all of one target, version and `.cta_group`) as one module and
+/// checks each kernel's disassembly for its MMA opcode and its instruction descriptor
+/// (`UMOV URx, 0x...`). A module that fails is assembled again kernel by kernel.
+fn assemble_kernels(
+    tools: &Tools,
+    worker: usize,
+    cases: &[Case],
+    idx: Vec<usize>,
+    out: &Mutex<Vec<Outcome>>,
+) {
+    let first = &cases[idx[0]];
+    let mut text = String::new();
+    Context::new(first.target)
+        .with_version(first.version)
+        .write_preamble(&mut text)
+        .expect("a String never fails");
+    for &i in &idx {
+        for l in &cases[i].lines {
+            text.push_str(l);
+            text.push('\n');
+        }
+    }
+    let ptx = tools.work.join(format!("k{worker}.ptx"));
+    let cubin = tools.work.join(format!("k{worker}.cubin"));
+    std::fs::write(&ptx, text).expect("write the PTX file");
+    let _ = std::fs::remove_file(&cubin);
+    let res = Command::new(&tools.ptxas)
+        .arg(format!("-arch={}", first.target.name()))
+        .arg(&ptx)
+        .arg("-o")
+        .arg(&cubin)
+        .output()
+        .expect("run ptxas");
+    if !res.status.success() {
+        if idx.len() == 1 {
+            out.lock().expect("no poisoned lock")[idx[0]] = Outcome {
+                accepted: Some(false),
+                sass_ok: None,
+            };
+        } else {
+            for i in idx {
+                assemble_kernels(tools, worker, cases, vec![i], out);
+            }
+        }
+        return;
+    }
+    let dis = Command::new(&tools.nvdisasm)
+        .arg(&cubin)
+        .output()
+        .expect("run nvdisasm");
+    let dis = String::from_utf8_lossy(&dis.stdout);
+    // One section per kernel: `.text.NAME:`.
+    let mut sections: BTreeMap<String, String> = BTreeMap::new();
+    let mut current: Option<String> = None;
+    for l in dis.lines() {
+        if let Some(rest) = l.trim().strip_prefix(".text.") {
+            if let Some(name) = rest.strip_suffix(':') {
+                current = Some(name.to_string());
+                continue;
+            }
+        }
+        if let Some(c) = &current {
+            let e = sections.entry(c.clone()).or_default();
+            e.push_str(l);
+            e.push('\n');
+        }
+    }
+    let mut o = out.lock().expect("no poisoned lock");
+    for i in idx {
+        let c = &cases[i];
+        let Some((name, bits)) = &c.kernel else {
+            continue;
+        };
+        let sec = sections.get(name).map_or("", String::as_str);
+        let counts = sass_counts(sec);
+        let opcode_ok = c
+            .sass
+            .is_none_or(|s| counts.get(&s).copied().unwrap_or(0) >= 1);
+        let imm = format!(", {bits:#x} ;");
+        let idesc_ok = sec.lines().any(|l| l.contains("UMOV") && l.contains(&imm));
+        o[i] = Outcome {
+            accepted: Some(true),
+            sass_ok: Some(opcode_ok && idesc_ok),
+        };
+    }
+}
+
 fn run_all(tools: &Tools, cases: &[Case], jobs: usize) -> Vec<Outcome> {
     // Batches: one target, version and .cta_group each, at most BATCH forms; kernel cases
     // alone. (nvdisasm takes half a second to start: few large files keep the run short.)
     let mut groups: BTreeMap<(Target, u8, u8), Vec<usize>> = BTreeMap::new();
     let mut batches: Vec<Vec<usize>> = Vec::new();
+    let mut kernel_groups: BTreeMap<(Target, u8, u8), Vec<usize>> = BTreeMap::new();
     for (i, c) in cases.iter().enumerate() {
-        if c.cta == 0 {
+        if c.kernel.is_some() {
+            kernel_groups
+                .entry((c.target, c.version, c.cta))
+                .or_default()
+                .push(i);
+        } else if c.cta == 0 {
             batches.push(vec![i]);
         } else {
             groups
@@ -976,6 +1140,10 @@ fn run_all(tools: &Tools, cases: &[Case], jobs: usize) -> Vec<Outcome> {
         }
     }
     let out = Mutex::new(vec![Outcome::default(); cases.len()]);
+    // Kernel modules are marked by a leading usize::MAX.
+    for (_, v) in kernel_groups {
+        batches.push(std::iter::once(usize::MAX).chain(v).collect());
+    }
     let queue = Mutex::new(batches);
     std::thread::scope(|s| {
         for w in 0..jobs {
@@ -983,7 +1151,11 @@ fn run_all(tools: &Tools, cases: &[Case], jobs: usize) -> Vec<Outcome> {
             s.spawn(move || loop {
                 let next = queue.lock().expect("no poisoned lock").pop();
                 let Some(b) = next else { break };
-                assemble(tools, w, cases, b, out);
+                if b.first() == Some(&usize::MAX) {
+                    assemble_kernels(tools, w, cases, b[1..].to_vec(), out);
+                } else {
+                    assemble(tools, w, cases, b, out);
+                }
             });
         }
     });
