@@ -9,7 +9,7 @@ use tcgen05::mma::{CtaGroup, Kind};
 use tcgen05::ptx::{
     write_minimal_kernel, ASource, Alloc, Collector, CollectorOp, Commit, Context, Cp,
     CpSourceFormat, Dealloc, Fence, Instruction, Mma, PtxError, RedOp, RedType, Reduction,
-    RenderError, ScaleVec, Shift, TmemLoad, TmemStore, Value, Wait,
+    RenderError, ScaleVec, Shift, Syntax, TmemLoad, TmemStore, Value, Wait,
 };
 use tcgen05::tensor_memory::{CpMulticast, CpShape, LdStShape, Num};
 
@@ -29,6 +29,8 @@ const PTX_HELP: &str = concat!(
     "immediate instruction descriptor, zero-column mask or shared memory descriptor is checked\n",
     "against Tables 39-45 and decisions.md). Operands are register names (any PTX identifier) or,\n",
     "where PTX allows, immediates (a number: 0x-hex or decimal).\n\n",
+    "--asm prints a Rust asm! template string (vector braces doubled; operands may be\n",
+    "placeholders such as '{taddr}').\n",
     "--preamble prints the .version/.target/.address_size lines first; the version is the lowest\n",
     "that suits the target and the form (--ptx-version overrides it). --json prints {\"ptx\",\n",
     "\"target\", \"version\", \"valid\", \"errors\", \"warnings\"}.\n\n",
@@ -92,6 +94,10 @@ pub struct Common {
     /// Print the .version, .target and .address_size directives before the instruction.
     #[arg(long)]
     pub preamble: bool,
+    /// Print the instruction as a Rust asm! template string: register-vector braces doubled;
+    /// give operands as placeholders (--taddr '{t}').
+    #[arg(long, conflicts_with = "preamble")]
+    pub asm: bool,
 }
 
 /// A register name or an immediate.
@@ -562,7 +568,12 @@ fn finish(
                 None => Context::for_instructions(target, &[i]),
             };
             let mut text = String::new();
-            let problems: Vec<PtxError> = match i.render(&pctx, &mut text) {
+            let syntax = if common.asm {
+                Syntax::RustAsm
+            } else {
+                Syntax::Ptx
+            };
+            let problems: Vec<PtxError> = match i.render_as(&pctx, &mut text, syntax) {
                 Ok(()) => i.validate(&pctx).iter().collect(),
                 Err(RenderError::Invalid(d)) => d.iter().collect(),
                 Err(RenderError::Fmt) => return Err(fmt::Error),

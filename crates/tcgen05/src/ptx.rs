@@ -280,7 +280,8 @@ impl OperandName {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PtxRule {
     /// A register or variable name that is not a PTX identifier (PTX ISA 4.4: a letter, or one
-    /// of `_ $ %` followed by at least one more character; then letters, digits, `_`, `$`).
+    /// of `_ $ %` followed by at least one more character; then letters, digits, `_`, `$`) nor a
+    /// Rust inline-assembly placeholder `{name}` ([`is_operand_name`]).
     /// The value is the element's index for vectors, else 0.
     RegisterName(OperandName),
     /// The same register twice among the destinations of `tcgen05.ld` (and its `redval`)
@@ -632,7 +633,7 @@ impl fmt::Display for PtxError {
         match rule {
             PtxRule::RegisterName(op) => write!(
                 f,
-                "operand {} (element {value}) is not a PTX identifier",
+                "operand {} (element {value}) is not a PTX identifier (nor an asm! placeholder {{name}})",
                 op.name()
             ),
             PtxRule::DuplicateRegister => write!(
@@ -950,8 +951,41 @@ pub const fn is_identifier(name: &str) -> bool {
     true
 }
 
+/// True when `name` can stand for an operand: a PTX identifier ([`is_identifier`]), or a Rust
+/// inline-assembly placeholder `{name}` / `{0}` (a Rust identifier or a number in braces), which
+/// `asm!` replaces with the register it allocates.
+#[must_use]
+pub const fn is_operand_name(name: &str) -> bool {
+    if is_identifier(name) {
+        return true;
+    }
+    let b = name.as_bytes();
+    if b.len() < 3 || b[0] != b'{' || b[b.len() - 1] != b'}' {
+        return false;
+    }
+    let first = b[1];
+    let digits = first.is_ascii_digit();
+    if !(digits || first.is_ascii_alphabetic() || first == b'_') {
+        return false;
+    }
+    let mut i = 1;
+    while i < b.len() - 1 {
+        let c = b[i];
+        let ok = if digits {
+            c.is_ascii_digit()
+        } else {
+            c.is_ascii_alphanumeric() || c == b'_'
+        };
+        if !ok {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 const fn check_name(name: &str, op: OperandName, index: usize, d: &mut PtxDiagnostics) {
-    if !is_identifier(name) {
+    if !is_operand_name(name) {
         d.push(PtxError::rule(PtxRule::RegisterName(op), index as u64));
     }
 }
@@ -979,15 +1013,30 @@ const fn str_eq(a: &str, b: &str) -> bool {
     true
 }
 
-fn write_vector<W: fmt::Write>(w: &mut W, regs: &[&str]) -> fmt::Result {
-    w.write_char('{')?;
+/// The text an instruction is written as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Syntax {
+    /// PTX, as ptxas reads it.
+    #[default]
+    Ptx,
+    /// A Rust `asm!` template string: the braces of register vectors are doubled (`{{r0,r1}}`),
+    /// so that only operand placeholders such as `{taddr}` are single braces.
+    RustAsm,
+}
+
+fn write_vector<W: fmt::Write>(w: &mut W, regs: &[&str], syntax: Syntax) -> fmt::Result {
+    let (open, close) = match syntax {
+        Syntax::Ptx => ("{", "}"),
+        Syntax::RustAsm => ("{{", "}}"),
+    };
+    w.write_str(open)?;
     for (i, r) in regs.iter().enumerate() {
         if i > 0 {
             w.write_char(',')?;
         }
         w.write_str(r)?;
     }
-    w.write_char('}')
+    w.write_str(close)
 }
 
 fn cta(g: CtaGroup) -> &'static str {
@@ -1440,6 +1489,10 @@ impl<'a> Mma<'a> {
     /// # Errors
     /// When the writer fails.
     pub fn write_unchecked<W: fmt::Write>(&self, w: &mut W) -> fmt::Result {
+        self.write_syntax(w, Syntax::Ptx)
+    }
+
+    fn write_syntax<W: fmt::Write>(&self, w: &mut W, syntax: Syntax) -> fmt::Result {
         w.write_str("tcgen05.mma")?;
         if self.ws {
             w.write_str(".ws")?;
@@ -1477,7 +1530,7 @@ impl<'a> Mma<'a> {
         }
         if let Some(regs) = self.disable_output_lane {
             w.write_str(", ")?;
-            write_vector(w, regs)?;
+            write_vector(w, regs, syntax)?;
         }
         match self.enable_input_d {
             Value::Reg(r) => write!(w, ", {r}")?,
@@ -1689,6 +1742,10 @@ impl<'a> TmemLoad<'a> {
     /// # Errors
     /// When the writer fails.
     pub fn write_unchecked<W: fmt::Write>(&self, w: &mut W) -> fmt::Result {
+        self.write_syntax(w, Syntax::Ptx)
+    }
+
+    fn write_syntax<W: fmt::Write>(&self, w: &mut W, syntax: Syntax) -> fmt::Result {
         w.write_str("tcgen05.ld")?;
         if self.red.is_some() {
             w.write_str(".red")?;
@@ -1710,12 +1767,12 @@ impl<'a> TmemLoad<'a> {
                     w.write_str(".NaN")?;
                 }
                 write!(w, ".{} ", r.ty.name())?;
-                write_vector(w, self.dst)?;
+                write_vector(w, self.dst, syntax)?;
                 write!(w, ", {}, [{}]", r.redval, self.taddr)?;
             }
             None => {
                 w.write_str(".b32 ")?;
-                write_vector(w, self.dst)?;
+                write_vector(w, self.dst, syntax)?;
                 write!(w, ", [{}]", self.taddr)?;
             }
         }
@@ -1822,6 +1879,10 @@ impl<'a> TmemStore<'a> {
     /// # Errors
     /// When the writer fails.
     pub fn write_unchecked<W: fmt::Write>(&self, w: &mut W) -> fmt::Result {
+        self.write_syntax(w, Syntax::Ptx)
+    }
+
+    fn write_syntax<W: fmt::Write>(&self, w: &mut W, syntax: Syntax) -> fmt::Result {
         write!(
             w,
             "tcgen05.st.sync.aligned{}{}",
@@ -1835,7 +1896,7 @@ impl<'a> TmemStore<'a> {
         if let Some(o) = self.offset {
             write!(w, "{o}, ")?;
         }
-        write_vector(w, self.src)?;
+        write_vector(w, self.src, syntax)?;
         w.write_char(';')
     }
 
@@ -2247,10 +2308,18 @@ impl Instruction<'_> {
     /// # Errors
     /// When the writer fails.
     pub fn write_unchecked<W: fmt::Write>(&self, w: &mut W) -> fmt::Result {
+        self.write_unchecked_as(w, Syntax::Ptx)
+    }
+
+    /// Writes the instruction in `syntax` without checking it.
+    ///
+    /// # Errors
+    /// When the writer fails.
+    pub fn write_unchecked_as<W: fmt::Write>(&self, w: &mut W, syntax: Syntax) -> fmt::Result {
         match self {
-            Instruction::Mma(m) => m.write_unchecked(w),
-            Instruction::Load(l) => l.write_unchecked(w),
-            Instruction::Store(s) => s.write_unchecked(w),
+            Instruction::Mma(m) => m.write_syntax(w, syntax),
+            Instruction::Load(l) => l.write_syntax(w, syntax),
+            Instruction::Store(s) => s.write_syntax(w, syntax),
             Instruction::Cp(c) => c.write_unchecked(w),
             Instruction::Shift(s) => s.write_unchecked(w),
             Instruction::Alloc(a) => a.write_unchecked(w),
@@ -2279,11 +2348,38 @@ impl Instruction<'_> {
     /// [`RenderError::Fmt`].
     #[allow(clippy::result_large_err)]
     pub fn render<W: fmt::Write>(&self, ctx: &Context, w: &mut W) -> Result<(), RenderError> {
+        self.render_as(ctx, w, Syntax::Ptx)
+    }
+
+    /// Validates the form on `ctx` and writes it in `syntax` only when it breaks no rule.
+    ///
+    /// # Errors
+    /// [`RenderError::Invalid`] with every problem (nothing is written), or
+    /// [`RenderError::Fmt`].
+    ///
+    /// # Examples
+    /// ```
+    /// use tcgen05::ptx::{Context, Instruction, Syntax, TmemLoad};
+    /// use tcgen05::tensor_memory::{LdStShape, Num};
+    /// use tcgen05::Target;
+    ///
+    /// let ld = Instruction::Load(TmemLoad::new(LdStShape::S32x32b, Num::X2, &["{a}", "{b}"], "{t}"));
+    /// let mut s = String::new();
+    /// ld.render_as(&Context::new(Target::Sm100a), &mut s, Syntax::RustAsm).unwrap();
+    /// assert_eq!(s, "tcgen05.ld.sync.aligned.32x32b.x2.b32 {{{a},{b}}}, [{t}];");
+    /// ```
+    #[allow(clippy::result_large_err)]
+    pub fn render_as<W: fmt::Write>(
+        &self,
+        ctx: &Context,
+        w: &mut W,
+        syntax: Syntax,
+    ) -> Result<(), RenderError> {
         let d = self.validate(ctx);
         if d.has_errors() {
             return Err(RenderError::Invalid(d));
         }
-        self.write_unchecked(w)?;
+        self.write_unchecked_as(w, syntax)?;
         Ok(())
     }
 }
@@ -2847,5 +2943,9 @@ mod tests {
         assert_eq!(s, ".version 9.0\n.target sm_110a\n.address_size 64\n");
         assert!(is_identifier("%r1") && is_identifier("x_$1") && !is_identifier("%"));
         assert!(!is_identifier("1r") && !is_identifier("a b") && !is_identifier(""));
+        assert!(is_operand_name("{taddr}") && is_operand_name("{0}") && is_operand_name("%rd1"));
+        for bad in ["{}", "{t", "t}", "{a b}", "{1a}", "{{t}}", "{%r}"] {
+            assert!(!is_operand_name(bad), "{bad}");
+        }
     }
 }

@@ -467,3 +467,37 @@ fn kernel_refuses_what_encode_idesc_refuses() {
     ])
     .code(2);
 }
+
+#[test]
+fn rust_asm_templates() {
+    assert_eq!(
+        line(&[
+            "ld", "--shape", "32x32b", "--num", "x2", "--dst", "{a},{b}", "--taddr", "{t}", "--asm"
+        ]),
+        "tcgen05.ld.sync.aligned.32x32b.x2.b32 {{{a},{b}}}, [{t}];"
+    );
+    assert_eq!(
+        line(&[
+            "mma",
+            "--kind",
+            "f16",
+            "--d",
+            "{d}",
+            "--a",
+            "{a}",
+            "--b",
+            "{b}",
+            "--idesc",
+            "{idesc}",
+            "--enable-input-d",
+            "p",
+            "--asm"
+        ]),
+        "tcgen05.mma.cta_group::1.kind::f16 [{d}], {a}, {b}, {idesc}, p;"
+    );
+    // A brace that is no placeholder is refused.
+    let e = refused(&[
+        "ld", "--shape", "32x32b", "--num", "x1", "--taddr", "{t", "--asm",
+    ]);
+    assert!(e.iter().any(|l| l.starts_with("error: taddr")), "{e:?}");
+}
