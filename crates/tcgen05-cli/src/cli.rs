@@ -101,6 +101,10 @@ tcgen05 encode zmask --skip-span 2 --use-span 3 --m 128 --n 64"
     /// List the valid MMA shapes (M, N, K) of Table 39 for a target.
     #[command(after_help = SHAPES_HELP)]
     Shapes(ShapesArgs),
+    /// Tensor Memory maps with pictures: tcgen05.ld/st fragments, D and A data-path layouts,
+    /// scale factors, tcgen05.cp rows.
+    #[command(subcommand)]
+    Tmem(crate::tmem::Tmem),
 }
 
 /// `decode` subcommands.

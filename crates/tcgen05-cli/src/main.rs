@@ -18,6 +18,7 @@ mod out;
 mod problem;
 mod shapes;
 mod smem;
+mod tmem;
 mod zmask;
 
 use std::fmt;
@@ -149,5 +150,6 @@ fn run(ctx: Ctx, command: &Command) -> Result<Status, Failure> {
         Command::Encode(Encode::Zmask(a)) => emit(zmask::encode(ctx, a)),
         Command::Solve(Solve::Zmask(a)) => emit(zmask::solve_cmd(ctx, a)),
         Command::Shapes(a) => emit(shapes::run(ctx, a)),
+        Command::Tmem(t) => emit(tmem::run(ctx, t)),
     }
 }

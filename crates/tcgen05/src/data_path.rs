@@ -122,8 +122,8 @@ pub enum DataPathError {
     /// N is not an N of Table 39 for this configuration: a multiple of 8 (16 with
     /// `.cta_group::2`) from 8 to 256, or 64, 128, 256 with `.ws` (decisions.md R14, R16).
     InvalidN {
-        /// The layout.
-        layout: DataPathLayout,
+        /// The layout, when the configuration has one.
+        layout: Option<DataPathLayout>,
         /// N.
         n: u32,
     },
@@ -212,9 +212,13 @@ impl fmt::Display for DataPathError {
                 if ws { " .ws" } else { "" },
                 if sparse { " sparse" } else { "" }
             ),
-            DataPathError::InvalidN { layout, n } => {
-                write!(f, "N = {n} is not an N of Table 39 for layout {layout}")
-            }
+            DataPathError::InvalidN { layout, n } => match layout {
+                Some(l) => write!(f, "N = {n} is not an N of Table 39 for layout {l}"),
+                None => write!(
+                    f,
+                    "N = {n} is not an N of Table 39 (multiples of 8 from 8 to 256)"
+                ),
+            },
             DataPathError::RowOutOfRange { row, rows } => {
                 write!(f, "row {row} is outside the {rows} rows")
             }
@@ -533,16 +537,16 @@ impl DLayout {
         match DataPathLayout::for_mma(m, cta_group, ws, sparse) {
             Ok(layout) => {
                 if !n_ok(layout, n) {
-                    d.push(DataPathError::InvalidN { layout, n });
+                    d.push(DataPathError::InvalidN {
+                        layout: Some(layout),
+                        n,
+                    });
                 }
             }
             Err(e) => {
                 d.push(e);
                 if n == 0 || n > 256 || n % 8 != 0 {
-                    d.push(DataPathError::InvalidN {
-                        layout: DataPathLayout::D,
-                        n,
-                    });
+                    d.push(DataPathError::InvalidN { layout: None, n });
                 }
             }
         }
@@ -574,7 +578,10 @@ impl DLayout {
         if n_ok(layout, n) {
             Ok(DLayout { layout, n })
         } else {
-            Err(DataPathError::InvalidN { layout, n })
+            Err(DataPathError::InvalidN {
+                layout: Some(layout),
+                n,
+            })
         }
     }
 
@@ -898,7 +905,10 @@ impl SfLayout {
             d.push(DataPathError::NoBlockScaling { layout });
         }
         if matches!(operand, SfOperand::B) && !n_ok(layout, n) {
-            d.push(DataPathError::InvalidN { layout, n });
+            d.push(DataPathError::InvalidN {
+                layout: Some(layout),
+                n,
+            });
         }
         if !vec.id_ok(sf_id) {
             d.push(DataPathError::SfId { vec, id: sf_id });

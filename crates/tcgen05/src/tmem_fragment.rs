@@ -265,7 +265,7 @@ impl fmt::Display for FragmentError {
                 )
             }
             FragmentError::CpMulticastMismatch { shape, multicast } => {
-                write!(f, "shape {shape} does not take {multicast}")
+                crate::tensor_memory::TmemError::CpMulticastMismatch { shape, multicast }.fmt(f)
             }
         }
     }

@@ -10,6 +10,7 @@ mod idesc;
 mod shapes;
 mod smem;
 mod snapshots;
+mod tmem;
 mod zmask;
 
 use assert_cmd::cargo::cargo_bin_cmd;
