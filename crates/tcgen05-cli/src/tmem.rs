@@ -1022,51 +1022,304 @@ fn svg_ld(f: &LdStFragment) -> String {
         cols,
         sub: 1,
         row_label: "lanes",
-        col_label: "32-bit columns from the address".into(),
+        col_label: match f.packing() {
+            Packing::None => "32-bit columns from the address".into(),
+            Packing::Pack16b => "32-bit columns from the address (.lo/.hi: register bits 15-0/31-16 <- cell bits 15-0)".into(),
+        },
         row_group: 8,
         col_groups: Vec::new(),
         cells,
     })
 }
 
+/// One Tensor Memory cell of a band picture: `a` counts down the lanes of a band (a row of D,
+/// a scale-factor index, a source row), `b` across its columns (a column of D, a K block).
+struct BandCell {
+    lane: u32,
+    col: u32,
+    a: u32,
+    b: u32,
+    colour: u32,
+}
+
+/// A band picture: all 128 lanes down, grid columns across; runs of lanes whose `a` counts up
+/// by one (same `b`) are merged, then neighbouring runs whose `b` counts up, and each band is
+/// labelled with its ranges, as the PTX data-path figures draw warps' row blocks.
+struct Bands {
+    title: String,
+    subtitle: String,
+    /// Grid columns and the label of each.
+    col_headers: Vec<String>,
+    /// Labels over groups of grid columns (CTA 0, CTA 1), with their first grid column.
+    col_groups: Vec<(u32, String)>,
+    a_name: &'static str,
+    b_name: &'static str,
+    colours: u32,
+    cells: Vec<BandCell>,
+}
+
+const BW: u32 = 64;
+const LH: u32 = 5;
+
+struct Band {
+    lane0: u32,
+    lane1: u32,
+    col0: u32,
+    col1: u32,
+    a0: u32,
+    a1: u32,
+    b0: u32,
+    b1: u32,
+    colour: u32,
+}
+
+fn range(name: &str, lo: u32, hi: u32) -> String {
+    if lo == hi {
+        format!("{name}{lo}")
+    } else {
+        format!("{name}{lo}-{hi}")
+    }
+}
+
+fn render_bands(p: &Bands) -> String {
+    let cols = u32::try_from(p.col_headers.len()).unwrap_or(0);
+    // Vertical runs in each grid column.
+    let mut grid: Vec<Vec<Option<&BandCell>>> = vec![vec![None; 128]; cols as usize];
+    for c in &p.cells {
+        if let Some(slot) = grid
+            .get_mut(c.col as usize)
+            .and_then(|g| g.get_mut(c.lane as usize))
+        {
+            *slot = Some(c);
+        }
+    }
+    let mut runs: Vec<Band> = Vec::new();
+    for (col, lanes) in grid.iter().enumerate() {
+        let col = u32::try_from(col).unwrap_or(0);
+        let mut lane = 0;
+        while lane < 128 {
+            let Some(first) = lanes[lane as usize] else {
+                lane += 1;
+                continue;
+            };
+            let mut end = lane;
+            while end + 1 < 128 {
+                match lanes[(end + 1) as usize] {
+                    Some(n)
+                        if n.b == first.b
+                            && n.colour == first.colour
+                            && n.a == first.a + (end + 1 - lane) =>
+                    {
+                        end += 1
+                    }
+                    _ => break,
+                }
+            }
+            runs.push(Band {
+                lane0: lane,
+                lane1: end,
+                col0: col,
+                col1: col,
+                a0: first.a,
+                a1: first.a + (end - lane),
+                b0: first.b,
+                b1: first.b,
+                colour: first.colour,
+            });
+            lane = end + 1;
+        }
+    }
+    // Horizontal merging of runs over the same lanes and rows with consecutive b.
+    let mut bands: Vec<Band> = Vec::new();
+    for r in runs {
+        if let Some(prev) = bands.iter_mut().find(|q| {
+            q.lane0 == r.lane0
+                && q.lane1 == r.lane1
+                && q.a0 == r.a0
+                && q.a1 == r.a1
+                && q.colour == r.colour
+                && q.col1 + 1 == r.col0
+                && q.b1 + 1 == r.b0
+        }) {
+            prev.col1 = r.col0;
+            prev.b1 = r.b0;
+        } else {
+            bands.push(r);
+        }
+    }
+    let title_width = u32::try_from(p.title.len())
+        .unwrap_or(u32::MAX)
+        .saturating_mul(8)
+        + 16;
+    let sub_width = u32::try_from(p.subtitle.len())
+        .unwrap_or(u32::MAX)
+        .saturating_mul(6)
+        + 16;
+    let width = (LEFT + cols * BW + 16).max(title_width).max(sub_width);
+    let top = TOP + 8;
+    let height = top + 128 * LH + 16;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" \
+         viewBox=\"0 0 {width} {height}\" font-family=\"monospace\" font-size=\"10\">"
+    );
+    let _ = writeln!(s, "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>");
+    let _ = writeln!(
+        s,
+        "<text x=\"8\" y=\"16\" font-size=\"13\" font-weight=\"bold\">{}</text>",
+        esc(&p.title)
+    );
+    let _ = writeln!(s, "<text x=\"8\" y=\"32\">{}</text>", esc(&p.subtitle));
+    for (c, label) in &p.col_groups {
+        let _ = writeln!(
+            s,
+            "<text x=\"{}\" y=\"46\" font-weight=\"bold\">{}</text>",
+            LEFT + c * BW + 2,
+            esc(label)
+        );
+    }
+    for (c, h) in p.col_headers.iter().enumerate() {
+        let c = u32::try_from(c).unwrap_or(0);
+        let _ = writeln!(
+            s,
+            "<text x=\"{}\" y=\"{}\" font-size=\"9\">{}</text>",
+            LEFT + c * BW + 2,
+            top - 3,
+            esc(h)
+        );
+    }
+    // Unused cells grey, then the bands.
+    let _ = writeln!(
+        s,
+        "<rect x=\"{LEFT}\" y=\"{top}\" width=\"{}\" height=\"{}\" fill=\"#eee\" stroke=\"#999\"/>",
+        cols * BW,
+        128 * LH
+    );
+    for b in &bands {
+        let x = LEFT + b.col0 * BW;
+        let y = top + b.lane0 * LH;
+        let w = (b.col1 - b.col0 + 1) * BW;
+        let h = (b.lane1 - b.lane0 + 1) * LH;
+        let _ = writeln!(
+            s,
+            "<rect x=\"{x}\" y=\"{y}\" width=\"{w}\" height=\"{h}\" fill=\"{}\" stroke=\"#333\" stroke-width=\"0.6\"/>",
+            colour(b.colour, p.colours)
+        );
+        let l1 = range(p.a_name, b.a0, b.a1);
+        let l2 = range(p.b_name, b.b0, b.b1);
+        if h >= 24 {
+            let _ = writeln!(
+                s,
+                "<text x=\"{}\" y=\"{}\">{}</text>",
+                x + 3,
+                y + h / 2 - 1,
+                esc(&l1)
+            );
+            let _ = writeln!(
+                s,
+                "<text x=\"{}\" y=\"{}\">{}</text>",
+                x + 3,
+                y + h / 2 + 10,
+                esc(&l2)
+            );
+        } else if h >= 8 {
+            let _ = writeln!(
+                s,
+                "<text x=\"{}\" y=\"{}\" font-size=\"7\">{} {}</text>",
+                x + 2,
+                y + h / 2 + 3,
+                esc(&l1),
+                esc(&l2)
+            );
+        } else {
+            let _ = writeln!(
+                s,
+                "<text x=\"{}\" y=\"{}\" font-size=\"5\">{} {}</text>",
+                x + 2,
+                y + h,
+                esc(&l1),
+                esc(&l2)
+            );
+        }
+    }
+    // Lane ticks every 16 lanes, thick rules at the 32-lane quadrants (the warps that may read them).
+    for lane in (0..=128).step_by(16) {
+        let y = top + lane * LH;
+        // Quadrant rules across the picture, other ticks in the margin only.
+        let (w, x2) = if lane % 32 == 0 {
+            (2, LEFT + cols * BW)
+        } else {
+            (1, LEFT)
+        };
+        let _ = writeln!(
+            s,
+            "<line x1=\"{}\" y1=\"{y}\" x2=\"{x2}\" y2=\"{y}\" stroke=\"black\" stroke-width=\"{w}\"/>",
+            LEFT - 6
+        );
+        if lane < 128 {
+            let _ = writeln!(
+                s,
+                "<text x=\"8\" y=\"{}\" font-size=\"9\">lane {lane}</text>",
+                y + 9
+            );
+        }
+    }
+    for (c, _) in &p.col_groups {
+        let x = LEFT + c * BW;
+        let _ = writeln!(
+            s,
+            "<line x1=\"{x}\" y1=\"{}\" x2=\"{x}\" y2=\"{}\" stroke=\"black\" stroke-width=\"3\"/>",
+            top - 12,
+            top + 128 * LH
+        );
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
 fn svg_d(d: &DLayout) -> String {
     let l = d.layout();
     let cols = d.columns();
     let mut cells = Vec::new();
-    let mut groups = Vec::new();
+    let mut col_headers = Vec::new();
+    let mut col_groups = Vec::new();
     for cta in 0..l.ctas() {
         if l.ctas() > 1 {
-            groups.push((cta * cols, (cta + 1) * cols, format!("CTA {cta}")));
+            col_groups.push((cta * cols, format!("CTA {cta}")));
         }
-        for lane in 0..128 {
-            for col in 0..cols {
+        for col in 0..cols {
+            col_headers.push(format!("col {col}"));
+            for lane in 0..128 {
                 if let Some((m, n)) = d.element_at(cta, lane, col) {
-                    cells.push(Cell {
-                        row: lane,
+                    cells.push(BandCell {
+                        lane,
                         col: cta * cols + col,
+                        a: m,
+                        b: n,
                         colour: lane / 32,
-                        of: 4,
-                        lines: [format!("m{m}"), format!("n{n}")],
                     });
                 }
             }
         }
     }
-    render(&Grid {
+    render_bands(&Bands {
         title: format!(
-            "D of M = {}, N = {}, .cta_group::{}: layout {l} ({}); colour = warp of the lane quadrant",
+            "D of M = {}, N = {}, .cta_group::{}: layout {l}, {}",
             d.m(),
             d.n(),
             l.cta_group().count(),
             l.organization()
         ),
-        rows: 128,
-        cols: cols * l.ctas(),
-        sub: 1,
-        row_label: "lanes",
-        col_label: "columns from the D address".into(),
-        row_group: 32,
-        col_groups: groups,
+        subtitle: format!(
+            "D[m][n] by lane and column from the D address; colour = warp (w % 4) that reads the lanes; grey = unused (PTX ISA {})",
+            l.section()
+        ),
+        col_headers,
+        col_groups,
+        a_name: "m",
+        b_name: "n",
+        colours: 4,
         cells,
     })
 }
@@ -1074,84 +1327,84 @@ fn svg_d(d: &DLayout) -> String {
 fn svg_sf(s: &SfLayout) -> String {
     let cols = s.columns();
     let mut cells = Vec::new();
+    let mut col_headers = Vec::new();
+    for c in 0..cols {
+        for byte in 0..4 {
+            col_headers.push(format!("c{c}.b{byte}"));
+        }
+    }
     for i in 0..s.extent() {
         for kb in 0..s.vec().count() {
             let Ok(c) = s.locate(i, kb) else { continue };
             for (copy, &lane) in c.lanes().iter().enumerate() {
-                cells.push(Cell {
-                    row: lane,
+                cells.push(BandCell {
+                    lane,
                     col: c.column * 4 + c.byte,
-                    colour: copy as u32,
-                    of: 4,
-                    lines: [
-                        format!(
-                            "{}{i}",
-                            if s.operand() == SfOperand::A {
-                                "m"
-                            } else {
-                                "n"
-                            }
-                        ),
-                        format!("k{kb}"),
-                    ],
+                    a: match s.operand() {
+                        SfOperand::A => i % s.layout().rows_per_cta(),
+                        SfOperand::B => i,
+                    },
+                    b: kb,
+                    colour: u32::try_from(copy).unwrap_or(0),
                 });
             }
         }
     }
-    render(&Grid {
+    let (a_name, who) = match s.operand() {
+        SfOperand::A => ("m", "A"),
+        SfOperand::B => ("n", "B"),
+    };
+    let a_name = if s.operand() == SfOperand::A && s.layout().ctas() > 1 {
+        "m'"
+    } else {
+        a_name
+    };
+    render_bands(&Bands {
         title: format!(
-            "scale_{} ({}, layout {}): index and K block of each byte; colour = copy",
-            if s.operand() == SfOperand::A {
-                "A"
-            } else {
-                "B"
-            },
+            "scale_{who}, {}, layout {}: byte of each scale factor",
             s.vec(),
             s.layout()
         ),
-        rows: 128,
-        cols: cols * 4,
-        sub: 4,
-        row_label: "lanes",
-        col_label: "bytes 0-3 of each column from the scale-factor address".into(),
-        row_group: 32,
+        subtitle: format!(
+            "{a_name} = {} index, k = K block; column.byte from the scale-factor address; colour = copy (PTX ISA 9.7.16.10.7)",
+            if s.operand() == SfOperand::A { "row (per CTA)" } else { "column of B" }
+        ),
+        col_headers,
         col_groups: Vec::new(),
+        a_name,
+        b_name: "k",
+        colours: 4,
         cells,
     })
 }
 
 fn svg_cp(shape: CpShape, mc: CpMulticast) -> String {
     let cols = shape.columns_per_lane();
-    let rows = cp_rows(shape);
     let mut cells = Vec::new();
-    for row in 0..rows {
+    for row in 0..cp_rows(shape) {
         let Ok(r) = cp_row(shape, mc, row) else {
             continue;
         };
-        for &lane in r.lanes() {
+        for (copy, &lane) in r.lanes().iter().enumerate() {
             for col in 0..cols {
-                cells.push(Cell {
-                    row: u32::from(lane),
+                cells.push(BandCell {
+                    lane: u32::from(lane),
                     col,
-                    colour: row,
-                    of: rows.min(32),
-                    lines: [format!("row{row}"), String::new()],
+                    a: row,
+                    b: col,
+                    colour: u32::try_from(copy).unwrap_or(0),
                 });
             }
         }
     }
-    render(&Grid {
-        title: format!(
-            "tcgen05.cp{shape}{}: source row of each Tensor Memory cell",
-            mc.name()
-        ),
-        rows: 128,
-        cols,
-        sub: 1,
-        row_label: "lanes",
-        col_label: "32-bit columns from the address".into(),
-        row_group: 32,
+    render_bands(&Bands {
+        title: format!("tcgen05.cp{shape}{}: source row of each lane", mc.name()),
+        subtitle: "row = source row in shared memory, c = 32-bit column from the address; colour = copy (PTX ISA 9.7.16.9.2)".into(),
+        col_headers: (0..cols).map(|c| format!("col {c}")).collect(),
         col_groups: Vec::new(),
+        a_name: "row",
+        b_name: "c",
+        colours: 4,
         cells,
     })
 }

@@ -657,13 +657,7 @@ impl LdStFragment {
             return out;
         }
         let p = self.packing.columns_per_register_column();
-        let (register_bits, bits) = match self.packing {
-            Packing::None => (BitRange::WORD, BitRange::WORD),
-            Packing::Pack16b => {
-                let h = (column % 2) as u8;
-                (BitRange::new(16 * h, 16 * h + 15), BitRange::new(0, 15))
-            }
-        };
+        let (register_bits, bits) = self.packing_bits(column);
         let l = lane;
         let span = self.access_columns();
         let lc = column / p;
@@ -712,11 +706,24 @@ impl LdStFragment {
                 }
                 let off = self.half_split_offset;
                 if column >= off && column - off < span {
+                    // The second access's halves count from its own first column.
+                    let (register_bits, bits) = self.packing_bits(column - off);
                     out[k] = Some(owner(register_bits, bits, l + 16, (column - off) / p));
                 }
             }
         }
         out
+    }
+
+    /// Register bits and cell bits of the cell `column` columns after the start of its access.
+    const fn packing_bits(&self, column: u32) -> (BitRange, BitRange) {
+        match self.packing {
+            Packing::None => (BitRange::WORD, BitRange::WORD),
+            Packing::Pack16b => {
+                let h = (column % 2) as u8;
+                (BitRange::new(16 * h, 16 * h + 15), BitRange::new(0, 15))
+            }
+        }
     }
 
     /// Checks the instruction's address against the warp that executes it: the lanes accessed
@@ -991,6 +998,18 @@ mod tests {
         assert_eq!(d.len(), 1);
         let d = f.check_address(TmemAddress::new(0, 511), 0);
         assert_eq!(d.get(0).unwrap().field(), "column");
+    }
+
+    #[test]
+    fn packed_second_half_at_an_odd_offset() {
+        // The second access's 16-bit halves count from its own start (found by proptest).
+        let f = LdStFragment::new(LdStShape::S16x32bx2, Num::X1, Packing::Pack16b, Some(271));
+        let p = f.piece(16, 0, 0).unwrap();
+        assert_eq!((p.lane, p.column), (0, 271));
+        let o = f.owners(0, 271)[0].unwrap();
+        assert_eq!((o.thread, o.register_bits), (16, BitRange::new(0, 15)));
+        let o = f.owners(0, 272)[0].unwrap();
+        assert_eq!((o.thread, o.register_bits), (16, BitRange::new(16, 31)));
     }
 
     #[test]

@@ -423,36 +423,50 @@ fn svg_pictures_are_drawn_from_the_map() {
     // One coloured cell per Tensor Memory cell (16 lanes x 4 columns), each labelled.
     assert_eq!(s.matches("<rect x=").count(), 64);
     assert!(s.contains(">T31<") && s.contains(">r1<"));
-    for (args, cells) in [
+    // Band pictures: runs of lanes labelled with the ranges they hold.
+    for (args, labels) in [
         (
             &["d", "--m", "128", "--n", "16", "--cta-group", "2"][..],
-            128 * 16,
+            &[">CTA 1<", ">m64-95<", ">n8-15<", ">m32-63<"][..],
         ),
         (
             &[
                 "sf",
                 "--operand",
-                "a",
+                "b",
                 "--m",
                 "128",
                 "--n",
-                "64",
+                "128",
+                "--cta-group",
+                "2",
                 "--vec",
                 "2X",
+                "--sf-id",
+                "2",
             ][..],
-            128 * 2 * 4,
+            &[">n0-31<", ">n96-127<", ">k0-1<", ">c1.b3<"][..],
         ),
         (
-            &["cp", "--shape", "32x128b", "--multicast", "warpx4"][..],
-            128 * 4,
+            &["cp", "--shape", "64x128b", "--multicast", "warpx2::01_23"][..],
+            &[">row0-31<", ">row32-63<", ">c0-3<"][..],
         ),
     ] {
         let f = dir.join("x.svg");
         let fp = f.to_str().expect("utf-8 path");
         run(&[&["tmem"][..], args, &["--svg", fp]].concat()).code(0);
         let s = std::fs::read_to_string(&f).expect("svg written");
-        assert_eq!(s.matches("<rect x=").count(), cells, "{args:?}");
+        assert!(s.starts_with("<svg") && s.trim_end().ends_with("</svg>"));
+        for l in labels {
+            assert!(s.contains(l), "{args:?}: no {l}");
+        }
     }
+    // Layout F leaves half of each quadrant unused: 4 bands, not 8.
+    let f = dir.join("f.svg");
+    let fp = f.to_str().expect("utf-8 path");
+    run(&["tmem", "d", "--m", "64", "--n", "16", "--svg", fp]).code(0);
+    let s = std::fs::read_to_string(&f).expect("svg written");
+    assert_eq!(s.matches("stroke=\"#333\"").count(), 4);
     let missing = dir.join("no/such/dir/x.svg");
     let r = run(&[
         "tmem",
@@ -482,4 +496,38 @@ fn text_output_shows_the_fragment() {
     assert!(r
         .stdout
         .contains("CTA 1 lane  64 (warp 2): D[64][8..=15] in columns 0-7"));
+}
+
+#[test]
+fn readme_pictures_are_what_the_command_draws() {
+    // scripts/tmem-pictures.sh lists the commands; each committed picture must be their output.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let script = std::fs::read_to_string(root.join("scripts/tmem-pictures.sh")).expect("script");
+    let dir = std::env::temp_dir().join(format!("tcgen05-tmem-readme-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let mut n = 0;
+    for line in script.lines() {
+        let Some(args) = line
+            .trim()
+            .strip_prefix('"')
+            .and_then(|l| l.strip_suffix('"'))
+        else {
+            continue;
+        };
+        let words: Vec<&str> = args.split_whitespace().collect();
+        let (committed, rest) = words.split_last().expect("a path last");
+        assert_eq!(rest.last(), Some(&"--svg"), "{line}");
+        let fresh = dir.join(format!("{n}.svg"));
+        let fresh_s = fresh.to_str().expect("utf-8");
+        run(&[&["tmem"][..], rest, &[fresh_s]].concat()).code(0);
+        let want = std::fs::read_to_string(root.join(committed)).expect("committed picture");
+        let got = std::fs::read_to_string(&fresh).expect("fresh picture");
+        assert!(
+            want == got,
+            "{committed} differs from the command's output: run scripts/tmem-pictures.sh"
+        );
+        n += 1;
+    }
+    assert_eq!(n, 6);
+    let _ = std::fs::remove_dir_all(&dir);
 }
