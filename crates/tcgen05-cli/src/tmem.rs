@@ -27,11 +27,11 @@ pub enum Tmem {
     /// relative to the instruction's address (PTX ISA 9.7.16.2.3.1, Figures 183-187).
     #[command(visible_alias = "st", after_help = LD_HELP)]
     Ld(LdArgs),
-    /// Where an MMA keeps D: data-path layout A-G and D[m][n] -> (CTA, lane, column) relative to
+    /// Where an MMA keeps D: data-path layout A-G and (row m, column n) of D -> (CTA, lane, column) relative to
     /// the D address (PTX ISA 9.7.16.10.5).
     #[command(after_help = D_HELP)]
     D(DArgs),
-    /// Where A lives for the MMA forms that read A from Tensor Memory: A[m][k] -> (CTA, lanes,
+    /// Where A lives for the MMA forms that read A from Tensor Memory: (row m, K index k) of A -> (CTA, lanes,
     /// column, bits) (PTX ISA 9.7.16.10.4-5).
     #[command(after_help = A_HELP)]
     A(AArgs),
