@@ -105,9 +105,13 @@ fn parse_vec(s: &str) -> Result<ScaleVec, String> {
         "1X" | "1x" | "1" => Ok(ScaleVec::X1),
         "2X" | "2x" | "2" => Ok(ScaleVec::X2),
         "4X" | "4x" | "4" | "block16" => Ok(ScaleVec::X4),
+        "3X" | "3x" | "6X" | "6x" => Err(format!(
+            "'{s}' (K = 96, sm_103a) is not modelled: PTX ISA 9.7.16.10.7 gives its placement only \
+             as pictures and CUTLASS 4.2.0 does not build it"
+        )),
         _ => Err(format!(
-            "'{s}' is not a modelled scale vector (expected 1X, 2X or 4X; block32 is 1X for \
-             mxf8f6f4 and 2X for mxf4/mxf4nvf4)"
+            "'{s}' is not a scale vector (expected 1X, 2X or 4X; block32 is 1X for mxf8f6f4 and 2X \
+             for mxf4/mxf4nvf4, block16 is 4X)"
         )),
     }
 }
@@ -350,6 +354,8 @@ fn ld(ctx: Ctx, a: &LdArgs) -> Result<Report, fmt::Error> {
         Ok(f) => f,
         Err(_) => return Ok(rep),
     };
+    // (address, warp) when both are known, for the text header.
+    let mut placed = None;
     if let Some(addr) = a.address {
         if let Some(taddr) = address_of(&mut rep, ctx, addr)? {
             let warp = match a.warp {
@@ -359,6 +365,7 @@ fn ld(ctx: Ctx, a: &LdArgs) -> Result<Report, fmt::Error> {
             if let Some(w) = warp {
                 let d: Vec<FragmentError> = f.check_address(taddr, w).iter().collect();
                 rep.problems(&d, ctx.err)?;
+                placed = Some((taddr, w));
             }
         }
     }
@@ -414,6 +421,19 @@ fn ld(ctx: Ctx, a: &LdArgs) -> Result<Report, fmt::Error> {
             rep.out,
             "half-split offset: {} columns",
             f.half_split_offset()
+        )?;
+    }
+    if let Some((taddr, w)) = placed {
+        let first = tcgen05::tensor_memory::warp_first_lane(w);
+        writeln!(
+            rep.out,
+            "address {:#010x}: lanes {}-{}, columns {}-{}; warp {w} may access lanes {first}-{} (PTX ISA 9.7.16.8.1)",
+            taddr.bits(),
+            taddr.lane(),
+            taddr.lane() + f.lanes() - 1,
+            taddr.column(),
+            taddr.column() + f.column_span() - 1,
+            first + 31
         )?;
     }
     writeln!(

@@ -156,6 +156,20 @@ fn ld_warp_quadrant_rule() {
         "--num",
         "1",
         "--address",
+        "0x00300010",
+    ]);
+    r.code(0);
+    assert!(r
+        .stdout
+        .contains("address 0x00300010: lanes 48-63, columns 16-17; warp 1 may access lanes 32-63"));
+    let r = run(&[
+        "tmem",
+        "ld",
+        "--shape",
+        "16x64b",
+        "--num",
+        "1",
+        "--address",
         "0x00380000",
         "--warp",
         "5",
