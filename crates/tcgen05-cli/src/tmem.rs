@@ -563,6 +563,46 @@ fn d(ctx: Ctx, a: &DArgs) -> Result<Report, fmt::Error> {
         elem.hi,
         elem.lo
     )?;
+    writeln!(
+        rep.out,
+        "per warp of the warpgroup (warp w % 4 may access lanes 32w to 32w + 31, PTX ISA 9.7.16.8.1):"
+    )?;
+    for cta in 0..l.ctas() {
+        for w in 0..4 {
+            let held: Vec<(u32, u32, u32)> = (32 * w..32 * w + 32)
+                .filter_map(|lane| dl.element_at(cta, lane, 0).map(|(m, n)| (lane, m, n)))
+                .collect();
+            if l.ctas() > 1 {
+                write!(rep.out, "  CTA {cta} warp {w}: ")?;
+            } else {
+                write!(rep.out, "  warp {w}: ")?;
+            }
+            let (Some(first), Some(last)) = (held.first(), held.last()) else {
+                writeln!(rep.out, "no D")?;
+                continue;
+            };
+            let n1 = dl
+                .element_at(cta, first.0, dl.columns() - 1)
+                .map_or(first.2, |(_, n)| n);
+            let count = last.0 - first.0 + 1;
+            writeln!(
+                rep.out,
+                "taddr = D + ({} << 16): lanes {}-{} hold D[m][n] for m {}-{}, n {}-{}{}",
+                first.0,
+                first.0,
+                last.0,
+                first.1,
+                last.1,
+                first.2,
+                n1,
+                if count == 16 {
+                    " (16 lanes: a .16x* shape)"
+                } else {
+                    ""
+                }
+            )?;
+        }
+    }
     for cta in 0..l.ctas() {
         for lane in 0..128 {
             let Some((m0, n0)) = dl.element_at(cta, lane, 0) else {

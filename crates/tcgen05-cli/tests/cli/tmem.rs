@@ -507,6 +507,13 @@ fn text_output_shows_the_fragment() {
     let r = run(&["tmem", "d", "--m", "128", "--n", "16", "--cta-group", "2"]);
     r.code(0);
     assert!(r.stdout.contains("layout B (2x2)"));
+    assert!(r.stdout.contains(
+        "CTA 1 warp 2: taddr = D + (64 << 16): lanes 64-95 hold D[m][n] for m 64-95, n 8-15\n"
+    ));
+    let f = run(&["tmem", "d", "--m", "64", "--n", "32"]);
+    assert!(f.stdout.contains(
+        "warp 3: taddr = D + (96 << 16): lanes 96-111 hold D[m][n] for m 48-63, n 0-31 (16 lanes: a .16x* shape)\n"
+    ));
     assert!(r
         .stdout
         .contains("CTA 1 lane  64 (warp 2): D[64][8..=15] in columns 0-7"));
