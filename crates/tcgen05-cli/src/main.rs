@@ -16,8 +16,10 @@ mod idesc;
 mod number;
 mod out;
 mod problem;
+mod ptx;
 mod shapes;
 mod smem;
+mod tmem;
 mod zmask;
 
 use std::fmt;
@@ -149,5 +151,7 @@ fn run(ctx: Ctx, command: &Command) -> Result<Status, Failure> {
         Command::Encode(Encode::Zmask(a)) => emit(zmask::encode(ctx, a)),
         Command::Solve(Solve::Zmask(a)) => emit(zmask::solve_cmd(ctx, a)),
         Command::Shapes(a) => emit(shapes::run(ctx, a)),
+        Command::Ptx(c) => emit(ptx::run(ctx, c)),
+        Command::Tmem(t) => emit(tmem::run(ctx, t)),
     }
 }

@@ -13,7 +13,11 @@
 //! - [`shapes`]: the valid M, N, K of each kind (Table 39) and whole-MMA validation.
 //! - [`tensor_memory`]: Tensor Memory addresses, allocation, and the data-movement shapes of
 //!   `tcgen05.ld`, `.st`, `.cp` and `.shift`.
+//! - [`tmem_fragment`] and [`data_path`]: who holds which Tensor Memory cell after
+//!   `tcgen05.ld` / `.st` / `.cp`, and where an MMA keeps D, A and the scale factors
+//!   (data-path layouts A-G).
 //! - [`targets`]: which targets have which features.
+//! - [`ptx`]: PTX text for every tcgen05 instruction form, validated before it is written.
 //!
 //! The crate is `#![no_std]` without required dependencies; every constructor and encoder is a
 //! `const fn`, so descriptors can be built and checked at compile time.
@@ -29,13 +33,16 @@ extern crate alloc;
 extern crate std;
 
 pub mod bits;
+pub mod data_path;
 pub mod diagnostic;
 pub mod instruction_descriptor;
 pub mod mma;
+pub mod ptx;
 pub mod shapes;
 pub mod shared_memory_descriptor;
 pub mod targets;
 pub mod tensor_memory;
+pub mod tmem_fragment;
 pub mod zero_column_mask;
 
 pub use diagnostic::{Diagnostic, Diagnostics, Severity, Source};

@@ -7,9 +7,11 @@ mod batch;
 mod errors;
 mod help;
 mod idesc;
+mod ptx;
 mod shapes;
 mod smem;
 mod snapshots;
+mod tmem;
 mod zmask;
 
 use assert_cmd::cargo::cargo_bin_cmd;
