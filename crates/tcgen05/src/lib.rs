@@ -14,6 +14,8 @@
 //! - [`tensor_memory`]: Tensor Memory addresses, allocation, and the data-movement shapes of
 //!   `tcgen05.ld`, `.st`, `.cp` and `.shift`.
 //! - [`targets`]: which targets have which features.
+//! - [`canonical_layout`]: which shared-memory byte an MMA reads for each operand element
+//!   (the canonical layouts of PTX ISA 9.7.16.3.3), and the descriptors of a tile from intent.
 //!
 //! The crate is `#![no_std]` without required dependencies; every constructor and encoder is a
 //! `const fn`, so descriptors can be built and checked at compile time.
@@ -29,6 +31,7 @@ extern crate alloc;
 extern crate std;
 
 pub mod bits;
+pub mod canonical_layout;
 pub mod diagnostic;
 pub mod instruction_descriptor;
 pub mod mma;
