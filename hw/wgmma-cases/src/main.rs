@@ -1,0 +1,77 @@
+//! Writes or checks the hardware case file and the CUDA wrappers it needs.
+//!
+//! ```text
+//! cargo run -p tcgen05-wgmma-cases -- write   # hw/cases/wgmma.txt, hw/wgmma/wgmma_ops.cuh
+//! cargo run -p tcgen05-wgmma-cases -- check   # exit 1 when the committed files are stale
+//! ```
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn main() -> ExitCode {
+    let mode = std::env::args().nth(1).unwrap_or_default();
+    let cases = match tcgen05_wgmma_cases::cases() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let text = match tcgen05_wgmma_cases::render_cases(&cases) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let ops = tcgen05_wgmma_cases::render_ops(&cases);
+    let files = [
+        (root().join("hw/cases/wgmma.txt"), text),
+        (root().join("hw/wgmma/wgmma_ops.cuh"), ops),
+    ];
+    match mode.as_str() {
+        "write" => {
+            for (path, body) in &files {
+                if let Err(e) = std::fs::write(path, body) {
+                    eprintln!("error: cannot write {}: {e}", path.display());
+                    return ExitCode::FAILURE;
+                }
+            }
+            let wrong = cases.iter().filter(|c| !c.expect_match).count();
+            println!(
+                "{} cases ({} correct, {} wrong descriptors), {} wgmma shapes",
+                cases.len(),
+                cases.len() - wrong,
+                wrong,
+                tcgen05_wgmma_cases::ops(&cases).len()
+            );
+            ExitCode::SUCCESS
+        }
+        "check" => {
+            let mut ok = true;
+            for (path, body) in &files {
+                let on_disk = std::fs::read_to_string(path).unwrap_or_default();
+                if &on_disk != body {
+                    eprintln!(
+                        "error: {} is not what the generator writes now",
+                        path.display()
+                    );
+                    ok = false;
+                }
+            }
+            if ok {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+        _ => {
+            eprintln!("usage: tcgen05-wgmma-cases write|check");
+            ExitCode::from(2)
+        }
+    }
+}
