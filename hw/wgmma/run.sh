@@ -5,7 +5,7 @@
 #
 # Writes OUTDIR/results.txt (a header of '#' lines: date, nvcc, GPU; then the harness output),
 # OUTDIR/probe_maps.txt (fetched addresses of every case whose probe differs from the model) and
-# OUTDIR/build.log. A case that breaks the CUDA context (harness exit 3) is reported in the
+# OUTDIR/build.log, OUTDIR/sass_gmma.txt (the wgmma instructions in the binary). A case that breaks the CUDA context (harness exit 3) is reported in the
 # results and the run resumes after it.
 set -u
 cases=$1
@@ -26,6 +26,9 @@ if ! nvcc -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xptxas -v -o "$b
   tail -n 40 "$out/build.log"
   exit 1
 fi
+# The tensor-core instructions in the binary (HGMMA for f16/bf16/tf32, QGMMA for e4m3, IGMMA for
+# s8), counted from its SASS.
+cuobjdump -sass "$bin" 2>/dev/null | grep -oE '[HQI]GMMA\.[A-Za-z0-9_.]+' | sort | uniq -c > "$out/sass_gmma.txt"
 from=0
 while :; do
   timeout 300 "$bin" "$cases" --from "$from" --probe-out "$out/probe_maps.txt" >> "$out/results.txt"

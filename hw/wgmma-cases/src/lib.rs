@@ -21,7 +21,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
-use tcgen05::canonical_layout::{ElementStorage, MatrixLayout, Operand};
+use tcgen05::canonical_layout::{BaseOffsetReading, ElementStorage, MatrixLayout, Operand};
 use tcgen05::shared_memory_descriptor::{base_offset_for, SmemDescriptor, SmemFields, Swizzle};
 use tcgen05::{ElementType, Major, Target};
 
@@ -330,6 +330,9 @@ fn variants(
             push("odd_sbo", 24, region, 16, atom + 128, 0);
             push("lbo_ignored", 64, region, 0x3a0, atom, 0);
             push("line", 64, line_start, 16, atom, line_base);
+            if ty == WgmmaType::F16 && which == Which::A {
+                line_sweep(&mut push, region, swizzle, 16, atom);
+            }
             if w >= 64 {
                 push("kadv", 64, region + w - 32, 16, atom, 0);
                 push("line_kadv", 64, line_start + 32, 16, atom, line_base);
@@ -370,9 +373,38 @@ fn variants(
                 atom * atoms(mn_def),
                 line_base,
             );
+            if ty == WgmmaType::F16 && which == Which::B {
+                line_sweep(&mut push, region, swizzle, atom, atom * atoms(mn_def));
+            }
         }
     }
     v
+}
+
+/// Starts on every 128-byte line of the first 1024 bytes that is not a repeat boundary of the
+/// swizzle (the `line` variant already covers line 3), each with the base offset of Table 41 /
+/// R4, so every base-offset value 1-7 the mode allows meets the hardware.
+fn line_sweep(
+    push: &mut impl FnMut(&'static str, u32, u32, u32, u32, u8),
+    region: u32,
+    swizzle: Swizzle,
+    lbo: u32,
+    sbo: u32,
+) {
+    const NAMES: [&str; 8] = [
+        "line0", "line1", "line2", "line3", "line4", "line5", "line6", "line7",
+    ];
+    let Some(repeat) = swizzle.repeat_bytes() else {
+        return;
+    };
+    for (j, name) in NAMES.iter().enumerate().skip(1) {
+        let start = region + 128 * j as u32;
+        if j == 3 || start % repeat == 0 {
+            continue;
+        }
+        let base = base_offset_for(start, swizzle).unwrap_or(0);
+        push(name, 64, start, lbo, sbo, base);
+    }
 }
 
 /// The other operand of every case: K-major, no swizzle, core matrices K-first, at its region.
@@ -381,7 +413,8 @@ fn other_fields(region: u32) -> SmemFields {
 }
 
 /// The wrong descriptors tried against a correct layout `f`: start off by one core matrix
-/// (128 bytes), LBO and SBO swapped, another swizzle mode, another base offset.
+/// (128 bytes), LBO and SBO swapped, another swizzle mode, base offset 0 where the pattern
+/// needs a non-zero one (the common bug), and another non-zero base offset.
 fn wrong_fields(f: SmemFields) -> Vec<(&'static str, SmemFields)> {
     let mut v = vec![
         (
@@ -419,6 +452,15 @@ fn wrong_fields(f: SmemFields) -> Vec<(&'static str, SmemFields)> {
             ..f
         },
     ));
+    if f.swizzle.is_swizzled() && f.base_offset != 0 {
+        v.push((
+            "base_offset_zero",
+            SmemFields {
+                base_offset: 0,
+                ..f
+            },
+        ));
+    }
     if f.swizzle.is_swizzled() {
         v.push((
             "wrong_base_offset",
@@ -526,10 +568,9 @@ pub fn cases() -> Result<Vec<Case>, String> {
                             continue;
                         }
                         for (wname, wf) in wrong_fields(var.fields) {
-                            if wname == "wrong_base_offset" && var.name != "line" {
-                                continue;
-                            }
-                            if wname != "wrong_base_offset" && !first {
+                            let base_kind =
+                                matches!(wname, "wrong_base_offset" | "base_offset_zero");
+                            if base_kind != (var.name == "line") {
                                 continue;
                             }
                             // A wrong descriptor the model rejects, that reads where the data
@@ -570,6 +611,44 @@ pub fn cases() -> Result<Vec<Case>, String> {
         }
     }
     Ok(out)
+}
+
+impl Case {
+    /// The operand under test.
+    #[must_use]
+    pub fn under_test(&self) -> &OperandCase {
+        match self.under {
+            Which::A => &self.a,
+            Which::B => &self.b,
+        }
+    }
+
+    /// The readings of the base offset ([`BaseOffsetReading`]) other than the model's default
+    /// under which the descriptor given to `wgmma` would read other addresses than the model
+    /// says: a case that matches on hardware refutes each of them.
+    ///
+    /// # Errors
+    /// A message when the model rejects the operand (never for generated cases).
+    pub fn refuted_readings(&self) -> Result<Vec<BaseOffsetReading>, String> {
+        let o = self.under_test();
+        let mn = match self.under {
+            Which::A => M,
+            Which::B => self.n,
+        };
+        let l = layout(self.ty, o.major, mn, o.desc.fields())?;
+        let mut out = Vec::new();
+        for r in BaseOffsetReading::ALL {
+            if r == l.reading() {
+                continue;
+            }
+            let locs = l.with_reading(r).locations().map_err(|e| e.to_string())?;
+            let addrs: Vec<u32> = locs.iter().map(|x| x.address).collect();
+            if addrs != o.read {
+                out.push(r);
+            }
+        }
+        Ok(out)
+    }
 }
 
 /// Addresses of an operand in the case file's order: K-major rows (mn outer, k inner), MN-major

@@ -49,6 +49,23 @@ fn main() -> ExitCode {
                 wrong,
                 tcgen05_wgmma_cases::ops(&cases).len()
             );
+            let mut refuting = std::collections::BTreeMap::new();
+            for c in cases.iter().filter(|c| c.expect_match) {
+                match c.refuted_readings() {
+                    Ok(rs) => {
+                        for r in rs {
+                            *refuting.entry(r.name()).or_insert(0) += 1;
+                        }
+                    }
+                    Err(e) => {
+                        eprintln!("error: {}: {e}", c.name);
+                        return ExitCode::FAILURE;
+                    }
+                }
+            }
+            for (r, n) in refuting {
+                println!("{n} correct cases would read other addresses under the {r} reading");
+            }
             ExitCode::SUCCESS
         }
         "check" => {
