@@ -36,4 +36,7 @@ else
   conformance/cutlass/run.sh --check
 fi
 
+step "hardware harness host logic in CPU emulation (every committed wgmma case)"
+hw/wgmma/emulate.sh
+
 step "all tests passed"

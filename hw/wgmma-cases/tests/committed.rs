@@ -2,6 +2,7 @@
 //! results show every correct case matching and every deliberately wrong descriptor caught.
 
 use std::path::PathBuf;
+use std::sync::OnceLock;
 
 use tcgen05::canonical_layout::BaseOffsetReading;
 use tcgen05::shared_memory_descriptor::{LboMode, SmemDescriptor, SmemFields, Swizzle};
@@ -19,8 +20,10 @@ fn read(rel: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
 }
 
-fn all_cases() -> Vec<Case> {
-    cases().unwrap_or_else(|e| panic!("generator failed: {e}"))
+/// The generated cases, computed once for all tests.
+fn all_cases() -> &'static [Case] {
+    static CASES: OnceLock<Vec<Case>> = OnceLock::new();
+    CASES.get_or_init(|| cases().unwrap_or_else(|e| panic!("generator failed: {e}")))
 }
 
 /// FNV-1a, 64-bit: what the harness prints as `cases_fnv1a64` for the file it ran.
@@ -35,13 +38,13 @@ const RESULTS: &str = "hw/results/wgmma-h100.txt";
 #[test]
 fn committed_case_file_is_what_the_generator_writes() {
     let cases = all_cases();
-    let text = render_cases(&cases).unwrap_or_else(|e| panic!("{e}"));
+    let text = render_cases(cases).unwrap_or_else(|e| panic!("{e}"));
     assert!(
         read("hw/cases/wgmma.txt") == text,
         "hw/cases/wgmma.txt is stale: run `cargo run -p tcgen05-wgmma-cases -- write`"
     );
     assert!(
-        read("hw/wgmma/wgmma_ops.cuh") == render_ops(&cases),
+        read("hw/wgmma/wgmma_ops.cuh") == render_ops(cases),
         "hw/wgmma/wgmma_ops.cuh is stale: run `cargo run -p tcgen05-wgmma-cases -- write`"
     );
 }
