@@ -486,6 +486,7 @@ impl LayoutError {
             | LayoutError::NotInKind { element, .. } => Some(element.name()),
             LayoutError::SwizzleNotAllowed { swizzle, .. }
             | LayoutError::AbsoluteModeLayout { swizzle, .. } => Some(swizzle.name()),
+            LayoutError::SubByteMnMajor { .. } => Some("mn"),
             _ => None,
         }
     }
@@ -1220,18 +1221,13 @@ impl TileLayout {
             });
         }
         let kpb = self.k_per_block;
-        let unit = if matches!(self.major, Major::K) && self.swizzle.is_swizzled() {
-            // K-major swizzled: a K-block sits inside one atom row.
-            0
-        } else {
-            ak
-        };
+        // K-major swizzled: a K-block sits inside one atom row; otherwise it spans whole atom
+        // rows or divides one.
         let kpb_ok = kpb != 0
-            && self.k % kpb == 0
-            && if unit == 0 {
+            && if matches!(self.major, Major::K) && self.swizzle.is_swizzled() {
                 ak % kpb == 0
             } else {
-                kpb % unit == 0 || unit % kpb == 0
+                kpb % ak == 0 || ak % kpb == 0
             };
         if !kpb_ok {
             push_unique(
@@ -1239,7 +1235,16 @@ impl TileLayout {
                 LayoutError::Extent {
                     field: LayoutField::KPerBlock,
                     value: kpb,
-                    unit: if unit == 0 { ak } else { unit },
+                    unit: ak,
+                },
+            );
+        } else if self.k % kpb != 0 {
+            push_unique(
+                &mut d,
+                LayoutError::Extent {
+                    field: LayoutField::K,
+                    value: self.k,
+                    unit: kpb,
                 },
             );
         }
