@@ -13,6 +13,7 @@ macro_rules! key {
 mod batch;
 mod cli;
 mod idesc;
+mod layout;
 mod number;
 mod out;
 mod problem;
@@ -149,5 +150,6 @@ fn run(ctx: Ctx, command: &Command) -> Result<Status, Failure> {
         Command::Encode(Encode::Zmask(a)) => emit(zmask::encode(ctx, a)),
         Command::Solve(Solve::Zmask(a)) => emit(zmask::solve_cmd(ctx, a)),
         Command::Shapes(a) => emit(shapes::run(ctx, a)),
+        Command::Layout(l) => emit(layout::run(ctx, l)),
     }
 }

@@ -16,6 +16,7 @@
 //! - [`targets`]: which targets have which features.
 //! - [`canonical_layout`]: which shared-memory byte an MMA reads for each operand element
 //!   (the canonical layouts of PTX ISA 9.7.16.3.3), and the descriptors of a tile from intent.
+//! - [`tensor_copy`]: whether an MMA reads exactly what a tensor copy (TMA) wrote.
 //!
 //! The crate is `#![no_std]` without required dependencies; every constructor and encoder is a
 //! `const fn`, so descriptors can be built and checked at compile time.
@@ -25,7 +26,7 @@
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
-#[cfg(feature = "alloc")]
+#[cfg(any(feature = "alloc", test))]
 extern crate alloc;
 #[cfg(any(feature = "std", test))]
 extern crate std;
@@ -38,6 +39,7 @@ pub mod mma;
 pub mod shapes;
 pub mod shared_memory_descriptor;
 pub mod targets;
+pub mod tensor_copy;
 pub mod tensor_memory;
 pub mod zero_column_mask;
 

@@ -1,0 +1,287 @@
+//! Intent -> descriptors against NVIDIA CUTLASS: for every shared-memory layout vector that
+//! CUTLASS 4.2.0's `make_umma_desc` produced over `tile_to_shape(<atom>, MNxK)` (see
+//! `conformance/cutlass/`), `TileLayout::descriptor` gives exactly CUTLASS's 64-bit value, for the
+//! first K-block and for every later K-block CUTLASS's descriptor iterator reached.
+//!
+//! And descriptor -> addresses against intent: every descriptor the builder gives makes
+//! `MatrixLayout::address` read exactly the bytes where the tile put each element.
+
+use tcgen05::canonical_layout::{
+    AtomOrder, BaseOffsetReading, ElementStorage, MatrixLayout, TileLayout,
+};
+use tcgen05::shared_memory_descriptor::Swizzle;
+use tcgen05::{ElementType, Kind, Major, Target};
+
+const TXT: &str = include_str!("../../../conformance/vectors/cutlass.txt");
+
+fn number(s: &str) -> u64 {
+    match s.strip_prefix("0x") {
+        Some(h) => u64::from_str_radix(h, 16),
+        None => s.parse(),
+    }
+    .unwrap_or_else(|e| panic!("bad number {s:?}: {e}"))
+}
+
+/// The element type CUTLASS's generator used for a width (uint8_t, bfloat16_t, tfloat32_t).
+fn plain_type(bits: u64) -> ElementType {
+    match bits {
+        8 => ElementType::U8,
+        16 => ElementType::Bf16,
+        32 => ElementType::Tf32,
+        _ => panic!("no plain type of {bits} bits"),
+    }
+}
+
+fn major(s: &str) -> Major {
+    match s {
+        "k" | "K" => Major::K,
+        "mn" | "MN" => Major::Mn,
+        _ => panic!("bad major {s:?}"),
+    }
+}
+
+fn swizzle(s: &str) -> Swizzle {
+    Swizzle::from_name(s).unwrap_or_else(|| panic!("bad swizzle {s:?}"))
+}
+
+fn tile(s: &str) -> (u32, u32) {
+    let (a, b) = s.split_once('x').expect("MNxK");
+    (number(a) as u32, number(b) as u32)
+}
+
+/// One smem record: the intent and CUTLASS's descriptor of one K-block.
+#[derive(Debug)]
+struct Record {
+    origin: String,
+    tile: TileLayout,
+    k_block: u32,
+    hex: u64,
+}
+
+/// The `smem` lines (K-block 0) and the `smem_advance` groups (K-blocks 1..) of the text file.
+fn txt_records() -> Vec<Record> {
+    let mut out = Vec::new();
+    let mut group: Option<(TileLayout, u32)> = None;
+    for (i, line) in TXT.lines().enumerate() {
+        let origin = format!("cutlass.txt:{}", i + 1);
+        if let Some(rest) = line
+            .strip_prefix("# A operand MxK, ")
+            .or_else(|| line.strip_prefix("# B operand NxK, "))
+        {
+            // "K-major, swizzle 128B, 16-bit, 128x64 tile at 0x400: 4 K-blocks"
+            let parts: Vec<&str> = rest.split(", ").collect();
+            let m = major(parts[0].trim_end_matches("-major"));
+            let s = swizzle(parts[1].trim_start_matches("swizzle "));
+            let bits = number(parts[2].trim_end_matches("-bit"));
+            let (t, at) = parts[3].split_once(" tile at ").expect("tile at");
+            let addr = number(at.split(':').next().expect("address")) as u32;
+            let (mn, k) = tile(t);
+            let st = ElementStorage::of(plain_type(bits), None).expect("plain");
+            group = Some((TileLayout::new(st, m, s, mn, k, addr), 1));
+            continue;
+        }
+        if line.starts_with('#') || line.trim().is_empty() {
+            if line.starts_with("# ---") || line.trim().is_empty() {
+                continue;
+            }
+            if !line.starts_with("# next") && !line.starts_with("# A ") && !line.starts_with("# B ")
+            {
+                group = None;
+            }
+            continue;
+        }
+        let (lhs, hex) = line.split_once(" -> ").expect("' -> '");
+        let mut words = lhs.split_whitespace();
+        match words.next() {
+            Some("smem") => {
+                let kv: std::collections::HashMap<&str, &str> = words
+                    .map(|w| w.split_once('=').expect("key=value"))
+                    .collect();
+                let st =
+                    ElementStorage::of(plain_type(number(kv["elem_bits"])), None).expect("plain");
+                let (mn, k) = tile(kv["tile"]);
+                let t = TileLayout::new(
+                    st,
+                    major(kv["major"]),
+                    swizzle(kv["swizzle"]),
+                    mn,
+                    k,
+                    number(kv["addr"]) as u32,
+                );
+                out.push(Record {
+                    origin,
+                    tile: t,
+                    k_block: 0,
+                    hex: number(hex),
+                });
+            }
+            Some("smem_advance") => {
+                let (t, kb) = group.expect("smem_advance line inside a described group");
+                out.push(Record {
+                    origin,
+                    tile: t,
+                    k_block: kb,
+                    hex: number(hex),
+                });
+                group = Some((t, kb + 1));
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+#[test]
+fn every_cutlass_smem_vector() {
+    let records = txt_records();
+    let firsts = records.iter().filter(|r| r.k_block == 0).count();
+    let advances = records.len() - firsts;
+    // The file's counts: if the file changes, these say so rather than testing fewer vectors.
+    assert!(firsts >= 190, "only {firsts} smem vectors found");
+    assert!(advances >= 20, "only {advances} smem_advance vectors found");
+    let mut failures = Vec::new();
+    for r in &records {
+        match r.tile.descriptor(r.k_block, Target::Sm100a) {
+            Ok(d) if d.bits() == r.hex => {}
+            Ok(d) => failures.push(format!(
+                "{}: {:?} k_block {} -> {:#018x}, CUTLASS {:#018x}",
+                r.origin,
+                r.tile,
+                r.k_block,
+                d.bits(),
+                r.hex
+            )),
+            Err(e) => failures.push(format!("{}: {:?} -> error {e}", r.origin, r.tile)),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} differ:\n{}",
+        failures.len(),
+        records.len(),
+        failures.join("\n")
+    );
+}
+
+/// oracles.md §2: CUTLASS 4.2.0 values for the four example tiles, with K-block advances.
+#[test]
+fn oracle_examples() {
+    let bf16 = ElementStorage::of(ElementType::Bf16, None).expect("bf16");
+    let tf32 = ElementStorage::of(ElementType::Tf32, None).expect("tf32");
+    let t = TileLayout::new(bf16, Major::K, Swizzle::B128, 128, 64, 0x400);
+    let got: Vec<u64> = (0..4)
+        .map(|kb| t.descriptor(kb, Target::Sm100a).expect("ok").bits())
+        .collect();
+    assert_eq!(
+        got,
+        [
+            0x4000404000010040,
+            0x4000404000010042,
+            0x4000404000010044,
+            0x4000404000010046
+        ]
+    );
+    let t = TileLayout::new(bf16, Major::K, Swizzle::None, 128, 16, 0x400);
+    assert_eq!(
+        t.descriptor(0, Target::Sm100a).expect("ok").bits(),
+        0x0000400800800040
+    );
+    let t = TileLayout::new(bf16, Major::Mn, Swizzle::B128, 128, 64, 0x400);
+    let got: Vec<u64> = (0..4)
+        .map(|kb| t.descriptor(kb, Target::Sm100a).expect("ok").bits())
+        .collect();
+    assert_eq!(
+        got,
+        [
+            0x4000408000400040,
+            0x4000408000400140,
+            0x4000408000400240,
+            0x4000408000400340
+        ]
+    );
+    let t = TileLayout::new(tf32, Major::Mn, Swizzle::B128Base32B, 256, 8, 0x400);
+    assert_eq!(
+        t.descriptor(0, Target::Sm100a).expect("ok").bits(),
+        0x2000410000200040
+    );
+}
+
+/// Every storage the canonical layouts know, with every swizzle its major-ness allows.
+fn storages() -> Vec<(ElementStorage, Vec<Major>)> {
+    let s = |e, k| ElementStorage::of(e, k).expect("storage");
+    vec![
+        (s(ElementType::Tf32, None), vec![Major::K, Major::Mn]),
+        (s(ElementType::Bf16, None), vec![Major::K, Major::Mn]),
+        (s(ElementType::E4m3, None), vec![Major::K, Major::Mn]),
+        (s(ElementType::E2m3, Some(Kind::F8f6f4)), vec![Major::K]),
+        (s(ElementType::E2m1, Some(Kind::Mxf8f6f4)), vec![Major::K]),
+        (s(ElementType::E2m1, Some(Kind::Mxf4)), vec![Major::K]),
+    ]
+}
+
+fn swizzles(st: ElementStorage, m: Major) -> Vec<Swizzle> {
+    match (m, st.bits()) {
+        (Major::Mn, 32) => vec![Swizzle::B128Base32B],
+        _ => vec![Swizzle::None, Swizzle::B32, Swizzle::B64, Swizzle::B128],
+    }
+}
+
+/// Descriptor -> addresses agrees with intent -> descriptors: for every K-block of tiles of
+/// every storage, major-ness, swizzle and atom order, several shapes and start addresses
+/// (including starts off the swizzle repeat, which need a base offset), the MMA reads element
+/// (mn, k) of the block exactly where the tile put element (mn, k_block * K + k), and no two
+/// elements share a bit.
+#[test]
+fn descriptors_read_the_tile() {
+    let mut checked = 0u64;
+    for (st, majors) in storages() {
+        for m in majors {
+            for s in swizzles(st, m) {
+                for order in [AtomOrder::MnFirst, AtomOrder::KFirst] {
+                    for start in [0x400u32, 0x480, 0x9300] {
+                        let probe = TileLayout::new(st, m, s, 8, 8, start);
+                        let (am, ak) = probe.atom();
+                        let kpb = st.dense_k();
+                        let k_unit = ak.max(kpb);
+                        for (nm, nk) in [(1, 1), (2, 1), (3, 2), (16, 2)] {
+                            if am * nm > 256 {
+                                continue;
+                            }
+                            let t = TileLayout::new(st, m, s, am * nm, k_unit * nk, start)
+                                .with_order(order);
+                            for kb in 0..t.k_blocks() {
+                                let d = t
+                                    .descriptor(kb, Target::Sm100a)
+                                    .unwrap_or_else(|e| panic!("{t:?} kb {kb}: {e}"));
+                                let l = MatrixLayout::try_new(d, t.operand())
+                                    .unwrap_or_else(|e| panic!("{t:?} kb {kb}: {e}"));
+                                assert_eq!(l.reading(), BaseOffsetReading::PatternStart);
+                                for mn in 0..t.mn {
+                                    for k in 0..kpb {
+                                        let got = l.address(mn, k).expect("address");
+                                        let want = t.address(mn, kb * kpb + k).expect("in tile");
+                                        assert_eq!(got, want, "{t:?} kb {kb} ({mn},{k})");
+                                        checked += 1;
+                                    }
+                                }
+                                let mut firsts: Vec<u64> = Vec::new();
+                                for mn in 0..t.mn {
+                                    for k in 0..kpb {
+                                        firsts.push(l.address(mn, k).expect("address").first_bit());
+                                    }
+                                }
+                                firsts.sort_unstable();
+                                let width = u64::from(st.bits());
+                                assert!(
+                                    firsts.windows(2).all(|w| w[1] >= w[0] + width),
+                                    "{t:?} kb {kb}: two elements overlap"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 200_000, "only {checked} elements checked");
+}
