@@ -21,7 +21,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
-use tcgen05::canonical_layout::{BaseOffsetReading, ElementStorage, MatrixLayout, Operand};
+use tcgen05::canonical_layout::{
+    AtomOrder, BaseOffsetReading, ElementStorage, MatrixLayout, Operand, TileLayout,
+};
 use tcgen05::shared_memory_descriptor::{base_offset_for, SmemDescriptor, SmemFields, Swizzle};
 use tcgen05::{ElementType, Major, Target};
 
@@ -604,6 +606,7 @@ pub fn cases() -> Result<Vec<Case>, String> {
             }
         }
     }
+    out.extend(tile_cases()?);
     let mut seen = BTreeSet::new();
     for c in &out {
         if !seen.insert(c.name.clone()) {
@@ -649,6 +652,121 @@ impl Case {
         }
         Ok(out)
     }
+}
+
+/// Cases for the descriptors built from intent ([`TileLayout`]): a whole tile of several
+/// K-blocks laid out from swizzle atoms (MN-first with its pattern starting 3 lines into a
+/// repeat, so with a non-zero base offset; K-first on a repeat boundary), and one `wgmma` per
+/// chosen K-block with [`TileLayout::descriptor`]. The data of the K-block is placed where the
+/// tile puts it ([`TileLayout::address`]); the model must read exactly there.
+///
+/// # Errors
+/// A message naming the case when the tile is invalid or its descriptor does not read the
+/// tile's own bytes.
+pub fn tile_cases() -> Result<Vec<Case>, String> {
+    let window = WINDOW_BASE..WINDOW_BASE + WINDOW_SIZE;
+    let mut out = Vec::new();
+    let mut combo = 0usize;
+    for ty in WgmmaType::ALL {
+        for major in [Major::K, Major::Mn] {
+            if major == Major::Mn && !ty.allows_mn_major() {
+                continue;
+            }
+            for swizzle in SWIZZLES {
+                for order in [AtomOrder::MnFirst, AtomOrder::KFirst] {
+                    let which = if combo % 2 == 0 { Which::A } else { Which::B };
+                    combo += 1;
+                    let (region, other_region) = match which {
+                        Which::A => (REGION_A, REGION_B),
+                        Which::B => (REGION_B, REGION_A),
+                    };
+                    let n = if which == Which::A { N_FOR_A_CASES } else { 64 };
+                    let mn = if which == Which::A { M } else { n };
+                    let other_mn = if which == Which::A { n } else { M };
+                    let storage =
+                        ElementStorage::of(ty.element(), None).map_err(|e| e.to_string())?;
+                    let start = match order {
+                        AtomOrder::MnFirst => region + 0x180,
+                        AtomOrder::KFirst => region,
+                    };
+                    let probe = TileLayout::new(storage, major, swizzle, mn, ty.k(), start);
+                    let kpb = ty.k();
+                    let k_tile = (2 * probe.atom().1).max(4 * kpb);
+                    let tile = TileLayout::new(storage, major, swizzle, mn, k_tile, start)
+                        .with_order(order);
+                    let tname = format!(
+                        "tile-{}-{}-{}-{}-{}",
+                        which.name(),
+                        ty.name(),
+                        major_name(major),
+                        swizzle_name(swizzle),
+                        order.name()
+                    );
+                    if let Some(e) = tile.validate().get(0) {
+                        return Err(format!("{tname}: {e}"));
+                    }
+                    let of = other_fields(other_region);
+                    let other_l = layout(ty, Major::K, other_mn, of)?;
+                    let other_place = addresses(&other_l, window.clone())?;
+                    let other_bytes = byte_set(&other_place, ty.bytes());
+                    let last = tile.k_blocks() - 1;
+                    for kb in [1, last] {
+                        let name = format!("{tname}-kb{kb}");
+                        let mut place = Vec::with_capacity((mn * kpb) as usize);
+                        for m in 0..mn {
+                            for k in 0..kpb {
+                                let loc = tile
+                                    .address(m, kb * kpb + k)
+                                    .ok_or_else(|| format!("{name}: ({m}, {k}) outside"))?;
+                                place.push(loc.address);
+                            }
+                        }
+                        let desc = tile
+                            .descriptor(kb, TARGET)
+                            .map_err(|e| format!("{name}: {e}"))?;
+                        let l = MatrixLayout::try_new(desc, tile.operand())
+                            .map_err(|e| format!("{name}: {e}"))?;
+                        let read =
+                            addresses(&l, window.clone()).map_err(|e| format!("{name}: {e}"))?;
+                        if read != place {
+                            return Err(format!(
+                                "{name}: the tile's descriptor does not read the tile's bytes"
+                            ));
+                        }
+                        if !byte_set(&place, ty.bytes()).is_disjoint(&other_bytes) {
+                            return Err(format!("{name}: operands overlap"));
+                        }
+                        let under_case = OperandCase {
+                            major,
+                            desc,
+                            place,
+                            read,
+                        };
+                        let other_case = OperandCase {
+                            major: Major::K,
+                            desc: descriptor(of)?,
+                            place: other_place.clone(),
+                            read: other_place.clone(),
+                        };
+                        let (a, b) = match which {
+                            Which::A => (under_case, other_case),
+                            Which::B => (other_case, under_case),
+                        };
+                        out.push(Case {
+                            name,
+                            ty,
+                            n,
+                            under: which,
+                            expect_match: true,
+                            a,
+                            b,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// Addresses of an operand in the case file's order: K-major rows (mn outer, k inner), MN-major
