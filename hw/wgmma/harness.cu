@@ -1,6 +1,6 @@
 // Hardware proof of the shared-memory layout model on Hopper tensor cores (issue 6, part 5).
 //
-// For every case of a case file written by `hw/wgmma-cases` (the Rust generator, which asks the
+// For every case of a case file written by `hw/gen` (the Rust generator, which asks the
 // layout model of crates/tcgen05 where each element lives), this program
 //   1. places the logical A (64 x K) and B (N x K) at the byte addresses the case gives,
 //   2. runs one `wgmma.mma_async` (m64nNk16 f16/bf16, m64nNk8 tf32, m64nNk32 e4m3/s8) with the

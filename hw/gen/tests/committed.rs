@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use tcgen05::canonical_layout::BaseOffsetReading;
 use tcgen05::shared_memory_descriptor::{LboMode, SmemDescriptor, SmemFields, Swizzle};
 use tcgen05::{Major, Target};
-use tcgen05_wgmma_cases::{
+use tcgen05_hw_cases::{
     cases, hopper_descriptor, parse_results, render_cases, render_ops, Case, TranslateError,
 };
 
@@ -41,11 +41,11 @@ fn committed_case_file_is_what_the_generator_writes() {
     let text = render_cases(cases).unwrap_or_else(|e| panic!("{e}"));
     assert!(
         read("hw/cases/wgmma.txt") == text,
-        "hw/cases/wgmma.txt is stale: run `cargo run -p tcgen05-wgmma-cases -- write`"
+        "hw/cases/wgmma.txt is stale: run `cargo run -p tcgen05-hw-cases -- write`"
     );
     assert!(
         read("hw/wgmma/wgmma_ops.cuh") == render_ops(cases),
-        "hw/wgmma/wgmma_ops.cuh is stale: run `cargo run -p tcgen05-wgmma-cases -- write`"
+        "hw/wgmma/wgmma_ops.cuh is stale: run `cargo run -p tcgen05-hw-cases -- write`"
     );
 }
 
@@ -209,4 +209,83 @@ fn committed_h100_results_match_every_case_and_catch_every_wrong_descriptor() {
         .filter(|c| c.under_test().major == Major::Mn)
         .count();
     assert!(majors >= 60, "{majors} MN-major cases");
+}
+
+const TMA_RESULTS: &str = "hw/results/tma-h100.txt";
+
+fn tma_cases() -> &'static [tcgen05_hw_cases::tma::TmaCase] {
+    static CASES: OnceLock<Vec<tcgen05_hw_cases::tma::TmaCase>> = OnceLock::new();
+    CASES.get_or_init(|| {
+        tcgen05_hw_cases::tma::tma_cases().unwrap_or_else(|e| panic!("generator failed: {e}"))
+    })
+}
+
+#[test]
+fn committed_tma_case_file_is_what_the_generator_writes() {
+    assert!(
+        read("hw/cases/tma.txt") == tcgen05_hw_cases::tma::render_tma_cases(tma_cases()),
+        "hw/cases/tma.txt is stale: run `cargo run -p tcgen05-hw-cases -- write`"
+    );
+}
+
+#[test]
+fn tma_cases_cover_every_mode_element_size_and_destination_kind() {
+    let cases = tma_cases();
+    for swizzle in ["none", "32B", "64B", "128B"] {
+        for e in [1, 2, 4] {
+            let placed = cases
+                .iter()
+                .filter(|c| c.swizzle.name() == swizzle && c.esize == e && !c.expect_fault())
+                .count();
+            assert!(placed >= 6, "{swizzle} e{e}: {placed} placement cases");
+        }
+        // A destination off the 128-byte line must be refused in every mode.
+        assert!(cases
+            .iter()
+            .any(|c| c.swizzle.name() == swizzle && c.expect_fault()));
+        // Placement cases start mid-pattern too (a destination not on the repeat boundary).
+        if swizzle != "none" {
+            assert!(cases.iter().any(|c| c.swizzle.name() == swizzle
+                && !c.expect_fault()
+                && c.destination % 1024 != 0));
+        }
+    }
+}
+
+#[test]
+fn committed_h100_tma_results_place_every_element_where_the_model_says() {
+    let text = read(TMA_RESULTS);
+    let r = parse_results(&text).unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        r.device.contains("H100") && r.device.contains("cc 9.0"),
+        "{}",
+        r.device
+    );
+    assert!(!r.date.is_empty() && r.done, "incomplete results");
+    let fnv = format!("{:#018x}", fnv1a(read("hw/cases/tma.txt").as_bytes()));
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("window ") && l.ends_with(&format!("cases_fnv1a64 {fnv}"))),
+        "{TMA_RESULTS} is not the output for the committed hw/cases/tma.txt (fnv {fnv})"
+    );
+    let cases = tma_cases();
+    assert_eq!(r.results.len(), cases.len(), "one result per case");
+    let (mut placed, mut refused) = (0, 0);
+    for (c, res) in cases.iter().zip(&r.results) {
+        assert_eq!(res.name, c.name);
+        let f = |k: &str| res.fields.get(k).map_or("", String::as_str);
+        assert_eq!(f("verdict"), "ok", "{}", c.name);
+        if c.expect_fault() {
+            assert_eq!(f("expect"), "fault", "{}", c.name);
+            assert_eq!(f("outcome"), "fault", "{}", c.name);
+            refused += 1;
+        } else {
+            assert_eq!(f("expect"), "match", "{}", c.name);
+            assert_eq!(f("placement"), "match", "{}", c.name);
+            assert_eq!(f("bad"), format!("0/{}", c.inner * c.outer), "{}", c.name);
+            assert_eq!(f("extra"), "0", "{}", c.name);
+            placed += 1;
+        }
+    }
+    assert!(placed >= 80 && refused >= 9, "{placed} {refused}");
 }

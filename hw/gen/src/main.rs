@@ -1,8 +1,8 @@
-//! Writes or checks the hardware case file and the CUDA wrappers it needs.
+//! Writes or checks the hardware case files (wgmma and TMA) and the CUDA wrappers they need.
 //!
 //! ```text
-//! cargo run -p tcgen05-wgmma-cases -- write   # hw/cases/wgmma.txt, hw/wgmma/wgmma_ops.cuh
-//! cargo run -p tcgen05-wgmma-cases -- check   # exit 1 when the committed files are stale
+//! cargo run -p tcgen05-hw-cases -- write   # hw/cases/{wgmma,tma}.txt, hw/wgmma/wgmma_ops.cuh
+//! cargo run -p tcgen05-hw-cases -- check   # exit 1 when the committed files are stale
 //! ```
 
 use std::path::PathBuf;
@@ -14,24 +14,35 @@ fn root() -> PathBuf {
 
 fn main() -> ExitCode {
     let mode = std::env::args().nth(1).unwrap_or_default();
-    let cases = match tcgen05_wgmma_cases::cases() {
+    let cases = match tcgen05_hw_cases::cases() {
         Ok(c) => c,
         Err(e) => {
             eprintln!("error: {e}");
             return ExitCode::FAILURE;
         }
     };
-    let text = match tcgen05_wgmma_cases::render_cases(&cases) {
+    let text = match tcgen05_hw_cases::render_cases(&cases) {
         Ok(t) => t,
         Err(e) => {
             eprintln!("error: {e}");
             return ExitCode::FAILURE;
         }
     };
-    let ops = tcgen05_wgmma_cases::render_ops(&cases);
+    let ops = tcgen05_hw_cases::render_ops(&cases);
+    let tma = match tcgen05_hw_cases::tma::tma_cases() {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let files = [
         (root().join("hw/cases/wgmma.txt"), text),
         (root().join("hw/wgmma/wgmma_ops.cuh"), ops),
+        (
+            root().join("hw/cases/tma.txt"),
+            tcgen05_hw_cases::tma::render_tma_cases(&tma),
+        ),
     ];
     match mode.as_str() {
         "write" => {
@@ -47,7 +58,7 @@ fn main() -> ExitCode {
                 cases.len(),
                 cases.len() - wrong,
                 wrong,
-                tcgen05_wgmma_cases::ops(&cases).len()
+                tcgen05_hw_cases::ops(&cases).len()
             );
             let mut refuting = std::collections::BTreeMap::new();
             for c in cases.iter().filter(|c| c.expect_match) {
@@ -63,6 +74,7 @@ fn main() -> ExitCode {
                     }
                 }
             }
+            println!("{} TMA cases", tma.len());
             for (r, n) in refuting {
                 println!("{n} correct cases would read other addresses under the {r} reading");
             }
@@ -87,7 +99,7 @@ fn main() -> ExitCode {
             }
         }
         _ => {
-            eprintln!("usage: tcgen05-wgmma-cases write|check");
+            eprintln!("usage: tcgen05-hw-cases write|check");
             ExitCode::from(2)
         }
     }
