@@ -9,7 +9,7 @@ use std::fmt::{self, Write as _};
 use clap::{Args, Subcommand};
 use tcgen05::canonical_layout::{
     AtomOrder, BaseOffsetReading, ElementLocation, ElementStorage, LayoutError, MatrixLayout,
-    Operand, TileLayout, CHUNK_BYTES,
+    Operand, SwizzleAnchor, TileLayout, CHUNK_BYTES,
 };
 use tcgen05::diagnostic::{Diagnostic, Source};
 use tcgen05::mma::{ElementType, Kind, Major};
@@ -79,6 +79,11 @@ pub struct DescArgs {
     /// Order of the swizzle atoms: mn_first (CuTe tile_to_shape, the default) or k_first.
     #[arg(long, value_name = "O", value_parser = parse_order, default_value = "mn_first")]
     pub order: AtomOrder,
+    /// Where the swizzle pattern starts: tile_start (Table 41's base offset for a start off the
+    /// repeat boundary, decisions.md R4) or address (absolute address bits, as TMA and CuTe
+    /// write it; base offset 0, as CUTLASS writes).
+    #[arg(long, value_name = "A", value_parser = parse_anchor, default_value = "tile_start")]
+    pub anchor: SwizzleAnchor,
     /// K elements per MMA (default: 256 bits of K, the dense K of the kind).
     #[arg(long, value_name = "N", value_parser = arg_u64)]
     pub k_per_block: Option<u64>,
@@ -209,6 +214,11 @@ fn parse_order(s: &str) -> Result<AtomOrder, String> {
         .ok_or_else(|| format!("unknown atom order '{s}' (expected mn_first or k_first)"))
 }
 
+fn parse_anchor(s: &str) -> Result<SwizzleAnchor, String> {
+    SwizzleAnchor::from_name(&s.trim_ascii().to_ascii_lowercase())
+        .ok_or_else(|| format!("unknown anchor '{s}' (expected tile_start or address)"))
+}
+
 fn parse_reading(s: &str) -> Result<BaseOffsetReading, String> {
     let t = s.trim_ascii().to_ascii_lowercase();
     BaseOffsetReading::ALL
@@ -312,6 +322,7 @@ pub fn desc(ctx: Ctx, a: &DescArgs) -> Result<Report, fmt::Error> {
     }
     let tile = TileLayout::new(storage, a.op.major, a.swizzle, mn, k, start)
         .with_order(a.order)
+        .with_anchor(a.anchor)
         .with_k_per_block(kpb);
     let problems: Vec<LayoutError> = tile.validate().iter().collect();
     if !problems.is_empty() {

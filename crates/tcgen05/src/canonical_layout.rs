@@ -1035,10 +1035,46 @@ impl AtomOrder {
     }
 }
 
+/// Where a tile's swizzle pattern starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub enum SwizzleAnchor {
+    /// The pattern's first line is the tile's start address: descriptors carry Table 41's base
+    /// offset `(start >> 7) & 7` when the start is off the repeat boundary (decisions.md R4),
+    /// which is how the hardware places the pattern (the Hopper `wgmma` experiment of
+    /// issue 6 part 5).
+    #[default]
+    TileStart,
+    /// The pattern follows absolute address bits 7-9, as CuTe's swizzled pointers and tensor
+    /// copies (TMA) write it: descriptors carry base offset 0, as CUTLASS always writes.
+    Address,
+}
+
+impl SwizzleAnchor {
+    /// `"tile_start"` or `"address"`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            SwizzleAnchor::TileStart => "tile_start",
+            SwizzleAnchor::Address => "address",
+        }
+    }
+
+    /// Parses a name as given by [`SwizzleAnchor::name`].
+    #[must_use]
+    pub const fn from_name(name: &str) -> Option<SwizzleAnchor> {
+        match name.as_bytes() {
+            b"tile_start" => Some(SwizzleAnchor::TileStart),
+            b"address" => Some(SwizzleAnchor::Address),
+            _ => None,
+        }
+    }
+}
+
 /// A whole operand tile as the user lays it out: element storage, major-ness, swizzle, extent
 /// `mn x k` elements and start address, built from swizzle atoms (PTX ISA 9.7.16.10.6 Table 55)
 /// placed [`AtomOrder::MnFirst`] or [`AtomOrder::KFirst`], with the swizzle pattern starting at
-/// the start address. Each MMA reads one K-block of `k_per_block` elements;
+/// the start address (or following absolute addresses, [`SwizzleAnchor`]). Each MMA reads one K-block of `k_per_block` elements;
 /// [`TileLayout::descriptor`] gives its shared memory descriptor.
 ///
 /// The descriptor follows the canonical layouts (PTX ISA 9.7.16.3.3) and decisions.md R3-R7:
@@ -1080,6 +1116,8 @@ pub struct TileLayout {
     pub order: AtomOrder,
     /// K elements per MMA (default [`ElementStorage::dense_k`]).
     pub k_per_block: u32,
+    /// Where the swizzle pattern starts.
+    pub anchor: SwizzleAnchor,
 }
 
 impl TileLayout {
@@ -1102,6 +1140,7 @@ impl TileLayout {
             start_address,
             order: AtomOrder::MnFirst,
             k_per_block: storage.dense_k(),
+            anchor: SwizzleAnchor::TileStart,
         }
     }
 
@@ -1109,6 +1148,12 @@ impl TileLayout {
     #[must_use]
     pub const fn with_order(self, order: AtomOrder) -> TileLayout {
         TileLayout { order, ..self }
+    }
+
+    /// The same tile with its swizzle pattern anchored elsewhere.
+    #[must_use]
+    pub const fn with_anchor(self, anchor: SwizzleAnchor) -> TileLayout {
+        TileLayout { anchor, ..self }
     }
 
     /// The same tile with another K per MMA.
@@ -1253,8 +1298,10 @@ impl TileLayout {
             self.start_address,
         ) {
             d.push(LayoutError::Descriptor(e));
-        } else if let Err(e) = pattern_base_offset(self.start_address, self.swizzle) {
-            d.push(e);
+        } else if matches!(self.anchor, SwizzleAnchor::TileStart) {
+            if let Err(e) = pattern_base_offset(self.start_address, self.swizzle) {
+                d.push(e);
+            }
         }
         d
     }
@@ -1281,20 +1328,18 @@ impl TileLayout {
     }
 
     /// Where element `(mn, k)` of the tile lives: the offset, swizzled with the pattern
-    /// starting at the start address. `None` outside the tile or the 18-bit window.
+    /// anchored as [`TileLayout::anchor`] says. `None` outside the tile or the 18-bit window.
     #[must_use]
     pub const fn address(&self, mn: u32, k: u32) -> Option<ElementLocation> {
         let Some(off) = self.offset(mn, k) else {
             return None;
         };
         let pre = self.start_address as u64 + off;
-        let chunk = swizzle_address(
-            pre,
-            self.swizzle,
-            0,
-            self.start_address,
-            BaseOffsetReading::StartLine,
-        );
+        let reading = match self.anchor {
+            SwizzleAnchor::TileStart => BaseOffsetReading::StartLine,
+            SwizzleAnchor::Address => BaseOffsetReading::Absolute,
+        };
+        let chunk = swizzle_address(pre, self.swizzle, 0, self.start_address, reading);
         let t = self.storage.per_chunk as u32;
         let j = match self.major {
             Major::K => k % t,
@@ -1348,9 +1393,13 @@ impl TileLayout {
             });
         };
         let start = self.start_address as u64 + off;
-        let base_offset = match pattern_base_offset(self.start_address, self.swizzle) {
-            Ok(b) => b,
-            Err(e) => return Err(e),
+        let base_offset = match self.anchor {
+            SwizzleAnchor::Address => 0,
+            SwizzleAnchor::TileStart => match pattern_base_offset(self.start_address, self.swizzle)
+            {
+                Ok(b) => b,
+                Err(e) => return Err(e),
+            },
         };
         if start >= SHARED_WINDOW_BYTES || lbo >= SHARED_WINDOW_BYTES || sbo >= SHARED_WINDOW_BYTES
         {

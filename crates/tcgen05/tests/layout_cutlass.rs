@@ -7,7 +7,7 @@
 //! `MatrixLayout::address` read exactly the bytes where the tile put each element.
 
 use tcgen05::canonical_layout::{
-    AtomOrder, BaseOffsetReading, ElementStorage, MatrixLayout, TileLayout,
+    AtomOrder, BaseOffsetReading, ElementStorage, MatrixLayout, SwizzleAnchor, TileLayout,
 };
 use tcgen05::shared_memory_descriptor::Swizzle;
 use tcgen05::{ElementType, Kind, Major, Target};
@@ -237,7 +237,11 @@ fn descriptors_read_the_tile() {
     for (st, majors) in storages() {
         for m in majors {
             for s in swizzles(st, m) {
-                for order in [AtomOrder::MnFirst, AtomOrder::KFirst] {
+                for (order, anchor) in [
+                    (AtomOrder::MnFirst, SwizzleAnchor::TileStart),
+                    (AtomOrder::KFirst, SwizzleAnchor::TileStart),
+                    (AtomOrder::MnFirst, SwizzleAnchor::Address),
+                ] {
                     for start in [0x400u32, 0x480, 0x9300] {
                         let probe = TileLayout::new(st, m, s, 8, 8, start);
                         let (am, ak) = probe.atom();
@@ -248,7 +252,8 @@ fn descriptors_read_the_tile() {
                                 continue;
                             }
                             let t = TileLayout::new(st, m, s, am * nm, k_unit * nk, start)
-                                .with_order(order);
+                                .with_order(order)
+                                .with_anchor(anchor);
                             for kb in 0..t.k_blocks() {
                                 let d = t
                                     .descriptor(kb, Target::Sm100a)
@@ -284,4 +289,29 @@ fn descriptors_read_the_tile() {
         }
     }
     assert!(checked > 200_000, "only {checked} elements checked");
+}
+
+/// Where CUTLASS and the PTX rules part: CUTLASS always writes base offset 0 (its swizzled
+/// layouts follow absolute addresses, and its kernels align swizzled tiles to the repeat), while
+/// Table 41 / decisions.md R4 ask for `(start >> 7) & 7` when the pattern starts off the repeat
+/// boundary. Both are right for their data: the two anchors give the two values, and each
+/// descriptor reads its own tile's bytes, not the other's.
+#[test]
+fn cutlass_and_table_41_base_offsets() {
+    let bf16 = ElementStorage::of(ElementType::Bf16, None).expect("bf16");
+    let t = TileLayout::new(bf16, Major::K, Swizzle::B128, 128, 64, 0x480);
+    let cutlass = t.with_anchor(SwizzleAnchor::Address);
+    let ptx = t.descriptor(0, Target::Sm100a).expect("ok");
+    let cut = cutlass.descriptor(0, Target::Sm100a).expect("ok");
+    assert_eq!(ptx.base_offset(), 1);
+    assert_eq!(cut.base_offset(), 0);
+    assert_eq!(ptx.bits() & !(7 << 49), cut.bits());
+    let lp = MatrixLayout::try_new(ptx, t.operand()).expect("ok");
+    let lc = MatrixLayout::try_new(cut, t.operand()).expect("ok");
+    assert_eq!(lp.address(0, 0).expect("ok"), t.address(0, 0).expect("ok"));
+    assert_eq!(
+        lc.address(0, 0).expect("ok"),
+        cutlass.address(0, 0).expect("ok")
+    );
+    assert_ne!(lp.address(0, 0).expect("ok"), lc.address(0, 0).expect("ok"));
 }

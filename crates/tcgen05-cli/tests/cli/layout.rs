@@ -167,6 +167,26 @@ fn desc_text_and_order() {
     ]);
     let d = run(&["decode", "smem", &off[0].1, "--json"]).json();
     assert_eq!(d["fields"]["base_offset"], 1);
+    // ... or 0 when the pattern follows absolute addresses (TMA, CuTe; CUTLASS's value).
+    let abs = descs(&[
+        "--type",
+        "bf16",
+        "--major",
+        "k",
+        "--swizzle",
+        "128B",
+        "--mn",
+        "8",
+        "--k",
+        "64",
+        "--start-address",
+        "0x480",
+        "--anchor",
+        "address",
+    ]);
+    let d = run(&["decode", "smem", &abs[0].1, "--json"]).json();
+    assert_eq!(d["fields"]["base_offset"], 0);
+    assert_eq!(d["fields"]["start_address"], 0x480);
     // Kind-dependent storage of e2m1: 32 per K-block under f8f6f4, 64 under mxf4.
     let f8 = descs(&[
         "--type",
