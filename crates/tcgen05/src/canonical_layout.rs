@@ -70,7 +70,8 @@ use core::fmt;
 use crate::diagnostic::{Diagnostic, Diagnostics, Severity, Source};
 use crate::mma::{ElementType, Kind, Major};
 use crate::shared_memory_descriptor::{
-    base_offset_for, LboMode, SmemDescriptor, SmemError, SmemFields, Swizzle, SWIZZLE_LINE_BYTES,
+    base_offset_for, encode_bytes, LboMode, SmemDescriptor, SmemError, SmemField, SmemFields,
+    Swizzle, SWIZZLE_LINE_BYTES,
 };
 use crate::targets::Target;
 
@@ -84,7 +85,7 @@ pub const CORE_ROWS: u32 = 8;
 pub const SHARED_WINDOW_BYTES: u64 = 1 << 18;
 
 /// Capacity of [`LayoutDiagnostics`]: every problem one operand and descriptor can have.
-pub const LAYOUT_DIAGNOSTICS_CAPACITY: usize = 8;
+pub const LAYOUT_DIAGNOSTICS_CAPACITY: usize = 12;
 
 /// Every problem of an operand description and descriptor, found without allocating.
 pub type LayoutDiagnostics = Diagnostics<LayoutError, LAYOUT_DIAGNOSTICS_CAPACITY>;
@@ -700,6 +701,19 @@ impl MatrixLayout {
     #[must_use]
     pub const fn validate(fields: &SmemFields, operand: &Operand) -> LayoutDiagnostics {
         let mut d = Diagnostics::new();
+        // Byte fields the descriptor could not hold (decisions.md R3), for hand-made fields.
+        let bytes = [
+            (SmemField::StartAddress, fields.start_address),
+            (SmemField::LeadingByteOffset, fields.leading_byte_offset),
+            (SmemField::StrideByteOffset, fields.stride_byte_offset),
+        ];
+        let mut i = 0;
+        while i < bytes.len() {
+            if let Some(Err(e)) = encode_bytes(bytes[i].0, bytes[i].1) {
+                d.push(LayoutError::Descriptor(e));
+            }
+            i += 1;
+        }
         let bits = operand.storage.bits;
         let swizzle = fields.swizzle;
         if matches!(operand.major, Major::Mn) && bits < 8 {
@@ -1693,6 +1707,24 @@ mod tests {
                 width: 128
             })
         );
+        // Hand-made fields the descriptor cannot hold, and the worst case: every problem at once.
+        let worst = SmemFields::new(0x408, 0x40000, 0x18, Swizzle::B128Base32B)
+            .with_lbo_mode(LboMode::Absolute);
+        let d = MatrixLayout::validate(&worst, &Operand::new(e2m1, Major::Mn, 12, 7));
+        assert_eq!(
+            fields_of(d),
+            [
+                "start_address",
+                "leading_byte_offset",
+                "stride_byte_offset",
+                "major",
+                "swizzle",
+                "lbo_mode",
+                "mn",
+                "k"
+            ]
+        );
+        assert!(!d.overflowed());
         // indexes and window
         let l = layout(0x4000_4040_0001_0040, ElementType::Bf16, Major::K, 128, 16);
         assert_eq!(
