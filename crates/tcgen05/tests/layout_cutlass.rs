@@ -137,6 +137,7 @@ fn every_cutlass_smem_vector() {
     let firsts = records.iter().filter(|r| r.k_block == 0).count();
     let advances = records.len() - firsts;
     // The file's counts: if the file changes, these say so rather than testing fewer vectors.
+    println!("every_cutlass_smem_vector: {firsts} smem + {advances} smem_advance vectors");
     assert!(firsts >= 190, "only {firsts} smem vectors found");
     assert!(advances >= 20, "only {advances} smem_advance vectors found");
     let mut failures = Vec::new();
@@ -288,6 +289,7 @@ fn descriptors_read_the_tile() {
             }
         }
     }
+    println!("descriptors_read_the_tile: {checked} element reads checked");
     assert!(checked > 200_000, "only {checked} elements checked");
 }
 
@@ -438,6 +440,7 @@ fn every_jsonl_smem_record() {
         }
         n += 1;
     }
+    println!("every_jsonl_smem_record: {n} smem records");
     assert!(n >= 190, "only {n} smem records");
     assert!(
         failures.is_empty(),
