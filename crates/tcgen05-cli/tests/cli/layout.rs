@@ -675,3 +675,96 @@ fn svg_drawing() {
     r.code(2);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Two copies (one per 64-element K atom column) feed the K-blocks of a 128 x 128 tile; without
+/// the second copy, the K-blocks past 64 read bytes no copy wrote.
+#[test]
+fn tma_several_copies() {
+    let d = descs(&[
+        "--type",
+        "bf16",
+        "--major",
+        "k",
+        "--swizzle",
+        "128B",
+        "--mn",
+        "128",
+        "--k",
+        "128",
+        "--start-address",
+        "0x400",
+    ]);
+    assert_eq!(d.len(), 8);
+    let second = format!("{:#x}", 0x400 + 128 * 128);
+    for (kb, hex) in &d {
+        let k_start = (kb * 16).to_string();
+        let base = [
+            "layout",
+            "tma",
+            hex.as_str(),
+            "--type",
+            "bf16",
+            "--major",
+            "k",
+            "--mn",
+            "128",
+            "--k",
+            "16",
+            "--swizzle",
+            "128B",
+            "--box",
+            "64x128",
+            "--k-start",
+            &k_start,
+            "--json",
+        ];
+        let both = run(&[
+            &base[..],
+            &[
+                "--dst",
+                "0x400",
+                "--box-origin",
+                "0,0",
+                "--dst",
+                &second,
+                "--box-origin",
+                "64,0",
+            ],
+        ]
+        .concat());
+        both.code(0);
+        assert_eq!(both.json()["agree"], true, "k_block {kb}");
+        let one = run(&[&base[..], &["--dst", "0x400"]].concat());
+        if *kb < 4 {
+            one.code(0);
+        } else {
+            one.code(1);
+            assert_eq!(one.json()["first_difference"]["copy_address"], Value::Null);
+        }
+    }
+    // Origins must pair with destinations.
+    let r = run(&[
+        "layout",
+        "tma",
+        &d[0].1,
+        "--type",
+        "bf16",
+        "--major",
+        "k",
+        "--mn",
+        "128",
+        "--k",
+        "16",
+        "--swizzle",
+        "128B",
+        "--box",
+        "64x128",
+        "--dst",
+        "0x400",
+        "--dst",
+        "0x4400",
+        "--box-origin",
+        "0,0",
+    ]);
+    r.code(2);
+}
