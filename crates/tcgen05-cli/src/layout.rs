@@ -9,7 +9,7 @@ use std::fmt::{self, Write as _};
 use clap::{Args, Subcommand};
 use tcgen05::canonical_layout::{
     AtomOrder, BaseOffsetReading, ElementLocation, ElementStorage, LayoutError, MatrixLayout,
-    Operand, TileLayout, CHUNK_BYTES,
+    Operand, SwizzleAnchor, TileLayout, CHUNK_BYTES,
 };
 use tcgen05::diagnostic::{Diagnostic, Source};
 use tcgen05::mma::{ElementType, Kind, Major};
@@ -79,6 +79,11 @@ pub struct DescArgs {
     /// Order of the swizzle atoms: mn_first (CuTe tile_to_shape, the default) or k_first.
     #[arg(long, value_name = "O", value_parser = parse_order, default_value = "mn_first")]
     pub order: AtomOrder,
+    /// Where the swizzle pattern starts: tile_start (Table 41's base offset for a start off the
+    /// repeat boundary, decisions.md R4) or address (absolute address bits, as TMA and CuTe
+    /// write it; base offset 0, as CUTLASS writes).
+    #[arg(long, value_name = "A", value_parser = parse_anchor, default_value = "tile_start")]
+    pub anchor: SwizzleAnchor,
     /// K elements per MMA (default: 256 bits of K, the dense K of the kind).
     #[arg(long, value_name = "N", value_parser = arg_u64)]
     pub k_per_block: Option<u64>,
@@ -132,12 +137,14 @@ pub struct TmaArgs {
     /// operand, M/N for an MN-major one).
     #[arg(long = "box", value_name = "INNERxOUTER", value_parser = parse_box)]
     pub box_dims: (u64, u64),
-    /// Shared memory destination address of the copy, bytes.
-    #[arg(long, value_name = "B", value_parser = arg_u64)]
-    pub dst: u64,
-    /// Tile coordinates INNER,OUTER of the box's first element (default 0,0).
-    #[arg(long, value_name = "I,O", value_parser = parse_pair, default_value = "0,0")]
-    pub box_origin: (u64, u64),
+    /// Shared memory destination address of a copy, bytes; repeat for several copies of the
+    /// same box shape (each with its --box-origin, in the same order).
+    #[arg(long, value_name = "B", value_parser = arg_u64, required = true)]
+    pub dst: Vec<u64>,
+    /// Tile coordinates INNER,OUTER of the box's first element (default 0,0); one per --dst
+    /// when there are several.
+    #[arg(long, value_name = "I,O", value_parser = parse_pair)]
+    pub box_origin: Vec<(u64, u64)>,
     /// Tile K index where the MMA's K-block starts (default 0).
     #[arg(long, value_name = "N", value_parser = arg_u64, default_value = "0")]
     pub k_start: u64,
@@ -207,6 +214,11 @@ fn parse_swizzle(s: &str) -> Result<Swizzle, String> {
 fn parse_order(s: &str) -> Result<AtomOrder, String> {
     AtomOrder::from_name(&s.trim_ascii().to_ascii_lowercase())
         .ok_or_else(|| format!("unknown atom order '{s}' (expected mn_first or k_first)"))
+}
+
+fn parse_anchor(s: &str) -> Result<SwizzleAnchor, String> {
+    SwizzleAnchor::from_name(&s.trim_ascii().to_ascii_lowercase())
+        .ok_or_else(|| format!("unknown anchor '{s}' (expected tile_start or address)"))
 }
 
 fn parse_reading(s: &str) -> Result<BaseOffsetReading, String> {
@@ -312,6 +324,7 @@ pub fn desc(ctx: Ctx, a: &DescArgs) -> Result<Report, fmt::Error> {
     }
     let tile = TileLayout::new(storage, a.op.major, a.swizzle, mn, k, start)
         .with_order(a.order)
+        .with_anchor(a.anchor)
         .with_k_per_block(kpb);
     let problems: Vec<LayoutError> = tile.validate().iter().collect();
     if !problems.is_empty() {
@@ -692,21 +705,39 @@ pub fn tma(ctx: Ctx, a: &TmaArgs) -> Result<Report, fmt::Error> {
     let mut cli = Vec::new();
     let inner = u32_arg("box_inner", a.box_dims.0, &mut cli);
     let outer = u32_arg("box_outer", a.box_dims.1, &mut cli);
-    let dst = u32_arg("destination", a.dst, &mut cli);
-    let oi = u32_arg("box_origin", a.box_origin.0, &mut cli);
-    let oo = u32_arg("box_origin", a.box_origin.1, &mut cli);
     let k_start = u32_arg("k_start", a.k_start, &mut cli);
+    let origins: Vec<(u64, u64)> = match (a.dst.len(), a.box_origin.len()) {
+        (_, 0) => vec![(0, 0); a.dst.len()],
+        (n, m) if n == m => a.box_origin.clone(),
+        (n, m) => {
+            writeln!(
+                rep.err,
+                "error: {m} --box-origin values for {n} --dst values (give one per copy, or none)"
+            )?;
+            rep.status = Status::Usage;
+            return Ok(rep);
+        }
+    };
+    let mut copies = Vec::new();
+    for (&dst, &(oi, oo)) in a.dst.iter().zip(&origins) {
+        let dst = u32_arg("destination", dst, &mut cli);
+        let oi = u32_arg("box_origin", oi, &mut cli);
+        let oo = u32_arg("box_origin", oo, &mut cli);
+        copies.push(TensorCopyBox::new(a.swizzle, op.storage, inner, outer, dst).at_origin(oi, oo));
+    }
     if !cli.is_empty() {
         rep.problems(&cli, ctx.err)?;
         return Ok(rep);
     }
-    let copy = TensorCopyBox::new(a.swizzle, op.storage, inner, outer, dst).at_origin(oi, oo);
-    let problems: Vec<_> = copy.validate().iter().collect();
+    let problems: Vec<_> = copies
+        .iter()
+        .flat_map(|c| c.validate().iter().collect::<Vec<_>>())
+        .collect();
     if !problems.is_empty() {
         rep.problems(&problems, ctx.err)?;
         return Ok(rep);
     }
-    let result = match agreement(&layout, &[copy], k_start) {
+    let result = match agreement(&layout, &copies, k_start) {
         Ok(r) => r,
         Err(e) => {
             rep.problems(&[e], ctx.err)?;
@@ -759,15 +790,17 @@ pub fn tma(ctx: Ctx, a: &TmaArgs) -> Result<Report, fmt::Error> {
             Agreement::Agree { elements } => writeln!(
                 rep.out,
                 "agree: the MMA reads each of the {elements} elements of its {} x {} operand \
-                 where the {} copy of the {inner}x{outer} box at {dst:#x} put it",
+                 where the {} copies of {inner}x{outer} boxes put them ({} cop{})",
                 op.mn,
                 op.k,
-                a.swizzle.name()
+                a.swizzle.name(),
+                copies.len(),
+                if copies.len() == 1 { "y" } else { "ies" }
             )?,
             Agreement::Differs { .. } => writeln!(
                 rep.out,
-                "differ: the MMA does not read what the {} copy of the {inner}x{outer} box at \
-                 {dst:#x} wrote (first difference on stderr)",
+                "differ: the MMA does not read what the {} copies of {inner}x{outer} boxes \
+                 wrote (first difference on stderr)",
                 a.swizzle.name()
             )?,
         }

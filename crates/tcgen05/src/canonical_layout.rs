@@ -70,7 +70,8 @@ use core::fmt;
 use crate::diagnostic::{Diagnostic, Diagnostics, Severity, Source};
 use crate::mma::{ElementType, Kind, Major};
 use crate::shared_memory_descriptor::{
-    base_offset_for, LboMode, SmemDescriptor, SmemError, SmemFields, Swizzle, SWIZZLE_LINE_BYTES,
+    base_offset_for, encode_bytes, LboMode, SmemDescriptor, SmemError, SmemField, SmemFields,
+    Swizzle, SWIZZLE_LINE_BYTES,
 };
 use crate::targets::Target;
 
@@ -84,7 +85,7 @@ pub const CORE_ROWS: u32 = 8;
 pub const SHARED_WINDOW_BYTES: u64 = 1 << 18;
 
 /// Capacity of [`LayoutDiagnostics`]: every problem one operand and descriptor can have.
-pub const LAYOUT_DIAGNOSTICS_CAPACITY: usize = 8;
+pub const LAYOUT_DIAGNOSTICS_CAPACITY: usize = 12;
 
 /// Every problem of an operand description and descriptor, found without allocating.
 pub type LayoutDiagnostics = Diagnostics<LayoutError, LAYOUT_DIAGNOSTICS_CAPACITY>;
@@ -700,6 +701,19 @@ impl MatrixLayout {
     #[must_use]
     pub const fn validate(fields: &SmemFields, operand: &Operand) -> LayoutDiagnostics {
         let mut d = Diagnostics::new();
+        // Byte fields the descriptor could not hold (decisions.md R3), for hand-made fields.
+        let bytes = [
+            (SmemField::StartAddress, fields.start_address),
+            (SmemField::LeadingByteOffset, fields.leading_byte_offset),
+            (SmemField::StrideByteOffset, fields.stride_byte_offset),
+        ];
+        let mut i = 0;
+        while i < bytes.len() {
+            if let Some(Err(e)) = encode_bytes(bytes[i].0, bytes[i].1) {
+                d.push(LayoutError::Descriptor(e));
+            }
+            i += 1;
+        }
         let bits = operand.storage.bits;
         let swizzle = fields.swizzle;
         if matches!(operand.major, Major::Mn) && bits < 8 {
@@ -1035,10 +1049,46 @@ impl AtomOrder {
     }
 }
 
+/// Where a tile's swizzle pattern starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub enum SwizzleAnchor {
+    /// The pattern's first line is the tile's start address: descriptors carry Table 41's base
+    /// offset `(start >> 7) & 7` when the start is off the repeat boundary (decisions.md R4),
+    /// which is how the hardware places the pattern (the Hopper `wgmma` experiment of
+    /// issue 6 part 5).
+    #[default]
+    TileStart,
+    /// The pattern follows absolute address bits 7-9, as CuTe's swizzled pointers and tensor
+    /// copies (TMA) write it: descriptors carry base offset 0, as CUTLASS always writes.
+    Address,
+}
+
+impl SwizzleAnchor {
+    /// `"tile_start"` or `"address"`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            SwizzleAnchor::TileStart => "tile_start",
+            SwizzleAnchor::Address => "address",
+        }
+    }
+
+    /// Parses a name as given by [`SwizzleAnchor::name`].
+    #[must_use]
+    pub const fn from_name(name: &str) -> Option<SwizzleAnchor> {
+        match name.as_bytes() {
+            b"tile_start" => Some(SwizzleAnchor::TileStart),
+            b"address" => Some(SwizzleAnchor::Address),
+            _ => None,
+        }
+    }
+}
+
 /// A whole operand tile as the user lays it out: element storage, major-ness, swizzle, extent
 /// `mn x k` elements and start address, built from swizzle atoms (PTX ISA 9.7.16.10.6 Table 55)
 /// placed [`AtomOrder::MnFirst`] or [`AtomOrder::KFirst`], with the swizzle pattern starting at
-/// the start address. Each MMA reads one K-block of `k_per_block` elements;
+/// the start address (or following absolute addresses, [`SwizzleAnchor`]). Each MMA reads one K-block of `k_per_block` elements;
 /// [`TileLayout::descriptor`] gives its shared memory descriptor.
 ///
 /// The descriptor follows the canonical layouts (PTX ISA 9.7.16.3.3) and decisions.md R3-R7:
@@ -1080,6 +1130,8 @@ pub struct TileLayout {
     pub order: AtomOrder,
     /// K elements per MMA (default [`ElementStorage::dense_k`]).
     pub k_per_block: u32,
+    /// Where the swizzle pattern starts.
+    pub anchor: SwizzleAnchor,
 }
 
 impl TileLayout {
@@ -1102,6 +1154,7 @@ impl TileLayout {
             start_address,
             order: AtomOrder::MnFirst,
             k_per_block: storage.dense_k(),
+            anchor: SwizzleAnchor::TileStart,
         }
     }
 
@@ -1109,6 +1162,12 @@ impl TileLayout {
     #[must_use]
     pub const fn with_order(self, order: AtomOrder) -> TileLayout {
         TileLayout { order, ..self }
+    }
+
+    /// The same tile with its swizzle pattern anchored elsewhere.
+    #[must_use]
+    pub const fn with_anchor(self, anchor: SwizzleAnchor) -> TileLayout {
+        TileLayout { anchor, ..self }
     }
 
     /// The same tile with another K per MMA.
@@ -1253,8 +1312,10 @@ impl TileLayout {
             self.start_address,
         ) {
             d.push(LayoutError::Descriptor(e));
-        } else if let Err(e) = pattern_base_offset(self.start_address, self.swizzle) {
-            d.push(e);
+        } else if matches!(self.anchor, SwizzleAnchor::TileStart) {
+            if let Err(e) = pattern_base_offset(self.start_address, self.swizzle) {
+                d.push(e);
+            }
         }
         d
     }
@@ -1281,20 +1342,18 @@ impl TileLayout {
     }
 
     /// Where element `(mn, k)` of the tile lives: the offset, swizzled with the pattern
-    /// starting at the start address. `None` outside the tile or the 18-bit window.
+    /// anchored as [`TileLayout::anchor`] says. `None` outside the tile or the 18-bit window.
     #[must_use]
     pub const fn address(&self, mn: u32, k: u32) -> Option<ElementLocation> {
         let Some(off) = self.offset(mn, k) else {
             return None;
         };
         let pre = self.start_address as u64 + off;
-        let chunk = swizzle_address(
-            pre,
-            self.swizzle,
-            0,
-            self.start_address,
-            BaseOffsetReading::StartLine,
-        );
+        let reading = match self.anchor {
+            SwizzleAnchor::TileStart => BaseOffsetReading::StartLine,
+            SwizzleAnchor::Address => BaseOffsetReading::Absolute,
+        };
+        let chunk = swizzle_address(pre, self.swizzle, 0, self.start_address, reading);
         let t = self.storage.per_chunk as u32;
         let j = match self.major {
             Major::K => k % t,
@@ -1348,9 +1407,13 @@ impl TileLayout {
             });
         };
         let start = self.start_address as u64 + off;
-        let base_offset = match pattern_base_offset(self.start_address, self.swizzle) {
-            Ok(b) => b,
-            Err(e) => return Err(e),
+        let base_offset = match self.anchor {
+            SwizzleAnchor::Address => 0,
+            SwizzleAnchor::TileStart => match pattern_base_offset(self.start_address, self.swizzle)
+            {
+                Ok(b) => b,
+                Err(e) => return Err(e),
+            },
         };
         if start >= SHARED_WINDOW_BYTES || lbo >= SHARED_WINDOW_BYTES || sbo >= SHARED_WINDOW_BYTES
         {
@@ -1644,6 +1707,24 @@ mod tests {
                 width: 128
             })
         );
+        // Hand-made fields the descriptor cannot hold, and the worst case: every problem at once.
+        let worst = SmemFields::new(0x408, 0x40000, 0x18, Swizzle::B128Base32B)
+            .with_lbo_mode(LboMode::Absolute);
+        let d = MatrixLayout::validate(&worst, &Operand::new(e2m1, Major::Mn, 12, 7));
+        assert_eq!(
+            fields_of(d),
+            [
+                "start_address",
+                "leading_byte_offset",
+                "stride_byte_offset",
+                "major",
+                "swizzle",
+                "lbo_mode",
+                "mn",
+                "k"
+            ]
+        );
+        assert!(!d.overflowed());
         // indexes and window
         let l = layout(0x4000_4040_0001_0040, ElementType::Bf16, Major::K, 128, 16);
         assert_eq!(

@@ -412,7 +412,7 @@ fn find_written(copies: &[TensorCopyBox], at: ElementLocation, major: Major) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::canonical_layout::{AtomOrder, Operand, TileLayout};
+    use crate::canonical_layout::{AtomOrder, Operand, SwizzleAnchor, TileLayout};
     use crate::mma::{ElementType, Kind};
     use crate::shared_memory_descriptor::{SmemDescriptor, SmemFields};
     use crate::targets::Target;
@@ -563,6 +563,25 @@ mod tests {
             agreement(&l, &[copy], 0).expect("checked"),
             Agreement::Differs { .. }
         ));
+        // The builder's two anchors: a tile at 0x480 whose pattern follows absolute addresses
+        // agrees with a copy to 0x480; one anchored at its start (R4 base offset) does not.
+        let tile = TileLayout::new(st, Major::K, Swizzle::B128, 8, 64, 0x480);
+        let copy = TensorCopyBox::new(Swizzle::B128, st, 64, 8, 0x480);
+        for (anchor, agrees) in [
+            (SwizzleAnchor::Address, true),
+            (SwizzleAnchor::TileStart, false),
+        ] {
+            let t = tile.with_anchor(anchor);
+            let l =
+                MatrixLayout::try_new(t.descriptor(0, Target::Sm100a).expect("ok"), t.operand())
+                    .expect("ok");
+            let a = agreement(&l, &[copy], 0).expect("checked");
+            assert_eq!(
+                matches!(a, Agreement::Agree { .. }),
+                agrees,
+                "{anchor:?}: {a:?}"
+            );
+        }
         // Storage mismatch.
         let e2m1 = ElementStorage::of(ElementType::E2m1, Some(Kind::Mxf4)).expect("e2m1");
         let copy = TensorCopyBox::new(Swizzle::B128, e2m1, 256, 128, 0x400);

@@ -7,6 +7,7 @@ mod batch;
 mod errors;
 mod help;
 mod idesc;
+mod layout;
 mod shapes;
 mod smem;
 mod snapshots;
