@@ -24,7 +24,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use tcgen05::canonical_layout::{
-    AtomOrder, BaseOffsetReading, ElementStorage, MatrixLayout, Operand, TileLayout,
+    AtomOrder, BaseOffsetReading, ElementStorage, MatrixLayout, Operand, SwizzleAnchor, TileLayout,
 };
 use tcgen05::shared_memory_descriptor::{base_offset_for, SmemDescriptor, SmemFields, Swizzle};
 use tcgen05::{ElementType, Major, Target};
@@ -657,9 +657,10 @@ impl Case {
 }
 
 /// Cases for the descriptors built from intent ([`TileLayout`]): a whole tile of several
-/// K-blocks laid out from swizzle atoms (MN-first with its pattern starting 3 lines into a
-/// repeat, so with a non-zero base offset; K-first on a repeat boundary), and one `wgmma` per
-/// chosen K-block with [`TileLayout::descriptor`]. The data of the K-block is placed where the
+/// K-blocks laid out from swizzle atoms (MN-first starting 3 lines into a repeat, with its
+/// pattern anchored at the tile start, so a non-zero base offset, or on absolute address bits,
+/// so base offset 0; K-first on a repeat boundary), and one `wgmma` per chosen K-block with
+/// [`TileLayout::descriptor`]. The data of the K-block is placed where the
 /// tile puts it ([`TileLayout::address`]); the model must read exactly there.
 ///
 /// # Errors
@@ -675,7 +676,17 @@ pub fn tile_cases() -> Result<Vec<Case>, String> {
                 continue;
             }
             for swizzle in SWIZZLES {
-                for order in [AtomOrder::MnFirst, AtomOrder::KFirst] {
+                // The pattern anchored at the tile start (Table 41's base offset) for both
+                // orders; anchored on absolute address bits (base offset 0, as TMA and CuTe
+                // write tiles) for the MN-first tile that starts off the repeat boundary.
+                let mut shapes = vec![
+                    (AtomOrder::MnFirst, SwizzleAnchor::TileStart),
+                    (AtomOrder::KFirst, SwizzleAnchor::TileStart),
+                ];
+                if swizzle.is_swizzled() {
+                    shapes.push((AtomOrder::MnFirst, SwizzleAnchor::Address));
+                }
+                for (order, anchor) in shapes {
                     let which = if combo % 2 == 0 { Which::A } else { Which::B };
                     combo += 1;
                     let (region, other_region) = match which {
@@ -695,8 +706,9 @@ pub fn tile_cases() -> Result<Vec<Case>, String> {
                     let kpb = ty.k();
                     let k_tile = (2 * probe.atom().1).max(4 * kpb);
                     let tile = TileLayout::new(storage, major, swizzle, mn, k_tile, start)
-                        .with_order(order);
-                    let tname = format!(
+                        .with_order(order)
+                        .with_anchor(anchor);
+                    let mut tname = format!(
                         "tile-{}-{}-{}-{}-{}",
                         which.name(),
                         ty.name(),
@@ -704,6 +716,9 @@ pub fn tile_cases() -> Result<Vec<Case>, String> {
                         swizzle_name(swizzle),
                         order.name()
                     );
+                    if anchor == SwizzleAnchor::Address {
+                        tname.push_str("-address");
+                    }
                     if let Some(e) = tile.validate().get(0) {
                         return Err(format!("{tname}: {e}"));
                     }
