@@ -36,6 +36,13 @@ else
   conformance/cutlass/run.sh --check
 fi
 
+if [ "${SKIP_CUTLASS:-}" = 1 ] && [ -z "${CI:-}" ]; then
+  step "CUTLASS Tensor Memory maps skipped (SKIP_CUTLASS=1)"
+else
+  step "CUTLASS oracle: regenerate the Tensor Memory maps from NVIDIA's headers and compare with the committed ones"
+  conformance/cutlass/run_tmem.sh --check
+fi
+
 step "hardware harness host logic in CPU emulation (every committed wgmma case)"
 hw/wgmma/emulate.sh
 

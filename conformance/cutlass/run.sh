@@ -1,60 +1,117 @@
 #!/usr/bin/env bash
-# Regenerate conformance/vectors/cutlass.txt from NVIDIA's CUTLASS headers.
+# Regenerate the CUTLASS conformance vectors (conformance/vectors/) from NVIDIA's CUTLASS headers.
 #
-#   conformance/cutlass/run.sh           install headers (setup.sh), build, write the vector file
-#   conformance/cutlass/run.sh --check   build and compare with the committed file; exit 1 on any
-#                                        difference (what CI runs)
+#   conformance/cutlass/run.sh           install headers (setup.sh), build every generator, write
+#                                        its vector file
+#   conformance/cutlass/run.sh --check   build, regenerate and compare with the committed files; exit 1
+#                                        on any difference (what CI runs)
 #
-# Needs python3 (venv, pip; PyPI reachable on first run) and g++ with C++17. Everything it builds
+# Needs python3 (venv, pip; PyPI reachable on first run) and g++ with C++17. Never skips: a missing
+# compiler, a failed install or a failed self-check of a generator is an error. Everything it builds
 # goes under .cache/ in the repository root (git-ignored).
 set -euo pipefail
 
+# The generators: "<C++ sources, space-separated, main first>:<output file in conformance/vectors/>".
+# Each entry is built into one program from its sources (plus this directory's *.hpp) and run with
+# no arguments; its stdout is the vector file.
+GENERATORS=(
+  "gen_vectors.cpp gen_smem.cpp:cutlass-4.2.0.jsonl"
+  "gen_legacy.cpp:cutlass.txt"
+)
+
 HERE="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(git -C "$HERE" rev-parse --show-toplevel)"
-VECTORS="$ROOT/conformance/vectors/cutlass.txt"
+VECTORS_DIR="$ROOT/conformance/vectors"
 BUILD="$ROOT/.cache/cutlass-build"
 CXX="${CXX:-g++}"
+JOBS="${JOBS:-$(nproc 2>/dev/null || echo 2)}"
 
 mode=write
 case "${1:-}" in
   "") ;;
   --check) mode=check ;;
-  -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+  -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
   *) echo "run.sh: unknown argument '$1' (use --check)" >&2; exit 2 ;;
 esac
 
-eval "$("$HERE/setup.sh")"
+if ! command -v "$CXX" >/dev/null 2>&1; then
+  echo "run.sh: C++ compiler '$CXX' not found; the CUTLASS oracle needs g++ with C++17" >&2
+  exit 1
+fi
+
+# setup.sh exits non-zero (and so does this script, set -e) when the pinned wheels cannot be installed.
+setup_out="$("$HERE/setup.sh")"
+eval "$setup_out"
 
 mkdir -p "$BUILD"
-BIN="$BUILD/gen_vectors"
 CXXFLAGS=(-std=c++17 -O1 -Wall -Wno-deprecated-declarations
           -isystem "$CUTLASS_INCLUDE" -isystem "$CCCL_INCLUDE" -isystem "$CUDA_INCLUDE")
+# Everything an object depends on besides its own source: the shared headers, flags and compiler.
+common_stamp="$( { cat "$HERE"/*.hpp 2>/dev/null; echo "${CXXFLAGS[*]}"; "$CXX" --version | head -n1; } | sha256sum | cut -d' ' -f1)"
 
-# Rebuild only when the source, the flags, the compiler or the header location changed.
-stamp="$( { sha256sum "$HERE/gen_vectors.cpp"; echo "${CXXFLAGS[*]}"; "$CXX" --version | head -n1; } | sha256sum | cut -d' ' -f1)"
-if [ ! -x "$BIN" ] || [ "$(cat "$BIN.stamp" 2>/dev/null)" != "$stamp" ]; then
-  echo "run.sh: compiling gen_vectors.cpp (takes a minute or two)" >&2
-  rm -f "$BIN.stamp"
-  "$CXX" "${CXXFLAGS[@]}" "$HERE/gen_vectors.cpp" -o "$BIN"
-  echo "$stamp" > "$BIN.stamp"
-fi
+# Compile one source into $BUILD/<name>.o unless its stamp is current.
+compile() {
+  local src="$1" obj="$BUILD/${1%.cpp}.o" stamp
+  stamp="$( { sha256sum < "$HERE/$src"; echo "$common_stamp"; } | sha256sum | cut -d' ' -f1)"
+  if [ -f "$obj" ] && [ "$(cat "$obj.stamp" 2>/dev/null)" = "$stamp" ]; then
+    return 0
+  fi
+  echo "run.sh: compiling $src" >&2
+  rm -f "$obj.stamp"
+  "$CXX" "${CXXFLAGS[@]}" -c "$HERE/$src" -o "$obj"
+  echo "$stamp" > "$obj.stamp"
+}
 
-FRESH="$BUILD/cutlass.txt"
-# gen_vectors exits non-zero when a self-check or a reference example from oracles.md fails.
-"$BIN" > "$FRESH"
+# Build every object of every generator, $JOBS at a time; stop at the first failure.
+all_sources=()
+for entry in "${GENERATORS[@]}"; do
+  read -r -a srcs <<< "${entry%%:*}"
+  all_sources+=("${srcs[@]}")
+done
+pids=()
+for src in "${all_sources[@]}"; do
+  compile "$src" &
+  pids+=($!)
+  if [ "${#pids[@]}" -ge "$JOBS" ]; then
+    wait "${pids[0]}" || { echo "run.sh: compiling failed" >&2; wait; exit 1; }
+    pids=("${pids[@]:1}")
+  fi
+done
+for pid in "${pids[@]}"; do
+  wait "$pid" || { echo "run.sh: compiling failed" >&2; wait; exit 1; }
+done
 
-if [ "$mode" = check ]; then
-  if [ ! -f "$VECTORS" ]; then
-    echo "run.sh --check: $VECTORS does not exist (run conformance/cutlass/run.sh)" >&2
+status=0
+for entry in "${GENERATORS[@]}"; do
+  read -r -a srcs <<< "${entry%%:*}"
+  out="${entry##*:}"
+  prog="$BUILD/${srcs[0]%.cpp}"
+  objs=()
+  for src in "${srcs[@]}"; do objs+=("$BUILD/${src%.cpp}.o"); done
+  "$CXX" "${objs[@]}" -o "$prog"
+  fresh="$BUILD/$out"
+  # A generator exits non-zero when one of its self-checks or reference values fails.
+  if ! "$prog" > "$fresh"; then
+    echo "run.sh: ${srcs[0]} failed (see its messages above)" >&2
     exit 1
   fi
-  if ! diff -u "$VECTORS" "$FRESH" >&2; then
-    echo "run.sh --check: conformance/vectors/cutlass.txt differs from what CUTLASS produces (diff above)" >&2
-    exit 1
+  count="$(grep -c -v -e '^#' -e '^$' "$fresh" || true)"
+  committed="$VECTORS_DIR/$out"
+  if [ "$mode" = check ]; then
+    if [ ! -f "$committed" ]; then
+      echo "run.sh --check: $committed does not exist (run conformance/cutlass/run.sh)" >&2
+      status=1
+    elif ! diff -u "$committed" "$fresh" > "$BUILD/$out.diff"; then
+      head -n 40 "$BUILD/$out.diff" >&2
+      echo "run.sh --check: conformance/vectors/$out differs from what CUTLASS produces ($(grep -c '^[-+][^-+]' "$BUILD/$out.diff") changed lines; full diff in $BUILD/$out.diff)" >&2
+      status=1
+    else
+      echo "run.sh --check: conformance/vectors/$out matches CUTLASS ($count vectors)" >&2
+    fi
+  else
+    mkdir -p "$VECTORS_DIR"
+    cp "$fresh" "$committed"
+    echo "run.sh: wrote conformance/vectors/$out ($count vectors)" >&2
   fi
-  echo "run.sh --check: conformance/vectors/cutlass.txt matches CUTLASS ($(grep -c '^[a-z].* -> 0x' "$FRESH") vectors)" >&2
-else
-  mkdir -p "$(dirname "$VECTORS")"
-  cp "$FRESH" "$VECTORS"
-  echo "run.sh: wrote $VECTORS ($(grep -c '^[a-z].* -> 0x' "$FRESH") vectors)" >&2
-fi
+done
+exit "$status"

@@ -104,6 +104,10 @@ tcgen05 encode zmask --skip-span 2 --use-span 3 --m 128 --n 64"
     /// Shared-memory layouts: descriptors from intent, addresses from a descriptor, TMA agreement.
     #[command(subcommand)]
     Layout(crate::layout::Layout),
+    /// Tensor Memory maps with pictures: tcgen05.ld/st fragments, D and A data-path layouts,
+    /// scale factors, tcgen05.cp rows.
+    #[command(subcommand)]
+    Tmem(crate::tmem::Tmem),
 }
 
 /// `decode` subcommands.

@@ -145,7 +145,7 @@ pub struct TmaArgs {
     /// when there are several.
     #[arg(long, value_name = "I,O", value_parser = parse_pair)]
     pub box_origin: Vec<(u64, u64)>,
-    /// Tile K index where the MMA's K-block starts (default 0).
+    /// Tile K index where the MMA's K-block starts.
     #[arg(long, value_name = "N", value_parser = arg_u64, default_value = "0")]
     pub k_start: u64,
     /// The target (sm_100a sm_100f sm_103a sm_103f sm_110a sm_110f sm_101a).

@@ -19,6 +19,7 @@ mod out;
 mod problem;
 mod shapes;
 mod smem;
+mod tmem;
 mod zmask;
 
 use std::fmt;
@@ -151,5 +152,6 @@ fn run(ctx: Ctx, command: &Command) -> Result<Status, Failure> {
         Command::Solve(Solve::Zmask(a)) => emit(zmask::solve_cmd(ctx, a)),
         Command::Shapes(a) => emit(shapes::run(ctx, a)),
         Command::Layout(l) => emit(layout::run(ctx, l)),
+        Command::Tmem(t) => emit(tmem::run(ctx, t)),
     }
 }

@@ -1312,10 +1312,10 @@ impl TileLayout {
             self.start_address,
         ) {
             d.push(LayoutError::Descriptor(e));
-        } else if matches!(self.anchor, SwizzleAnchor::TileStart) {
-            if let Err(e) = pattern_base_offset(self.start_address, self.swizzle) {
-                d.push(e);
-            }
+        } else if let Err(e) = pattern_base_offset(self.start_address, self.swizzle) {
+            // With either anchor, a swizzled tile must start on a 128-byte line (or its repeat):
+            // its atom rows are the pattern's lines.
+            d.push(e);
         }
         d
     }

@@ -13,6 +13,9 @@
 //! - [`shapes`]: the valid M, N, K of each kind (Table 39) and whole-MMA validation.
 //! - [`tensor_memory`]: Tensor Memory addresses, allocation, and the data-movement shapes of
 //!   `tcgen05.ld`, `.st`, `.cp` and `.shift`.
+//! - [`tmem_fragment`] and [`data_path`]: who holds which Tensor Memory cell after
+//!   `tcgen05.ld` / `.st` / `.cp`, and where an MMA keeps D, A and the scale factors
+//!   (data-path layouts A-G).
 //! - [`targets`]: which targets have which features.
 //! - [`canonical_layout`]: which shared-memory byte an MMA reads for each operand element
 //!   (the canonical layouts of PTX ISA 9.7.16.3.3), and the descriptors of a tile from intent.
@@ -33,6 +36,7 @@ extern crate std;
 
 pub mod bits;
 pub mod canonical_layout;
+pub mod data_path;
 pub mod diagnostic;
 pub mod instruction_descriptor;
 pub mod mma;
@@ -41,6 +45,7 @@ pub mod shared_memory_descriptor;
 pub mod targets;
 pub mod tensor_copy;
 pub mod tensor_memory;
+pub mod tmem_fragment;
 pub mod zero_column_mask;
 
 pub use diagnostic::{Diagnostic, Diagnostics, Severity, Source};

@@ -342,41 +342,48 @@ pub enum Agreement {
 /// # Errors
 /// The first problem of a box ([`TensorCopyBox::validate`]), a box whose storage differs from
 /// the operand's, and address errors of the layout.
-pub fn agreement(
+pub const fn agreement(
     mma: &MatrixLayout,
     copies: &[TensorCopyBox],
     k_start: u32,
 ) -> Result<Agreement, TensorCopyError> {
     let op = mma.operand();
-    for c in copies {
-        if let Some(e) = c.validate().get(0) {
+    let mut c = 0;
+    while c < copies.len() {
+        if let Some(e) = copies[c].validate().get(0) {
             return Err(e);
         }
-        if c.storage != op.storage {
+        if !same_storage(copies[c].storage, op.storage) {
             return Err(TensorCopyError::StorageMismatch);
         }
+        c += 1;
     }
-    let to_tile = |mn: u32, k: u32| match op.major {
-        Major::K => (k, mn),
-        Major::Mn => (mn, k),
-    };
-    let written = |mn: u32, k: u32| {
-        let (i, o) = to_tile(mn, k);
-        copies.iter().find_map(|c| c.tile_address(i, o))
-    };
     let mut n = 0u32;
-    for mn in 0..op.mn {
-        for k in 0..op.k {
-            let read = mma.address(mn, k).map_err(TensorCopyError::Layout)?;
-            let tile_k = k_start.checked_add(k).ok_or(TensorCopyError::Layout(
-                LayoutError::IndexOutOfRange {
+    let mut mn = 0;
+    while mn < op.mn {
+        let mut k = 0;
+        while k < op.k {
+            let read = match mma.address(mn, k) {
+                Ok(r) => r,
+                Err(e) => return Err(TensorCopyError::Layout(e)),
+            };
+            let Some(tile_k) = k_start.checked_add(k) else {
+                return Err(TensorCopyError::Layout(LayoutError::IndexOutOfRange {
                     field: LayoutField::KIndex,
                     value: k_start,
                     extent: u32::MAX - op.k,
-                },
-            ))?;
-            let copy = written(mn, tile_k);
-            if copy != Some(read) {
+                }));
+            };
+            let (i, o) = match op.major {
+                Major::K => (tile_k, mn),
+                Major::Mn => (mn, tile_k),
+            };
+            let copy = written(copies, i, o);
+            let same = match copy {
+                Some(w) => same_location(w, read),
+                None => false,
+            };
+            if !same {
                 return Ok(Agreement::Differs {
                     mn,
                     k,
@@ -386,25 +393,64 @@ pub fn agreement(
                 });
             }
             n += 1;
+            k += 1;
         }
+        mn += 1;
     }
     Ok(Agreement::Agree { elements: n })
 }
 
-/// The tile element, if any, that a copy put at the first bit of `at`.
-fn find_written(copies: &[TensorCopyBox], at: ElementLocation, major: Major) -> Option<(u32, u32)> {
-    for c in copies {
-        for o in 0..c.outer {
-            for i in 0..c.inner {
-                if c.address(i, o) == Some(at) {
-                    let (ti, to) = (c.origin_inner + i, c.origin_outer + o);
-                    return Some(match major {
-                        Major::K => (to, ti),
-                        Major::Mn => (ti, to),
-                    });
-                }
-            }
+const fn same_storage(a: ElementStorage, b: ElementStorage) -> bool {
+    a.bits() == b.bits() && a.per_chunk() == b.per_chunk()
+}
+
+const fn same_location(a: ElementLocation, b: ElementLocation) -> bool {
+    a.address == b.address && a.bit == b.bit && a.bits == b.bits
+}
+
+/// Where the first copy that holds tile element (`inner`, `outer`) put it.
+const fn written(copies: &[TensorCopyBox], inner: u32, outer: u32) -> Option<ElementLocation> {
+    let mut c = 0;
+    while c < copies.len() {
+        if let Some(l) = copies[c].tile_address(inner, outer) {
+            return Some(l);
         }
+        c += 1;
+    }
+    None
+}
+
+/// The tile element, if any, that a copy put at the first bit of `at`, as `(mn, k)`.
+const fn find_written(
+    copies: &[TensorCopyBox],
+    at: ElementLocation,
+    major: Major,
+) -> Option<(u32, u32)> {
+    let mut c = 0;
+    while c < copies.len() {
+        let b = &copies[c];
+        let mut o = 0;
+        while o < b.outer {
+            let mut i = 0;
+            while i < b.inner {
+                if let Some(l) = b.address(i, o) {
+                    if same_location(l, at) {
+                        let (Some(ti), Some(to)) =
+                            (b.origin_inner.checked_add(i), b.origin_outer.checked_add(o))
+                        else {
+                            return None;
+                        };
+                        return Some(match major {
+                            Major::K => (to, ti),
+                            Major::Mn => (ti, to),
+                        });
+                    }
+                }
+                i += 1;
+            }
+            o += 1;
+        }
+        c += 1;
     }
     None
 }

@@ -11,6 +11,7 @@ mod layout;
 mod shapes;
 mod smem;
 mod snapshots;
+mod tmem;
 mod zmask;
 
 use assert_cmd::cargo::cargo_bin_cmd;

@@ -1,0 +1,1498 @@
+//! `tmem`: the Tensor Memory maps, as text, JSON and SVG pictures: which thread and register
+//! hold which cell after `tcgen05.ld` / `.st` (`tmem ld`), where an MMA keeps D (`tmem d`) and
+//! A (`tmem a`), where the block-scale factors live (`tmem sf`), and which lanes a `tcgen05.cp`
+//! row lands in (`tmem cp`). Every map comes from `tcgen05::tmem_fragment` and
+//! `tcgen05::data_path`; this file only parses, prints and draws.
+
+use std::fmt::{self, Write as _};
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+use tcgen05::data_path::{
+    a_cell, d_element_bits, DLayout, DataPathError, DataPathLayout, ScaleVec, SfLayout, SfOperand,
+};
+use tcgen05::diagnostic::Source;
+use tcgen05::tensor_memory::{CpMulticast, CpShape, LdStShape, Num, TmemAddress, TmemError};
+use tcgen05::tmem_fragment::{cp_row, cp_rows, FragmentError, LdStFragment, Packing};
+use tcgen05::CtaGroup;
+
+use crate::number::arg_u64;
+use crate::out::{Ctx, Obj, Report, Status};
+use crate::problem::narrow;
+
+/// `tmem` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Tmem {
+    /// The fragment of a tcgen05.ld / tcgen05.st: (thread, register) -> (lane, column, bits)
+    /// relative to the instruction's address (PTX ISA 9.7.16.2.3.1, Figures 183-187).
+    #[command(visible_alias = "st", after_help = LD_HELP)]
+    Ld(LdArgs),
+    /// Where an MMA keeps D: data-path layout A-G and (row m, column n) of D -> (CTA, lane, column) relative to
+    /// the D address (PTX ISA 9.7.16.10.5).
+    #[command(after_help = D_HELP)]
+    D(DArgs),
+    /// Where A lives for the MMA forms that read A from Tensor Memory: (row m, K index k) of A -> (CTA, lanes,
+    /// column, bits) (PTX ISA 9.7.16.10.4-5).
+    #[command(after_help = A_HELP)]
+    A(AArgs),
+    /// Where the block-scale factors live: scale factor (row or column, K block) -> (lanes,
+    /// column, byte) (PTX ISA 9.7.16.10.7).
+    #[command(after_help = SF_HELP)]
+    Sf(SfArgs),
+    /// Which lanes each source row of a tcgen05.cp lands in (PTX ISA 9.7.16.9.2).
+    #[command(after_help = CP_HELP)]
+    Cp(CpArgs),
+}
+
+const LD_HELP: &str = "Examples:\n  tcgen05 tmem ld --shape 16x256b --num 1\n  \
+tcgen05 tmem ld --shape 16x32bx2 --num x2 --offset 8 --json\n  \
+tcgen05 tmem ld --shape 32x32b --num 4 --pack --svg ld.svg\n\n\
+Lanes and columns are offsets from the instruction's address. With --address (and --warp, default\n\
+the warp whose lane quadrant holds the address) the warp-to-lane-quadrant rule is checked.\n\
+JSON: {\"shape\", \"num\", \"pack\", \"half_split_offset\", \"registers\", \"lanes\", \"columns\",\n\
+\"entries\": [{\"thread\", \"reg\", \"lane\", \"column\", \"bits\": [lo, hi], \"reg_bits\": [lo, hi]}]}\n\
+(bit ranges inclusive; with --pack a register holds bits 15-0 of two adjacent columns).";
+
+const D_HELP: &str = "Examples:\n  tcgen05 tmem d --m 128 --n 64 --cta-group 2\n  \
+tcgen05 tmem d --m 64 --n 16 --json\n  tcgen05 tmem d --m 32 --n 64 --ws --svg d.svg\n\n\
+JSON: {\"layout\", \"organization\", \"m\", \"n\", \"cta_group\", \"ws\", \"sparse\", \"columns\",\n\
+\"bits\": [lo, hi], \"entries\": [{\"m\", \"n\", \"cta\", \"lane\", \"column\"}]}; m counts the rows of\n\
+both CTAs of a pair; lane and column are offsets from the D address.";
+
+const A_HELP: &str = "Example:\n  tcgen05 tmem a --m 128 --k 16 --bits 16 --cta-group 2\n\n\
+--bits is the container of one A element: 32 (tf32), 16 (f16, bf16), 8 (i8 and the 8-bit\n\
+containers of f8f6f4), 4 (mxf4, mxf4nvf4).";
+
+const SF_HELP: &str =
+    "Examples:\n  tcgen05 tmem sf --operand a --m 128 --n 64 --vec 2X --sf-id 2\n  \
+tcgen05 tmem sf --operand b --m 128 --n 256 --cta-group 2 --vec 1X --svg sf.svg\n\n\
+--vec: 1X (block32 of mxf8f6f4), 2X (block32 of mxf4/mxf4nvf4), 4X (block16). K = 96 (3X, 6X) is\n\
+not modelled: its placement exists only as PTX pictures.";
+
+const CP_HELP: &str = "Examples:\n  tcgen05 tmem cp --shape 32x128b --multicast warpx4\n  \
+tcgen05 tmem cp --shape 64x128b --multicast warpx2::01_23 --svg cp.svg";
+
+/// A `--num` written `4`, `x4` or `.x4`: the repetition count.
+fn parse_num(s: &str) -> Result<u64, String> {
+    let t = s.trim_ascii();
+    let t = t.strip_prefix('.').unwrap_or(t);
+    let t = t.strip_prefix('x').unwrap_or(t);
+    arg_u64(t).map_err(|e| format!("'{s}' is not a .num ({e}); write 4, x4 or .x4"))
+}
+
+fn parse_ldst_shape(s: &str) -> Result<LdStShape, String> {
+    LdStShape::from_name(s.trim_ascii()).map_err(|e| e.to_string())
+}
+
+fn parse_cp_shape(s: &str) -> Result<CpShape, String> {
+    CpShape::from_name(s.trim_ascii()).map_err(|e| e.to_string())
+}
+
+fn parse_multicast(s: &str) -> Result<CpMulticast, String> {
+    CpMulticast::from_name(s.trim_ascii()).map_err(|e| e.to_string())
+}
+
+fn parse_group(s: &str) -> Result<CtaGroup, String> {
+    match s.trim_ascii() {
+        "1" => Ok(CtaGroup::One),
+        "2" => Ok(CtaGroup::Two),
+        _ => Err(format!("'{s}' is not a CTA group (expected 1 or 2)")),
+    }
+}
+
+fn parse_vec(s: &str) -> Result<ScaleVec, String> {
+    match s.trim_ascii().trim_start_matches(".scale_vec::") {
+        "1X" | "1x" | "1" => Ok(ScaleVec::X1),
+        "2X" | "2x" | "2" => Ok(ScaleVec::X2),
+        "4X" | "4x" | "4" | "block16" => Ok(ScaleVec::X4),
+        "3X" | "3x" | "6X" | "6x" => Err(format!(
+            "'{s}' (K = 96, sm_103a) is not modelled: PTX ISA 9.7.16.10.7 gives its placement only \
+             as pictures and CUTLASS 4.2.0 does not build it"
+        )),
+        _ => Err(format!(
+            "'{s}' is not a scale vector (expected 1X, 2X or 4X; block32 is 1X for mxf8f6f4 and 2X \
+             for mxf4/mxf4nvf4, block16 is 4X)"
+        )),
+    }
+}
+
+fn parse_operand(s: &str) -> Result<SfOperand, String> {
+    match s.trim_ascii() {
+        "a" | "A" => Ok(SfOperand::A),
+        "b" | "B" => Ok(SfOperand::B),
+        _ => Err(format!(
+            "'{s}' is not a scale-factor operand (expected a or b)"
+        )),
+    }
+}
+
+/// `tmem ld` / `tmem st`.
+#[derive(Debug, Args)]
+pub struct LdArgs {
+    /// The shape: 16x64b, 16x128b, 16x256b, 16x32bx2 or 32x32b.
+    #[arg(long, value_name = "S", value_parser = parse_ldst_shape)]
+    pub shape: LdStShape,
+    /// The .num: 1, 2, 4, ... 128 (written 4, x4 or .x4).
+    #[arg(long, value_name = "N", value_parser = parse_num)]
+    pub num: u64,
+    /// .pack::16b (ld) / .unpack::16b (st).
+    #[arg(long)]
+    pub pack: bool,
+    /// The 16x32bx2 half-split offset in columns (default: the columns of one half, so the
+    /// halves are adjacent, as CUTLASS emits).
+    #[arg(long, value_name = "C", value_parser = arg_u64)]
+    pub offset: Option<u64>,
+    /// The instruction's Tensor Memory address, to check it against the warp.
+    #[arg(long, value_name = "TADDR", value_parser = arg_u64)]
+    pub address: Option<u64>,
+    /// The executing warp's index in its CTA (only warp % 4 matters).
+    #[arg(long, value_name = "W", value_parser = arg_u64, requires = "address")]
+    pub warp: Option<u64>,
+    /// Also draw the map as an SVG picture into FILE.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
+}
+
+/// `tmem d`.
+#[derive(Debug, Args)]
+pub struct DArgs {
+    /// M of the MMA (both CTAs of a pair): 32, 64, 128 or 256.
+    #[arg(long, value_name = "M", value_parser = arg_u64)]
+    pub m: u64,
+    /// N of the MMA.
+    #[arg(long, value_name = "N", value_parser = arg_u64)]
+    pub n: u64,
+    /// .cta_group: 1 or 2.
+    #[arg(long, value_name = "G", value_parser = parse_group, default_value = "1")]
+    pub cta_group: CtaGroup,
+    /// A .ws MMA.
+    #[arg(long)]
+    pub ws: bool,
+    /// Sparse A (tcgen05.mma.sp).
+    #[arg(long)]
+    pub sparse: bool,
+    /// Bits of a D element: 32 or 16 (16-bit D is not packed: bits 15-0 of a cell).
+    #[arg(long, value_name = "B", value_parser = arg_u64, default_value = "32")]
+    pub bits: u64,
+    /// The D address, to check its lane alignment.
+    #[arg(long, value_name = "TADDR", value_parser = arg_u64)]
+    pub address: Option<u64>,
+    /// Also draw the map as an SVG picture into FILE.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
+}
+
+/// `tmem a`.
+#[derive(Debug, Args)]
+pub struct AArgs {
+    /// M of the MMA (both CTAs of a pair).
+    #[arg(long, value_name = "M", value_parser = arg_u64)]
+    pub m: u64,
+    /// How many K elements (stored, so K/2 for sparse A) to show.
+    #[arg(long, value_name = "K", value_parser = arg_u64)]
+    pub k: u64,
+    /// Bits of an A container: 32, 16, 8 or 4.
+    #[arg(long, value_name = "B", value_parser = arg_u64)]
+    pub bits: u64,
+    /// .cta_group: 1 or 2.
+    #[arg(long, value_name = "G", value_parser = parse_group, default_value = "1")]
+    pub cta_group: CtaGroup,
+    /// A .ws MMA.
+    #[arg(long)]
+    pub ws: bool,
+    /// Sparse A.
+    #[arg(long)]
+    pub sparse: bool,
+}
+
+/// `tmem sf`.
+#[derive(Debug, Args)]
+pub struct SfArgs {
+    /// Whose scale factors: a (scale_A, one per row of A) or b (scale_B, one per column of B).
+    #[arg(long, value_name = "a|b", value_parser = parse_operand)]
+    pub operand: SfOperand,
+    /// M of the MMA: 128 or 256.
+    #[arg(long, value_name = "M", value_parser = arg_u64)]
+    pub m: u64,
+    /// N of the MMA.
+    #[arg(long, value_name = "N", value_parser = arg_u64)]
+    pub n: u64,
+    /// .cta_group: 1 or 2.
+    #[arg(long, value_name = "G", value_parser = parse_group, default_value = "1")]
+    pub cta_group: CtaGroup,
+    /// Scale vector size: 1X, 2X or 4X.
+    #[arg(long, value_name = "V", value_parser = parse_vec)]
+    pub vec: ScaleVec,
+    /// The scale-factor ID (SFA_ID / SFB_ID of the instruction descriptor).
+    #[arg(long, value_name = "ID", value_parser = arg_u64, default_value = "0")]
+    pub sf_id: u64,
+    /// Also draw the map as an SVG picture into FILE.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
+}
+
+/// `tmem cp`.
+#[derive(Debug, Args)]
+pub struct CpArgs {
+    /// The shape: 128x256b, 4x256b, 128x128b, 64x128b or 32x128b.
+    #[arg(long, value_name = "S", value_parser = parse_cp_shape)]
+    pub shape: CpShape,
+    /// The multicast: warpx2::02_13, warpx2::01_23, warpx4 or none.
+    #[arg(long, value_name = "MC", value_parser = parse_multicast, default_value = "none")]
+    pub multicast: CpMulticast,
+    /// .cta_group: 1 or 2 (2 writes the same lanes of both CTAs of the pair).
+    #[arg(long, value_name = "G", value_parser = parse_group, default_value = "1")]
+    pub cta_group: CtaGroup,
+    /// Also draw the map as an SVG picture into FILE.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
+}
+
+/// Runs a `tmem` subcommand.
+pub fn run(ctx: Ctx, t: &Tmem) -> Result<Report, fmt::Error> {
+    match t {
+        Tmem::Ld(a) => ld(ctx, a),
+        Tmem::D(a) => d(ctx, a),
+        Tmem::A(a) => a_map(ctx, a),
+        Tmem::Sf(a) => sf(ctx, a),
+        Tmem::Cp(a) => cp(ctx, a),
+    }
+}
+
+/// A flag's number narrowed to `u32`, or a problem recorded.
+fn u32_of(
+    rep: &mut Report,
+    ctx: Ctx,
+    field: &'static str,
+    v: u64,
+    source: Source,
+) -> Result<Option<u32>, fmt::Error> {
+    match narrow::<u32>(field, v, u64::from(u32::MAX), u64::from(u32::MAX), source) {
+        Ok(x) => Ok(Some(x)),
+        Err(e) => {
+            rep.problems(&[e], ctx.err)?;
+            Ok(None)
+        }
+    }
+}
+
+fn address_of(rep: &mut Report, ctx: Ctx, v: u64) -> Result<Option<TmemAddress>, fmt::Error> {
+    let Some(raw) = u32_of(rep, ctx, "address", v, Source::Decision(24))? else {
+        return Ok(None);
+    };
+    match TmemAddress::from_bits(raw) {
+        Ok(a) => Ok(Some(a)),
+        Err(_) => {
+            let d = TmemAddress::validate(raw);
+            let all: Vec<TmemError> = d.iter().collect();
+            rep.problems(&all, ctx.err)?;
+            Ok(None)
+        }
+    }
+}
+
+fn write_svg(rep: &mut Report, ctx: Ctx, path: &PathBuf, svg: &str) -> fmt::Result {
+    if let Err(e) = std::fs::write(path, svg) {
+        writeln!(
+            rep.err,
+            "{}error{}: input/output: cannot write {}: {e}",
+            ctx.err.red(),
+            ctx.err.reset(),
+            path.display()
+        )?;
+        rep.status = rep.status.max(Status::Usage);
+    }
+    Ok(())
+}
+
+fn bits_json(buf: &mut String, lo: u8, hi: u8) {
+    let _ = write!(buf, "[{lo},{hi}]");
+}
+
+// ---------------------------------------------------------------------------------------------
+// ld / st
+// ---------------------------------------------------------------------------------------------
+
+fn ld(ctx: Ctx, a: &LdArgs) -> Result<Report, fmt::Error> {
+    let mut rep = Report::default();
+    let num = match u32::try_from(a.num)
+        .map_err(|_| ())
+        .and_then(|n| Num::from_count(n).map_err(|_| ()))
+    {
+        Ok(n) => n,
+        Err(()) => {
+            let e = TmemError::InvalidNum {
+                num: u32::try_from(a.num).unwrap_or(u32::MAX),
+            };
+            rep.problems(&[e], ctx.err)?;
+            return Ok(rep);
+        }
+    };
+    let offset = match a.offset {
+        Some(v) => match u32_of(
+            &mut rep,
+            ctx,
+            "half_split_offset",
+            v,
+            Source::PtxSection("9.7.16.8.3"),
+        )? {
+            Some(o) => Some(o),
+            None => return Ok(rep),
+        },
+        None => None,
+    };
+    let packing = if a.pack {
+        Packing::Pack16b
+    } else {
+        Packing::None
+    };
+    let problems: Vec<FragmentError> = LdStFragment::validate(a.shape, num, packing, offset)
+        .iter()
+        .collect();
+    rep.problems(&problems, ctx.err)?;
+    let f = match LdStFragment::try_new(a.shape, num, packing, offset) {
+        Ok(f) => f,
+        Err(_) => return Ok(rep),
+    };
+    // (address, warp) when both are known, for the text header.
+    let mut placed = None;
+    if let Some(addr) = a.address {
+        if let Some(taddr) = address_of(&mut rep, ctx, addr)? {
+            let warp = match a.warp {
+                Some(w) => u32_of(&mut rep, ctx, "warp", w, Source::PtxSection("9.7.16.8.1"))?,
+                None => Some(taddr.lane() / 32),
+            };
+            if let Some(w) = warp {
+                let d: Vec<FragmentError> = f.check_address(taddr, w).iter().collect();
+                rep.problems(&d, ctx.err)?;
+                placed = Some((taddr, w));
+            }
+        }
+    }
+    if let Some(path) = &a.svg {
+        let svg = svg_ld(&f);
+        write_svg(&mut rep, ctx, path, &svg)?;
+    }
+    if ctx.json {
+        let mut o = Obj::open(&mut rep.out);
+        o.str(key!("shape"), f.shape().name().trim_start_matches('.'))?;
+        o.num(key!("num"), u64::from(num.count()))?;
+        o.bool(key!("pack"), a.pack)?;
+        o.num(key!("half_split_offset"), u64::from(f.half_split_offset()))?;
+        o.num(key!("registers"), u64::from(f.registers()))?;
+        o.num(key!("lanes"), u64::from(f.lanes()))?;
+        o.num(key!("columns"), u64::from(f.column_span()))?;
+        let buf = o.key(key!("entries"));
+        buf.push('[');
+        for (i, p) in f.pieces().enumerate() {
+            if i > 0 {
+                buf.push(',');
+            }
+            let _ = write!(
+                buf,
+                "{{\"thread\":{},\"reg\":{},\"lane\":{},\"column\":{},\"bits\":",
+                p.thread, p.register, p.lane, p.column
+            );
+            bits_json(buf, p.bits.lo, p.bits.hi);
+            buf.push_str(",\"reg_bits\":");
+            bits_json(buf, p.register_bits.lo, p.register_bits.hi);
+            buf.push('}');
+        }
+        buf.push(']');
+        o.close();
+        rep.out.push('\n');
+        return Ok(rep);
+    }
+    let st = ctx.out;
+    writeln!(
+        rep.out,
+        "{}tcgen05.ld/st{}{}{}: {} registers per thread, {} lanes x {} columns from the address{}",
+        st.bold(),
+        f.shape(),
+        num,
+        packing.ld_name(),
+        f.registers(),
+        f.lanes(),
+        f.column_span(),
+        st.reset()
+    )?;
+    if matches!(f.shape(), LdStShape::S16x32bx2) {
+        writeln!(
+            rep.out,
+            "half-split offset: {} columns",
+            f.half_split_offset()
+        )?;
+    }
+    if let Some((taddr, w)) = placed {
+        let first = tcgen05::tensor_memory::warp_first_lane(w);
+        writeln!(
+            rep.out,
+            "address {:#010x}: lanes {}-{}, columns {}-{}; warp {w} may access lanes {first}-{} (PTX ISA 9.7.16.8.1)",
+            taddr.bits(),
+            taddr.lane(),
+            taddr.lane() + f.lanes() - 1,
+            taddr.column(),
+            taddr.column() + f.column_span() - 1,
+            first + 31
+        )?;
+    }
+    writeln!(
+        rep.out,
+        "cell (lane, column) <- thread T.register r{} (PTX ISA 9.7.16.2.3.1; CUTLASS copy_traits_sm100.hpp)",
+        if a.pack { ", .lo/.hi = register bits 15-0 / 31-16 holding cell bits 15-0" } else { "" }
+    )?;
+    for lane in 0..f.lanes() {
+        write!(rep.out, "lane {lane:>2}:")?;
+        for col in 0..f.column_span() {
+            let owners = f.owners(lane, col);
+            match owners[0] {
+                Some(o) => {
+                    write!(rep.out, " T{}.r{}", o.thread, o.register)?;
+                    if a.pack {
+                        rep.out.push_str(if o.register_bits.lo == 0 {
+                            ".lo"
+                        } else {
+                            ".hi"
+                        });
+                    }
+                    if let Some(o2) = owners[1] {
+                        write!(rep.out, "+T{}.r{}", o2.thread, o2.register)?;
+                    }
+                }
+                None => rep.out.push_str(" -"),
+            }
+        }
+        rep.out.push('\n');
+    }
+    Ok(rep)
+}
+
+// ---------------------------------------------------------------------------------------------
+// D and A
+// ---------------------------------------------------------------------------------------------
+
+fn d(ctx: Ctx, a: &DArgs) -> Result<Report, fmt::Error> {
+    let mut rep = Report::default();
+    let (Some(m), Some(n), Some(bits)) = (
+        u32_of(&mut rep, ctx, "m", a.m, Source::PtxSection("9.7.16.10.5"))?,
+        u32_of(&mut rep, ctx, "n", a.n, Source::PtxTable(39))?,
+        u32_of(
+            &mut rep,
+            ctx,
+            "element_bits",
+            a.bits,
+            Source::PtxSection("9.7.16.10.4.1"),
+        )?,
+    ) else {
+        return Ok(rep);
+    };
+    let mut problems: Vec<DataPathError> = DLayout::validate(m, n, a.cta_group, a.ws, a.sparse)
+        .iter()
+        .collect();
+    let elem = d_element_bits(bits);
+    if let Err(e) = elem {
+        problems.push(e);
+    }
+    let layout = DLayout::try_new(m, n, a.cta_group, a.ws, a.sparse);
+    if let (Some(addr), Ok(dl)) = (a.address, &layout) {
+        if let Some(taddr) = address_of(&mut rep, ctx, addr)? {
+            if let Err(e) = dl.layout().check_address(taddr) {
+                problems.push(e);
+            }
+        }
+    }
+    rep.problems(&problems, ctx.err)?;
+    let (Ok(dl), Ok(elem)) = (layout, elem) else {
+        return Ok(rep);
+    };
+    if let Some(path) = &a.svg {
+        let svg = svg_d(&dl);
+        write_svg(&mut rep, ctx, path, &svg)?;
+    }
+    let l = dl.layout();
+    if ctx.json {
+        let mut o = Obj::open(&mut rep.out);
+        o.str(key!("layout"), l)?;
+        o.str(key!("organization"), l.organization())?;
+        o.num(key!("m"), u64::from(m))?;
+        o.num(key!("n"), u64::from(n))?;
+        o.num(key!("cta_group"), u64::from(a.cta_group.count()))?;
+        o.bool(key!("ws"), a.ws)?;
+        o.bool(key!("sparse"), a.sparse)?;
+        o.num(key!("columns"), u64::from(dl.columns()))?;
+        o.raw(
+            key!("lane_alignment"),
+            if l.half_datapath() { "[0,16]" } else { "[0]" },
+        )?;
+        bits_json(o.key(key!("bits")), elem.lo, elem.hi);
+        let buf = o.key(key!("entries"));
+        buf.push('[');
+        for (i, (mm, nn, c)) in dl.cells().enumerate() {
+            if i > 0 {
+                buf.push(',');
+            }
+            let _ = write!(
+                buf,
+                "{{\"m\":{mm},\"n\":{nn},\"cta\":{},\"lane\":{},\"column\":{}}}",
+                c.cta, c.lane, c.column
+            );
+        }
+        buf.push(']');
+        o.close();
+        rep.out.push('\n');
+        return Ok(rep);
+    }
+    let st = ctx.out;
+    writeln!(
+        rep.out,
+        "{}D of M = {m}, N = {n}, .cta_group::{}{}{}: layout {l} ({}), PTX ISA {}{}",
+        st.bold(),
+        a.cta_group.count(),
+        if a.ws { " .ws" } else { "" },
+        if a.sparse { " sparse" } else { "" },
+        l.organization(),
+        l.section(),
+        st.reset()
+    )?;
+    writeln!(
+        rep.out,
+        "{} rows per CTA in {} column(s) from the D address; lane alignment {}; D element in cell bits {}-{}",
+        l.rows_per_cta(),
+        dl.columns(),
+        if l.half_datapath() { "0 or 16" } else { "0" },
+        elem.hi,
+        elem.lo
+    )?;
+    writeln!(
+        rep.out,
+        "per warp of the warpgroup (warp w % 4 may access lanes 32w to 32w + 31, PTX ISA 9.7.16.8.1):"
+    )?;
+    for cta in 0..l.ctas() {
+        for w in 0..4 {
+            let held: Vec<(u32, u32, u32)> = (32 * w..32 * w + 32)
+                .filter_map(|lane| dl.element_at(cta, lane, 0).map(|(m, n)| (lane, m, n)))
+                .collect();
+            if l.ctas() > 1 {
+                write!(rep.out, "  CTA {cta} warp {w}: ")?;
+            } else {
+                write!(rep.out, "  warp {w}: ")?;
+            }
+            let (Some(first), Some(last)) = (held.first(), held.last()) else {
+                writeln!(rep.out, "no D")?;
+                continue;
+            };
+            let n1 = dl
+                .element_at(cta, first.0, dl.columns() - 1)
+                .map_or(first.2, |(_, n)| n);
+            let count = last.0 - first.0 + 1;
+            writeln!(
+                rep.out,
+                "taddr = D + ({} << 16): lanes {}-{} hold D[m][n] for m {}-{}, n {}-{}{}",
+                first.0,
+                first.0,
+                last.0,
+                first.1,
+                last.1,
+                first.2,
+                n1,
+                if count == 16 {
+                    " (16 lanes: a .16x* shape)"
+                } else {
+                    ""
+                }
+            )?;
+        }
+    }
+    for cta in 0..l.ctas() {
+        for lane in 0..128 {
+            let Some((m0, n0)) = dl.element_at(cta, lane, 0) else {
+                continue;
+            };
+            let (_, n1) = dl
+                .element_at(cta, lane, dl.columns() - 1)
+                .unwrap_or((m0, n0));
+            if l.ctas() > 1 {
+                write!(rep.out, "CTA {cta} ")?;
+            }
+            writeln!(
+                rep.out,
+                "lane {lane:>3} (warp {}): D[{m0}][{n0}..={n1}] in columns 0-{}",
+                lane / 32,
+                dl.columns() - 1
+            )?;
+        }
+    }
+    Ok(rep)
+}
+
+fn a_map(ctx: Ctx, a: &AArgs) -> Result<Report, fmt::Error> {
+    let mut rep = Report::default();
+    let (Some(m), Some(k), Some(bits)) = (
+        u32_of(&mut rep, ctx, "m", a.m, Source::PtxSection("9.7.16.10.5"))?,
+        u32_of(&mut rep, ctx, "k", a.k, Source::PtxSection("9.7.16.10.4"))?,
+        u32_of(
+            &mut rep,
+            ctx,
+            "element_bits",
+            a.bits,
+            Source::PtxSection("9.7.16.10.4"),
+        )?,
+    ) else {
+        return Ok(rep);
+    };
+    let layout = match DataPathLayout::for_mma(m, a.cta_group, a.ws, a.sparse) {
+        Ok(l) => l,
+        Err(e) => {
+            rep.problems(&[e], ctx.err)?;
+            return Ok(rep);
+        }
+    };
+    if let Err(e) = a_cell(layout, 0, 0, bits) {
+        rep.problems(&[e], ctx.err)?;
+        return Ok(rep);
+    }
+    if ctx.json {
+        let mut o = Obj::open(&mut rep.out);
+        o.str(key!("layout"), layout)?;
+        o.num(key!("m"), u64::from(m))?;
+        o.num(key!("k"), u64::from(k))?;
+        o.num(key!("element_bits"), u64::from(bits))?;
+        let buf = o.key(key!("entries"));
+        buf.push('[');
+        let mut first = true;
+        for mm in 0..m {
+            for kk in 0..k {
+                let Ok(c) = a_cell(layout, mm, kk, bits) else {
+                    continue;
+                };
+                if !first {
+                    buf.push(',');
+                }
+                first = false;
+                let _ = write!(buf, "{{\"m\":{mm},\"k\":{kk},\"cta\":{},\"lanes\":[", c.cta);
+                for (i, l) in c.lanes().iter().enumerate() {
+                    let _ = write!(buf, "{}{l}", if i > 0 { "," } else { "" });
+                }
+                let _ = write!(buf, "],\"column\":{},\"bits\":", c.column);
+                bits_json(buf, c.bits.lo, c.bits.hi);
+                buf.push('}');
+            }
+        }
+        buf.push(']');
+        o.close();
+        rep.out.push('\n');
+        return Ok(rep);
+    }
+    writeln!(
+        rep.out,
+        "A in Tensor Memory, M = {m}, layout {layout}: {}-bit containers, {} per 32-bit cell",
+        bits,
+        32 / bits
+    )?;
+    for mm in 0..m {
+        let Ok(c) = a_cell(layout, mm, 0, bits) else {
+            continue;
+        };
+        let last = a_cell(layout, mm, k.saturating_sub(1), bits).map_or(0, |c| c.column);
+        write!(rep.out, "A[{mm}][0..{k}]: CTA {} lane(s)", c.cta)?;
+        for l in c.lanes() {
+            write!(rep.out, " {l}")?;
+        }
+        writeln!(rep.out, ", columns 0-{last}")?;
+    }
+    Ok(rep)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scale factors and cp
+// ---------------------------------------------------------------------------------------------
+
+fn sf(ctx: Ctx, a: &SfArgs) -> Result<Report, fmt::Error> {
+    let mut rep = Report::default();
+    let (Some(m), Some(n), Some(id)) = (
+        u32_of(&mut rep, ctx, "m", a.m, Source::PtxSection("9.7.16.10.5"))?,
+        u32_of(&mut rep, ctx, "n", a.n, Source::PtxTable(39))?,
+        u32_of(&mut rep, ctx, "sf_id", a.sf_id, Source::Decision(13))?,
+    ) else {
+        return Ok(rep);
+    };
+    let layout = match DataPathLayout::for_mma(m, a.cta_group, false, false) {
+        Ok(l) => l,
+        Err(e) => {
+            rep.problems(&[e], ctx.err)?;
+            return Ok(rep);
+        }
+    };
+    let problems: Vec<DataPathError> = SfLayout::validate(layout, a.operand, a.vec, n, id)
+        .iter()
+        .collect();
+    rep.problems(&problems, ctx.err)?;
+    let Ok(s) = SfLayout::try_new(layout, a.operand, a.vec, n, id) else {
+        return Ok(rep);
+    };
+    if let Some(path) = &a.svg {
+        let svg = svg_sf(&s);
+        write_svg(&mut rep, ctx, path, &svg)?;
+    }
+    let op = match a.operand {
+        SfOperand::A => "a",
+        SfOperand::B => "b",
+    };
+    if ctx.json {
+        let mut o = Obj::open(&mut rep.out);
+        o.name(key!("operand"), op)?;
+        o.str(key!("layout"), layout)?;
+        o.str(key!("vec"), a.vec.name().trim_start_matches(".scale_vec::"))?;
+        o.num(key!("sf_id"), u64::from(id))?;
+        o.num(key!("columns"), u64::from(s.columns()))?;
+        let buf = o.key(key!("entries"));
+        buf.push('[');
+        let mut first = true;
+        for i in 0..s.extent() {
+            for kb in 0..a.vec.count() {
+                let Ok(c) = s.locate(i, kb) else { continue };
+                if !first {
+                    buf.push(',');
+                }
+                first = false;
+                let _ = write!(
+                    buf,
+                    "{{\"index\":{i},\"k_block\":{kb},\"cta\":{},\"both_ctas\":{},\"lanes\":[",
+                    c.cta, c.both_ctas
+                );
+                for (j, l) in c.lanes().iter().enumerate() {
+                    let _ = write!(buf, "{}{l}", if j > 0 { "," } else { "" });
+                }
+                let _ = write!(buf, "],\"column\":{},\"byte\":{}}}", c.column, c.byte);
+            }
+        }
+        buf.push(']');
+        o.close();
+        rep.out.push('\n');
+        return Ok(rep);
+    }
+    writeln!(
+        rep.out,
+        "scale_{} of M = {m}, N = {n}, .cta_group::{} (layout {layout}), {}, SF_ID {id}: {} column(s), bytes {}-{} of each cell",
+        op.to_ascii_uppercase(),
+        a.cta_group.count(),
+        a.vec,
+        s.columns(),
+        id,
+        id + a.vec.count() - 1
+    )?;
+    for i in 0..s.extent() {
+        let Ok(c) = s.locate(i, 0) else { continue };
+        write!(
+            rep.out,
+            "{} {i:>3}: {}lanes",
+            if a.operand == SfOperand::A {
+                "row"
+            } else {
+                "col"
+            },
+            if c.both_ctas {
+                "both CTAs, ".to_string()
+            } else if layout.ctas() > 1 {
+                format!("CTA {}, ", c.cta)
+            } else {
+                String::new()
+            }
+        )?;
+        for l in c.lanes() {
+            write!(rep.out, " {l}")?;
+        }
+        writeln!(rep.out, ", column {}", c.column)?;
+    }
+    Ok(rep)
+}
+
+fn cp(ctx: Ctx, a: &CpArgs) -> Result<Report, fmt::Error> {
+    let mut rep = Report::default();
+    if let Err(e) = cp_row(a.shape, a.multicast, 0) {
+        rep.problems(&[e], ctx.err)?;
+        return Ok(rep);
+    }
+    if let Some(path) = &a.svg {
+        let svg = svg_cp(a.shape, a.multicast);
+        write_svg(&mut rep, ctx, path, &svg)?;
+    }
+    let columns = a.shape.columns_per_lane();
+    if ctx.json {
+        let mut o = Obj::open(&mut rep.out);
+        o.str(key!("shape"), a.shape.name().trim_start_matches('.'))?;
+        o.str(
+            key!("multicast"),
+            a.multicast.name().trim_start_matches('.'),
+        )?;
+        o.num(key!("cta_group"), u64::from(a.cta_group.count()))?;
+        o.num(key!("columns"), u64::from(columns))?;
+        let buf = o.key(key!("rows"));
+        buf.push('[');
+        for row in 0..cp_rows(a.shape) {
+            let Ok(r) = cp_row(a.shape, a.multicast, row) else {
+                continue;
+            };
+            if row > 0 {
+                buf.push(',');
+            }
+            let _ = write!(buf, "{{\"row\":{row},\"lanes\":[");
+            for (j, l) in r.lanes().iter().enumerate() {
+                let _ = write!(buf, "{}{l}", if j > 0 { "," } else { "" });
+            }
+            buf.push_str("]}");
+        }
+        buf.push(']');
+        o.close();
+        rep.out.push('\n');
+        return Ok(rep);
+    }
+    writeln!(
+        rep.out,
+        "tcgen05.cp.cta_group::{}{}{}: {} source rows, {} columns each from the address{}",
+        a.cta_group.count(),
+        a.shape,
+        a.multicast.name(),
+        cp_rows(a.shape),
+        columns,
+        if a.cta_group == CtaGroup::Two {
+            ", in both CTAs of the pair"
+        } else {
+            ""
+        }
+    )?;
+    for row in 0..cp_rows(a.shape) {
+        let Ok(r) = cp_row(a.shape, a.multicast, row) else {
+            continue;
+        };
+        write!(rep.out, "row {row:>3} -> lane(s)")?;
+        for l in r.lanes() {
+            write!(rep.out, " {l}")?;
+        }
+        rep.out.push('\n');
+    }
+    Ok(rep)
+}
+
+// ---------------------------------------------------------------------------------------------
+// SVG pictures
+// ---------------------------------------------------------------------------------------------
+
+/// One cell of a picture.
+struct Cell {
+    row: u32,
+    col: u32,
+    /// Colour index (thread, warp, row...).
+    colour: u32,
+    /// Colours in the palette.
+    of: u32,
+    lines: [String; 2],
+}
+
+/// A grid picture: Tensor Memory lanes down, columns (or bytes) across, as the PTX figures
+/// draw them.
+struct Grid {
+    title: String,
+    rows: u32,
+    cols: u32,
+    /// Grid columns per Tensor Memory column (4 for byte-wide scale-factor pictures).
+    sub: u32,
+    row_label: &'static str,
+    col_label: String,
+    /// Every how many grid rows a thick rule separates groups (warp quadrants, CTAs).
+    row_group: u32,
+    /// Label of each column group (the CTA of D pictures), if any.
+    col_groups: Vec<(u32, u32, String)>,
+    cells: Vec<Cell>,
+}
+
+const CW: u32 = 44;
+const CH: u32 = 24;
+const LEFT: u32 = 64;
+const TOP: u32 = 56;
+
+fn colour(i: u32, of: u32) -> String {
+    // Evenly spread hues; alternate lightness so that neighbours differ.
+    let of = of.max(1);
+    let hue = (i % of) * 360 / of;
+    let light = if i % 2 == 0 { 78 } else { 66 };
+    format!("hsl({hue},70%,{light}%)")
+}
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+fn render(g: &Grid) -> String {
+    // Wide enough for the title too (about 8 px per character at 13 px).
+    let title_width = u32::try_from(g.title.len())
+        .unwrap_or(u32::MAX)
+        .saturating_mul(8)
+        + 16;
+    let width = (LEFT + g.cols * CW + 16).max(title_width);
+    let height = TOP + g.rows * CH + 16;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" \
+         viewBox=\"0 0 {width} {height}\" font-family=\"monospace\" font-size=\"9\">"
+    );
+    let _ = writeln!(s, "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>");
+    let _ = writeln!(
+        s,
+        "<text x=\"8\" y=\"16\" font-size=\"13\" font-weight=\"bold\">{}</text>",
+        esc(&g.title)
+    );
+    let _ = writeln!(
+        s,
+        "<text x=\"{LEFT}\" y=\"32\" font-size=\"10\">{} across, {} down</text>",
+        esc(&g.col_label),
+        g.row_label
+    );
+    for (from, to, label) in &g.col_groups {
+        let x = LEFT + from * CW;
+        let _ = writeln!(
+            s,
+            "<text x=\"{}\" y=\"44\" font-size=\"10\" font-weight=\"bold\">{}</text>",
+            x + 2,
+            esc(label)
+        );
+        let _ = writeln!(
+            s,
+            "<line x1=\"{x}\" y1=\"{TOP}\" x2=\"{x}\" y2=\"{}\" stroke=\"black\" stroke-width=\"2\"/>",
+            TOP + g.rows * CH
+        );
+        let _ = to;
+    }
+    // Column headers.
+    for c in 0..g.cols {
+        if c % g.sub == 0 {
+            let _ = writeln!(
+                s,
+                "<text x=\"{}\" y=\"{}\" font-size=\"9\">{}</text>",
+                LEFT + c * CW + 2,
+                TOP - 3,
+                c / g.sub
+            );
+        }
+    }
+    // Row headers.
+    for r in 0..g.rows {
+        let _ = writeln!(
+            s,
+            "<text x=\"8\" y=\"{}\">{} {}</text>",
+            TOP + r * CH + 15,
+            if g.row_label == "lanes" {
+                "lane"
+            } else {
+                "row"
+            },
+            r
+        );
+    }
+    for c in &g.cells {
+        let x = LEFT + c.col * CW;
+        let y = TOP + c.row * CH;
+        let _ = writeln!(
+            s,
+            "<rect x=\"{x}\" y=\"{y}\" width=\"{CW}\" height=\"{CH}\" fill=\"{}\" stroke=\"#666\" stroke-width=\"0.5\"/>",
+            colour(c.colour, c.of)
+        );
+        let _ = writeln!(
+            s,
+            "<text x=\"{}\" y=\"{}\">{}</text>",
+            x + 2,
+            y + 10,
+            esc(&c.lines[0])
+        );
+        if !c.lines[1].is_empty() {
+            let _ = writeln!(
+                s,
+                "<text x=\"{}\" y=\"{}\">{}</text>",
+                x + 2,
+                y + 20,
+                esc(&c.lines[1])
+            );
+        }
+    }
+    // Rules: column boundaries of Tensor Memory cells, row groups.
+    for c in (0..=g.cols).step_by(g.sub.max(1) as usize) {
+        let x = LEFT + c * CW;
+        let _ = writeln!(
+            s,
+            "<line x1=\"{x}\" y1=\"{TOP}\" x2=\"{x}\" y2=\"{}\" stroke=\"#222\" stroke-width=\"1\"/>",
+            TOP + g.rows * CH
+        );
+    }
+    if g.row_group > 0 {
+        for r in (0..=g.rows).step_by(g.row_group as usize) {
+            let y = TOP + r * CH;
+            let _ = writeln!(
+                s,
+                "<line x1=\"{LEFT}\" y1=\"{y}\" x2=\"{}\" y2=\"{y}\" stroke=\"black\" stroke-width=\"2\"/>",
+                LEFT + g.cols * CW
+            );
+        }
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
+fn svg_ld(f: &LdStFragment) -> String {
+    let cols = f.column_span();
+    let mut cells = Vec::new();
+    for lane in 0..f.lanes() {
+        for col in 0..cols {
+            let o = f.owners(lane, col);
+            if let Some(o) = o[0] {
+                let half = match f.packing() {
+                    Packing::None => "",
+                    Packing::Pack16b => {
+                        if o.register_bits.lo == 0 {
+                            ".lo"
+                        } else {
+                            ".hi"
+                        }
+                    }
+                };
+                cells.push(Cell {
+                    row: lane,
+                    col,
+                    colour: u32::from(o.thread),
+                    of: 32,
+                    lines: [format!("T{}", o.thread), format!("r{}{half}", o.register)],
+                });
+            }
+        }
+    }
+    let mut title = format!(
+        "tcgen05.ld/st{}{}{}: thread T, register r of each Tensor Memory cell",
+        f.shape(),
+        f.num(),
+        f.packing().ld_name()
+    );
+    if matches!(f.shape(), LdStShape::S16x32bx2) {
+        let _ = write!(title, " (half-split offset {})", f.half_split_offset());
+    }
+    render(&Grid {
+        title,
+        rows: f.lanes(),
+        cols,
+        sub: 1,
+        row_label: "lanes",
+        col_label: match f.packing() {
+            Packing::None => "32-bit columns from the address".into(),
+            Packing::Pack16b => "32-bit columns from the address (.lo/.hi: register bits 15-0/31-16 <- cell bits 15-0)".into(),
+        },
+        row_group: 8,
+        col_groups: Vec::new(),
+        cells,
+    })
+}
+
+/// One Tensor Memory cell of a band picture: `a` counts down the lanes of a band (a row of D,
+/// a scale-factor index, a source row), `b` across its columns (a column of D, a K block).
+struct BandCell {
+    lane: u32,
+    col: u32,
+    a: u32,
+    b: u32,
+    colour: u32,
+}
+
+/// A band picture: all 128 lanes down, grid columns across; runs of lanes whose `a` counts up
+/// by one (same `b`) are merged, then neighbouring runs whose `b` counts up, and each band is
+/// labelled with its ranges, as the PTX data-path figures draw warps' row blocks.
+struct Bands {
+    title: String,
+    subtitle: String,
+    /// Grid columns and the label of each.
+    col_headers: Vec<String>,
+    /// Labels over groups of grid columns (CTA 0, CTA 1), with their first grid column.
+    col_groups: Vec<(u32, String)>,
+    a_name: &'static str,
+    b_name: &'static str,
+    colours: u32,
+    cells: Vec<BandCell>,
+}
+
+const BW: u32 = 64;
+const LH: u32 = 5;
+
+struct Band {
+    lane0: u32,
+    lane1: u32,
+    col0: u32,
+    col1: u32,
+    a0: u32,
+    a1: u32,
+    b0: u32,
+    b1: u32,
+    colour: u32,
+}
+
+fn range(name: &str, lo: u32, hi: u32) -> String {
+    if lo == hi {
+        format!("{name}{lo}")
+    } else {
+        format!("{name}{lo}-{hi}")
+    }
+}
+
+fn render_bands(p: &Bands) -> String {
+    let cols = u32::try_from(p.col_headers.len()).unwrap_or(0);
+    // Vertical runs in each grid column.
+    let mut grid: Vec<Vec<Option<&BandCell>>> = vec![vec![None; 128]; cols as usize];
+    for c in &p.cells {
+        if let Some(slot) = grid
+            .get_mut(c.col as usize)
+            .and_then(|g| g.get_mut(c.lane as usize))
+        {
+            *slot = Some(c);
+        }
+    }
+    let mut runs: Vec<Band> = Vec::new();
+    for (col, lanes) in grid.iter().enumerate() {
+        let col = u32::try_from(col).unwrap_or(0);
+        let mut lane = 0;
+        while lane < 128 {
+            let Some(first) = lanes[lane as usize] else {
+                lane += 1;
+                continue;
+            };
+            let mut end = lane;
+            while end + 1 < 128 {
+                match lanes[(end + 1) as usize] {
+                    Some(n)
+                        if n.b == first.b
+                            && n.colour == first.colour
+                            && n.a == first.a + (end + 1 - lane) =>
+                    {
+                        end += 1
+                    }
+                    _ => break,
+                }
+            }
+            runs.push(Band {
+                lane0: lane,
+                lane1: end,
+                col0: col,
+                col1: col,
+                a0: first.a,
+                a1: first.a + (end - lane),
+                b0: first.b,
+                b1: first.b,
+                colour: first.colour,
+            });
+            lane = end + 1;
+        }
+    }
+    // Horizontal merging of runs over the same lanes and rows with consecutive b.
+    let mut bands: Vec<Band> = Vec::new();
+    for r in runs {
+        if let Some(prev) = bands.iter_mut().find(|q| {
+            q.lane0 == r.lane0
+                && q.lane1 == r.lane1
+                && q.a0 == r.a0
+                && q.a1 == r.a1
+                && q.colour == r.colour
+                && q.col1 + 1 == r.col0
+                && q.b1 + 1 == r.b0
+        }) {
+            prev.col1 = r.col0;
+            prev.b1 = r.b0;
+        } else {
+            bands.push(r);
+        }
+    }
+    let title_width = u32::try_from(p.title.len())
+        .unwrap_or(u32::MAX)
+        .saturating_mul(8)
+        + 16;
+    let sub_width = u32::try_from(p.subtitle.len())
+        .unwrap_or(u32::MAX)
+        .saturating_mul(6)
+        + 16;
+    let width = (LEFT + cols * BW + 16).max(title_width).max(sub_width);
+    let top = TOP + 8;
+    let height = top + 128 * LH + 16;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" \
+         viewBox=\"0 0 {width} {height}\" font-family=\"monospace\" font-size=\"10\">"
+    );
+    let _ = writeln!(s, "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>");
+    let _ = writeln!(
+        s,
+        "<text x=\"8\" y=\"16\" font-size=\"13\" font-weight=\"bold\">{}</text>",
+        esc(&p.title)
+    );
+    let _ = writeln!(s, "<text x=\"8\" y=\"32\">{}</text>", esc(&p.subtitle));
+    for (c, label) in &p.col_groups {
+        let _ = writeln!(
+            s,
+            "<text x=\"{}\" y=\"46\" font-weight=\"bold\">{}</text>",
+            LEFT + c * BW + 2,
+            esc(label)
+        );
+    }
+    for (c, h) in p.col_headers.iter().enumerate() {
+        let c = u32::try_from(c).unwrap_or(0);
+        let _ = writeln!(
+            s,
+            "<text x=\"{}\" y=\"{}\" font-size=\"9\">{}</text>",
+            LEFT + c * BW + 2,
+            top - 3,
+            esc(h)
+        );
+    }
+    // Unused cells grey, then the bands.
+    let _ = writeln!(
+        s,
+        "<rect x=\"{LEFT}\" y=\"{top}\" width=\"{}\" height=\"{}\" fill=\"#eee\" stroke=\"#999\"/>",
+        cols * BW,
+        128 * LH
+    );
+    for b in &bands {
+        let x = LEFT + b.col0 * BW;
+        let y = top + b.lane0 * LH;
+        let w = (b.col1 - b.col0 + 1) * BW;
+        let h = (b.lane1 - b.lane0 + 1) * LH;
+        let _ = writeln!(
+            s,
+            "<rect x=\"{x}\" y=\"{y}\" width=\"{w}\" height=\"{h}\" fill=\"{}\" stroke=\"#333\" stroke-width=\"0.6\"/>",
+            colour(b.colour, p.colours)
+        );
+        let l1 = range(p.a_name, b.a0, b.a1);
+        let l2 = range(p.b_name, b.b0, b.b1);
+        if h >= 24 {
+            let _ = writeln!(
+                s,
+                "<text x=\"{}\" y=\"{}\">{}</text>",
+                x + 3,
+                y + h / 2 - 1,
+                esc(&l1)
+            );
+            let _ = writeln!(
+                s,
+                "<text x=\"{}\" y=\"{}\">{}</text>",
+                x + 3,
+                y + h / 2 + 10,
+                esc(&l2)
+            );
+        } else if h >= 8 {
+            let _ = writeln!(
+                s,
+                "<text x=\"{}\" y=\"{}\" font-size=\"7\">{} {}</text>",
+                x + 2,
+                y + h / 2 + 3,
+                esc(&l1),
+                esc(&l2)
+            );
+        } else {
+            let _ = writeln!(
+                s,
+                "<text x=\"{}\" y=\"{}\" font-size=\"5\">{} {}</text>",
+                x + 2,
+                y + h,
+                esc(&l1),
+                esc(&l2)
+            );
+        }
+    }
+    // Lane ticks every 16 lanes, thick rules at the 32-lane quadrants (the warps that may read them).
+    for lane in (0..=128).step_by(16) {
+        let y = top + lane * LH;
+        // Quadrant rules across the picture, other ticks in the margin only.
+        let (w, x2) = if lane % 32 == 0 {
+            (2, LEFT + cols * BW)
+        } else {
+            (1, LEFT)
+        };
+        let _ = writeln!(
+            s,
+            "<line x1=\"{}\" y1=\"{y}\" x2=\"{x2}\" y2=\"{y}\" stroke=\"black\" stroke-width=\"{w}\"/>",
+            LEFT - 6
+        );
+        if lane < 128 {
+            let _ = writeln!(
+                s,
+                "<text x=\"8\" y=\"{}\" font-size=\"9\">lane {lane}</text>",
+                y + 9
+            );
+        }
+    }
+    for (c, _) in &p.col_groups {
+        let x = LEFT + c * BW;
+        let _ = writeln!(
+            s,
+            "<line x1=\"{x}\" y1=\"{}\" x2=\"{x}\" y2=\"{}\" stroke=\"black\" stroke-width=\"3\"/>",
+            top - 12,
+            top + 128 * LH
+        );
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
+fn svg_d(d: &DLayout) -> String {
+    let l = d.layout();
+    let cols = d.columns();
+    let mut cells = Vec::new();
+    let mut col_headers = Vec::new();
+    let mut col_groups = Vec::new();
+    for cta in 0..l.ctas() {
+        if l.ctas() > 1 {
+            col_groups.push((cta * cols, format!("CTA {cta}")));
+        }
+        for col in 0..cols {
+            col_headers.push(format!("col {col}"));
+            for lane in 0..128 {
+                if let Some((m, n)) = d.element_at(cta, lane, col) {
+                    cells.push(BandCell {
+                        lane,
+                        col: cta * cols + col,
+                        a: m,
+                        b: n,
+                        colour: lane / 32,
+                    });
+                }
+            }
+        }
+    }
+    render_bands(&Bands {
+        title: format!(
+            "D of M = {}, N = {}, .cta_group::{}: layout {l}, {}",
+            d.m(),
+            d.n(),
+            l.cta_group().count(),
+            l.organization()
+        ),
+        subtitle: format!(
+            "D[m][n] by lane and column from the D address; colour = warp (w % 4) that reads the lanes; grey = unused (PTX ISA {})",
+            l.section()
+        ),
+        col_headers,
+        col_groups,
+        a_name: "m",
+        b_name: "n",
+        colours: 4,
+        cells,
+    })
+}
+
+fn svg_sf(s: &SfLayout) -> String {
+    let cols = s.columns();
+    let mut cells = Vec::new();
+    let mut col_headers = Vec::new();
+    for c in 0..cols {
+        for byte in 0..4 {
+            col_headers.push(format!("c{c}.b{byte}"));
+        }
+    }
+    for i in 0..s.extent() {
+        for kb in 0..s.vec().count() {
+            let Ok(c) = s.locate(i, kb) else { continue };
+            for (copy, &lane) in c.lanes().iter().enumerate() {
+                cells.push(BandCell {
+                    lane,
+                    col: c.column * 4 + c.byte,
+                    a: match s.operand() {
+                        SfOperand::A => i % s.layout().rows_per_cta(),
+                        SfOperand::B => i,
+                    },
+                    b: kb,
+                    colour: u32::try_from(copy).unwrap_or(0),
+                });
+            }
+        }
+    }
+    let (a_name, who) = match s.operand() {
+        SfOperand::A => ("m", "A"),
+        SfOperand::B => ("n", "B"),
+    };
+    let a_name = if s.operand() == SfOperand::A && s.layout().ctas() > 1 {
+        "m'"
+    } else {
+        a_name
+    };
+    render_bands(&Bands {
+        title: format!(
+            "scale_{who}, {}, layout {}: byte of each scale factor",
+            s.vec(),
+            s.layout()
+        ),
+        subtitle: format!(
+            "{a_name} = {} index, k = K block; column.byte from the scale-factor address; colour = copy (PTX ISA 9.7.16.10.7)",
+            if s.operand() == SfOperand::A { "row (per CTA)" } else { "column of B" }
+        ),
+        col_headers,
+        col_groups: Vec::new(),
+        a_name,
+        b_name: "k",
+        colours: 4,
+        cells,
+    })
+}
+
+fn svg_cp(shape: CpShape, mc: CpMulticast) -> String {
+    let cols = shape.columns_per_lane();
+    let mut cells = Vec::new();
+    for row in 0..cp_rows(shape) {
+        let Ok(r) = cp_row(shape, mc, row) else {
+            continue;
+        };
+        for (copy, &lane) in r.lanes().iter().enumerate() {
+            for col in 0..cols {
+                cells.push(BandCell {
+                    lane: u32::from(lane),
+                    col,
+                    a: row,
+                    b: col,
+                    colour: u32::try_from(copy).unwrap_or(0),
+                });
+            }
+        }
+    }
+    render_bands(&Bands {
+        title: format!("tcgen05.cp{shape}{}: source row of each lane", mc.name()),
+        subtitle: "row = source row in shared memory, c = 32-bit column from the address; colour = copy (PTX ISA 9.7.16.9.2)".into(),
+        col_headers: (0..cols).map(|c| format!("col {c}")).collect(),
+        col_groups: Vec::new(),
+        a_name: "row",
+        b_name: "c",
+        colours: 4,
+        cells,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::problem::CliError;
+    use tcgen05::diagnostic::Diagnostic;
+
+    #[test]
+    fn num_spellings() {
+        assert_eq!(parse_num("4"), Ok(4));
+        assert_eq!(parse_num("x4"), Ok(4));
+        assert_eq!(parse_num(".x128"), Ok(128));
+        assert!(parse_num("four").is_err());
+    }
+
+    #[test]
+    fn cli_error_is_a_diagnostic() {
+        let e = narrow::<u32>(
+            "m",
+            1 << 40,
+            u64::from(u32::MAX),
+            u64::from(u32::MAX),
+            Source::PtxTable(39),
+        );
+        assert!(matches!(e, Err(CliError::TooWide { .. })));
+        assert_eq!(e.map_err(|e| e.field()), Err("m"));
+    }
+}
