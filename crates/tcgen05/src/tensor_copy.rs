@@ -3,8 +3,9 @@
 //! Modes"), checked element by element against a [`MatrixLayout`].
 //!
 //! A box of `inner x outer` elements lands row by row: row `o` (outer index) starts at
-//! `destination + o * pitch`, where the pitch is the box's inner extent in bytes (a whole number
-//! of 16-byte chunks); element `i` of the row sits in chunk `i / T` of it (`T` elements per
+//! `destination + o * pitch`, where the pitch is the swizzle span (32, 64 or 128 bytes) when the
+//! copy swizzles, whatever the inner extent, and the inner extent in bytes (a whole number of
+//! 16-byte chunks) when it does not; element `i` of the row sits in chunk `i / T` of it (`T` elements per
 //! chunk, [`ElementStorage::per_chunk`], so the padded 4/6-bit formats
 //! `CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B`/`16U6_ALIGN16B` and the packed `16U4_ALIGN8B` are the
 //! storages of [`ElementStorage::of`]). With swizzling, the 16-byte chunk index inside each
@@ -15,7 +16,14 @@
 //! the pattern's repeat boundary starts mid-pattern, which is what PTX's base-offset formulas
 //! `(dst / 128) % 8` (128B), `% 4` (64B), `% 2` (32B) express (spec/ptx-beyond-seeds.md §1.6).
 //! The box's inner extent must not exceed the swizzle span (CUDA driver API
-//! `cuTensorMapEncodeTiled`: the inner box dimension in bytes is at most the swizzle size).
+//! `cuTensorMapEncodeTiled`: the inner box dimension in bytes is at most the swizzle size), and the
+//! destination must be 128-byte aligned in every mode.
+//!
+//! Two of these facts were settled on an H100 (issue 6's hardware engineer, `hw/tma/`): a swizzled
+//! box narrower than the span is laid out with rows padded to the span (36 of 36 such cases), and
+//! `cp.async.bulk.tensor` faults ("misaligned address") on destinations 16, 32 or 64 bytes into a
+//! 128-byte line also without swizzling. The absolute-address XOR and the mid-pattern start at a
+//! destination off the repeat boundary were confirmed there too.
 //!
 //! [`agreement`] then says whether every element an MMA reads through its descriptor sits where
 //! the copy put the element the user meant (row `mn`, column `k`), and if not, names the first
@@ -93,7 +101,7 @@ pub enum TensorCopyError {
         /// The swizzle span.
         span: u32,
     },
-    /// A destination that is not 128-byte aligned (16-byte without swizzling).
+    /// A destination that is not 128-byte aligned (in every swizzle mode).
     Destination {
         /// The address.
         address: u32,
@@ -229,9 +237,19 @@ impl TensorCopyBox {
         }
     }
 
-    /// Bytes of one box row in shared memory.
+    /// Bytes of one box row in shared memory: the swizzle span when swizzled (rows are padded to
+    /// it), otherwise the inner extent rounded up to whole 16-byte chunks.
     #[must_use]
     pub const fn pitch(&self) -> u64 {
+        if self.swizzle.is_swizzled() {
+            return self.swizzle.width_bytes() as u64;
+        }
+        self.inner_bytes()
+    }
+
+    /// The inner extent in bytes, rounded up to whole 16-byte chunks.
+    #[must_use]
+    pub const fn inner_bytes(&self) -> u64 {
         let t = self.storage.per_chunk() as u64;
         (self.inner as u64).div_ceil(t) * CHUNK_BYTES as u64
     }
@@ -255,13 +273,14 @@ impl TensorCopyBox {
             });
         }
         let span = self.swizzle.width_bytes();
-        if self.swizzle.is_swizzled() && self.pitch() > span as u64 {
+        if self.swizzle.is_swizzled() && self.inner_bytes() > span as u64 {
             d.push(TensorCopyError::InnerWiderThanSwizzle {
-                bytes: self.pitch() as u32,
+                bytes: self.inner_bytes() as u32,
                 span,
             });
         }
-        let alignment = if self.swizzle.is_swizzled() { 128 } else { 16 };
+        // 128 in every mode: the H100 faults on 16-, 32- and 64-byte offsets without swizzling.
+        let alignment = 128;
         if self.destination % alignment != 0 {
             d.push(TensorCopyError::Destination {
                 address: self.destination,
@@ -495,6 +514,32 @@ mod tests {
         // A destination one line into the pattern starts mid-pattern (absolute address bits).
         let c = TensorCopyBox::new(Swizzle::B128, b8, 128, 8, 0x480);
         assert_eq!(c.address(0, 0).expect("in").address, 0x480 + 16);
+    }
+
+    /// The H100's answers (issue 6 hardware findings T1, T2): rows of a swizzled box narrower
+    /// than the span are padded to the span; the destination is 128-byte aligned in every mode.
+    #[test]
+    fn hardware_layout_facts() {
+        let b1 = ElementStorage::of(ElementType::U8, None).expect("u8");
+        let c = TensorCopyBox::new(Swizzle::B32, bf16(), 8, 32, 0x1480);
+        assert_eq!(c.address(0, 1).expect("in").address, 0x14b0);
+        let c = TensorCopyBox::new(Swizzle::B64, b1, 32, 32, 0x1400);
+        assert_eq!(c.address(0, 1).expect("in").address, 0x1440);
+        let c = TensorCopyBox::new(Swizzle::B128, bf16(), 32, 32, 0x1480);
+        assert_eq!(c.address(0, 1).expect("in").address, 0x1520);
+        for dst in [0x1410, 0x1420, 0x1440] {
+            let c = TensorCopyBox::new(Swizzle::None, b1, 16, 32, dst);
+            assert_eq!(
+                c.validate().get(0),
+                Some(TensorCopyError::Destination {
+                    address: dst,
+                    alignment: 128
+                })
+            );
+        }
+        assert!(TensorCopyBox::new(Swizzle::None, b1, 16, 32, 0x1480)
+            .validate()
+            .is_empty());
     }
 
     #[test]
