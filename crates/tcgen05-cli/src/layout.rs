@@ -11,14 +11,14 @@ use tcgen05::canonical_layout::{
     AtomOrder, BaseOffsetReading, ElementLocation, ElementStorage, LayoutError, MatrixLayout,
     Operand, SwizzleAnchor, TileLayout, CHUNK_BYTES,
 };
-use tcgen05::diagnostic::{Diagnostic, Source};
+use tcgen05::diagnostic::{Diagnostic, Severity, Source};
 use tcgen05::mma::{ElementType, Kind, Major};
 use tcgen05::shared_memory_descriptor::{SmemDescriptor, Swizzle};
 use tcgen05::tensor_copy::{agreement, Agreement, TensorCopyBox};
 
 use crate::cli::TargetArg;
 use crate::number::arg_u64;
-use crate::out::{resolve_target, Ctx, Obj, Report, Status};
+use crate::out::{problem_json, Ctx, Obj, Report, Status};
 use crate::problem::{narrow, CliError};
 
 const LAYOUT_HELP: &str = "Examples:\n  \
@@ -162,12 +162,66 @@ fn parse_target(s: &str) -> Result<TargetArg, String> {
     }
 }
 
-/// Runs a `layout` subcommand.
+/// Runs a `layout` subcommand. In JSON mode a command stopped by problems still prints one
+/// object: its result key empty, and the problems as `errors` / `warnings`.
 pub fn run(ctx: Ctx, l: &Layout) -> Result<Report, fmt::Error> {
-    match l {
-        Layout::Desc(a) => desc(ctx, a),
-        Layout::Addr(a) => addr(ctx, a),
-        Layout::Tma(a) => tma(ctx, a),
+    let mut js = Vec::new();
+    let (mut rep, key, empty) = match l {
+        Layout::Desc(a) => (desc(ctx, a, &mut js)?, key!("descriptors"), "[]"),
+        Layout::Addr(a) => (addr(ctx, a, &mut js)?, key!("addresses"), "[]"),
+        Layout::Tma(a) => (tma(ctx, a, &mut js)?, key!("agree"), "null"),
+    };
+    if ctx.json && rep.out.is_empty() && !js.is_empty() {
+        let mut o = Obj::open(&mut rep.out);
+        o.raw(key, empty)?;
+        for (k, sev) in [
+            (key!("errors"), Severity::Error),
+            (key!("warnings"), Severity::Warning),
+        ] {
+            let items: Vec<&str> = js
+                .iter()
+                .filter(|p| p.0 == sev)
+                .map(|p| p.1.as_str())
+                .collect();
+            o.raw(k, &format!("[{}]", items.join(",")))?;
+        }
+        o.close();
+        rep.out.push('\n');
+    }
+    Ok(rep)
+}
+
+/// Problems as JSON objects, kept for the JSON object of a stopped command.
+type JsonProblems = Vec<(Severity, String)>;
+
+/// Records problems: stderr lines and exit status in `rep`, JSON objects in `js`.
+fn note<D: Diagnostic>(
+    rep: &mut Report,
+    js: &mut JsonProblems,
+    items: &[D],
+    style: crate::out::Style,
+) -> fmt::Result {
+    for d in items {
+        let mut buf = String::new();
+        problem_json(&mut buf, d)?;
+        js.push((d.severity(), buf));
+    }
+    rep.problems(items, style)
+}
+
+/// The target, or the problem with it.
+fn target_of(
+    t: TargetArg,
+    rep: &mut Report,
+    js: &mut JsonProblems,
+    style: crate::out::Style,
+) -> Result<Option<tcgen05::Target>, fmt::Error> {
+    match t.0 {
+        Ok(t) => Ok(Some(t)),
+        Err(e) => {
+            note(rep, js, &[e], style)?;
+            Ok(None)
+        }
     }
 }
 
@@ -269,16 +323,17 @@ fn u32_arg(field: &'static str, v: u64, cli: &mut Vec<CliError>) -> u32 {
 fn operand_of(
     a: &OperandArgs,
     rep: &mut Report,
+    js: &mut JsonProblems,
     style: crate::out::Style,
 ) -> Result<Option<(ElementStorage, u32, u32)>, fmt::Error> {
     let mut cli = Vec::new();
     let mn = u32_arg("mn", a.mn, &mut cli);
     let k = u32_arg("k", a.k, &mut cli);
-    rep.problems(&cli, style)?;
+    note(rep, js, &cli, style)?;
     let storage = match ElementStorage::of(a.element, a.kind) {
         Ok(s) => Some(s),
         Err(e) => {
-            rep.problems(&[e], style)?;
+            note(rep, js, &[e], style)?;
             None
         }
     };
@@ -304,12 +359,12 @@ fn row_letter(a: &OperandArgs) -> char {
 }
 
 /// `layout desc`.
-pub fn desc(ctx: Ctx, a: &DescArgs) -> Result<Report, fmt::Error> {
+fn desc(ctx: Ctx, a: &DescArgs, js: &mut JsonProblems) -> Result<Report, fmt::Error> {
     let mut rep = Report::default();
-    let Some(target) = resolve_target(a.target, &mut rep, ctx.err)? else {
+    let Some(target) = target_of(a.target, &mut rep, js, ctx.err)? else {
         return Ok(rep);
     };
-    let Some((storage, mn, k)) = operand_of(&a.op, &mut rep, ctx.err)? else {
+    let Some((storage, mn, k)) = operand_of(&a.op, &mut rep, js, ctx.err)? else {
         return Ok(rep);
     };
     let mut cli = Vec::new();
@@ -319,7 +374,7 @@ pub fn desc(ctx: Ctx, a: &DescArgs) -> Result<Report, fmt::Error> {
         .map(|v| u32_arg("k_per_block", v, &mut cli))
         .unwrap_or_else(|| storage.dense_k());
     if !cli.is_empty() {
-        rep.problems(&cli, ctx.err)?;
+        note(&mut rep, js, &cli, ctx.err)?;
         return Ok(rep);
     }
     let tile = TileLayout::new(storage, a.op.major, a.swizzle, mn, k, start)
@@ -328,7 +383,7 @@ pub fn desc(ctx: Ctx, a: &DescArgs) -> Result<Report, fmt::Error> {
         .with_k_per_block(kpb);
     let problems: Vec<LayoutError> = tile.validate().iter().collect();
     if !problems.is_empty() {
-        rep.problems(&problems, ctx.err)?;
+        note(&mut rep, js, &problems, ctx.err)?;
         return Ok(rep);
     }
     let mut descs = Vec::new();
@@ -336,7 +391,7 @@ pub fn desc(ctx: Ctx, a: &DescArgs) -> Result<Report, fmt::Error> {
         match tile.descriptor(kb, target) {
             Ok(d) => descs.push(d),
             Err(e) => {
-                rep.problems(&[e], ctx.err)?;
+                note(&mut rep, js, &[e], ctx.err)?;
                 return Ok(rep);
             }
         }
@@ -441,15 +496,16 @@ fn layout_of(
     op: &OperandArgs,
     target: TargetArg,
     rep: &mut Report,
+    js: &mut JsonProblems,
     ctx: Ctx,
 ) -> Result<Option<MatrixLayout>, fmt::Error> {
-    let Some(target) = resolve_target(target, rep, ctx.err)? else {
+    let Some(target) = target_of(target, rep, js, ctx.err)? else {
         return Ok(None);
     };
     let decoded = SmemDescriptor::decode(raw, target);
     let smem: Vec<_> = decoded.diagnostics.iter().collect();
-    rep.problems(&smem, ctx.err)?;
-    let operand = operand_of(op, rep, ctx.err)?;
+    note(rep, js, &smem, ctx.err)?;
+    let operand = operand_of(op, rep, js, ctx.err)?;
     let (Some(d), Some((storage, mn, k))) = (decoded.descriptor(), operand) else {
         return Ok(None);
     };
@@ -458,22 +514,22 @@ fn layout_of(
         .iter()
         .collect();
     if !problems.is_empty() {
-        rep.problems(&problems, ctx.err)?;
+        note(rep, js, &problems, ctx.err)?;
         return Ok(None);
     }
     match MatrixLayout::try_new(d, operand) {
         Ok(l) => Ok(Some(l)),
         Err(e) => {
-            rep.problems(&[e], ctx.err)?;
+            note(rep, js, &[e], ctx.err)?;
             Ok(None)
         }
     }
 }
 
 /// `layout addr`.
-pub fn addr(ctx: Ctx, a: &AddrArgs) -> Result<Report, fmt::Error> {
+fn addr(ctx: Ctx, a: &AddrArgs, js: &mut JsonProblems) -> Result<Report, fmt::Error> {
     let mut rep = Report::default();
-    let Some(layout) = layout_of(a.desc, &a.op, a.target, &mut rep, ctx)? else {
+    let Some(layout) = layout_of(a.desc, &a.op, a.target, &mut rep, js, ctx)? else {
         return Ok(rep);
     };
     let layout = layout.with_reading(a.reading);
@@ -484,13 +540,13 @@ pub fn addr(ctx: Ctx, a: &AddrArgs) -> Result<Report, fmt::Error> {
         .map(|(s, e)| u32_arg("buffer", s, &mut cli)..u32_arg("buffer", e, &mut cli));
     let at: Vec<u32> = a.at.iter().map(|&b| u32_arg("at", b, &mut cli)).collect();
     if !cli.is_empty() {
-        rep.problems(&cli, ctx.err)?;
+        note(&mut rep, js, &cli, ctx.err)?;
         return Ok(rep);
     }
     let locs = match layout.locations() {
         Ok(l) => l,
         Err(e) => {
-            rep.problems(&[e], ctx.err)?;
+            note(&mut rep, js, &[e], ctx.err)?;
             return Ok(rep);
         }
     };
@@ -628,7 +684,7 @@ pub fn addr(ctx: Ctx, a: &AddrArgs) -> Result<Report, fmt::Error> {
             }
         }
     }
-    rep.problems(&problems, ctx.err)?;
+    note(&mut rep, js, &problems, ctx.err)?;
     Ok(rep)
 }
 
@@ -696,9 +752,9 @@ impl Diagnostic for Mismatch {
 }
 
 /// `layout tma`.
-pub fn tma(ctx: Ctx, a: &TmaArgs) -> Result<Report, fmt::Error> {
+fn tma(ctx: Ctx, a: &TmaArgs, js: &mut JsonProblems) -> Result<Report, fmt::Error> {
     let mut rep = Report::default();
-    let Some(layout) = layout_of(a.desc, &a.op, a.target, &mut rep, ctx)? else {
+    let Some(layout) = layout_of(a.desc, &a.op, a.target, &mut rep, js, ctx)? else {
         return Ok(rep);
     };
     let op = layout.operand();
@@ -726,7 +782,7 @@ pub fn tma(ctx: Ctx, a: &TmaArgs) -> Result<Report, fmt::Error> {
         copies.push(TensorCopyBox::new(a.swizzle, op.storage, inner, outer, dst).at_origin(oi, oo));
     }
     if !cli.is_empty() {
-        rep.problems(&cli, ctx.err)?;
+        note(&mut rep, js, &cli, ctx.err)?;
         return Ok(rep);
     }
     let problems: Vec<_> = copies
@@ -734,13 +790,13 @@ pub fn tma(ctx: Ctx, a: &TmaArgs) -> Result<Report, fmt::Error> {
         .flat_map(|c| c.validate().iter().collect::<Vec<_>>())
         .collect();
     if !problems.is_empty() {
-        rep.problems(&problems, ctx.err)?;
+        note(&mut rep, js, &problems, ctx.err)?;
         return Ok(rep);
     }
     let result = match agreement(&layout, &copies, k_start) {
         Ok(r) => r,
         Err(e) => {
-            rep.problems(&[e], ctx.err)?;
+            note(&mut rep, js, &[e], ctx.err)?;
             return Ok(rep);
         }
     };
@@ -806,7 +862,7 @@ pub fn tma(ctx: Ctx, a: &TmaArgs) -> Result<Report, fmt::Error> {
         }
     }
     if let Some(m) = mismatch {
-        rep.problems(&[m], ctx.err)?;
+        note(&mut rep, js, &[m], ctx.err)?;
     }
     Ok(rep)
 }

@@ -768,3 +768,79 @@ fn tma_several_copies() {
     ]);
     r.code(2);
 }
+
+/// In JSON mode a command stopped by problems still prints one object with its result key empty
+/// and every problem, as well as the stderr lines.
+#[test]
+fn json_problems() {
+    let r = run(&[
+        "layout",
+        "desc",
+        "--type",
+        "bf16",
+        "--major",
+        "k",
+        "--swizzle",
+        "128B",
+        "--mn",
+        "12",
+        "--k",
+        "64",
+        "--start-address",
+        "0x408",
+        "--json",
+    ]);
+    r.code(1);
+    let v = r.json();
+    assert_eq!(v["descriptors"], serde_json::json!([]));
+    let fields: Vec<&str> = v["errors"]
+        .as_array()
+        .expect("errors")
+        .iter()
+        .map(|e| e["field"].as_str().expect("field"))
+        .collect();
+    assert_eq!(fields, ["mn", "start_address"]);
+    assert_eq!(r.stderr_lines().len(), 2);
+    let r = run(&[
+        "layout",
+        "addr",
+        "0x4000404000014040",
+        "--type",
+        "bf16",
+        "--major",
+        "k",
+        "--mn",
+        "8",
+        "--k",
+        "16",
+        "--json",
+    ]);
+    r.code(1);
+    let v = r.json();
+    assert_eq!(v["addresses"], serde_json::json!([]));
+    assert_eq!(v["errors"][0]["source"], "decisions.md R2");
+    let r = run(&[
+        "layout",
+        "tma",
+        "0x4000404000010040",
+        "--type",
+        "bf16",
+        "--major",
+        "k",
+        "--mn",
+        "128",
+        "--k",
+        "16",
+        "--swizzle",
+        "none",
+        "--box",
+        "8x128",
+        "--dst",
+        "0x410",
+        "--json",
+    ]);
+    r.code(1);
+    let v = r.json();
+    assert_eq!(v["agree"], Value::Null);
+    assert_eq!(v["errors"][0]["field"], "destination");
+}
