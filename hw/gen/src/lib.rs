@@ -18,6 +18,7 @@
 //! of the `wgmma` shapes the cases use (`hw/wgmma/wgmma_ops.cuh`), and [`parse_results`] reads
 //! the harness output (`hw/results/`).
 
+pub mod e2e;
 pub mod tma;
 
 use std::collections::{BTreeMap, BTreeSet};

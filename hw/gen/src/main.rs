@@ -1,7 +1,8 @@
-//! Writes or checks the hardware case files (wgmma and TMA) and the CUDA wrappers they need.
+//! Writes or checks the hardware case files (wgmma, TMA, end to end) and the CUDA wrappers they
+//! need.
 //!
 //! ```text
-//! cargo run -p tcgen05-hw-cases -- write   # hw/cases/{wgmma,tma}.txt, hw/wgmma/wgmma_ops.cuh
+//! cargo run -p tcgen05-hw-cases -- write   # hw/cases/{wgmma,tma,e2e}.txt, hw/wgmma/wgmma_ops.cuh
 //! cargo run -p tcgen05-hw-cases -- check   # exit 1 when the committed files are stale
 //! ```
 
@@ -36,12 +37,23 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let e2e = match tcgen05_hw_cases::e2e::e2e_cases() {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let files = [
         (root().join("hw/cases/wgmma.txt"), text),
         (root().join("hw/wgmma/wgmma_ops.cuh"), ops),
         (
             root().join("hw/cases/tma.txt"),
             tcgen05_hw_cases::tma::render_tma_cases(&tma),
+        ),
+        (
+            root().join("hw/cases/e2e.txt"),
+            tcgen05_hw_cases::e2e::render_e2e_cases(&e2e),
         ),
     ];
     match mode.as_str() {
@@ -75,6 +87,11 @@ fn main() -> ExitCode {
                 }
             }
             println!("{} TMA cases", tma.len());
+            println!(
+                "{} end-to-end cases ({} differ)",
+                e2e.len(),
+                e2e.iter().filter(|c| !c.agree).count()
+            );
             for (r, n) in refuting {
                 println!("{n} correct cases would read other addresses under the {r} reading");
             }

@@ -289,3 +289,48 @@ fn committed_h100_tma_results_place_every_element_where_the_model_says() {
     }
     assert!(placed >= 80 && refused >= 9, "{placed} {refused}");
 }
+
+#[test]
+fn committed_e2e_cases_and_h100_results_follow_the_agreement_check() {
+    let cases =
+        tcgen05_hw_cases::e2e::e2e_cases().unwrap_or_else(|e| panic!("generator failed: {e}"));
+    assert!(
+        read("hw/cases/e2e.txt") == tcgen05_hw_cases::e2e::render_e2e_cases(&cases),
+        "hw/cases/e2e.txt is stale: run `cargo run -p tcgen05-hw-cases -- write`"
+    );
+    // Both answers occur: the address-anchored descriptors agree with the copies, Table 41's
+    // base offset on a copy off the repeat boundary does not.
+    let differ = cases.iter().filter(|c| !c.agree).count();
+    assert!(
+        differ >= 3 && cases.len() - differ >= 6,
+        "{differ} of {}",
+        cases.len()
+    );
+    let text = read("hw/results/e2e-h100.txt");
+    let r = parse_results(&text).unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        r.device.contains("H100") && r.device.contains("cc 9.0"),
+        "{}",
+        r.device
+    );
+    assert!(!r.date.is_empty() && r.done, "incomplete results");
+    let fnv = format!("{:#018x}", fnv1a(read("hw/cases/e2e.txt").as_bytes()));
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("window ") && l.ends_with(&format!("cases_fnv1a64 {fnv}"))),
+        "hw/results/e2e-h100.txt is not the output for the committed hw/cases/e2e.txt"
+    );
+    assert_eq!(r.results.len(), cases.len());
+    for (c, res) in cases.iter().zip(&r.results) {
+        let f = |k: &str| res.fields.get(k).map_or("", String::as_str);
+        assert_eq!(res.name, c.name);
+        assert_eq!(f("expect"), if c.agree { "agree" } else { "differ" });
+        assert_eq!(
+            f("product"),
+            if c.agree { "match" } else { "mismatch" },
+            "{}",
+            c.name
+        );
+        assert_eq!(f("verdict"), "ok", "{}", c.name);
+    }
+}
