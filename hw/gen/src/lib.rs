@@ -16,7 +16,8 @@
 //!
 //! [`render_cases`] writes the case file (`hw/cases/wgmma.txt`), [`render_ops`] the CUDA wrappers
 //! of the `wgmma` shapes the cases use (`hw/wgmma/wgmma_ops.cuh`), and [`parse_results`] reads
-//! the harness output (`hw/results/`).
+//! the harness output (`hw/results/`). [`tma`] does the same for the tensor-copy placement model
+//! on Hopper's TMA, and [`e2e`] for its agreement check with the TMA writing and `wgmma` reading.
 
 pub mod e2e;
 pub mod tma;
