@@ -3,6 +3,7 @@
 #
 #   scripts/test-all.sh            everything (needs g++ and PyPI for the CUTLASS oracle)
 #   SKIP_CUTLASS=1 scripts/test-all.sh   everything but the CUTLASS comparison (never in CI)
+#   SKIP_PTXAS=1 scripts/test-all.sh     everything but the ptxas comparison (never in CI)
 #
 # Tools the tests need are installed under .cache/ (git-ignored) by the scripts themselves.
 set -euo pipefail
@@ -41,6 +42,13 @@ if [ "${SKIP_CUTLASS:-}" = 1 ] && [ -z "${CI:-}" ]; then
 else
   step "CUTLASS oracle: regenerate the Tensor Memory maps from NVIDIA's headers and compare with the committed ones"
   conformance/cutlass/run_tmem.sh --check
+fi
+
+if [ "${SKIP_PTXAS:-}" = 1 ] && [ -z "${CI:-}" ]; then
+  step "ptxas oracle skipped (SKIP_PTXAS=1)"
+else
+  step "ptxas oracle: assemble every tcgen05 form the ptx builders write with ptxas 13.5.37, compare verdicts and SASS"
+  conformance/ptxas/run.sh --check
 fi
 
 step "all tests passed"

@@ -104,6 +104,9 @@ tcgen05 encode zmask --skip-span 2 --use-span 3 --m 128 --n 64"
     /// Shared-memory layouts: descriptors from intent, addresses from a descriptor, TMA agreement.
     #[command(subcommand)]
     Layout(crate::layout::Layout),
+    /// Print the PTX of a tcgen05 instruction, or a minimal kernel, after checking every rule.
+    #[command(subcommand)]
+    Ptx(crate::ptx::PtxCommand),
     /// Tensor Memory maps with pictures: tcgen05.ld/st fragments, D and A data-path layouts,
     /// scale factors, tcgen05.cp rows.
     #[command(subcommand)]
@@ -289,7 +292,7 @@ const SHAPES_HELP: &str = concat!(
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TargetArg(pub Result<Target, TargetError>);
 
-fn parse_target(s: &str) -> Result<TargetArg, String> {
+pub fn parse_target(s: &str) -> Result<TargetArg, String> {
     match Target::from_name(s.trim_ascii()) {
         Err(TargetError::Unknown) => Err(format!(
             "unknown target '{s}' (expected sm_100a, sm_100f, sm_103a, sm_103f, sm_110a, sm_110f or sm_101a)"

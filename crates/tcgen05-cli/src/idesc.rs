@@ -610,11 +610,17 @@ impl Decoder for Batch {
     }
 }
 
-/// `encode idesc`.
-pub fn encode(ctx: Ctx, a: &EncodeIdesc) -> Result<Report, fmt::Error> {
-    let mut rep = Report::default();
-    let Some(target) = resolve_target(a.target, &mut rep, ctx.err)? else {
-        return Ok(rep);
+/// The MMA configuration that `encode idesc`'s flags describe (also the flags of `ptx kernel`),
+/// with the problems found while reading them (a number too wide for its field, a `--k` other
+/// than the implied K). `None`, with `rep` holding the message and status, for a usage error or
+/// a target without tcgen05.
+pub fn config_of(
+    ctx: Ctx,
+    a: &EncodeIdesc,
+    rep: &mut Report,
+) -> Result<Option<(MmaConfig, Vec<CliError>)>, fmt::Error> {
+    let Some(target) = resolve_target(a.target, rep, ctx.err)? else {
+        return Ok(None);
     };
     let d_type = match a.d_type {
         Some(t) => t,
@@ -628,7 +634,7 @@ pub fn encode(ctx: Ctx, a: &EncodeIdesc) -> Result<Report, fmt::Error> {
                 a.kind
             )?;
             rep.status = Status::Usage;
-            return Ok(rep);
+            return Ok(None);
         }
     };
     let mut cli: Vec<CliError> = Vec::new();
@@ -687,6 +693,16 @@ pub fn encode(ctx: Ctx, a: &EncodeIdesc) -> Result<Report, fmt::Error> {
         a_swizzle: None,
         b_swizzle: None,
     };
+    Ok(Some((cfg, cli)))
+}
+
+/// `encode idesc`.
+pub fn encode(ctx: Ctx, a: &EncodeIdesc) -> Result<Report, fmt::Error> {
+    let mut rep = Report::default();
+    let Some((cfg, cli)) = config_of(ctx, a, &mut rep)? else {
+        return Ok(rep);
+    };
+    let (f, target) = (cfg.idesc, cfg.target);
     let problems: Vec<MmaError> = validate_mma(&cfg).iter().collect();
     let encoded = if cli.is_empty() && is_valid(&problems) {
         InstructionDescriptor::try_new(f).ok()

@@ -17,6 +17,7 @@ mod layout;
 mod number;
 mod out;
 mod problem;
+mod ptx;
 mod shapes;
 mod smem;
 mod tmem;
@@ -152,6 +153,7 @@ fn run(ctx: Ctx, command: &Command) -> Result<Status, Failure> {
         Command::Solve(Solve::Zmask(a)) => emit(zmask::solve_cmd(ctx, a)),
         Command::Shapes(a) => emit(shapes::run(ctx, a)),
         Command::Layout(l) => emit(layout::run(ctx, l)),
+        Command::Ptx(c) => emit(ptx::run(ctx, c)),
         Command::Tmem(t) => emit(tmem::run(ctx, t)),
     }
 }

@@ -20,6 +20,7 @@
 //! - [`canonical_layout`]: which shared-memory byte an MMA reads for each operand element
 //!   (the canonical layouts of PTX ISA 9.7.16.3.3), and the descriptors of a tile from intent.
 //! - [`tensor_copy`]: whether an MMA reads exactly what a tensor copy (TMA) wrote.
+//! - [`ptx`]: PTX text for every tcgen05 instruction form, validated before it is written.
 //!
 //! The crate is `#![no_std]` without required dependencies; every constructor and encoder is a
 //! `const fn`, so descriptors can be built and checked at compile time.
@@ -40,6 +41,7 @@ pub mod data_path;
 pub mod diagnostic;
 pub mod instruction_descriptor;
 pub mod mma;
+pub mod ptx;
 pub mod shapes;
 pub mod shared_memory_descriptor;
 pub mod targets;

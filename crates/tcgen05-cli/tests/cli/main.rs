@@ -8,6 +8,7 @@ mod errors;
 mod help;
 mod idesc;
 mod layout;
+mod ptx;
 mod shapes;
 mod smem;
 mod snapshots;

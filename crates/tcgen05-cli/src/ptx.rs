@@ -1,0 +1,856 @@
+//! `ptx`: print the PTX text of one tcgen05 instruction, or a complete minimal kernel, after
+//! checking every rule (the `tcgen05::ptx` builders; PTX ISA 9.7.16.7-9.7.16.10.9).
+
+use std::fmt::{self, Write as _};
+
+use clap::{Args, Subcommand, ValueEnum};
+use tcgen05::diagnostic::Diagnostic;
+use tcgen05::mma::{CtaGroup, Kind};
+use tcgen05::ptx::{
+    write_minimal_kernel, ASource, Alloc, Collector, CollectorOp, Commit, Context, Cp,
+    CpSourceFormat, Dealloc, Fence, Instruction, Mma, PtxError, RedOp, RedType, Reduction,
+    RenderError, ScaleVec, Shift, Syntax, TmemLoad, TmemStore, Value, Wait,
+};
+use tcgen05::tensor_memory::{CpMulticast, CpShape, LdStShape, Num};
+
+use crate::cli::{EncodeIdesc, TargetArg};
+use crate::number::parse;
+use crate::out::{problems_json2, resolve_target, Ctx, Obj, Report, Status};
+use crate::problem::CliError;
+
+const PTX_HELP: &str = concat!(
+    "Examples:\n",
+    "  $ tcgen05 ptx mma --kind f16 --cta-group 1 --idesc 0x08100490\n",
+    "  tcgen05.mma.cta_group::1.kind::f16 [d_tmem], a_desc, b_desc, 0x08100490, enable_input_d;\n",
+    "  $ tcgen05 ptx ld --shape 32x32b --num x8 --taddr t\n",
+    "  $ tcgen05 ptx kernel --kind f16 --m 128 --n 64 --d-type f32 --a-type bf16 --b-type bf16\n\n",
+    "Every form is checked before it is printed: the rules ptxas enforces (qualifier pairings,\n",
+    "operand counts, immediate ranges, target and PTX ISA version) and those it cannot see (an\n",
+    "immediate instruction descriptor, zero-column mask or shared memory descriptor is checked\n",
+    "against Tables 39-45 and decisions.md). Operands are register names (any PTX identifier) or,\n",
+    "where PTX allows, immediates (a number: 0x-hex or decimal).\n\n",
+    "--asm prints a Rust asm! template string (vector braces doubled; operands may be\n",
+    "placeholders such as '{taddr}').\n",
+    "--preamble prints the .version/.target/.address_size lines first; the version is the lowest\n",
+    "that suits the target and the form (--ptx-version overrides it). --json prints {\"ptx\",\n",
+    "\"target\", \"version\", \"valid\", \"errors\", \"warnings\"}.\n\n",
+    "Exit status: 0 printed, 1 the form breaks a rule (one `error:` line each on stderr, nothing\n",
+    "on stdout), 2 usage error."
+);
+
+/// `ptx` subcommands.
+#[derive(Debug, Subcommand)]
+#[command(after_help = PTX_HELP)]
+pub enum PtxCommand {
+    /// tcgen05.mma in any form: .ws, .sp, .block_scale, collectors, .ashift (PTX ISA 9.7.16.10.9).
+    Mma(MmaArgs),
+    /// tcgen05.ld / tcgen05.ld.red: Tensor Memory to registers (PTX ISA 9.7.16.8.3).
+    Ld(LdArgs),
+    /// tcgen05.st: registers to Tensor Memory (PTX ISA 9.7.16.8.4).
+    St(StArgs),
+    /// tcgen05.cp: shared memory to Tensor Memory (PTX ISA 9.7.16.9.2).
+    Cp(CpArgs),
+    /// tcgen05.shift.down (PTX ISA 9.7.16.9.3).
+    Shift(ShiftArgs),
+    /// tcgen05.alloc (PTX ISA 9.7.16.7.1).
+    Alloc(AllocArgs),
+    /// tcgen05.dealloc (PTX ISA 9.7.16.7.1).
+    Dealloc(DeallocArgs),
+    /// tcgen05.relinquish_alloc_permit (PTX ISA 9.7.16.7.1).
+    RelinquishAllocPermit(GroupArgs),
+    /// tcgen05.commit, optionally multicast (PTX ISA 9.7.16).
+    Commit(CommitArgs),
+    /// tcgen05.fence::before_thread_sync / ::after_thread_sync.
+    Fence(FenceArgs),
+    /// tcgen05.wait::ld / ::st.
+    Wait(WaitArgs),
+    /// A complete minimal kernel (alloc, mma, commit, wait, ld, dealloc) for the configuration
+    /// that `encode idesc` takes, with the encoded instruction descriptor as an immediate.
+    #[command(after_help = KERNEL_HELP)]
+    Kernel(EncodeIdesc),
+}
+
+const KERNEL_HELP: &str = concat!(
+    "Example:\n",
+    "  $ tcgen05 ptx kernel --kind f16 --m 128 --n 64 --d-type f32 --a-type bf16 --b-type bf16 > k.ptx\n",
+    "  $ ptxas -arch=sm_100a k.ptx -o k.cubin && nvdisasm k.cubin | grep -E 'UTCHMMA|0x8100490'\n\n",
+    "The flags are those of `tcgen05 encode idesc`. The kernel tcgen05_minimal(a_desc, b_desc,\n",
+    "out) allocates Tensor Memory, issues one tcgen05.mma with the encoded instruction descriptor\n",
+    "as an immediate (its disassembly shows it in a UMOV), commits to an mbarrier and waits on it,\n",
+    "loads 8 columns with tcgen05.ld.32x32b.x8, waits, stores one word and frees Tensor Memory:\n",
+    "the smallest module to assemble to check a setup (it computes nothing meaningful).\n",
+    "Exit status: 0 printed, 1 the configuration breaks a rule, 2 usage error."
+);
+
+/// Flags every instruction subcommand takes.
+#[derive(Debug, Args)]
+pub struct Common {
+    /// The target (sm_100a sm_100f sm_103a sm_103f sm_110a sm_110f sm_101a).
+    #[arg(long, value_name = "T", value_parser = crate::cli::parse_target, default_value = "sm_100a")]
+    pub target: TargetArg,
+    /// PTX ISA version, for example 8.8 (default: the lowest that suits target and form).
+    #[arg(long, value_name = "X.Y", value_parser = parse_version)]
+    pub ptx_version: Option<u8>,
+    /// Print the .version, .target and .address_size directives before the instruction.
+    #[arg(long)]
+    pub preamble: bool,
+    /// Print the instruction as a Rust asm! template string: register-vector braces doubled;
+    /// give operands as placeholders (--taddr '{t}').
+    #[arg(long, conflicts_with = "preamble")]
+    pub asm: bool,
+}
+
+/// A register name or an immediate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Operand {
+    /// A register (any text that does not start with a digit; checked as a PTX identifier).
+    Reg(String),
+    /// A number.
+    Imm(u64),
+}
+
+impl Operand {
+    fn value<T: Copy>(&self, imm: impl Fn(u64) -> T) -> Value<'_, T> {
+        match self {
+            Operand::Reg(r) => Value::Reg(r),
+            Operand::Imm(v) => Value::Imm(imm(*v)),
+        }
+    }
+}
+
+fn operand(s: &str, bits: u32) -> Result<Operand, String> {
+    if s.starts_with(|c: char| c.is_ascii_digit()) {
+        parse(s.as_bytes(), bits)
+            .map(Operand::Imm)
+            .map_err(|e| e.to_string())
+    } else {
+        Ok(Operand::Reg(s.to_string()))
+    }
+}
+
+fn operand32(s: &str) -> Result<Operand, String> {
+    operand(s, 32)
+}
+
+fn operand64(s: &str) -> Result<Operand, String> {
+    operand(s, 64)
+}
+
+fn operand16(s: &str) -> Result<Operand, String> {
+    operand(s, 16)
+}
+
+fn operand_bit(s: &str) -> Result<Operand, String> {
+    operand(s, 1)
+}
+
+fn parse_version(s: &str) -> Result<u8, String> {
+    let err = || format!("'{s}' is not a PTX ISA version (expected X.Y, such as 8.8)");
+    let (a, b) = s.trim_ascii().split_once('.').ok_or_else(err)?;
+    let (a, b): (u8, u8) = (a.parse().map_err(|_| err())?, b.parse().map_err(|_| err())?);
+    if b > 9 || a > 25 {
+        return Err(err());
+    }
+    Ok(a * 10 + b)
+}
+
+fn parse_kind(s: &str) -> Result<Kind, String> {
+    Kind::from_name(&s.trim_ascii().to_ascii_lowercase()).ok_or_else(|| {
+        format!("unknown kind '{s}' (expected f16, tf32, f8f6f4, i8, mxf8f6f4, mxf4 or mxf4nvf4)")
+    })
+}
+
+fn parse_cta_group(s: &str) -> Result<CtaGroup, String> {
+    match s.trim_ascii() {
+        "1" => Ok(CtaGroup::One),
+        "2" => Ok(CtaGroup::Two),
+        _ => Err(format!("'{s}' is not a CTA group (expected 1 or 2)")),
+    }
+}
+
+fn parse_scale_vec(s: &str) -> Result<ScaleVec, String> {
+    let t = s.trim_ascii().trim_start_matches('.');
+    let t = t.strip_prefix("scale_vec::").unwrap_or(t);
+    match t.to_ascii_lowercase().as_str() {
+        "default" | "none" => Ok(ScaleVec::Default),
+        "1x" => Ok(ScaleVec::X1),
+        "2x" => Ok(ScaleVec::X2),
+        "4x" => Ok(ScaleVec::X4),
+        "block16" => Ok(ScaleVec::Block16),
+        "block32" => Ok(ScaleVec::Block32),
+        _ => Err(format!(
+            "unknown scale vector '{s}' (expected default, 1X, 2X, 4X, block16 or block32)"
+        )),
+    }
+}
+
+fn parse_collector(s: &str) -> Result<Collector, String> {
+    let err = || {
+        format!(
+            "unknown collector '{s}' (expected a::OP or bN::OP with N 0-3, OP fill, use, lastuse or discard)"
+        )
+    };
+    let t = s.trim_ascii().trim_start_matches('.');
+    let t = t.strip_prefix("collector::").unwrap_or(t);
+    let (buf, op) = t.split_once("::").ok_or_else(err)?;
+    let op = CollectorOp::ALL
+        .into_iter()
+        .find(|o| o.name() == op)
+        .ok_or_else(err)?;
+    if buf == "a" {
+        return Ok(Collector::A(op));
+    }
+    let n: u8 = buf
+        .strip_prefix('b')
+        .and_then(|n| n.parse().ok())
+        .ok_or_else(err)?;
+    Ok(Collector::B(n, op))
+}
+
+fn parse_ldst_shape(s: &str) -> Result<LdStShape, String> {
+    LdStShape::from_name(s.trim_ascii()).map_err(|e| e.to_string())
+}
+
+fn parse_num(s: &str) -> Result<Num, String> {
+    Num::from_name(s.trim_ascii()).map_err(|e| e.to_string())
+}
+
+fn parse_cp_shape(s: &str) -> Result<CpShape, String> {
+    CpShape::from_name(s.trim_ascii()).map_err(|e| e.to_string())
+}
+
+fn parse_multicast(s: &str) -> Result<CpMulticast, String> {
+    CpMulticast::from_name(s.trim_ascii()).map_err(|e| e.to_string())
+}
+
+/// `--format` of `ptx cp`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    /// `.b8x16.b6x16_p32`.
+    #[value(name = "b6x16_p32")]
+    B6x16P32,
+    /// `.b8x16.b4x16_p64`.
+    #[value(name = "b4x16_p64")]
+    B4x16P64,
+}
+
+/// `--red` of `ptx ld`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum RedArg {
+    /// `.min`.
+    Min,
+    /// `.max`.
+    Max,
+}
+
+/// `--red-type` of `ptx ld`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum RedTypeArg {
+    /// `.f32`.
+    F32,
+    /// `.u32`.
+    U32,
+    /// `.s32`.
+    S32,
+}
+
+/// `ptx mma`.
+#[derive(Debug, Args)]
+pub struct MmaArgs {
+    /// .kind: f16 tf32 f8f6f4 i8 mxf8f6f4 mxf4 mxf4nvf4.
+    #[arg(long, value_name = "K", value_parser = parse_kind)]
+    pub kind: Kind,
+    /// .cta_group::1 (default) or ::2.
+    #[arg(long, value_name = "1|2", value_parser = parse_cta_group, default_value = "1")]
+    pub cta_group: CtaGroup,
+    /// tcgen05.mma.ws (weight-stationary).
+    #[arg(long)]
+    pub ws: bool,
+    /// .sp, with the register holding the sparsity metadata's Tensor Memory address.
+    #[arg(long, value_name = "REG", num_args = 0..=1, default_missing_value = "sp_meta")]
+    pub sparse: Option<String>,
+    /// The instruction descriptor: a 32-bit immediate (then checked against Tables 39-44) or a
+    /// register.
+    #[arg(long, value_name = "VALUE|REG", value_parser = operand32, default_value = "idesc")]
+    pub idesc: Operand,
+    /// Register holding D's Tensor Memory address.
+    #[arg(long, value_name = "REG", default_value = "d_tmem")]
+    pub d: String,
+    /// Register holding A's shared memory descriptor (or, with --a-tmem, its Tensor Memory
+    /// address).
+    #[arg(long, value_name = "REG")]
+    pub a: Option<String>,
+    /// A is in Tensor Memory (`[a-tmem]`).
+    #[arg(long)]
+    pub a_tmem: bool,
+    /// Register holding B's shared memory descriptor.
+    #[arg(long, value_name = "REG", default_value = "b_desc")]
+    pub b: String,
+    /// Scale vector of a block-scaled kind: default, 1X, 2X, 4X, block16, block32 (given with
+    /// another kind, it asks for .block_scale there).
+    #[arg(long, value_name = "V", value_parser = parse_scale_vec)]
+    pub scale_vec: Option<ScaleVec>,
+    /// Register holding scale_A's Tensor Memory address (block-scaled kinds).
+    #[arg(long, value_name = "REG", default_value = "scale_a")]
+    pub scale_a: String,
+    /// Register holding scale_B's Tensor Memory address (block-scaled kinds).
+    #[arg(long, value_name = "REG", default_value = "scale_b")]
+    pub scale_b: String,
+    /// Collector qualifier: a::fill|use|lastuse|discard, or bN::OP (N 0-3, .ws only).
+    #[arg(long, value_name = "C", value_parser = parse_collector)]
+    pub collector: Option<Collector>,
+    /// .ashift (A in Tensor Memory, M = 128 or 256).
+    #[arg(long)]
+    pub ashift: bool,
+    /// disable-output-lane registers, comma-separated (4 with .cta_group::1, 8 with ::2).
+    #[arg(long, value_name = "R,R,..", value_delimiter = ',')]
+    pub disable_output_lane: Option<Vec<String>>,
+    /// enable-input-d: a predicate register, or 0 / 1.
+    #[arg(long, value_name = "PRED|0|1", value_parser = operand_bit, default_value = "enable_input_d")]
+    pub enable_input_d: Operand,
+    /// scale-input-d, 0-15 (kind::f16 and kind::tf32).
+    #[arg(long, value_name = "N", value_parser = crate::number::arg_u64)]
+    pub scale_input_d: Option<u64>,
+    /// zero-column-mask-desc (.ws): a 64-bit immediate (checked against Table 45) or a register.
+    #[arg(long, value_name = "VALUE|REG", value_parser = operand64)]
+    pub zero_column_mask: Option<Operand>,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+/// `ptx ld`.
+#[derive(Debug, Args)]
+pub struct LdArgs {
+    /// Shape: 16x64b 16x128b 16x256b 16x32bx2 32x32b.
+    #[arg(long, value_name = "S", value_parser = parse_ldst_shape)]
+    pub shape: LdStShape,
+    /// .num: x1 x2 x4 ... x128.
+    #[arg(long, value_name = "xN", value_parser = parse_num)]
+    pub num: Num,
+    /// .pack::16b.
+    #[arg(long)]
+    pub pack: bool,
+    /// Destination registers, comma-separated (default: PREFIX0, PREFIX1, ... as many as the
+    /// shape and .num need).
+    #[arg(long, value_name = "R,R,..", value_delimiter = ',')]
+    pub dst: Option<Vec<String>>,
+    /// Prefix of the default destination registers.
+    #[arg(long, value_name = "P", default_value = "r")]
+    pub reg_prefix: String,
+    /// Register holding the Tensor Memory address.
+    #[arg(long, value_name = "REG", default_value = "taddr")]
+    pub taddr: String,
+    /// immHalfSplitoff of .16x32bx2, in columns.
+    #[arg(long, value_name = "N", value_parser = crate::number::arg_u64)]
+    pub offset: Option<u64>,
+    /// tcgen05.ld.red with this reduction (sm_103a/f, sm_110a/f).
+    #[arg(long, value_enum)]
+    pub red: Option<RedArg>,
+    /// Type of the reduction.
+    #[arg(long, value_enum, default_value = "f32")]
+    pub red_type: RedTypeArg,
+    /// .abs (f32 reductions).
+    #[arg(long)]
+    pub abs: bool,
+    /// .NaN (f32 reductions).
+    #[arg(long)]
+    pub nan: bool,
+    /// Register receiving the reduction.
+    #[arg(long, value_name = "REG", default_value = "redval")]
+    pub redval: String,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+/// `ptx st`.
+#[derive(Debug, Args)]
+pub struct StArgs {
+    /// Shape: 16x64b 16x128b 16x256b 16x32bx2 32x32b.
+    #[arg(long, value_name = "S", value_parser = parse_ldst_shape)]
+    pub shape: LdStShape,
+    /// .num: x1 x2 x4 ... x128.
+    #[arg(long, value_name = "xN", value_parser = parse_num)]
+    pub num: Num,
+    /// .unpack::16b.
+    #[arg(long)]
+    pub unpack: bool,
+    /// Source registers, comma-separated (default: PREFIX0, PREFIX1, ...).
+    #[arg(long, value_name = "R,R,..", value_delimiter = ',')]
+    pub src: Option<Vec<String>>,
+    /// Prefix of the default source registers.
+    #[arg(long, value_name = "P", default_value = "r")]
+    pub reg_prefix: String,
+    /// Register holding the Tensor Memory address.
+    #[arg(long, value_name = "REG", default_value = "taddr")]
+    pub taddr: String,
+    /// immHalfSplitoff of .16x32bx2, in columns.
+    #[arg(long, value_name = "N", value_parser = crate::number::arg_u64)]
+    pub offset: Option<u64>,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+/// `ptx cp`.
+#[derive(Debug, Args)]
+pub struct CpArgs {
+    /// .cta_group::1 (default) or ::2.
+    #[arg(long, value_name = "1|2", value_parser = parse_cta_group, default_value = "1")]
+    pub cta_group: CtaGroup,
+    /// Shape: 128x256b 4x256b 128x128b 64x128b 32x128b.
+    #[arg(long, value_name = "S", value_parser = parse_cp_shape)]
+    pub shape: CpShape,
+    /// Multicast: warpx2::02_13 warpx2::01_23 warpx4 (64x128b and 32x128b need one).
+    #[arg(long, value_name = "M", value_parser = parse_multicast, default_value = "none")]
+    pub multicast: CpMulticast,
+    /// Decompress to .b8x16 from this source format.
+    #[arg(long, value_enum)]
+    pub format: Option<FormatArg>,
+    /// Register holding the Tensor Memory address.
+    #[arg(long, value_name = "REG", default_value = "taddr")]
+    pub taddr: String,
+    /// The shared memory descriptor: a 64-bit immediate (checked against Tables 40-41) or a
+    /// register.
+    #[arg(long, value_name = "VALUE|REG", value_parser = operand64, default_value = "s_desc")]
+    pub sdesc: Operand,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+/// `ptx shift`.
+#[derive(Debug, Args)]
+pub struct ShiftArgs {
+    /// .cta_group::1 (default) or ::2.
+    #[arg(long, value_name = "1|2", value_parser = parse_cta_group, default_value = "1")]
+    pub cta_group: CtaGroup,
+    /// Register holding the Tensor Memory address.
+    #[arg(long, value_name = "REG", default_value = "taddr")]
+    pub taddr: String,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+/// `ptx alloc`.
+#[derive(Debug, Args)]
+pub struct AllocArgs {
+    /// .cta_group::1 (default) or ::2.
+    #[arg(long, value_name = "1|2", value_parser = parse_cta_group, default_value = "1")]
+    pub cta_group: CtaGroup,
+    /// Shared memory variable (or address register) that receives the address.
+    #[arg(long, value_name = "VAR", default_value = "tmem_slot")]
+    pub dst: String,
+    /// Columns: a power of two from 32 to 512, or a register.
+    #[arg(long, value_name = "N|REG", value_parser = operand32, default_value = "32")]
+    pub n_cols: Operand,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+/// `ptx dealloc`.
+#[derive(Debug, Args)]
+pub struct DeallocArgs {
+    /// .cta_group::1 (default) or ::2.
+    #[arg(long, value_name = "1|2", value_parser = parse_cta_group, default_value = "1")]
+    pub cta_group: CtaGroup,
+    /// Register holding the address tcgen05.alloc returned.
+    #[arg(long, value_name = "REG", default_value = "taddr")]
+    pub taddr: String,
+    /// Columns, as allocated: a power of two from 32 to 512, or a register.
+    #[arg(long, value_name = "N|REG", value_parser = operand32, default_value = "32")]
+    pub n_cols: Operand,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+/// `ptx relinquish-alloc-permit`.
+#[derive(Debug, Args)]
+pub struct GroupArgs {
+    /// .cta_group::1 (default) or ::2.
+    #[arg(long, value_name = "1|2", value_parser = parse_cta_group, default_value = "1")]
+    pub cta_group: CtaGroup,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+/// `ptx commit`.
+#[derive(Debug, Args)]
+pub struct CommitArgs {
+    /// .cta_group::1 (default) or ::2.
+    #[arg(long, value_name = "1|2", value_parser = parse_cta_group, default_value = "1")]
+    pub cta_group: CtaGroup,
+    /// The mbarrier's shared memory variable or address register.
+    #[arg(long, value_name = "VAR", default_value = "mbar")]
+    pub mbar: String,
+    /// .multicast::cluster with this 16-bit ctaMask: an immediate or a .b16 register.
+    #[arg(long, value_name = "MASK|REG", value_parser = operand16)]
+    pub multicast: Option<Operand>,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+/// `ptx fence`.
+#[derive(Debug, Args)]
+pub struct FenceArgs {
+    /// before-thread-sync or after-thread-sync.
+    #[arg(value_enum)]
+    pub which: FenceArg,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+/// Which fence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FenceArg {
+    /// `tcgen05.fence::before_thread_sync`.
+    BeforeThreadSync,
+    /// `tcgen05.fence::after_thread_sync`.
+    AfterThreadSync,
+}
+
+/// `ptx wait`.
+#[derive(Debug, Args)]
+pub struct WaitArgs {
+    /// ld or st.
+    #[arg(value_enum)]
+    pub which: WaitArg,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+/// Which wait.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum WaitArg {
+    /// `tcgen05.wait::ld`.
+    Ld,
+    /// `tcgen05.wait::st`.
+    St,
+}
+
+/// A number that must fit a narrower field than its flag parses: a `TooWide` problem (exit 1).
+fn fit<T: TryFrom<u64>>(
+    field: &'static str,
+    v: u64,
+    max: u64,
+    source: tcgen05::Source,
+    cli: &mut Vec<CliError>,
+) -> Option<T> {
+    match crate::problem::narrow::<T>(field, v, max, max, source) {
+        Ok(x) => Some(x),
+        Err(e) => {
+            cli.push(e);
+            None
+        }
+    }
+}
+
+fn default_regs(prefix: &str, shape: LdStShape, num: Num) -> Vec<String> {
+    let n = tcgen05::tensor_memory::registers_per_thread(shape, num).map_or_else(
+        |_| usize::from(shape.registers_per_num()) * usize::from(num.count()),
+        usize::from,
+    );
+    (0..n).map(|i| format!("{prefix}{i}")).collect()
+}
+
+/// Prints one instruction (or its problems).
+fn finish(
+    ctx: Ctx,
+    common: &Common,
+    cli: &[CliError],
+    instr: Option<Instruction<'_>>,
+) -> Result<Report, fmt::Error> {
+    let mut rep = Report::default();
+    let Some(target) = resolve_target(common.target, &mut rep, ctx.err)? else {
+        return Ok(rep);
+    };
+    let (problems, text, pctx) = match instr {
+        Some(i) => {
+            let pctx = match common.ptx_version {
+                Some(v) => Context::new(target).with_version(v),
+                None => Context::for_instructions(target, &[i]),
+            };
+            let mut text = String::new();
+            let syntax = if common.asm {
+                Syntax::RustAsm
+            } else {
+                Syntax::Ptx
+            };
+            let problems: Vec<PtxError> = match i.render_as(&pctx, &mut text, syntax) {
+                Ok(()) => i.validate(&pctx).iter().collect(),
+                Err(RenderError::Invalid(d)) => d.iter().collect(),
+                Err(RenderError::Fmt) => return Err(fmt::Error),
+            };
+            (problems, text, pctx)
+        }
+        None => (Vec::new(), String::new(), Context::new(target)),
+    };
+    let valid = cli.is_empty() && !problems.iter().any(is_error);
+    if ctx.json {
+        let mut o = Obj::open(&mut rep.out);
+        if valid {
+            o.str(key!("ptx"), &text)?;
+        } else {
+            o.raw(key!("ptx"), "null")?;
+        }
+        o.name(key!("target"), pctx.target.name())?;
+        o.str(
+            key!("version"),
+            format_args!("{}.{}", pctx.version / 10, pctx.version % 10),
+        )?;
+        o.bool(key!("valid"), valid)?;
+        problems_json2(&mut o, cli, &problems)?;
+        o.close();
+        rep.out.push('\n');
+    } else if valid {
+        if common.preamble {
+            pctx.write_preamble(&mut rep.out)?;
+        }
+        writeln!(rep.out, "{text}")?;
+    }
+    rep.problems(cli, ctx.err)?;
+    rep.problems(&problems, ctx.err)?;
+    if !valid {
+        rep.status = rep.status.max(Status::Rule);
+    }
+    Ok(rep)
+}
+
+fn is_error(e: &PtxError) -> bool {
+    e.severity() == tcgen05::Severity::Error
+}
+
+/// `ptx kernel`.
+fn kernel(ctx: Ctx, a: &EncodeIdesc) -> Result<Report, fmt::Error> {
+    let mut rep = Report::default();
+    let Some((cfg, cli)) = crate::idesc::config_of(ctx, a, &mut rep)? else {
+        return Ok(rep);
+    };
+    let mut text = String::new();
+    let problems: Vec<PtxError> = if cli.is_empty() {
+        match write_minimal_kernel(&cfg, &mut text) {
+            Ok(()) => Vec::new(),
+            Err(RenderError::Invalid(d)) => d.iter().collect(),
+            Err(RenderError::Fmt) => return Err(fmt::Error),
+        }
+    } else {
+        Vec::new()
+    };
+    let valid = cli.is_empty() && !problems.iter().any(is_error);
+    if ctx.json {
+        let mut o = Obj::open(&mut rep.out);
+        if valid {
+            o.str(key!("ptx"), &text)?;
+            let bits = cfg.idesc.encode().map(|d| d.bits()).unwrap_or_default();
+            o.str(key!("idesc"), format_args!("{bits:#010x}"))?;
+        } else {
+            o.raw(key!("ptx"), "null")?;
+        }
+        o.name(key!("target"), cfg.target.name())?;
+        o.bool(key!("valid"), valid)?;
+        problems_json2(&mut o, &cli, &problems)?;
+        o.close();
+        rep.out.push('\n');
+    } else if valid {
+        rep.out.push_str(&text);
+    }
+    rep.problems(&cli, ctx.err)?;
+    rep.problems(&problems, ctx.err)?;
+    if !valid {
+        rep.status = rep.status.max(Status::Rule);
+    }
+    Ok(rep)
+}
+
+/// Runs a `ptx` subcommand.
+pub fn run(ctx: Ctx, c: &PtxCommand) -> Result<Report, fmt::Error> {
+    let mut cli = Vec::new();
+    match c {
+        PtxCommand::Kernel(a) => kernel(ctx, a),
+        PtxCommand::Mma(a) => {
+            let a_reg =
+                a.a.clone()
+                    .unwrap_or_else(|| if a.a_tmem { "a_tmem" } else { "a_desc" }.to_string());
+            let source = if a.a_tmem {
+                ASource::Tmem(&a_reg)
+            } else {
+                ASource::Smem(&a_reg)
+            };
+            let lanes: Vec<&str> = a
+                .disable_output_lane
+                .iter()
+                .flatten()
+                .map(String::as_str)
+                .collect();
+            let idesc = match &a.idesc {
+                Operand::Reg(r) => Value::Reg(r.as_str()),
+                // Parsed as 32 bits.
+                Operand::Imm(v) => Value::Imm(*v as u32),
+            };
+            let enable = match &a.enable_input_d {
+                Operand::Reg(r) => Value::Reg(r.as_str()),
+                Operand::Imm(v) => Value::Imm(*v != 0),
+            };
+            let mut m = Mma::new(a.cta_group, a.kind, &a.d, source, &a.b, idesc, enable)
+                .with_ws(a.ws)
+                .with_ashift(a.ashift);
+            if let Some(sp) = &a.sparse {
+                m = m.with_sparse(sp);
+            }
+            if a.kind.is_block_scaled() || a.scale_vec.is_some() {
+                m = m.with_block_scale(
+                    a.scale_vec.unwrap_or(ScaleVec::Default),
+                    &a.scale_a,
+                    &a.scale_b,
+                );
+            }
+            m.collector = a.collector;
+            if a.disable_output_lane.is_some() {
+                m = m.with_disable_output_lane(&lanes);
+            }
+            if let Some(s) = a.scale_input_d {
+                if let Some(s) = fit::<u8>(
+                    "scale_input_d",
+                    s,
+                    255,
+                    tcgen05::Source::PtxSection("9.7.16.10.9.1"),
+                    &mut cli,
+                ) {
+                    m = m.with_scale_input_d(s);
+                }
+            }
+            if let Some(z) = &a.zero_column_mask {
+                m = m.with_zero_column_mask(z.value(|v| v));
+            }
+            finish(ctx, &a.common, &cli, Some(Instruction::Mma(m)))
+        }
+        PtxCommand::Ld(a) => {
+            let regs = a
+                .dst
+                .clone()
+                .unwrap_or_else(|| default_regs(&a.reg_prefix, a.shape, a.num));
+            let refs: Vec<&str> = regs.iter().map(String::as_str).collect();
+            let mut ld = TmemLoad::new(a.shape, a.num, &refs, &a.taddr).with_pack(a.pack);
+            if let Some(o) = a.offset {
+                ld.offset = fit::<u32>(
+                    "offset",
+                    o,
+                    u64::from(u32::MAX),
+                    tcgen05::Source::Decision(24),
+                    &mut cli,
+                );
+            }
+            if let Some(op) = a.red {
+                ld = ld.with_red(Reduction {
+                    op: match op {
+                        RedArg::Min => RedOp::Min,
+                        RedArg::Max => RedOp::Max,
+                    },
+                    abs: a.abs,
+                    nan: a.nan,
+                    ty: match a.red_type {
+                        RedTypeArg::F32 => RedType::F32,
+                        RedTypeArg::U32 => RedType::U32,
+                        RedTypeArg::S32 => RedType::S32,
+                    },
+                    redval: &a.redval,
+                });
+            }
+            finish(ctx, &a.common, &cli, Some(Instruction::Load(ld)))
+        }
+        PtxCommand::St(a) => {
+            let regs = a
+                .src
+                .clone()
+                .unwrap_or_else(|| default_regs(&a.reg_prefix, a.shape, a.num));
+            let refs: Vec<&str> = regs.iter().map(String::as_str).collect();
+            let mut st = TmemStore::new(a.shape, a.num, &a.taddr, &refs).with_unpack(a.unpack);
+            if let Some(o) = a.offset {
+                st.offset = fit::<u32>(
+                    "offset",
+                    o,
+                    u64::from(u32::MAX),
+                    tcgen05::Source::Decision(24),
+                    &mut cli,
+                );
+            }
+            finish(ctx, &a.common, &cli, Some(Instruction::Store(st)))
+        }
+        PtxCommand::Cp(a) => {
+            let mut c = Cp::new(
+                a.cta_group,
+                a.shape,
+                a.multicast,
+                &a.taddr,
+                a.sdesc.value(|v| v),
+            );
+            c.source_format = a.format.map(|f| match f {
+                FormatArg::B6x16P32 => CpSourceFormat::B6x16P32,
+                FormatArg::B4x16P64 => CpSourceFormat::B4x16P64,
+            });
+            finish(ctx, &a.common, &cli, Some(Instruction::Cp(c)))
+        }
+        PtxCommand::Shift(a) => finish(
+            ctx,
+            &a.common,
+            &cli,
+            Some(Instruction::Shift(Shift {
+                cta_group: a.cta_group,
+                taddr: &a.taddr,
+            })),
+        ),
+        PtxCommand::Alloc(a) => finish(
+            ctx,
+            &a.common,
+            &cli,
+            Some(Instruction::Alloc(Alloc {
+                cta_group: a.cta_group,
+                dst: &a.dst,
+                // Parsed as 32 bits.
+                n_cols: a.n_cols.value(|v| v as u32),
+            })),
+        ),
+        PtxCommand::Dealloc(a) => finish(
+            ctx,
+            &a.common,
+            &cli,
+            Some(Instruction::Dealloc(Dealloc {
+                cta_group: a.cta_group,
+                taddr: &a.taddr,
+                n_cols: a.n_cols.value(|v| v as u32),
+            })),
+        ),
+        PtxCommand::RelinquishAllocPermit(a) => finish(
+            ctx,
+            &a.common,
+            &cli,
+            Some(Instruction::RelinquishAllocPermit(a.cta_group)),
+        ),
+        PtxCommand::Commit(a) => finish(
+            ctx,
+            &a.common,
+            &cli,
+            Some(Instruction::Commit(Commit {
+                cta_group: a.cta_group,
+                mbar: &a.mbar,
+                // Parsed as 16 bits.
+                multicast: a.multicast.as_ref().map(|m| m.value(|v| v as u16)),
+            })),
+        ),
+        PtxCommand::Fence(a) => finish(
+            ctx,
+            &a.common,
+            &cli,
+            Some(Instruction::Fence(match a.which {
+                FenceArg::BeforeThreadSync => Fence::BeforeThreadSync,
+                FenceArg::AfterThreadSync => Fence::AfterThreadSync,
+            })),
+        ),
+        PtxCommand::Wait(a) => finish(
+            ctx,
+            &a.common,
+            &cli,
+            Some(Instruction::Wait(match a.which {
+                WaitArg::Ld => Wait::Ld,
+                WaitArg::St => Wait::St,
+            })),
+        ),
+    }
+}

@@ -1,0 +1,160 @@
+//! Properties of the PTX builders (`tcgen05::ptx`, PTX ISA 9.7.16.7-9.7.16.10.9): on any input
+//! they never panic, never overflow their problem list, write exactly when no rule is broken, and
+//! write the operands they were given. (Agreement with ptxas on every generated form is checked by
+//! `conformance/ptxas`.)
+
+use proptest::prelude::*;
+use tcgen05::ptx::{
+    ASource, Collector, CollectorOp, Context, Instruction, Mma, PtxError, RenderError, ScaleVec,
+    Syntax, TmemLoad, TmemStore, Value,
+};
+use tcgen05::tensor_memory::{registers_per_thread, LdStShape, Num};
+use tcgen05::{CtaGroup, Diagnostic, Kind, Target};
+
+const LANES: [&str; 9] = ["l0", "l1", "l2", "l3", "l4", "l5", "l6", "l7", "l8"];
+const REGS: [&str; 130] = {
+    // 130 distinct register names (the largest vector has 128).
+    let mut a = ["x"; 130];
+    let names = [
+        "a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "a9", "b0", "b1", "b2", "b3", "b4",
+        "b5", "b6", "b7", "b8", "b9", "c0", "c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9",
+        "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "d9", "e0", "e1", "e2", "e3", "e4",
+        "e5", "e6", "e7", "e8", "e9", "f0", "f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9",
+        "g0", "g1", "g2", "g3", "g4", "g5", "g6", "g7", "g8", "g9", "h0", "h1", "h2", "h3", "h4",
+        "h5", "h6", "h7", "h8", "h9", "i0", "i1", "i2", "i3", "i4", "i5", "i6", "i7", "i8", "i9",
+        "j0", "j1", "j2", "j3", "j4", "j5", "j6", "j7", "j8", "j9", "k0", "k1", "k2", "k3", "k4",
+        "k5", "k6", "k7", "k8", "k9", "m0", "m1", "m2", "m3", "m4", "m5", "m6", "m7", "m8", "m9",
+        "n0", "n1", "n2", "n3", "n4", "n5", "n6", "n7", "n8", "n9",
+    ];
+    let mut i = 0;
+    while i < 130 {
+        a[i] = names[i];
+        i += 1;
+    }
+    a
+};
+
+fn target() -> impl Strategy<Value = Target> {
+    prop::sample::select(Target::ALL.to_vec())
+}
+
+fn collector() -> impl Strategy<Value = Option<Collector>> {
+    let op = prop::sample::select(CollectorOp::ALL.to_vec());
+    prop_oneof![
+        Just(None),
+        op.clone().prop_map(|o| Some(Collector::A(o))),
+        (0u8..6, op).prop_map(|(n, o)| Some(Collector::B(n, o))),
+    ]
+}
+
+prop_compose! {
+    fn mma()(
+        two in any::<bool>(),
+        kind in prop::sample::select(Kind::ALL.to_vec()),
+        ws in any::<bool>(),
+        sp in any::<bool>(),
+        a_tmem in any::<bool>(),
+        idesc in prop_oneof![Just(None), any::<u32>().prop_map(Some)],
+        vec in prop_oneof![Just(None), prop::sample::select(ScaleVec::ALL.to_vec()).prop_map(Some)],
+        coll in collector(),
+        ashift in any::<bool>(),
+        dol in prop_oneof![Just(None), (0usize..=9).prop_map(Some)],
+        en in prop_oneof![Just(None), any::<bool>().prop_map(Some)],
+        sid in prop_oneof![Just(None), any::<u8>().prop_map(Some)],
+        zm in prop_oneof![Just(None), Just(Some(None)), any::<u64>().prop_map(|z| Some(Some(z)))],
+    ) -> Mma<'static> {
+        let mut m = Mma::new(
+            if two { CtaGroup::Two } else { CtaGroup::One },
+            kind,
+            "d",
+            if a_tmem { ASource::Tmem("at") } else { ASource::Smem("ad") },
+            "bd",
+            idesc.map_or(Value::Reg("id"), Value::Imm),
+            en.map_or(Value::Reg("p"), Value::Imm),
+        )
+        .with_ws(ws)
+        .with_ashift(ashift);
+        if sp {
+            m = m.with_sparse("meta");
+        }
+        if let Some(v) = vec {
+            m = m.with_block_scale(v, "sfa", "sfb");
+        }
+        m.collector = coll;
+        m.disable_output_lane = dol.map(|n| &LANES[..n]);
+        m.scale_input_d = sid;
+        m.zero_column_mask = zm.map(|z| z.map_or(Value::Reg("zm"), Value::Imm));
+        m
+    }
+}
+
+proptest! {
+    /// Any MMA form: validation fits its list, rendering succeeds exactly when there is no error,
+    /// and a rendered form names every operand it was given.
+    #[test]
+    fn any_mma(m in mma(), t in target(), version in 80u8..100) {
+        let ctx = Context::new(t).with_version(version);
+        let d = m.validate(&ctx);
+        prop_assert!(!d.overflowed());
+        let mut s = String::new();
+        match m.render(&ctx, &mut s) {
+            Ok(()) => {
+                prop_assert!(!d.has_errors());
+                prop_assert!(s.starts_with("tcgen05.mma") && s.ends_with(';'), "{}", s);
+                prop_assert!(s.contains("[d], ") && s.contains(", bd, "), "{}", s);
+                prop_assert_eq!(s.contains(".ws"), m.ws);
+                prop_assert_eq!(s.contains("[meta]"), m.sparse_metadata.is_some());
+                prop_assert_eq!(s.contains(".block_scale"), m.block_scale.is_some());
+                if let Some(l) = m.disable_output_lane {
+                    prop_assert!(s.contains(&format!("{{{}}}", l.join(","))), "{}", s);
+                }
+            }
+            Err(RenderError::Invalid(e)) => {
+                prop_assert!(e.has_errors());
+                prop_assert!(s.is_empty());
+                prop_assert_eq!(e, d);
+            }
+            Err(RenderError::Fmt) => prop_assert!(false, "a String never fails"),
+        }
+        // Every problem names a field and a source.
+        for e in d.iter() {
+            prop_assert!(!e.field().is_empty());
+            prop_assert!(!e.to_string().is_empty());
+        }
+    }
+
+    /// Any load or store: the register vector is accepted exactly when its length is the one
+    /// Tables 49-50 give, and the rendered vector has that many registers.
+    #[test]
+    fn any_load_store(
+        shape in prop::sample::select(LdStShape::ALL.to_vec()),
+        num in prop::sample::select(Num::ALL.to_vec()),
+        n in 0usize..=130,
+        offset in prop_oneof![Just(None), (0u32..1024).prop_map(Some)],
+        pack in any::<bool>(),
+    ) {
+        let regs = &REGS[..n];
+        let ctx = Context::new(Target::Sm100a);
+        let mut ld = TmemLoad::new(shape, num, regs, "t").with_pack(pack);
+        ld.offset = offset;
+        let mut st = TmemStore::new(shape, num, "t", regs).with_unpack(pack);
+        st.offset = offset;
+        let want = registers_per_thread(shape, num).ok().map(usize::from);
+        let offset_ok = match (shape, offset) {
+            (LdStShape::S16x32bx2, Some(o)) => o < 512,
+            (LdStShape::S16x32bx2, None) => false,
+            (_, o) => o.is_none(),
+        };
+        for i in [Instruction::Load(ld), Instruction::Store(st)] {
+            let d = i.validate(&ctx);
+            prop_assert_eq!(!d.has_errors(), want == Some(n) && offset_ok, "{:?}", d);
+            let counts = d.iter().filter(|e| matches!(e, PtxError::Rule { .. }) && e.field() == "registers").count();
+            prop_assert_eq!(counts > 0, want.is_some() && want != Some(n));
+            let mut s = String::new();
+            if i.render_as(&ctx, &mut s, Syntax::RustAsm).is_ok() {
+                let inner = s.split("{{").nth(1).and_then(|r| r.split("}}").next()).unwrap_or("");
+                prop_assert_eq!(inner.split(',').count(), n, "{}", s);
+            }
+        }
+    }
+}
