@@ -414,6 +414,7 @@ fn desc(ctx: Ctx, a: &DescArgs, js: &mut JsonProblems) -> Result<Report, fmt::Er
             storage,
             row_letter(&a.op),
             a.swizzle,
+            &std::collections::BTreeSet::new(),
         )?;
         write_svg(path, &svg, &mut rep)?;
         if rep.status == Status::Usage {
@@ -565,6 +566,15 @@ fn addr(ctx: Ctx, a: &AddrArgs, js: &mut JsonProblems) -> Result<Report, fmt::Er
     if let Some(path) = &a.svg {
         let f = layout.fields();
         let cells = layout_cells(&layout, &locs);
+        // Chunks with an overlap or a read outside the buffer are outlined in red.
+        let flagged: std::collections::BTreeSet<u32> = problems
+            .iter()
+            .filter_map(|p| match *p {
+                LayoutError::Overlap { address, .. }
+                | LayoutError::OutsideBuffer { address, .. } => Some(address & !(CHUNK_BYTES - 1)),
+                _ => None,
+            })
+            .collect();
         let svg = svg_of(
             &format!(
                 "{} {} {}, descriptor {:#018x}: {} swizzle, start {:#x}, LBO {}, SBO {}, base offset {}",
@@ -583,6 +593,7 @@ fn addr(ctx: Ctx, a: &AddrArgs, js: &mut JsonProblems) -> Result<Report, fmt::Er
             op.storage,
             row_letter(&a.op),
             f.swizzle,
+            &flagged,
         )?;
         write_svg(path, &svg, &mut rep)?;
         if rep.status == Status::Usage {
@@ -897,12 +908,21 @@ fn layout_cells(layout: &MatrixLayout, locs: &[ElementLocation]) -> Cells {
     cells
 }
 
-/// A compact range label: `a` or `a-b`.
-fn span(lo: u32, hi: u32) -> String {
+/// A compact label for a set of indexes: `a`, `a-b` when contiguous, `a,b,c` for a few
+/// scattered ones (elements folded onto one chunk), else `a..b`.
+fn set_label(values: impl Iterator<Item = u32>) -> String {
+    let set: std::collections::BTreeSet<u32> = values.collect();
+    let (Some(&lo), Some(&hi)) = (set.first(), set.last()) else {
+        return String::new();
+    };
     if lo == hi {
         lo.to_string()
-    } else {
+    } else if (hi - lo) as usize + 1 == set.len() {
         format!("{lo}-{hi}")
+    } else if set.len() <= 3 {
+        set.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
+    } else {
+        format!("{lo}..{hi}")
     }
 }
 
@@ -916,6 +936,7 @@ fn svg_of(
     storage: ElementStorage,
     row: char,
     swizzle: Swizzle,
+    flagged: &std::collections::BTreeSet<u32>,
 ) -> Result<String, fmt::Error> {
     const CW: u32 = 118;
     const CH: u32 = 34;
@@ -942,8 +963,8 @@ fn svg_of(
     )?;
     writeln!(
         s,
-        "<text x=\"8\" y=\"36\">one row = one 128-byte line, one cell = one 16-byte chunk (byte offset in line above); \
-         colour = core matrix; thick rule = {} pattern repeat</text>",
+        "<text x=\"8\" y=\"36\">row = 128-byte line, cell = 16-byte chunk (offset in line above); \
+         colour = core matrix; thick rule = {} repeat; red = overlap or outside buffer</text>",
         swizzle.name()
     )?;
     for c in 0..8u32 {
@@ -977,12 +998,19 @@ fn svg_of(
                         Major::Mn => (m0 / t, k0 / 8),
                     };
                     let hue = (core.0 * 47 + core.1 * 131) % 360;
-                    let (mlo, mhi) = elems.iter().fold((u32::MAX, 0), |(lo, hi), e| (lo.min(e.0), hi.max(e.0)));
-                    let (klo, khi) = elems.iter().fold((u32::MAX, 0), |(lo, hi), e| (lo.min(e.1), hi.max(e.1)));
-                    let label = format!("{row}{} k{}", span(mlo, mhi), span(klo, khi));
+                    let label = format!(
+                        "{row}{} k{}",
+                        set_label(elems.iter().map(|e| e.0)),
+                        set_label(elems.iter().map(|e| e.1))
+                    );
+                    let (stroke, sw) = if flagged.contains(&chunk) {
+                        ("#d00", "3")
+                    } else {
+                        ("#333", "0.5")
+                    };
                     writeln!(
                         s,
-                        "<rect x=\"{x}\" y=\"{y}\" width=\"{CW}\" height=\"{CH}\" fill=\"hsl({hue},70%,80%)\" stroke=\"#333\" stroke-width=\"0.5\"><title>{chunk:#x}: {}</title></rect>",
+                        "<rect x=\"{x}\" y=\"{y}\" width=\"{CW}\" height=\"{CH}\" fill=\"hsl({hue},70%,80%)\" stroke=\"{stroke}\" stroke-width=\"{sw}\"><title>{chunk:#x}: {}</title></rect>",
                         xml(&label)
                     )?;
                     writeln!(

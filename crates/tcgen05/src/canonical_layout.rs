@@ -84,6 +84,10 @@ pub const CORE_ROWS: u32 = 8;
 /// Shared memory addresses the descriptor can express: 18 bits (Table 40, decisions.md R3).
 pub const SHARED_WINDOW_BYTES: u64 = 1 << 18;
 
+/// The largest M/N or K extent of one MMA operand: Table 39's M and N are at most 256, and its K
+/// at most 128 (256 leaves room for the stored K of any form).
+pub const MAX_OPERAND_EXTENT: u32 = 256;
+
 /// Capacity of [`LayoutDiagnostics`]: every problem one operand and descriptor can have.
 pub const LAYOUT_DIAGNOSTICS_CAPACITY: usize = 12;
 
@@ -377,6 +381,16 @@ pub enum LayoutError {
         /// The unit it must be a multiple of.
         unit: u32,
     },
+    /// An operand extent larger than any MMA reads (Table 39), or a tile larger than the shared
+    /// memory window.
+    ExtentTooLarge {
+        /// [`LayoutField::Mn`] or [`LayoutField::K`].
+        field: LayoutField,
+        /// The extent given.
+        value: u32,
+        /// The largest extent.
+        max: u32,
+    },
     /// A K-major row of the K block that crosses the end of its swizzle row (PTX ISA
     /// 9.7.16.3.1.2: a K block may not cross the swizzle width; the absolute leading-dimension
     /// mode exists for that case).
@@ -397,8 +411,8 @@ pub enum LayoutError {
         /// The extent.
         extent: u32,
     },
-    /// An element whose address leaves the 18-bit shared memory window of the descriptor
-    /// (decisions.md R3).
+    /// An element (or, from [`TileLayout::validate`], the end of a tile of `mn x k`) whose
+    /// address leaves the 18-bit shared memory window of the descriptor (decisions.md R3).
     AddressOutOfRange {
         /// Row.
         mn: u32,
@@ -446,7 +460,7 @@ impl LayoutError {
             LayoutError::SubByteMnMajor { .. } => LayoutField::Major,
             LayoutError::SwizzleNotAllowed { .. } => LayoutField::Swizzle,
             LayoutError::AbsoluteModeLayout { .. } => LayoutField::LboMode,
-            LayoutError::Extent { field, .. } => field,
+            LayoutError::Extent { field, .. } | LayoutError::ExtentTooLarge { field, .. } => field,
             LayoutError::KCrossesSwizzleRow { .. } => LayoutField::K,
             LayoutError::IndexOutOfRange { field, .. } => field,
             LayoutError::AddressOutOfRange { .. }
@@ -466,9 +480,9 @@ impl LayoutError {
             LayoutError::SubByteMnMajor { bits } => bits as u64,
             LayoutError::SwizzleNotAllowed { swizzle, .. }
             | LayoutError::AbsoluteModeLayout { swizzle, .. } => swizzle.code() as u64,
-            LayoutError::Extent { value, .. } | LayoutError::IndexOutOfRange { value, .. } => {
-                value as u64
-            }
+            LayoutError::Extent { value, .. }
+            | LayoutError::ExtentTooLarge { value, .. }
+            | LayoutError::IndexOutOfRange { value, .. } => value as u64,
             LayoutError::KCrossesSwizzleRow { offset, bytes, .. } => (offset + bytes) as u64,
             LayoutError::AddressOutOfRange { address, .. } => address,
             LayoutError::Overlap { address, .. } | LayoutError::OutsideBuffer { address, .. } => {
@@ -503,6 +517,7 @@ impl LayoutError {
             LayoutError::SwizzleNotAllowed { .. } => Source::Decision(18),
             LayoutError::AbsoluteModeLayout { .. } => Source::Decision(5),
             LayoutError::KCrossesSwizzleRow { .. } => Source::PtxSection("9.7.16.3.1.2"),
+            LayoutError::ExtentTooLarge { .. } => Source::PtxTable(39),
             LayoutError::AddressOutOfRange { .. } => Source::Decision(3),
             LayoutError::Descriptor(e) => e.source(),
             LayoutError::Extent { .. }
@@ -559,6 +574,12 @@ impl fmt::Display for LayoutError {
             LayoutError::Extent { field, value, unit } => write!(
                 f,
                 "{} {value} is not a positive multiple of {unit}",
+                field.name()
+            ),
+            LayoutError::ExtentTooLarge { field, value, max } => write!(
+                f,
+                "{} {value} is larger than {max}, the most one MMA operand or shared memory \
+                 tile holds",
                 field.name()
             ),
             LayoutError::KCrossesSwizzleRow {
@@ -740,14 +761,26 @@ impl MatrixLayout {
             });
         }
         let (mn_unit, k_unit) = extent_units(operand, swizzle);
-        if operand.mn == 0 || operand.mn % mn_unit != 0 {
+        if operand.mn > MAX_OPERAND_EXTENT {
+            d.push(LayoutError::ExtentTooLarge {
+                field: LayoutField::Mn,
+                value: operand.mn,
+                max: MAX_OPERAND_EXTENT,
+            });
+        } else if operand.mn == 0 || operand.mn % mn_unit != 0 {
             d.push(LayoutError::Extent {
                 field: LayoutField::Mn,
                 value: operand.mn,
                 unit: mn_unit,
             });
         }
-        if operand.k == 0 || operand.k % k_unit != 0 {
+        if operand.k > MAX_OPERAND_EXTENT {
+            d.push(LayoutError::ExtentTooLarge {
+                field: LayoutField::K,
+                value: operand.k,
+                max: MAX_OPERAND_EXTENT,
+            });
+        } else if operand.k == 0 || operand.k % k_unit != 0 {
             d.push(LayoutError::Extent {
                 field: LayoutField::K,
                 value: operand.k,
@@ -951,7 +984,8 @@ impl MatrixLayout {
     /// The first [`LayoutError::AddressOutOfRange`].
     #[cfg(any(feature = "alloc", test))]
     pub fn locations(&self) -> Result<alloc::vec::Vec<ElementLocation>, LayoutError> {
-        let mut v = alloc::vec::Vec::with_capacity((self.operand.mn * self.operand.k) as usize);
+        let mut v =
+            alloc::vec::Vec::with_capacity(self.operand.mn as usize * self.operand.k as usize);
         for mn in 0..self.operand.mn {
             for k in 0..self.operand.k {
                 v.push(self.address(mn, k)?);
@@ -1239,24 +1273,38 @@ impl TileLayout {
     pub const fn validate(&self) -> LayoutDiagnostics {
         let fields = SmemFields::new(self.start_address & !0xF, 16, 0, self.swizzle);
         let mut d = MatrixLayout::validate(&fields, &self.operand());
-        // The operand's own extent problems are the tile's K-per-block problems.
+        // The operand's own K problems are the tile's K-per-block problems. A tile may hold more
+        // rows than one MMA reads (the window bounds it below), so the operand's MN cap is not
+        // the tile's.
         let mut i = 0;
         let mut out = Diagnostics::new();
         while i < d.len() {
             if let Some(e) = d.get(i) {
-                let e = match e {
+                match e {
                     LayoutError::Extent {
                         field: LayoutField::K,
                         value,
                         unit,
-                    } => LayoutError::Extent {
+                    } => out.push(LayoutError::Extent {
                         field: LayoutField::KPerBlock,
                         value,
                         unit,
-                    },
-                    other => other,
-                };
-                out.push(e);
+                    }),
+                    LayoutError::ExtentTooLarge {
+                        field: LayoutField::K,
+                        value,
+                        max,
+                    } => out.push(LayoutError::ExtentTooLarge {
+                        field: LayoutField::KPerBlock,
+                        value,
+                        max,
+                    }),
+                    LayoutError::ExtentTooLarge {
+                        field: LayoutField::Mn,
+                        ..
+                    } => {}
+                    other => out.push(other),
+                }
             }
             i += 1;
         }
@@ -1278,6 +1326,17 @@ impl TileLayout {
                 value: self.k,
                 unit: ak,
             });
+        } else {
+            // The whole tile must fit the 18-bit window (decisions.md R3).
+            let (nm, nk) = self.atom_counts();
+            let end = self.start_address as u64 + nm as u64 * nk as u64 * self.atom_bytes() as u64;
+            if end > SHARED_WINDOW_BYTES {
+                d.push(LayoutError::AddressOutOfRange {
+                    mn: self.mn,
+                    k: self.k,
+                    address: end,
+                });
+            }
         }
         let kpb = self.k_per_block;
         // K-major swizzled: a K-block sits inside one atom row; otherwise it spans whole atom
@@ -1707,6 +1766,21 @@ mod tests {
                 width: 128
             })
         );
+        // More rows or K than one MMA reads (Table 39); a tile may hold more rows, but must fit
+        // the window (R3).
+        let d = MatrixLayout::validate(&f(Swizzle::B128), &Operand::new(bf16, Major::K, 264, 512));
+        assert_eq!(fields_of(d), ["mn", "k"]);
+        assert_eq!(d.get(0).map(|e| e.source()), Some(Source::PtxTable(39)));
+        let big = TileLayout::new(bf16, Major::K, Swizzle::B128, 512, 64, 0);
+        assert!(big.validate().is_empty());
+        let too_big = TileLayout::new(bf16, Major::K, Swizzle::B128, 512, 512, 0);
+        assert!(matches!(
+            too_big.validate().get(0),
+            Some(LayoutError::AddressOutOfRange {
+                address: 0x80000,
+                ..
+            })
+        ));
         // Hand-made fields the descriptor cannot hold, and the worst case: every problem at once.
         let worst = SmemFields::new(0x408, 0x40000, 0x18, Swizzle::B128Base32B)
             .with_lbo_mode(LboMode::Absolute);

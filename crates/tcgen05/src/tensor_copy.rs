@@ -97,7 +97,7 @@ pub enum TensorCopyError {
     /// An inner extent wider than the swizzle span.
     InnerWiderThanSwizzle {
         /// Inner extent in bytes.
-        bytes: u32,
+        bytes: u64,
         /// The swizzle span.
         span: u32,
     },
@@ -169,7 +169,7 @@ impl Diagnostic for TensorCopyError {
     fn value(&self) -> u64 {
         match *self {
             TensorCopyError::BoxExtent { value, .. } => value as u64,
-            TensorCopyError::InnerWiderThanSwizzle { bytes, .. } => bytes as u64,
+            TensorCopyError::InnerWiderThanSwizzle { bytes, .. } => bytes,
             TensorCopyError::Destination { address, .. } => address as u64,
             TensorCopyError::OutOfWindow { end } => end,
             TensorCopyError::StorageMismatch => 0,
@@ -275,7 +275,7 @@ impl TensorCopyBox {
         let span = self.swizzle.width_bytes();
         if self.swizzle.is_swizzled() && self.inner_bytes() > span as u64 {
             d.push(TensorCopyError::InnerWiderThanSwizzle {
-                bytes: self.inner_bytes() as u32,
+                bytes: self.inner_bytes(),
                 span,
             });
         }

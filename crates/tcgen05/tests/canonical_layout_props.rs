@@ -102,6 +102,7 @@ proptest! {
         let probe = TileLayout::new(st, m, s, 8, 8, 0);
         let (am, ak) = probe.atom();
         let kunit = ak.max(st.dense_k());
+        prop_assume!(am * nm <= 256); // one MMA reads at most 256 rows (Table 39)
         let anchor = if abs { SwizzleAnchor::Address } else { SwizzleAnchor::TileStart };
         let t = TileLayout::new(st, m, s, am * nm, kunit * nk, line * 128)
             .with_order(if kfirst { AtomOrder::KFirst } else { AtomOrder::MnFirst })

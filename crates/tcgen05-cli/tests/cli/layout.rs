@@ -655,6 +655,28 @@ fn svg_drawing() {
     let svg = std::fs::read_to_string(&path2).expect("svg written");
     assert_eq!(svg.matches("<title>").count(), 16);
     assert!(svg.contains("<title>0x490: n1 k0-7</title>"));
+    // Reads outside the buffer are outlined in red: rows 8-15, two chunks each.
+    let path3 = dir.join("outside.svg");
+    let r = run(&[
+        "layout",
+        "addr",
+        "0x4000404000010040",
+        "--type",
+        "bf16",
+        "--major",
+        "k",
+        "--mn",
+        "16",
+        "--k",
+        "16",
+        "--buffer",
+        "0x400:0x800",
+        "--svg",
+        path3.to_str().expect("utf-8"),
+    ]);
+    r.code(1);
+    let svg = std::fs::read_to_string(&path3).expect("svg written");
+    assert_eq!(svg.matches("stroke=\"#d00\"").count(), 16);
     // An unwritable path is an input/output error (exit 2).
     let bad = dir.join("no/such/dir/x.svg");
     let r = run(&[
