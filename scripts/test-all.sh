@@ -51,4 +51,7 @@ else
   conformance/ptxas/run.sh --check
 fi
 
+step "hardware harness host logic in CPU emulation (every committed wgmma case)"
+hw/wgmma/emulate.sh
+
 step "all tests passed"

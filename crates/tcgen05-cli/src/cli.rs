@@ -101,6 +101,9 @@ tcgen05 encode zmask --skip-span 2 --use-span 3 --m 128 --n 64"
     /// List the valid MMA shapes (M, N, K) of Table 39 for a target.
     #[command(after_help = SHAPES_HELP)]
     Shapes(ShapesArgs),
+    /// Shared-memory layouts: descriptors from intent, addresses from a descriptor, TMA agreement.
+    #[command(subcommand)]
+    Layout(crate::layout::Layout),
     /// Print the PTX of a tcgen05 instruction, or a minimal kernel, after checking every rule.
     #[command(subcommand)]
     Ptx(crate::ptx::PtxCommand),

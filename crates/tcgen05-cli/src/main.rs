@@ -13,6 +13,7 @@ macro_rules! key {
 mod batch;
 mod cli;
 mod idesc;
+mod layout;
 mod number;
 mod out;
 mod problem;
@@ -151,6 +152,7 @@ fn run(ctx: Ctx, command: &Command) -> Result<Status, Failure> {
         Command::Encode(Encode::Zmask(a)) => emit(zmask::encode(ctx, a)),
         Command::Solve(Solve::Zmask(a)) => emit(zmask::solve_cmd(ctx, a)),
         Command::Shapes(a) => emit(shapes::run(ctx, a)),
+        Command::Layout(l) => emit(layout::run(ctx, l)),
         Command::Ptx(c) => emit(ptx::run(ctx, c)),
         Command::Tmem(t) => emit(tmem::run(ctx, t)),
     }

@@ -177,7 +177,12 @@ impl<'a> Obj<'a> {
 pub fn is_byte_field(field: &str) -> bool {
     matches!(
         field,
-        "start_address" | "leading_byte_offset" | "stride_byte_offset" | "pattern_start_address"
+        "start_address"
+            | "leading_byte_offset"
+            | "stride_byte_offset"
+            | "pattern_start_address"
+            | "address"
+            | "destination"
     )
 }
 

@@ -17,6 +17,9 @@
 //!   `tcgen05.ld` / `.st` / `.cp`, and where an MMA keeps D, A and the scale factors
 //!   (data-path layouts A-G).
 //! - [`targets`]: which targets have which features.
+//! - [`canonical_layout`]: which shared-memory byte an MMA reads for each operand element
+//!   (the canonical layouts of PTX ISA 9.7.16.3.3), and the descriptors of a tile from intent.
+//! - [`tensor_copy`]: whether an MMA reads exactly what a tensor copy (TMA) wrote.
 //! - [`ptx`]: PTX text for every tcgen05 instruction form, validated before it is written.
 //!
 //! The crate is `#![no_std]` without required dependencies; every constructor and encoder is a
@@ -27,12 +30,13 @@
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
-#[cfg(feature = "alloc")]
+#[cfg(any(feature = "alloc", test))]
 extern crate alloc;
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
 pub mod bits;
+pub mod canonical_layout;
 pub mod data_path;
 pub mod diagnostic;
 pub mod instruction_descriptor;
@@ -41,6 +45,7 @@ pub mod ptx;
 pub mod shapes;
 pub mod shared_memory_descriptor;
 pub mod targets;
+pub mod tensor_copy;
 pub mod tensor_memory;
 pub mod tmem_fragment;
 pub mod zero_column_mask;

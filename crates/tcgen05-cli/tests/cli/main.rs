@@ -7,6 +7,7 @@ mod batch;
 mod errors;
 mod help;
 mod idesc;
+mod layout;
 mod ptx;
 mod shapes;
 mod smem;

@@ -1,0 +1,1059 @@
+//! `layout`: the shared-memory layout model of the core crate's `canonical_layout` and
+//! `tensor_copy` modules: descriptors from intent (`layout desc`), addresses from a descriptor
+//! (`layout addr`), and whether an MMA reads what a tensor copy wrote (`layout tma`).
+//! `--svg FILE` draws the operand as it sits in shared memory.
+
+use std::collections::BTreeMap;
+use std::fmt::{self, Write as _};
+
+use clap::{Args, Subcommand};
+use tcgen05::canonical_layout::{
+    AtomOrder, BaseOffsetReading, ElementLocation, ElementStorage, LayoutError, MatrixLayout,
+    Operand, SwizzleAnchor, TileLayout, CHUNK_BYTES,
+};
+use tcgen05::diagnostic::{Diagnostic, Severity, Source};
+use tcgen05::mma::{ElementType, Kind, Major};
+use tcgen05::shared_memory_descriptor::{SmemDescriptor, Swizzle};
+use tcgen05::tensor_copy::{agreement, Agreement, TensorCopyBox};
+
+use crate::cli::TargetArg;
+use crate::number::arg_u64;
+use crate::out::{problem_json, Ctx, Obj, Report, Status};
+use crate::problem::{narrow, CliError};
+
+const LAYOUT_HELP: &str = "Examples:\n  \
+tcgen05 layout desc --type bf16 --major k --swizzle 128B --mn 128 --k 64 --start-address 0x400\n  \
+tcgen05 layout addr 0x4000404000010040 --type bf16 --major k --mn 128 --k 16 --svg a.svg\n  \
+tcgen05 layout tma 0x4000404000010040 --type bf16 --major k --mn 128 --k 16 --swizzle 128B --box 64x128 --dst 0x400";
+
+/// `layout` subcommands.
+#[derive(Debug, Subcommand)]
+#[command(after_help = LAYOUT_HELP)]
+pub enum Layout {
+    /// The shared memory descriptor of every MMA K-block of a tile laid out from intent
+    /// (canonical layouts, PTX ISA 9.7.16.3.3; decisions.md R3-R7, R18).
+    Desc(DescArgs),
+    /// The shared-memory byte the MMA reads for every element of an operand, given its
+    /// descriptor; overlaps and reads outside --buffer are errors.
+    Addr(AddrArgs),
+    /// Whether the MMA reads exactly what a tensor copy (TMA) box wrote, and if not the first
+    /// element that differs (PTX ISA 5.5.7).
+    Tma(TmaArgs),
+}
+
+/// What every layout subcommand needs to know about the operand.
+#[derive(Debug, Args)]
+pub struct OperandArgs {
+    /// Element type of the operand: f16 bf16 tf32 e4m3 e5m2 e2m3 e3m2 e2m1 s8 u8.
+    #[arg(long = "type", value_name = "T", value_parser = parse_type)]
+    pub element: ElementType,
+    /// The MMA kind; needed for the 4- and 6-bit types (16 per 16-byte chunk under
+    /// f8f6f4/mxf8f6f4, 32 under mxf4/mxf4nvf4).
+    #[arg(long, value_name = "K", value_parser = parse_kind)]
+    pub kind: Option<Kind>,
+    /// k (K-major, the default for A and B) or mn (M-major A / N-major B, transposed).
+    #[arg(long, value_name = "k|mn", value_parser = parse_major)]
+    pub major: Major,
+    /// Rows along M (operand A) or N (operand B).
+    #[arg(long, value_name = "R", value_parser = arg_u64)]
+    pub mn: u64,
+    /// K extent in elements: the tile's K for `desc`, the instruction's K otherwise.
+    #[arg(long, value_name = "K", value_parser = arg_u64)]
+    pub k: u64,
+    /// Which operand, for labels: a (M x K) or b (N x K).
+    #[arg(long, value_name = "a|b", value_parser = parse_operand, default_value = "a")]
+    pub operand: char,
+}
+
+/// `layout desc`.
+#[derive(Debug, Args)]
+pub struct DescArgs {
+    #[command(flatten)]
+    pub op: OperandArgs,
+    /// Swizzling mode: none, 128B_base32B, 128B, 64B or 32B.
+    #[arg(long, value_name = "S", value_parser = parse_swizzle)]
+    pub swizzle: Swizzle,
+    /// Shared memory address of the tile, bytes (also where its swizzle pattern starts).
+    #[arg(long, value_name = "B", value_parser = arg_u64)]
+    pub start_address: u64,
+    /// Order of the swizzle atoms: mn_first (CuTe tile_to_shape, the default) or k_first.
+    #[arg(long, value_name = "O", value_parser = parse_order, default_value = "mn_first")]
+    pub order: AtomOrder,
+    /// Where the swizzle pattern starts: tile_start (Table 41's base offset for a start off the
+    /// repeat boundary, decisions.md R4) or address (absolute address bits, as TMA and CuTe
+    /// write it; base offset 0, as CUTLASS writes).
+    #[arg(long, value_name = "A", value_parser = parse_anchor, default_value = "tile_start")]
+    pub anchor: SwizzleAnchor,
+    /// K elements per MMA (default: 256 bits of K, the dense K of the kind).
+    #[arg(long, value_name = "N", value_parser = arg_u64)]
+    pub k_per_block: Option<u64>,
+    /// The target (sm_100a sm_100f sm_103a sm_103f sm_110a sm_110f sm_101a).
+    #[arg(long, value_name = "T", value_parser = parse_target, default_value = "sm_100a")]
+    pub target: TargetArg,
+    /// Also draw the tile as it sits in shared memory, as SVG, into FILE.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<std::path::PathBuf>,
+}
+
+/// `layout addr`.
+#[derive(Debug, Args)]
+pub struct AddrArgs {
+    /// The 64-bit shared memory descriptor.
+    #[arg(value_name = "DESC", value_parser = arg_u64)]
+    pub desc: u64,
+    #[command(flatten)]
+    pub op: OperandArgs,
+    /// The buffer that holds the operand, START:END (bytes, END exclusive); elements read
+    /// outside it are errors.
+    #[arg(long, value_name = "START:END", value_parser = parse_range)]
+    pub buffer: Option<(u64, u64)>,
+    /// Also say which element lives at byte B (repeatable).
+    #[arg(long, value_name = "B", value_parser = arg_u64)]
+    pub at: Vec<u64>,
+    /// How the matrix base offset places the swizzle pattern: pattern_start (the model),
+    /// absolute or start_line (hypotheses for experiments).
+    #[arg(long, value_name = "R", value_parser = parse_reading, default_value = "pattern_start")]
+    pub reading: BaseOffsetReading,
+    /// The target (sm_100a sm_100f sm_103a sm_103f sm_110a sm_110f sm_101a).
+    #[arg(long, value_name = "T", value_parser = parse_target, default_value = "sm_100a")]
+    pub target: TargetArg,
+    /// Also draw the operand as it sits in shared memory, as SVG, into FILE.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<std::path::PathBuf>,
+}
+
+/// `layout tma`.
+#[derive(Debug, Args)]
+pub struct TmaArgs {
+    /// The 64-bit shared memory descriptor of the MMA operand.
+    #[arg(value_name = "DESC", value_parser = arg_u64)]
+    pub desc: u64,
+    #[command(flatten)]
+    pub op: OperandArgs,
+    /// The tensor map's swizzle mode: none, 128B_base32B (128B with 32B atoms), 128B, 64B, 32B.
+    #[arg(long, value_name = "S", value_parser = parse_swizzle)]
+    pub swizzle: Swizzle,
+    /// Box dimensions INNERxOUTER in elements (inner = the contiguous dimension: K for a K-major
+    /// operand, M/N for an MN-major one).
+    #[arg(long = "box", value_name = "INNERxOUTER", value_parser = parse_box)]
+    pub box_dims: (u64, u64),
+    /// Shared memory destination address of a copy, bytes; repeat for several copies of the
+    /// same box shape (each with its --box-origin, in the same order).
+    #[arg(long, value_name = "B", value_parser = arg_u64, required = true)]
+    pub dst: Vec<u64>,
+    /// Tile coordinates INNER,OUTER of the box's first element (default 0,0); one per --dst
+    /// when there are several.
+    #[arg(long, value_name = "I,O", value_parser = parse_pair)]
+    pub box_origin: Vec<(u64, u64)>,
+    /// Tile K index where the MMA's K-block starts.
+    #[arg(long, value_name = "N", value_parser = arg_u64, default_value = "0")]
+    pub k_start: u64,
+    /// The target (sm_100a sm_100f sm_103a sm_103f sm_110a sm_110f sm_101a).
+    #[arg(long, value_name = "T", value_parser = parse_target, default_value = "sm_100a")]
+    pub target: TargetArg,
+}
+
+fn parse_target(s: &str) -> Result<TargetArg, String> {
+    match tcgen05::Target::from_name(s.trim_ascii()) {
+        Err(tcgen05::TargetError::Unknown) => Err(format!(
+            "unknown target '{s}' (expected sm_100a, sm_100f, sm_103a, sm_103f, sm_110a, sm_110f or sm_101a)"
+        )),
+        r => Ok(TargetArg(r)),
+    }
+}
+
+/// Runs a `layout` subcommand. In JSON mode a command stopped by problems still prints one
+/// object: its result key empty, and the problems as `errors` / `warnings`.
+pub fn run(ctx: Ctx, l: &Layout) -> Result<Report, fmt::Error> {
+    let mut js = Vec::new();
+    let (mut rep, key, empty) = match l {
+        Layout::Desc(a) => (desc(ctx, a, &mut js)?, key!("descriptors"), "[]"),
+        Layout::Addr(a) => (addr(ctx, a, &mut js)?, key!("addresses"), "[]"),
+        Layout::Tma(a) => (tma(ctx, a, &mut js)?, key!("agree"), "null"),
+    };
+    if ctx.json && rep.out.is_empty() && !js.is_empty() {
+        let mut o = Obj::open(&mut rep.out);
+        o.raw(key, empty)?;
+        for (k, sev) in [
+            (key!("errors"), Severity::Error),
+            (key!("warnings"), Severity::Warning),
+        ] {
+            let items: Vec<&str> = js
+                .iter()
+                .filter(|p| p.0 == sev)
+                .map(|p| p.1.as_str())
+                .collect();
+            o.raw(k, &format!("[{}]", items.join(",")))?;
+        }
+        o.close();
+        rep.out.push('\n');
+    }
+    Ok(rep)
+}
+
+/// Problems as JSON objects, kept for the JSON object of a stopped command.
+type JsonProblems = Vec<(Severity, String)>;
+
+/// Records problems: stderr lines and exit status in `rep`, JSON objects in `js`.
+fn note<D: Diagnostic>(
+    rep: &mut Report,
+    js: &mut JsonProblems,
+    items: &[D],
+    style: crate::out::Style,
+) -> fmt::Result {
+    for d in items {
+        let mut buf = String::new();
+        problem_json(&mut buf, d)?;
+        js.push((d.severity(), buf));
+    }
+    rep.problems(items, style)
+}
+
+/// The target, or the problem with it.
+fn target_of(
+    t: TargetArg,
+    rep: &mut Report,
+    js: &mut JsonProblems,
+    style: crate::out::Style,
+) -> Result<Option<tcgen05::Target>, fmt::Error> {
+    match t.0 {
+        Ok(t) => Ok(Some(t)),
+        Err(e) => {
+            note(rep, js, &[e], style)?;
+            Ok(None)
+        }
+    }
+}
+
+fn parse_type(s: &str) -> Result<ElementType, String> {
+    ElementType::from_name(&s.trim_ascii().to_ascii_lowercase()).ok_or_else(|| {
+        format!(
+            "unknown type '{s}' (expected f16, bf16, tf32, e4m3, e5m2, e2m3, e3m2, e2m1, s8 or u8)"
+        )
+    })
+}
+
+fn parse_kind(s: &str) -> Result<Kind, String> {
+    Kind::from_name(&s.trim_ascii().to_ascii_lowercase()).ok_or_else(|| {
+        format!("unknown kind '{s}' (expected f16, tf32, f8f6f4, i8, mxf8f6f4, mxf4 or mxf4nvf4)")
+    })
+}
+
+fn parse_major(s: &str) -> Result<Major, String> {
+    match s.trim_ascii().to_ascii_lowercase().as_str() {
+        "k" => Ok(Major::K),
+        "mn" | "m" | "n" => Ok(Major::Mn),
+        _ => Err(format!("unknown major-ness '{s}' (expected k or mn)")),
+    }
+}
+
+fn parse_operand(s: &str) -> Result<char, String> {
+    match s.trim_ascii().to_ascii_lowercase().as_str() {
+        "a" => Ok('a'),
+        "b" => Ok('b'),
+        _ => Err(format!("unknown operand '{s}' (expected a or b)")),
+    }
+}
+
+fn parse_swizzle(s: &str) -> Result<Swizzle, String> {
+    let t = s.trim_ascii();
+    Swizzle::ALL
+        .into_iter()
+        .find(|sw| sw.name().eq_ignore_ascii_case(t))
+        .ok_or_else(|| {
+            format!("unknown swizzle '{s}' (expected none, 128B_base32B, 128B, 64B or 32B)")
+        })
+}
+
+fn parse_order(s: &str) -> Result<AtomOrder, String> {
+    AtomOrder::from_name(&s.trim_ascii().to_ascii_lowercase())
+        .ok_or_else(|| format!("unknown atom order '{s}' (expected mn_first or k_first)"))
+}
+
+fn parse_anchor(s: &str) -> Result<SwizzleAnchor, String> {
+    SwizzleAnchor::from_name(&s.trim_ascii().to_ascii_lowercase())
+        .ok_or_else(|| format!("unknown anchor '{s}' (expected tile_start or address)"))
+}
+
+fn parse_reading(s: &str) -> Result<BaseOffsetReading, String> {
+    let t = s.trim_ascii().to_ascii_lowercase();
+    BaseOffsetReading::ALL
+        .into_iter()
+        .find(|r| r.name() == t)
+        .ok_or_else(|| {
+            format!("unknown reading '{s}' (expected pattern_start, absolute or start_line)")
+        })
+}
+
+fn split2(s: &str, sep: char, what: &str) -> Result<(u64, u64), String> {
+    let (a, b) = s
+        .split_once(sep)
+        .ok_or_else(|| format!("'{s}' is not {what}"))?;
+    Ok((arg_u64(a.trim_ascii())?, arg_u64(b.trim_ascii())?))
+}
+
+fn parse_range(s: &str) -> Result<(u64, u64), String> {
+    split2(s, ':', "START:END")
+}
+
+fn parse_box(s: &str) -> Result<(u64, u64), String> {
+    split2(&s.to_ascii_lowercase(), 'x', "INNERxOUTER")
+}
+
+fn parse_pair(s: &str) -> Result<(u64, u64), String> {
+    split2(s, ',', "INNER,OUTER")
+}
+
+/// Narrows an extent or address flag to 32 bits.
+fn u32_arg(field: &'static str, v: u64, cli: &mut Vec<CliError>) -> u32 {
+    narrow::<u32>(
+        field,
+        v,
+        u64::from(u32::MAX),
+        u64::from(u32::MAX),
+        Source::PtxSection("9.7.16.3.3"),
+    )
+    .unwrap_or_else(|e| {
+        cli.push(e);
+        0
+    })
+}
+
+/// The operand's storage and extents, or the problems with them.
+fn operand_of(
+    a: &OperandArgs,
+    rep: &mut Report,
+    js: &mut JsonProblems,
+    style: crate::out::Style,
+) -> Result<Option<(ElementStorage, u32, u32)>, fmt::Error> {
+    let mut cli = Vec::new();
+    let mn = u32_arg("mn", a.mn, &mut cli);
+    let k = u32_arg("k", a.k, &mut cli);
+    note(rep, js, &cli, style)?;
+    let storage = match ElementStorage::of(a.element, a.kind) {
+        Ok(s) => Some(s),
+        Err(e) => {
+            note(rep, js, &[e], style)?;
+            None
+        }
+    };
+    Ok(match storage {
+        Some(s) if cli.is_empty() => Some((s, mn, k)),
+        _ => None,
+    })
+}
+
+fn major_name(m: Major) -> &'static str {
+    match m {
+        Major::K => "K-major",
+        Major::Mn => "MN-major",
+    }
+}
+
+fn row_letter(a: &OperandArgs) -> char {
+    if a.operand == 'b' {
+        'n'
+    } else {
+        'm'
+    }
+}
+
+/// `layout desc`.
+fn desc(ctx: Ctx, a: &DescArgs, js: &mut JsonProblems) -> Result<Report, fmt::Error> {
+    let mut rep = Report::default();
+    let Some(target) = target_of(a.target, &mut rep, js, ctx.err)? else {
+        return Ok(rep);
+    };
+    let Some((storage, mn, k)) = operand_of(&a.op, &mut rep, js, ctx.err)? else {
+        return Ok(rep);
+    };
+    let mut cli = Vec::new();
+    let start = u32_arg("start_address", a.start_address, &mut cli);
+    let kpb = a
+        .k_per_block
+        .map(|v| u32_arg("k_per_block", v, &mut cli))
+        .unwrap_or_else(|| storage.dense_k());
+    if !cli.is_empty() {
+        note(&mut rep, js, &cli, ctx.err)?;
+        return Ok(rep);
+    }
+    let tile = TileLayout::new(storage, a.op.major, a.swizzle, mn, k, start)
+        .with_order(a.order)
+        .with_anchor(a.anchor)
+        .with_k_per_block(kpb);
+    let problems: Vec<LayoutError> = tile.validate().iter().collect();
+    if !problems.is_empty() {
+        note(&mut rep, js, &problems, ctx.err)?;
+        return Ok(rep);
+    }
+    let mut descs = Vec::new();
+    for kb in 0..tile.k_blocks() {
+        match tile.descriptor(kb, target) {
+            Ok(d) => descs.push(d),
+            Err(e) => {
+                note(&mut rep, js, &[e], ctx.err)?;
+                return Ok(rep);
+            }
+        }
+    }
+    if let Some(path) = &a.svg {
+        let svg = svg_of(
+            &format!(
+                "{} {} {}, {} swizzle, {} x {} at {:#x}, atoms {}",
+                a.op.element,
+                operand_name(&a.op),
+                major_name(a.op.major),
+                a.swizzle.name(),
+                mn,
+                k,
+                start,
+                a.order.name()
+            ),
+            &tile_cells(&tile),
+            a.op.major,
+            storage,
+            row_letter(&a.op),
+            a.swizzle,
+            &std::collections::BTreeSet::new(),
+        )?;
+        write_svg(path, &svg, &mut rep)?;
+        if rep.status == Status::Usage {
+            return Ok(rep);
+        }
+    }
+    if ctx.json {
+        let mut o = Obj::open(&mut rep.out);
+        let buf = o.key(key!("descriptors"));
+        buf.push('[');
+        for (kb, d) in descs.iter().enumerate() {
+            if kb > 0 {
+                buf.push(',');
+            }
+            let mut e = Obj::open(buf);
+            e.num(key!("k_block"), kb as u64)?;
+            e.hex(key!("hex"), d.bits(), 16);
+            e.close();
+        }
+        buf.push(']');
+        o.close();
+        rep.out.push('\n');
+        return Ok(rep);
+    }
+    let st = ctx.out;
+    let (am, ak) = tile.atom();
+    writeln!(
+        rep.out,
+        "{}{} {} {}, {} swizzle, {mn} x {k} ({} x K) at {start:#x}{}",
+        st.bold(),
+        a.op.element,
+        operand_name(&a.op),
+        major_name(a.op.major),
+        a.swizzle.name(),
+        row_letter(&a.op).to_ascii_uppercase(),
+        st.reset()
+    )?;
+    writeln!(
+        rep.out,
+        "  atoms of {am} x {ak} elements ({} bytes), {}; {} K-blocks of K = {kpb} \
+         (PTX ISA 9.7.16.3.3; decisions.md R3-R7)",
+        tile.atom_bytes(),
+        a.order.name(),
+        descs.len()
+    )?;
+    writeln!(
+        rep.out,
+        "  {}k_block  k range     descriptor          start     LBO     SBO     base{}",
+        st.dim(),
+        st.reset()
+    )?;
+    for (kb, d) in descs.iter().enumerate() {
+        let kb = kb as u32;
+        writeln!(
+            rep.out,
+            "  {:<8} {:<10} {:#018x}  {:<9} {:<7} {:<7} {}",
+            kb,
+            format!("{}..{}", kb * kpb, (kb + 1) * kpb),
+            d.bits(),
+            format!("{:#x}", d.start_address()),
+            d.leading_byte_offset(),
+            d.stride_byte_offset(),
+            d.base_offset()
+        )?;
+    }
+    Ok(rep)
+}
+
+fn operand_name(a: &OperandArgs) -> &'static str {
+    if a.operand == 'b' {
+        "B"
+    } else {
+        "A"
+    }
+}
+
+/// Decodes the descriptor and builds the layout, or records every problem.
+fn layout_of(
+    raw: u64,
+    op: &OperandArgs,
+    target: TargetArg,
+    rep: &mut Report,
+    js: &mut JsonProblems,
+    ctx: Ctx,
+) -> Result<Option<MatrixLayout>, fmt::Error> {
+    let Some(target) = target_of(target, rep, js, ctx.err)? else {
+        return Ok(None);
+    };
+    let decoded = SmemDescriptor::decode(raw, target);
+    let smem: Vec<_> = decoded.diagnostics.iter().collect();
+    note(rep, js, &smem, ctx.err)?;
+    let operand = operand_of(op, rep, js, ctx.err)?;
+    let (Some(d), Some((storage, mn, k))) = (decoded.descriptor(), operand) else {
+        return Ok(None);
+    };
+    let operand = Operand::new(storage, op.major, mn, k);
+    let problems: Vec<LayoutError> = MatrixLayout::validate(&d.fields(), &operand)
+        .iter()
+        .collect();
+    if !problems.is_empty() {
+        note(rep, js, &problems, ctx.err)?;
+        return Ok(None);
+    }
+    match MatrixLayout::try_new(d, operand) {
+        Ok(l) => Ok(Some(l)),
+        Err(e) => {
+            note(rep, js, &[e], ctx.err)?;
+            Ok(None)
+        }
+    }
+}
+
+/// `layout addr`.
+fn addr(ctx: Ctx, a: &AddrArgs, js: &mut JsonProblems) -> Result<Report, fmt::Error> {
+    let mut rep = Report::default();
+    let Some(layout) = layout_of(a.desc, &a.op, a.target, &mut rep, js, ctx)? else {
+        return Ok(rep);
+    };
+    let layout = layout.with_reading(a.reading);
+    let op = layout.operand();
+    let mut cli = Vec::new();
+    let buffer = a
+        .buffer
+        .map(|(s, e)| u32_arg("buffer", s, &mut cli)..u32_arg("buffer", e, &mut cli));
+    let at: Vec<u32> = a.at.iter().map(|&b| u32_arg("at", b, &mut cli)).collect();
+    if !cli.is_empty() {
+        note(&mut rep, js, &cli, ctx.err)?;
+        return Ok(rep);
+    }
+    let locs = match layout.locations() {
+        Ok(l) => l,
+        Err(e) => {
+            note(&mut rep, js, &[e], ctx.err)?;
+            return Ok(rep);
+        }
+    };
+    let problems = match layout.check(buffer) {
+        Ok(p) => p,
+        Err(e) => vec![e],
+    };
+    // Inverse: byte -> elements, from the map.
+    let mut owners: BTreeMap<u32, Vec<(u32, u32)>> = BTreeMap::new();
+    for (i, l) in locs.iter().enumerate() {
+        let (mn, k) = (i as u32 / op.k, i as u32 % op.k);
+        for b in l.address..l.end_address() {
+            owners.entry(b).or_default().push((mn, k));
+        }
+    }
+    if let Some(path) = &a.svg {
+        let f = layout.fields();
+        let cells = layout_cells(&layout, &locs);
+        // Chunks with an overlap or a read outside the buffer are outlined in red.
+        let flagged: std::collections::BTreeSet<u32> = problems
+            .iter()
+            .filter_map(|p| match *p {
+                LayoutError::Overlap { address, .. }
+                | LayoutError::OutsideBuffer { address, .. } => Some(address & !(CHUNK_BYTES - 1)),
+                _ => None,
+            })
+            .collect();
+        let svg = svg_of(
+            &format!(
+                "{} {} {}, descriptor {:#018x}: {} swizzle, start {:#x}, LBO {}, SBO {}, base offset {}",
+                a.op.element,
+                operand_name(&a.op),
+                major_name(a.op.major),
+                a.desc,
+                f.swizzle.name(),
+                f.start_address,
+                f.leading_byte_offset,
+                f.stride_byte_offset,
+                f.base_offset
+            ),
+            &cells,
+            a.op.major,
+            op.storage,
+            row_letter(&a.op),
+            f.swizzle,
+            &flagged,
+        )?;
+        write_svg(path, &svg, &mut rep)?;
+        if rep.status == Status::Usage {
+            return Ok(rep);
+        }
+    }
+    let sub_byte = op.storage.bits() < 8 || op.storage.bits() % 8 != 0;
+    if ctx.json {
+        let mut o = Obj::open(&mut rep.out);
+        rows_json(o.key(key!("addresses")), &locs, op.k, |l| {
+            u64::from(l.address)
+        });
+        if sub_byte {
+            rows_json(o.key(key!("bits")), &locs, op.k, |l| u64::from(l.bit));
+        }
+        if !at.is_empty() {
+            let buf = o.key(key!("at"));
+            buf.push('[');
+            for (i, b) in at.iter().enumerate() {
+                if i > 0 {
+                    buf.push(',');
+                }
+                let mut e = Obj::open(buf);
+                e.str(key!("address"), format_args!("{b:#x}"))?;
+                let list = owners.get(b).cloned().unwrap_or_default();
+                let mut s = String::from("[");
+                for (j, (mn, k)) in list.iter().enumerate() {
+                    if j > 0 {
+                        s.push(',');
+                    }
+                    write!(s, "[{mn},{k}]")?;
+                }
+                s.push(']');
+                e.raw(key!("elements"), &s)?;
+                e.close();
+            }
+            buf.push(']');
+        }
+        crate::out::problems_json2::<LayoutError, LayoutError>(&mut o, &problems, &[])?;
+        o.close();
+        rep.out.push('\n');
+    } else {
+        let st = ctx.out;
+        let f = layout.fields();
+        writeln!(
+            rep.out,
+            "{}{} {} {}, {} x {} ({} x K), read through {:#018x}{}",
+            st.bold(),
+            a.op.element,
+            operand_name(&a.op),
+            major_name(a.op.major),
+            op.mn,
+            op.k,
+            row_letter(&a.op).to_ascii_uppercase(),
+            a.desc,
+            st.reset()
+        )?;
+        writeln!(
+            rep.out,
+            "  {} swizzle, start {:#x}, LBO {}, SBO {}, base offset {} ({} reading); \
+             {} elements per 16-byte chunk (PTX ISA 9.7.16.3.3)",
+            f.swizzle.name(),
+            f.start_address,
+            f.leading_byte_offset,
+            f.stride_byte_offset,
+            f.base_offset,
+            layout.reading().name(),
+            op.storage.per_chunk()
+        )?;
+        writeln!(
+            rep.out,
+            "  {}row  byte address of k = 0, 1, 2, ...{}",
+            st.dim(),
+            st.reset()
+        )?;
+        for mn in 0..op.mn {
+            write!(rep.out, "  {mn:<4}")?;
+            for k in 0..op.k {
+                let l = locs[(mn * op.k + k) as usize];
+                write!(rep.out, " {:#x}", l.address)?;
+                if sub_byte {
+                    write!(rep.out, ".{}", l.bit)?;
+                }
+            }
+            rep.out.push('\n');
+        }
+        for b in &at {
+            match owners.get(b) {
+                Some(list) => {
+                    let names: Vec<String> =
+                        list.iter().map(|(mn, k)| format!("({mn}, {k})")).collect();
+                    writeln!(
+                        rep.out,
+                        "  byte {b:#x} holds element {}",
+                        names.join(" and ")
+                    )?;
+                }
+                None => writeln!(rep.out, "  byte {b:#x} holds no element of the operand")?,
+            }
+        }
+    }
+    note(&mut rep, js, &problems, ctx.err)?;
+    Ok(rep)
+}
+
+fn rows_json(
+    buf: &mut String,
+    locs: &[ElementLocation],
+    k: u32,
+    f: impl Fn(&ElementLocation) -> u64,
+) {
+    buf.push('[');
+    for (i, row) in locs.chunks(k as usize).enumerate() {
+        if i > 0 {
+            buf.push(',');
+        }
+        buf.push('[');
+        for (j, l) in row.iter().enumerate() {
+            if j > 0 {
+                buf.push(',');
+            }
+            crate::out::push_dec(buf, f(l));
+        }
+        buf.push(']');
+    }
+    buf.push(']');
+}
+
+/// The MMA does not read what the copy wrote (a problem of `layout tma`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Mismatch {
+    mn: u32,
+    k: u32,
+    mma: u32,
+    copy: Option<u32>,
+    found: Option<(u32, u32)>,
+}
+
+impl fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the MMA reads element ({}, {}) from {:#x}",
+            self.mn, self.k, self.mma
+        )?;
+        match self.copy {
+            Some(c) => write!(f, ", but the copy put it at {c:#x}")?,
+            None => write!(f, ", but no copy box holds it")?,
+        }
+        match self.found {
+            Some((m, k)) => write!(f, "; the copy put element ({m}, {k}) there"),
+            None => write!(f, "; the copy wrote nothing there"),
+        }
+    }
+}
+
+impl Diagnostic for Mismatch {
+    fn field(&self) -> &'static str {
+        "address"
+    }
+    fn value(&self) -> u64 {
+        u64::from(self.mma)
+    }
+    fn source(&self) -> Source {
+        Source::PtxSection("5.5.7")
+    }
+}
+
+/// `layout tma`.
+fn tma(ctx: Ctx, a: &TmaArgs, js: &mut JsonProblems) -> Result<Report, fmt::Error> {
+    let mut rep = Report::default();
+    let Some(layout) = layout_of(a.desc, &a.op, a.target, &mut rep, js, ctx)? else {
+        return Ok(rep);
+    };
+    let op = layout.operand();
+    let mut cli = Vec::new();
+    let inner = u32_arg("box_inner", a.box_dims.0, &mut cli);
+    let outer = u32_arg("box_outer", a.box_dims.1, &mut cli);
+    let k_start = u32_arg("k_start", a.k_start, &mut cli);
+    let origins: Vec<(u64, u64)> = match (a.dst.len(), a.box_origin.len()) {
+        (_, 0) => vec![(0, 0); a.dst.len()],
+        (n, m) if n == m => a.box_origin.clone(),
+        (n, m) => {
+            writeln!(
+                rep.err,
+                "error: {m} --box-origin values for {n} --dst values (give one per copy, or none)"
+            )?;
+            rep.status = Status::Usage;
+            return Ok(rep);
+        }
+    };
+    let mut copies = Vec::new();
+    for (&dst, &(oi, oo)) in a.dst.iter().zip(&origins) {
+        let dst = u32_arg("destination", dst, &mut cli);
+        let oi = u32_arg("box_origin", oi, &mut cli);
+        let oo = u32_arg("box_origin", oo, &mut cli);
+        copies.push(TensorCopyBox::new(a.swizzle, op.storage, inner, outer, dst).at_origin(oi, oo));
+    }
+    if !cli.is_empty() {
+        note(&mut rep, js, &cli, ctx.err)?;
+        return Ok(rep);
+    }
+    let problems: Vec<_> = copies
+        .iter()
+        .flat_map(|c| c.validate().iter().collect::<Vec<_>>())
+        .collect();
+    if !problems.is_empty() {
+        note(&mut rep, js, &problems, ctx.err)?;
+        return Ok(rep);
+    }
+    let result = match agreement(&layout, &copies, k_start) {
+        Ok(r) => r,
+        Err(e) => {
+            note(&mut rep, js, &[e], ctx.err)?;
+            return Ok(rep);
+        }
+    };
+    let mismatch = match result {
+        Agreement::Agree { .. } => None,
+        Agreement::Differs {
+            mn,
+            k,
+            mma,
+            copy,
+            found,
+        } => Some(Mismatch {
+            mn,
+            k,
+            mma: mma.address,
+            copy: copy.map(|c| c.address),
+            found,
+        }),
+    };
+    if ctx.json {
+        let mut o = Obj::open(&mut rep.out);
+        o.bool(key!("agree"), mismatch.is_none())?;
+        match (result, mismatch) {
+            (Agreement::Agree { elements }, _) => o.num(key!("elements"), u64::from(elements))?,
+            (_, Some(m)) => {
+                let buf = o.key(key!("first_difference"));
+                let mut e = Obj::open(buf);
+                e.num(key!("mn"), u64::from(m.mn))?;
+                e.num(key!("k"), u64::from(m.k))?;
+                e.str(key!("mma_address"), format_args!("{:#x}", m.mma))?;
+                match m.copy {
+                    Some(c) => e.str(key!("copy_address"), format_args!("{c:#x}"))?,
+                    None => e.raw(key!("copy_address"), "null")?,
+                }
+                match m.found {
+                    Some((fm, fk)) => e.raw(key!("found"), &format!("[{fm},{fk}]"))?,
+                    None => e.raw(key!("found"), "null")?,
+                }
+                e.close();
+            }
+            _ => {}
+        }
+        o.close();
+        rep.out.push('\n');
+    } else {
+        match result {
+            Agreement::Agree { elements } => writeln!(
+                rep.out,
+                "agree: the MMA reads each of the {elements} elements of its {} x {} operand \
+                 where the {} copies of {inner}x{outer} boxes put them ({} cop{})",
+                op.mn,
+                op.k,
+                a.swizzle.name(),
+                copies.len(),
+                if copies.len() == 1 { "y" } else { "ies" }
+            )?,
+            Agreement::Differs { .. } => writeln!(
+                rep.out,
+                "differ: the MMA does not read what the {} copies of {inner}x{outer} boxes \
+                 wrote (first difference on stderr)",
+                a.swizzle.name()
+            )?,
+        }
+    }
+    if let Some(m) = mismatch {
+        note(&mut rep, js, &[m], ctx.err)?;
+    }
+    Ok(rep)
+}
+
+/// One 16-byte chunk of shared memory and the elements it holds, `(mn, k)`.
+type Cells = BTreeMap<u32, Vec<(u32, u32)>>;
+
+fn tile_cells(tile: &TileLayout) -> Cells {
+    let mut cells: Cells = BTreeMap::new();
+    for mn in 0..tile.mn {
+        for k in 0..tile.k {
+            if let Some(l) = tile.address(mn, k) {
+                cells
+                    .entry(l.address & !(CHUNK_BYTES - 1))
+                    .or_default()
+                    .push((mn, k));
+            }
+        }
+    }
+    cells
+}
+
+fn layout_cells(layout: &MatrixLayout, locs: &[ElementLocation]) -> Cells {
+    let k = layout.operand().k;
+    let mut cells: Cells = BTreeMap::new();
+    for (i, l) in locs.iter().enumerate() {
+        cells
+            .entry(l.address & !(CHUNK_BYTES - 1))
+            .or_default()
+            .push((i as u32 / k, i as u32 % k));
+    }
+    cells
+}
+
+/// A compact label for a set of indexes: `a`, `a-b` when contiguous, `a,b,c` for a few
+/// scattered ones (elements folded onto one chunk), else `a..b`.
+fn set_label(values: impl Iterator<Item = u32>) -> String {
+    let set: std::collections::BTreeSet<u32> = values.collect();
+    let (Some(&lo), Some(&hi)) = (set.first(), set.last()) else {
+        return String::new();
+    };
+    if lo == hi {
+        lo.to_string()
+    } else if (hi - lo) as usize + 1 == set.len() {
+        format!("{lo}-{hi}")
+    } else if set.len() <= 3 {
+        set.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
+    } else {
+        format!("{lo}..{hi}")
+    }
+}
+
+/// Draws 16-byte chunks as cells, eight per 128-byte line (one SVG row per line), each
+/// labelled with the elements it holds and coloured by core matrix; the pattern's repeat
+/// boundary is a thick line so that the swizzle's permutation of chunks shows.
+fn svg_of(
+    title: &str,
+    cells: &Cells,
+    major: Major,
+    storage: ElementStorage,
+    row: char,
+    swizzle: Swizzle,
+    flagged: &std::collections::BTreeSet<u32>,
+) -> Result<String, fmt::Error> {
+    const CW: u32 = 118;
+    const CH: u32 = 34;
+    const LEFT: u32 = 84;
+    const TOP: u32 = 56;
+    let mut s = String::new();
+    let (Some(first), Some(last)) = (cells.keys().next(), cells.keys().next_back()) else {
+        return Ok(s);
+    };
+    let line0 = first / 128;
+    let lines = last / 128 - line0 + 1;
+    let width = LEFT + 8 * CW + 20;
+    let height = TOP + lines * CH + 30;
+    writeln!(
+        s,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" \
+         viewBox=\"0 0 {width} {height}\" font-family=\"monospace\" font-size=\"11\">"
+    )?;
+    writeln!(s, "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>")?;
+    writeln!(
+        s,
+        "<text x=\"8\" y=\"18\" font-size=\"13\" font-weight=\"bold\">{}</text>",
+        xml(title)
+    )?;
+    writeln!(
+        s,
+        "<text x=\"8\" y=\"36\">row = 128-byte line, cell = 16-byte chunk (offset in line above); \
+         colour = core matrix; thick rule = {} repeat; red = overlap or outside buffer</text>",
+        swizzle.name()
+    )?;
+    for c in 0..8u32 {
+        writeln!(
+            s,
+            "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" fill=\"#555\">+{}</text>",
+            LEFT + c * CW + CW / 2,
+            TOP - 4,
+            c * 16
+        )?;
+    }
+    let repeat_lines = swizzle.repeat_bytes().map_or(0, |r| r / 128);
+    let t = u32::from(storage.per_chunk());
+    for line in 0..lines {
+        let addr = (line0 + line) * 128;
+        let y = TOP + line * CH;
+        writeln!(
+            s,
+            "<text x=\"{}\" y=\"{}\" text-anchor=\"end\" fill=\"#555\">{addr:#x}</text>",
+            LEFT - 6,
+            y + CH / 2 + 4
+        )?;
+        for c in 0..8u32 {
+            let x = LEFT + c * CW;
+            let chunk = addr + c * 16;
+            match cells.get(&chunk) {
+                Some(elems) => {
+                    let (m0, k0) = elems[0];
+                    let core = match major {
+                        Major::K => (m0 / 8, k0 / t),
+                        Major::Mn => (m0 / t, k0 / 8),
+                    };
+                    let hue = (core.0 * 47 + core.1 * 131) % 360;
+                    let label = format!(
+                        "{row}{} k{}",
+                        set_label(elems.iter().map(|e| e.0)),
+                        set_label(elems.iter().map(|e| e.1))
+                    );
+                    let (stroke, sw) = if flagged.contains(&chunk) {
+                        ("#d00", "3")
+                    } else {
+                        ("#333", "0.5")
+                    };
+                    writeln!(
+                        s,
+                        "<rect x=\"{x}\" y=\"{y}\" width=\"{CW}\" height=\"{CH}\" fill=\"hsl({hue},70%,80%)\" stroke=\"{stroke}\" stroke-width=\"{sw}\"><title>{chunk:#x}: {}</title></rect>",
+                        xml(&label)
+                    )?;
+                    writeln!(
+                        s,
+                        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
+                        x + CW / 2,
+                        y + CH / 2 + 4,
+                        xml(&label)
+                    )?;
+                }
+                None => writeln!(
+                    s,
+                    "<rect x=\"{x}\" y=\"{y}\" width=\"{CW}\" height=\"{CH}\" fill=\"#f4f4f4\" stroke=\"#ccc\" stroke-width=\"0.5\"/>"
+                )?,
+            }
+        }
+        if repeat_lines > 0 && (line0 + line) % repeat_lines == 0 {
+            writeln!(
+                s,
+                "<line x1=\"{LEFT}\" y1=\"{y}\" x2=\"{}\" y2=\"{y}\" stroke=\"black\" stroke-width=\"2.5\"/>",
+                LEFT + 8 * CW
+            )?;
+        }
+    }
+    s.push_str("</svg>\n");
+    Ok(s)
+}
+
+fn xml(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// Writes the SVG file; a failure is an input/output (usage) error.
+fn write_svg(path: &std::path::Path, svg: &str, rep: &mut Report) -> fmt::Result {
+    if let Err(e) = std::fs::write(path, svg) {
+        writeln!(
+            rep.err,
+            "error: input/output: cannot write {}: {e}",
+            path.display()
+        )?;
+        rep.status = Status::Usage;
+    }
+    Ok(())
+}

@@ -1,0 +1,688 @@
+//! Whether an MMA reads what a tensor copy (TMA, `cp.async.bulk.tensor`) wrote: the
+//! shared-memory placement of a tiled bounding box with swizzling (PTX ISA 5.5.7, "Swizzling
+//! Modes"), checked element by element against a [`MatrixLayout`].
+//!
+//! A box of `inner x outer` elements lands row by row: row `o` (outer index) starts at
+//! `destination + o * pitch`, where the pitch is the swizzle span (32, 64 or 128 bytes) when the
+//! copy swizzles, whatever the inner extent, and the inner extent in bytes (a whole number of
+//! 16-byte chunks) when it does not; element `i` of the row sits in chunk `i / T` of it (`T` elements per
+//! chunk, [`ElementStorage::per_chunk`], so the padded 4/6-bit formats
+//! `CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B`/`16U6_ALIGN16B` and the packed `16U4_ALIGN8B` are the
+//! storages of [`ElementStorage::of`]). With swizzling, the 16-byte chunk index inside each
+//! swizzle span (32, 64 or 128 bytes) is XORed with the 128-byte line index of the *absolute*
+//! shared memory address, modulo the pattern's period (PTX ISA 5.5.7: 32B swizzle swaps chunk
+//! pairs on odd lines, 64B and 128B XOR the chunk with the line number mod 4 / mod 8; the 128B
+//! mode with 32-byte atomicity moves 32-byte units the same way). So a destination that is not on
+//! the pattern's repeat boundary starts mid-pattern, which is what PTX's base-offset formulas
+//! `(dst / 128) % 8` (128B), `% 4` (64B), `% 2` (32B) express (spec/ptx-beyond-seeds.md §1.6).
+//! The box's inner extent must not exceed the swizzle span (CUDA driver API
+//! `cuTensorMapEncodeTiled`: the inner box dimension in bytes is at most the swizzle size), and the
+//! destination must be 128-byte aligned in every mode.
+//!
+//! Two of these facts were settled on an H100 (issue 6's hardware engineer, `hw/tma/`): a swizzled
+//! box narrower than the span is laid out with rows padded to the span (36 of 36 such cases), and
+//! `cp.async.bulk.tensor` faults ("misaligned address") on destinations 16, 32 or 64 bytes into a
+//! 128-byte line also without swizzling. The absolute-address XOR and the mid-pattern start at a
+//! destination off the repeat boundary were confirmed there too.
+//!
+//! [`agreement`] then says whether every element an MMA reads through its descriptor sits where
+//! the copy put the element the user meant (row `mn`, column `k`), and if not, names the first
+//! element (row-major) that differs.
+//!
+//! # Examples
+//! A 64 x 128 bf16 box (64 K elements inner = 128 bytes, 128 rows) copied with 128-Byte
+//! swizzling to 0x400, read by CUTLASS's K-major descriptor: every element agrees.
+//!
+//! ```
+//! use tcgen05::canonical_layout::{ElementStorage, MatrixLayout, Operand};
+//! use tcgen05::shared_memory_descriptor::{SmemDescriptor, Swizzle};
+//! use tcgen05::tensor_copy::{agreement, Agreement, TensorCopyBox};
+//! use tcgen05::{ElementType, Major, Target};
+//!
+//! let bf16 = ElementStorage::of(ElementType::Bf16, None)?;
+//! let copy = TensorCopyBox::new(Swizzle::B128, bf16, 64, 128, 0x400);
+//! let desc = SmemDescriptor::from_bits(0x4000_4040_0001_0040, Target::Sm100a)?;
+//! let mma = MatrixLayout::try_new(desc, Operand::new(bf16, Major::K, 128, 16))?;
+//! assert_eq!(agreement(&mma, &[copy], 0)?, Agreement::Agree { elements: 128 * 16 });
+//! # Ok::<(), tcgen05::tensor_copy::TensorCopyError>(())
+//! ```
+
+use core::fmt;
+
+use crate::canonical_layout::{
+    swizzle_address, BaseOffsetReading, ElementLocation, ElementStorage, LayoutError, LayoutField,
+    MatrixLayout, CHUNK_BYTES, SHARED_WINDOW_BYTES,
+};
+use crate::diagnostic::{Diagnostic, Diagnostics, Severity, Source};
+use crate::mma::Major;
+use crate::shared_memory_descriptor::Swizzle;
+
+/// Where the rules about the box's shape and placement come from.
+const TMA_SOURCE: Source = Source::PtxSection("5.5.7");
+
+/// One tensor copy into shared memory: a tiled bounding box of `inner x outer` elements with a
+/// swizzle mode, placed at `destination`, holding the tile elements whose inner index starts at
+/// `origin_inner` and outer index at `origin_outer`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct TensorCopyBox {
+    /// Swizzle mode of the tensor map ([`Swizzle::B128Base32B`] is the tensor map's 128-byte
+    /// mode with 32-byte atomicity).
+    pub swizzle: Swizzle,
+    /// How elements fill a chunk.
+    pub storage: ElementStorage,
+    /// Elements along the innermost (contiguous) box dimension.
+    pub inner: u32,
+    /// Elements along the outer box dimension (rows).
+    pub outer: u32,
+    /// Shared memory byte address the copy writes to.
+    pub destination: u32,
+    /// Tile index of the box's first inner element (K for a K-major operand, M/N otherwise).
+    pub origin_inner: u32,
+    /// Tile index of the box's first row (M/N for a K-major operand, K otherwise).
+    pub origin_outer: u32,
+}
+
+/// A problem with a tensor-copy box, or with checking an MMA against it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub enum TensorCopyError {
+    /// A box extent of zero, or an inner extent that is not a whole number of 16-byte chunks.
+    BoxExtent {
+        /// `"box_inner"` or `"box_outer"`.
+        field: &'static str,
+        /// The extent.
+        value: u32,
+    },
+    /// An inner extent wider than the swizzle span.
+    InnerWiderThanSwizzle {
+        /// Inner extent in bytes.
+        bytes: u64,
+        /// The swizzle span.
+        span: u32,
+    },
+    /// A destination that is not 128-byte aligned (in every swizzle mode).
+    Destination {
+        /// The address.
+        address: u32,
+        /// The alignment needed.
+        alignment: u32,
+    },
+    /// The box leaves the 18-bit shared memory window.
+    OutOfWindow {
+        /// One past the box's last byte.
+        end: u64,
+    },
+    /// The MMA operand's storage differs from the copy's.
+    StorageMismatch,
+    /// A layout problem.
+    Layout(LayoutError),
+}
+
+impl TensorCopyError {
+    /// The field concerned, as a JSON key.
+    #[must_use]
+    pub const fn field_name(&self) -> &'static str {
+        match *self {
+            TensorCopyError::BoxExtent { field, .. } => field,
+            TensorCopyError::InnerWiderThanSwizzle { .. } => "box_inner",
+            TensorCopyError::Destination { .. } => "destination",
+            TensorCopyError::OutOfWindow { .. } => "destination",
+            TensorCopyError::StorageMismatch => "type",
+            TensorCopyError::Layout(e) => e.layout_field().name(),
+        }
+    }
+}
+
+impl fmt::Display for TensorCopyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            TensorCopyError::BoxExtent { field, value } => write!(
+                f,
+                "{field} {value} must be positive and, for the inner dimension, a whole number \
+                 of 16-byte chunks"
+            ),
+            TensorCopyError::InnerWiderThanSwizzle { bytes, span } => write!(
+                f,
+                "the box's inner dimension of {bytes} bytes exceeds the {span}-byte swizzle span"
+            ),
+            TensorCopyError::Destination { address, alignment } => write!(
+                f,
+                "tensor copy destination {address:#x} is not {alignment}-byte aligned"
+            ),
+            TensorCopyError::OutOfWindow { end } => write!(
+                f,
+                "the box ends at {end:#x}, outside the 18-bit shared memory window"
+            ),
+            TensorCopyError::StorageMismatch => {
+                f.write_str("the MMA operand's element storage differs from the tensor copy's")
+            }
+            TensorCopyError::Layout(e) => fmt::Display::fmt(&e, f),
+        }
+    }
+}
+
+impl Diagnostic for TensorCopyError {
+    fn field(&self) -> &'static str {
+        self.field_name()
+    }
+    fn value(&self) -> u64 {
+        match *self {
+            TensorCopyError::BoxExtent { value, .. } => value as u64,
+            TensorCopyError::InnerWiderThanSwizzle { bytes, .. } => bytes,
+            TensorCopyError::Destination { address, .. } => address as u64,
+            TensorCopyError::OutOfWindow { end } => end,
+            TensorCopyError::StorageMismatch => 0,
+            TensorCopyError::Layout(e) => e.value(),
+        }
+    }
+    fn source(&self) -> Source {
+        match self {
+            TensorCopyError::Layout(e) => e.source(),
+            TensorCopyError::StorageMismatch => Source::PtxSection("9.7.16.10.4.4"),
+            _ => TMA_SOURCE,
+        }
+    }
+    fn severity(&self) -> Severity {
+        Severity::Error
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for TensorCopyError {}
+
+impl From<LayoutError> for TensorCopyError {
+    fn from(e: LayoutError) -> TensorCopyError {
+        TensorCopyError::Layout(e)
+    }
+}
+
+impl From<crate::shared_memory_descriptor::SmemError> for TensorCopyError {
+    fn from(e: crate::shared_memory_descriptor::SmemError) -> TensorCopyError {
+        TensorCopyError::Layout(LayoutError::Descriptor(e))
+    }
+}
+
+/// Every problem of a box, found without allocating.
+pub type TensorCopyDiagnostics = Diagnostics<TensorCopyError, 4>;
+
+impl TensorCopyBox {
+    /// A box at tile origin (0, 0).
+    #[must_use]
+    pub const fn new(
+        swizzle: Swizzle,
+        storage: ElementStorage,
+        inner: u32,
+        outer: u32,
+        destination: u32,
+    ) -> TensorCopyBox {
+        TensorCopyBox {
+            swizzle,
+            storage,
+            inner,
+            outer,
+            destination,
+            origin_inner: 0,
+            origin_outer: 0,
+        }
+    }
+
+    /// The same box holding the tile elements from (`inner`, `outer`) on.
+    #[must_use]
+    pub const fn at_origin(self, inner: u32, outer: u32) -> TensorCopyBox {
+        TensorCopyBox {
+            origin_inner: inner,
+            origin_outer: outer,
+            ..self
+        }
+    }
+
+    /// Bytes of one box row in shared memory: the swizzle span when swizzled (rows are padded to
+    /// it), otherwise the inner extent rounded up to whole 16-byte chunks.
+    #[must_use]
+    pub const fn pitch(&self) -> u64 {
+        if self.swizzle.is_swizzled() {
+            return self.swizzle.width_bytes() as u64;
+        }
+        self.inner_bytes()
+    }
+
+    /// The inner extent in bytes, rounded up to whole 16-byte chunks.
+    #[must_use]
+    pub const fn inner_bytes(&self) -> u64 {
+        let t = self.storage.per_chunk() as u64;
+        (self.inner as u64).div_ceil(t) * CHUNK_BYTES as u64
+    }
+
+    /// Every problem of the box: extents, the inner extent against the swizzle span, the
+    /// destination's alignment and the shared memory window.
+    #[must_use]
+    pub const fn validate(&self) -> TensorCopyDiagnostics {
+        let mut d = Diagnostics::new();
+        let t = self.storage.per_chunk() as u32;
+        if self.inner == 0 || self.inner % t != 0 {
+            d.push(TensorCopyError::BoxExtent {
+                field: "box_inner",
+                value: self.inner,
+            });
+        }
+        if self.outer == 0 {
+            d.push(TensorCopyError::BoxExtent {
+                field: "box_outer",
+                value: self.outer,
+            });
+        }
+        let span = self.swizzle.width_bytes();
+        if self.swizzle.is_swizzled() && self.inner_bytes() > span as u64 {
+            d.push(TensorCopyError::InnerWiderThanSwizzle {
+                bytes: self.inner_bytes(),
+                span,
+            });
+        }
+        // 128 in every mode: the H100 faults on 16-, 32- and 64-byte offsets without swizzling.
+        let alignment = 128;
+        if self.destination % alignment != 0 {
+            d.push(TensorCopyError::Destination {
+                address: self.destination,
+                alignment,
+            });
+        }
+        let end = self.destination as u64 + self.pitch() * self.outer as u64;
+        if end > SHARED_WINDOW_BYTES {
+            d.push(TensorCopyError::OutOfWindow { end });
+        }
+        d
+    }
+
+    /// Where the copy puts box element (`inner`, `outer`) (box coordinates), or `None`
+    /// outside the box.
+    #[must_use]
+    pub const fn address(&self, inner: u32, outer: u32) -> Option<ElementLocation> {
+        if inner >= self.inner || outer >= self.outer {
+            return None;
+        }
+        let t = self.storage.per_chunk() as u64;
+        let pre = self.destination as u64
+            + outer as u64 * self.pitch()
+            + (inner as u64 / t) * CHUNK_BYTES as u64;
+        let chunk = swizzle_address(pre, self.swizzle, 0, 0, BaseOffsetReading::Absolute);
+        let bit = (inner as u64 % t) * self.storage.bits() as u64;
+        let address = chunk + bit / 8;
+        if address >= SHARED_WINDOW_BYTES {
+            return None;
+        }
+        Some(ElementLocation {
+            address: address as u32,
+            bit: (bit % 8) as u8,
+            bits: self.storage.bits(),
+        })
+    }
+
+    /// Where the copy puts tile element (`inner`, `outer`) (tile coordinates), if this box
+    /// holds it.
+    #[must_use]
+    pub const fn tile_address(&self, inner: u32, outer: u32) -> Option<ElementLocation> {
+        if inner < self.origin_inner || outer < self.origin_outer {
+            return None;
+        }
+        self.address(inner - self.origin_inner, outer - self.origin_outer)
+    }
+}
+
+/// The answer of [`agreement`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub enum Agreement {
+    /// Every element the MMA reads is where the copies put it.
+    Agree {
+        /// Elements checked.
+        elements: u32,
+    },
+    /// The first element (row-major over the MMA operand) read from somewhere else.
+    Differs {
+        /// Row (M or N) of the operand.
+        mn: u32,
+        /// K index within the MMA.
+        k: u32,
+        /// Where the MMA reads it.
+        mma: ElementLocation,
+        /// Where the copies put it (`None`: no box holds it).
+        copy: Option<ElementLocation>,
+        /// Which tile element the copies put at the byte the MMA reads, if any, as
+        /// `(mn, k)` in tile coordinates.
+        found: Option<(u32, u32)>,
+    },
+}
+
+/// Checks that the MMA described by `mma` reads, for every element `(mn, k)` of its operand,
+/// the byte where `copies` put tile element `(mn, k_start + k)`. The tile's inner dimension is
+/// K for a K-major operand and M/N for an MN-major one.
+///
+/// # Errors
+/// The first problem of a box ([`TensorCopyBox::validate`]), a box whose storage differs from
+/// the operand's, and address errors of the layout.
+pub const fn agreement(
+    mma: &MatrixLayout,
+    copies: &[TensorCopyBox],
+    k_start: u32,
+) -> Result<Agreement, TensorCopyError> {
+    let op = mma.operand();
+    let mut c = 0;
+    while c < copies.len() {
+        if let Some(e) = copies[c].validate().get(0) {
+            return Err(e);
+        }
+        if !same_storage(copies[c].storage, op.storage) {
+            return Err(TensorCopyError::StorageMismatch);
+        }
+        c += 1;
+    }
+    let mut n = 0u32;
+    let mut mn = 0;
+    while mn < op.mn {
+        let mut k = 0;
+        while k < op.k {
+            let read = match mma.address(mn, k) {
+                Ok(r) => r,
+                Err(e) => return Err(TensorCopyError::Layout(e)),
+            };
+            let Some(tile_k) = k_start.checked_add(k) else {
+                return Err(TensorCopyError::Layout(LayoutError::IndexOutOfRange {
+                    field: LayoutField::KIndex,
+                    value: k_start,
+                    extent: u32::MAX - op.k,
+                }));
+            };
+            let (i, o) = match op.major {
+                Major::K => (tile_k, mn),
+                Major::Mn => (mn, tile_k),
+            };
+            let copy = written(copies, i, o);
+            let same = match copy {
+                Some(w) => same_location(w, read),
+                None => false,
+            };
+            if !same {
+                return Ok(Agreement::Differs {
+                    mn,
+                    k,
+                    mma: read,
+                    copy,
+                    found: find_written(copies, read, op.major),
+                });
+            }
+            n += 1;
+            k += 1;
+        }
+        mn += 1;
+    }
+    Ok(Agreement::Agree { elements: n })
+}
+
+const fn same_storage(a: ElementStorage, b: ElementStorage) -> bool {
+    a.bits() == b.bits() && a.per_chunk() == b.per_chunk()
+}
+
+const fn same_location(a: ElementLocation, b: ElementLocation) -> bool {
+    a.address == b.address && a.bit == b.bit && a.bits == b.bits
+}
+
+/// Where the first copy that holds tile element (`inner`, `outer`) put it.
+const fn written(copies: &[TensorCopyBox], inner: u32, outer: u32) -> Option<ElementLocation> {
+    let mut c = 0;
+    while c < copies.len() {
+        if let Some(l) = copies[c].tile_address(inner, outer) {
+            return Some(l);
+        }
+        c += 1;
+    }
+    None
+}
+
+/// The tile element, if any, that a copy put at the first bit of `at`, as `(mn, k)`.
+const fn find_written(
+    copies: &[TensorCopyBox],
+    at: ElementLocation,
+    major: Major,
+) -> Option<(u32, u32)> {
+    let mut c = 0;
+    while c < copies.len() {
+        let b = &copies[c];
+        let mut o = 0;
+        while o < b.outer {
+            let mut i = 0;
+            while i < b.inner {
+                if let Some(l) = b.address(i, o) {
+                    if same_location(l, at) {
+                        let (Some(ti), Some(to)) =
+                            (b.origin_inner.checked_add(i), b.origin_outer.checked_add(o))
+                        else {
+                            return None;
+                        };
+                        return Some(match major {
+                            Major::K => (to, ti),
+                            Major::Mn => (ti, to),
+                        });
+                    }
+                }
+                i += 1;
+            }
+            o += 1;
+        }
+        c += 1;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::canonical_layout::{AtomOrder, Operand, SwizzleAnchor, TileLayout};
+    use crate::mma::{ElementType, Kind};
+    use crate::shared_memory_descriptor::{SmemDescriptor, SmemFields};
+    use crate::targets::Target;
+
+    fn bf16() -> ElementStorage {
+        ElementStorage::of(ElementType::Bf16, None).expect("bf16")
+    }
+
+    /// PTX ISA 5.5.7's text tables: 32B swaps chunk pairs on odd lines; 128B XORs the chunk
+    /// with the line mod 8; 128B with 32B atoms XORs 32-byte units with the line mod 4.
+    #[test]
+    fn swizzle_tables() {
+        let b8 = ElementStorage::of(ElementType::U8, None).expect("u8");
+        let c = TensorCopyBox::new(Swizzle::B32, b8, 32, 8, 0);
+        let row1: Vec<u32> = (0..2)
+            .map(|ch| c.address(ch * 16, 4).expect("in").address)
+            .collect();
+        // line 1 (bytes 128..255): chunks 1 0
+        assert_eq!(row1, [128 + 16, 128]);
+        let c = TensorCopyBox::new(Swizzle::B128, b8, 128, 8, 0);
+        for line in 0..8u32 {
+            for ch in 0..8u32 {
+                assert_eq!(
+                    c.address(ch * 16, line).expect("in").address,
+                    line * 128 + (ch ^ line) * 16
+                );
+            }
+        }
+        let c = TensorCopyBox::new(Swizzle::B128Base32B, b8, 128, 4, 0);
+        let row: Vec<u32> = (0..4)
+            .map(|u| c.address(u * 32, 3).expect("in").address % 128 / 32)
+            .collect();
+        assert_eq!(row, [3, 2, 1, 0]);
+        // A destination one line into the pattern starts mid-pattern (absolute address bits).
+        let c = TensorCopyBox::new(Swizzle::B128, b8, 128, 8, 0x480);
+        assert_eq!(c.address(0, 0).expect("in").address, 0x480 + 16);
+    }
+
+    /// The H100's answers (issue 6 hardware findings T1, T2): rows of a swizzled box narrower
+    /// than the span are padded to the span; the destination is 128-byte aligned in every mode.
+    #[test]
+    fn hardware_layout_facts() {
+        let b1 = ElementStorage::of(ElementType::U8, None).expect("u8");
+        let c = TensorCopyBox::new(Swizzle::B32, bf16(), 8, 32, 0x1480);
+        assert_eq!(c.address(0, 1).expect("in").address, 0x14b0);
+        let c = TensorCopyBox::new(Swizzle::B64, b1, 32, 32, 0x1400);
+        assert_eq!(c.address(0, 1).expect("in").address, 0x1440);
+        let c = TensorCopyBox::new(Swizzle::B128, bf16(), 32, 32, 0x1480);
+        assert_eq!(c.address(0, 1).expect("in").address, 0x1520);
+        for dst in [0x1410, 0x1420, 0x1440] {
+            let c = TensorCopyBox::new(Swizzle::None, b1, 16, 32, dst);
+            assert_eq!(
+                c.validate().get(0),
+                Some(TensorCopyError::Destination {
+                    address: dst,
+                    alignment: 128
+                })
+            );
+        }
+        assert!(TensorCopyBox::new(Swizzle::None, b1, 16, 32, 0x1480)
+            .validate()
+            .is_empty());
+    }
+
+    #[test]
+    fn box_rules() {
+        let c = TensorCopyBox::new(Swizzle::B64, bf16(), 64, 0, 0x408);
+        let fields: Vec<&str> = c.validate().iter().map(|e| e.field()).collect();
+        assert_eq!(fields, ["box_outer", "box_inner", "destination"]);
+        let c = TensorCopyBox::new(Swizzle::None, bf16(), 4, 8, 0);
+        assert_eq!(c.validate().get(0).map(|e| e.field()), Some("box_inner"));
+        let c = TensorCopyBox::new(Swizzle::None, bf16(), 8, 0x4000, 0x3F000);
+        assert!(matches!(
+            c.validate().get(0),
+            Some(TensorCopyError::OutOfWindow { .. })
+        ));
+    }
+
+    /// Builder tiles whose start is on the pattern's repeat boundary agree with a copy of the
+    /// same atoms (one box per atom column along the inner dimension).
+    #[test]
+    fn builder_tiles_agree_with_copies() {
+        let st = bf16();
+        for (major, swizzle) in [
+            (Major::K, Swizzle::B128),
+            (Major::K, Swizzle::B64),
+            (Major::K, Swizzle::B32),
+            (Major::Mn, Swizzle::B128),
+            (Major::Mn, Swizzle::B64),
+            (Major::Mn, Swizzle::B32),
+        ] {
+            for order in [AtomOrder::MnFirst, AtomOrder::KFirst] {
+                let tile = TileLayout::new(st, major, swizzle, 128, 64, 0x800).with_order(order);
+                let (am, ak) = tile.atom();
+                // One box per swizzle atom.
+                let mut boxes = Vec::new();
+                for i in 0..tile.mn / am {
+                    for j in 0..tile.k / ak {
+                        let off = tile.offset(i * am, j * ak).expect("in tile") as u32;
+                        let (inner, outer, oi, oo) = match major {
+                            Major::K => (ak, am, j * ak, i * am),
+                            Major::Mn => (am, ak, i * am, j * ak),
+                        };
+                        boxes.push(
+                            TensorCopyBox::new(swizzle, st, inner, outer, 0x800 + off)
+                                .at_origin(oi, oo),
+                        );
+                    }
+                }
+                for kb in 0..tile.k_blocks() {
+                    let d = tile.descriptor(kb, Target::Sm100a).expect("descriptor");
+                    let l = MatrixLayout::try_new(d, tile.operand()).expect("layout");
+                    let a = agreement(&l, &boxes, kb * tile.k_per_block).expect("checked");
+                    assert!(
+                        matches!(a, Agreement::Agree { .. }),
+                        "{major:?} {swizzle:?} {order:?} kb {kb}: {a:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// The classic mistakes are caught, and the first differing element is named.
+    #[test]
+    fn mismatches() {
+        let st = bf16();
+        let copy = TensorCopyBox::new(Swizzle::B128, st, 64, 128, 0x400);
+        let op = Operand::new(st, Major::K, 128, 16);
+        // MMA without swizzle reading a 128B-swizzled copy.
+        let l = MatrixLayout::from_fields(SmemFields::new(0x400, 2048, 128, Swizzle::None), op)
+            .expect("ok");
+        let a = agreement(&l, &[copy], 0).expect("checked");
+        assert!(matches!(a, Agreement::Differs { mn: 0, k: 8, .. }), "{a:?}");
+        // 64B descriptor on a 128B copy.
+        let l = MatrixLayout::from_fields(SmemFields::new(0x400, 16, 1024, Swizzle::B64), op)
+            .expect("ok");
+        assert!(matches!(
+            agreement(&l, &[copy], 0).expect("checked"),
+            Agreement::Differs { mn: 1, .. }
+        ));
+        // SBO off by one core matrix.
+        let l = MatrixLayout::from_fields(SmemFields::new(0x400, 16, 2048, Swizzle::B128), op)
+            .expect("ok");
+        let a = agreement(&l, &[copy], 0).expect("checked");
+        assert!(
+            matches!(
+                a,
+                Agreement::Differs {
+                    mn: 8,
+                    k: 0,
+                    found: Some((16, 0)),
+                    ..
+                }
+            ),
+            "{a:?}"
+        );
+        // Destination off the 1024-byte boundary: the copy's pattern follows absolute address
+        // bits, so a descriptor with base offset 0 (absolute) agrees, and one with the Table 41
+        // base offset (pattern start) does not, under this crate's reading.
+        let copy = TensorCopyBox::new(Swizzle::B128, st, 64, 8, 0x480);
+        let op8 = Operand::new(st, Major::K, 8, 16);
+        let l = MatrixLayout::from_fields(SmemFields::new(0x480, 16, 1024, Swizzle::B128), op8)
+            .expect("ok");
+        assert!(matches!(
+            agreement(&l, &[copy], 0).expect("checked"),
+            Agreement::Agree { .. }
+        ));
+        let l = MatrixLayout::from_fields(
+            SmemFields::new(0x480, 16, 1024, Swizzle::B128).with_base_offset(1),
+            op8,
+        )
+        .expect("ok");
+        assert!(matches!(
+            agreement(&l, &[copy], 0).expect("checked"),
+            Agreement::Differs { .. }
+        ));
+        // The builder's two anchors: a tile at 0x480 whose pattern follows absolute addresses
+        // agrees with a copy to 0x480; one anchored at its start (R4 base offset) does not.
+        let tile = TileLayout::new(st, Major::K, Swizzle::B128, 8, 64, 0x480);
+        let copy = TensorCopyBox::new(Swizzle::B128, st, 64, 8, 0x480);
+        for (anchor, agrees) in [
+            (SwizzleAnchor::Address, true),
+            (SwizzleAnchor::TileStart, false),
+        ] {
+            let t = tile.with_anchor(anchor);
+            let l =
+                MatrixLayout::try_new(t.descriptor(0, Target::Sm100a).expect("ok"), t.operand())
+                    .expect("ok");
+            let a = agreement(&l, &[copy], 0).expect("checked");
+            assert_eq!(
+                matches!(a, Agreement::Agree { .. }),
+                agrees,
+                "{anchor:?}: {a:?}"
+            );
+        }
+        // Storage mismatch.
+        let e2m1 = ElementStorage::of(ElementType::E2m1, Some(Kind::Mxf4)).expect("e2m1");
+        let copy = TensorCopyBox::new(Swizzle::B128, e2m1, 256, 128, 0x400);
+        let d = SmemDescriptor::from_bits(0x4000_4040_0001_0040, Target::Sm100a).expect("ok");
+        let l = MatrixLayout::try_new(d, op).expect("ok");
+        assert_eq!(
+            agreement(&l, &[copy], 0),
+            Err(TensorCopyError::StorageMismatch)
+        );
+    }
+
+    use std::vec::Vec;
+}
