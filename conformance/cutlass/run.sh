@@ -16,6 +16,7 @@ set -euo pipefail
 # no arguments; its stdout is the vector file.
 GENERATORS=(
   "gen_vectors.cpp gen_smem.cpp gen_idesc.cpp gen_misc.cpp:cutlass-4.2.0.jsonl"
+  "gen_tmem.cpp:cutlass-4.2.0-tmem.jsonl"
 )
 
 HERE="$(cd "$(dirname "$0")" && pwd)"

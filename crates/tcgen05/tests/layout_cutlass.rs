@@ -1,7 +1,7 @@
 //! Intent -> descriptors against NVIDIA CUTLASS: for every shared-memory layout vector that
 //! CUTLASS 4.2.0's `make_umma_desc` produced over `tile_to_shape(<atom>, MNxK)` (see
-//! `conformance/cutlass/`), `TileLayout::descriptor` gives exactly CUTLASS's 64-bit value, for the
-//! first K-block and for every later K-block CUTLASS's descriptor iterator reached.
+//! `conformance/cutlass/`, `conformance/vectors/cutlass-4.2.0.jsonl`), `TileLayout::descriptor`
+//! gives exactly CUTLASS's 64-bit value, for every K-block of the tile.
 //!
 //! And descriptor -> addresses against intent: every descriptor the builder gives makes
 //! `MatrixLayout::address` read exactly the bytes where the tile put each element.
@@ -22,16 +22,6 @@ fn number(s: &str) -> u64 {
     .unwrap_or_else(|e| panic!("bad number {s:?}: {e}"))
 }
 
-/// The element type CUTLASS's generator used for a width (uint8_t, bfloat16_t, tfloat32_t).
-fn plain_type(bits: u64) -> ElementType {
-    match bits {
-        8 => ElementType::U8,
-        16 => ElementType::Bf16,
-        32 => ElementType::Tf32,
-        _ => panic!("no plain type of {bits} bits"),
-    }
-}
-
 fn major(s: &str) -> Major {
     match s {
         "k" | "K" => Major::K,
@@ -42,135 +32,6 @@ fn major(s: &str) -> Major {
 
 fn swizzle(s: &str) -> Swizzle {
     Swizzle::from_name(s).unwrap_or_else(|| panic!("bad swizzle {s:?}"))
-}
-
-fn tile(s: &str) -> (u32, u32) {
-    let (a, b) = s.split_once('x').expect("MNxK");
-    (number(a) as u32, number(b) as u32)
-}
-
-/// One smem record: the intent and CUTLASS's descriptor of one K-block.
-#[derive(Debug)]
-struct Record {
-    origin: String,
-    tile: TileLayout,
-    k_block: u32,
-    hex: u64,
-}
-
-/// The `smem` lines (K-block 0) and the `smem_advance` groups (K-blocks 1..) of the text file.
-fn txt_records(text: &str) -> Vec<Record> {
-    let mut out = Vec::new();
-    let mut group: Option<(TileLayout, u32)> = None;
-    for (i, line) in text.lines().enumerate() {
-        let origin = format!("cutlass.txt:{}", i + 1);
-        if let Some(rest) = line
-            .strip_prefix("# A operand MxK, ")
-            .or_else(|| line.strip_prefix("# B operand NxK, "))
-        {
-            // "K-major, swizzle 128B, 16-bit, 128x64 tile at 0x400: 4 K-blocks"
-            let parts: Vec<&str> = rest.split(", ").collect();
-            let m = major(parts[0].trim_end_matches("-major"));
-            let s = swizzle(parts[1].trim_start_matches("swizzle "));
-            let bits = number(parts[2].trim_end_matches("-bit"));
-            let (t, at) = parts[3].split_once(" tile at ").expect("tile at");
-            let addr = number(at.split(':').next().expect("address")) as u32;
-            let (mn, k) = tile(t);
-            let st = ElementStorage::of(plain_type(bits), None).expect("plain");
-            group = Some((TileLayout::new(st, m, s, mn, k, addr), 1));
-            continue;
-        }
-        if line.starts_with('#') || line.trim().is_empty() {
-            if line.starts_with("# ---") || line.trim().is_empty() {
-                continue;
-            }
-            if !line.starts_with("# next") && !line.starts_with("# A ") && !line.starts_with("# B ")
-            {
-                group = None;
-            }
-            continue;
-        }
-        let (lhs, hex) = line.split_once(" -> ").expect("' -> '");
-        let mut words = lhs.split_whitespace();
-        match words.next() {
-            Some("smem") => {
-                let kv: std::collections::HashMap<&str, &str> = words
-                    .map(|w| w.split_once('=').expect("key=value"))
-                    .collect();
-                let st =
-                    ElementStorage::of(plain_type(number(kv["elem_bits"])), None).expect("plain");
-                let (mn, k) = tile(kv["tile"]);
-                let t = TileLayout::new(
-                    st,
-                    major(kv["major"]),
-                    swizzle(kv["swizzle"]),
-                    mn,
-                    k,
-                    number(kv["addr"]) as u32,
-                );
-                out.push(Record {
-                    origin,
-                    tile: t,
-                    k_block: 0,
-                    hex: number(hex),
-                });
-            }
-            Some("smem_advance") => {
-                let (t, kb) = group.expect("smem_advance line inside a described group");
-                out.push(Record {
-                    origin,
-                    tile: t,
-                    k_block: kb,
-                    hex: number(hex),
-                });
-                group = Some((t, kb + 1));
-            }
-            _ => {}
-        }
-    }
-    out
-}
-
-#[test]
-fn every_cutlass_smem_vector() {
-    // The text vectors of the first CUTLASS harness; the JSONL vectors (tested below, required)
-    // supersede them, so only their absence together fails here.
-    let Ok(text) = std::fs::read_to_string(format!("{VECTORS}cutlass.txt")) else {
-        assert!(
-            std::path::Path::new(&format!("{VECTORS}cutlass-4.2.0.jsonl")).exists(),
-            "no CUTLASS vectors in {VECTORS}"
-        );
-        return;
-    };
-    let records = txt_records(&text);
-    let firsts = records.iter().filter(|r| r.k_block == 0).count();
-    let advances = records.len() - firsts;
-    // The file's counts: if the file changes, these say so rather than testing fewer vectors.
-    println!("every_cutlass_smem_vector: {firsts} smem + {advances} smem_advance vectors");
-    assert!(firsts >= 190, "only {firsts} smem vectors found");
-    assert!(advances >= 20, "only {advances} smem_advance vectors found");
-    let mut failures = Vec::new();
-    for r in &records {
-        match r.tile.descriptor(r.k_block, Target::Sm100a) {
-            Ok(d) if d.bits() == r.hex => {}
-            Ok(d) => failures.push(format!(
-                "{}: {:?} k_block {} -> {:#018x}, CUTLASS {:#018x}",
-                r.origin,
-                r.tile,
-                r.k_block,
-                d.bits(),
-                r.hex
-            )),
-            Err(e) => failures.push(format!("{}: {:?} -> error {e}", r.origin, r.tile)),
-        }
-    }
-    assert!(
-        failures.is_empty(),
-        "{} of {} differ:\n{}",
-        failures.len(),
-        records.len(),
-        failures.join("\n")
-    );
 }
 
 /// oracles.md §2: CUTLASS 4.2.0 values for the four example tiles, with K-block advances.
