@@ -13,10 +13,11 @@ use crate::number::{arg_list4, arg_u64, operand32, operand64, Operand};
     name = "tcgen05",
     version,
     args_override_self = true,
-    about = "Decode, encode and check NVIDIA Blackwell tcgen05 descriptors and MMA shapes",
+    about = "Decode, encode and check NVIDIA Blackwell tcgen05 descriptors, layouts, Tensor Memory maps and PTX",
     long_about = "Decode, encode and check the descriptors of NVIDIA Blackwell's fifth-generation \
 tensor-core MMA (PTX ISA 9.7.16): the shared memory (matrix) descriptor, the instruction \
-descriptor and the zero-column mask descriptor, and list the MMA shapes of Table 39.\n\n\
+descriptor and the zero-column mask descriptor, and list the MMA shapes of Table 39. Map operands \
+in shared memory and fragments in Tensor Memory, and write every tcgen05 instruction as PTX.\n\n\
 Every rule comes from the PTX ISA text or, where it is silent or contradicts itself, from the \
 project's decisions.md (R1-R24); each error names its source.\n\n\
 Numbers are 0x-prefixed hexadecimal or decimal, with optional `_` separators (0x4000_4040_0001_0040).",
