@@ -10,7 +10,6 @@ set -euo pipefail
 
 ROOT="$(git -C "$(dirname "$0")" rev-parse --show-toplevel)"
 VENV="${CUTLASS_VENV:-$ROOT/.cache/cutlass-venv}"
-PYTHON="${PYTHON:-python3}"
 
 # Pinned versions: see /work/shared/spec/oracles.md section 2 and conformance/cutlass/README.md.
 PINS=(
@@ -20,49 +19,9 @@ PINS=(
   nvidia-cuda-cccl==13.3.5.0.6
 )
 
-# pip to install with: the venv's own, or (when the system python lacks ensurepip, as Debian does
-# without the python3-venv package) the system pip aimed at the venv with --python.
-PIP=("$VENV/bin/python" -m pip)
-if [ ! -x "$VENV/bin/python" ]; then
-  echo "setup.sh: creating virtualenv $VENV" >&2
-  mkdir -p "$(dirname "$VENV")"
-  if ! "$PYTHON" -m venv "$VENV" >&2; then
-    echo "setup.sh: venv with pip failed; retrying --without-pip and the system pip" >&2
-    rm -rf "$VENV"
-    "$PYTHON" -m venv --without-pip "$VENV" >&2
-  fi
-fi
-if [ ! -x "$VENV/bin/pip" ]; then
-  PIP=("$PYTHON" -m pip --python "$VENV/bin/python")
-fi
-
-# Are all pins present at exactly the pinned version? (one interpreter start, no pip)
-have_all=0
-if "$VENV/bin/python" - "${PINS[@]}" <<'PY'
-import sys
-from importlib import metadata
-for pin in sys.argv[1:]:
-    name, want = pin.split("==")
-    try:
-        got = metadata.version(name)
-    except metadata.PackageNotFoundError:
-        sys.exit(1)
-    if got != want:
-        sys.exit(1)
-PY
-then
-  have_all=1
-fi
-
-if [ "$have_all" = 1 ]; then
-  echo "setup.sh: pinned wheels already installed in $VENV" >&2
-else
-  echo "setup.sh: installing ${PINS[*]}" >&2
-  # --no-deps: nvidia-cutlass's Python dependencies are not needed for the C++ headers.
-  "${PIP[@]}" install --quiet --disable-pip-version-check --no-deps "${PINS[@]}" >&2
-fi
-
-SITE="$("$VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
+# shellcheck source=../pinned-venv.sh
+. "$ROOT/conformance/pinned-venv.sh"
+pinned_venv "setup.sh" "$VENV" "${PINS[@]}"
 CUTLASS_INCLUDE="$SITE/cutlass_library/source/include"
 CCCL_INCLUDE="$SITE/nvidia/cu13/include/cccl"
 CUDA_INCLUDE="$SITE/nvidia/cu13/include"

@@ -10,7 +10,6 @@ set -euo pipefail
 
 ROOT="$(git -C "$(dirname "$0")" rev-parse --show-toplevel)"
 VENV="${PTXAS_VENV:-$ROOT/.cache/ptxas-venv}"
-PYTHON="${PYTHON:-python3}"
 
 # Pinned versions: /work/shared/spec/oracles.md section 1. Error texts and rules differ between releases.
 PINS=(
@@ -18,49 +17,9 @@ PINS=(
   nvidia-cuda-nvdisasm==13.5.37
 )
 
-PIP=("$VENV/bin/python" -m pip)
-if [ ! -x "$VENV/bin/python" ]; then
-  echo "ptxas/setup.sh: creating virtualenv $VENV" >&2
-  mkdir -p "$(dirname "$VENV")"
-  if ! "$PYTHON" -m venv "$VENV" >&2; then
-    echo "ptxas/setup.sh: venv with pip failed; retrying --without-pip and the system pip" >&2
-    rm -rf "$VENV"
-    "$PYTHON" -m venv --without-pip "$VENV" >&2
-  fi
-fi
-if [ ! -x "$VENV/bin/pip" ]; then
-  PIP=("$PYTHON" -m pip --python "$VENV/bin/python")
-fi
-
-have_all=0
-if "$VENV/bin/python" - "${PINS[@]}" <<'PY'
-import sys
-from importlib import metadata
-for pin in sys.argv[1:]:
-    name, want = pin.split("==")
-    try:
-        got = metadata.version(name)
-    except metadata.PackageNotFoundError:
-        sys.exit(1)
-    if got != want:
-        sys.exit(1)
-PY
-then
-  have_all=1
-fi
-
-if [ "$have_all" = 1 ]; then
-  echo "ptxas/setup.sh: pinned wheels already installed in $VENV" >&2
-else
-  echo "ptxas/setup.sh: installing ${PINS[*]}" >&2
-  # --no-deps: the wheels' Python dependencies are not needed to run the two binaries.
-  if ! "${PIP[@]}" install --quiet --disable-pip-version-check --no-deps "${PINS[@]}" >&2; then
-    echo "ptxas/setup.sh: ERROR: could not install ${PINS[*]} from PyPI" >&2
-    exit 1
-  fi
-fi
-
-SITE="$("$VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
+# shellcheck source=../pinned-venv.sh
+. "$ROOT/conformance/pinned-venv.sh"
+pinned_venv "ptxas/setup.sh" "$VENV" "${PINS[@]}"
 BIN="$SITE/nvidia/cu13/bin"
 PTXAS="$BIN/ptxas"
 NVDISASM="$BIN/nvdisasm"

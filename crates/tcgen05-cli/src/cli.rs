@@ -321,7 +321,7 @@ fn parse_scale(s: &str) -> Result<ScaleType, String> {
         .ok_or_else(|| format!("unknown scale type '{s}' (expected ue8m0 or ue4m3)"))
 }
 
-fn parse_swizzle(s: &str) -> Result<Swizzle, String> {
+pub(crate) fn parse_swizzle(s: &str) -> Result<Swizzle, String> {
     let t = s.trim_ascii();
     Swizzle::ALL
         .into_iter()

@@ -16,7 +16,7 @@ use tcgen05::mma::{ElementType, Kind, Major};
 use tcgen05::shared_memory_descriptor::{SmemDescriptor, Swizzle};
 use tcgen05::tensor_copy::{agreement, Agreement, TensorCopyBox};
 
-use crate::cli::TargetArg;
+use crate::cli::{parse_swizzle, TargetArg};
 use crate::number::arg_u64;
 use crate::out::{problem_json, Ctx, Obj, Report, Status};
 use crate::problem::{narrow, CliError};
@@ -253,16 +253,6 @@ fn parse_operand(s: &str) -> Result<char, String> {
         "b" => Ok('b'),
         _ => Err(format!("unknown operand '{s}' (expected a or b)")),
     }
-}
-
-fn parse_swizzle(s: &str) -> Result<Swizzle, String> {
-    let t = s.trim_ascii();
-    Swizzle::ALL
-        .into_iter()
-        .find(|sw| sw.name().eq_ignore_ascii_case(t))
-        .ok_or_else(|| {
-            format!("unknown swizzle '{s}' (expected none, 128B_base32B, 128B, 64B or 32B)")
-        })
 }
 
 fn parse_order(s: &str) -> Result<AtomOrder, String> {
