@@ -1,13 +1,17 @@
-//! Decodes raw 32-bit instruction descriptors under every kind and checks that each value
-//! decodes without panicking, that every accepted value re-encodes to itself, and that the
-//! accept/refuse verdicts of `decode`, `from_bits` and `valid_kinds` agree.
+//! Decodes raw 32-bit instruction descriptors under every kind and checks, for every value
+//! visited, that it decodes without panicking, that the decoder's verdict equals an independent
+//! reading of Tables 42-44 ([`reference`]), that every accepted value re-encodes to itself, and
+//! that the verdicts of `decode`, `from_bits` and `valid_kinds` agree.
 //!
 //! ```text
 //! tcgen05-idesc-sweep [--count N] [--start S] [--stride D] [--threads T] [--kind K]...
 //! ```
-//! With no options it visits all 2^32 values. `--stride` visits `start + i * stride (mod 2^32)`
-//! for `i < count`; an odd stride never repeats a value, so a short slice still reaches every
-//! bit of the word. Prints values per second and, per kind, how many values are valid.
+//! With no options it visits all 2^32 values and then also requires each kind's number of valid
+//! values to equal the closed-form count of [`reference::count`]. `--stride` visits
+//! `start + i * stride (mod 2^32)` for `i < count`; an odd stride never repeats a value, so a
+//! short slice still reaches every bit of the word. A worker that panics fails the sweep
+//! (`--panic-at V` makes the worker that meets value V panic, to test exactly that).
+//! Prints values per second and, per kind, how many values are valid.
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -15,12 +19,15 @@ use std::time::Instant;
 use tcgen05::instruction_descriptor::InstructionDescriptor;
 use tcgen05::Kind;
 
+mod reference;
+
 struct Options {
     start: u32,
     count: u64,
     stride: u32,
     threads: usize,
     kinds: Vec<Kind>,
+    panic_at: Option<u32>,
 }
 
 fn parse_u64(s: &str) -> Option<u64> {
@@ -38,6 +45,7 @@ fn parse_args() -> Result<Options, String> {
         stride: 1,
         threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
         kinds: Vec::new(),
+        panic_at: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -65,6 +73,13 @@ fn parse_args() -> Result<Options, String> {
                     .filter(|&t| t > 0)
                     .ok_or("--threads: not a positive number")?;
             }
+            "--panic-at" => {
+                o.panic_at = Some(
+                    parse_u64(&value("--panic-at")?)
+                        .and_then(|v| u32::try_from(v).ok())
+                        .ok_or("--panic-at: not a 32-bit number")?,
+                );
+            }
             "--kind" => {
                 let k = value("--kind")?;
                 o.kinds
@@ -73,7 +88,7 @@ fn parse_args() -> Result<Options, String> {
             "-h" | "--help" => {
                 return Err(
                     "usage: tcgen05-idesc-sweep [--count N] [--start S] [--stride D] \
-                            [--threads T] [--kind K]..."
+                            [--threads T] [--kind K]... [--panic-at V]"
                         .into(),
                 )
             }
@@ -94,16 +109,18 @@ struct Tally {
 }
 
 fn check(raw: u32, kinds: &[Kind], t: &mut Tally) {
-    // `from_bits` and `valid_kinds` are built on `decode`; cross-check them on one value in 64.
-    let cross_check = raw & 63 == 0;
-    let set = if cross_check {
-        InstructionDescriptor::valid_kinds(raw)
-    } else {
-        tcgen05::instruction_descriptor::KindSet::EMPTY
-    };
+    // `from_bits` and `valid_kinds` are built on `decode`; cross-check them on every value.
+    let set = InstructionDescriptor::valid_kinds(raw);
     for &kind in kinds {
         let dec = InstructionDescriptor::decode(raw, kind);
         let valid = dec.is_valid();
+        if valid != reference::valid(raw, kind) && t.failure.is_none() {
+            t.failure = Some(format!(
+                "{raw:#010x} under {kind}: the decoder says {}, Tables 42-44 read again say {}",
+                if valid { "valid" } else { "invalid" },
+                if valid { "invalid" } else { "valid" },
+            ));
+        }
         if valid {
             t.accepted[kind as usize] += 1;
             let again = dec
@@ -118,9 +135,8 @@ fn check(raw: u32, kinds: &[Kind], t: &mut Tally) {
         } else if dec.diagnostics.is_empty() && t.failure.is_none() {
             t.failure = Some(format!("{raw:#010x} under {kind}: refused with no error"));
         }
-        if cross_check
-            && (InstructionDescriptor::from_bits(raw, kind).is_ok() != valid
-                || set.contains(kind) != valid)
+        if (InstructionDescriptor::from_bits(raw, kind).is_ok() != valid
+            || set.contains(kind) != valid)
             && t.failure.is_none()
         {
             t.failure = Some(format!(
@@ -140,17 +156,18 @@ fn main() -> ExitCode {
     };
     let began = Instant::now();
     let per = o.count.div_ceil(o.threads as u64);
-    let tallies: Vec<Tally> = std::thread::scope(|s| {
+    let tallies: Vec<Result<Tally, String>> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..o.threads as u64)
             .map(|t| {
                 let kinds = &o.kinds;
-                let (start, stride) = (o.start, o.stride);
+                let (start, stride, panic_at) = (o.start, o.stride, o.panic_at);
                 let lo = t * per;
                 let hi = ((t + 1) * per).min(o.count);
                 s.spawn(move || {
                     let mut tally = Tally::default();
                     let mut raw = start.wrapping_add((lo as u32).wrapping_mul(stride));
                     for _ in lo..hi {
+                        assert!(panic_at != Some(raw), "--panic-at {raw:#010x}");
                         check(raw, kinds, &mut tally);
                         raw = raw.wrapping_add(stride);
                     }
@@ -160,7 +177,8 @@ fn main() -> ExitCode {
             .collect();
         handles
             .into_iter()
-            .map(|h| h.join().unwrap_or_default())
+            .enumerate()
+            .map(|(i, h)| h.join().map_err(|_| format!("worker {i} panicked")))
             .collect()
     });
     let secs = began.elapsed().as_secs_f64();
@@ -176,14 +194,35 @@ fn main() -> ExitCode {
         decodes as f64 / secs / 1e6
     );
     let mut failed = false;
+    let full = o.count == 1 << 32;
     for &kind in &o.kinds {
-        let n: u64 = tallies.iter().map(|t| t.accepted[kind as usize]).sum();
-        println!("  .kind::{kind:<9} {n:>12} valid values");
+        let n: u64 = tallies
+            .iter()
+            .flatten()
+            .map(|t| t.accepted[kind as usize])
+            .sum();
+        if full {
+            let want = reference::count(kind);
+            let verdict = if n == want { "=" } else { "!=" };
+            println!("  .kind::{kind:<9} {n:>12} valid values ({verdict} {want} from the tables)");
+            if n != want {
+                eprintln!("error: .kind::{kind}: {n} valid values, the tables allow {want}");
+                failed = true;
+            }
+        } else {
+            println!("  .kind::{kind:<9} {n:>12} valid values");
+        }
     }
     for t in &tallies {
-        if let Some(f) = &t.failure {
-            eprintln!("error: {f}");
-            failed = true;
+        match t {
+            Ok(Tally {
+                failure: Some(f), ..
+            })
+            | Err(f) => {
+                eprintln!("error: {f}");
+                failed = true;
+            }
+            Ok(_) => {}
         }
     }
     if failed {
