@@ -6,12 +6,20 @@
 //! reading goes on; the exit status is then 2. Otherwise it is 1 when any value breaks a rule,
 //! else 0. Rule errors are given in the result lines, and counted on stderr at the end.
 //!
-//! Blocks of lines are decoded on several threads (`TCGEN05_THREADS`, default: the available
-//! parallelism) and written back in input order, so the output does not depend on the count.
+//! Blocks of lines are decoded on several threads (`TCGEN05_THREADS`, 1 to [`MAX_THREADS`];
+//! default: the available parallelism, at most 16) and written back in input order, so the
+//! output does not depend on the count.
+//!
+//! Nothing is lost silently: a block whose decoding fails (an internal error or a panic) stops
+//! the output at that block with an `error:` naming the lines not written, exit status 2; a read
+//! error on standard input is exit status 2 with its message; and the number of result lines
+//! written is checked against the number of lines read. When standard output is closed early
+//! (`| head`), the command stops quietly with exit status 0.
 
 use std::collections::BTreeMap;
 use std::fmt::{self, Write as _};
 use std::io::{self, BufRead, Write};
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{mpsc, Arc, Mutex};
 use std::thread;
 
@@ -83,8 +91,22 @@ impl fmt::Display for Echo<'_> {
     }
 }
 
-fn fmt_err(_: fmt::Error) -> io::Error {
-    io::Error::other("formatting failed")
+/// A block whose results were lost: where it was, and why.
+struct Lost {
+    seq: u64,
+    first_line: u64,
+    lines: u64,
+    why: String,
+}
+
+/// The message of a panic payload.
+fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
+    let msg = p
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| p.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "no message".into());
+    format!("a decoding thread panicked ({msg})")
 }
 
 /// Lines per block handed to a worker: small enough that a block's output stays in cache.
@@ -102,6 +124,7 @@ struct Block {
 /// What a worker made of a block: standard output and error text, and counts.
 struct Done {
     seq: u64,
+    lines: u64,
     out: String,
     err: String,
     unreadable: u64,
@@ -115,6 +138,7 @@ fn decode_block<D: Decoder>(dec: &mut D, block: &Block, ctx: Ctx, done: &mut Don
     done.unreadable = 0;
     done.invalid = 0;
     done.seq = block.seq;
+    done.lines = block.lines.len() as u64;
     let es = ctx.err;
     let mut start = 0;
     for (i, &(end, cut)) in block.lines.iter().enumerate() {
@@ -163,14 +187,39 @@ fn decode_block<D: Decoder>(dec: &mut D, block: &Block, ctx: Ctx, done: &mut Don
     Ok(())
 }
 
-/// How many threads decode: `TCGEN05_THREADS` when set (at least 1), otherwise the available
-/// parallelism (at most 16).
-fn workers() -> usize {
-    std::env::var("TCGEN05_THREADS")
-        .ok()
-        .and_then(|v| v.trim().parse::<usize>().ok())
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get().min(16)))
-        .max(1)
+/// The most decoding threads `TCGEN05_THREADS` may ask for: far above any useful count (the
+/// work is bound by one writer), far below what exhausts the system.
+pub const MAX_THREADS: usize = 256;
+
+/// How many threads decode: `TCGEN05_THREADS` when set (1 to [`MAX_THREADS`]), otherwise the
+/// available parallelism (at most 16). A value that is not a number in that range gives a
+/// warning naming it and the default (or the cap) is used.
+fn workers(var: Option<&str>) -> (usize, Option<String>) {
+    let default = std::thread::available_parallelism().map_or(1, |n| n.get().min(16));
+    let Some(v) = var else {
+        return (default, None);
+    };
+    match v.trim().parse::<u64>() {
+        Ok(n @ 1..) if n <= MAX_THREADS as u64 => (n as usize, None),
+        Ok(0) => (
+            default,
+            Some(format!(
+                "TCGEN05_THREADS = \"{v}\": at least 1 thread is needed; using {default}"
+            )),
+        ),
+        Ok(_) => (
+            MAX_THREADS,
+            Some(format!(
+                "TCGEN05_THREADS = \"{v}\": more than {MAX_THREADS} threads; using {MAX_THREADS}"
+            )),
+        ),
+        Err(_) => (
+            default,
+            Some(format!(
+                "TCGEN05_THREADS = \"{v}\" is not a number; using {default}"
+            )),
+        ),
+    }
 }
 
 /// Runs a batch: reads `input` to its end, writes one result per line to `out` in input order,
@@ -188,9 +237,14 @@ where
     W: Write,
     E: Write,
 {
-    let threads = workers();
+    let var = std::env::var("TCGEN05_THREADS").ok();
+    let (threads, warning) = workers(var.as_deref());
+    if let Some(w) = warning {
+        let es = ctx.err;
+        writeln!(err, "{}warning{}: {w}", es.yellow(), es.reset())?;
+    }
     let (block_tx, block_rx) = mpsc::sync_channel::<Block>(threads * 2);
-    let (done_tx, done_rx) = mpsc::sync_channel::<Result<Done, fmt::Error>>(threads * 2);
+    let (done_tx, done_rx) = mpsc::sync_channel::<Result<Done, Lost>>(threads * 2);
     let reader = thread::spawn(move || read_blocks(input, &block_tx));
     let block_rx = Arc::new(Mutex::new(block_rx));
     let make = Arc::new(make);
@@ -215,13 +269,27 @@ where
                     .unwrap_or_else(|| String::with_capacity(BLOCK_LINES * 256));
                 let mut done = Done {
                     seq: 0,
+                    lines: 0,
                     out,
                     err: String::new(),
                     unreadable: 0,
                     invalid: 0,
                 };
-                let r = decode_block(&mut dec, &block, ctx, &mut done).map(|()| done);
-                if done_tx.send(r).is_err() {
+                let lost = |why: String| Lost {
+                    seq: block.seq,
+                    first_line: block.first_line,
+                    lines: block.lines.len() as u64,
+                    why,
+                };
+                let r = match catch_unwind(AssertUnwindSafe(|| {
+                    decode_block(&mut dec, &block, ctx, &mut done)
+                })) {
+                    Ok(Ok(())) => Ok(done),
+                    Ok(Err(fmt::Error)) => Err(lost("formatting failed".into())),
+                    Err(p) => Err(lost(panic_text(p.as_ref()))),
+                };
+                let stop = r.is_err();
+                if done_tx.send(r).is_err() || stop {
                     return;
                 }
             }
@@ -230,13 +298,29 @@ where
     drop(done_tx);
     let mut unreadable: u64 = 0;
     let mut invalid: u64 = 0;
-    // Results come back in any order; write them in input order.
+    let mut written: u64 = 0;
+    // Results come back in any order; write them in input order, up to the first lost block.
     let mut pending = BTreeMap::new();
+    let mut lost: Option<Lost> = None;
     let mut next = 0u64;
     for r in done_rx.iter() {
-        let done = r.map_err(fmt_err)?;
-        pending.insert(done.seq, done);
-        while let Some(done) = pending.remove(&next) {
+        match r {
+            Ok(done) => {
+                pending.insert(done.seq, Ok(done));
+            }
+            Err(l) => {
+                pending.insert(l.seq, Err(l));
+            }
+        }
+        while let Some(r) = pending.remove(&next) {
+            let done = match r {
+                Ok(done) => done,
+                Err(l) => {
+                    lost = Some(l);
+                    break;
+                }
+            };
+            written += done.lines;
             out.write_all(done.out.as_bytes())?;
             if !done.err.is_empty() {
                 out.flush()?;
@@ -249,13 +333,40 @@ where
                 p.push(done.out);
             }
         }
+        if lost.is_some() {
+            break;
+        }
+    }
+    out.flush()?;
+    let es = ctx.err;
+    if let Some(l) = lost {
+        // The other threads end with the process; the output stops where the gap begins.
+        writeln!(
+            err,
+            "{}error{}: internal error decoding lines {}-{}: {}; results written for the first {written} lines only",
+            es.red(),
+            es.reset(),
+            l.first_line,
+            l.first_line + l.lines - 1,
+            l.why,
+        )?;
+        err.flush()?;
+        return Ok(Status::Usage);
     }
     // Every worker has finished, so the reader has sent its last block.
     let lines = reader
         .join()
         .map_err(|_| io::Error::other("the input reader stopped"))??;
-    out.flush()?;
-    let es = ctx.err;
+    if written != lines {
+        writeln!(
+            err,
+            "{}error{}: internal error: {lines} lines read but {written} results written",
+            es.red(),
+            es.reset(),
+        )?;
+        err.flush()?;
+        return Ok(Status::Usage);
+    }
     if lines == 0 {
         writeln!(
             err,
@@ -351,5 +462,105 @@ mod tests {
         assert_eq!(read_line(&mut r, &mut line).expect("read"), Some(true));
         assert_eq!(line.len(), MAX_LINE);
         assert_eq!(read_line(&mut r, &mut line).expect("read"), None);
+    }
+
+    /// Writes `raw` back; panics on 5000 (a stand-in for a decoder bug).
+    struct Echoer;
+
+    impl Decoder for Echoer {
+        const BITS: u32 = 64;
+        fn line(&mut self, raw: u64, buf: &mut String, _json: bool) -> Result<bool, fmt::Error> {
+            assert!(raw != 5000, "injected");
+            write!(buf, "{raw}")?;
+            Ok(true)
+        }
+    }
+
+    fn ctx() -> Ctx {
+        Ctx {
+            json: false,
+            out: crate::out::Style::new(false),
+            err: crate::out::Style::new(false),
+        }
+    }
+
+    fn input(n: u64) -> Vec<u8> {
+        (1..=n)
+            .map(|i| format!("{i}\n"))
+            .collect::<String>()
+            .into_bytes()
+    }
+
+    #[test]
+    fn a_panicking_block_is_an_error_not_a_short_output() {
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let r = run(
+            || Echoer,
+            io::Cursor::new(input(10_000)),
+            &mut out,
+            &mut err,
+            ctx(),
+        );
+        let err = String::from_utf8_lossy(&err);
+        assert_eq!(r.expect("no i/o error"), Status::Usage, "{err}");
+        assert!(
+            err.contains("internal error decoding lines 4097-5120")
+                && err.contains("a decoding thread panicked (injected)")
+                && err.contains("results written for the first 4096 lines only"),
+            "{err}"
+        );
+        let out = String::from_utf8_lossy(&out);
+        assert_eq!(out.lines().count(), 4096);
+        assert_eq!(out.lines().last(), Some("4096"));
+    }
+
+    #[test]
+    fn a_clean_run_writes_every_line() {
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let r = run(
+            || Echoer,
+            io::Cursor::new(input(4999)),
+            &mut out,
+            &mut err,
+            ctx(),
+        );
+        assert_eq!(r.expect("no i/o error"), Status::Valid);
+        assert_eq!(String::from_utf8_lossy(&out).lines().count(), 4999);
+        assert!(err.is_empty());
+    }
+
+    /// Gives `data`, then a read error.
+    struct Failing(io::Cursor<Vec<u8>>);
+
+    impl io::Read for Failing {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            match io::Read::read(&mut self.0, buf)? {
+                0 => Err(io::Error::other("disk on fire")),
+                n => Ok(n),
+            }
+        }
+    }
+
+    #[test]
+    fn a_read_error_is_an_error() {
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let input = io::BufReader::new(Failing(io::Cursor::new(input(3000))));
+        let r = run(|| Echoer, input, &mut out, &mut err, ctx());
+        let e = r.expect_err("the read error is returned");
+        assert!(e.to_string().contains("disk on fire"), "{e}");
+    }
+
+    #[test]
+    fn thread_counts_are_bounded_and_bad_ones_named() {
+        assert_eq!(workers(Some("4")), (4, None));
+        assert_eq!(workers(Some(" 256 ")).0, 256);
+        let (n, w) = workers(Some("1000000"));
+        assert_eq!(n, MAX_THREADS);
+        assert!(w.expect("warning").contains("\"1000000\": more than 256"));
+        let (_, w) = workers(Some("0"));
+        assert!(w.expect("warning").contains("at least 1"));
+        let (_, w) = workers(Some("many"));
+        assert!(w.expect("warning").contains("\"many\" is not a number"));
+        assert!(workers(None).1.is_none());
     }
 }

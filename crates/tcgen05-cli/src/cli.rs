@@ -172,7 +172,11 @@ const DECODE_SMEM_HELP: &str = concat!(
     "  \"valid\": false, \"error\": \"REASON\"}; stderr gets `error: line N: REASON`, and reading goes\n",
     "  on. Rule errors of readable values are reported in their result lines only, with a count\n",
     "  on stderr at the end. Exit status: 2 if any line was unreadable, else 1 if any value broke\n",
-    "  a rule, else 0. Empty input prints nothing, warns on stderr and exits 0.\n\n",
+    "  a rule, else 0. Empty input prints nothing, warns on stderr and exits 0. A read error on\n",
+    "  stdin, or an internal error that loses result lines, is an `error:` and exit status 2 (the\n",
+    "  output stops before the first line without a result). When stdout is closed early\n",
+    "  (`| head`), the command stops quietly with exit status 0. TCGEN05_THREADS sets the\n",
+    "  number of decoding threads (1 to 256; other values are named in a warning).\n\n",
     "Exit status: 0 valid, 1 breaks a rule (errors on stderr), 2 usage error or unparsable value."
 );
 

@@ -275,3 +275,57 @@ fn many_blocks_keep_input_order_whatever_the_thread_count() {
         assert!(one.stderr.contains("error: line 10000: "), "{}", one.stderr);
     }
 }
+
+/// `| head`: the reader closes standard output after one line; the command stops quietly with
+/// exit status 0 (the documented status), without a message and without hanging.
+#[test]
+fn a_closed_output_ends_quietly_with_status_0() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin!("tcgen05"))
+        .args(["decode", "idesc", "-", "--kind", "f16"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let feeder = std::thread::spawn(move || {
+        // Far more than any pipe buffer; the writes fail once the command has gone.
+        for _ in 0..200_000 {
+            if stdin.write_all(b"0x08100490\n").is_err() {
+                break;
+            }
+        }
+    });
+    let mut first = String::new();
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    stdout.read_line(&mut first).expect("first line");
+    assert!(first.starts_with("0x08100490"), "{first}");
+    drop(stdout);
+    let out = child.wait_with_output().expect("wait");
+    feeder.join().expect("feeder");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// An absurd thread count is capped with a warning (it once took 50 s and crashed).
+#[test]
+fn thread_count_is_capped() {
+    let input = "0x08100490\n".repeat(1000);
+    let r = crate::run_stdin_env(
+        &["decode", "idesc", "-", "--kind", "f16"],
+        input.as_bytes(),
+        &[("TCGEN05_THREADS", "1000000")],
+    );
+    r.code(0);
+    assert_eq!(r.stdout.lines().count(), 1000);
+    assert_eq!(
+        r.stderr_lines(),
+        ["warning: TCGEN05_THREADS = \"1000000\": more than 256 threads; using 256"]
+    );
+}
