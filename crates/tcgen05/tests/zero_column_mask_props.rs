@@ -323,17 +323,17 @@ proptest! {
 /// all 2^25 combinations of skip span, use span, first span and start count, with, for each
 /// (skip, use), the windows of 1, 2, 4 and 8 columns (the low bits of the 16).
 struct Exhaustive {
-    /// For windows of 16 and 8 columns: the smallest start count that shows each window
-    /// (`u16::MAX` = none).
+    /// For windows of 16 columns, and of 1, 2, 4 and 8 columns (in that order): the smallest
+    /// start count that shows each window (`u16::MAX` = none).
     min_start_16: Vec<u16>,
-    min_start_8: Vec<u16>,
+    min_start_low: [Vec<u16>; 4],
     /// For widths 1, 2, 4, 8: the distinct sets of windows one (skip, use) pair can show.
     sets: [Vec<[u64; 4]>; 4],
 }
 
 fn exhaustive() -> Exhaustive {
     let mut min_start_16 = vec![u16::MAX; 1 << 16];
-    let mut min_start_8 = vec![u16::MAX; 1 << 8];
+    let mut min_start_low = [1usize, 2, 4, 8].map(|w| vec![u16::MAX; 1 << w]);
     let mut distinct: [HashSet<[u64; 4]>; 4] = Default::default();
     for skip in 0..=255u8 {
         for use_ in 0..=255u8 {
@@ -356,11 +356,11 @@ fn exhaustive() -> Exhaustive {
                         .words()[0] as usize;
                     let s = &mut min_start_16[window];
                     *s = (*s).min(sc as u16);
-                    let s = &mut min_start_8[window & 0xff];
-                    *s = (*s).min(sc as u16);
                     for (wi, bits) in [1usize, 2, 4, 8].into_iter().enumerate() {
                         let v = window & ((1 << bits) - 1);
                         per_width[wi][v / 64] |= 1 << (v % 64);
+                        let s = &mut min_start_low[wi][v];
+                        *s = (*s).min(sc as u16);
                     }
                 }
             }
@@ -372,7 +372,7 @@ fn exhaustive() -> Exhaustive {
     let sets = distinct.map(|s| s.into_iter().collect());
     Exhaustive {
         min_start_16,
-        min_start_8,
+        min_start_low,
         sets,
     }
 }
@@ -397,19 +397,20 @@ fn solver_agrees_with_exhaustive_search_for_small_n() {
         let k = 128 / m;
         let w = n / k;
         let mut solvable = 0u32;
+        let mut minimal_checked = 0u32;
         for v in 0..(1u64 << n) {
             let mask = mask_from_u64(v, n);
             let chunk = |i: u16| ((v >> (i * w)) & ((1 << w) - 1)) as usize;
+            let wi = match w {
+                1 => 0,
+                2 => 1,
+                4 => 2,
+                _ => 3,
+            };
             let by_search = v == 0
                 || if w == 16 {
                     ex.min_start_16[v as usize] != u16::MAX
                 } else {
-                    let wi = match w {
-                        1 => 0,
-                        2 => 1,
-                        4 => 2,
-                        _ => 3,
-                    };
                     ex.sets[wi]
                         .iter()
                         .any(|set| (0..k).all(|i| set[chunk(i) / 64] >> (chunk(i) % 64) & 1 == 1))
@@ -420,14 +421,15 @@ fn solver_agrees_with_exhaustive_search_for_small_n() {
                     assert_eq!(column_mask(&g, m, n).expect("valid"), mask);
                     solvable += 1;
                     if v != 0 && k == 1 {
+                        // The smallest start count of the exhaustive search, never the
+                        // solver's own answer.
                         let best = if w == 16 {
                             ex.min_start_16[v as usize]
-                        } else if w == 8 {
-                            ex.min_start_8[v as usize]
                         } else {
-                            g.start_count[0] as u16
+                            ex.min_start_low[wi][v as usize]
                         };
                         assert_eq!(g.start_count[0] as u16, best, "M {m} N {n} mask {mask}");
+                        minimal_checked += 1;
                     }
                 }
                 Err(e) => {
@@ -441,6 +443,10 @@ fn solver_agrees_with_exhaustive_search_for_small_n() {
             }
         }
         assert!(solvable > 1, "M {m} N {n}");
+        if m == 128 {
+            // Widths 16, 8 and 4: every solvable non-zero mask had its start count compared.
+            assert_eq!(minimal_checked, solvable - 1, "M {m} N {n}");
+        }
     }
 }
 
