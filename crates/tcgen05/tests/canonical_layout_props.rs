@@ -2,6 +2,8 @@
 //! on random inputs: nothing panics on any value; the inverse finds every element; every
 //! descriptor the builder gives reads the tile's own bytes; copies of every atom agree with it.
 
+mod common;
+
 use proptest::prelude::*;
 use tcgen05::canonical_layout::{
     AtomOrder, BaseOffsetReading, ElementStorage, LayoutError, MatrixLayout, Operand,
@@ -39,19 +41,93 @@ fn reading() -> impl Strategy<Value = BaseOffsetReading> {
     (0..3usize).prop_map(|i| BaseOffsetReading::ALL[i])
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+/// A valid tile (the fix-ups keep it inside the rules: 32-bit MN-major only with 128B_base32B,
+/// no 4/6-bit MN-major, at most 256 rows per MMA), from raw choices.
+#[allow(clippy::too_many_arguments)]
+fn valid_tile(
+    st: ElementStorage,
+    m: Major,
+    s: Swizzle,
+    nm: u32,
+    nk: u32,
+    line: u32,
+    kfirst: bool,
+    abs: bool,
+) -> TileLayout {
+    let m = if m == Major::Mn && st.bits() < 8 {
+        Major::K
+    } else {
+        m
+    };
+    let s = match (m, st.bits()) {
+        (Major::Mn, 32) => Swizzle::B128Base32B,
+        (_, _) if s == Swizzle::B128Base32B => Swizzle::B128,
+        _ => s,
+    };
+    let probe = TileLayout::new(st, m, s, 8, 8, 0);
+    let (am, ak) = probe.atom();
+    let kunit = ak.max(st.dense_k());
+    let nm = 1 + (nm.max(1) - 1) % (256 / am).max(1);
+    TileLayout::new(st, m, s, am * nm, kunit * nk.max(1), line * 128)
+        .with_order(if kfirst {
+            AtomOrder::KFirst
+        } else {
+            AtomOrder::MnFirst
+        })
+        .with_anchor(if abs {
+            SwizzleAnchor::Address
+        } else {
+            SwizzleAnchor::TileStart
+        })
+}
 
-    /// Any descriptor bits with any operand: validation, construction and every address query
-    /// return a value or a typed error, never a panic; an accepted layout answers every
-    /// in-range index and refuses every out-of-range one.
-    #[test]
-    fn never_panics(raw in any::<u64>(), st in storage(), m in major(), mn in 0u32..300, k in 0u32..300,
-                    qm in any::<u32>(), qk in any::<u32>(), r in reading(), byte in any::<u32>()) {
-        let fields = SmemDescriptor::from_bits_unchecked(raw).fields();
-        let op = Operand::new(st, m, mn, k);
-        let _ = MatrixLayout::validate(&fields, &op);
-        if let Ok(l) = MatrixLayout::from_fields(fields, op) {
+prop_compose! {
+    fn tile()(st in storage(), m in major(), s in swizzle(), nm in 1u32..8, nk in 1u32..4,
+              line in 0u32..64, kfirst in any::<bool>(), abs in any::<bool>()) -> TileLayout {
+        valid_tile(st, m, s, nm, nk, line, kfirst, abs)
+    }
+}
+
+/// Any descriptor bits with any operand: validation, construction and every address query
+/// return a value or a typed error, never a panic; an accepted layout answers every in-range
+/// index and refuses every out-of-range one. Inputs are a builder's valid descriptor and
+/// operand, mutated in three cases of four, so that both branches run often (counted).
+#[test]
+fn never_panics() {
+    let strategy = (
+        tile(),
+        0u32..4,
+        any::<u64>(),
+        0u32..300,
+        0u32..300,
+        any::<u32>(),
+        any::<u32>(),
+        reading(),
+        any::<u32>(),
+    );
+    common::counted::<_, 2>(
+        "never_panics",
+        768,
+        0.2,
+        strategy,
+        |(t, mutation, noise, mn2, k2, qm, qk, r, byte)| {
+            let d = t
+                .descriptor(0, Target::Sm100a)
+                .expect("a valid tile has a descriptor");
+            let mut raw = d.bits();
+            let mut op = t.operand();
+            match mutation {
+                1 => raw ^= noise & noise.rotate_left(17), // a few random bits
+                2 => op = Operand::new(op.storage, op.major, mn2, k2),
+                3 => raw = noise,
+                _ => {}
+            }
+            let (mn, k) = (op.mn, op.k);
+            let fields = SmemDescriptor::from_bits_unchecked(raw).fields();
+            let _ = MatrixLayout::validate(&fields, &op);
+            let Ok(l) = MatrixLayout::from_fields(fields, op) else {
+                return Ok(1);
+            };
             let l = l.with_reading(r);
             let (im, ik) = (qm % (mn + 1), qk % (k + 1));
             let in_range = im < mn && ik < k;
@@ -67,25 +143,103 @@ proptest! {
             if mn * k <= 512 {
                 let _ = l.elements_at(byte % (1 << 18));
             }
-        }
-    }
+            Ok(0)
+        },
+    );
+}
 
-    /// The builder never panics on any intent, and a descriptor it gives is valid for the target.
-    #[test]
-    fn builder_never_panics(st in storage(), m in major(), s in swizzle(), mn in any::<u32>(), k in any::<u32>(),
-                            start in any::<u32>(), kpb in any::<u32>(), kb in any::<u32>(), kfirst in any::<bool>(),
-                            abs in any::<bool>()) {
-        let t = TileLayout::new(st, m, s, mn % 4096, k % 4096, start % (1 << 19))
-            .with_order(if kfirst { AtomOrder::KFirst } else { AtomOrder::MnFirst })
-            .with_anchor(if abs { SwizzleAnchor::Address } else { SwizzleAnchor::TileStart })
-            .with_k_per_block(kpb % 512);
-        let _ = t.validate();
-        let _ = t.offset(mn % 300, k % 300);
-        let _ = t.address(mn % 300, k % 300);
-        if let Ok(d) = t.descriptor(kb % 8, Target::Sm100a) {
-            prop_assert_eq!(SmemDescriptor::from_bits(d.bits(), Target::Sm100a), Ok(d));
-        }
-    }
+/// The builder never panics on any intent, and a descriptor it gives is valid for the target.
+/// Intents are valid tiles, one of whose numbers is replaced by a random one in most cases.
+#[test]
+fn builder_never_panics() {
+    let strategy = (tile(), 0u32..5, any::<u32>(), any::<u32>());
+    common::counted::<_, 2>(
+        "builder_never_panics",
+        768,
+        0.2,
+        strategy,
+        |(t, mutation, x, kb)| {
+            let mut t = t;
+            match mutation {
+                1 => t.mn = x % 4096,
+                2 => t.k = x % 4096,
+                3 => t.start_address = x % (1 << 19),
+                4 => t = t.with_k_per_block(x % 512),
+                _ => {}
+            }
+            let _ = t.validate();
+            let _ = t.offset(x % 300, kb % 300);
+            let _ = t.address(x % 300, kb % 300);
+            match t.descriptor(kb % 8 % t.k_blocks().max(1), Target::Sm100a) {
+                Ok(d) => {
+                    prop_assert_eq!(SmemDescriptor::from_bits(d.bits(), Target::Sm100a), Ok(d));
+                    Ok(0)
+                }
+                Err(_) => Ok(1),
+            }
+        },
+    );
+}
+
+/// Any box never panics, and an accepted box places every element inside its byte range.
+/// Boxes are valid (inner a whole number of chunks within the swizzle span, destination
+/// 128-byte aligned), then one number is replaced by a random one in most cases.
+#[test]
+fn copies_never_panic() {
+    let strategy = (
+        storage(),
+        swizzle(),
+        1u32..9,
+        1u32..64,
+        0u32..1024,
+        0u32..4,
+        any::<u32>(),
+        any::<u32>(),
+        any::<u32>(),
+    );
+    common::counted::<_, 2>(
+        "copies_never_panic",
+        768,
+        0.2,
+        strategy,
+        |(st, s, chunks, outer, line, mutation, x, qi, qo)| {
+            let per = u32::from(st.per_chunk());
+            let span_chunks = if s.is_swizzled() {
+                s.width_bytes() / 16
+            } else {
+                8
+            };
+            let mut c = TensorCopyBox::new(
+                s,
+                st,
+                per * (1 + (chunks - 1) % span_chunks),
+                outer,
+                line * 128,
+            );
+            match mutation {
+                1 => c.inner = x % 512,
+                2 => c.outer = x % 512,
+                3 => c.destination = x % (1 << 19),
+                _ => {}
+            }
+            if c.validate().is_empty() {
+                let (i, o) = (qi % c.inner, qo % c.outer);
+                let a = c.address(i, o).expect("inside");
+                let end = u64::from(c.destination) + c.pitch() * u64::from(c.outer);
+                prop_assert!(
+                    u64::from(a.address) >= u64::from(c.destination) && u64::from(a.address) < end
+                );
+                Ok(0)
+            } else {
+                let _ = c.address(qi, qo);
+                Ok(1)
+            }
+        },
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
 
     /// Random small tiles: each K-block's descriptor reads each element of the block exactly
     /// where the tile put it; the inverse finds it there; copies of each atom agree (for the
@@ -136,21 +290,6 @@ proptest! {
             if abs || line % 8 == 0 {
                 prop_assert!(matches!(a, Agreement::Agree { .. }), "{:?} kb {}: {:?}", t, kb, a);
             }
-        }
-    }
-
-    /// Any box never panics, and an accepted box places every element inside its byte range.
-    #[test]
-    fn copies_never_panic(st in storage(), s in swizzle(), inner in any::<u32>(), outer in any::<u32>(),
-                          dst in any::<u32>(), qi in any::<u32>(), qo in any::<u32>()) {
-        let c = TensorCopyBox::new(s, st, inner % 512, outer % 512, dst % (1 << 19));
-        if c.validate().is_empty() {
-            let (i, o) = (qi % c.inner, qo % c.outer);
-            let a = c.address(i, o).expect("inside");
-            let end = u64::from(c.destination) + c.pitch() * u64::from(c.outer);
-            prop_assert!(u64::from(a.address) >= u64::from(c.destination) && u64::from(a.address) < end);
-        } else {
-            let _ = c.address(qi, qo);
         }
     }
 }
