@@ -3,13 +3,17 @@
 //! write the operands they were given. (Agreement with ptxas on every generated form is checked by
 //! `conformance/ptxas`.)
 
+mod common;
+
 use proptest::prelude::*;
+use tcgen05::instruction_descriptor::{IdescFields, InstructionDescriptor};
 use tcgen05::ptx::{
     ASource, Collector, CollectorOp, Context, Instruction, Mma, PtxError, RenderError, ScaleVec,
     Syntax, TmemLoad, TmemStore, Value,
 };
+use tcgen05::shapes::{shapes, Shape, ShapeFilter};
 use tcgen05::tensor_memory::{registers_per_thread, LdStShape, Num};
-use tcgen05::{CtaGroup, Diagnostic, Kind, Target};
+use tcgen05::{CtaGroup, Diagnostic, ElementType, Kind, ScaleType, Target};
 
 const LANES: [&str; 9] = ["l0", "l1", "l2", "l3", "l4", "l5", "l6", "l7", "l8"];
 const REGS: [&str; 130] = {
@@ -88,14 +92,100 @@ prop_compose! {
     }
 }
 
-proptest! {
-    /// Any MMA form: validation fits its list, rendering succeeds exactly when there is no error,
-    /// and a rendered form names every operand it was given.
-    #[test]
-    fn any_mma(m in mma(), t in target(), version in 80u8..100) {
-        let ctx = Context::new(t).with_version(version);
+/// A valid MMA of a Table 39 shape (the form `conformance/ptxas` assembles for every
+/// shape): immediate or register descriptor, sparse metadata, default scale vector.
+fn valid_mma(s: Shape, imm: bool) -> Mma<'static> {
+    use ElementType as E;
+    let (d, ab) = match s.kind {
+        Kind::F16 => (E::F32, E::Bf16),
+        Kind::Tf32 => (E::F32, E::Tf32),
+        Kind::F8f6f4 | Kind::Mxf8f6f4 => (E::F32, E::E4m3),
+        Kind::I8 => (E::S32, E::S8),
+        Kind::Mxf4 | Kind::Mxf4nvf4 => (E::F32, E::E2m1),
+    };
+    let mut f = IdescFields::new(s.kind, d, ab, ab, s.m, s.n).with_k96(s.k == 96);
+    if s.kind.is_block_scaled() {
+        f = f.with_scale(ScaleType::Ue8m0, 0, 0);
+    }
+    if s.sparse {
+        f = f.with_sparse(true, 0);
+    }
+    let idesc = InstructionDescriptor::try_new(f).expect("a Table 39 shape encodes");
+    let mut m = Mma::new(
+        s.cta_group,
+        s.kind,
+        "d",
+        ASource::Smem("ad"),
+        "bd",
+        if imm {
+            Value::Imm(idesc.bits())
+        } else {
+            Value::Reg("id")
+        },
+        Value::Reg("p"),
+    )
+    .with_ws(s.ws);
+    if s.sparse {
+        m = m.with_sparse("meta");
+    }
+    match s.kind {
+        Kind::Mxf8f6f4 | Kind::Mxf4 => m = m.with_block_scale(ScaleVec::Default, "sfa", "sfb"),
+        Kind::Mxf4nvf4 => m = m.with_block_scale(ScaleVec::Block32, "sfa", "sfb"),
+        _ => {}
+    }
+    if s.ws {
+        m = m.with_zero_column_mask(Value::Imm(0));
+    }
+    m
+}
+
+/// A valid MMA on a target, then (in 5 cases of 8) one part replaced by a random one.
+fn mutated_mma() -> impl Strategy<Value = (Mma<'static>, Target, Option<u8>)> {
+    (
+        target(),
+        any::<prop::sample::Index>(),
+        any::<bool>(),
+        0u8..8,
+        mma(),
+        80u8..100,
+    )
+        .prop_map(|(t, pick, imm, mutation, random, version)| {
+            let all: Vec<Shape> = shapes(t, ShapeFilter::default()).collect();
+            let s = *pick.get(&all);
+            let mut m = valid_mma(s, imm);
+            let mut v = None;
+            match mutation {
+                3 => m.idesc = random.idesc,
+                4 => m.collector = random.collector,
+                5 => {
+                    m.disable_output_lane = random.disable_output_lane;
+                    m.scale_input_d = random.scale_input_d;
+                }
+                6 => v = Some(version),
+                7 => m = random,
+                _ => {}
+            }
+            (m, t, v)
+        })
+}
+
+/// Any MMA form: validation fits its list, rendering succeeds exactly when there is no error,
+/// and a rendered form names every operand it was given. Both branches are counted: each must
+/// run in at least a fifth of the 768 cases.
+#[test]
+fn any_mma() {
+    common::counted::<_, 2>("any_mma", 768, 0.2, mutated_mma(), |(m, t, version)| {
+        let ctx = match version {
+            Some(v) => Context::new(t).with_version(v),
+            None => Context::new(t),
+        };
         let d = m.validate(&ctx);
         prop_assert!(!d.overflowed());
+        // Every problem names a field and a source.
+        for e in d.iter() {
+            prop_assert!(!e.field().is_empty());
+            prop_assert!(!e.to_string().is_empty());
+        }
         let mut s = String::new();
         match m.render(&ctx, &mut s) {
             Ok(()) => {
@@ -108,21 +198,20 @@ proptest! {
                 if let Some(l) = m.disable_output_lane {
                     prop_assert!(s.contains(&format!("{{{}}}", l.join(","))), "{}", s);
                 }
+                Ok(0)
             }
             Err(RenderError::Invalid(e)) => {
                 prop_assert!(e.has_errors());
                 prop_assert!(s.is_empty());
                 prop_assert_eq!(e, d);
+                Ok(1)
             }
-            Err(RenderError::Fmt) => prop_assert!(false, "a String never fails"),
+            Err(RenderError::Fmt) => Err(TestCaseError::fail("a String never fails")),
         }
-        // Every problem names a field and a source.
-        for e in d.iter() {
-            prop_assert!(!e.field().is_empty());
-            prop_assert!(!e.to_string().is_empty());
-        }
-    }
+    });
+}
 
+proptest! {
     /// Any load or store: the register vector is accepted exactly when its length is the one
     /// Tables 49-50 give, and the rendered vector has that many registers.
     #[test]
