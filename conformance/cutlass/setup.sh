@@ -11,7 +11,7 @@ set -euo pipefail
 ROOT="$(git -C "$(dirname "$0")" rev-parse --show-toplevel)"
 VENV="${CUTLASS_VENV:-$ROOT/.cache/cutlass-venv}"
 
-# Pinned versions: see /work/shared/spec/oracles.md section 2 and conformance/cutlass/README.md.
+# Pinned versions: see ../shared/spec/oracles.md (beside the repository) section 2 and conformance/cutlass/README.md.
 PINS=(
   nvidia-cutlass==4.2.0.0
   nvidia-cuda-runtime==13.5.37

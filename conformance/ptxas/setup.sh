@@ -11,7 +11,7 @@ set -euo pipefail
 ROOT="$(git -C "$(dirname "$0")" rev-parse --show-toplevel)"
 VENV="${PTXAS_VENV:-$ROOT/.cache/ptxas-venv}"
 
-# Pinned versions: /work/shared/spec/oracles.md section 1. Error texts and rules differ between releases.
+# Pinned versions: ../shared/spec/oracles.md (beside the repository), section 1. Error texts and rules differ between releases.
 PINS=(
   nvidia-cuda-nvcc==13.5.37
   nvidia-cuda-nvdisasm==13.5.37

@@ -19,7 +19,7 @@
 //! `cuTensorMapEncodeTiled`: the inner box dimension in bytes is at most the swizzle size), and the
 //! destination must be 128-byte aligned in every mode.
 //!
-//! Two of these facts were settled on an H100 (issue 6's hardware engineer, `hw/tma/`): a swizzled
+//! Two of these facts were settled on an H100 (`hw/tma/`, cases in `hw/cases/tma.txt`, results in `hw/results/tma-h100.txt`): a swizzled
 //! box narrower than the span is laid out with rows padded to the span (36 of 36 such cases), and
 //! `cp.async.bulk.tensor` faults ("misaligned address") on destinations 16, 32 or 64 bytes into a
 //! 128-byte line also without swizzling. The absolute-address XOR and the mid-pattern start at a
@@ -516,7 +516,7 @@ mod tests {
         assert_eq!(c.address(0, 0).expect("in").address, 0x480 + 16);
     }
 
-    /// The H100's answers (issue 6 hardware findings T1, T2): rows of a swizzled box narrower
+    /// The H100's answers (`hw/results/tma-h100.txt`): rows of a swizzled box narrower
     /// than the span are padded to the span; the destination is 128-byte aligned in every mode.
     #[test]
     fn hardware_layout_facts() {
