@@ -9,7 +9,7 @@ use tcgen05::numerics::{Arch, Dot, Form, Operands};
 
 fn code(f: Format, x: f64) -> u32 {
     match Exact::from_f64(x) {
-        Some(e) => f.encode(e, Rounding::NearestEven).unwrap(),
+        Some(e) => f.encode(e, Rounding::NearestEven).expect("test input"),
         // infinities: all-ones exponent
         None => match (f, x > 0.0) {
             (Format::F16, true) => 0x7C00,
@@ -32,7 +32,7 @@ fn run(arch: Arch, kind: Kind, t: Format, a: &[f64], b: &[f64], c: f64) -> Dot {
         block: None,
     }
     .row()
-    .unwrap();
+    .expect("test input");
     let k = row.algorithm.k() as usize;
     let mut av: Vec<u32> = a.iter().map(|&x| code(t, x)).collect();
     let mut bv: Vec<u32> = b.iter().map(|&x| code(t, x)).collect();
@@ -48,7 +48,7 @@ fn run(arch: Arch, kind: Kind, t: Format, a: &[f64], b: &[f64], c: f64) -> Dot {
         },
         false,
     )
-    .unwrap()
+    .expect("test input")
 }
 
 #[test]
@@ -95,7 +95,7 @@ fn special_values() {
         block: None,
     }
     .row()
-    .unwrap();
+    .expect("test input");
     let mut a = vec![0u32; 16];
     a[0] = code(Format::F16, -(2f64.powi(-14)));
     let mut b = vec![0u32; 16];
@@ -111,7 +111,7 @@ fn special_values() {
             },
             false,
         )
-        .unwrap();
+        .expect("test input");
     assert_eq!(d.d_bits, 0, "-2^-28 in f16 D is +0");
     b[0] = code(Format::F16, 2f64.powi(-10)); // -2^-24: the smallest subnormal, kept
     let d = f16d
@@ -125,7 +125,7 @@ fn special_values() {
             },
             false,
         )
-        .unwrap();
+        .expect("test input");
     assert_eq!(d.d_bits, 0x8001);
     // NaN inputs give the canonical NaN, f16 D too
     let nan16 = Form {
@@ -139,7 +139,7 @@ fn special_values() {
         block: None,
     }
     .row()
-    .unwrap();
+    .expect("test input");
     let mut a = vec![0u32; 16];
     a[3] = 0x7E01;
     let d = nan16
@@ -153,7 +153,7 @@ fn special_values() {
             },
             false,
         )
-        .unwrap();
+        .expect("test input");
     assert_eq!(d.d_bits, 0x7FFF);
 }
 
@@ -170,7 +170,7 @@ fn integer_wrap_and_saturation() {
         block: None,
     }
     .row()
-    .unwrap();
+    .expect("test input");
     let a = [0x80u32; 32]; // -128
     let b = [0x80u32; 32]; // -128: 32 * 16384 = 524288
     let c = 0x7FFF_FFFFu32;
@@ -185,7 +185,7 @@ fn integer_wrap_and_saturation() {
             },
             false,
         )
-        .unwrap();
+        .expect("test input");
     assert_eq!(wrap.d_bits, 0x7FFF_FFFFu32.wrapping_add(524_288));
     let sat = row
         .dot(
@@ -198,7 +198,7 @@ fn integer_wrap_and_saturation() {
             },
             true,
         )
-        .unwrap();
+        .expect("test input");
     assert_eq!(sat.d_bits, 0x7FFF_FFFF);
 }
 
@@ -215,7 +215,7 @@ fn every_problem_is_reported() {
         block: Some(16),
     }
     .row()
-    .unwrap();
+    .expect("test input");
     let mut a = vec![0u32; 63];
     a[5] = 0x10;
     let err = row
@@ -229,7 +229,7 @@ fn every_problem_is_reported() {
             },
             true,
         )
-        .unwrap_err();
+        .expect_err("an error");
     let text = err.to_string();
     for want in [
         "a: ",

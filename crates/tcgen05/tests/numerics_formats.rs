@@ -10,7 +10,7 @@ use tcgen05::numerics::format::{DecodeError, Exact, Format, Rounding, Value};
 fn value_f64(v: Value) -> Option<f64> {
     match v {
         Value::Zero { neg } => Some(if neg { -0.0 } else { 0.0 }),
-        Value::Finite { .. } => Some(Exact::of(v).unwrap().to_f64()),
+        Value::Finite { .. } => Some(Exact::of(v).expect("test input").to_f64()),
         Value::Inf { neg } => Some(if neg {
             f64::NEG_INFINITY
         } else {
@@ -36,7 +36,7 @@ fn check(f: Format, code: u32, want: f64) {
     }
     // exponent convention: max(floor(log2|x|), emin), significand < 2 (normal) or < 1 (subnormal)
     if let Value::Finite { exp, sig, frac, .. } = got {
-        let emin = f.emin().unwrap();
+        let emin = f.emin().expect("test input");
         assert!(exp >= emin);
         let normal = sig >> frac == 1;
         assert!(sig >> frac <= 1);
@@ -122,7 +122,10 @@ fn e4m3_all_codes_match_float8() {
         check(Format::E4m3, c, want);
     }
     assert_eq!(nans, 2, "only 0x7F and 0xFF are NaN (PTX ISA 5.2.5)");
-    assert_eq!(value_f64(Format::E4m3.decode(0x7E).unwrap()), Some(448.0));
+    assert_eq!(
+        value_f64(Format::E4m3.decode(0x7E).expect("test input")),
+        Some(448.0)
+    );
 }
 
 #[test]
@@ -146,7 +149,7 @@ fn fp6_fp4_all_codes_match_the_ocp_formula_and_ptx_maxima() {
         );
     }
     let e2m1: Vec<f64> = (0..8)
-        .map(|c| value_f64(Format::E2m1.decode(c).unwrap()).unwrap())
+        .map(|c| value_f64(Format::E2m1.decode(c).expect("test input")).expect("test input"))
         .collect();
     assert_eq!(e2m1, [0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0]);
 }
@@ -171,7 +174,10 @@ fn scale_formats_all_codes() {
             Err(DecodeError::Ue4m3SignBit { code: c })
         );
     }
-    assert_eq!(value_f64(Format::Ue4m3.decode(0x7E).unwrap()), Some(448.0));
+    assert_eq!(
+        value_f64(Format::Ue4m3.decode(0x7E).expect("test input")),
+        Some(448.0)
+    );
 }
 
 #[test]
@@ -218,7 +224,7 @@ fn f32_and_tf32_words_match_rust() {
         check(Format::F32, w, f64::from(f32::from_bits(w)));
         let t = f32::from_bits(w & !0x1FFF);
         tf32_nan_to_inf += u32::from(f32::from_bits(w).is_nan() && t.is_infinite());
-        let got = Format::Tf32.decode(w).unwrap();
+        let got = Format::Tf32.decode(w).expect("test input");
         match value_f64(got) {
             None => assert!(t.is_nan()),
             Some(g) => assert_eq!(g.to_bits(), f64::from(t).to_bits(), "tf32 {w:#x}"),
@@ -251,7 +257,7 @@ fn rne_and_rz_encoding_of_f16_and_bf16_midpoints_match_half() {
             for x in [(lo + hi) / 2.0, lo + (hi - lo) / 4.0, hi - (hi - lo) / 4.0] {
                 for neg in [false, true] {
                     let v = if neg { -x } else { x };
-                    let e = Exact::from_f64(v).unwrap();
+                    let e = Exact::from_f64(v).expect("test input");
                     let want_rne = match f {
                         Format::F16 => u32::from(half::f16::from_f64(v).to_bits()),
                         _ => u32::from(half::bf16::from_f64(v).to_bits()),
@@ -270,7 +276,7 @@ fn rne_and_rz_encoding_of_f16_and_bf16_midpoints_match_half() {
     }
     assert_eq!(cases, 2 * 3 * 2 * 0x7BFF);
     // Overflow: f16 RNE reaches Inf at 65520; RZ keeps 65504 up to 65536.
-    let e = |x: f64| Exact::from_f64(x).unwrap();
+    let e = |x: f64| Exact::from_f64(x).expect("test input");
     assert_eq!(
         Format::F16.encode(e(65519.0), Rounding::NearestEven),
         Ok(0x7BFF)

@@ -33,7 +33,7 @@ fn lines(path: &PathBuf) -> Vec<String> {
 fn code_of(f: Format, word: u32) -> u32 {
     let x = Exact::from_f64(f64::from(f32::from_bits(word))).expect("finite input");
     let c = f.encode(x, Rounding::NearestEven).expect("representable");
-    let back = Exact::of(f.decode(c).unwrap()).unwrap();
+    let back = Exact::of(f.decode(c).expect("test input")).expect("test input");
     assert_eq!(
         back.to_f64(),
         x.to_f64(),
@@ -120,7 +120,7 @@ fn every_khattak_h100_and_b200_file_bit_for_bit() {
             block: None,
         }
         .row()
-        .unwrap();
+        .expect("test input");
         let k = row.algorithm.k() as usize;
         let mut mismatches = 0;
         let mut first = None;
@@ -128,27 +128,31 @@ fn every_khattak_h100_and_b200_file_bit_for_bit() {
             let parse = |l: &str| -> Vec<u32> {
                 let mut v: Vec<u32> = l
                     .split_whitespace()
-                    .map(|w| code_of(cs.ab, u32::from_str_radix(w, 16).unwrap()))
+                    .map(|w| code_of(cs.ab, u32::from_str_radix(w, 16).expect("test input")))
                     .collect();
                 assert!(v.len() <= k);
                 v.resize(k, 0);
                 v
             };
             let (av, bv) = (parse(&a[i]), parse(&b[i]));
-            let c32 = u32::from_str_radix(c[i].trim(), 2).unwrap();
+            let c32 = u32::from_str_radix(c[i].trim(), 2).expect("test input");
             let cc = if cs.c_zero {
                 0
             } else if cs.d == Format::F16 {
-                let x = Exact::from_f64(f64::from(f32::from_bits(c32))).unwrap();
-                Format::F16.encode(x, Rounding::NearestEven).unwrap()
+                let x = Exact::from_f64(f64::from(f32::from_bits(c32))).expect("test input");
+                Format::F16
+                    .encode(x, Rounding::NearestEven)
+                    .expect("test input")
             } else {
                 c32
             };
-            let want32 = u32::from_str_radix(d[i].trim(), 2).unwrap();
+            let want32 = u32::from_str_radix(d[i].trim(), 2).expect("test input");
             let want = if cs.d == Format::F16 {
                 // the file widens f16 results to f32 bits
-                let x = Exact::from_f64(f64::from(f32::from_bits(want32))).unwrap();
-                Format::F16.encode(x, Rounding::NearestEven).unwrap()
+                let x = Exact::from_f64(f64::from(f32::from_bits(want32))).expect("test input");
+                Format::F16
+                    .encode(x, Rounding::NearestEven)
+                    .expect("test input")
             } else {
                 want32
             };
@@ -163,7 +167,7 @@ fn every_khattak_h100_and_b200_file_bit_for_bit() {
                     },
                     false,
                 )
-                .unwrap()
+                .expect("test input")
                 .d_bits;
             if got != want {
                 mismatches += 1;
@@ -216,7 +220,7 @@ fn wrong_parameters_are_caught() {
             block: None,
         }
         .row()
-        .unwrap();
+        .expect("test input");
         row.algorithm = alg;
         let k = alg.k() as usize;
         let fp8 = kind == Kind::F8f6f4;
@@ -225,7 +229,7 @@ fn wrong_parameters_are_caught() {
                 let p = |l: &str| -> Vec<u32> {
                     let mut v: Vec<u32> = l
                         .split_whitespace()
-                        .map(|w| code_of(ab, u32::from_str_radix(w, 16).unwrap()))
+                        .map(|w| code_of(ab, u32::from_str_radix(w, 16).expect("test input")))
                         .collect();
                     v.resize(k, 0);
                     v
@@ -233,9 +237,9 @@ fn wrong_parameters_are_caught() {
                 let cc = if fp8 {
                     0
                 } else {
-                    u32::from_str_radix(c[i].trim(), 2).unwrap()
+                    u32::from_str_radix(c[i].trim(), 2).expect("test input")
                 };
-                let want = u32::from_str_radix(d[i].trim(), 2).unwrap();
+                let want = u32::from_str_radix(d[i].trim(), 2).expect("test input");
                 row.dot(
                     &Operands {
                         a: &p(&a[i]),
@@ -246,7 +250,7 @@ fn wrong_parameters_are_caught() {
                     },
                     false,
                 )
-                .unwrap()
+                .expect("test input")
                 .d_bits
                     != want
             })

@@ -26,7 +26,7 @@ fn worked_example_in_json() {
     assert_eq!(h16["d"], "-0.75");
     assert_eq!(h16["exact"], "-0.875");
     assert_eq!(h16["e_max"], 23);
-    assert_eq!(h16["terms"].as_array().unwrap().len(), 17);
+    assert_eq!(h16["terms"].as_array().expect("test input").len(), 17);
     let h8 = dot("sm_90a", "f8f6f4", "e5m2");
     assert_eq!(h8["d_bits"], "0x00000000");
     assert_eq!(h8["f"], 13);
@@ -147,17 +147,23 @@ fn every_problem_in_one_json_object() {
     r.code(1);
     let v = r.json();
     assert_eq!(v["ok"], false);
-    let p = v["problems"].as_array().unwrap();
+    let p = v["problems"].as_array().expect("test input");
     assert_eq!(p.len(), 3, "{v}");
     assert_eq!(p[0]["field"], "a");
     assert_eq!(p[0]["value"], "0.1");
-    assert!(p[0]["message"].as_str().unwrap().contains("0.1015625"));
+    assert!(p[0]["message"]
+        .as_str()
+        .expect("test input")
+        .contains("0.1015625"));
     let u = run(&[
         "numerics", "dot", "--json", "--arch", "sm_99", "--kind", "f17", "--a-type", "e4m3",
         "--b-type", "e9m9", "--a", "1", "--b", "1",
     ]);
     u.code(2);
-    assert_eq!(u.json()["problems"].as_array().unwrap().len(), 3);
+    assert_eq!(
+        u.json()["problems"].as_array().expect("test input").len(),
+        3
+    );
     let k = run(&[
         "numerics", "dot", "--json", "--arch", "sm_90a", "--kind", "f16", "--a-type", "bf16",
         "--b-type", "bf16", "--d-type", "f16", "--a", "1", "--b", "1",
@@ -188,22 +194,26 @@ fn error_compares_hopper_and_blackwell_fp8() {
         "--trials",
         "20",
         "--svg",
-        svg.to_str().unwrap(),
+        svg.to_str().expect("test input"),
     ]);
     r.code(0);
     let v = r.json();
-    let c = v["configs"].as_array().unwrap();
+    let c = v["configs"].as_array().expect("test input");
     assert_eq!(c.len(), 2);
     let last = |i: usize| {
-        c[i]["points"].as_array().unwrap().last().unwrap()["mean_rel"]
+        c[i]["points"]
+            .as_array()
+            .expect("test input")
+            .last()
+            .expect("test input")["mean_rel"]
             .as_f64()
-            .unwrap()
+            .expect("test input")
     };
     assert!(
         last(0) > 100.0 * last(1).max(1e-12),
         "Hopper FP8 (F = 13) loses far more than Blackwell (F = 25)"
     );
-    let text = std::fs::read_to_string(&svg).unwrap();
+    let text = std::fs::read_to_string(&svg).expect("test input");
     assert!(text.starts_with("<svg") && text.contains("polyline"));
     let _ = std::fs::remove_file(&svg);
     let bad = run(&[

@@ -473,7 +473,7 @@ pub fn dot(alg: Algorithm, fm: Formats, ops: &Operands<'_>) -> Result<Dot, BadCo
         },
         None::<i32>,
     ); 64];
-    for i in 0..k {
+    for (i, prod) in prods.iter_mut().enumerate().take(k) {
         let a = dec(fm.a, ops.a[i], TermSourceOperand::A(i as u32))?;
         let b = dec(fm.b, ops.b[i], TermSourceOperand::B(i as u32))?;
         let sa = scale_of(ops.sfa, i, TermSourceOperand::Sfa)?;
@@ -524,7 +524,7 @@ pub fn dot(alg: Algorithm, fm: Formats, ops: &Operands<'_>) -> Result<Dot, BadCo
                         }
                     }
                 }
-                prods[i] = (p, e);
+                *prod = (p, e);
             }
         }
     }

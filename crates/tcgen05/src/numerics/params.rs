@@ -164,6 +164,7 @@ struct Group {
     evidence: &'static [Evidence],
 }
 
+#[allow(clippy::too_many_arguments)] // one argument per column of the table
 const fn g(
     arch: Arch,
     instruction: Instruction,
@@ -790,6 +791,7 @@ impl Form {
     ///
     /// # Errors
     /// [`RuleId::NoSuchForm`] naming the arch, kind and types.
+    #[allow(clippy::result_large_err)] // every problem, by value: no allocation in no_std
     pub fn row(&self) -> Result<ParamRow, NumericsError> {
         let instruction = self.instruction.unwrap_or(self.arch.default_instruction());
         let d = self
@@ -854,6 +856,7 @@ impl ParamRow {
     /// Every problem: operand counts ([`RuleId::OperandCount`]), scale counts
     /// ([`RuleId::ScaleCount`]), each code that does not decode ([`RuleId::BadCode`]), and
     /// saturation asked of a floating-point kind.
+    #[allow(clippy::result_large_err)] // every problem, by value: no allocation in no_std
     pub fn dot(&self, ops: &Operands<'_>, saturate: bool) -> Result<Dot, NumericsError> {
         let mut problems = Diagnostics::new();
         let k = self.algorithm.k() as usize;
