@@ -112,6 +112,10 @@ tcgen05 encode zmask --skip-span 2 --use-span 3 --m 128 --n 64"
     /// scale factors, tcgen05.cp rows.
     #[command(subcommand)]
     Tmem(crate::tmem::Tmem),
+    /// Bit-accurate tensor-core arithmetic: the D an MMA returns for given operands, with the
+    /// alignment and truncation of every term; the error of a whole K loop.
+    #[command(subcommand)]
+    Numerics(crate::numerics::Numerics),
 }
 
 /// `decode` subcommands.

@@ -15,6 +15,7 @@ mod cli;
 mod idesc;
 mod layout;
 mod number;
+mod numerics;
 mod out;
 mod problem;
 mod ptx;
@@ -155,5 +156,7 @@ fn run(ctx: Ctx, command: &Command) -> Result<Status, Failure> {
         Command::Layout(l) => emit(layout::run(ctx, l)),
         Command::Ptx(c) => emit(ptx::run(ctx, c)),
         Command::Tmem(t) => emit(tmem::run(ctx, t)),
+        Command::Numerics(numerics::Numerics::Dot(a)) => emit(numerics::dot(ctx, a)),
+        Command::Numerics(numerics::Numerics::Error(a)) => emit(numerics::error(ctx, a)),
     }
 }

@@ -21,6 +21,8 @@
 //!   (the canonical layouts of PTX ISA 9.7.16.3.3), and the descriptors of a tile from intent.
 //! - [`tensor_copy`]: whether an MMA reads exactly what a tensor copy (TMA) wrote.
 //! - [`ptx`]: PTX text for every tcgen05 instruction form, validated before it is written.
+//! - [`numerics`]: bit-accurate tensor-core arithmetic (what D an MMA returns), for every
+//!   tcgen05 kind and every Hopper wgmma form.
 //!
 //! The crate is `#![no_std]` without required dependencies; every constructor and encoder is a
 //! `const fn`, so descriptors can be built and checked at compile time.
@@ -41,6 +43,7 @@ pub mod data_path;
 pub mod diagnostic;
 pub mod instruction_descriptor;
 pub mod mma;
+pub mod numerics;
 pub mod ptx;
 pub mod shapes;
 pub mod shared_memory_descriptor;

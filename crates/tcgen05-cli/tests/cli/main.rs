@@ -8,6 +8,7 @@ mod errors;
 mod help;
 mod idesc;
 mod layout;
+mod numerics;
 mod ptx;
 mod shapes;
 mod smem;

@@ -1,0 +1,225 @@
+//! `numerics dot` and `numerics error`: the MMA-Sim worked example end to end, JSON keys,
+//! every problem reported, one JSON object on error.
+
+use crate::run;
+
+const EX: [&str; 4] = ["--a=-8192,-0.5,-0.25,-0.125", "--b", "1024,1,1,1", "--c"];
+
+fn dot(arch: &str, kind: &str, t: &str) -> serde_json::Value {
+    let r = run(&[
+        &[
+            "numerics", "dot", "--json", "--arch", arch, "--kind", kind, "--a-type", t, "--b-type",
+            t,
+        ][..],
+        &EX[..],
+        &["8388608"],
+    ]
+    .concat());
+    r.code(0);
+    r.json()
+}
+
+#[test]
+fn worked_example_in_json() {
+    let h16 = dot("sm_90a", "f16", "f16");
+    assert_eq!(h16["d_bits"], "0xbf400000");
+    assert_eq!(h16["d"], "-0.75");
+    assert_eq!(h16["exact"], "-0.875");
+    assert_eq!(h16["e_max"], 23);
+    assert_eq!(h16["terms"].as_array().expect("test input").len(), 17);
+    let h8 = dot("sm_90a", "f8f6f4", "e5m2");
+    assert_eq!(h8["d_bits"], "0x00000000");
+    assert_eq!(h8["f"], 13);
+    let b8 = dot("sm_100a", "f8f6f4", "e5m2");
+    assert_eq!(b8["d"], "-0.75");
+    assert_eq!(b8["f"], 25);
+}
+
+#[test]
+fn text_explains_the_terms() {
+    let r = run(&[
+        &[
+            "numerics", "dot", "--arch", "sm_90a", "--kind", "f16", "--a-type", "f16", "--b-type",
+            "f16",
+        ][..],
+        &EX[..],
+        &["8388608"],
+    ]
+    .concat());
+    r.code(0);
+    for want in [
+        "D      = -0.75 (0xbf400000)",
+        "exact  = -0.875",
+        "e_max  = 23",
+        "a3*b3",
+        "1 bits",
+        "sum    = -3 x 2^-2",
+    ] {
+        assert!(r.stdout.contains(want), "{want} in\n{}", r.stdout);
+    }
+}
+
+#[test]
+fn f16_d_bits_have_four_digits_and_integers_wrap_or_saturate() {
+    let r = run(&[
+        "numerics", "dot", "--json", "--arch", "sm_100a", "--kind", "f16", "--a-type", "f16",
+        "--b-type", "f16", "--d-type", "f16", "--a", "1,0x7c00", "--b", "2,-1", "--c", "1",
+    ]);
+    r.code(0);
+    assert_eq!(r.json()["d_bits"], "0xfc00");
+    let base = [
+        "numerics",
+        "dot",
+        "--json",
+        "--arch",
+        "sm_90a",
+        "--kind",
+        "i8",
+        "--a-type",
+        "s8",
+        "--b-type",
+        "s8",
+        "--a",
+        "-128,-128",
+        "--b",
+        "-128,-128",
+        "--c",
+        "2147483647",
+    ];
+    let w = run(&base);
+    w.code(0);
+    assert_eq!(w.json()["d_bits"], "0x80007fff");
+    let s = run(&[&base[..], &["--satfinite"]].concat());
+    assert_eq!(s.json()["d_bits"], "0x7fffffff");
+}
+
+#[test]
+fn block_scaled_kinds_take_scales() {
+    let r = run(&[
+        "numerics",
+        "dot",
+        "--json",
+        "--arch",
+        "sm_100a",
+        "--kind",
+        "mxf4nvf4",
+        "--a-type",
+        "e2m1",
+        "--b-type",
+        "e2m1",
+        "--scale-type",
+        "ue4m3",
+        "--a",
+        "6,6",
+        "--b",
+        "1,1",
+        "--sfa",
+        "2,1,1,1",
+        "--sfb",
+        "0.5,1,1,1",
+    ]);
+    r.code(0);
+    assert_eq!(r.json()["d"], "12");
+    assert_eq!(r.json()["algorithm"], "GST-FDPA");
+}
+
+#[test]
+fn every_problem_in_one_json_object() {
+    let r = run(&[
+        "numerics",
+        "dot",
+        "--json",
+        "--arch",
+        "sm_100a",
+        "--kind",
+        "f8f6f4",
+        "--a-type",
+        "e4m3",
+        "--b-type",
+        "e4m3",
+        "--a",
+        "0.1,1000,1",
+        "--b",
+        "1",
+        "--c",
+        "0.3",
+    ]);
+    r.code(1);
+    let v = r.json();
+    assert_eq!(v["ok"], false);
+    let p = v["problems"].as_array().expect("test input");
+    assert_eq!(p.len(), 3, "{v}");
+    assert_eq!(p[0]["field"], "a");
+    assert_eq!(p[0]["value"], "0.1");
+    assert!(p[0]["message"]
+        .as_str()
+        .expect("test input")
+        .contains("0.1015625"));
+    let u = run(&[
+        "numerics", "dot", "--json", "--arch", "sm_99", "--kind", "f17", "--a-type", "e4m3",
+        "--b-type", "e9m9", "--a", "1", "--b", "1",
+    ]);
+    u.code(2);
+    assert_eq!(
+        u.json()["problems"].as_array().expect("test input").len(),
+        3
+    );
+    let k = run(&[
+        "numerics", "dot", "--json", "--arch", "sm_90a", "--kind", "f16", "--a-type", "bf16",
+        "--b-type", "bf16", "--d-type", "f16", "--a", "1", "--b", "1",
+    ]);
+    k.code(1);
+    assert_eq!(k.json()["ok"], false);
+}
+
+#[test]
+fn error_compares_hopper_and_blackwell_fp8() {
+    let svg = std::env::temp_dir().join(format!("tcgen05-numerics-{}.svg", std::process::id()));
+    let r = run(&[
+        "numerics",
+        "error",
+        "--json",
+        "--arch",
+        "sm_90a",
+        "--arch",
+        "sm_100a",
+        "--kind",
+        "f8f6f4",
+        "--a-type",
+        "e4m3",
+        "--b-type",
+        "e4m3",
+        "--k",
+        "1024",
+        "--trials",
+        "20",
+        "--svg",
+        svg.to_str().expect("test input"),
+    ]);
+    r.code(0);
+    let v = r.json();
+    let c = v["configs"].as_array().expect("test input");
+    assert_eq!(c.len(), 2);
+    let last = |i: usize| {
+        c[i]["points"]
+            .as_array()
+            .expect("test input")
+            .last()
+            .expect("test input")["mean_rel"]
+            .as_f64()
+            .expect("test input")
+    };
+    assert!(
+        last(0) > 100.0 * last(1).max(1e-12),
+        "Hopper FP8 (F = 13) loses far more than Blackwell (F = 25)"
+    );
+    let text = std::fs::read_to_string(&svg).expect("test input");
+    assert!(text.starts_with("<svg") && text.contains("polyline"));
+    let _ = std::fs::remove_file(&svg);
+    let bad = run(&[
+        "numerics", "error", "--json", "--arch", "sm_100a", "--kind", "f16", "--a-type", "f16",
+        "--b-type", "f16", "--k", "100",
+    ]);
+    bad.code(1);
+    assert_eq!(bad.json()["ok"], false);
+}
