@@ -11,6 +11,7 @@ macro_rules! key {
 }
 
 mod batch;
+mod check;
 mod cli;
 mod idesc;
 mod layout;
@@ -155,5 +156,6 @@ fn run(ctx: Ctx, command: &Command) -> Result<Status, Failure> {
         Command::Layout(l) => emit(layout::run(ctx, l)),
         Command::Ptx(c) => emit(ptx::run(ctx, c)),
         Command::Tmem(t) => emit(tmem::run(ctx, t)),
+        Command::Check(a) => Ok(check::run(ctx, a)?),
     }
 }
