@@ -19,9 +19,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use tcgen05::check::{self, dataflow, Options};
-use tcgen05::instruction_descriptor::{
-    self as idesc, IdescField, InstructionDescriptor,
-};
+use tcgen05::instruction_descriptor::{self as idesc, IdescField, InstructionDescriptor};
 use tcgen05::mma::{ElementType, Kind};
 use tcgen05::ptx_reader::{self, Operand};
 use tcgen05::Severity;
@@ -106,7 +104,9 @@ fn mutate(text: &str, line: u32, f: impl Fn(u64) -> u64) -> String {
             let (imm, rest) = tail.split_once(';').expect(";");
             let one = format!("mov.b32 %r0, {};", imm.trim());
             let ins = ptx_reader::read_instruction(&one).expect("immediate");
-            let Operand::Imm(old) = ins.operands[1] else { panic!("not an immediate: {l}") };
+            let Operand::Imm(old) = ins.operands[1] else {
+                panic!("not an immediate: {l}")
+            };
             out.push_str(&format!("{head}, {};{rest}", f(old)));
         } else {
             out.push_str(l);
@@ -128,18 +128,29 @@ fn corpus_kernels_check_clean_and_mutations_are_found() {
         let text = std::fs::read_to_string(path).expect("PTX");
         let p = params(path);
         let report = check::check(text.as_bytes(), &Options::default());
-        assert!(report.read_problems.is_empty(), "{path:?}: {:?}", report.read_problems);
+        assert!(
+            report.read_problems.is_empty(),
+            "{path:?}: {:?}",
+            report.read_problems
+        );
         for i in &report.instructions {
             instructions += 1;
             let errors: Vec<String> = i.errors().map(|e| format!("{}: {e}", e.field)).collect();
-            assert!(errors.is_empty(), "{path:?}:{}: {} {errors:?}", i.line, i.instruction);
+            assert!(
+                errors.is_empty(),
+                "{path:?}:{}: {} {errors:?}",
+                i.line,
+                i.instruction
+            );
             if !i.instruction.starts_with("tcgen05.mma") {
                 continue;
             }
             mmas += 1;
             let kind = i.kind.expect("kind");
             assert_eq!(kind.name(), p["kind"], "{path:?}:{}", i.line);
-            let v = i.idesc.unwrap_or_else(|| panic!("{path:?}:{}: idesc not recovered", i.line));
+            let v = i
+                .idesc
+                .unwrap_or_else(|| panic!("{path:?}:{}: idesc not recovered", i.line));
             let f = InstructionDescriptor::decode(v, kind)
                 .fields
                 .expect("valid idesc");
@@ -155,17 +166,37 @@ fn corpus_kernels_check_clean_and_mutations_are_found() {
         let sparse_row = idesc::row(s.kind, IdescField::Sparse).expect("sparse row");
         let reserved = idesc::reserved_mask(s.kind).trailing_zeros();
         let cases: [(&str, u32, Box<dyn Fn(u64) -> u64>); 5] = [
-            ("M field code 3", s.idesc_line, Box::new(move |v| m_row.set(v, 3))),
-            ("reserved idesc bit", s.idesc_line, Box::new(move |v| v | 1 << reserved)),
-            ("sparse bit without .sp", s.idesc_line, Box::new(move |v| sparse_row.set(v, 1))),
-            ("smem bit 46 cleared", s.b_line_46, Box::new({
-                let b = 46 - s.b_shift_46;
-                move |v| v & !(1u64 << b)
-            })),
-            ("smem swizzle code 3", s.b_line_61, Box::new({
-                let b = 61 - s.b_shift_61;
-                move |v| (v & !(7u64 << b)) | (3u64 << b)
-            })),
+            (
+                "M field code 3",
+                s.idesc_line,
+                Box::new(move |v| m_row.set(v, 3)),
+            ),
+            (
+                "reserved idesc bit",
+                s.idesc_line,
+                Box::new(move |v| v | 1 << reserved),
+            ),
+            (
+                "sparse bit without .sp",
+                s.idesc_line,
+                Box::new(move |v| sparse_row.set(v, 1)),
+            ),
+            (
+                "smem bit 46 cleared",
+                s.b_line_46,
+                Box::new({
+                    let b = 46 - s.b_shift_46;
+                    move |v| v & !(1u64 << b)
+                }),
+            ),
+            (
+                "smem swizzle code 3",
+                s.b_line_61,
+                Box::new({
+                    let b = 61 - s.b_shift_61;
+                    move |v| (v & !(7u64 << b)) | (3u64 << b)
+                }),
+            ),
         ];
         for (what, line, f) in &cases {
             let bad = mutate(&text, *line, f);
@@ -175,7 +206,10 @@ fn corpus_kernels_check_clean_and_mutations_are_found() {
                     .iter()
                     .any(|e| e.severity == Severity::Error && e.line == *line)
             });
-            assert!(hit, "{path:?}: mutation '{what}' of line {line} gives no error at that line");
+            assert!(
+                hit,
+                "{path:?}: mutation '{what}' of line {line} gives no error at that line"
+            );
             mutations += 1;
         }
     }

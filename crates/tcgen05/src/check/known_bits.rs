@@ -354,7 +354,7 @@ mod tests {
         // on u64, not the lattice code.
         #[test]
         fn transfer_functions_are_sound(
-            (a, x) in arb(), (b, y) in arb(), w in prop::sample::select(vec![16u32, 32, 64]),
+            (a, x) in arb(), (b, y) in arb(), w in prop::sample::select(std::vec![16u32, 32, 64]),
             s in 0u32..70, pos in 0u32..70, len in 0u32..70, sel in any::<u32>(),
         ) {
             let m = width_mask(w);
