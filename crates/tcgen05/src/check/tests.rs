@@ -5,7 +5,7 @@ use std::vec::Vec;
 
 fn kernel(body: &str) -> String {
     format!(
-        ".version 8.7\n.target sm_100a\n.address_size 64\n.visible .entry k()\n{{\n{body}\n}}\n"
+        ".version 8.8\n.target sm_100a\n.address_size 64\n.visible .entry k()\n{{\n{body}\n}}\n"
     )
 }
 
