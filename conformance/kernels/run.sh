@@ -47,3 +47,23 @@ tail -1 "$OUT/../check.txt"
   exit 1
 }
 TCGEN05_KERNELS_DIR="$OUT" cargo test -q -p tcgen05 --features alloc --test check_corpus -- --ignored --nocapture 2>&1 | grep -E "^corpus:|test result"
+
+# Throughput: the corpus concatenated to 10 MB, checked by the release binary (printed, not
+# asserted: CI machines differ).
+python3 - "$OUT" "$OUT/../big.ptx" <<'PY'
+import glob, sys
+files = sorted(glob.glob(sys.argv[1] + "/*.ptx"))
+n = 0
+with open(sys.argv[2], "wb") as out:
+    while n < 10_000_000:
+        for f in files:
+            b = open(f, "rb").read()
+            out.write(b)
+            n += len(b)
+            if n >= 10_000_000:
+                break
+PY
+start=$(date +%s.%N)
+"$BIN" check "$OUT/../big.ptx" > /dev/null
+end=$(date +%s.%N)
+python3 -c "import os,sys; s=float(sys.argv[2])-float(sys.argv[1]); mb=os.path.getsize(sys.argv[3])/1e6; print(f'throughput: {mb:.1f} MB of PTX checked in {s:.2f} s ({mb/s:.1f} MB/s, release binary)')" "$start" "$end" "$OUT/../big.ptx"

@@ -115,6 +115,9 @@ fn mutate(text: &str, line: u32, f: impl Fn(u64) -> u64) -> String {
     out
 }
 
+/// A mutation: its name, the line it changes and how it changes the immediate.
+type Mutation = (&'static str, u32, Box<dyn Fn(u64) -> u64>);
+
 fn type_name(t: ElementType) -> &'static str {
     t.name()
 }
@@ -165,7 +168,7 @@ fn corpus_kernels_check_clean_and_mutations_are_found() {
         let m_row = idesc::row(s.kind, IdescField::M).expect("M row");
         let sparse_row = idesc::row(s.kind, IdescField::Sparse).expect("sparse row");
         let reserved = idesc::reserved_mask(s.kind).trailing_zeros();
-        let cases: [(&str, u32, Box<dyn Fn(u64) -> u64>); 5] = [
+        let cases: [Mutation; 5] = [
             (
                 "M field code 3",
                 s.idesc_line,

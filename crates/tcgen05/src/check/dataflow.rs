@@ -365,6 +365,7 @@ pub fn analyse<'a>(f: &Function<'a>) -> Registers<'a> {
         // A register still without a value is defined only from registers without one (a
         // cycle with no base): it is unknown, and its users are evaluated again.
         let mut again = false;
+        #[allow(clippy::needless_range_loop)]
         for id in 0..regs.values.len() {
             if regs.values[id].is_none() {
                 regs.values[id] = Some(Value::UNKNOWN);

@@ -268,9 +268,7 @@ fn check_instruction<'a>(
     r: &mut InstructionReport<'a>,
 ) -> Option<CtaGroup> {
     let quals: Vec<&str> = ins.qualifiers().collect();
-    let Some(&op) = quals.first() else {
-        return None;
-    };
+    let &op = quals.first()?;
     let rest = &quals[1..];
     let line = ins.line;
     let mut q = Quals::default();

@@ -370,7 +370,7 @@ mod tests {
             prop_assert!(holds(a.shl(s, w), shl));
             let shr = if sh >= 64 { 0 } else { x >> sh };
             prop_assert!(holds(a.shr(s, w, false), shr));
-            let sx = (((x << (64 - w)) as i64) >> (64 - w)) as i64;
+            let sx = ((x << (64 - w)) as i64) >> (64 - w);
             let sra = ((sx >> sh.min(63)) as u64) & m;
             prop_assert!(holds(a.shr(s, w, true), sra));
             prop_assert!(holds(a.arith(b, w, Arith::Add), x.wrapping_add(y) & m));
