@@ -5,7 +5,7 @@
 //! descriptor is `mov.b32 %r305, 136381584;` (0x08210490) and its shared-memory descriptors are
 //! a constant high word packed with bits of a run-time address
 //! (`bfe.u32 %r308, %r149, 4, 15; mov.b32 %r311, 1073758272; mov.b64 %rd198, {%r308, %r311};`).
-//! The checker reads the module with [`ptx_reader`](crate::ptx_reader), runs the known-bits
+//! The checker reads the module with [`crate::ptx_reader`], runs the known-bits
 //! dataflow of [`dataflow`] over each function, and for each tcgen05 instruction:
 //!
 //! - builds the [`ptx`](crate::ptx) builder of the instruction from its parsed qualifiers and
