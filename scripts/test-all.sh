@@ -4,6 +4,7 @@
 #   scripts/test-all.sh            everything (needs g++ and PyPI for the CUTLASS oracle)
 #   SKIP_CUTLASS=1 scripts/test-all.sh   everything but the CUTLASS comparison (never in CI)
 #   SKIP_PTXAS=1 scripts/test-all.sh     everything but the ptxas comparison (never in CI)
+#   SKIP_KERNELS=1 scripts/test-all.sh   everything but the check corpus (never in CI)
 #
 # Tools the tests need are installed under .cache/ (git-ignored) by the scripts themselves.
 set -euo pipefail
@@ -42,6 +43,13 @@ if [ "${SKIP_PTXAS:-}" = 1 ] && [ -z "${CI:-}" ]; then
 else
   step "ptxas oracle: assemble every tcgen05 form the ptx builders write with ptxas 13.5.37, compare verdicts and SASS"
   conformance/ptxas/run.sh --check
+fi
+
+if [ "${SKIP_KERNELS:-}" = 1 ] && [ -z "${CI:-}" ]; then
+  step "kernel corpus skipped (SKIP_KERNELS=1)"
+else
+  step "check corpus: compile Triton 3.9.0 kernels for sm_100a, tcgen05 check every one, idesc vs kernel parameters, mutations"
+  conformance/kernels/run.sh --check
 fi
 
 step "hardware harness host logic in CPU emulation (every committed wgmma case)"

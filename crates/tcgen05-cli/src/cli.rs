@@ -116,6 +116,10 @@ tcgen05 encode zmask --skip-span 2 --use-span 3 --m 128 --n 64"
     /// alignment and truncation of every term; the error of a whole K loop.
     #[command(subcommand)]
     Numerics(crate::numerics::Numerics),
+    /// Check every tcgen05 instruction of PTX files: qualifiers, and the descriptor bits known
+    /// at compile time.
+    #[command(after_help = crate::check::CHECK_HELP)]
+    Check(crate::check::CheckArgs),
 }
 
 /// `decode` subcommands.

@@ -11,6 +11,7 @@ macro_rules! key {
 }
 
 mod batch;
+mod check;
 mod cli;
 mod idesc;
 mod layout;
@@ -158,5 +159,6 @@ fn run(ctx: Ctx, command: &Command) -> Result<Status, Failure> {
         Command::Tmem(t) => emit(tmem::run(ctx, t)),
         Command::Numerics(numerics::Numerics::Dot(a)) => emit(numerics::dot(ctx, a)),
         Command::Numerics(numerics::Numerics::Error(a)) => emit(numerics::error(ctx, a)),
+        Command::Check(a) => Ok(check::run(ctx, a)?),
     }
 }

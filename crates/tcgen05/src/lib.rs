@@ -23,6 +23,10 @@
 //! - [`ptx`]: PTX text for every tcgen05 instruction form, validated before it is written.
 //! - [`numerics`]: bit-accurate tensor-core arithmetic (what D an MMA returns), for every
 //!   tcgen05 kind and every Hopper wgmma form.
+//! - [`ptx_reader`] (feature `alloc`): the PTX reader: a module's functions and each
+//!   instruction's opcode, qualifiers and typed operands, from any bytes, never panicking.
+//! - [`check`] (feature `alloc`): finds every tcgen05 instruction of a PTX module, recovers the
+//!   descriptor bits known at compile time (known-bits dataflow) and applies this crate's rules.
 //!
 //! The crate is `#![no_std]` without required dependencies; every constructor and encoder is a
 //! `const fn`, so descriptors can be built and checked at compile time.
@@ -39,12 +43,18 @@ extern crate std;
 
 pub mod bits;
 pub mod canonical_layout;
+#[cfg(feature = "alloc")]
+#[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
+pub mod check;
 pub mod data_path;
 pub mod diagnostic;
 pub mod instruction_descriptor;
 pub mod mma;
 pub mod numerics;
 pub mod ptx;
+#[cfg(feature = "alloc")]
+#[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
+pub mod ptx_reader;
 pub mod shapes;
 pub mod shared_memory_descriptor;
 pub mod targets;

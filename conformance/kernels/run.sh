@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# The check corpus: compile real kernels with pinned compilers (no GPU), then check them.
+#
+#   conformance/kernels/run.sh           generate into .cache/kernels/ptx, run the checks
+#   conformance/kernels/run.sh --check   the same, and fail when the kernel parameters the
+#                                        generator records differ from the committed ones
+#
+# The PTX (about 2.7 MB for the 24 Triton kernels) is regenerated, not committed; the kernel
+# parameters (triton/*.json: kind, M, N, types) are committed and compared.
+# Checks: `tcgen05 check` on every file exits 0 (no error) and recovers the bf16 128x128x64
+# GEMM's instruction descriptor 0x08210490; the corpus test (crates/tcgen05/tests/check_corpus.rs)
+# checks every MMA's decoded idesc against the parameters and five mutations per kernel.
+set -euo pipefail
+ROOT="$(git -C "$(dirname "$0")" rev-parse --show-toplevel)"
+cd "$ROOT"
+HERE=conformance/kernels
+OUT="${KERNELS_OUT:-$ROOT/.cache/kernels/ptx}"
+
+eval "$("$HERE/setup.sh")"
+rm -rf "$OUT"
+mkdir -p "$OUT"
+echo "kernels/run.sh: compiling the Triton kernels for sm_100a" >&2
+"$PYTHON" "$HERE/gen_triton.py" "$OUT" 2>/dev/null
+
+if [ "${1:-}" = --check ]; then
+  for f in "$HERE"/triton/*.json; do
+    if ! cmp -s "$f" "$OUT/$(basename "$f")"; then
+      echo "kernels/run.sh: ERROR: $(basename "$f") differs from the generator's output" >&2
+      diff "$f" "$OUT/$(basename "$f")" >&2 || true
+      exit 1
+    fi
+  done
+  n_committed=$(ls "$HERE"/triton/*.json | wc -l)
+  n_generated=$(ls "$OUT"/*.json | wc -l)
+  if [ "$n_committed" != "$n_generated" ]; then
+    echo "kernels/run.sh: ERROR: $n_generated kernels generated, $n_committed committed" >&2
+    exit 1
+  fi
+fi
+
+cargo build -q --release -p tcgen05-cli
+BIN="$ROOT/target/release/tcgen05"
+"$BIN" check "$OUT"/*.ptx > "$OUT/../check.txt"
+tail -1 "$OUT/../check.txt"
+"$BIN" check --json "$OUT/triton_dot_bf16_128x128x64_w4.ptx" | grep -q '"idesc":"0x08210490"' || {
+  echo "kernels/run.sh: ERROR: the bf16 128x128x64 GEMM's idesc 0x08210490 was not recovered" >&2
+  exit 1
+}
+TCGEN05_KERNELS_DIR="$OUT" cargo test -q -p tcgen05 --features alloc --test check_corpus -- --ignored --nocapture 2>&1 | grep -E "^corpus:|test result"
+
+# Throughput: the corpus concatenated to 10 MB, checked by the release binary (printed, not
+# asserted: CI machines differ).
+python3 - "$OUT" "$OUT/../big.ptx" <<'PY'
+import glob, sys
+files = sorted(glob.glob(sys.argv[1] + "/*.ptx"))
+n = 0
+with open(sys.argv[2], "wb") as out:
+    while n < 10_000_000:
+        for f in files:
+            b = open(f, "rb").read()
+            out.write(b)
+            n += len(b)
+            if n >= 10_000_000:
+                break
+PY
+start=$(date +%s.%N)
+"$BIN" check "$OUT/../big.ptx" > /dev/null
+end=$(date +%s.%N)
+python3 -c "import os,sys; s=float(sys.argv[2])-float(sys.argv[1]); mb=os.path.getsize(sys.argv[3])/1e6; print(f'throughput: {mb:.1f} MB of PTX checked in {s:.2f} s ({mb/s:.1f} MB/s, release binary)')" "$start" "$end" "$OUT/../big.ptx"

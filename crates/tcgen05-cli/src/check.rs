@@ -1,0 +1,488 @@
+//! `tcgen05 check FILE...`: renders what `tcgen05::check` finds in PTX files, as text, JSON or
+//! SARIF 2.1.0. Every rule and message comes from the library.
+
+use std::fmt::{self, Write as _};
+use std::io::{self, Read as _, Write as _};
+
+use clap::Args;
+use tcgen05::check::{self, Finding, FindingValue, InstructionReport, KnownBits, Options, Report};
+use tcgen05::instruction_descriptor::InstructionDescriptor;
+use tcgen05::shared_memory_descriptor::{SmemDescriptor, SMEM_LAYOUT};
+use tcgen05::{Severity, Target};
+
+use crate::cli::{parse_target, TargetArg};
+use crate::out::{json_str, Ctx, Status};
+
+/// `tcgen05 check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// PTX files to check (`-` reads standard input).
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<String>,
+    /// Check for this target instead of each file's `.target`.
+    #[arg(long, value_name = "T", value_parser = parse_target)]
+    pub target: Option<TargetArg>,
+    /// Also write the findings as SARIF 2.1.0 to this file (for code-scanning tools).
+    #[arg(long, value_name = "FILE")]
+    pub sarif: Option<String>,
+    /// Print every tcgen05 instruction with its decoded descriptors, not only those with
+    /// problems.
+    #[arg(long)]
+    pub verbose: bool,
+}
+
+pub const CHECK_HELP: &str = concat!(
+    "Examples:\n",
+    "  tcgen05 check kernel.ptx\n",
+    "  tcgen05 check --json --sarif findings.sarif ~/.triton/cache/*/*.ptx\n",
+    "  cuobjdump -ptx app | tcgen05 check -\n\n",
+    "Reads each PTX file, finds every tcgen05 instruction, recovers the bits of its descriptors\n",
+    "that are known at compile time (constants, {lo, hi} packing, or/and/shifts/bfe/bfi/cvt/prmt),\n",
+    "and applies every rule of this project: the instruction's qualifiers against the .target,\n",
+    "the instruction descriptor when fully known (Table 39, Tables 42-44, decisions.md), the\n",
+    "shared memory descriptors on their known bits only, alloc column counts, zero-column masks.\n",
+    "A rule that needs an unknown bit is never reported.\n\n",
+    "Exit status: 0 no errors (warnings allowed); 1 errors; 2 an input that cannot be read\n",
+    "(missing file, or nothing in it is PTX).\n\n",
+    "--json prints one object: {\"files\": [{\"path\", \"target\", \"instructions\": [{\"line\",\n",
+    "\"instruction\", \"idesc\", \"a_desc\", \"b_desc\", \"errors\": [{\"field\", \"message\", \"source\",\n",
+    "\"line\"}], \"warnings\": [...]}]}], \"instructions\", \"errors\", \"warnings\"}."
+);
+
+/// One input: its path, and its bytes or why it could not be read.
+struct Input {
+    path: String,
+    bytes: Result<Vec<u8>, String>,
+}
+
+fn read_input(path: &str) -> Input {
+    let bytes = if path == "-" {
+        let mut v = Vec::new();
+        io::stdin()
+            .lock()
+            .read_to_end(&mut v)
+            .map(|_| v)
+            .map_err(|e| format!("cannot read standard input: {e}"))
+    } else {
+        std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))
+    };
+    Input {
+        path: if path == "-" {
+            "<stdin>".into()
+        } else {
+            path.into()
+        },
+        bytes,
+    }
+}
+
+/// Runs the command; returns the exit status.
+///
+/// # Errors
+/// When writing to stdout, stderr or the SARIF file fails.
+pub fn run(ctx: Ctx, a: &CheckArgs) -> io::Result<Status> {
+    let target = match a.target {
+        None => None,
+        Some(TargetArg(Ok(t))) => Some(t),
+        Some(TargetArg(Err(e))) => {
+            if ctx.json {
+                let mut s = String::from(
+                    "{\"files\":[],\"instructions\":0,\"errors\":1,\"warnings\":0,\"error\":",
+                );
+                json_str(&mut s, format_args!("target: {e}")).map_err(fmt_err)?;
+                s.push_str("}\n");
+                io::stdout().lock().write_all(s.as_bytes())?;
+            } else {
+                writeln!(
+                    io::stderr().lock(),
+                    "error: target: {e} ({})",
+                    tcgen05::Diagnostic::source(&e)
+                )?;
+            }
+            return Ok(Status::Rule);
+        }
+    };
+    let options = Options { target };
+    let inputs: Vec<Input> = a.files.iter().map(|p| read_input(p)).collect();
+    let reports: Vec<Option<Report<'_>>> = inputs
+        .iter()
+        .map(|i| i.bytes.as_ref().ok().map(|b| check::check(b, &options)))
+        .collect();
+    let (mut n, mut errors, mut warnings, mut unreadable) = (0usize, 0usize, 0usize, false);
+    for (input, rep) in inputs.iter().zip(&reports) {
+        match rep {
+            Some(r) => {
+                n += r.instructions.len();
+                errors += r.errors();
+                warnings += r.warnings();
+                unreadable |= r.unreadable();
+            }
+            None => unreadable |= input.bytes.is_err(),
+        }
+    }
+    let mut out = String::new();
+    let mut err = String::new();
+    if ctx.json {
+        json(&mut out, &inputs, &reports, (n, errors, warnings)).map_err(fmt_err)?;
+    } else {
+        text(&mut out, &mut err, &inputs, &reports, a.verbose, ctx).map_err(fmt_err)?;
+        writeln!(
+            out,
+            "{n} instructions checked, {errors} errors, {warnings} warnings"
+        )
+        .map_err(fmt_err)?;
+    }
+    if let Some(path) = &a.sarif {
+        let mut s = String::new();
+        sarif(&mut s, &inputs, &reports).map_err(fmt_err)?;
+        if let Err(e) = std::fs::write(path, s) {
+            writeln!(err, "error: cannot write {path}: {e}").map_err(fmt_err)?;
+            unreadable = true;
+        }
+    }
+    io::stdout().lock().write_all(out.as_bytes())?;
+    io::stderr().lock().write_all(err.as_bytes())?;
+    Ok(if unreadable {
+        Status::Usage
+    } else if errors > 0 {
+        Status::Rule
+    } else {
+        Status::Valid
+    })
+}
+
+fn fmt_err(_: fmt::Error) -> io::Error {
+    io::Error::other("formatting failed")
+}
+
+fn value_text<'t>(f: &Finding, ins_text: &'t str) -> ValueText<'t> {
+    match f.value {
+        // PTX ISA versions are kept as major * 10 + minor.
+        FindingValue::Number(v) if f.field == "version" => ValueText(f.value, ins_text, Some(v)),
+        _ => ValueText(f.value, ins_text, None),
+    }
+}
+
+struct ValueText<'t>(FindingValue, &'t str, Option<u64>);
+
+impl fmt::Display for ValueText<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(v) = self.2 {
+            return write!(f, "{}.{}", v / 10, v % 10);
+        }
+        match self.0 {
+            FindingValue::Number(v) if v < 1024 => write!(f, "{v}"),
+            FindingValue::Number(v) => write!(f, "{v:#x}"),
+            FindingValue::Name(n) => f.write_str(n),
+            FindingValue::Text(s, e) => f.write_str(self.1.get(s..e).unwrap_or("?")),
+        }
+    }
+}
+
+fn target_text(r: &Report<'_>) -> Option<String> {
+    r.target_name
+        .map(str::to_string)
+        .or_else(|| r.target.map(|t| t.name().to_string()))
+}
+
+fn text(
+    out: &mut String,
+    err: &mut String,
+    inputs: &[Input],
+    reports: &[Option<Report<'_>>],
+    verbose: bool,
+    ctx: Ctx,
+) -> fmt::Result {
+    let (red, yellow, bold, reset) = (
+        ctx.out.red(),
+        ctx.out.yellow(),
+        ctx.out.bold(),
+        ctx.out.reset(),
+    );
+    for (input, rep) in inputs.iter().zip(reports) {
+        let path = &input.path;
+        let r = match (rep, &input.bytes) {
+            (Some(r), _) => r,
+            (None, Err(e)) => {
+                writeln!(err, "error: {e}")?;
+                continue;
+            }
+            (None, Ok(_)) => continue,
+        };
+        for p in &r.read_problems {
+            writeln!(err, "warning: {path}:{}:{}: {p}", p.line, p.column)?;
+        }
+        if r.read_problems_dropped > 0 {
+            writeln!(
+                err,
+                "warning: {path}: {} more skipped statements not listed",
+                r.read_problems_dropped
+            )?;
+        }
+        if r.unreadable() {
+            writeln!(err, "error: {path}: nothing in it is PTX text")?;
+        }
+        for i in &r.instructions {
+            if !verbose && i.findings.is_empty() {
+                continue;
+            }
+            writeln!(
+                out,
+                "{bold}{path}:{}:{}: {}{reset}",
+                i.line, i.column, i.instruction
+            )?;
+            if verbose {
+                describe(out, i, r.target.unwrap_or(Target::Sm100a))?;
+            }
+            for f in &i.findings {
+                let (word, colour) = match f.severity {
+                    Severity::Error => ("error", red),
+                    Severity::Warning => ("warning", yellow),
+                };
+                write!(out, "  {colour}{word}{reset}: ")?;
+                if let Some(op) = f.operand {
+                    write!(out, "{} ", op.name())?;
+                }
+                writeln!(
+                    out,
+                    "{} = {}: {f} ({}) [value from line {}]",
+                    f.field,
+                    value_text(f, i.text),
+                    f.source,
+                    f.line
+                )?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `--verbose`: the decoded descriptors of one instruction.
+fn describe(out: &mut String, i: &InstructionReport<'_>, target: Target) -> fmt::Result {
+    if let (Some(v), Some(kind)) = (i.idesc, i.kind) {
+        let dec = InstructionDescriptor::from_bits_unchecked(v, kind);
+        for l in dec.to_string().lines() {
+            writeln!(out, "    {l}")?;
+        }
+    } else if let Some(b) = i.idesc_bits {
+        writeln!(
+            out,
+            "    idesc: not known at compile time (known bits {:#010x} = {:#010x})",
+            b.known & 0xffff_ffff,
+            b.value & 0xffff_ffff
+        )?;
+    }
+    for (name, d) in [
+        ("a_desc", i.a_desc),
+        ("b_desc", i.b_desc),
+        ("s_desc", i.s_desc),
+    ] {
+        let Some(b) = d else { continue };
+        if b.known == u64::MAX {
+            writeln!(out, "    {name} {:#018x}:", b.value)?;
+            for l in SmemDescriptor::decode(b.value, target).to_string().lines() {
+                writeln!(out, "      {l}")?;
+            }
+            continue;
+        }
+        writeln!(
+            out,
+            "    {name}: known bits {:#018x} = {:#018x}",
+            b.known, b.value
+        )?;
+        let mut unknown = Vec::new();
+        for row in SMEM_LAYOUT {
+            if b.known & row.mask() == row.mask() {
+                writeln!(
+                    out,
+                    "      {:<22} = {:#x}",
+                    row.field.name(),
+                    row.get(b.value)
+                )?;
+            } else {
+                unknown.push(row.field.name());
+            }
+        }
+        if !unknown.is_empty() {
+            writeln!(out, "      unknown at compile time: {}", unknown.join(", "))?;
+        }
+    }
+    Ok(())
+}
+
+fn desc_json(s: &mut String, d: Option<KnownBits>) -> fmt::Result {
+    match d {
+        None => s.push_str("null"),
+        Some(b) => write!(
+            s,
+            "{{\"known\":\"{:#018x}\",\"value\":\"{:#018x}\"}}",
+            b.known, b.value
+        )?,
+    }
+    Ok(())
+}
+
+fn findings_json<'f>(s: &mut String, items: impl Iterator<Item = &'f Finding>) -> fmt::Result {
+    s.push('[');
+    for (k, f) in items.enumerate() {
+        if k > 0 {
+            s.push(',');
+        }
+        s.push_str("{\"field\":");
+        json_str(s, f.field)?;
+        s.push_str(",\"message\":");
+        json_str(s, f)?;
+        s.push_str(",\"source\":");
+        json_str(s, f.source)?;
+        write!(s, ",\"line\":{}}}", f.line)?;
+    }
+    s.push(']');
+    Ok(())
+}
+
+fn json(
+    s: &mut String,
+    inputs: &[Input],
+    reports: &[Option<Report<'_>>],
+    (n, errors, warnings): (usize, usize, usize),
+) -> fmt::Result {
+    s.push_str("{\"files\":[");
+    for (k, (input, rep)) in inputs.iter().zip(reports).enumerate() {
+        if k > 0 {
+            s.push(',');
+        }
+        s.push_str("{\"path\":");
+        json_str(s, &input.path)?;
+        s.push_str(",\"target\":");
+        match rep.as_ref().and_then(target_text) {
+            Some(t) => json_str(s, t)?,
+            None => s.push_str("null"),
+        }
+        s.push_str(",\"instructions\":[");
+        if let Some(r) = rep {
+            for (j, i) in r.instructions.iter().enumerate() {
+                if j > 0 {
+                    s.push(',');
+                }
+                write!(s, "{{\"line\":{},\"instruction\":", i.line)?;
+                json_str(s, i.instruction)?;
+                s.push_str(",\"idesc\":");
+                match i.idesc {
+                    Some(v) => write!(s, "\"{v:#010x}\"")?,
+                    None => s.push_str("null"),
+                }
+                s.push_str(",\"a_desc\":");
+                desc_json(s, i.a_desc)?;
+                s.push_str(",\"b_desc\":");
+                desc_json(s, i.b_desc.or(i.s_desc))?;
+                s.push_str(",\"errors\":");
+                findings_json(s, i.errors())?;
+                s.push_str(",\"warnings\":");
+                findings_json(s, i.warnings())?;
+                s.push('}');
+            }
+        }
+        s.push(']');
+        match (rep, &input.bytes) {
+            (None, Err(e)) => {
+                s.push_str(",\"error\":");
+                json_str(s, e)?;
+            }
+            (Some(r), _) if !r.read_problems.is_empty() => {
+                if r.unreadable() {
+                    s.push_str(",\"error\":\"nothing in it is PTX text\"");
+                }
+                s.push_str(",\"skipped\":[");
+                for (j, p) in r.read_problems.iter().enumerate() {
+                    if j > 0 {
+                        s.push(',');
+                    }
+                    write!(
+                        s,
+                        "{{\"line\":{},\"column\":{},\"message\":",
+                        p.line, p.column
+                    )?;
+                    json_str(s, p)?;
+                    s.push('}');
+                }
+                s.push(']');
+            }
+            _ => {}
+        }
+        s.push('}');
+    }
+    writeln!(
+        s,
+        "],\"instructions\":{n},\"errors\":{errors},\"warnings\":{warnings}}}"
+    )
+}
+
+/// SARIF 2.1.0 (OASIS): one run, one result per finding, located at the instruction, with the
+/// line that defined the value as a related location.
+fn sarif(s: &mut String, inputs: &[Input], reports: &[Option<Report<'_>>]) -> fmt::Result {
+    let mut rules: Vec<(String, String)> = Vec::new();
+    let mut results = String::new();
+    for (input, rep) in inputs.iter().zip(reports) {
+        let Some(r) = rep else { continue };
+        for i in &r.instructions {
+            for f in &i.findings {
+                let id = format!("tcgen05/{}", f.rule_id());
+                if !rules.iter().any(|(r, _)| *r == id) {
+                    rules.push((id.clone(), f.source.to_string()));
+                }
+                if !results.is_empty() {
+                    results.push(',');
+                }
+                results.push_str("{\"ruleId\":");
+                json_str(&mut results, &id)?;
+                let level = match f.severity {
+                    Severity::Error => "error",
+                    Severity::Warning => "warning",
+                };
+                write!(results, ",\"level\":\"{level}\",\"message\":{{\"text\":")?;
+                json_str(
+                    &mut results,
+                    format_args!(
+                        "{}: {} = {}: {f} ({})",
+                        i.instruction,
+                        f.field,
+                        value_text(f, i.text),
+                        f.source
+                    ),
+                )?;
+                results.push_str(
+                    "},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":",
+                );
+                json_str(&mut results, &input.path)?;
+                write!(
+                    results,
+                    "}},\"region\":{{\"startLine\":{},\"startColumn\":{}}}}}}}]",
+                    i.line, i.column
+                )?;
+                if f.line > 0 && f.line != i.line {
+                    results.push_str(",\"relatedLocations\":[{\"id\":1,\"message\":{\"text\":\"value defined here\"},\"physicalLocation\":{\"artifactLocation\":{\"uri\":");
+                    json_str(&mut results, &input.path)?;
+                    write!(results, "}},\"region\":{{\"startLine\":{}}}}}}}]", f.line)?;
+                }
+                results.push('}');
+            }
+        }
+    }
+    s.push_str("{\"$schema\":\"https://json.schemastore.org/sarif-2.1.0.json\",\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":{\"name\":\"tcgen05\",\"version\":");
+    json_str(s, env!("CARGO_PKG_VERSION"))?;
+    s.push_str(",\"rules\":[");
+    for (k, (id, source)) in rules.iter().enumerate() {
+        if k > 0 {
+            s.push(',');
+        }
+        s.push_str("{\"id\":");
+        json_str(s, id)?;
+        s.push_str(",\"shortDescription\":{\"text\":");
+        json_str(s, format_args!("{id} ({source})"))?;
+        s.push_str("}}");
+    }
+    s.push_str("]}},\"results\":[");
+    s.push_str(&results);
+    s.push_str("]}]}\n");
+    Ok(())
+}

@@ -1,0 +1,861 @@
+//! From a parsed tcgen05 instruction to the [`ptx`](crate::ptx) builder of its form, whose
+//! validation holds the rules; plus the known-bits checks of the shared memory descriptors.
+
+use alloc::vec::Vec;
+
+use super::dataflow::{self, Registers, Value};
+use super::known_bits::KnownBits;
+use super::{smem, CheckRule, Finding, FindingValue, InstructionReport, Options, Report, Rule};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::mma::{CtaGroup, Kind};
+use crate::ptx::{
+    self, ASource, Alloc, Collector, CollectorOp, Commit, Context, Cp, CpSourceFormat, Dealloc,
+    Fence, Mma, OperandName, PtxError, PtxRule, RedOp, RedType, Reduction, ScaleVec, Shift,
+    TmemLoad, TmemStore, Wait, MAX_PTX_VERSION,
+};
+use crate::ptx_reader::{Function, Instruction, Module, Operand};
+use crate::targets::Target;
+use crate::tensor_memory::{CpMulticast, CpShape, LdStShape, Num};
+
+/// Where the module's directives are.
+struct Places {
+    target_line: u32,
+    version_line: u32,
+}
+
+pub(super) fn check_module<'a>(module: &Module<'a>, options: &Options) -> Report<'a> {
+    let places = Places {
+        target_line: module.target.map_or(0, |t| t.1),
+        version_line: module.version.map_or(0, |v| v.1),
+    };
+    let mut file_findings: Vec<Finding> = Vec::new();
+    let (target, target_name) = match (options.target, module.target) {
+        (Some(t), _) => (Some(t), Some(t.name())),
+        (None, Some((name, line))) => match Target::from_name(name) {
+            Ok(t) => (Some(t), Some(name)),
+            Err(e) => {
+                file_findings.push(Finding {
+                    severity: Severity::Error,
+                    operand: None,
+                    field: "target",
+                    value: FindingValue::Name("as written in .target"),
+                    rule: Rule::Target(e),
+                    source: e.source(),
+                    line,
+                });
+                (None, Some(name))
+            }
+        },
+        (None, None) => {
+            file_findings.push(check_finding(
+                CheckRule::NoTarget,
+                None,
+                "target",
+                FindingValue::Name(Target::Sm100a.name()),
+                0,
+            ));
+            (Some(Target::Sm100a), None)
+        }
+    };
+    let version = module.version.map(|v| v.0);
+    let mut report = Report {
+        target,
+        target_name,
+        instructions: Vec::new(),
+        read_problems: module.problems.clone(),
+        read_problems_dropped: module.problems_dropped,
+        statements: module.statements,
+    };
+    let mut version_reported = false;
+    for f in &module.functions {
+        if !f
+            .instructions
+            .iter()
+            .any(|i| i.opcode.starts_with("tcgen05."))
+        {
+            continue;
+        }
+        let regs = dataflow::analyse(f);
+        let mut first_group: Option<CtaGroup> = None;
+        let mut mixed_reported = false;
+        for ins in &f.instructions {
+            if !ins.opcode.starts_with("tcgen05.") {
+                continue;
+            }
+            let mut r = InstructionReport {
+                line: ins.line,
+                column: ins.column,
+                instruction: ins.opcode,
+                text: ins.text,
+                function: f.name,
+                kind: None,
+                idesc: None,
+                idesc_bits: None,
+                a_desc: None,
+                b_desc: None,
+                s_desc: None,
+                findings: Vec::new(),
+            };
+            // File-level problems go on every instruction: each is checked under them.
+            r.findings.extend(file_findings.iter().copied());
+            let ctx = match target {
+                Some(t) => {
+                    let v = version.unwrap_or(t.min_ptx_version());
+                    if v > MAX_PTX_VERSION {
+                        if !version_reported {
+                            version_reported = true;
+                            r.findings.push(check_finding(
+                                CheckRule::VersionAboveModel,
+                                None,
+                                "version",
+                                FindingValue::Number(u64::from(v)),
+                                places.version_line,
+                            ));
+                        }
+                        Some(Context::new(t).with_version(MAX_PTX_VERSION.max(t.min_ptx_version())))
+                    } else {
+                        Some(Context::new(t).with_version(v))
+                    }
+                }
+                None => None,
+            };
+            let group = check_instruction(ins, f, &regs, ctx, &places, &mut r);
+            if let Some(g) = group {
+                match first_group {
+                    None => first_group = Some(g),
+                    Some(first) if first != g && !mixed_reported => {
+                        mixed_reported = true;
+                        r.findings.push(ptx_finding(
+                            PtxError::Rule {
+                                rule: PtxRule::CtaGroupMixed,
+                                value: u64::from(g.count()),
+                                name: None,
+                            },
+                            None,
+                            ins.line,
+                        ));
+                    }
+                    _ => {}
+                }
+            }
+            report.instructions.push(r);
+        }
+    }
+    report
+}
+
+fn check_finding(
+    rule: CheckRule,
+    operand: Option<OperandName>,
+    field: &'static str,
+    value: FindingValue,
+    line: u32,
+) -> Finding {
+    let row = rule.row();
+    Finding {
+        severity: row.severity,
+        operand,
+        field,
+        value,
+        rule: Rule::Check(rule),
+        source: row.source,
+        line,
+    }
+}
+
+fn ptx_finding(e: PtxError, operand: Option<OperandName>, line: u32) -> Finding {
+    Finding {
+        severity: e.severity(),
+        operand,
+        field: e.field(),
+        value: match e.value_name() {
+            Some(n) => FindingValue::Name(n),
+            None => FindingValue::Number(e.value()),
+        },
+        rule: Rule::Ptx(e),
+        source: e.source(),
+        line,
+    }
+}
+
+/// An operand's value: a name's analysed value, an immediate's bits.
+struct Op<'a> {
+    /// The name to give the builder (a register, or a placeholder for an immediate).
+    name: &'a str,
+    value: Value,
+    /// Line where the value was defined.
+    line: u32,
+    present: bool,
+}
+
+fn operand<'a>(
+    regs: &Registers<'_>,
+    op: Option<&Operand<'a>>,
+    placeholder: &'a str,
+    line: u32,
+) -> Op<'a> {
+    match op {
+        Some(Operand::Name(n)) => {
+            let value = regs.get(n);
+            let def = regs
+                .def_line(n)
+                .or_else(|| value.line_of(!0))
+                .unwrap_or(line);
+            Op {
+                name: n,
+                value,
+                line: def,
+                present: true,
+            }
+        }
+        Some(Operand::Not(n)) => Op {
+            name: n,
+            value: Value::UNKNOWN,
+            line,
+            present: true,
+        },
+        Some(o @ (Operand::Imm(_) | Operand::Float(_))) => Op {
+            name: placeholder,
+            value: regs.operand(o, line),
+            line,
+            present: true,
+        },
+        Some(Operand::Address { base, .. }) => Op {
+            name: base.unwrap_or(placeholder),
+            value: Value::UNKNOWN,
+            line,
+            present: true,
+        },
+        _ => Op {
+            name: placeholder,
+            value: Value::UNKNOWN,
+            line,
+            present: op.is_some(),
+        },
+    }
+}
+
+fn constant(v: &Value, width: u32) -> Option<u64> {
+    v.bits
+        .is_constant(width)
+        .then_some(v.bits.value & super::known_bits::width_mask(width))
+}
+
+/// The parsed qualifiers of a tcgen05 instruction: what the form needs, and what was not
+/// recognised.
+#[derive(Default)]
+struct Quals<'a> {
+    cta_group: Option<CtaGroup>,
+    unknown: Vec<&'a str>,
+}
+
+fn cta_group_of(q: &str) -> Option<Option<CtaGroup>> {
+    match q {
+        "cta_group::1" => Some(Some(CtaGroup::One)),
+        "cta_group::2" => Some(Some(CtaGroup::Two)),
+        _ if q.starts_with("cta_group::") => Some(None),
+        _ => None,
+    }
+}
+
+/// Checks one instruction, filling `r`; returns its `.cta_group`.
+fn check_instruction<'a>(
+    ins: &Instruction<'a>,
+    _f: &Function<'a>,
+    regs: &Registers<'_>,
+    ctx: Option<Context>,
+    places: &Places,
+    r: &mut InstructionReport<'a>,
+) -> Option<CtaGroup> {
+    let quals: Vec<&str> = ins.qualifiers().collect();
+    let &op = quals.first()?;
+    let rest = &quals[1..];
+    let line = ins.line;
+    let mut q = Quals::default();
+    let push_unknown = |q: &mut Quals<'a>, s: &'a str| q.unknown.push(s);
+    let finish = |r: &mut InstructionReport<'a>,
+                  q: &Quals<'a>,
+                  problems: Option<ptx::PtxDiagnostics>,
+                  lines: &dyn Fn(&PtxError) -> (Option<OperandName>, u32)| {
+        for u in &q.unknown {
+            let start = ins.text.find(u).unwrap_or(0);
+            r.findings.push(check_finding(
+                CheckRule::UnknownQualifier,
+                None,
+                "qualifier",
+                FindingValue::Text(start, start + u.len()),
+                line,
+            ));
+        }
+        if let Some(d) = problems {
+            for e in d.iter() {
+                let (operand, at) = lines(&e);
+                let mut finding = ptx_finding(e, operand, at);
+                if let PtxError::Rule {
+                    rule: PtxRule::VersionTooLow,
+                    ..
+                } = e
+                {
+                    finding.line = places.version_line;
+                }
+                if finding.field == "target" {
+                    finding.line = places.target_line;
+                }
+                r.findings.push(finding);
+            }
+        }
+    };
+    let missing = |r: &mut InstructionReport<'a>, what: &'static str| {
+        r.findings.push(check_finding(
+            CheckRule::MissingQualifier,
+            None,
+            "qualifier",
+            FindingValue::Name(what),
+            line,
+        ));
+    };
+    let bad_operands = |r: &mut InstructionReport<'a>, what: &'static str| {
+        r.findings.push(check_finding(
+            CheckRule::Operands,
+            None,
+            "operands",
+            FindingValue::Name(what),
+            line,
+        ));
+    };
+    let ops = &ins.operands;
+    let at_line = |_: &PtxError| (None, line);
+    match op {
+        "mma" => {
+            let mut kind = None;
+            let (mut ws, mut sp, mut block_scale, mut ashift) = (false, false, false, false);
+            let mut vec = ScaleVec::Default;
+            let mut collector = None;
+            for &s in rest {
+                if let Some(g) = cta_group_of(s) {
+                    match g {
+                        Some(g) => q.cta_group = Some(g),
+                        None => push_unknown(&mut q, s),
+                    }
+                } else if let Some(k) = s.strip_prefix("kind::") {
+                    match Kind::from_name(k) {
+                        Some(k) => kind = Some(k),
+                        None => push_unknown(&mut q, s),
+                    }
+                } else if s == "ws" {
+                    ws = true;
+                } else if s == "sp" {
+                    sp = true;
+                } else if s == "block_scale" {
+                    block_scale = true;
+                } else if s == "ashift" {
+                    ashift = true;
+                } else if let Some(v) = scale_vec_of(s) {
+                    vec = v;
+                } else if let Some(c) = collector_of(s) {
+                    collector = Some(c);
+                } else {
+                    push_unknown(&mut q, s);
+                }
+            }
+            r.kind = kind;
+            let (Some(group), Some(kind)) = (q.cta_group, kind) else {
+                if q.cta_group.is_none() {
+                    missing(r, ".cta_group::1 / .cta_group::2");
+                }
+                if kind.is_none() {
+                    missing(r, ".kind");
+                }
+                finish(r, &q, None, &at_line);
+                return q.cta_group;
+            };
+            // [d], a, b, {[sp]}, idesc, {[sa], [sb]}, {dol}, enable, {scale | zmask}
+            let mut i = 0;
+            let d = operand(regs, ops.get(i), "d_tmem", line);
+            i += 1;
+            let a_op = ops.get(i);
+            let a = operand(regs, a_op, "a_desc", line);
+            let a_tmem = matches!(a_op, Some(Operand::Address { .. }));
+            i += 1;
+            let b = operand(regs, ops.get(i), "b_desc", line);
+            i += 1;
+            let sp_meta = if sp {
+                i += 1;
+                Some(operand(regs, ops.get(i - 1), "sp_meta", line).name)
+            } else {
+                None
+            };
+            let idesc = operand(regs, ops.get(i), "idesc", line);
+            i += 1;
+            let scales = if block_scale {
+                let sa = operand(regs, ops.get(i), "scale_a", line).name;
+                let sb = operand(regs, ops.get(i + 1), "scale_b", line).name;
+                i += 2;
+                Some((sa, sb))
+            } else {
+                None
+            };
+            let mut dol: Vec<&str> = Vec::new();
+            let has_dol = if let Some(Operand::Vector(v)) = ops.get(i) {
+                for o in v {
+                    dol.push(match o {
+                        Operand::Name(n) => n,
+                        _ => "disable_output_lane",
+                    });
+                }
+                i += 1;
+                true
+            } else {
+                false
+            };
+            let enable = operand(regs, ops.get(i), "enable_input_d", line);
+            let enable_op = ops.get(i);
+            i += 1;
+            let last = ops.get(i);
+            let last_op = operand(regs, last, "zero_column_mask", line);
+            if last.is_some() {
+                i += 1;
+            }
+            if !d.present
+                || !a.present
+                || !b.present
+                || !idesc.present
+                || !enable.present
+                || i < ops.len()
+            {
+                bad_operands(r, "tcgen05.mma [d-tmem], a-desc|[a-tmem], b-desc, {[sp-meta],} idesc, {[scale-A], [scale-B],} {disable-output-lane,} enable-input-d {, scale-input-d | zero-column-mask}");
+            }
+            // Operand values.
+            let idesc_value = match ops.get(if sp { 4 } else { 3 }) {
+                Some(Operand::Imm(v)) if *v > u64::from(u32::MAX) => {
+                    r.findings.push(check_finding(
+                        CheckRule::ImmediateTooWide,
+                        Some(OperandName::Idesc),
+                        "idesc",
+                        FindingValue::Number(*v),
+                        line,
+                    ));
+                    None
+                }
+                _ => constant(&idesc.value, 32).and_then(|v| u32::try_from(v).ok()),
+            };
+            r.idesc_bits = Some(idesc.value.bits.truncate(32));
+            r.idesc = idesc_value;
+            let idesc_v = match idesc_value {
+                Some(v) => ptx::Value::Imm(v),
+                None => ptx::Value::Reg(idesc.name),
+            };
+            let enable_v = match enable_op {
+                Some(Operand::Imm(v)) => ptx::Value::Imm(*v != 0),
+                _ => ptx::Value::Reg(enable.name),
+            };
+            let a_src = if a_tmem {
+                ASource::Tmem(a.name)
+            } else {
+                r.a_desc = Some(a.value.bits);
+                ASource::Smem(a.name)
+            };
+            r.b_desc = Some(b.value.bits);
+            let mut mma = Mma::new(group, kind, d.name, a_src, b.name, idesc_v, enable_v)
+                .with_ws(ws)
+                .with_ashift(ashift);
+            if let Some(m) = sp_meta {
+                mma = mma.with_sparse(m);
+            }
+            if let Some((sa, sb)) = scales {
+                mma = mma.with_block_scale(vec, sa, sb);
+            } else if vec != ScaleVec::Default {
+                push_unknown(&mut q, vec.name().trim_start_matches('.'));
+            }
+            if let Some(c) = collector {
+                mma = mma.with_collector(c);
+            }
+            if has_dol {
+                mma = mma.with_disable_output_lane(&dol);
+            }
+            let mut zmask_line = line;
+            if last.is_some() {
+                if ws {
+                    zmask_line = last_op.line;
+                    mma = mma.with_zero_column_mask(match constant(&last_op.value, 64) {
+                        Some(z) => ptx::Value::Imm(z),
+                        None => ptx::Value::Reg(last_op.name),
+                    });
+                } else {
+                    match last {
+                        Some(Operand::Imm(v)) => match u8::try_from(*v) {
+                            Ok(s) => mma = mma.with_scale_input_d(s),
+                            Err(_) => r.findings.push(ptx_finding(
+                                PtxError::Rule {
+                                    rule: PtxRule::ScaleInputDRange,
+                                    value: *v,
+                                    name: None,
+                                },
+                                None,
+                                line,
+                            )),
+                        },
+                        _ => bad_operands(r, "scale-input-d is an immediate"),
+                    }
+                }
+            }
+            let problems = ctx.map(|c| mma.validate(&c));
+            let idesc_line = idesc.value.line_of(!0).unwrap_or(idesc.line);
+            let lines = |e: &PtxError| -> (Option<OperandName>, u32) {
+                match e {
+                    PtxError::Idesc(_)
+                    | PtxError::Rule {
+                        rule:
+                            PtxRule::SparseMismatch
+                            | PtxRule::AshiftM
+                            | PtxRule::ScaleTypeForScaleVec
+                            | PtxRule::ScaleFactorIdForScaleVec,
+                        ..
+                    } => (Some(OperandName::Idesc), idesc_line),
+                    PtxError::Zmask(_) => (Some(OperandName::ZeroColumnMask), zmask_line),
+                    _ => (None, line),
+                }
+            };
+            finish(r, &q, problems, &lines);
+            // Shared memory descriptors, on their known bits.
+            if let Some(t) = ctx.map(|c| c.target) {
+                if !a_tmem {
+                    smem_findings(r, &a.value, OperandName::ADesc, t);
+                }
+                smem_findings(r, &b.value, OperandName::BDesc, t);
+            }
+            Some(group)
+        }
+        "ld" | "st" => {
+            let mut shape = None;
+            let mut num = None;
+            let (mut pack, mut red) = (false, None::<(RedOp, bool, bool, Option<RedType>)>);
+            for &s in rest {
+                if let Ok(sh) = LdStShape::from_name(s) {
+                    shape = Some(sh);
+                } else if let Ok(n) = Num::from_name(s) {
+                    num = Some(n);
+                } else if (op == "ld" && s == "pack::16b") || (op == "st" && s == "unpack::16b") {
+                    pack = true;
+                } else if matches!(s, "sync" | "aligned" | "b32") {
+                } else if op == "ld" && s == "red" {
+                    red = Some((RedOp::Min, false, false, None));
+                } else if let (Some(rd), true) = (red.as_mut(), op == "ld") {
+                    match s {
+                        "min" => rd.0 = RedOp::Min,
+                        "max" => rd.0 = RedOp::Max,
+                        "abs" => rd.1 = true,
+                        "NaN" => rd.2 = true,
+                        "f32" => rd.3 = Some(RedType::F32),
+                        "u32" => rd.3 = Some(RedType::U32),
+                        "s32" => rd.3 = Some(RedType::S32),
+                        _ => push_unknown(&mut q, s),
+                    }
+                } else {
+                    push_unknown(&mut q, s);
+                }
+            }
+            let (Some(shape), Some(num)) = (shape, num) else {
+                if shape.is_none() {
+                    missing(r, "shape (.16x64b, .16x128b, .16x256b, .32x32b, .16x32bx2)");
+                }
+                if num.is_none() {
+                    missing(r, ".num (.x1 .. .x128)");
+                }
+                finish(r, &q, None, &at_line);
+                return None;
+            };
+            let mut names: Vec<&str> = Vec::new();
+            let vector = if op == "ld" { ops.first() } else { ops.last() };
+            match vector {
+                Some(Operand::Vector(v)) => {
+                    for o in v {
+                        names.push(match o {
+                            Operand::Name(n) => n,
+                            _ => "registers",
+                        });
+                    }
+                }
+                _ => bad_operands(r, "a register vector {...}"),
+            }
+            let taddr_at = if op == "ld" {
+                if red.is_some() {
+                    2
+                } else {
+                    1
+                }
+            } else {
+                0
+            };
+            let taddr = operand(regs, ops.get(taddr_at), "taddr", line).name;
+            let offset = match ops.get(taddr_at + 1) {
+                Some(Operand::Imm(v)) if op == "ld" => Some(*v),
+                _ if op == "st" && ops.len() == 3 => match ops.get(1) {
+                    Some(Operand::Imm(v)) => Some(*v),
+                    _ => None,
+                },
+                _ => None,
+            };
+            let offset = offset.map(|v| u32::try_from(v).unwrap_or(u32::MAX));
+            let problems = if op == "ld" {
+                let mut l = TmemLoad::new(shape, num, &names, taddr).with_pack(pack);
+                if let Some(o) = offset {
+                    l = l.with_offset(o);
+                }
+                if let Some((rop, abs, nan, ty)) = red {
+                    let redval = operand(regs, ops.get(1), "redval", line).name;
+                    l = l.with_red(Reduction {
+                        op: rop,
+                        abs,
+                        nan,
+                        ty: ty.unwrap_or(RedType::F32),
+                        redval,
+                    });
+                }
+                ctx.map(|c| l.validate(&c))
+            } else {
+                let mut s = TmemStore::new(shape, num, taddr, &names).with_unpack(pack);
+                if let Some(o) = offset {
+                    s = s.with_offset(o);
+                }
+                ctx.map(|c| s.validate(&c))
+            };
+            finish(r, &q, problems, &at_line);
+            None
+        }
+        "cp" => {
+            let (mut shape, mut multicast, mut fmt) = (None, CpMulticast::None, None);
+            for &s in rest {
+                if let Some(g) = cta_group_of(s) {
+                    match g {
+                        Some(g) => q.cta_group = Some(g),
+                        None => push_unknown(&mut q, s),
+                    }
+                } else if let Ok(sh) = CpShape::from_name(s) {
+                    shape = Some(sh);
+                } else if let (Ok(m), false) =
+                    (CpMulticast::from_name(s), s.is_empty() || s == "none")
+                {
+                    multicast = m;
+                } else if s == "b8x16" {
+                } else if s == "b6x16_p32" {
+                    fmt = Some(CpSourceFormat::B6x16P32);
+                } else if s == "b4x16_p64" {
+                    fmt = Some(CpSourceFormat::B4x16P64);
+                } else {
+                    push_unknown(&mut q, s);
+                }
+            }
+            let (Some(group), Some(shape)) = (q.cta_group, shape) else {
+                if q.cta_group.is_none() {
+                    missing(r, ".cta_group::1 / .cta_group::2");
+                }
+                if shape.is_none() {
+                    missing(
+                        r,
+                        "shape (.128x256b, .4x256b, .128x128b, .64x128b, .32x128b)",
+                    );
+                }
+                finish(r, &q, None, &at_line);
+                return q.cta_group;
+            };
+            let taddr = operand(regs, ops.first(), "taddr", line);
+            let sdesc = operand(regs, ops.get(1), "s_desc", line);
+            if ops.len() != 2 {
+                bad_operands(r, "tcgen05.cp [taddr], s-desc");
+            }
+            r.s_desc = Some(sdesc.value.bits);
+            // The descriptor is checked on its known bits below, whether fully known or not.
+            let mut cp = Cp::new(
+                group,
+                shape,
+                multicast,
+                taddr.name,
+                ptx::Value::Reg(sdesc.name),
+            );
+            if let Some(f) = fmt {
+                cp = cp.with_source_format(f);
+            }
+            finish(r, &q, ctx.map(|c| cp.validate(&c)), &at_line);
+            if let Some(t) = ctx.map(|c| c.target) {
+                smem_findings(r, &sdesc.value, OperandName::Sdesc, t);
+            }
+            Some(group)
+        }
+        "shift" => {
+            for &s in rest {
+                match cta_group_of(s) {
+                    Some(Some(g)) => q.cta_group = Some(g),
+                    _ if s == "down" => {}
+                    _ => push_unknown(&mut q, s),
+                }
+            }
+            let Some(group) = q.cta_group else {
+                missing(r, ".cta_group::1 / .cta_group::2");
+                finish(r, &q, None, &at_line);
+                return None;
+            };
+            let taddr = operand(regs, ops.first(), "taddr", line).name;
+            let s = Shift {
+                cta_group: group,
+                taddr,
+            };
+            finish(r, &q, ctx.map(|c| s.validate(&c)), &at_line);
+            Some(group)
+        }
+        "alloc" | "dealloc" | "relinquish_alloc_permit" => {
+            for &s in rest {
+                match cta_group_of(s) {
+                    Some(Some(g)) => q.cta_group = Some(g),
+                    _ if matches!(s, "sync" | "aligned" | "b32" | "shared::cta") => {}
+                    _ => push_unknown(&mut q, s),
+                }
+            }
+            let Some(group) = q.cta_group else {
+                missing(r, ".cta_group::1 / .cta_group::2");
+                finish(r, &q, None, &at_line);
+                return None;
+            };
+            if op == "relinquish_alloc_permit" {
+                if !ops.is_empty() {
+                    bad_operands(r, "no operands");
+                }
+                let i = ptx::Instruction::RelinquishAllocPermit(group);
+                finish(r, &q, ctx.map(|c| i.validate(&c)), &at_line);
+                return Some(group);
+            }
+            let first = operand(regs, ops.first(), "dst", line);
+            let n = operand(regs, ops.get(1), "n_cols", line);
+            if ops.len() != 2 {
+                bad_operands(r, "two operands");
+            }
+            let n_cols = match constant(&n.value, 32) {
+                Some(v) => ptx::Value::Imm(u32::try_from(v).unwrap_or(u32::MAX)),
+                None => ptx::Value::Reg(n.name),
+            };
+            let n_line = n.line;
+            let lines = move |e: &PtxError| match e {
+                PtxError::Tmem(_) => (Some(OperandName::NCols), n_line),
+                _ => (None, line),
+            };
+            let problems = if op == "alloc" {
+                let a = Alloc {
+                    cta_group: group,
+                    dst: first.name,
+                    n_cols,
+                };
+                ctx.map(|c| a.validate(&c))
+            } else {
+                let a = Dealloc {
+                    cta_group: group,
+                    taddr: first.name,
+                    n_cols,
+                };
+                ctx.map(|c| a.validate(&c))
+            };
+            finish(r, &q, problems, &lines);
+            Some(group)
+        }
+        "commit" => {
+            let mut multicast = false;
+            for &s in rest {
+                match cta_group_of(s) {
+                    Some(Some(g)) => q.cta_group = Some(g),
+                    _ if matches!(s, "mbarrier::arrive::one" | "shared::cluster" | "b64") => {}
+                    _ if s == "multicast::cluster" => multicast = true,
+                    _ => push_unknown(&mut q, s),
+                }
+            }
+            let Some(group) = q.cta_group else {
+                missing(r, ".cta_group::1 / .cta_group::2");
+                finish(r, &q, None, &at_line);
+                return None;
+            };
+            let mbar = operand(regs, ops.first(), "mbar", line).name;
+            let mask = if multicast {
+                let m = operand(regs, ops.get(1), "cta_mask", line);
+                Some(match ops.get(1) {
+                    Some(Operand::Imm(v)) => ptx::Value::Imm(u16::try_from(*v).unwrap_or(u16::MAX)),
+                    _ => ptx::Value::Reg(m.name),
+                })
+            } else {
+                None
+            };
+            if ops.len() != 1 + usize::from(multicast) {
+                bad_operands(r, "[mbar] {, ctaMask}");
+            }
+            let c = Commit {
+                cta_group: group,
+                mbar,
+                multicast: mask,
+            };
+            finish(r, &q, ctx.map(|cx| c.validate(&cx)), &at_line);
+            Some(group)
+        }
+        _ => {
+            // fence::before_thread_sync, fence::after_thread_sync, wait::ld, wait::st.
+            let i = match op {
+                "fence::before_thread_sync" => {
+                    Some(ptx::Instruction::Fence(Fence::BeforeThreadSync))
+                }
+                "fence::after_thread_sync" => Some(ptx::Instruction::Fence(Fence::AfterThreadSync)),
+                "wait::ld" => Some(ptx::Instruction::Wait(Wait::Ld)),
+                "wait::st" => Some(ptx::Instruction::Wait(Wait::St)),
+                _ => None,
+            };
+            match i {
+                Some(i) => {
+                    for &s in rest {
+                        if !(op.starts_with("wait") && matches!(s, "sync" | "aligned")) {
+                            push_unknown(&mut q, s);
+                        }
+                    }
+                    if !ops.is_empty() {
+                        bad_operands(r, "no operands");
+                    }
+                    finish(r, &q, ctx.map(|c| i.validate(&c)), &at_line);
+                }
+                None => {
+                    push_unknown(&mut q, op);
+                    finish(r, &q, None, &at_line);
+                }
+            }
+            None
+        }
+    }
+}
+
+fn scale_vec_of(s: &str) -> Option<ScaleVec> {
+    ScaleVec::ALL
+        .into_iter()
+        .find(|v| *v != ScaleVec::Default && v.name().trim_start_matches('.') == s)
+}
+
+fn collector_of(s: &str) -> Option<Collector> {
+    let rest = s.strip_prefix("collector::")?;
+    let (buf, op) = rest.split_once("::")?;
+    let op = CollectorOp::ALL.into_iter().find(|o| o.name() == op)?;
+    if buf == "a" {
+        return Some(Collector::A(op));
+    }
+    let n: u8 = buf.strip_prefix('b')?.parse().ok()?;
+    Some(Collector::B(n, op))
+}
+
+fn smem_findings(r: &mut InstructionReport<'_>, v: &Value, operand: OperandName, target: Target) {
+    let bits: KnownBits = v.bits;
+    for (e, reads) in smem::known_problems(bits, target) {
+        r.findings.push(Finding {
+            severity: e.severity(),
+            operand: Some(operand),
+            field: e.field(),
+            value: match e.value_name() {
+                Some(n) => FindingValue::Name(n),
+                None => FindingValue::Number(e.value()),
+            },
+            rule: Rule::Smem(e),
+            source: e.source(),
+            line: v.line_of(reads).unwrap_or(r.line),
+        });
+    }
+}

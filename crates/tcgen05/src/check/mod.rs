@@ -1,0 +1,346 @@
+//! `tcgen05 check`: find every tcgen05 instruction of a PTX module, recover the bits of its
+//! operands known at compile time, and apply this crate's rules to them.
+//!
+//! Compilers write descriptors as constants that ptxas never looks into: Triton's instruction
+//! descriptor is `mov.b32 %r305, 136381584;` (0x08210490) and its shared-memory descriptors are
+//! a constant high word packed with bits of a run-time address
+//! (`bfe.u32 %r308, %r149, 4, 15; mov.b32 %r311, 1073758272; mov.b64 %rd198, {%r308, %r311};`).
+//! The checker reads the module with [`crate::ptx_reader`], runs the known-bits
+//! dataflow of [`dataflow`] over each function, and for each tcgen05 instruction:
+//!
+//! - builds the [`ptx`](crate::ptx) builder of the instruction from its parsed qualifiers and
+//!   runs its validation against the module's `.target` and `.version`: every qualifier rule,
+//!   and, where the instruction descriptor, the zero-column mask or an `alloc` column count is
+//!   fully known, every rule of those values and their cross-checks with the instruction
+//!   (`.sp` vs the sparse bit, Table 39 for `cta_group` and `.ws`, the scale vector, the target);
+//! - checks the shared memory descriptors on their known bits only ([`smem`]): a rule of
+//!   [`SmemDescriptor::decode`](crate::shared_memory_descriptor::SmemDescriptor::decode) is
+//!   reported only when every bit it reads is known, so a partly known descriptor never gives a
+//!   finding that depends on an unknown bit.
+//!
+//! The rules are those of the modules they come from; the checker adds only the few of its own
+//! in [`RULES`] (a qualifier outside the grammar, operands that do not match the form, ...).
+//! Every finding carries its severity, the operand and field, the value, the rule (typed) with
+//! its source, and the line where the value was defined.
+//!
+//! # Examples
+//! ```
+//! use tcgen05::check::{check, Options};
+//!
+//! let ptx = b".version 8.7\n.target sm_100a\n.address_size 64\n\
+//! .visible .entry k() {\n\
+//!   .reg .b32 %r<4>; .reg .b64 %rd<4>; .reg .pred %p<2>;\n\
+//!   mov.b32 %r1, 52429968;\n\
+//!   tcgen05.mma.cta_group::1.kind::f16 [%r2], %rd1, %rd2, %r1, %p1;\n\
+//!   ret;\n}\n";
+//! let report = check(ptx, &Options::default());
+//! let mma = &report.instructions[0];
+//! assert_eq!(mma.idesc, Some(0x0320_0490)); // M = 48: no shape of Table 39
+//! assert!(mma.findings.iter().any(|f| f.to_string().contains("M = 48")));
+//! assert_eq!(mma.findings[0].line, 6); // where the constant is written
+//! ```
+
+pub mod dataflow;
+pub mod known_bits;
+pub mod smem;
+
+mod instructions;
+
+use alloc::vec::Vec;
+use core::fmt;
+
+use crate::diagnostic::{Severity, Source};
+use crate::mma::Kind;
+use crate::ptx::{OperandName, PtxError};
+use crate::ptx_reader::{self, Module, ReadProblem};
+use crate::shared_memory_descriptor::SmemError;
+use crate::targets::{Target, TargetError};
+
+pub use known_bits::KnownBits;
+
+/// A rule of the checker itself (the rules of the descriptors and instruction forms are those
+/// of their modules). Each has one row in [`RULES`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum CheckRule {
+    /// A qualifier that is not part of the instruction's syntax.
+    UnknownQualifier,
+    /// A qualifier the instruction requires is missing (`.cta_group`, `.kind`, a shape, `.num`).
+    MissingQualifier,
+    /// The operands do not match the instruction's form (count or kind).
+    Operands,
+    /// An immediate that does not fit its operand (a 32-bit instruction descriptor, a column
+    /// count).
+    ImmediateTooWide,
+    /// The module's target has no tcgen05 instructions or is unknown.
+    Target,
+    /// No `.target` directive and no `--target`: the rules are applied for `sm_100a`.
+    NoTarget,
+    /// The module's PTX ISA version is above the one whose forms this crate implements: the
+    /// forms are checked as that version's.
+    VersionAboveModel,
+}
+
+/// One rule of the checker: identifier, severity, source and message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RuleRow {
+    /// The rule.
+    pub rule: CheckRule,
+    /// Its identifier, as reports print it.
+    pub id: &'static str,
+    /// Error or warning.
+    pub severity: Severity,
+    /// Where the rule is written.
+    pub source: Source,
+    /// What it says, with `{}` standing for the value.
+    pub message: &'static str,
+}
+
+/// The checker's own rules, one row each.
+pub const RULES: [RuleRow; 7] = [
+    RuleRow {
+        rule: CheckRule::UnknownQualifier,
+        id: "unknown-qualifier",
+        severity: Severity::Error,
+        source: Source::PtxSection("9.7.16"),
+        message: "qualifier .{} is not part of this instruction's syntax",
+    },
+    RuleRow {
+        rule: CheckRule::MissingQualifier,
+        id: "missing-qualifier",
+        severity: Severity::Error,
+        source: Source::PtxSection("9.7.16"),
+        message: "the instruction needs a {} qualifier",
+    },
+    RuleRow {
+        rule: CheckRule::Operands,
+        id: "operands",
+        severity: Severity::Error,
+        source: Source::PtxSection("9.7.16"),
+        message: "the operands do not match the instruction's form: {}",
+    },
+    RuleRow {
+        rule: CheckRule::ImmediateTooWide,
+        id: "immediate-too-wide",
+        severity: Severity::Error,
+        source: Source::PtxSection("9.7.16"),
+        message: "immediate {} does not fit the operand",
+    },
+    RuleRow {
+        rule: CheckRule::Target,
+        id: "target",
+        severity: Severity::Error,
+        source: Source::Decision(17),
+        message: "target {} has no tcgen05 instructions",
+    },
+    RuleRow {
+        rule: CheckRule::NoTarget,
+        id: "no-target",
+        severity: Severity::Warning,
+        source: Source::PtxSection("11.1"),
+        message: "no .target directive: the rules are applied for {}",
+    },
+    RuleRow {
+        rule: CheckRule::VersionAboveModel,
+        id: "version-above-model",
+        severity: Severity::Warning,
+        source: Source::PtxSection("9.7.16"),
+        message: "PTX ISA {} is above 9.1, the version whose tcgen05 forms this crate implements; the instruction is checked as a 9.1 form",
+    },
+];
+
+impl CheckRule {
+    /// The rule's row.
+    #[must_use]
+    pub fn row(self) -> &'static RuleRow {
+        // Every rule has a row (a test checks it); the first row is never used as a fallback
+        // in practice.
+        RULES.iter().find(|r| r.rule == self).unwrap_or(&RULES[0])
+    }
+}
+
+/// The rule a finding reports: the typed error of the module that holds the rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rule {
+    /// A rule of an instruction form, or of an immediate descriptor it carries (the
+    /// [`ptx`](crate::ptx) module's validation).
+    Ptx(PtxError),
+    /// A rule of a shared memory descriptor, on its known bits.
+    Smem(SmemError),
+    /// The target cannot have tcgen05 instructions.
+    Target(TargetError),
+    /// A rule of the checker ([`RULES`]).
+    Check(CheckRule),
+}
+
+/// The value a finding concerns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FindingValue {
+    /// A number.
+    Number(u64),
+    /// A name (a qualifier, a target).
+    Name(&'static str),
+    /// A name as written in the input (an unknown qualifier), by its byte range in the
+    /// instruction's text.
+    Text(usize, usize),
+}
+
+/// One error or warning about one instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Finding {
+    /// Error or warning.
+    pub severity: Severity,
+    /// The operand the value comes from, if it is an operand.
+    pub operand: Option<OperandName>,
+    /// The field concerned (for example `"m"`, `"fixed_46_48"`, `"cta_group"`).
+    pub field: &'static str,
+    /// The value.
+    pub value: FindingValue,
+    /// The rule.
+    pub rule: Rule,
+    /// Where the rule is written.
+    pub source: Source,
+    /// 1-based line where the value was defined (the instruction's own line for qualifiers;
+    /// the `.target` or `.version` line for those).
+    pub line: u32,
+}
+
+impl fmt::Display for Finding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.rule {
+            Rule::Ptx(e) => e.fmt(f),
+            Rule::Smem(e) => e.fmt(f),
+            Rule::Target(e) => e.fmt(f),
+            Rule::Check(r) => {
+                let row = r.row();
+                let (before, after) = row.message.split_once("{}").unwrap_or((row.message, ""));
+                f.write_str(before)?;
+                match self.value {
+                    FindingValue::Number(v) if r == CheckRule::VersionAboveModel => {
+                        write!(f, "{}.{}", v / 10, v % 10)?;
+                    }
+                    FindingValue::Number(v) => write!(f, "{v:#x}")?,
+                    FindingValue::Name(n) => f.write_str(n)?,
+                    FindingValue::Text(..) => f.write_str("(as written)")?,
+                }
+                f.write_str(after)
+            }
+        }
+    }
+}
+
+impl Finding {
+    /// The rule's identifier: the checker's rule id, or the field for module rules.
+    #[must_use]
+    pub fn rule_id(&self) -> &'static str {
+        match self.rule {
+            Rule::Check(r) => r.row().id,
+            _ => self.field,
+        }
+    }
+}
+
+/// What the checker knows of one tcgen05 instruction, and what is wrong with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InstructionReport<'a> {
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column.
+    pub column: u32,
+    /// The opcode with its qualifiers as written (`tcgen05.mma.cta_group::1.kind::f16`).
+    pub instruction: &'a str,
+    /// The statement as written.
+    pub text: &'a str,
+    /// The function it is in.
+    pub function: Option<&'a str>,
+    /// The `.kind` of an MMA.
+    pub kind: Option<Kind>,
+    /// The instruction descriptor when all 32 bits are known.
+    pub idesc: Option<u32>,
+    /// The instruction descriptor's known bits (`None` where the instruction has none).
+    pub idesc_bits: Option<KnownBits>,
+    /// Matrix A's shared memory descriptor's known bits (`None` where A is not a descriptor).
+    pub a_desc: Option<KnownBits>,
+    /// Matrix B's shared memory descriptor's known bits.
+    pub b_desc: Option<KnownBits>,
+    /// `tcgen05.cp`'s source descriptor's known bits.
+    pub s_desc: Option<KnownBits>,
+    /// Every error and warning.
+    pub findings: Vec<Finding>,
+}
+
+impl InstructionReport<'_> {
+    /// The errors.
+    pub fn errors(&self) -> impl Iterator<Item = &Finding> {
+        self.findings
+            .iter()
+            .filter(|f| f.severity == Severity::Error)
+    }
+
+    /// The warnings.
+    pub fn warnings(&self) -> impl Iterator<Item = &Finding> {
+        self.findings
+            .iter()
+            .filter(|f| f.severity == Severity::Warning)
+    }
+}
+
+/// How to check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Options {
+    /// Overrides the module's `.target`.
+    pub target: Option<Target>,
+}
+
+/// The result of checking one module.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report<'a> {
+    /// The target the rules were applied for (`None` when the module's cannot have tcgen05).
+    pub target: Option<Target>,
+    /// The target as written in `.target` (or the override's name).
+    pub target_name: Option<&'a str>,
+    /// Every tcgen05 instruction, in order.
+    pub instructions: Vec<InstructionReport<'a>>,
+    /// What the reader skipped.
+    pub read_problems: Vec<ReadProblem>,
+    /// Read problems beyond those kept.
+    pub read_problems_dropped: usize,
+    /// Statements read.
+    pub statements: usize,
+}
+
+impl Report<'_> {
+    /// Number of errors over all instructions.
+    #[must_use]
+    pub fn errors(&self) -> usize {
+        self.instructions.iter().map(|i| i.errors().count()).sum()
+    }
+
+    /// Number of warnings over all instructions.
+    #[must_use]
+    pub fn warnings(&self) -> usize {
+        self.instructions.iter().map(|i| i.warnings().count()).sum()
+    }
+
+    /// True when nothing in the input could be read as PTX: no statement, but bytes skipped.
+    #[must_use]
+    pub fn unreadable(&self) -> bool {
+        self.statements == 0 && !self.read_problems.is_empty()
+    }
+}
+
+/// Reads and checks a PTX module.
+#[must_use]
+pub fn check<'a>(src: &'a [u8], options: &Options) -> Report<'a> {
+    let module = ptx_reader::read(src);
+    check_module(&module, options)
+}
+
+/// Checks a module already read.
+#[must_use]
+pub fn check_module<'a>(module: &Module<'a>, options: &Options) -> Report<'a> {
+    instructions::check_module(module, options)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,135 @@
+use super::*;
+use std::format;
+use std::string::String;
+use std::vec::Vec;
+
+fn kernel(body: &str) -> String {
+    format!(
+        ".version 8.8\n.target sm_100a\n.address_size 64\n.visible .entry k()\n{{\n{body}\n}}\n"
+    )
+}
+
+fn fields(r: &InstructionReport<'_>) -> Vec<(&'static str, Severity, u32)> {
+    r.findings
+        .iter()
+        .map(|f| (f.field, f.severity, f.line))
+        .collect()
+}
+
+#[test]
+fn every_rule_has_one_row() {
+    for rule in [
+        CheckRule::UnknownQualifier,
+        CheckRule::MissingQualifier,
+        CheckRule::Operands,
+        CheckRule::ImmediateTooWide,
+        CheckRule::Target,
+        CheckRule::NoTarget,
+        CheckRule::VersionAboveModel,
+    ] {
+        assert_eq!(
+            RULES.iter().filter(|r| r.rule == rule).count(),
+            1,
+            "{rule:?}"
+        );
+    }
+}
+
+#[test]
+fn idesc_cross_checks_with_the_instruction() {
+    // Line 6: sparse bit set (0x08100494) on a dense MMA; .ws with M = 256 (0x10100490).
+    let src = kernel(
+        "mov.b32 %r1, 0x08100494;\n\
+         tcgen05.mma.cta_group::1.kind::f16 [%r2], %rd1, %rd2, %r1, %p1;\n\
+         mov.b32 %r3, 0x10100490;\n\
+         tcgen05.mma.ws.cta_group::1.kind::f16 [%r2], %rd1, %rd2, %r3, %p1;",
+    );
+    let r = check(src.as_bytes(), &Options::default());
+    assert_eq!(r.instructions.len(), 2);
+    assert_eq!(r.instructions[0].idesc, Some(0x0810_0494));
+    assert_eq!(fields(&r.instructions[0]), [("sparse", Severity::Error, 6)]);
+    assert!(r.instructions[1]
+        .errors()
+        .any(|f| f.line == 8 && f.operand == Some(crate::ptx::OperandName::Idesc)));
+    // Both descriptors unknown: no smem finding, and JSON-level "known" is 0.
+    assert_eq!(r.instructions[0].a_desc, Some(KnownBits::UNKNOWN));
+}
+
+#[test]
+fn qualifiers_target_and_operands() {
+    let src = kernel(
+        "tcgen05.mma.cta_group::3.kind::f17 [%r2], %rd1, %rd2, %r1, %p1;\n\
+         tcgen05.mma.cta_group::1.kind::i8 [%r2], %rd1, %rd2, %r1;\n\
+         tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%r5], 48;\n\
+         tcgen05.shift.cta_group::1.down [%r5];\n\
+         tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.b64 [%r6];",
+    );
+    let r = check(
+        src.as_bytes(),
+        &Options {
+            target: Some(Target::Sm100f),
+        },
+    );
+    let ids: Vec<Vec<&str>> = r
+        .instructions
+        .iter()
+        .map(|i| i.findings.iter().map(Finding::rule_id).collect())
+        .collect();
+    assert_eq!(
+        ids[0],
+        [
+            "missing-qualifier",
+            "missing-qualifier",
+            "unknown-qualifier",
+            "unknown-qualifier"
+        ]
+    );
+    // i8 on sm_100f (decisions.md R17), and one operand missing.
+    assert!(
+        ids[1].contains(&"operands") && ids[1].contains(&"target"),
+        "{ids:?}"
+    );
+    assert_eq!(ids[2], ["n_cols"]); // 48 columns: not a power of two
+    assert_eq!(ids[3], ["target"]); // tcgen05.shift only on the 'a' targets
+    assert_eq!(ids[4], ["cta_group"]); // ::2 after ::1 in one kernel
+}
+
+#[test]
+fn smem_known_bits_and_their_lines() {
+    // High word 0x40000040: bit 46 clear (fixed bits wrong), swizzle 2; low word unknown.
+    let src = kernel(
+        "ld.shared.b32 %r1, [a];\n\
+         mov.b32 %r2, 0x40000040;\n\
+         mov.b64 %rd1, {%r1, %r2};\n\
+         mov.b64 %rd2, 0x6000404000010040;\n\
+         tcgen05.mma.cta_group::1.kind::f16 [%r9], %rd1, %rd2, 0x08100490, 1;",
+    );
+    let r = check(src.as_bytes(), &Options::default());
+    let i = &r.instructions[0];
+    assert_eq!(i.idesc, Some(0x0810_0490));
+    let f: Vec<_> = i
+        .findings
+        .iter()
+        .map(|f| (f.operand.map(|o| o.name()), f.field, f.line))
+        .collect();
+    assert_eq!(
+        f,
+        [
+            (Some("a_desc"), "fixed_46_48", 7),
+            (Some("b_desc"), "swizzle", 9)
+        ],
+        "{:?}",
+        i.findings
+    );
+}
+
+#[test]
+fn unknown_target_and_unreadable_input() {
+    let src = ".version 8.7\n.target sm_90a\ntcgen05.fence::before_thread_sync;\n";
+    let r = check(src.as_bytes(), &Options::default());
+    assert_eq!(r.target, None);
+    assert_eq!(r.instructions[0].findings[0].field, "target");
+    assert_eq!(r.instructions[0].findings[0].line, 2);
+    let junk = check(b"\x00\x01\x02\xff\xfe", &Options::default());
+    assert!(junk.unreadable());
+}
