@@ -10,7 +10,7 @@ use tcgen05::instruction_descriptor::InstructionDescriptor;
 use tcgen05::shared_memory_descriptor::{SmemDescriptor, Swizzle};
 use tcgen05::{ElementType, Kind, Severity, Target};
 
-use crate::idesc::View;
+use crate::idesc::{FieldRows, View};
 use crate::smem::swizzle_of;
 
 /// One record field: name, NumPy format (native byte order) and byte offset.
@@ -75,9 +75,9 @@ fn count(n: usize) -> u8 {
 }
 
 /// Decodes one value into its record.
-fn idesc_record(bits: u32, kind: Kind, out: &mut [u8]) {
+fn idesc_record(bits: u32, rows: &FieldRows, kind: Kind, out: &mut [u8]) {
     let d = InstructionDescriptor::decode(bits, kind);
-    let v = View::of(&d);
+    let v = View::of(&d, rows);
     let errors = d
         .diagnostics
         .iter()
@@ -179,13 +179,16 @@ pub fn decode_idesc_records<'py>(
         ));
     }
     let threads = threads_or_all(threads);
-    let mut out = vec![0u8; data.len() / 4 * IDESC_SIZE];
-    py.detach(|| {
-        parallel::<4>(data, &mut out, IDESC_SIZE, threads, |w, rec| {
-            idesc_record(u32::from_ne_bytes(w), kind, rec);
+    let rows = FieldRows::new(kind);
+    // The records are written straight into the bytearray that NumPy then views (no copy).
+    PyByteArray::new_with(py, data.len() / 4 * IDESC_SIZE, |out| {
+        py.detach(|| {
+            parallel::<4>(data, out, IDESC_SIZE, threads, |w, rec| {
+                idesc_record(u32::from_ne_bytes(w), &rows, kind, rec);
+            });
         });
-    });
-    Ok(PyByteArray::new(py, &out))
+        Ok(())
+    })
 }
 
 /// Decodes native-endian `u64` values for `target` into `SMEM_SIZE`-byte records, without the
@@ -207,11 +210,12 @@ pub fn decode_smem_records<'py>(
         ));
     }
     let threads = threads_or_all(threads);
-    let mut out = vec![0u8; data.len() / 8 * SMEM_SIZE];
-    py.detach(|| {
-        parallel::<8>(data, &mut out, SMEM_SIZE, threads, |w, rec| {
-            smem_record(u64::from_ne_bytes(w), target, rec);
+    PyByteArray::new_with(py, data.len() / 8 * SMEM_SIZE, |out| {
+        py.detach(|| {
+            parallel::<8>(data, out, SMEM_SIZE, threads, |w, rec| {
+                smem_record(u64::from_ne_bytes(w), target, rec);
+            });
         });
-    });
-    Ok(PyByteArray::new(py, &out))
+        Ok(())
+    })
 }

@@ -4,8 +4,9 @@
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use tcgen05::instruction_descriptor::{
-    layout, m_unit, IdescDecoded, IdescField, IdescFields, InstructionDescriptor, RowMeaning,
+    layout, m_unit, row, IdescDecoded, IdescField, IdescFields, InstructionDescriptor, RowMeaning,
 };
+use tcgen05::bits::BitField;
 use tcgen05::{ElementType, Kind, MaxShift, ScaleType, Source};
 
 use crate::args::Args;
@@ -54,10 +55,48 @@ pub struct View {
     pub k: Option<u16>,
 }
 
+/// The layout rows of one kind's fields, looked up once (the core's `row` searches the table).
+#[derive(Clone, Copy, Debug)]
+pub struct FieldRows {
+    kind: Kind,
+    rows: [Option<&'static BitField<IdescField>>; FIELDS.len()],
+}
+
+/// The fields [`View::of`] reads from raw bits, in [`FieldRows`] order.
+const FIELDS: [IdescField; 17] = [
+    IdescField::M,
+    IdescField::N,
+    IdescField::DType,
+    IdescField::AType,
+    IdescField::BType,
+    IdescField::Sparse,
+    IdescField::SparsitySelector,
+    IdescField::Saturate,
+    IdescField::NegateA,
+    IdescField::NegateB,
+    IdescField::TransposeA,
+    IdescField::TransposeB,
+    IdescField::MaxShift,
+    IdescField::ScaleType,
+    IdescField::SfaId,
+    IdescField::SfbId,
+    IdescField::K,
+];
+
+impl FieldRows {
+    /// The rows of `kind`'s layout (Tables 42-44).
+    pub fn new(kind: Kind) -> FieldRows {
+        FieldRows {
+            kind,
+            rows: FIELDS.map(|f| row(kind, f)),
+        }
+    }
+}
+
 impl View {
     /// The fields of `d`: the core's decoded fields, or, when a type code is undefined (the core
-    /// then gives no fields), each field's raw bits read through the core's layout table.
-    pub fn of(d: &IdescDecoded) -> View {
+    /// then gives no fields), each field's raw bits read through the core's layout rows.
+    pub fn of(d: &IdescDecoded, rows: &FieldRows) -> View {
         if let Some(f) = d.fields {
             return View {
                 m: f.m,
@@ -80,36 +119,37 @@ impl View {
                 k: Some(f.k()),
             };
         }
-        let kind = d.kind;
-        let desc = InstructionDescriptor::from_bits_unchecked(d.bits, kind);
-        let get = |field| desc.raw_field(field).unwrap_or(0);
-        let code = |field| u8::try_from(get(field)).unwrap_or(u8::MAX);
+        let kind = rows.kind;
+        let raw = u64::from(d.bits);
+        let r: [u8; FIELDS.len()] = rows
+            .rows
+            .map(|r| r.map_or(0, |r| u8::try_from(r.get(raw)).unwrap_or(u8::MAX)));
         View {
-            m: u16::try_from(get(IdescField::M)).unwrap_or(0) * m_unit(kind),
-            n: u16::try_from(get(IdescField::N) << 3).unwrap_or(0),
+            m: u16::from(r[0]) * m_unit(kind),
+            n: u16::from(r[1]) << 3,
             d_type: if kind.is_block_scaled() {
                 Some(ElementType::F32)
             } else {
-                ElementType::from_d_code(kind, code(IdescField::DType))
+                ElementType::from_d_code(kind, r[2])
             },
-            a_type: ElementType::from_ab_code(kind, code(IdescField::AType)),
-            b_type: ElementType::from_ab_code(kind, code(IdescField::BType)),
-            sparse: get(IdescField::Sparse) == 1,
-            sparsity_selector: code(IdescField::SparsitySelector),
-            saturate: get(IdescField::Saturate) == 1,
-            negate_a: get(IdescField::NegateA) == 1,
-            negate_b: get(IdescField::NegateB) == 1,
-            transpose_a: get(IdescField::TransposeA) == 1,
-            transpose_b: get(IdescField::TransposeB) == 1,
-            max_shift: MaxShift::from_code(code(IdescField::MaxShift)).map_or(0, MaxShift::rows),
+            a_type: ElementType::from_ab_code(kind, r[3]),
+            b_type: ElementType::from_ab_code(kind, r[4]),
+            sparse: r[5] == 1,
+            sparsity_selector: r[6],
+            saturate: r[7] == 1,
+            negate_a: r[8] == 1,
+            negate_b: r[9] == 1,
+            transpose_a: r[10] == 1,
+            transpose_b: r[11] == 1,
+            max_shift: MaxShift::from_code(r[12]).map_or(0, MaxShift::rows),
             scale_type: if kind.is_block_scaled() {
-                ScaleType::from_code(code(IdescField::ScaleType))
+                ScaleType::from_code(r[13])
             } else {
                 None
             },
-            sfa_id: code(IdescField::SfaId),
-            sfb_id: code(IdescField::SfbId),
-            k96: get(IdescField::K) == 1,
+            sfa_id: r[14],
+            sfb_id: r[15],
+            k96: r[16] == 1,
             k: None,
         }
     }
@@ -145,7 +185,7 @@ impl PyIdesc {
         PyIdesc {
             bits: d.bits,
             kind: d.kind,
-            view: View::of(d),
+            view: View::of(d, &FieldRows::new(d.kind)),
             problems: d
                 .diagnostics
                 .iter()

@@ -220,13 +220,14 @@ impl PyZmask {
     }
     /// Start Count `sc_0..sc_3` (bits 0-31).
     #[getter]
-    fn start_count(&self) -> [u8; 4] {
-        self.decoded.fields.start_count
+    fn start_count(&self) -> Vec<u32> {
+        // Not `[u8; 4]`, which PyO3 would turn into `bytes`.
+        self.decoded.fields.start_count.map(u32::from).to_vec()
     }
     /// First Span `fs_0..fs_3` (bits 32-35).
     #[getter]
-    fn first_span(&self) -> [bool; 4] {
-        self.decoded.fields.first_span
+    fn first_span(&self) -> Vec<bool> {
+        self.decoded.fields.first_span.to_vec()
     }
     /// Non-Zero Mask (bit 39).
     #[getter]
@@ -295,7 +296,7 @@ impl PyZmask {
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
         let f = &self.decoded.fields;
-        d.set_item("start_count", f.start_count.to_vec())?;
+        d.set_item("start_count", self.start_count())?;
         d.set_item("first_span", f.first_span.to_vec())?;
         d.set_item("non_zero_mask", f.non_zero_mask)?;
         d.set_item("skip_span", f.skip_span)?;
