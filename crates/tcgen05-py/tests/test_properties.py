@@ -58,7 +58,7 @@ def test_valid_descriptors_round_trip(d: InstructionDescriptor) -> None:
     assert d.valid
     back = InstructionDescriptor.decode(d.bits, kind=d.kind)
     assert back.valid and back.to_dict() == d.to_dict()
-    fields = {k: v for k, v in back.to_dict().items() if v is not None and k != "k"}
+    fields: dict[str, Any] = {k: v for k, v in back.to_dict().items() if v is not None and k != "k"}
     assert InstructionDescriptor(**fields).bits == d.bits
     assert d.kind in tcgen05.valid_kinds(d.bits)
 
@@ -70,7 +70,7 @@ def test_any_32_bit_value_decodes_and_accepted_ones_reencode(raw: int, kind: str
     assert d.bits == raw and d.valid == (d.errors == [])
     assert (kind in tcgen05.valid_kinds(raw)) == d.valid
     if d.valid:
-        fields = {k: v for k, v in d.to_dict().items() if v is not None and k != "k"}
+        fields: dict[str, Any] = {k: v for k, v in d.to_dict().items() if v is not None and k != "k"}
         assert InstructionDescriptor(**fields).bits == raw
 
 
@@ -88,7 +88,7 @@ def test_both_branches_take_a_real_share() -> None:
         d = InstructionDescriptor.decode(raw, kind=s.kind)
         if d.valid:
             valid += 1
-            fields = {k: v for k, v in d.to_dict().items() if v is not None and k != "k"}
+            fields: dict[str, Any] = {k: v for k, v in d.to_dict().items() if v is not None and k != "k"}
             assert InstructionDescriptor(**fields).bits == raw
         else:
             invalid += 1
