@@ -3,10 +3,10 @@
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use tcgen05::bits::BitField;
 use tcgen05::instruction_descriptor::{
     layout, m_unit, row, IdescDecoded, IdescField, IdescFields, InstructionDescriptor, RowMeaning,
 };
-use tcgen05::bits::BitField;
 use tcgen05::{ElementType, Kind, MaxShift, ScaleType, Source};
 
 use crate::args::Args;
