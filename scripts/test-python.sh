@@ -12,8 +12,8 @@ root="$PWD"
 
 step() { printf '\n==> %s\n' "$*"; }
 
-# Pins, with every dependency (triton 3.9.0 needs none on Python 3.11; examples/python/
-# triton_descriptors.py compiles a kernel with it) (installed --no-deps, so that nothing unpinned comes in).
+# Pins, with every dependency (installed --no-deps, so that nothing unpinned comes in). triton
+# 3.9.0 needs none on Python 3.11; examples/python/triton_descriptors.py compiles a kernel with it.
 BUILD_PINS=(maturin==1.16.0)
 TEST_PINS=(
   numpy==2.4.6
