@@ -55,4 +55,7 @@ fi
 step "hardware harness host logic in CPU emulation (every committed wgmma case)"
 hw/wgmma/emulate.sh
 
+step "Python package: maturin wheel in a fresh venv, pytest, mypy --strict, examples (scripts/test-python.sh)"
+scripts/test-python.sh
+
 step "all tests passed"

@@ -1,0 +1,70 @@
+"""Encode, decode and check NVIDIA Blackwell ``tcgen05`` descriptors and MMA shapes.
+
+Python bindings of the ``tcgen05`` Rust crate: every rule, encoding and decoding is the crate's
+(PTX ISA 9.7.16 and the project's ``decisions.md``); this package reads Python arguments
+strictly and renders the answers as Python objects.
+
+- :class:`InstructionDescriptor`: the 32-bit ``idesc`` (PTX ISA 9.7.16.4.2, Tables 42-44).
+- :class:`SmemDescriptor`: the 64-bit shared memory descriptor (9.7.16.4.1, Tables 40-41).
+- :class:`ZeroColumnMask`: the zero-column mask descriptor of ``.ws`` (9.7.16.4.3, Table 45).
+- :func:`valid_kinds`, :func:`shapes`: the kinds a raw ``idesc`` is valid for; Table 39.
+- :func:`decode_idesc`, :func:`decode_smem`: NumPy arrays of raw values to structured arrays.
+
+A bad value raises :class:`DescriptorError` (a ``ValueError``) whose ``problems`` lists every
+problem found (``field``, ``value``, ``message``, ``source``); an argument of the wrong Python
+type raises ``TypeError``.
+"""
+
+from typing import Any
+
+from ._batch import decode_idesc, decode_smem
+from ._native import (
+    ELEMENT_TYPES,
+    KINDS,
+    LBO_MODES,
+    SCALE_TYPES,
+    SWIZZLES,
+    TARGETS,
+    BitRow,
+    DescriptorError,
+    InstructionDescriptor,
+    Problem,
+    Shape,
+    SmemDescriptor,
+    ZeroColumnMask,
+    __version__,
+    shapes,
+    valid_kinds,
+)
+
+__all__ = [
+    "ELEMENT_TYPES",
+    "IDESC_DTYPE",
+    "KINDS",
+    "LBO_MODES",
+    "SCALE_TYPES",
+    "SMEM_DTYPE",
+    "SWIZZLES",
+    "TARGETS",
+    "BitRow",
+    "DescriptorError",
+    "InstructionDescriptor",
+    "Problem",
+    "Shape",
+    "SmemDescriptor",
+    "ZeroColumnMask",
+    "__version__",
+    "decode_idesc",
+    "decode_smem",
+    "shapes",
+    "valid_kinds",
+]
+
+
+def __getattr__(name: str) -> Any:
+    # The NumPy dtypes are built on first use: importing tcgen05 does not need NumPy.
+    if name in ("IDESC_DTYPE", "SMEM_DTYPE"):
+        from . import _batch
+
+        return getattr(_batch, name)
+    raise AttributeError(f"module 'tcgen05' has no attribute {name!r}")

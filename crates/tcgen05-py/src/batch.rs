@@ -1,0 +1,221 @@
+//! The NumPy batch paths' native half: many raw descriptors in, one packed record per value out,
+//! decoded by the core with the GIL released and the work split over the machine's cores. The
+//! Python half (`tcgen05._batch`) checks the array, and views the records as a structured array
+//! whose fields are described by [`IDESC_RECORD`] and [`SMEM_RECORD`].
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyByteArray;
+use tcgen05::instruction_descriptor::InstructionDescriptor;
+use tcgen05::shared_memory_descriptor::{SmemDescriptor, Swizzle};
+use tcgen05::{ElementType, Kind, Severity, Target};
+
+use crate::idesc::{FieldRows, View};
+use crate::smem::swizzle_of;
+
+/// One record field: name, NumPy format (native byte order) and byte offset.
+pub type RecordField = (&'static str, &'static str, usize);
+
+/// The record of one instruction descriptor (28 bytes). Types, scale type: an index into
+/// `ELEMENT_TYPES` / `SCALE_TYPES`, or -1 when undefined.
+pub const IDESC_RECORD: [RecordField; 22] = [
+    ("bits", "u4", 0),
+    ("valid", "?", 4),
+    ("errors", "u1", 5),
+    ("warnings", "u1", 6),
+    ("d_type", "i1", 7),
+    ("a_type", "i1", 8),
+    ("b_type", "i1", 9),
+    ("m", "u2", 10),
+    ("n", "u2", 12),
+    ("k", "u2", 14),
+    ("sparse", "?", 16),
+    ("sparsity_selector", "u1", 17),
+    ("saturate", "?", 18),
+    ("negate_a", "?", 19),
+    ("negate_b", "?", 20),
+    ("transpose_a", "?", 21),
+    ("transpose_b", "?", 22),
+    ("max_shift", "u1", 23),
+    ("scale_type", "i1", 24),
+    ("sfa_id", "u1", 25),
+    ("sfb_id", "u1", 26),
+    ("k96", "?", 27),
+];
+
+/// Bytes per instruction-descriptor record.
+pub const IDESC_SIZE: usize = 28;
+
+/// The record of one shared memory descriptor (32 bytes). Swizzle: an index into `SWIZZLES`
+/// (-1 for an undefined code); `lbo_mode`: an index into `LBO_MODES`.
+pub const SMEM_RECORD: [RecordField; 10] = [
+    ("bits", "u8", 0),
+    ("start_address", "u4", 8),
+    ("leading_byte_offset", "u4", 12),
+    ("stride_byte_offset", "u4", 16),
+    ("valid", "?", 20),
+    ("errors", "u1", 21),
+    ("warnings", "u1", 22),
+    ("base_offset", "u1", 23),
+    ("lbo_mode", "u1", 24),
+    ("swizzle", "i1", 25),
+];
+
+/// Bytes per shared-memory-descriptor record.
+pub const SMEM_SIZE: usize = 32;
+
+fn type_index(t: Option<ElementType>) -> u8 {
+    t.and_then(|t| ElementType::ALL.iter().position(|x| *x == t))
+        .and_then(|i| u8::try_from(i).ok())
+        .unwrap_or(u8::MAX) // -1 as i1
+}
+
+fn count(n: usize) -> u8 {
+    u8::try_from(n).unwrap_or(u8::MAX)
+}
+
+/// Decodes one value into its record.
+fn idesc_record(bits: u32, rows: &FieldRows, kind: Kind, out: &mut [u8]) {
+    let d = InstructionDescriptor::decode(bits, kind);
+    let v = View::of(&d, rows);
+    let errors = d
+        .diagnostics
+        .iter()
+        .filter(|e| tcgen05::Diagnostic::severity(e) == Severity::Error)
+        .count();
+    let warnings = d.diagnostics.len() - errors;
+    out[0..4].copy_from_slice(&bits.to_ne_bytes());
+    out[4] = u8::from(errors == 0);
+    out[5] = count(errors);
+    out[6] = count(warnings);
+    out[7] = type_index(v.d_type);
+    out[8] = type_index(v.a_type);
+    out[9] = type_index(v.b_type);
+    out[10..12].copy_from_slice(&v.m.to_ne_bytes());
+    out[12..14].copy_from_slice(&v.n.to_ne_bytes());
+    out[14..16].copy_from_slice(&v.k.unwrap_or(0).to_ne_bytes());
+    out[16] = u8::from(v.sparse);
+    out[17] = v.sparsity_selector;
+    out[18] = u8::from(v.saturate);
+    out[19] = u8::from(v.negate_a);
+    out[20] = u8::from(v.negate_b);
+    out[21] = u8::from(v.transpose_a);
+    out[22] = u8::from(v.transpose_b);
+    out[23] = v.max_shift;
+    out[24] = v.scale_type.map_or(u8::MAX, |s| s as u8);
+    out[25] = v.sfa_id;
+    out[26] = v.sfb_id;
+    out[27] = u8::from(v.k96);
+}
+
+/// Decodes one value into its record.
+fn smem_record(raw: u64, target: Target, out: &mut [u8]) {
+    let d = SmemDescriptor::decode(raw, target);
+    let errors = d.diagnostics.iter().filter(|e| e.is_error()).count();
+    let warnings = d.diagnostics.len() - errors;
+    let f = &d.fields;
+    out[0..8].copy_from_slice(&raw.to_ne_bytes());
+    out[8..12].copy_from_slice(&f.start_address.to_ne_bytes());
+    out[12..16].copy_from_slice(&f.leading_byte_offset.to_ne_bytes());
+    out[16..20].copy_from_slice(&f.stride_byte_offset.to_ne_bytes());
+    out[20] = u8::from(errors == 0);
+    out[21] = count(errors);
+    out[22] = count(warnings);
+    out[23] = f.base_offset;
+    out[24] = f.lbo_mode.code();
+    out[25] = swizzle_of(raw)
+        .and_then(|s| Swizzle::ALL.iter().position(|x| *x == s))
+        .and_then(|i| u8::try_from(i).ok())
+        .unwrap_or(u8::MAX);
+    out[26..32].fill(0);
+}
+
+/// Runs `f(input word, output record)` over every value, split into one contiguous piece per
+/// thread (at most `threads`, at least 1).
+fn parallel<const W: usize>(
+    input: &[u8],
+    out: &mut [u8],
+    size: usize,
+    threads: usize,
+    f: impl Fn([u8; W], &mut [u8]) + Sync,
+) {
+    let n = input.len() / W;
+    let threads = threads.clamp(1, n.max(1));
+    let per = n.div_ceil(threads).max(1);
+    std::thread::scope(|s| {
+        for (inp, outp) in input.chunks(per * W).zip(out.chunks_mut(per * size)) {
+            let f = &f;
+            s.spawn(move || {
+                for (word, rec) in inp.chunks_exact(W).zip(outp.chunks_exact_mut(size)) {
+                    let mut w = [0u8; W];
+                    w.copy_from_slice(word);
+                    f(w, rec);
+                }
+            });
+        }
+    });
+}
+
+fn threads_or_all(threads: Option<usize>) -> usize {
+    threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
+}
+
+/// Decodes native-endian `u32` values (`data`, a multiple of 4 bytes) under `kind` into
+/// `IDESC_SIZE`-byte records, without the GIL.
+#[pyfunction]
+#[pyo3(signature = (data, kind, threads=None))]
+pub fn decode_idesc_records<'py>(
+    py: Python<'py>,
+    data: &[u8],
+    kind: &str,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyByteArray>> {
+    let Some(kind) = Kind::from_name(kind) else {
+        return Err(PyValueError::new_err(format!("unknown kind {kind:?}")));
+    };
+    if data.len() % 4 != 0 {
+        return Err(PyValueError::new_err(
+            "data is not a whole number of u32 values",
+        ));
+    }
+    let threads = threads_or_all(threads);
+    let rows = FieldRows::new(kind);
+    // The records are written straight into the bytearray that NumPy then views (no copy).
+    PyByteArray::new_with(py, data.len() / 4 * IDESC_SIZE, |out| {
+        py.detach(|| {
+            parallel::<4>(data, out, IDESC_SIZE, threads, |w, rec| {
+                idesc_record(u32::from_ne_bytes(w), &rows, kind, rec);
+            });
+        });
+        Ok(())
+    })
+}
+
+/// Decodes native-endian `u64` values for `target` into `SMEM_SIZE`-byte records, without the
+/// GIL.
+#[pyfunction]
+#[pyo3(signature = (data, target, threads=None))]
+pub fn decode_smem_records<'py>(
+    py: Python<'py>,
+    data: &[u8],
+    target: &str,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyByteArray>> {
+    let Ok(target) = Target::from_name(target) else {
+        return Err(PyValueError::new_err(format!("unknown target {target:?}")));
+    };
+    if data.len() % 8 != 0 {
+        return Err(PyValueError::new_err(
+            "data is not a whole number of u64 values",
+        ));
+    }
+    let threads = threads_or_all(threads);
+    PyByteArray::new_with(py, data.len() / 8 * SMEM_SIZE, |out| {
+        py.detach(|| {
+            parallel::<8>(data, out, SMEM_SIZE, threads, |w, rec| {
+                smem_record(u64::from_ne_bytes(w), target, rec);
+            });
+        });
+        Ok(())
+    })
+}
