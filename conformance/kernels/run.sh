@@ -5,8 +5,9 @@
 #   conformance/kernels/run.sh --check   the same, and fail when the kernel parameters the
 #                                        generator records differ from the committed ones
 #
-# The PTX (about 2.7 MB for the 24 Triton kernels) is regenerated, not committed; the kernel
-# parameters (triton/*.json: kind, M, N, types) are committed and compared.
+# The PTX (about 2.7 MB for the 24 Triton and 7 CUTLASS kernels) is regenerated, not committed;
+# the kernel parameters (triton/*.json, cutlass/*.json: kind, M, N, types) are committed and
+# compared.
 # Checks: `tcgen05 check` on every file exits 0 (no error) and recovers the bf16 128x128x64
 # GEMM's instruction descriptor 0x08210490; the corpus test (crates/tcgen05/tests/check_corpus.rs)
 # checks every MMA's decoded idesc against the parameters and five mutations per kernel.
@@ -21,16 +22,19 @@ rm -rf "$OUT"
 mkdir -p "$OUT"
 echo "kernels/run.sh: compiling the Triton kernels for sm_100a" >&2
 "$PYTHON" "$HERE/gen_triton.py" "$OUT" 2>/dev/null
+echo "kernels/run.sh: compiling the CUTLASS kernels for sm_100a" >&2
+# shellcheck disable=SC2086  # three directories, split on purpose
+"$PYTHON" "$HERE/gen_cutlass.py" "$OUT" $CUTLASS_INCLUDES
 
 if [ "${1:-}" = --check ]; then
-  for f in "$HERE"/triton/*.json; do
+  for f in "$HERE"/triton/*.json "$HERE"/cutlass/*.json; do
     if ! cmp -s "$f" "$OUT/$(basename "$f")"; then
       echo "kernels/run.sh: ERROR: $(basename "$f") differs from the generator's output" >&2
       diff "$f" "$OUT/$(basename "$f")" >&2 || true
       exit 1
     fi
   done
-  n_committed=$(ls "$HERE"/triton/*.json | wc -l)
+  n_committed=$(ls "$HERE"/triton/*.json "$HERE"/cutlass/*.json | wc -l)
   n_generated=$(ls "$OUT"/*.json | wc -l)
   if [ "$n_committed" != "$n_generated" ]; then
     echo "kernels/run.sh: ERROR: $n_generated kernels generated, $n_committed committed" >&2

@@ -1,0 +1,89 @@
+"""Compile CUTLASS 4.2.0 (CuTe) tcgen05.mma kernels to PTX for sm_100a with nvcc 13.5.37.
+
+Usage: python gen_cutlass.py OUT_DIR INCLUDE_DIR... (CUTLASS, CCCL and CUDA include directories)
+
+Each kernel builds its two shared memory descriptors with CuTe's UMMA::make_umma_desc from
+K-major 128-byte-swizzled shared-memory tensors, its instruction descriptor with
+UMMA::make_instr_desc, and issues one cute::SM100_MMA_* atom. Writes OUT_DIR/<name>.ptx and
+OUT_DIR/<name>.json (the kernel's parameters: kind, M, N, element types).
+"""
+import json
+import os
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+SOURCE = r"""
+#include <cute/tensor.hpp>
+#include <cute/arch/mma_sm100_umma.hpp>
+#include <cute/atom/mma_traits_sm100.hpp>
+using namespace cute;
+
+__global__ void kernel(uint32_t tmem_c, uint32_t accumulate) {
+  using A = %(a)s;
+  using B = %(b)s;
+  using D = %(d)s;
+  constexpr int M = %(m)d, N = %(n)d, CTAS = %(ctas)d;
+  constexpr int KA = 128 / sizeof(A), KB = 128 / sizeof(B);
+  __shared__ alignas(1024) A smem_a[M / CTAS * KA];
+  __shared__ alignas(1024) B smem_b[N / CTAS * KB];
+  auto sA = make_tensor(make_smem_ptr(smem_a),
+                        tile_to_shape(UMMA::Layout_K_SW128_Atom<A>{}, make_shape(Int<M / CTAS>{}, Int<KA>{})));
+  auto sB = make_tensor(make_smem_ptr(smem_b),
+                        tile_to_shape(UMMA::Layout_K_SW128_Atom<B>{}, make_shape(Int<N / CTAS>{}, Int<KB>{})));
+  UMMA::SmemDescriptor da = UMMA::make_umma_desc<UMMA::Major::K>(sA);
+  UMMA::SmemDescriptor db = UMMA::make_umma_desc<UMMA::Major::K>(sB);
+  const auto idesc = UMMA::make_instr_desc<A, B, D, M, N, UMMA::Major::K, UMMA::Major::K>();
+  const uint64_t idescE = UMMA::make_runtime_instr_desc<>(idesc);
+  %(op)s::fma(da.desc_, db.desc_, tmem_c, accumulate, idescE);
+}
+"""
+
+# name: (atom, A, B, D, M, N, CTAs, kind, a type, b type, d type)
+KERNELS = {
+    "cutlass_f16_f16_f32_128x256": ("SM100_MMA_F16BF16_SS<A, B, D, M, N, UMMA::Major::K, UMMA::Major::K>",
+                                    "half_t", "half_t", "float", 128, 256, 1, "f16", "f16", "f16", "f32"),
+    "cutlass_bf16_bf16_f32_128x128": ("SM100_MMA_F16BF16_SS<A, B, D, M, N, UMMA::Major::K, UMMA::Major::K>",
+                                      "bfloat16_t", "bfloat16_t", "float", 128, 128, 1, "f16", "bf16", "bf16", "f32"),
+    "cutlass_f16_f16_f16_64x64": ("SM100_MMA_F16BF16_SS<A, B, D, M, N, UMMA::Major::K, UMMA::Major::K>",
+                                  "half_t", "half_t", "half_t", 64, 64, 1, "f16", "f16", "f16", "f16"),
+    "cutlass_tf32_f32_128x64": ("SM100_MMA_TF32_SS<A, B, D, M, N, UMMA::Major::K, UMMA::Major::K>",
+                                "tfloat32_t", "tfloat32_t", "float", 128, 64, 1, "tf32", "tf32", "tf32", "f32"),
+    "cutlass_e4m3_e5m2_f32_128x128": ("SM100_MMA_F8F6F4_SS",
+                                      "float_e4m3_t", "float_e5m2_t", "float", 128, 128, 1, "f8f6f4", "e4m3", "e5m2", "f32"),
+    "cutlass_s8_s32_128x128": ("SM100_MMA_S8_SS<A, B, D, M, N, UMMA::Major::K, UMMA::Major::K>",
+                               "int8_t", "int8_t", "int32_t", 128, 128, 1, "i8", "s8", "s8", "s32"),
+    "cutlass_bf16_f32_2cta_256x256": ("SM100_MMA_F16BF16_2x1SM_SS<A, B, D, M, N, UMMA::Major::K, UMMA::Major::K>",
+                                      "bfloat16_t", "bfloat16_t", "float", 256, 256, 2, "f16", "bf16", "bf16", "f32"),
+}
+
+
+def build(out, includes, name, spec):
+    op, a, b, d, m, n, ctas, kind, at, bt, dt = spec
+    src = os.path.join(out, name + ".cu")
+    with open(src, "w") as f:
+        f.write(SOURCE % {"op": op, "a": a, "b": b, "d": d, "m": m, "n": n, "ctas": ctas})
+    nvcc = os.path.join(includes[-1], "..", "bin", "nvcc")
+    cmd = [nvcc, "-arch=sm_100a", "-ptx", "-std=c++17", "-diag-suppress", "20054", "-o", os.path.join(out, name + ".ptx"), src]
+    cmd += ["-I" + i for i in includes]
+    subprocess.run(cmd, check=True)
+    os.remove(src)
+    with open(os.path.join(out, name + ".json"), "w") as f:
+        json.dump({"compiler": "nvcc 13.5.37, CUTLASS 4.2.0", "op": op.split("<")[0], "kind": kind,
+                   "m": m, "n": n, "a_type": at, "b_type": bt, "d_type": dt, "cta_group": ctas},
+                  f, indent=1, sort_keys=True)
+        f.write("\n")
+    print(name, file=sys.stderr)
+
+
+def main():
+    out = sys.argv[1]
+    includes = sys.argv[2:]
+    os.makedirs(out, exist_ok=True)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        for r in [pool.submit(build, out, includes, k, v) for k, v in KERNELS.items()]:
+            r.result()
+
+
+if __name__ == "__main__":
+    main()
