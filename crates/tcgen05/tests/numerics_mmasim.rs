@@ -16,7 +16,9 @@ use tcgen05::numerics::rng::SplitMix64;
 use tcgen05::numerics::{Arch, Form, Instruction, Operands};
 
 fn fnv1a64(s: &str) -> u64 {
-    s.bytes().fold(0xCBF2_9CE4_8422_2325, |h, c| (h ^ u64::from(c)).wrapping_mul(0x100_0000_01B3))
+    s.bytes().fold(0xCBF2_9CE4_8422_2325, |h, c| {
+        (h ^ u64::from(c)).wrapping_mul(0x100_0000_01B3)
+    })
 }
 
 fn fmt(s: &str) -> Format {
@@ -43,15 +45,42 @@ fn form_of(name: &str) -> Form {
     match parts[0] {
         "wgmma" => {
             let (d, a, b) = (fmt(parts[2]), fmt(parts[3]), fmt(parts[4]));
-            Form { arch: Arch::Sm90a, instruction: Some(Instruction::Wgmma), kind: kind_of(a), a, b, d: Some(d), scale: None, block: None }
+            Form {
+                arch: Arch::Sm90a,
+                instruction: Some(Instruction::Wgmma),
+                kind: kind_of(a),
+                a,
+                b,
+                d: Some(d),
+                scale: None,
+                block: None,
+            }
         }
         _ => {
             let kind = Kind::from_name(parts[2]).expect("kind");
             if kind.is_block_scaled() {
                 let block: u32 = parts[3].trim_start_matches("block").parse().expect("block");
-                Form { arch: Arch::Sm100a, instruction: Some(Instruction::Tcgen05Mma), kind, a: fmt(parts[5]), b: fmt(parts[6]), d: Some(fmt(parts[4])), scale: Some(fmt(parts[7])), block: Some(block) }
+                Form {
+                    arch: Arch::Sm100a,
+                    instruction: Some(Instruction::Tcgen05Mma),
+                    kind,
+                    a: fmt(parts[5]),
+                    b: fmt(parts[6]),
+                    d: Some(fmt(parts[4])),
+                    scale: Some(fmt(parts[7])),
+                    block: Some(block),
+                }
             } else {
-                Form { arch: Arch::Sm100a, instruction: Some(Instruction::Tcgen05Mma), kind, a: fmt(parts[4]), b: fmt(parts[5]), d: Some(fmt(parts[3])), scale: None, block: None }
+                Form {
+                    arch: Arch::Sm100a,
+                    instruction: Some(Instruction::Tcgen05Mma),
+                    kind,
+                    a: fmt(parts[4]),
+                    b: fmt(parts[5]),
+                    d: Some(fmt(parts[3])),
+                    scale: None,
+                    block: None,
+                }
             }
         }
     }
@@ -59,7 +88,8 @@ fn form_of(name: &str) -> Form {
 
 #[test]
 fn every_mmasim_vector_bit_for_bit() {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../conformance/mmasim/mmasim-2.1.1.txt.gz");
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../conformance/mmasim/mmasim-2.1.1.txt.gz");
     let file = std::fs::File::open(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut forms = 0;
     let mut total = 0;
@@ -74,7 +104,9 @@ fn every_mmasim_vector_bit_for_bit() {
         let k = row.algorithm.k() as usize;
         let ns = row.scale.map_or(0, |(_, b)| k / b as usize);
         let digits = if row.d == Format::F16 { 4 } else { 8 };
-        let want: Vec<u32> = (0..hex.len() / digits).map(|i| u32::from_str_radix(&hex[i * digits..(i + 1) * digits], 16).expect("hex")).collect();
+        let want: Vec<u32> = (0..hex.len() / digits)
+            .map(|i| u32::from_str_radix(&hex[i * digits..(i + 1) * digits], 16).expect("hex"))
+            .collect();
         let mut rng = SplitMix64::new(fnv1a64(name));
         let mut draw = |f: Format| (rng.next_u64() >> (64 - width(f))) as u32;
         let sf = row.scale.map_or(Format::Ue8m0, |(f, _)| f);
@@ -85,8 +117,24 @@ fn every_mmasim_vector_bit_for_bit() {
             let c = draw(row.d);
             let sfa: Vec<u32> = (0..ns).map(|_| draw(sf)).collect();
             let sfb: Vec<u32> = (0..ns).map(|_| draw(sf)).collect();
-            let got = row.dot(&Operands { a: &a, b: &b, c, sfa: &sfa, sfb: &sfb }, false).unwrap_or_else(|e| panic!("{name} vector {v}: {e}")).d_bits;
-            let (nan, inf) = if row.d == Format::F16 { (0x7FFF, 0x7C00) } else { (0x7FFF_FFFF, 0x7F80_0000) };
+            let got = row
+                .dot(
+                    &Operands {
+                        a: &a,
+                        b: &b,
+                        c,
+                        sfa: &sfa,
+                        sfb: &sfb,
+                    },
+                    false,
+                )
+                .unwrap_or_else(|e| panic!("{name} vector {v}: {e}"))
+                .d_bits;
+            let (nan, inf) = if row.d == Format::F16 {
+                (0x7FFF, 0x7C00)
+            } else {
+                (0x7FFF_FFFF, 0x7F80_0000)
+            };
             nan_d += usize::from(w == nan);
             inf_d += usize::from(w & nan == inf);
             zero_d += usize::from(w == 0);
@@ -104,7 +152,12 @@ fn every_mmasim_vector_bit_for_bit() {
         assert!(want.len() >= 10_000, "{name}: only {} vectors", want.len());
     }
     println!("{forms} forms ({wgmma} wgmma), {total} vectors; D was NaN {nan_d}, Inf {inf_d}, +0 {zero_d} times");
-    assert!(failures.is_empty(), "{} mismatching forms:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} mismatching forms:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
     assert_eq!((forms, wgmma), (95, 12));
     // the uniform bit patterns reach the special paths in a real share of the vectors
     let finite = total - nan_d - inf_d;
