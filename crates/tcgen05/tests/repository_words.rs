@@ -46,7 +46,7 @@ fn no_outside_paths_or_credits() {
                     hits.push(format!("{f}:{}: {line}", n + 1));
                 }
             }
-            // "issue 6's ..." credits a person by issue number.
+            // "issue N's ..." (N a number) credits a person by issue number.
             if let Some(i) = lower.find("issue ") {
                 let rest = &lower[i + 6..];
                 let digits = rest.chars().take_while(char::is_ascii_digit).count();
