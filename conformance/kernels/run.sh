@@ -5,9 +5,9 @@
 #   conformance/kernels/run.sh --check   the same, and fail when the kernel parameters the
 #                                        generator records differ from the committed ones
 #
-# The PTX (about 2.7 MB for the 24 Triton and 7 CUTLASS kernels) is regenerated, not committed;
+# The PTX (about 2.8 MB for the 24 Triton, 7 CUTLASS and 5 CuTe DSL kernels) is regenerated, not committed;
 # the kernel parameters (triton/*.json, cutlass/*.json: kind, M, N, types) are committed and
-# compared.
+# compared. CuTe DSL kernels (cutedsl/*.json) are compiled by nvidia-cutlass-dsl 4.8.1.
 # Checks: `tcgen05 check` on every file exits 0 (no error) and recovers the bf16 128x128x64
 # GEMM's instruction descriptor 0x08210490; the corpus test (crates/tcgen05/tests/check_corpus.rs)
 # checks every MMA's decoded idesc against the parameters and five mutations per kernel.
@@ -25,16 +25,18 @@ echo "kernels/run.sh: compiling the Triton kernels for sm_100a" >&2
 echo "kernels/run.sh: compiling the CUTLASS kernels for sm_100a" >&2
 # shellcheck disable=SC2086  # three directories, split on purpose
 "$PYTHON" "$HERE/gen_cutlass.py" "$OUT" $CUTLASS_INCLUDES
+echo "kernels/run.sh: compiling the CuTe DSL kernels for sm_100a" >&2
+"$CUTEDSL_PYTHON" -W ignore::DeprecationWarning "$HERE/gen_cutedsl.py" "$OUT"
 
 if [ "${1:-}" = --check ]; then
-  for f in "$HERE"/triton/*.json "$HERE"/cutlass/*.json; do
+  for f in "$HERE"/triton/*.json "$HERE"/cutlass/*.json "$HERE"/cutedsl/*.json; do
     if ! cmp -s "$f" "$OUT/$(basename "$f")"; then
       echo "kernels/run.sh: ERROR: $(basename "$f") differs from the generator's output" >&2
       diff "$f" "$OUT/$(basename "$f")" >&2 || true
       exit 1
     fi
   done
-  n_committed=$(ls "$HERE"/triton/*.json "$HERE"/cutlass/*.json | wc -l)
+  n_committed=$(ls "$HERE"/triton/*.json "$HERE"/cutlass/*.json "$HERE"/cutedsl/*.json | wc -l)
   n_generated=$(ls "$OUT"/*.json | wc -l)
   if [ "$n_committed" != "$n_generated" ]; then
     echo "kernels/run.sh: ERROR: $n_generated kernels generated, $n_committed committed" >&2

@@ -38,5 +38,28 @@ for f in "$SITE/nvidia/cu13/bin/nvcc" "$SITE/nvidia/cu13/nvvm/bin/cicc"; do
     exit 1
   fi
 done
+
+# CuTe DSL in a virtualenv of its own (it brings its own CUDA 12 compiler libraries), with every
+# dependency pinned (the wheels go in with --no-deps).
+CUTEDSL_VENV="${CUTEDSL_VENV:-$ROOT/.cache/cutedsl-venv}"
+CUTEDSL_PINS=(
+  nvidia-cutlass-dsl==4.8.1
+  nvidia-cutlass-dsl-libs-base==4.8.1
+  nvidia-cutlass-dsl-libs-core==4.8.1
+  nvidia-cutlass-dsl-libs-cu12==4.8.1
+  cuda-bindings==13.5.0
+  cuda-pathfinder==1.9.0
+  numpy==2.4.6
+  protobuf==7.36.2
+  typing_extensions==4.16.0
+)
+CUTLASS_SITE="$SITE"
+pinned_venv "kernels/setup.sh" "$CUTEDSL_VENV" "${CUTEDSL_PINS[@]}"
+if ! "$CUTEDSL_VENV/bin/python" -c 'import cutlass.cute' >&2; then
+  echo "kernels/setup.sh: ERROR: CuTe DSL 4.8.1 does not import from $CUTEDSL_VENV" >&2
+  exit 1
+fi
+SITE="$CUTLASS_SITE"
 printf 'PYTHON=%q\n' "$VENV/bin/python"
+printf 'CUTEDSL_PYTHON=%q\n' "$CUTEDSL_VENV/bin/python"
 printf 'CUTLASS_INCLUDES=%q\n' "$SITE/cutlass_library/source/include $SITE/nvidia/cu13/include/cccl $SITE/nvidia/cu13/include"

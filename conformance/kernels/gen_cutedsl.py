@@ -1,0 +1,108 @@
+"""Compile CuTe DSL (nvidia-cutlass-dsl 4.8.1) tcgen05 MMA kernels to PTX for sm_100a, no GPU.
+
+Usage: python gen_cutedsl.py OUT_DIR
+
+Each kernel makes a tiled MMA with cutlass.utils.blackwell_helpers.make_trivial_tiled_mma, the
+shared-memory layouts of A and B with make_smem_layout_a/b (K-major), allocates Tensor Memory and
+issues cute.gemm over the K blocks of one tile. The DSL keeps the PTX it compiles
+(CUTE_DSL_KEEP=ptx); OUT_DIR/<name>.ptx and OUT_DIR/<name>.json (the kernel's parameters) are written.
+"""
+import glob
+import json
+import os
+import shutil
+import sys
+import tempfile
+
+DUMP = tempfile.mkdtemp(prefix="cutedsl-")
+os.environ["CUTE_DSL_ARCH"] = "sm_100a"
+os.environ["CUTE_DSL_KEEP"] = "ptx"
+os.environ["CUTE_DSL_DUMP_DIR"] = DUMP
+
+import cutlass  # noqa: E402
+import cutlass.cute as cute  # noqa: E402
+from cutlass.memory import SmemAllocator  # noqa: E402
+import cutlass.utils.blackwell_helpers as sm100  # noqa: E402
+from cutlass.cute.nvgpu import tcgen05  # noqa: E402
+
+TYPES = {"f16": cutlass.Float16, "bf16": cutlass.BFloat16, "tf32": cutlass.TFloat32,
+         "e4m3": cutlass.Float8E4M3FN, "e5m2": cutlass.Float8E5M2}
+KIND = {"f16": "f16", "bf16": "f16", "tf32": "tf32", "e4m3": "f8f6f4", "e5m2": "f8f6f4"}
+
+# name: (A/B type, M, N)
+KERNELS = {
+    "cutedsl_f16_128x128": ("f16", 128, 128),
+    "cutedsl_bf16_128x256": ("bf16", 128, 256),
+    "cutedsl_tf32_128x64": ("tf32", 128, 64),
+    "cutedsl_e4m3_128x128": ("e4m3", 128, 128),
+    "cutedsl_bf16_64x128": ("bf16", 64, 128),
+}
+
+
+def make(ab_name, m, n):
+    ab = TYPES[ab_name]
+    bk = 128 * 8 // ab.width  # one 128-byte swizzle atom of K
+    tiler = (m, n, bk)
+    cols = max(32, n)
+
+    @cute.kernel
+    def kernel():
+        # The tiled MMA is made inside the kernel: passed as a kernel argument, its negate fields
+        # become run-time values and the instruction descriptor a run-time selection.
+        tiled_mma = sm100.make_trivial_tiled_mma(
+            ab, ab, cute.nvgpu.OperandMajorMode.K, cute.nvgpu.OperandMajorMode.K, cutlass.Float32,
+            tcgen05.CtaGroup.ONE, (m, n))
+        a_layout = sm100.make_smem_layout_a(tiled_mma, tiler, ab, 1)
+        b_layout = sm100.make_smem_layout_b(tiled_mma, tiler, ab, 1)
+        smem = SmemAllocator()
+        sA = smem.allocate_tensor(ab, a_layout.outer, 1024, a_layout.inner)
+        sB = smem.allocate_tensor(ab, b_layout.outer, 1024, b_layout.inner)
+        holder = smem.allocate_array(cutlass.Int32, 1)
+        warp = cute.arch.make_warp_uniform(cute.arch.warp_idx())
+        if warp == 0:
+            cute.arch.alloc_tmem(cols, holder)
+        cute.arch.barrier()
+        tmem = cute.arch.retrieve_tmem_ptr(cutlass.Float32, 16, holder)
+        tCrA = tiled_mma.make_fragment_A(sA)
+        tCrB = tiled_mma.make_fragment_B(sB)
+        acc = tiled_mma.make_fragment_C(tiled_mma.partition_shape_C((m, n)))
+        tCtAcc = cute.make_tensor(tmem, acc.layout)
+        tiled_mma.set(tcgen05.Field.ACCUMULATE, False)
+        if warp == 0:
+            for kb in cutlass.range_constexpr(cute.size(tCrA, mode=[2])):
+                cute.gemm(tiled_mma, tCtAcc, tCrA[None, None, kb, 0], tCrB[None, None, kb, 0], tCtAcc)
+                tiled_mma.set(tcgen05.Field.ACCUMULATE, True)
+        cute.arch.barrier()
+        if warp == 0:
+            cute.arch.relinquish_tmem_alloc_permit()
+            cute.arch.dealloc_tmem(tmem, cols)
+
+    @cute.jit
+    def host():
+        kernel().launch(grid=(1, 1, 1), block=(128, 1, 1))
+
+    return host
+
+
+def main():
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    for name, (ab_name, m, n) in KERNELS.items():
+        for old in glob.glob(os.path.join(DUMP, "**", "*.ptx"), recursive=True):
+            os.remove(old)
+        cute.compile(make(ab_name, m, n))
+        new = sorted(glob.glob(os.path.join(DUMP, "**", "*.ptx"), recursive=True))
+        if len(new) != 1:
+            raise SystemExit(f"gen_cutedsl.py: {name}: expected one kept PTX file, found {new}")
+        shutil.copy(new[0], os.path.join(out, name + ".ptx"))
+        with open(os.path.join(out, name + ".json"), "w") as f:
+            json.dump({"compiler": "nvidia-cutlass-dsl 4.8.1", "kind": KIND[ab_name], "m": m, "n": n,
+                       "a_type": ab_name, "b_type": ab_name, "d_type": "f32", "cta_group": 1},
+                      f, indent=1, sort_keys=True)
+            f.write("\n")
+        print(name, file=sys.stderr)
+    shutil.rmtree(DUMP)
+
+
+if __name__ == "__main__":
+    main()
