@@ -164,7 +164,12 @@ fn corpus_kernels_check_clean_and_mutations_are_found() {
             assert_eq!(type_name(f.d_type), p["d_type"], "{path:?}:{}", i.line);
             if let Some(g) = p.get("cta_group") {
                 let q = format!(".cta_group::{g}.");
-                assert!(i.instruction.contains(&q), "{path:?}:{} {}", i.line, i.instruction);
+                assert!(
+                    i.instruction.contains(&q),
+                    "{path:?}:{} {}",
+                    i.line,
+                    i.instruction
+                );
             }
         }
         // Mutations.
