@@ -4,6 +4,7 @@
 //! which also checks that stderr never shows a panic or a backtrace.
 
 mod batch;
+mod check;
 mod errors;
 mod help;
 mod idesc;

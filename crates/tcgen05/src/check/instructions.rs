@@ -7,13 +7,16 @@ use super::dataflow::{self, Registers, Value};
 use super::known_bits::KnownBits;
 use super::{smem, CheckRule, Finding, FindingValue, InstructionReport, Options, Report, Rule};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::mma::{CtaGroup, Kind};
+use crate::instruction_descriptor::InstructionDescriptor;
+use crate::mma::{CtaGroup, ElementType, Kind, Major};
 use crate::ptx::{
     self, ASource, Alloc, Collector, CollectorOp, Commit, Context, Cp, CpSourceFormat, Dealloc,
     Fence, Mma, OperandName, PtxError, PtxRule, RedOp, RedType, Reduction, ScaleVec, Shift,
     TmemLoad, TmemStore, Wait, MAX_PTX_VERSION,
 };
 use crate::ptx_reader::{Function, Instruction, Module, Operand};
+use crate::shapes::swizzle_allowed;
+use crate::shared_memory_descriptor::Swizzle;
 use crate::targets::Target;
 use crate::tensor_memory::{CpMulticast, CpShape, LdStShape, Num};
 
@@ -524,6 +527,34 @@ fn check_instruction<'a>(
                 }
                 smem_findings(r, &b.value, OperandName::BDesc, t);
             }
+            // Their swizzling modes against the operands' major-ness and types (R18), where the
+            // instruction descriptor is known and valid and the swizzle bits are known.
+            if let Some(fields) = idesc_value
+                .and_then(|v| InstructionDescriptor::from_bits(v, kind).ok())
+                .and_then(InstructionDescriptor::fields)
+            {
+                let operands = [
+                    (
+                        !a_tmem,
+                        &a.value,
+                        OperandName::ADesc,
+                        fields.a_type,
+                        fields.transpose_a,
+                    ),
+                    (
+                        true,
+                        &b.value,
+                        OperandName::BDesc,
+                        fields.b_type,
+                        fields.transpose_b,
+                    ),
+                ];
+                for (smem, v, name, ty, transposed) in operands {
+                    if smem {
+                        swizzle_finding(r, v, name, ty, transposed);
+                    }
+                }
+            }
             Some(group)
         }
         "ld" | "st" => {
@@ -840,6 +871,38 @@ fn collector_of(s: &str) -> Option<Collector> {
     }
     let n: u8 = buf.strip_prefix('b')?.parse().ok()?;
     Some(Collector::B(n, op))
+}
+
+/// Bits 61-63 of a shared memory descriptor: the swizzling mode (Table 40).
+const SWIZZLE_BITS: u64 = 0b111 << 61;
+
+fn swizzle_finding(
+    r: &mut InstructionReport<'_>,
+    v: &Value,
+    operand: OperandName,
+    ty: ElementType,
+    transposed: bool,
+) {
+    if v.bits.known & SWIZZLE_BITS != SWIZZLE_BITS {
+        return;
+    }
+    let code = ((v.bits.value & SWIZZLE_BITS) >> 61) as u8;
+    let Ok(swizzle) = Swizzle::from_code(code) else {
+        return; // an invalid code is reported by the descriptor's own rules
+    };
+    let major = if transposed { Major::Mn } else { Major::K };
+    if !swizzle_allowed(ty, major, swizzle) {
+        let rule = CheckRule::SwizzleForMajor;
+        r.findings.push(Finding {
+            severity: rule.row().severity,
+            operand: Some(operand),
+            field: "swizzle",
+            value: FindingValue::Name(swizzle.name()),
+            rule: Rule::Check(rule),
+            source: rule.row().source,
+            line: v.line_of(SWIZZLE_BITS).unwrap_or(r.line),
+        });
+    }
 }
 
 fn smem_findings(r: &mut InstructionReport<'_>, v: &Value, operand: OperandName, target: Target) {

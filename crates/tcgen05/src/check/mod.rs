@@ -79,6 +79,9 @@ pub enum CheckRule {
     /// The module's PTX ISA version is above the one whose forms this crate implements: the
     /// forms are checked as that version's.
     VersionAboveModel,
+    /// A shared memory descriptor's swizzling mode that the operand's major-ness (the
+    /// instruction descriptor's transpose bit) and element type do not allow.
+    SwizzleForMajor,
 }
 
 /// One rule of the checker: identifier, severity, source and message.
@@ -97,7 +100,7 @@ pub struct RuleRow {
 }
 
 /// The checker's own rules, one row each.
-pub const RULES: [RuleRow; 7] = [
+pub const RULES: [RuleRow; 8] = [
     RuleRow {
         rule: CheckRule::UnknownQualifier,
         id: "unknown-qualifier",
@@ -146,6 +149,13 @@ pub const RULES: [RuleRow; 7] = [
         severity: Severity::Warning,
         source: Source::PtxSection("9.7.16"),
         message: "PTX ISA {} is above 9.1, the version whose tcgen05 forms this crate implements; the instruction is checked as a 9.1 form",
+    },
+    RuleRow {
+        rule: CheckRule::SwizzleForMajor,
+        id: "swizzle-for-major",
+        severity: Severity::Error,
+        source: Source::Decision(18),
+        message: "swizzling mode {} is not allowed for this operand's major-ness and type (K-major and MN-major 8/16-bit: every mode but 128B_base32B; MN-major tf32: only 128B_base32B)",
     },
 ];
 

@@ -1,6 +1,7 @@
 use super::*;
 use std::format;
 use std::string::String;
+use std::vec;
 use std::vec::Vec;
 
 fn kernel(body: &str) -> String {
@@ -26,6 +27,7 @@ fn every_rule_has_one_row() {
         CheckRule::Target,
         CheckRule::NoTarget,
         CheckRule::VersionAboveModel,
+        CheckRule::SwizzleForMajor,
     ] {
         assert_eq!(
             RULES.iter().filter(|r| r.rule == rule).count(),
@@ -132,4 +134,67 @@ fn unknown_target_and_unreadable_input() {
     assert_eq!(r.instructions[0].findings[0].line, 2);
     let junk = check(b"\x00\x01\x02\xff\xfe", &Options::default());
     assert!(junk.unreadable());
+}
+
+#[test]
+fn swizzle_against_major_ness_and_type() {
+    // tf32, B N-major (0x08110910: transpose_b = 1): only 128B_base32B (code 1) is allowed for B
+    // (decisions.md R18). A stays K-major, where every mode but 128B_base32B is allowed.
+    // Each case: A's descriptor, B's descriptor, idesc, the fields expected (the line of the
+    // mov of the descriptor that breaks the rule: 7 for A, 8 for B).
+    let k_major_128b = "0x4000404000010040"; // swizzle code 2 (128B)
+    let base32b = "0x2000404000010040"; // swizzle code 1 (128B_base32B)
+    let cases = [
+        (k_major_128b, base32b, "0x08110910", Vec::new()),
+        (
+            k_major_128b,
+            k_major_128b,
+            "0x08110910",
+            vec![("swizzle", Severity::Error, 8)],
+        ),
+        (
+            base32b,
+            base32b,
+            "0x08110910",
+            vec![("swizzle", Severity::Error, 7)],
+        ),
+        // bf16, both K-major (0x08100490): 128B_base32B is refused for B only.
+        (
+            k_major_128b,
+            base32b,
+            "0x08100490",
+            vec![("swizzle", Severity::Error, 8)],
+        ),
+        (k_major_128b, k_major_128b, "0x08100490", Vec::new()),
+        // bf16 with B N-major (0x08110490): 128B allowed, 128B_base32B refused.
+        (k_major_128b, k_major_128b, "0x08110490", Vec::new()),
+        (
+            k_major_128b,
+            base32b,
+            "0x08110490",
+            vec![("swizzle", Severity::Error, 8)],
+        ),
+    ];
+    for (a, b, idesc, want) in cases {
+        let kind = if idesc == "0x08110910" { "tf32" } else { "f16" };
+        let ptx = kernel(&format!(
+            "  .reg .b32 %r<4>; .reg .b64 %rd<4>; .reg .pred %p<2>;\n  mov.b64 %rd1, {a};\n  mov.b64 %rd2, {b};\n  mov.b32 %r1, {idesc};\n  tcgen05.mma.cta_group::1.kind::{kind} [%r2], %rd1, %rd2, %r1, %p1;"
+        ));
+        let report = check(ptx.as_bytes(), &Options::default());
+        let mma = &report.instructions[0];
+        assert_eq!(fields(mma), want, "A {a}, B {b}, idesc {idesc}:\n{ptx}");
+        for f in &mma.findings {
+            assert_eq!(f.rule, Rule::Check(CheckRule::SwizzleForMajor));
+            assert_eq!(f.source, Source::Decision(18));
+        }
+    }
+    // An unknown swizzle field is never reported.
+    let ptx = kernel(
+        "  .reg .b32 %r<4>; .reg .b64 %rd<4>; .reg .pred %p<2>;\n  ld.param.b64 %rd1, [p];\n  mov.b64 %rd2, 0x2000404000010040;\n  mov.b32 %r1, 0x08100490;\n  tcgen05.mma.cta_group::1.kind::f16 [%r2], %rd1, %rd2, %r1, %p1;",
+    );
+    let report = check(ptx.as_bytes(), &Options::default());
+    assert_eq!(
+        fields(&report.instructions[0]),
+        vec![("swizzle", Severity::Error, 8)]
+    );
 }
