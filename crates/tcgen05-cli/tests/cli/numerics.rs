@@ -223,3 +223,24 @@ fn error_compares_hopper_and_blackwell_fp8() {
     bad.code(1);
     assert_eq!(bad.json()["ok"], false);
 }
+
+#[test]
+fn readme_error_plot_is_what_the_command_draws() {
+    // The README's FP8 K-loop plot (docs/img/numerics-fp8-error.svg), redrawn with its command.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let fresh = std::env::temp_dir().join(format!("tcgen05-fp8-{}.svg", std::process::id()));
+    let fresh_s = fresh.to_str().expect("utf-8");
+    crate::run(&[
+        "numerics", "error", "--arch", "sm_90a", "--arch", "sm_100a", "--kind", "f8f6f4",
+        "--a-type", "e4m3", "--b-type", "e4m3", "--k", "4096", "--svg", fresh_s,
+    ])
+    .code(0);
+    let want = std::fs::read_to_string(root.join("docs/img/numerics-fp8-error.svg"))
+        .expect("committed plot");
+    let got = std::fs::read_to_string(&fresh).expect("fresh plot");
+    let _ = std::fs::remove_file(&fresh);
+    assert!(
+        want == got,
+        "docs/img/numerics-fp8-error.svg differs from the command's output"
+    );
+}
