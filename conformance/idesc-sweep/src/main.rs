@@ -1,6 +1,6 @@
 //! Decodes raw 32-bit instruction descriptors under every kind and checks, for every value
 //! visited, that it decodes without panicking, that the decoder's verdict equals an independent
-//! reading of Tables 42-44 ([`reference`]), that every accepted value re-encodes to itself, and
+//! reading of Tables 42-44 ([`mod@reference`]), that every accepted value re-encodes to itself, and
 //! that the verdicts of `decode`, `from_bits` and `valid_kinds` agree.
 //!
 //! ```text
