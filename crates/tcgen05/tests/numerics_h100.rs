@@ -118,7 +118,7 @@ fn every_h100_wgmma_output_bit_for_bit() {
                             Format::F32 => match f32::from_bits(got) {
                                 x if x.is_nan() => nan += 1,
                                 x if x.is_infinite() => inf += 1,
-                                x if x == 0.0 => zero += 1,
+                                0.0 => zero += 1,
                                 _ => finite += 1,
                             },
                             Format::F16 => match (got >> 10 & 0x1F, got & 0x3FF) {
@@ -192,7 +192,7 @@ fn the_comparison_tells_hopper_from_blackwell() {
     .expect("a tcgen05 row");
     let mut differ = 0;
     for blk in 0..BLOCKS {
-        let mut r = SplitMix64::new((4u64 * 4 << 32) ^ blk as u64 ^ 0x7C6E_5D4C_3B2A_1908);
+        let mut r = SplitMix64::new(((4u64 * 4) << 32) ^ blk as u64 ^ 0x7C6E_5D4C_3B2A_1908);
         let a: Vec<Vec<u32>> = (0..64)
             .map(|_| (0..32).map(|_| r.next_u64() as u32 & 0xFF).collect())
             .collect();
