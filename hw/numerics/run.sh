@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The H100 wgmma numerics run (device tool, sm_90a, nvcc 13.0): builds numerics.cu and writes
 # OUTDIR/wgmma-d.bin.gz, the D of every configuration and variant (32 blocks of 64 x 8 each,
-# 1,048,576 values, little-endian u32 in the harness's order). crates/tcgen05/tests/numerics_h100.rs
+# 1,245,184 values, little-endian u32 in the harness's order). crates/tcgen05/tests/numerics_h100.rs
 # regenerates the inputs from the same seeds and checks the model against every value.
 #
 #   hw/numerics/run.sh OUTDIR [BLOCKS]      (BLOCKS: 32, the committed run)

@@ -2,7 +2,8 @@
 //! (f16 -> f32 and f16, bf16, tf32, the four e4m3/e5m2 mixes -> f32 and f16, the four s8/u8 mixes
 //! with and without `.satfinite`), one `m64n8k*` instruction per block, 32 blocks per
 //! configuration and variant: scale-d = 1 with a random C, scale-d = 0, and for the floating
-//! types imm-scale-a = -1 and imm-scale-b = -1. 1,048,576 outputs in all, compared bit for bit.
+//! types imm-scale-a = -1, imm-scale-b = -1 and corner codes (exponent fields 0..=2). 1,245,184
+//! outputs in all, compared bit for bit.
 //!
 //! The operands are uniform random bit patterns (NaN, Inf, subnormals and -0 included) from
 //! splitmix64 streams whose seeds the harness (`hw/numerics/numerics.cu`) and this test derive
@@ -13,7 +14,21 @@ use std::io::Read;
 use tcgen05::mma::Kind;
 use tcgen05::numerics::format::Format;
 use tcgen05::numerics::rng::SplitMix64;
-use tcgen05::numerics::{Arch, Form, Operands};
+use tcgen05::numerics::{Algorithm, Arch, Form, Operands, ParamRow};
+
+/// The same row with the exponent of a zero term moved by `by`.
+fn e_zero_moved(row: ParamRow, by: i32) -> ParamRow {
+    let mut r = row;
+    if let Algorithm::TFdpa { f, l, e_zero, out } = row.algorithm {
+        r.algorithm = Algorithm::TFdpa {
+            f,
+            l,
+            e_zero: e_zero + by,
+            out,
+        };
+    }
+    r
+}
 
 const BLOCKS: usize = 32;
 
@@ -37,6 +52,24 @@ fn configs() -> Vec<(Format, Format, Format, Kind, usize, bool)> {
         }
     }
     v
+}
+
+/// The exponent field's lowest bit of a floating-point format (the corner variant's codes).
+fn shift(f: Format) -> u32 {
+    match f {
+        Format::F16 => 10,
+        Format::Bf16 => 7,
+        Format::Tf32 | Format::F32 => 23,
+        Format::E4m3 => 3,
+        _ => 2, // e5m2
+    }
+}
+
+/// A corner code: random sign and fraction, exponent field 0, 1 or 2 (as the harness).
+fn corner(r: u64, f: Format) -> u64 {
+    let (bits, sh) = (width(f), shift(f));
+    let keep = (1u64 << (bits - 1)) | ((1u64 << sh) - 1);
+    (r & keep) | (((r >> 40) % 3) << sh)
 }
 
 fn width(f: Format) -> u32 {
@@ -65,6 +98,10 @@ fn every_h100_wgmma_output_bit_for_bit() {
     let mut report = Vec::new();
     let (mut total, mut bad) = (0usize, 0usize);
     let (mut nan, mut inf, mut zero, mut finite, mut wrapped) = (0usize, 0, 0, 0, 0);
+    // Corner outputs that a zero exponent 8 binades higher would change: the data bounds the
+    // floor from above, loosely (one binade higher changes none of them, and a lower floor none:
+    // e_max is a maximum over the terms).
+    let mut floor_up = 0usize;
     for (ci, &(a_f, b_f, d_f, kind, k, sat)) in configs().iter().enumerate() {
         let row = Form {
             arch: Arch::Sm90a,
@@ -78,21 +115,26 @@ fn every_h100_wgmma_output_bit_for_bit() {
         }
         .row()
         .expect("a wgmma row");
-        let variants = if kind == Kind::I8 { 2 } else { 4 };
+        let variants = if kind == Kind::I8 { 2 } else { 5 };
         for v in 0..variants {
             let mut wrong = 0;
             for blk in 0..BLOCKS {
-                let seed = ((ci as u64 * 4 + v as u64) << 32) ^ blk as u64 ^ 0x7C6E_5D4C_3B2A_1908;
+                let seed = ((ci as u64 * 8 + v as u64) << 32) ^ blk as u64 ^ 0x7C6E_5D4C_3B2A_1908;
                 let mut r = SplitMix64::new(seed);
                 let (wa, wb, wd) = (width(a_f), width(b_f), width(d_f));
                 let mask = |w: u32| if w == 32 { u32::MAX } else { (1 << w) - 1 };
+                // Variant 4 draws corner codes (exponent field 0..=2) for A, B and C.
+                let mut draw = |f: Format, w: u32| {
+                    let x = r.next_u64();
+                    (if v == 4 { corner(x, f) } else { x }) as u32 & mask(w)
+                };
                 let mut a: Vec<Vec<u32>> = (0..64)
-                    .map(|_| (0..k).map(|_| r.next_u64() as u32 & mask(wa)).collect())
+                    .map(|_| (0..k).map(|_| draw(a_f, wa)).collect())
                     .collect();
                 let mut b: Vec<Vec<u32>> = (0..8)
-                    .map(|_| (0..k).map(|_| r.next_u64() as u32 & mask(wb)).collect())
+                    .map(|_| (0..k).map(|_| draw(b_f, wb)).collect())
                     .collect();
-                let c: Vec<u32> = (0..512).map(|_| r.next_u64() as u32 & mask(wd)).collect();
+                let c: Vec<u32> = (0..512).map(|_| draw(d_f, wd)).collect();
                 // imm-scale-a/b = -1 negate A or B: their sign bits flip.
                 if v == 2 {
                     a.iter_mut().flatten().for_each(|x| *x ^= 1 << (wa - 1));
@@ -132,6 +174,10 @@ fn every_h100_wgmma_output_bit_for_bit() {
                                 wrapped += usize::from(other != got);
                             }
                         }
+                        if v == 4 {
+                            let up = e_zero_moved(row, 8).dot(&ops, sat).expect("valid").d_bits;
+                            floor_up += usize::from(up != got);
+                        }
                         if want != got {
                             wrong += 1;
                             if wrong <= 3 {
@@ -157,7 +203,12 @@ fn every_h100_wgmma_output_bit_for_bit() {
     println!("D: {nan} NaN, {inf} Inf, {zero} zero, {finite} finite non-zero (floating kinds); {wrapped} integer outputs where .satfinite changes D");
     assert!(nan > total / 20 && inf > total / 20 && zero > 0 && finite > total / 10);
     assert!(wrapped > 0, "no integer output reached saturation");
-    assert_eq!(total, 1_048_576);
+    println!("corner variant: {floor_up} outputs change with the zero exponent 8 binades higher");
+    assert!(
+        floor_up > 100,
+        "the corner codes do not pin the exponent for zero"
+    );
+    assert_eq!(total, 1_245_184);
     assert!(
         bad == 0,
         "{bad} of {total} outputs differ:\n{}",
@@ -177,7 +228,7 @@ fn the_comparison_tells_hopper_from_blackwell() {
     flate2::read::GzDecoder::new(std::fs::File::open(path).expect("committed results"))
         .read_to_end(&mut raw)
         .expect("gzip");
-    let at = (4 * 4) * BLOCKS * 512; // configuration 4 (e4m3 x e4m3 -> f32), variant 0
+    let at = (4 * 5) * BLOCKS * 512; // configuration 4 (e4m3 x e4m3 -> f32), variant 0
     let blackwell = Form {
         arch: Arch::Sm100a,
         instruction: None,
@@ -192,7 +243,7 @@ fn the_comparison_tells_hopper_from_blackwell() {
     .expect("a tcgen05 row");
     let mut differ = 0;
     for blk in 0..BLOCKS {
-        let mut r = SplitMix64::new(((4u64 * 4) << 32) ^ blk as u64 ^ 0x7C6E_5D4C_3B2A_1908);
+        let mut r = SplitMix64::new(((4u64 * 8) << 32) ^ blk as u64 ^ 0x7C6E_5D4C_3B2A_1908);
         let a: Vec<Vec<u32>> = (0..64)
             .map(|_| (0..32).map(|_| r.next_u64() as u32 & 0xFF).collect())
             .collect();
