@@ -48,6 +48,9 @@ pub mod canonical_layout;
 pub mod check;
 pub mod data_path;
 pub mod diagnostic;
+#[cfg(feature = "alloc")]
+#[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
+pub mod emulator;
 pub mod instruction_descriptor;
 pub mod mma;
 pub mod numerics;

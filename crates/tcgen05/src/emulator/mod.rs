@@ -1,0 +1,278 @@
+//! A functional model of the tcgen05 instructions: given the bytes of shared memory, the
+//! contents of Tensor Memory and a sequence of tcgen05 instruction lines with immediate
+//! operands, compute the Tensor Memory and registers the hardware leaves, bit for bit, or stop
+//! with the rule the sequence breaks.
+//!
+//! Every piece is one this crate already has, put together:
+//!
+//! - the line is read by [`ptx_reader`](crate::ptx_reader) and its form checked by
+//!   [`check`](crate::check) (the same rules as `tcgen05 check`: the instruction's qualifiers,
+//!   the immediate instruction descriptor, zero-column mask and shared memory descriptors);
+//! - operands are fetched from shared memory through their descriptors by
+//!   [`MatrixLayout`](crate::canonical_layout::MatrixLayout) (swizzle, base offset, LBO mode),
+//!   and A, D and the scale factors are found in Tensor Memory by
+//!   [`data_path`](crate::data_path);
+//! - each element of D is the dot product of [`numerics`](crate::numerics) for the form's
+//!   parameter row (the measured tensor-core arithmetic);
+//! - `tcgen05.ld` / `.st` move registers through [`tmem_fragment`](crate::tmem_fragment)'s maps,
+//!   with the warp-to-lane-quadrant rule of PTX ISA 9.7.16.8.1.
+//!
+//! An instruction either completes or changes nothing: it is computed first, checked, and only
+//! then written. Reads of shared or Tensor Memory that was never written are errors
+//! ([`EmuRule::SmemUninitialised`], [`EmuRule::TmemUninitialised`]) unless random inputs are
+//! asked for ([`Machine::set_random_inputs`]), in which case each such read gets a random
+//! finite value of the type it is read as, once, and keeps it.
+//!
+//! # What the model cannot know
+//! The model is functional: it gives the values an instruction sequence computes when every
+//! instruction completes in program order. It knows nothing of time: not how long anything
+//! takes, not the asynchrony between the issuing thread and the tensor core (an `ld` that
+//! reads D before the MMA that writes it has completed reads the new D here), not memory
+//! ordering between proxies or threads (`fence`, `commit` and `wait` are checked for their
+//! syntax and do nothing), and not what other CTAs of a cluster do besides the pair's peer.
+//!
+//! # Decisions where the sources are silent
+//! - **E1 allocation.** `tcgen05.alloc` takes the lowest free range of `n` columns starting at
+//!   a multiple of `n` (PTX ISA 9.7.16.7.1 says only that the unit is 32 columns and the count a
+//!   power of two from 32 to 512) and writes its address to shared memory at `[dst]`. The
+//!   allocation is checked on every Tensor Memory access once the sequence has allocated
+//!   anything ([`Machine::check_allocation`]); a sequence that never allocates may use all of
+//!   Tensor Memory, as a single `--exec` line does.
+//! - **E2 16-bit D** is written to bits 15-0 of its cell with bits 31-16 zero (PTX ISA
+//!   9.7.16.10.4.1: not packed).
+//! - **E3 `.cta_group::2`.** Each CTA of the pair reads its own rows of A from its own shared
+//!   memory (or Tensor Memory) at the same descriptor, and its half of B's columns (N/2) from
+//!   its own shared memory at the same descriptor; D's rows are in the CTA that owns them
+//!   (data-path layouts A and B). The peer is CTA 1.
+//! - **E4 zero columns.** A column of B that the `.ws` zero-column mask selects is read as +0
+//!   codes, whatever shared memory holds there.
+//! - **E5 negation** of A or B (instruction descriptor bits 13, 14) flips the sign bit of every
+//!   element code before the arithmetic.
+//!
+//! Not modelled (each is refused with [`EmuRule::NotModelled`], naming it): sparse A (`.sp`),
+//! `.ashift`, `scale-input-d`, `tcgen05.cp` with decompression, `tcgen05.ld.red`, and the
+//! `sm_103a` K = 96 forms.
+//!
+//! # Example
+//! ```
+//! use tcgen05::emulator::Machine;
+//! use tcgen05::targets::Target;
+//!
+//! let mut m = Machine::new(Target::Sm100a);
+//! m.set_random_inputs(7);
+//! // A 128 x 64 x 16 f16 MMA: A at 0x0, B at 0x1000 (K-major, no swizzle), D at column 0.
+//! m.execute("tcgen05.mma.cta_group::1.kind::f16 [0], 0x4000000800100000, 0x4000000800100100, 0x08100490, 0;")?;
+//! let d = m.last_d().expect("an MMA ran")?;
+//! assert_eq!((d.m, d.n), (128, 64));
+//! # Ok::<(), tcgen05::emulator::EmuError>(())
+//! ```
+
+mod mma;
+mod movement;
+mod problem;
+mod random;
+mod state;
+pub mod wgmma;
+
+pub use mma::{DMatrix, MmaRecord};
+pub use problem::{EmuError, EmuRule, Problem, Rule, RuleRow, RULES};
+pub use state::{Cta, SMEM_BYTES, TMEM_COLUMNS, TMEM_LANES};
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::check::{self, Options};
+use crate::ptx_reader::{self, Instruction};
+use crate::targets::Target;
+use random::Random;
+
+/// What one executed instruction did, for reports.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    /// The instruction's opcode as written.
+    pub opcode: String,
+    /// Warnings (the instruction completed).
+    pub warnings: Vec<Problem>,
+    /// A one-line account of the effect (`D 128x64 f32 -> lanes 0-127, columns 0-63`).
+    pub effect: String,
+}
+
+/// The state of one CTA pair and the tcgen05 instructions that run on it.
+#[derive(Clone, Debug)]
+pub struct Machine {
+    target: Target,
+    ctas: [Cta; 2],
+    warp: u32,
+    random: Option<Random>,
+    /// Whether Tensor Memory accesses are checked against the allocations (E1).
+    pub check_allocation: bool,
+    last_mma: Option<MmaRecord>,
+}
+
+impl Machine {
+    /// A pair of CTAs with empty shared and Tensor Memory (nothing written), no allocation, the
+    /// issuing warp 0.
+    #[must_use]
+    pub fn new(target: Target) -> Machine {
+        Machine {
+            target,
+            ctas: [Cta::new(), Cta::new()],
+            warp: 0,
+            random: None,
+            check_allocation: false,
+            last_mma: None,
+        }
+    }
+
+    /// The target whose rules apply.
+    #[must_use]
+    pub fn target(&self) -> Target {
+        self.target
+    }
+
+    /// Gives every read of never-written memory a random finite value of the type read
+    /// (seeded, deterministic), instead of an error.
+    pub fn set_random_inputs(&mut self, seed: u64) {
+        self.random = Some(Random::new(seed));
+    }
+
+    /// The warp (0-3 of its warpgroup, or any warp id) that issues the following `ld` / `st`.
+    pub fn set_warp(&mut self, warp: u32) {
+        self.warp = warp;
+    }
+
+    /// CTA `i` of the pair (0, or 1 for the peer).
+    #[must_use]
+    pub fn cta(&self, i: usize) -> &Cta {
+        &self.ctas[i & 1]
+    }
+
+    /// CTA `i` of the pair, to write inputs.
+    pub fn cta_mut(&mut self, i: usize) -> &mut Cta {
+        &mut self.ctas[i & 1]
+    }
+
+    /// The last MMA that completed.
+    #[must_use]
+    pub fn last_mma(&self) -> Option<&MmaRecord> {
+        self.last_mma.as_ref()
+    }
+
+    /// D of the last MMA as an M x N row-major matrix of element codes, read back from Tensor
+    /// Memory (`None` when no MMA ran).
+    ///
+    /// # Errors
+    /// When a later instruction overwrote or freed part of D.
+    pub fn last_d(&self) -> Option<Result<DMatrix, EmuError>> {
+        self.last_mma.as_ref().map(|r| r.read_d(&self.ctas))
+    }
+
+    /// Executes one instruction line (PTX syntax, immediate operands).
+    ///
+    /// # Errors
+    /// Every problem of the line: its form (the rules of `tcgen05 check`), its operands, and
+    /// what executing it would break. Nothing changes then.
+    pub fn execute(&mut self, line: &str) -> Result<Outcome, EmuError> {
+        let text = line.trim();
+        let ins = ptx_reader::read_instruction(text).map_err(|p| EmuError::one(p.into()))?;
+        let mut warnings = self.check_form(text, &ins)?;
+        let mut quals = ins.qualifiers();
+        let op = quals.next().unwrap_or("");
+        if !ins.opcode.starts_with("tcgen05.") {
+            return Err(EmuError::one(Problem::emu(
+                EmuRule::Unsupported,
+                "opcode",
+                0,
+            )));
+        }
+        let effect = match op {
+            "mma" => mma::execute(self, &ins, &mut warnings)?,
+            _ => movement::execute(self, op, &ins, &mut warnings)?,
+        };
+        Ok(Outcome {
+            opcode: ins.opcode.into(),
+            warnings,
+            effect,
+        })
+    }
+
+    /// Executes a program: one instruction per line; blank lines, `//` comments and the
+    /// directive comment `// @warp N` (the issuing warp of the following lines) are allowed.
+    ///
+    /// # Errors
+    /// The 1-based line and the error of the first line that fails (the lines before it have
+    /// run).
+    pub fn run(&mut self, program: &str) -> Result<Vec<Outcome>, (usize, EmuError)> {
+        let mut out = Vec::new();
+        if program.contains("tcgen05.alloc") {
+            self.check_allocation = true;
+        }
+        for (i, raw) in program.lines().enumerate() {
+            let line = raw.trim();
+            if let Some(rest) = line.strip_prefix("//") {
+                if let Some(w) = rest.trim().strip_prefix("@warp") {
+                    match w.trim().parse::<u32>() {
+                        Ok(w) => self.warp = w,
+                        Err(_) => {
+                            return Err((
+                                i + 1,
+                                EmuError::one(Problem::emu(EmuRule::Operands, "@warp", 0)),
+                            ))
+                        }
+                    }
+                }
+                continue;
+            }
+            if line.is_empty() {
+                continue;
+            }
+            out.push(self.execute(line).map_err(|e| (i + 1, e))?);
+        }
+        Ok(out)
+    }
+
+    /// Runs `tcgen05 check`'s rules on the line; errors stop it, warnings are returned.
+    fn check_form(&self, text: &str, ins: &Instruction<'_>) -> Result<Vec<Problem>, EmuError> {
+        if !ins.opcode.starts_with("tcgen05.") {
+            return Ok(Vec::new());
+        }
+        let mut module = String::new();
+        module.push_str(".version 8.8\n.target ");
+        module.push_str(self.target.name());
+        module.push_str("\n.address_size 64\n.visible .entry emulate() {\n");
+        module.push_str(text);
+        if !text.ends_with(';') {
+            module.push(';');
+        }
+        module.push_str("\n}\n");
+        let report = check::check(
+            module.as_bytes(),
+            &Options {
+                target: Some(self.target),
+            },
+        );
+        let mut errors = Vec::new();
+        let mut warnings = Vec::new();
+        for p in &report.read_problems {
+            errors.push(Problem::from(*p));
+        }
+        for i in &report.instructions {
+            for f in &i.findings {
+                let p = Problem::from(*f);
+                if f.severity == crate::diagnostic::Severity::Error {
+                    errors.push(p);
+                } else {
+                    warnings.push(p);
+                }
+            }
+        }
+        if errors.is_empty() {
+            Ok(warnings)
+        } else {
+            Err(EmuError { problems: errors })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,374 @@
+//! The data-movement and allocation instructions: `tcgen05.ld`, `.st`, `.cp`, `.alloc`,
+//! `.dealloc`, `.relinquish_alloc_permit`, and the ordering instructions `commit`, `fence` and
+//! `wait`, which the model checks and otherwise ignores (PTX ISA 9.7.16.7-9.7.16.9).
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::problem::{EmuError, EmuRule, Problem};
+use super::state::Cta;
+use super::Machine;
+use crate::canonical_layout::{ElementStorage, MatrixLayout, Operand as LayoutOperand};
+use crate::mma::{ElementType, Major};
+use crate::ptx_reader::{Instruction, Operand};
+use crate::shared_memory_descriptor::SmemDescriptor;
+use crate::tensor_memory::{CpMulticast, CpShape, LdStShape, Num, TmemAddress};
+use crate::tmem_fragment::{cp_row, cp_rows, LdStFragment, Packing};
+
+fn operand_error(field: &'static str) -> Problem {
+    Problem::emu(EmuRule::Operands, field, 0)
+}
+
+fn address(op: Option<&Operand<'_>>, field: &'static str) -> Result<u64, Problem> {
+    match op {
+        Some(Operand::Address { base: None, offset }) => u64::try_from(*offset)
+            .map_err(|_| Problem::emu(EmuRule::Operands, field, *offset as u64)),
+        _ => Err(operand_error(field)),
+    }
+}
+
+fn tmem(op: Option<&Operand<'_>>, field: &'static str) -> Result<TmemAddress, Problem> {
+    let raw = match op {
+        Some(Operand::Imm(v)) => *v,
+        other => address(other, field)?,
+    };
+    let raw = u32::try_from(raw).map_err(|_| Problem::emu(EmuRule::Operands, field, raw))?;
+    TmemAddress::from_bits(raw).map_err(Problem::from)
+}
+
+fn imm(op: Option<&Operand<'_>>, field: &'static str) -> Result<u64, Problem> {
+    match op {
+        Some(Operand::Imm(v)) => Ok(*v),
+        _ => Err(operand_error(field)),
+    }
+}
+
+fn group_ctas(ins: &Instruction<'_>) -> usize {
+    if ins.qualifiers().any(|q| q == "cta_group::2") {
+        2
+    } else {
+        1
+    }
+}
+
+/// Checks that a Tensor Memory cell may be accessed.
+fn check_cell(
+    cta: &Cta,
+    lane: u32,
+    column: u32,
+    check_alloc: bool,
+    field: &'static str,
+) -> Result<(), Problem> {
+    if lane >= super::TMEM_LANES || column >= super::TMEM_COLUMNS {
+        return Err(Problem::emu(
+            EmuRule::TmemOutOfRange,
+            field,
+            u64::from(lane << 16 | column),
+        ));
+    }
+    if check_alloc && !cta.allocated(column) {
+        return Err(Problem::emu(
+            EmuRule::TmemNotAllocated,
+            field,
+            u64::from(lane << 16 | column),
+        ));
+    }
+    Ok(())
+}
+
+pub(super) fn execute(
+    machine: &mut Machine,
+    op: &str,
+    ins: &Instruction<'_>,
+    _warnings: &mut Vec<Problem>,
+) -> Result<String, EmuError> {
+    match op {
+        "ld" | "st" => ld_st(machine, op == "ld", ins),
+        "alloc" => {
+            let dst = address(ins.operands.first(), "dst")?;
+            let n = imm(ins.operands.get(1), "n_cols")? as u32;
+            let mut work = machine.ctas.clone();
+            let mut problems = Vec::new();
+            let mut first = 0;
+            for (c, cta) in work.iter_mut().enumerate().take(group_ctas(ins)) {
+                if cta.relinquished {
+                    problems.push(Problem::emu(EmuRule::AllocAfterRelinquish, "cta", c as u64));
+                    continue;
+                }
+                // E1: the lowest free range starting at a multiple of n.
+                let start = (0..super::TMEM_COLUMNS / n)
+                    .map(|i| i * n)
+                    .find(|&s| (s..s + n).all(|col| !cta.allocated(col)));
+                match start {
+                    Some(s) => {
+                        cta.allocations.push((s, n));
+                        first = s;
+                        let addr = TmemAddress::new(0, s).bits();
+                        if let Err(e) = u32::try_from(dst)
+                            .map_err(|_| {
+                                EmuError::one(Problem::emu(EmuRule::SmemOutOfRange, "dst", dst))
+                            })
+                            .and_then(|d| cta.write_smem(d, &addr.to_le_bytes()))
+                        {
+                            problems.extend(e.problems);
+                        }
+                    }
+                    None => {
+                        problems.push(Problem::emu(EmuRule::AllocNoSpace, "n_cols", u64::from(n)))
+                    }
+                }
+            }
+            if !problems.is_empty() {
+                return Err(EmuError { problems });
+            }
+            machine.ctas = work;
+            machine.check_allocation = true;
+            Ok(format!(
+                "allocated columns {first}-{} (address {:#010x} written to [{dst:#x}])",
+                first + n - 1,
+                first
+            ))
+        }
+        "dealloc" => {
+            let taddr = tmem(ins.operands.first(), "taddr")?;
+            let n = imm(ins.operands.get(1), "n_cols")? as u32;
+            let mut work = machine.ctas.clone();
+            for (c, cta) in work.iter_mut().enumerate().take(group_ctas(ins)) {
+                let before = cta.allocations.len();
+                cta.allocations
+                    .retain(|&(s, k)| !(s == taddr.column() && k == n));
+                if cta.allocations.len() == before || taddr.lane() != 0 {
+                    return Err(Problem::emu(
+                        EmuRule::DeallocNotAllocated,
+                        "taddr",
+                        u64::from(taddr.bits()) | (c as u64) << 32,
+                    )
+                    .into());
+                }
+                cta.collectors.clear();
+            }
+            machine.ctas = work;
+            Ok(format!(
+                "freed columns {}-{}",
+                taddr.column(),
+                taddr.column() + n - 1
+            ))
+        }
+        "relinquish_alloc_permit" => {
+            for cta in machine.ctas.iter_mut().take(group_ctas(ins)) {
+                cta.relinquished = true;
+            }
+            Ok("allocation permit relinquished".into())
+        }
+        "cp" => cp(machine, ins),
+        "shift" => Err(Problem::emu(EmuRule::NotModelled, "shift", 1).into()),
+        "commit"
+        | "fence::before_thread_sync"
+        | "fence::after_thread_sync"
+        | "wait::ld"
+        | "wait::st" => Ok("ordering only: no effect in a functional model".into()),
+        _ => Err(Problem::emu(EmuRule::Unsupported, "opcode", 0).into()),
+    }
+}
+
+fn ld_st(machine: &mut Machine, load: bool, ins: &Instruction<'_>) -> Result<String, EmuError> {
+    let mut shape = None;
+    let mut num = None;
+    let mut packing = Packing::None;
+    for q in ins.qualifiers().skip(1) {
+        if let Ok(s) = LdStShape::from_name(q) {
+            shape = Some(s);
+        } else if let Ok(n) = Num::from_name(q) {
+            num = Some(n);
+        } else if q == "pack::16b" || q == "unpack::16b" {
+            packing = Packing::Pack16b;
+        } else if q == "red" {
+            return Err(Problem::emu(EmuRule::NotModelled, "ld.red", 1).into());
+        }
+    }
+    let (Some(shape), Some(num)) = (shape, num) else {
+        return Err(operand_error("shape").into());
+    };
+    let ops = &ins.operands;
+    let (regs, taddr_op, offset_op) = if load {
+        (ops.first(), ops.get(1), ops.get(2))
+    } else if ops.len() == 3 {
+        (ops.get(2), ops.first(), ops.get(1))
+    } else {
+        (ops.get(1), ops.first(), None)
+    };
+    let names: Vec<&str> = match regs {
+        Some(Operand::Vector(v)) => v
+            .iter()
+            .map(|o| match o {
+                Operand::Name(n) => Ok(*n),
+                _ => Err(operand_error("registers")),
+            })
+            .collect::<Result<_, _>>()?,
+        _ => return Err(operand_error("registers").into()),
+    };
+    let taddr = tmem(taddr_op, "taddr")?;
+    let offset = match offset_op {
+        Some(o) => Some(imm(Some(o), "half_split_offset")? as u32),
+        None => None,
+    };
+    let frag = LdStFragment::try_new(shape, num, packing, offset).map_err(Problem::from)?;
+    if names.len() != frag.registers() as usize {
+        return Err(Problem::emu(EmuRule::Operands, "registers", names.len() as u64).into());
+    }
+    let warp = machine.warp;
+    taddr.check_warp_access(warp).map_err(Problem::from)?;
+    let quadrant_end = (taddr.lane() / 32 + 1) * 32;
+    let check_alloc = machine.check_allocation;
+    let cta = &mut machine.ctas[0];
+    // Every (thread, register, half) -> cell; checked before anything is written.
+    let mut moves = Vec::new();
+    for t in 0..32 {
+        for r in 0..frag.registers() {
+            for h in 0..frag.pieces_per_register() {
+                let p = frag.piece(t, r, h).map_err(Problem::from)?;
+                let lane = taddr.lane() + u32::from(p.lane);
+                let column = taddr.column() + u32::from(p.column);
+                if lane >= quadrant_end {
+                    return Err(
+                        Problem::emu(EmuRule::WarpQuadrant, "taddr", u64::from(lane)).into(),
+                    );
+                }
+                check_cell(cta, lane, column, check_alloc, "taddr")?;
+                moves.push((
+                    t as usize,
+                    r as usize,
+                    p.register_bits,
+                    lane,
+                    column,
+                    p.bits,
+                ));
+            }
+        }
+    }
+    if load {
+        let mut values: Vec<[Option<u32>; 32]> = alloc::vec![[None; 32]; names.len()];
+        for &(t, r, rb, lane, column, cb) in &moves {
+            let v = cta.tmem_cell(lane, column)?.ok_or_else(|| {
+                Problem::emu(
+                    EmuRule::TmemUninitialised,
+                    "taddr",
+                    u64::from(lane << 16 | column),
+                )
+            })?;
+            let bits = (v >> cb.lo) & mask(cb.width());
+            let old = values[r][t].unwrap_or(0);
+            values[r][t] = Some((old & !(mask(rb.width()) << rb.lo)) | (bits << rb.lo));
+        }
+        for (name, v) in names.iter().zip(values) {
+            cta.registers.insert((warp, (*name).into()), v);
+        }
+        Ok(format!(
+            "{} registers x 32 threads loaded from lane {} column {}",
+            names.len(),
+            taddr.lane(),
+            taddr.column()
+        ))
+    } else {
+        let mut writes = Vec::new();
+        for &(t, r, rb, lane, column, cb) in &moves {
+            let v = cta
+                .registers
+                .get(&(warp, names[r].into()))
+                .and_then(|v| v[t])
+                .ok_or_else(|| {
+                    Problem::emu(EmuRule::RegisterUninitialised, "registers", r as u64)
+                })?;
+            let bits = (v >> rb.lo) & mask(rb.width());
+            let old = cta.tmem_cell(lane, column)?.unwrap_or(0);
+            let cell = if cb.width() == 32 {
+                bits
+            } else {
+                (old & !(mask(cb.width()) << cb.lo)) | (bits << cb.lo)
+            };
+            writes.push((lane, column, cell));
+        }
+        for (lane, column, cell) in writes {
+            cta.write_tmem(lane, column, cell)?;
+        }
+        Ok(format!(
+            "{} registers x 32 threads stored to lane {} column {}",
+            names.len(),
+            taddr.lane(),
+            taddr.column()
+        ))
+    }
+}
+
+const fn mask(width: u32) -> u32 {
+    if width >= 32 {
+        u32::MAX
+    } else {
+        (1 << width) - 1
+    }
+}
+
+/// `tcgen05.cp` without decompression: source row `r` is `shape bits / 8` bytes of a K-major
+/// canonical layout of bytes read through the descriptor (ptx-beyond-seeds.md 4.2, from
+/// CUTLASS's UTCCP traits), written to the lanes of [`cp_row`], 4 bytes a column.
+fn cp(machine: &mut Machine, ins: &Instruction<'_>) -> Result<String, EmuError> {
+    let mut shape = None;
+    let mut multicast = CpMulticast::None;
+    for q in ins.qualifiers().skip(1) {
+        if let Ok(s) = CpShape::from_name(q) {
+            shape = Some(s);
+        } else if q.starts_with("warpx") {
+            if let Ok(m) = CpMulticast::from_name(q) {
+                multicast = m;
+            }
+        } else if q == "b6x16_p32" || q == "b4x16_p64" {
+            return Err(Problem::emu(EmuRule::NotModelled, "cp decompression", 1).into());
+        }
+    }
+    let Some(shape) = shape else {
+        return Err(operand_error("shape").into());
+    };
+    let taddr = tmem(ins.operands.first(), "taddr")?;
+    let desc = imm(ins.operands.get(1), "s_desc")?;
+    let d = SmemDescriptor::from_bits(desc, machine.target).map_err(Problem::from)?;
+    let rows = cp_rows(shape);
+    let row_bytes = shape.columns_per_lane() * 4;
+    let storage = ElementStorage::of(ElementType::E4m3, None).map_err(Problem::from)?;
+    let ml = MatrixLayout::try_new(d, LayoutOperand::new(storage, Major::K, rows, row_bytes))
+        .map_err(Problem::from)?;
+    let check_alloc = machine.check_allocation;
+    let ctas = group_ctas(ins);
+    let mut work = machine.ctas.clone();
+    for cta in work.iter_mut().take(ctas) {
+        let mut writes = Vec::new();
+        for r in 0..rows {
+            let row = cp_row(shape, multicast, r).map_err(Problem::from)?;
+            for col in 0..shape.columns_per_lane() {
+                let mut word = 0u32;
+                for b in 0..4 {
+                    let loc = ml.address(r, col * 4 + b).map_err(Problem::from)?;
+                    let byte = cta.smem_byte(loc.address)?.ok_or_else(|| {
+                        Problem::emu(EmuRule::SmemUninitialised, "s_desc", u64::from(loc.address))
+                    })?;
+                    word |= u32::from(byte) << (8 * b);
+                }
+                for &lane_off in row.lanes() {
+                    let lane = taddr.lane() + u32::from(lane_off);
+                    let column = taddr.column() + col;
+                    check_cell(cta, lane, column, check_alloc, "taddr")?;
+                    writes.push((lane, column, word));
+                }
+            }
+        }
+        for (lane, column, w) in writes {
+            cta.write_tmem(lane, column, w)?;
+        }
+    }
+    machine.ctas = work;
+    Ok(format!(
+        "{rows} rows of {row_bytes} bytes copied to lane {} column {}",
+        taddr.lane(),
+        taddr.column()
+    ))
+}
