@@ -50,7 +50,7 @@
 //!   element code before the arithmetic.
 //!
 //! Not modelled (each is refused with [`EmuRule::NotModelled`], naming it): sparse A (`.sp`),
-//! `.ashift`, `scale-input-d`, `tcgen05.cp` with decompression, `tcgen05.ld.red`, and the
+//! `.ashift`, `scale-input-d`, a `.ws` zero-column mask's column shift (B reuse across rows), `tcgen05.cp` with decompression, `tcgen05.ld.red`, and the
 //! `sm_103a` K = 96 forms.
 //!
 //! # Example

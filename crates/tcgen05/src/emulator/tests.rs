@@ -430,23 +430,135 @@ fn two_cta_mma_splits_a_by_rows_and_b_by_columns() {
     }
 }
 
-/// `.ws` M = 64 with a zero-column mask: the masked columns of D equal the dot of zeros.
+/// `.ws` M = 64 with the zero-column mask 0x0003028000000000 (skip span 2, use span 3): the
+/// columns that `tcgen05 decode zmask 0x0003028000000000 --m 64 --n 64` lists as zeroed (4-6,
+/// 11-13, ..., from the PTX worked examples' reading, decisions.md R19) are read as zeros,
+/// whatever shared memory holds, and the others as written.
 #[test]
-fn ws_zero_column_mask_zeroes_columns() {
+fn ws_zero_column_mask_zeroes_the_listed_columns() {
+    const ZEROED: [u32; 24] = [
+        4, 5, 6, 11, 12, 13, 18, 19, 20, 25, 26, 27, 36, 37, 38, 43, 44, 45, 50, 51, 52, 57, 58, 59,
+    ];
+    let mut rng = SplitMix64::new(8);
     let mut m = Machine::new(Target::Sm100a);
-    m.set_random_inputs(8);
+    let a = random_codes(&mut rng, 64 * 16, Format::Bf16);
+    let b = random_codes(&mut rng, 64 * 16, Format::Bf16);
+    place(m.cta_mut(0), 0, &a, 64, 16, 2, 128, 256);
+    place(m.cta_mut(0), 0x1000, &b, 64, 16, 2, 128, 256);
     // .ws, M = 64 (layout E), N = 64, bf16 -> f32.
     let idesc = 0x0810_0490u32 & !(0x1F << 24) | 4 << 24;
-    // Zero-column mask: a literal 64-bit mask of columns 0-31 (Table 45: fields from a seed
-    // example; checked by the form check).
     let base = format!(
         "tcgen05.mma.ws.cta_group::1.kind::f16 [0], {:#x}, {:#x}, {idesc:#x}, 0",
         desc(0, 128, 256),
         desc(0x1000, 128, 256)
     );
-    m.execute(&format!("{base};")).unwrap();
-    let plain = m.last_mma().unwrap().inputs.b.clone();
-    assert!(plain.iter().any(|&x| x != 0));
-    let layout = m.last_mma().unwrap().layout;
-    let _ = layout;
+    m.execute(&format!("{base}, 0x0003028000000000;")).unwrap();
+    let got = &m.last_mma().unwrap().inputs.b;
+    for col in 0..64u32 {
+        let cols = &got[(col * 16) as usize..((col + 1) * 16) as usize];
+        if ZEROED.contains(&col) {
+            assert!(cols.iter().all(|&x| x == 0), "column {col} not zeroed");
+        } else {
+            assert_eq!(cols, &b[(col * 16) as usize..((col + 1) * 16) as usize], "column {col}");
+        }
+    }
+    let row = tcgen05_row(Kind::F16, Format::Bf16, Format::Bf16, Format::F32);
+    let d = m.last_d().unwrap().unwrap();
+    for (i, j) in [(0u32, 4u32), (63, 5), (10, 3), (33, 60)] {
+        let zeros = [0u32; 16];
+        let bcol = if ZEROED.contains(&j) { &zeros[..] } else { &b[(j * 16) as usize..((j + 1) * 16) as usize] };
+        let want = row
+            .dot(&Operands { a: &a[(i * 16) as usize..((i + 1) * 16) as usize], b: bcol, c: 0, sfa: &[], sfb: &[] }, false)
+            .unwrap()
+            .d_bits;
+        assert_eq!(d.codes[(i * 64 + j) as usize], want, "D[{i}][{j}]");
+    }
+    // A column shift is refused, not ignored.
+    let e = m.execute(&format!("{base}, 0x0103028000000000;")).unwrap_err();
+    assert!(!e.problems.is_empty());
+}
+
+/// mxf8f6f4 e4m3 with `.block_scale`: scale factors written where the PTX text puts them
+/// (9.7.16.10.7: row i of scale_A, column j of scale_B at lane i % 32 of each 32-lane
+/// subpartition, column i / 32, byte SF_ID of the cell); D equals the scaled dot products. With
+/// the wrong SF ID the MMA reads other bytes and D differs.
+#[test]
+fn block_scaled_mma_reads_scale_factors_at_their_ids() {
+    let mut rng = SplitMix64::new(10);
+    let mut m = Machine::new(Target::Sm100a);
+    let a = random_codes(&mut rng, 128 * 32, Format::E4m3);
+    let b = random_codes(&mut rng, 64 * 32, Format::E4m3);
+    place(m.cta_mut(0), 0, &a, 128, 32, 1, 128, 256);
+    place(m.cta_mut(0), 0x2000, &b, 64, 32, 1, 128, 256);
+    let sfa = random_codes(&mut rng, 128, Format::Ue8m0);
+    let sfb = random_codes(&mut rng, 64, Format::Ue8m0);
+    let noise = random_codes(&mut rng, 4096, Format::Ue8m0);
+    // scale_A at column 100, byte 1; scale_B at column 104, byte 2; other bytes other codes.
+    for lane in 0..128u32 {
+        for col in 0..8u32 {
+            let w = (0..4).map(|i| noise[((lane * 8 + col) * 4 + i) as usize] << (8 * i)).fold(0, |x, y| x | y);
+            m.cta_mut(0).write_tmem(lane, 100 + col, w).unwrap();
+        }
+    }
+    let set_byte = |m: &mut Machine, lane: u32, col: u32, byte: u32, v: u32| {
+        let old = m.cta(0).tmem_cell(lane, col).unwrap().unwrap();
+        let w = old & !(0xFF << (8 * byte)) | v << (8 * byte);
+        m.cta_mut(0).write_tmem(lane, col, w).unwrap();
+    };
+    for i in 0..128u32 {
+        for q in 0..4 {
+            set_byte(&mut m, i % 32 + 32 * q, 100 + i / 32, 1, sfa[i as usize]);
+        }
+    }
+    for j in 0..64u32 {
+        for q in 0..4 {
+            set_byte(&mut m, j % 32 + 32 * q, 104 + j / 32, 2, sfb[j as usize]);
+        }
+    }
+    // 0x28900020: mxf8f6f4, e4m3 x e4m3 -> f32, M 128, N 64, SFA_ID 1, SFB_ID 2.
+    let line = |idesc: u32| {
+        format!(
+            "tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale [0], {:#x}, {:#x}, {idesc:#x}, [100], [104], 0;",
+            desc(0, 128, 256),
+            desc(0x2000, 128, 256)
+        )
+    };
+    m.execute(&line(0x2890_0020)).unwrap();
+    let row = Form {
+        arch: Arch::Sm100a,
+        instruction: Some(NumInstruction::Tcgen05Mma),
+        kind: Kind::Mxf8f6f4,
+        a: Format::E4m3,
+        b: Format::E4m3,
+        d: Some(Format::F32),
+        scale: Some(Format::Ue8m0),
+        block: Some(32),
+    }
+    .row()
+    .unwrap();
+    let want = |i: u32, j: u32| {
+        row.dot(
+            &Operands {
+                a: &a[(i * 32) as usize..((i + 1) * 32) as usize],
+                b: &b[(j * 32) as usize..((j + 1) * 32) as usize],
+                c: 0,
+                sfa: &sfa[i as usize..=i as usize],
+                sfb: &sfb[j as usize..=j as usize],
+            },
+            false,
+        )
+        .unwrap()
+        .d_bits
+    };
+    let d = m.last_d().unwrap().unwrap();
+    for i in 0..128u32 {
+        for j in 0..64u32 {
+            assert_eq!(d.codes[(i * 64 + j) as usize], want(i, j), "D[{i}][{j}]");
+        }
+    }
+    // SFA_ID 0 (bits 29-30 cleared): another byte, another D.
+    m.execute(&line(0x2890_0020 & !(3 << 29))).unwrap();
+    let wrong = m.last_d().unwrap().unwrap();
+    let differ = (0..128u32 * 64).filter(|&x| wrong.codes[x as usize] != want(x / 64, x % 64)).count();
+    assert!(differ > 4000, "{differ}");
 }
