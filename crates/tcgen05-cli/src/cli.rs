@@ -120,6 +120,10 @@ tcgen05 encode zmask --skip-span 2 --use-span 3 --m 128 --n 64"
     /// at compile time.
     #[command(after_help = crate::check::CHECK_HELP)]
     Check(crate::check::CheckArgs),
+    /// Run tcgen05 instruction lines on a functional model of a CTA pair: shared memory, Tensor
+    /// Memory and registers, bit for bit, or the rule the sequence breaks.
+    #[command(after_help = crate::emulate::EMULATE_HELP)]
+    Emulate(crate::emulate::EmulateArgs),
 }
 
 /// `decode` subcommands.

@@ -12,6 +12,7 @@ macro_rules! key {
 
 mod batch;
 mod check;
+mod emulate;
 mod cli;
 mod idesc;
 mod layout;
@@ -160,5 +161,6 @@ fn run(ctx: Ctx, command: &Command) -> Result<Status, Failure> {
         Command::Numerics(numerics::Numerics::Dot(a)) => emit(numerics::dot(ctx, a)),
         Command::Numerics(numerics::Numerics::Error(a)) => emit(numerics::error(ctx, a)),
         Command::Check(a) => Ok(check::run(ctx, a)?),
+        Command::Emulate(a) => Ok(emulate::run(ctx, a)?),
     }
 }

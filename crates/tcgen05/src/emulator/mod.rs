@@ -71,10 +71,12 @@ mod mma;
 mod movement;
 mod problem;
 mod random;
+mod reference;
 mod state;
 pub mod wgmma;
 
-pub use mma::{DMatrix, MmaRecord};
+pub use mma::{DMatrix, MmaInputs, MmaRecord};
+pub use reference::{exact_d, reference_error, ReferenceError};
 pub use problem::{EmuError, EmuRule, Problem, Rule, RuleRow, RULES};
 pub use state::{Cta, SMEM_BYTES, TMEM_COLUMNS, TMEM_LANES};
 

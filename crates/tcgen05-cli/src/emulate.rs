@@ -1,0 +1,458 @@
+//! `tcgen05 emulate`: runs tcgen05 instruction lines on the library's functional model
+//! (`tcgen05::emulator`) and renders what it computes.
+
+use std::fmt::{self, Write as _};
+use std::io::{self, Write as _};
+
+use clap::Args;
+use npyz::WriterBuilder;
+use tcgen05::emulator::{reference_error, EmuError, Machine, Outcome, Problem};
+use tcgen05::{ElementType, Severity, Target};
+
+use crate::cli::{parse_target, TargetArg};
+use crate::out::{json_str, Ctx, Status};
+
+/// `tcgen05 emulate`.
+#[derive(Debug, Args)]
+pub struct EmulateArgs {
+    /// Execute this PTX instruction line (repeatable; run in order, after --program).
+    #[arg(long = "exec", value_name = "LINE")]
+    pub exec: Vec<String>,
+    /// Execute the lines of this file (one instruction per line; `//` comments; `// @warp N`
+    /// sets the warp that issues the following ld/st).
+    #[arg(long, value_name = "FILE")]
+    pub program: Option<String>,
+    /// Load shared memory of CTA 0 from a file (raw bytes, or the data of a little-endian
+    /// C-order `.npy`) at a byte address: `FILE@ADDR` (repeatable). `FILE@ADDR@1` loads the
+    /// peer CTA's.
+    #[arg(long, value_name = "FILE@ADDR")]
+    pub smem: Vec<String>,
+    /// Load Tensor Memory of CTA 0 from a 2-D `.npy` of 32-bit values (lanes x columns) at
+    /// `FILE@LANE,COL` (repeatable).
+    #[arg(long, value_name = "FILE@LANE,COL")]
+    pub tmem: Vec<String>,
+    /// Fill every operand the program reads that was never written with random finite values
+    /// of the type it is read as, from this seed.
+    #[arg(long, value_name = "SEED")]
+    pub random_inputs: Option<u64>,
+    /// Write D of the last MMA as an M x N row-major `.npy` in its element type (f32, f16, s32).
+    #[arg(long, value_name = "FILE.npy")]
+    pub dump_d: Option<String>,
+    /// Write CTA 0's Tensor Memory as a 128 x 512 `.npy` of u32 (never-written cells 0).
+    #[arg(long, value_name = "FILE.npy")]
+    pub dump_tmem: Option<String>,
+    /// Also compute D exactly from the operands the last MMA read and report the largest
+    /// error of D in units in the last place.
+    #[arg(long)]
+    pub reference: bool,
+    /// The target whose rules apply.
+    #[arg(long, value_name = "T", value_parser = parse_target)]
+    pub target: Option<TargetArg>,
+    /// The warp that issues tcgen05.ld / .st (its lane quadrant is warp % 4).
+    #[arg(long, value_name = "W", default_value_t = 0)]
+    pub warp: u32,
+    /// Check every Tensor Memory access against tcgen05.alloc even when the program does not
+    /// allocate (then nothing is allocated and every access is refused).
+    #[arg(long)]
+    pub require_alloc: bool,
+}
+
+pub const EMULATE_HELP: &str = concat!(
+    "Examples:\n",
+    "  tcgen05 emulate --random-inputs 1 --reference \\\n",
+    "    --exec 'tcgen05.mma.cta_group::1.kind::f16 [0], 0x0000401000080000, 0x0000401000080100, 0x08100490, 0;'\n",
+    "  tcgen05 emulate --smem a.bin@0 --smem b.npy@0x1000 --program kloop.ptx --dump-d d.npy --json\n\n",
+    "Runs each line on a functional model of a CTA pair (228 KiB shared memory and 128 x 512\n",
+    "Tensor Memory each): the line's form is checked with the rules of `tcgen05 check`, operands\n",
+    "are read through the descriptors (swizzle, base offset, LBO mode) and the data-path layouts,\n",
+    "and D is computed with the measured tensor-core arithmetic of `tcgen05 numerics`. Reads of\n",
+    "memory never written are errors unless --random-inputs is given. Operands must be\n",
+    "immediates (descriptors as hex, Tensor Memory addresses as [lane << 16 | column]).\n",
+    "Timing, asynchrony and memory ordering are outside a functional model: commit, fence and\n",
+    "wait are checked and do nothing.\n\n",
+    "Exit status: 0 every line ran; 1 a line broke a rule (nothing after it runs); 2 an input\n",
+    "file cannot be read.\n\n",
+    "--json prints one object: {\"lines\": [{\"line\", \"instruction\", \"effect\", \"warnings\"}],\n",
+    "\"errors\": [{\"line\", \"rule\", \"field\", \"value\", \"message\", \"source\"}], \"d\": {\"m\", \"n\",\n",
+    "\"type\", \"layout\"}, \"reference\": {\"max_ulps\", \"at\", \"compared\", \"not_finite\"}}."
+);
+
+fn fmt_err(_: fmt::Error) -> io::Error {
+    io::Error::other("formatting failed")
+}
+
+/// Parses `FILE@A` or `FILE@A@B`: the file and the numbers after it.
+fn split_at_sign(s: &str) -> Option<(&str, Vec<&str>)> {
+    let mut parts = s.split('@');
+    let file = parts.next()?;
+    let rest: Vec<&str> = parts.collect();
+    (!file.is_empty() && !rest.is_empty()).then_some((file, rest))
+}
+
+fn number(s: &str) -> Option<u64> {
+    let t = s.trim().replace('_', "");
+    match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        Some(h) => u64::from_str_radix(h, 16).ok(),
+        None => t.parse().ok(),
+    }
+}
+
+/// The bytes of a file: raw, or the data of a little-endian C-order `.npy`, and its shape.
+fn file_bytes(path: &str) -> Result<(Vec<u8>, Vec<u64>, usize), String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    if !bytes.starts_with(b"\x93NUMPY") {
+        let n = bytes.len() as u64;
+        return Ok((bytes, vec![n], 1));
+    }
+    let npy = npyz::NpyFile::new(&bytes[..]).map_err(|e| format!("{path}: not a .npy file: {e}"))?;
+    let dtype = npy.dtype();
+    let descr = dtype.descr();
+    if descr.starts_with('>') || npy.order() != npyz::Order::C {
+        return Err(format!(
+            "{path}: dtype {descr} in {:?} order: only little-endian C-order arrays are read",
+            npy.order()
+        ));
+    }
+    let item = dtype
+        .num_bytes()
+        .ok_or_else(|| format!("{path}: dtype {descr} has no fixed size"))?;
+    let shape = npy.shape().to_vec();
+    let len = usize::try_from(npy.len()).map_err(|_| format!("{path}: too large"))?;
+    let total = len
+        .checked_mul(item)
+        .filter(|&t| t <= bytes.len())
+        .ok_or_else(|| format!("{path}: the data is shorter than its shape"))?;
+    Ok((bytes[bytes.len() - total..].to_vec(), shape, item))
+}
+
+struct Run {
+    outcomes: Vec<(usize, Outcome)>,
+    error: Option<(usize, String, EmuError)>,
+}
+
+/// Runs the command; returns the exit status.
+///
+/// # Errors
+/// When writing to stdout or stderr fails.
+pub fn run(ctx: Ctx, a: &EmulateArgs) -> io::Result<Status> {
+    let mut usage: Vec<String> = Vec::new();
+    let target = match &a.target {
+        None => Target::Sm100a,
+        Some(TargetArg(Ok(t))) => *t,
+        Some(TargetArg(Err(e))) => {
+            usage.push(format!("target: {e}"));
+            Target::Sm100a
+        }
+    };
+    let mut m = Machine::new(target);
+    m.set_warp(a.warp);
+    if let Some(seed) = a.random_inputs {
+        m.set_random_inputs(seed);
+    }
+    for spec in &a.smem {
+        let Some((file, nums)) = split_at_sign(spec) else {
+            usage.push(format!("--smem {spec}: expected FILE@ADDR"));
+            continue;
+        };
+        let addr = nums.first().and_then(|s| number(s)).and_then(|v| u32::try_from(v).ok());
+        let cta = match nums.get(1) {
+            None => Some(0),
+            Some(s) => number(s).filter(|&c| c < 2),
+        };
+        let (Some(addr), Some(cta)) = (addr, cta) else {
+            usage.push(format!("--smem {spec}: the address must be a number below 2^32 and the CTA 0 or 1"));
+            continue;
+        };
+        match file_bytes(file) {
+            Ok((bytes, _, _)) => {
+                if let Err(e) = m.cta_mut(cta as usize).write_smem(addr, &bytes) {
+                    usage.push(format!("--smem {spec}: {e}"));
+                }
+            }
+            Err(e) => usage.push(e),
+        }
+    }
+    for spec in &a.tmem {
+        let parsed = split_at_sign(spec).and_then(|(file, nums)| {
+            let (l, c) = nums.first()?.split_once(',')?;
+            Some((file, u32::try_from(number(l)?).ok()?, u32::try_from(number(c)?).ok()?))
+        });
+        let Some((file, lane, col)) = parsed else {
+            usage.push(format!("--tmem {spec}: expected FILE@LANE,COL"));
+            continue;
+        };
+        match file_bytes(file) {
+            Ok((bytes, shape, 4)) if shape.len() == 2 => {
+                let cols = shape[1] as u32;
+                for (i, w) in bytes.chunks_exact(4).enumerate() {
+                    let v = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
+                    let (l, c) = (lane + i as u32 / cols, col + i as u32 % cols);
+                    if let Err(p) = m.cta_mut(0).write_tmem(l, c, v) {
+                        usage.push(format!("--tmem {spec}: {p}"));
+                        break;
+                    }
+                }
+            }
+            Ok(_) => usage.push(format!("--tmem {spec}: expected a 2-D .npy of 32-bit values (lanes x columns)")),
+            Err(e) => usage.push(e),
+        }
+    }
+    let mut lines: Vec<(usize, String)> = Vec::new();
+    if let Some(p) = &a.program {
+        match std::fs::read_to_string(p) {
+            Ok(text) => lines.extend(text.lines().enumerate().map(|(i, l)| (i + 1, l.to_string()))),
+            Err(e) => usage.push(format!("cannot read {p}: {e}")),
+        }
+    }
+    let base = lines.len();
+    lines.extend(a.exec.iter().enumerate().map(|(i, l)| (base + i + 1, l.clone())));
+    if lines.is_empty() && usage.is_empty() {
+        usage.push("nothing to run: give --exec LINE or --program FILE".into());
+    }
+    if !usage.is_empty() {
+        return finish_usage(ctx, &usage);
+    }
+    if a.require_alloc || lines.iter().any(|(_, l)| l.contains("tcgen05.alloc")) {
+        m.check_allocation = true;
+    }
+    let mut run = Run {
+        outcomes: Vec::new(),
+        error: None,
+    };
+    for (n, l) in &lines {
+        let t = l.trim();
+        if let Some(rest) = t.strip_prefix("//") {
+            if let Some(w) = rest.trim().strip_prefix("@warp") {
+                match w.trim().parse::<u32>() {
+                    Ok(w) => m.set_warp(w),
+                    Err(_) => {
+                        return finish_usage(ctx, &[format!("line {n}: // @warp needs a number")]);
+                    }
+                }
+            }
+            continue;
+        }
+        if t.is_empty() {
+            continue;
+        }
+        match m.execute(t) {
+            Ok(o) => run.outcomes.push((*n, o)),
+            Err(e) => {
+                run.error = Some((*n, t.to_string(), e));
+                break;
+            }
+        }
+    }
+    let mut err = String::new();
+    let mut files_ok = true;
+    let d = m.last_d();
+    if let Some(path) = &a.dump_d {
+        match &d {
+            Some(Ok(d)) => {
+                if let Err(e) = write_d(path, d) {
+                    writeln!(err, "error: cannot write {path}: {e}").map_err(fmt_err)?;
+                    files_ok = false;
+                }
+            }
+            Some(Err(e)) => writeln!(err, "error: D cannot be read back: {e}").map_err(fmt_err)?,
+            None => writeln!(err, "warning: no MMA ran: {path} not written").map_err(fmt_err)?,
+        }
+    }
+    if let Some(path) = &a.dump_tmem {
+        let cells: Vec<u32> = m.cta(0).tmem_cells().map(|c| c.unwrap_or(0)).collect();
+        if let Err(e) = write_u32(path, &cells, &[128, 512]) {
+            writeln!(err, "error: cannot write {path}: {e}").map_err(fmt_err)?;
+            files_ok = false;
+        }
+    }
+    let reference = match (&d, a.reference, m.last_mma()) {
+        (Some(Ok(d)), true, Some(r)) => Some(reference_error(r, d)),
+        _ => None,
+    };
+    let mut out = String::new();
+    if ctx.json {
+        json(&mut out, &run, &m, reference).map_err(fmt_err)?;
+    } else {
+        text(&mut out, &mut err, &run, &m, reference, ctx).map_err(fmt_err)?;
+    }
+    io::stdout().lock().write_all(out.as_bytes())?;
+    io::stderr().lock().write_all(err.as_bytes())?;
+    Ok(if !files_ok {
+        Status::Usage
+    } else if run.error.is_some() {
+        Status::Rule
+    } else {
+        Status::Valid
+    })
+}
+
+fn finish_usage(ctx: Ctx, usage: &[String]) -> io::Result<Status> {
+    if ctx.json {
+        let mut s = String::from("{\"lines\":[],\"errors\":[");
+        for (i, u) in usage.iter().enumerate() {
+            if i > 0 {
+                s.push(',');
+            }
+            s.push_str("{\"line\":0,\"rule\":\"usage\",\"field\":\"arguments\",\"value\":0,\"message\":");
+            json_str(&mut s, u).map_err(fmt_err)?;
+            s.push_str(",\"source\":\"tcgen05 emulate --help\"}");
+        }
+        s.push_str("]}\n");
+        io::stdout().lock().write_all(s.as_bytes())?;
+    } else {
+        let mut e = io::stderr().lock();
+        for u in usage {
+            writeln!(e, "error: {u}")?;
+        }
+    }
+    Ok(Status::Usage)
+}
+
+fn write_u32(path: &str, data: &[u32], shape: &[u64]) -> io::Result<()> {
+    write_npy(path, shape, data.iter().copied())
+}
+
+fn write_d(path: &str, d: &tcgen05::emulator::DMatrix) -> io::Result<()> {
+    let shape = [u64::from(d.m), u64::from(d.n)];
+    match d.d_type {
+        ElementType::F16 => write_npy(path, &shape, d.codes.iter().map(|&c| half::f16::from_bits(c as u16))),
+        ElementType::S32 => write_npy(path, &shape, d.codes.iter().map(|&c| c as i32)),
+        _ => write_npy(path, &shape, d.codes.iter().map(|&c| f32::from_bits(c))),
+    }
+}
+
+fn write_npy<T: npyz::AutoSerialize>(path: &str, shape: &[u64], data: impl Iterator<Item = T>) -> io::Result<()> {
+    let file = io::BufWriter::new(std::fs::File::create(path)?);
+    let mut w = npyz::WriteOptions::new().default_dtype().shape(shape).writer(file).begin_nd()?;
+    w.extend(data)?;
+    w.finish()
+}
+
+fn problem_json(s: &mut String, line: usize, p: &Problem) -> fmt::Result {
+    write!(s, "{{\"line\":{line},\"rule\":")?;
+    json_str(s, p.id())?;
+    s.push_str(",\"field\":");
+    json_str(s, p.field)?;
+    write!(s, ",\"value\":{},\"message\":", p.value)?;
+    json_str(s, p)?;
+    s.push_str(",\"source\":");
+    json_str(s, p.source)?;
+    s.push('}');
+    Ok(())
+}
+
+fn json(
+    s: &mut String,
+    run: &Run,
+    m: &Machine,
+    reference: Option<tcgen05::emulator::ReferenceError>,
+) -> fmt::Result {
+    s.push_str("{\"lines\":[");
+    for (i, (n, o)) in run.outcomes.iter().enumerate() {
+        if i > 0 {
+            s.push(',');
+        }
+        write!(s, "{{\"line\":{n},\"instruction\":")?;
+        json_str(s, &o.opcode)?;
+        s.push_str(",\"effect\":");
+        json_str(s, &o.effect)?;
+        s.push_str(",\"warnings\":[");
+        for (j, w) in o.warnings.iter().enumerate() {
+            if j > 0 {
+                s.push(',');
+            }
+            problem_json(s, *n, w)?;
+        }
+        s.push_str("]}");
+    }
+    s.push_str("],\"errors\":[");
+    if let Some((n, _, e)) = &run.error {
+        for (j, p) in e.problems.iter().enumerate() {
+            if j > 0 {
+                s.push(',');
+            }
+            problem_json(s, *n, p)?;
+        }
+    }
+    s.push(']');
+    if let Some(r) = m.last_mma() {
+        write!(
+            s,
+            ",\"d\":{{\"m\":{},\"n\":{},\"type\":\"{}\",\"layout\":\"{}\",\"lane\":{},\"column\":{}}}",
+            r.layout.m(),
+            r.layout.n(),
+            r.d_type.name(),
+            r.layout.layout().letter(),
+            r.d_address.lane(),
+            r.d_address.column()
+        )?;
+    }
+    if let Some(e) = reference {
+        write!(
+            s,
+            ",\"reference\":{{\"max_ulps\":{},\"at\":[{},{}],\"compared\":{},\"not_finite\":{}}}",
+            e.max_ulps, e.at.0, e.at.1, e.compared, e.not_finite
+        )?;
+    }
+    s.push_str("}\n");
+    Ok(())
+}
+
+fn text(
+    out: &mut String,
+    err: &mut String,
+    run: &Run,
+    m: &Machine,
+    reference: Option<tcgen05::emulator::ReferenceError>,
+    ctx: Ctx,
+) -> fmt::Result {
+    let (red, yellow, reset) = (ctx.err.red(), ctx.err.yellow(), ctx.err.reset());
+    for (n, o) in &run.outcomes {
+        writeln!(out, "line {n}: {}: {}", o.opcode, o.effect)?;
+        for w in &o.warnings {
+            writeln!(err, "{yellow}warning{reset}: line {n}: {w}")?;
+        }
+    }
+    if let Some((n, t, e)) = &run.error {
+        writeln!(err, "{red}error{reset}: line {n}: {t}")?;
+        for p in &e.problems {
+            let kind = if p.severity == Severity::Error { "error" } else { "warning" };
+            writeln!(err, "  {kind} [{}]: {p}", p.id())?;
+        }
+        writeln!(err, "  (the line changed nothing; the lines after it did not run)")?;
+    }
+    if let Some(r) = m.last_mma() {
+        writeln!(
+            out,
+            "D: {} x {} {} in data-path layout {} at lane {}, column {}",
+            r.layout.m(),
+            r.layout.n(),
+            r.d_type.name(),
+            r.layout.layout().letter(),
+            r.d_address.lane(),
+            r.d_address.column()
+        )?;
+        if let Some(Ok(d)) = m.last_d() {
+            let show = |c: u32| -> String {
+                match d.d_type {
+                    ElementType::F16 => format!("{}", half::f16::from_bits(c as u16)),
+                    ElementType::S32 => format!("{}", c as i32),
+                    _ => format!("{}", f32::from_bits(c)),
+                }
+            };
+            let cols = d.n.min(4);
+            for row in 0..d.m.min(2) {
+                let vals: Vec<String> = (0..cols).map(|c| show(d.codes[(row * d.n + c) as usize])).collect();
+                writeln!(out, "  D[{row}][0..{cols}] = [{}{}]", vals.join(", "), if d.n > cols { ", ..." } else { "" })?;
+            }
+        }
+    }
+    if let Some(e) = reference {
+        writeln!(
+            out,
+            "reference: largest error {} ulp at D[{}][{}] over {} elements ({} not finite) against the exact product of the operands read",
+            e.max_ulps, e.at.0, e.at.1, e.compared, e.not_finite
+        )?;
+    }
+    Ok(())
+}
