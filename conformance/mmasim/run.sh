@@ -5,7 +5,8 @@
 # crates/tcgen05/tests/numerics_mmasim.rs checks the Rust model against in every CI run.
 #
 #   conformance/mmasim/run.sh --check   regenerate into a temporary file and compare (default)
-#   conformance/mmasim/run.sh --write   rewrite conformance/mmasim/mmasim-2.1.1.txt.gz
+#   conformance/mmasim/run.sh --write   rewrite conformance/mmasim/mmasim-2.1.1.txt.gz and
+#                                       e2e-mmasim-2.1.1.txt.gz (whole MMAs, e2e.py)
 #   conformance/mmasim/run.sh --time    time MMA-Sim on one 128x256x16 bf16 and one
 #                                       128x256x64 mxf4nvf4 MMA (compare: cargo bench --bench numerics)
 #
@@ -18,6 +19,7 @@ ROOT="$(git -C "$(dirname "$0")" rev-parse --show-toplevel)"
 VENV="${MMASIM_VENV:-$ROOT/.cache/mmasim-venv}"
 COUNT="${MMASIM_COUNT:-10000}"
 OUT="$ROOT/conformance/mmasim/mmasim-2.1.1.txt.gz"
+E2E="$ROOT/conformance/mmasim/e2e-mmasim-2.1.1.txt.gz"     # whole MMAs, for the emulator
 
 # torch 2.9.1 is the wheel on PyPI (the CPU-only build is not on PyPI); it loads the CUDA
 # runtime libraries at import even on a machine without a GPU, so they are pinned too.
@@ -61,7 +63,10 @@ PY="$VENV/bin/python"
 
 case "${1:---check}" in
   --time) exec "$PY" "$ROOT/conformance/mmasim/gen.py" --time ;;
-  --write) "$PY" "$ROOT/conformance/mmasim/gen.py" "$OUT" "$COUNT" ;;
+  --write)
+    "$PY" "$ROOT/conformance/mmasim/gen.py" "$OUT" "$COUNT"
+    (cd "$ROOT/conformance/mmasim" && "$PY" e2e.py "$E2E")
+    ;;
   --check)
     tmp="$(mktemp -d)"
     trap 'rm -rf "$tmp"' EXIT
@@ -70,6 +75,13 @@ case "${1:---check}" in
       echo "mmasim: MMA-Sim 2.1.1 reproduces the committed results ($COUNT vectors per form)"
     else
       echo "mmasim: ERROR: MMA-Sim's results differ from $OUT" >&2
+      exit 1
+    fi
+    (cd "$ROOT/conformance/mmasim" && "$PY" e2e.py "$tmp/e2e.txt.gz")
+    if cmp -s <(gzip -dc "$tmp/e2e.txt.gz") <(gzip -dc "$E2E"); then
+      echo "mmasim: MMA-Sim 2.1.1 reproduces the committed whole-MMA results of e2e.py"
+    else
+      echo "mmasim: ERROR: MMA-Sim's whole-MMA results differ from $E2E" >&2
       exit 1
     fi
     ;;

@@ -104,7 +104,8 @@ fn file_bytes(path: &str) -> Result<(Vec<u8>, Vec<u64>, usize), String> {
         let n = bytes.len() as u64;
         return Ok((bytes, vec![n], 1));
     }
-    let npy = npyz::NpyFile::new(&bytes[..]).map_err(|e| format!("{path}: not a .npy file: {e}"))?;
+    let npy =
+        npyz::NpyFile::new(&bytes[..]).map_err(|e| format!("{path}: not a .npy file: {e}"))?;
     let dtype = npy.dtype();
     let descr = dtype.descr();
     if descr.starts_with('>') || npy.order() != npyz::Order::C {
@@ -154,13 +155,18 @@ pub fn run(ctx: Ctx, a: &EmulateArgs) -> io::Result<Status> {
             usage.push(format!("--smem {spec}: expected FILE@ADDR"));
             continue;
         };
-        let addr = nums.first().and_then(|s| number(s)).and_then(|v| u32::try_from(v).ok());
+        let addr = nums
+            .first()
+            .and_then(|s| number(s))
+            .and_then(|v| u32::try_from(v).ok());
         let cta = match nums.get(1) {
             None => Some(0),
             Some(s) => number(s).filter(|&c| c < 2),
         };
         let (Some(addr), Some(cta)) = (addr, cta) else {
-            usage.push(format!("--smem {spec}: the address must be a number below 2^32 and the CTA 0 or 1"));
+            usage.push(format!(
+                "--smem {spec}: the address must be a number below 2^32 and the CTA 0 or 1"
+            ));
             continue;
         };
         match file_bytes(file) {
@@ -175,7 +181,11 @@ pub fn run(ctx: Ctx, a: &EmulateArgs) -> io::Result<Status> {
     for spec in &a.tmem {
         let parsed = split_at_sign(spec).and_then(|(file, nums)| {
             let (l, c) = nums.first()?.split_once(',')?;
-            Some((file, u32::try_from(number(l)?).ok()?, u32::try_from(number(c)?).ok()?))
+            Some((
+                file,
+                u32::try_from(number(l)?).ok()?,
+                u32::try_from(number(c)?).ok()?,
+            ))
         });
         let Some((file, lane, col)) = parsed else {
             usage.push(format!("--tmem {spec}: expected FILE@LANE,COL"));
@@ -193,19 +203,30 @@ pub fn run(ctx: Ctx, a: &EmulateArgs) -> io::Result<Status> {
                     }
                 }
             }
-            Ok(_) => usage.push(format!("--tmem {spec}: expected a 2-D .npy of 32-bit values (lanes x columns)")),
+            Ok(_) => usage.push(format!(
+                "--tmem {spec}: expected a 2-D .npy of 32-bit values (lanes x columns)"
+            )),
             Err(e) => usage.push(e),
         }
     }
     let mut lines: Vec<(usize, String)> = Vec::new();
     if let Some(p) = &a.program {
         match std::fs::read_to_string(p) {
-            Ok(text) => lines.extend(text.lines().enumerate().map(|(i, l)| (i + 1, l.to_string()))),
+            Ok(text) => lines.extend(
+                text.lines()
+                    .enumerate()
+                    .map(|(i, l)| (i + 1, l.to_string())),
+            ),
             Err(e) => usage.push(format!("cannot read {p}: {e}")),
         }
     }
     let base = lines.len();
-    lines.extend(a.exec.iter().enumerate().map(|(i, l)| (base + i + 1, l.clone())));
+    lines.extend(
+        a.exec
+            .iter()
+            .enumerate()
+            .map(|(i, l)| (base + i + 1, l.clone())),
+    );
     if lines.is_empty() && usage.is_empty() {
         usage.push("nothing to run: give --exec LINE or --program FILE".into());
     }
@@ -293,7 +314,9 @@ fn finish_usage(ctx: Ctx, usage: &[String]) -> io::Result<Status> {
             if i > 0 {
                 s.push(',');
             }
-            s.push_str("{\"line\":0,\"rule\":\"usage\",\"field\":\"arguments\",\"value\":0,\"message\":");
+            s.push_str(
+                "{\"line\":0,\"rule\":\"usage\",\"field\":\"arguments\",\"value\":0,\"message\":",
+            );
             json_str(&mut s, u).map_err(fmt_err)?;
             s.push_str(",\"source\":\"tcgen05 emulate --help\"}");
         }
@@ -315,15 +338,27 @@ fn write_u32(path: &str, data: &[u32], shape: &[u64]) -> io::Result<()> {
 fn write_d(path: &str, d: &tcgen05::emulator::DMatrix) -> io::Result<()> {
     let shape = [u64::from(d.m), u64::from(d.n)];
     match d.d_type {
-        ElementType::F16 => write_npy(path, &shape, d.codes.iter().map(|&c| half::f16::from_bits(c as u16))),
+        ElementType::F16 => write_npy(
+            path,
+            &shape,
+            d.codes.iter().map(|&c| half::f16::from_bits(c as u16)),
+        ),
         ElementType::S32 => write_npy(path, &shape, d.codes.iter().map(|&c| c as i32)),
         _ => write_npy(path, &shape, d.codes.iter().map(|&c| f32::from_bits(c))),
     }
 }
 
-fn write_npy<T: npyz::AutoSerialize>(path: &str, shape: &[u64], data: impl Iterator<Item = T>) -> io::Result<()> {
+fn write_npy<T: npyz::AutoSerialize>(
+    path: &str,
+    shape: &[u64],
+    data: impl Iterator<Item = T>,
+) -> io::Result<()> {
     let file = io::BufWriter::new(std::fs::File::create(path)?);
-    let mut w = npyz::WriteOptions::new().default_dtype().shape(shape).writer(file).begin_nd()?;
+    let mut w = npyz::WriteOptions::new()
+        .default_dtype()
+        .shape(shape)
+        .writer(file)
+        .begin_nd()?;
     w.extend(data)?;
     w.finish()
 }
@@ -416,10 +451,17 @@ fn text(
     if let Some((n, t, e)) = &run.error {
         writeln!(err, "{red}error{reset}: line {n}: {t}")?;
         for p in &e.problems {
-            let kind = if p.severity == Severity::Error { "error" } else { "warning" };
+            let kind = if p.severity == Severity::Error {
+                "error"
+            } else {
+                "warning"
+            };
             writeln!(err, "  {kind} [{}]: {p}", p.id())?;
         }
-        writeln!(err, "  (the line changed nothing; the lines after it did not run)")?;
+        writeln!(
+            err,
+            "  (the line changed nothing; the lines after it did not run)"
+        )?;
     }
     if let Some(r) = m.last_mma() {
         writeln!(
@@ -442,8 +484,15 @@ fn text(
             };
             let cols = d.n.min(4);
             for row in 0..d.m.min(2) {
-                let vals: Vec<String> = (0..cols).map(|c| show(d.codes[(row * d.n + c) as usize])).collect();
-                writeln!(out, "  D[{row}][0..{cols}] = [{}{}]", vals.join(", "), if d.n > cols { ", ..." } else { "" })?;
+                let vals: Vec<String> = (0..cols)
+                    .map(|c| show(d.codes[(row * d.n + c) as usize]))
+                    .collect();
+                writeln!(
+                    out,
+                    "  D[{row}][0..{cols}] = [{}{}]",
+                    vals.join(", "),
+                    if d.n > cols { ", ..." } else { "" }
+                )?;
             }
         }
     }

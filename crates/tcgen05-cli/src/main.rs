@@ -12,8 +12,8 @@ macro_rules! key {
 
 mod batch;
 mod check;
-mod emulate;
 mod cli;
+mod emulate;
 mod idesc;
 mod layout;
 mod number;

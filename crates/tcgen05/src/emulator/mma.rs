@@ -713,7 +713,9 @@ pub(super) fn execute(
     if let Some(z) = line.zmask {
         let shift = ZeroColumnMask::from_bits_unchecked(z).fields().column_shift;
         if shift != 0 {
-            return Err(Problem::emu(EmuRule::NotModelled, "column_shift", u64::from(shift)).into());
+            return Err(
+                Problem::emu(EmuRule::NotModelled, "column_shift", u64::from(shift)).into(),
+            );
         }
         match ZeroColumnMask::from_bits(z).and_then(|zm| zm.column_mask(m as u16, n as u16)) {
             Ok(mask) => {

@@ -76,8 +76,8 @@ mod state;
 pub mod wgmma;
 
 pub use mma::{DMatrix, MmaInputs, MmaRecord};
-pub use reference::{exact_d, reference_error, ReferenceError};
 pub use problem::{EmuError, EmuRule, Problem, Rule, RuleRow, RULES};
+pub use reference::{exact_d, reference_error, ReferenceError};
 pub use state::{Cta, SMEM_BYTES, TMEM_COLUMNS, TMEM_LANES};
 
 use alloc::string::String;

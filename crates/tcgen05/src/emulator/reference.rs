@@ -47,7 +47,11 @@ fn ulp(f: Format, x: f64) -> f64 {
         Format::S32 => return 1.0,
         _ => (24, -126),
     };
-    let e = if x == 0.0 { emin } else { (libm_floor_log2(x.abs())).max(emin) };
+    let e = if x == 0.0 {
+        emin
+    } else {
+        (libm_floor_log2(x.abs())).max(emin)
+    };
     crate::numerics::format::pow2(e - (p - 1))
 }
 
@@ -67,8 +71,16 @@ fn libm_floor_log2(x: f64) -> i32 {
 #[must_use]
 pub fn exact_d(r: &MmaRecord) -> Vec<Option<f64>> {
     let (m, n, k) = (r.layout.m(), r.layout.n(), r.k);
-    let (fa, fb, fd) = (format_of(r.ab_types.0), format_of(r.ab_types.1), format_of(r.d_type));
-    let blocks = if r.inputs.sfa.is_empty() { 0 } else { r.inputs.sfa.len() as u32 / m };
+    let (fa, fb, fd) = (
+        format_of(r.ab_types.0),
+        format_of(r.ab_types.1),
+        format_of(r.d_type),
+    );
+    let blocks = if r.inputs.sfa.is_empty() {
+        0
+    } else {
+        r.inputs.sfa.len() as u32 / m
+    };
     let fs = r.inputs.scale_format.unwrap_or(Format::Ue8m0);
     let mut out = Vec::with_capacity((m * n) as usize);
     for i in 0..m {

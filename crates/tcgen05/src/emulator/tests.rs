@@ -459,22 +459,41 @@ fn ws_zero_column_mask_zeroes_the_listed_columns() {
         if ZEROED.contains(&col) {
             assert!(cols.iter().all(|&x| x == 0), "column {col} not zeroed");
         } else {
-            assert_eq!(cols, &b[(col * 16) as usize..((col + 1) * 16) as usize], "column {col}");
+            assert_eq!(
+                cols,
+                &b[(col * 16) as usize..((col + 1) * 16) as usize],
+                "column {col}"
+            );
         }
     }
     let row = tcgen05_row(Kind::F16, Format::Bf16, Format::Bf16, Format::F32);
     let d = m.last_d().unwrap().unwrap();
     for (i, j) in [(0u32, 4u32), (63, 5), (10, 3), (33, 60)] {
         let zeros = [0u32; 16];
-        let bcol = if ZEROED.contains(&j) { &zeros[..] } else { &b[(j * 16) as usize..((j + 1) * 16) as usize] };
+        let bcol = if ZEROED.contains(&j) {
+            &zeros[..]
+        } else {
+            &b[(j * 16) as usize..((j + 1) * 16) as usize]
+        };
         let want = row
-            .dot(&Operands { a: &a[(i * 16) as usize..((i + 1) * 16) as usize], b: bcol, c: 0, sfa: &[], sfb: &[] }, false)
+            .dot(
+                &Operands {
+                    a: &a[(i * 16) as usize..((i + 1) * 16) as usize],
+                    b: bcol,
+                    c: 0,
+                    sfa: &[],
+                    sfb: &[],
+                },
+                false,
+            )
             .unwrap()
             .d_bits;
         assert_eq!(d.codes[(i * 64 + j) as usize], want, "D[{i}][{j}]");
     }
     // A column shift is refused, not ignored.
-    let e = m.execute(&format!("{base}, 0x0103028000000000;")).unwrap_err();
+    let e = m
+        .execute(&format!("{base}, 0x0103028000000000;"))
+        .unwrap_err();
     assert!(!e.problems.is_empty());
 }
 
@@ -496,7 +515,9 @@ fn block_scaled_mma_reads_scale_factors_at_their_ids() {
     // scale_A at column 100, byte 1; scale_B at column 104, byte 2; other bytes other codes.
     for lane in 0..128u32 {
         for col in 0..8u32 {
-            let w = (0..4).map(|i| noise[((lane * 8 + col) * 4 + i) as usize] << (8 * i)).fold(0, |x, y| x | y);
+            let w = (0..4)
+                .map(|i| noise[((lane * 8 + col) * 4 + i) as usize] << (8 * i))
+                .fold(0, |x, y| x | y);
             m.cta_mut(0).write_tmem(lane, 100 + col, w).unwrap();
         }
     }
@@ -559,6 +580,8 @@ fn block_scaled_mma_reads_scale_factors_at_their_ids() {
     // SFA_ID 0 (bits 29-30 cleared): another byte, another D.
     m.execute(&line(0x2890_0020 & !(3 << 29))).unwrap();
     let wrong = m.last_d().unwrap().unwrap();
-    let differ = (0..128u32 * 64).filter(|&x| wrong.codes[x as usize] != want(x / 64, x % 64)).count();
+    let differ = (0..128u32 * 64)
+        .filter(|&x| wrong.codes[x as usize] != want(x / 64, x % 64))
+        .count();
     assert!(differ > 4000, "{differ}");
 }
