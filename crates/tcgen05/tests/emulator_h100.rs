@@ -10,6 +10,8 @@
 //! window from its seed with the fill rules of `hw/emulator/emulator.cu`, and compares with the
 //! committed H100 output `hw/emulator/results/emulator-d.bin.gz`.
 
+#![cfg(feature = "alloc")]
+
 use std::collections::BTreeSet;
 use std::io::Read;
 

@@ -9,6 +9,8 @@
 //! PTX text's placement (9.7.16.10.7), C to D's cells of data-path layout D or F; one
 //! `tcgen05.mma` line with `enable-input-d` runs, and D must equal MMA-Sim's bit for bit.
 
+#![cfg(feature = "alloc")]
+
 use std::collections::BTreeSet;
 use std::io::Read;
 

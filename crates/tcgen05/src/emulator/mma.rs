@@ -620,6 +620,10 @@ pub(super) fn execute(
         }
     }
 
+    // The `.ws` column shift: the MMA's column j is B's column s + j (decisions.md R22).
+    let b_shift = line.zmask.map_or(0, |z| {
+        u32::from(ZeroColumnMask::from_bits_unchecked(z).fields().column_shift)
+    });
     // B: N x K codes, N/ctas columns from each CTA.
     let mut b = vec![0u32; (n * k) as usize];
     let b_storage = ElementStorage::of(fields.b_type, Some(kind)).map_err(Problem::from)?;
@@ -672,7 +676,8 @@ pub(super) fn execute(
         } else {
             Major::K
         };
-        let ml = match MatrixLayout::try_new(d, LayoutOperand::new(b_storage, major, n_per, k)) {
+        let extent = n_per + b_shift.div_ceil(8) * 8;
+        let ml = match MatrixLayout::try_new(d, LayoutOperand::new(b_storage, major, extent, k)) {
             Ok(l) => l,
             Err(e) => {
                 problems.push(e.into());
@@ -682,7 +687,7 @@ pub(super) fn execute(
         'cols: for col in 0..n_per {
             for kk in 0..k {
                 let got = ml
-                    .address(col, kk)
+                    .address(col + b_shift, kk)
                     .map_err(Problem::from)
                     .and_then(|loc| read_element(cta, loc, fb, &mut random, "b", &mut source));
                 match got {
@@ -711,12 +716,6 @@ pub(super) fn execute(
 
     // Zero columns of `.ws` (E4).
     if let Some(z) = line.zmask {
-        let shift = ZeroColumnMask::from_bits_unchecked(z).fields().column_shift;
-        if shift != 0 {
-            return Err(
-                Problem::emu(EmuRule::NotModelled, "column_shift", u64::from(shift)).into(),
-            );
-        }
         match ZeroColumnMask::from_bits(z).and_then(|zm| zm.column_mask(m as u16, n as u16)) {
             Ok(mask) => {
                 for col in 0..n {

@@ -45,12 +45,14 @@
 //!   its own shared memory at the same descriptor; D's rows are in the CTA that owns them
 //!   (data-path layouts A and B). The peer is CTA 1.
 //! - **E4 zero columns.** A column of B that the `.ws` zero-column mask selects is read as +0
-//!   codes, whatever shared memory holds there.
+//!   codes, whatever shared memory holds there. With a column shift `s` the MMA's column `j` is
+//!   B's column `s + j` of the descriptor's layout (decisions.md R22), and mask bit `j` concerns
+//!   the MMA's column `j`.
 //! - **E5 negation** of A or B (instruction descriptor bits 13, 14) flips the sign bit of every
 //!   element code before the arithmetic.
 //!
 //! Not modelled (each is refused with [`EmuRule::NotModelled`], naming it): sparse A (`.sp`),
-//! `.ashift`, `scale-input-d`, a `.ws` zero-column mask's column shift (B reuse across rows), `tcgen05.cp` with decompression, `tcgen05.ld.red`, and the
+//! `.ashift`, `scale-input-d`, `tcgen05.cp` with decompression, `tcgen05.ld.red`, and the
 //! `sm_103a` K = 96 forms.
 //!
 //! # Example
