@@ -5,6 +5,7 @@
 
 mod batch;
 mod check;
+mod emulate;
 mod errors;
 mod help;
 mod idesc;

@@ -1,0 +1,367 @@
+//! `tcgen05 emulate`: the functional model from the command line.
+
+use std::collections::BTreeSet;
+
+use crate::run;
+
+const MMA: &str = "tcgen05.mma.cta_group::1.kind::f16 [0], 0x0000401000080000, 0x0000401000080100, 0x08100490, 0;";
+
+fn keys(v: &serde_json::Value) -> BTreeSet<String> {
+    v.as_object().expect("object").keys().cloned().collect()
+}
+
+fn set(k: &[&str]) -> BTreeSet<String> {
+    k.iter().map(|s| (*s).to_string()).collect()
+}
+
+/// The data of a little-endian C-order `.npy` written by the command, with its dtype and shape
+/// read from the header (NumPy format 1.0: magic, version, header length, dict).
+fn npy(path: &std::path::Path) -> (String, String, Vec<u8>) {
+    let b = std::fs::read(path).unwrap();
+    assert_eq!(&b[..6], b"\x93NUMPY");
+    let (hlen, start) = if b[6] == 1 {
+        (usize::from(u16::from_le_bytes([b[8], b[9]])), 10)
+    } else {
+        (u32::from_le_bytes([b[8], b[9], b[10], b[11]]) as usize, 12)
+    };
+    let header = String::from_utf8(b[start..start + hlen].to_vec()).unwrap();
+    let descr = header
+        .split("'descr': '")
+        .nth(1)
+        .unwrap()
+        .split('\'')
+        .next()
+        .unwrap()
+        .to_string();
+    let shape = header
+        .split("'shape': (")
+        .nth(1)
+        .unwrap()
+        .split(')')
+        .next()
+        .unwrap()
+        .to_string();
+    (descr, shape, b[start + hlen..].to_vec())
+}
+
+#[test]
+fn random_inputs_reference_text_and_json() {
+    let r = run(&[
+        "emulate",
+        "--random-inputs",
+        "1",
+        "--reference",
+        "--exec",
+        MMA,
+    ]);
+    r.code(0);
+    assert!(
+        r.stdout.starts_with(
+            "line 1: tcgen05.mma.cta_group::1.kind::f16: D 128x64x16 f32 += bf16 x bf16, layout D"
+        ),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("reference: largest error "),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("over 8192 elements (0 not finite)"),
+        "{}",
+        r.stdout
+    );
+    let v = run(&[
+        "emulate",
+        "--random-inputs",
+        "1",
+        "--reference",
+        "--json",
+        "--exec",
+        MMA,
+    ])
+    .json();
+    assert_eq!(keys(&v), set(&["lines", "errors", "d", "reference"]));
+    assert_eq!(
+        keys(&v["lines"][0]),
+        set(&["line", "instruction", "effect", "warnings"])
+    );
+    assert_eq!(
+        keys(&v["d"]),
+        set(&["m", "n", "type", "layout", "lane", "column"])
+    );
+    assert_eq!(
+        (v["d"]["m"].as_u64(), v["d"]["n"].as_u64()),
+        (Some(128), Some(64))
+    );
+    assert_eq!(v["d"]["layout"], "D");
+    assert_eq!(v["reference"]["compared"], 8192);
+    // bf16 products summed with 25 fraction bits kept: errors of a few ulp, never thousands.
+    let ulps = v["reference"]["max_ulps"].as_f64().unwrap();
+    assert!(ulps < 1024.0, "{ulps}");
+    // The same seed gives the same D; another seed another.
+    let again = run(&[
+        "emulate",
+        "--random-inputs",
+        "1",
+        "--reference",
+        "--json",
+        "--exec",
+        MMA,
+    ])
+    .json();
+    assert_eq!(again, v);
+    let other = run(&[
+        "emulate",
+        "--random-inputs",
+        "2",
+        "--reference",
+        "--json",
+        "--exec",
+        MMA,
+    ])
+    .json();
+    assert_ne!(other["reference"], v["reference"]);
+}
+
+#[test]
+fn uninitialised_inputs_and_rule_errors_exit_1_with_json() {
+    let r = run(&["emulate", "--json", "--exec", MMA]);
+    r.code(1);
+    let v = r.json();
+    assert_eq!(keys(&v), set(&["lines", "errors"]));
+    let rules: Vec<&str> = v["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["rule"].as_str().unwrap())
+        .collect();
+    assert_eq!(rules, ["smem-uninitialised", "smem-uninitialised"]);
+    for e in v["errors"].as_array().unwrap() {
+        assert_eq!(
+            keys(e),
+            set(&["line", "rule", "field", "value", "message", "source"])
+        );
+    }
+    // Text: the line, each problem, and that nothing changed.
+    let r = run(&["emulate", "--exec", MMA]);
+    r.code(1);
+    assert!(
+        r.stderr.contains("error: line 1: tcgen05.mma"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("[smem-uninitialised]"));
+    // M = 48: the form's rule, from tcgen05 check's rules.
+    let bad = MMA.replace("0x08100490", "0x03100490");
+    let v = run(&["emulate", "--random-inputs", "1", "--json", "--exec", &bad]).json();
+    assert_eq!(v["errors"][0]["field"], "m");
+    // A later line does not run after a failing one.
+    let v = run(&[
+        "emulate",
+        "--json",
+        "--random-inputs",
+        "1",
+        "--exec",
+        &bad,
+        "--exec",
+        MMA,
+    ])
+    .json();
+    assert_eq!(v["lines"].as_array().unwrap().len(), 0);
+    assert!(v.get("d").is_none());
+}
+
+#[test]
+fn dumps_are_npy_and_agree_with_each_other() {
+    let dir = std::env::temp_dir().join(format!("tcgen05-emulate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (d, t) = (dir.join("d.npy"), dir.join("tmem.npy"));
+    run(&[
+        "emulate",
+        "--random-inputs",
+        "3",
+        "--exec",
+        MMA,
+        "--dump-d",
+        d.to_str().unwrap(),
+        "--dump-tmem",
+        t.to_str().unwrap(),
+    ])
+    .code(0);
+    let (dd, ds, dbytes) = npy(&d);
+    let (td, ts, tbytes) = npy(&t);
+    assert_eq!(
+        (dd.as_str(), ds.as_str(), dbytes.len()),
+        ("<f4", "128, 64, ", 128 * 64 * 4)
+    );
+    assert_eq!(
+        (td.as_str(), ts.as_str(), tbytes.len()),
+        ("<u4", "128, 512, ", 128 * 512 * 4)
+    );
+    // Layout D: D[m][n] is lane m, column n.
+    for (m, n) in [(0usize, 0usize), (127, 63), (40, 17)] {
+        let i = (m * 64 + n) * 4;
+        let j = (m * 512 + n) * 4;
+        assert_eq!(dbytes[i..i + 4], tbytes[j..j + 4]);
+    }
+    // Column 64 onwards was never written: 0 in the dump.
+    assert_eq!(tbytes[64 * 4..65 * 4], [0, 0, 0, 0]);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn program_files_smem_and_tmem_inputs_and_ld() {
+    let dir = std::env::temp_dir().join(format!("tcgen05-emulate-p-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // A and B all ones (bf16 0x3F80): every D element is K = 16.
+    let ones: Vec<u8> = std::iter::repeat_n([0x80u8, 0x3F], 4096 / 2)
+        .flatten()
+        .collect();
+    let a = dir.join("a.bin");
+    std::fs::write(&a, &ones).unwrap();
+    let prog = dir.join("prog.ptx");
+    std::fs::write(
+        &prog,
+        format!(
+            "// a K loop of two MMAs, then warp 1 loads lanes 32-63, columns 0-1\n\
+             tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [0x20000], 64;\n\
+             {MMA}\n\
+             {}\n\
+             // @warp 1\n\
+             tcgen05.ld.sync.aligned.32x32b.x2.b32 {{%r0, %r1}}, [0x00200000];\n\
+             tcgen05.wait::ld.sync.aligned;\n",
+            MMA.replace(", 0;", ", 1;")
+        ),
+    )
+    .unwrap();
+    let a_at = format!("{}@0", a.display());
+    let b_at = format!("{}@0x1000", a.display());
+    let d = dir.join("d.npy");
+    let r = run(&[
+        "emulate",
+        "--program",
+        prog.to_str().unwrap(),
+        "--smem",
+        &a_at,
+        "--smem",
+        &b_at,
+        "--dump-d",
+        d.to_str().unwrap(),
+        "--json",
+    ]);
+    r.code(0);
+    let v = r.json();
+    assert_eq!(v["lines"].as_array().unwrap().len(), 5, "{v}");
+    assert_eq!(v["lines"][0]["line"], 2);
+    let (_, _, bytes) = npy(&d);
+    for w in bytes.chunks_exact(4) {
+        assert_eq!(f32::from_le_bytes([w[0], w[1], w[2], w[3]]), 32.0);
+    }
+    // Tensor Memory input: D of an enable-input-d MMA starts from it.
+    let t = dir.join("c.npy");
+    let mut c = Vec::new();
+    c.extend_from_slice(b"\x93NUMPY\x01\x00");
+    let header = "{'descr': '<u4', 'fortran_order': False, 'shape': (128, 64), }";
+    let pad = 64 - (10 + header.len() + 1) % 64;
+    let h = format!("{header}{}\n", " ".repeat(pad % 64));
+    c.extend_from_slice(&(h.len() as u16).to_le_bytes());
+    c.extend_from_slice(h.as_bytes());
+    for _ in 0..128 * 64 {
+        c.extend_from_slice(&100f32.to_bits().to_le_bytes());
+    }
+    std::fs::write(&t, &c).unwrap();
+    let t_at = format!("{}@0,0", t.display());
+    run(&[
+        "emulate",
+        "--smem",
+        &a_at,
+        "--smem",
+        &b_at,
+        "--tmem",
+        &t_at,
+        "--exec",
+        &MMA.replace(", 0;", ", 1;"),
+        "--dump-d",
+        d.to_str().unwrap(),
+    ])
+    .code(0);
+    let (_, _, bytes) = npy(&d);
+    assert_eq!(
+        f32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]),
+        116.0
+    );
+    // Allocation is checked once the program allocates: D at column 64 is outside 0-63.
+    std::fs::write(
+        &prog,
+        format!(
+            "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [0x20000], 64;\n{}\n",
+            MMA.replace("[0]", "[64]")
+        ),
+    )
+    .unwrap();
+    let v = run(&[
+        "emulate",
+        "--program",
+        prog.to_str().unwrap(),
+        "--smem",
+        &a_at,
+        "--smem",
+        &b_at,
+        "--json",
+    ])
+    .json();
+    assert_eq!(v["errors"][0]["rule"], "tmem-not-allocated", "{v}");
+    assert_eq!(v["errors"][0]["line"], 2);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn usage_errors_exit_2_with_one_json_object() {
+    for args in [
+        &["emulate", "--json"][..],
+        &["emulate", "--json", "--program", "/nonexistent/prog.ptx"][..],
+        &["emulate", "--json", "--smem", "nofile", "--exec", MMA][..],
+        &[
+            "emulate",
+            "--json",
+            "--smem",
+            "/nonexistent@0",
+            "--exec",
+            MMA,
+        ][..],
+        &[
+            "emulate",
+            "--json",
+            "--tmem",
+            "/nonexistent@0",
+            "--exec",
+            MMA,
+        ][..],
+        &["emulate", "--json", "--target", "sm_120a", "--exec", MMA][..],
+    ] {
+        let r = run(args);
+        r.code(2);
+        let v = r.json();
+        let errors = v["errors"].as_array().unwrap();
+        assert!(!errors.is_empty(), "{args:?}");
+        assert!(errors
+            .iter()
+            .all(|e| e["message"].as_str().is_some_and(|m| !m.is_empty())));
+    }
+    let r = run(&["emulate", "--smem", "/nonexistent@0", "--exec", MMA]);
+    r.code(2);
+    assert!(r.stderr_lines()[0].starts_with("error: cannot read /nonexistent"));
+}
+
+#[test]
+fn help_has_examples() {
+    let r = run(&["emulate", "--help"]);
+    r.code(0);
+    assert!(r.stdout.contains("Examples:"));
+    assert!(r
+        .stdout
+        .contains("tcgen05 emulate --random-inputs 1 --reference"));
+    assert!(r.stdout.contains("Exit status"));
+}
