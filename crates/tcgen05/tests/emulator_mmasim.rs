@@ -10,6 +10,7 @@
 //! `tcgen05.mma` line with `enable-input-d` runs, and D must equal MMA-Sim's bit for bit.
 
 #![cfg(feature = "alloc")]
+#![allow(clippy::unwrap_used, clippy::cast_possible_truncation)] // a failed unwrap is a failed test
 
 use std::collections::BTreeSet;
 use std::io::Read;
@@ -48,7 +49,6 @@ fn width(s: &str) -> u32 {
 }
 
 struct Config {
-    name: String,
     kind: Kind,
     m: u32,
     n: u32,
@@ -78,7 +78,6 @@ fn parse(name: &str) -> Config {
         (parts[2], parts[3], parts[4], None)
     };
     Config {
-        name: name.into(),
         kind,
         m: m.parse().unwrap(),
         n: n.parse().unwrap(),

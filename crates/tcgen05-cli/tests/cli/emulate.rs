@@ -1,5 +1,7 @@
 //! `tcgen05 emulate`: the functional model from the command line.
 
+#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
+
 use std::collections::BTreeSet;
 
 use crate::run;

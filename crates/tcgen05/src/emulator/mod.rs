@@ -69,6 +69,10 @@
 //! # Ok::<(), tcgen05::emulator::EmuError>(())
 //! ```
 
+// A problem carries its rule by value (a checker finding, a layout or numerics error): about
+// 160 bytes, returned only when an instruction fails.
+#![allow(clippy::result_large_err)]
+
 mod mma;
 mod movement;
 mod problem;
@@ -167,6 +171,7 @@ impl Machine {
     ///
     /// # Errors
     /// When a later instruction overwrote or freed part of D.
+    #[must_use]
     pub fn last_d(&self) -> Option<Result<DMatrix, EmuError>> {
         self.last_mma.as_ref().map(|r| r.read_d(&self.ctas))
     }

@@ -99,8 +99,8 @@ pub fn exact_d(r: &MmaRecord) -> Vec<Option<f64>> {
                     break;
                 };
                 let mut p = mul(a, b);
-                if blocks > 0 {
-                    let blk = kk / (k / blocks);
+                if let Some(per_block) = k.checked_div(blocks) {
+                    let blk = kk / per_block;
                     let sa = exact_of(fs, r.inputs.sfa[(i * blocks + blk) as usize]);
                     let sb = exact_of(fs, r.inputs.sfb[(j * blocks + blk) as usize]);
                     let (Some(sa), Some(sb)) = (sa, sb) else {

@@ -20,6 +20,7 @@ fn desc(start: u32, lbo: u32, sbo: u32) -> u64 {
 /// Places a rows x k matrix of `bytes`-byte codes K-major without swizzle, by the PTX text's
 /// core-matrix picture (9.7.16.3.3): 8 rows x 16 bytes per core matrix, core matrices along K
 /// `lbo` apart and along M/N `sbo` apart. Written here from the text, not through the model.
+#[allow(clippy::too_many_arguments)] // the picture's parameters, named
 fn place(
     cta: &mut Cta,
     start: u32,
@@ -334,10 +335,7 @@ fn st_and_ld_move_registers_by_the_fragment_maps_and_the_quadrant_rule() {
     m.execute("tcgen05.ld.sync.aligned.16x64b.x1.b32 {%r7}, [0x00200010];")
         .unwrap();
     let r7 = m.cta(0).registers(1).find(|(n, _)| *n == "%r7").unwrap().1[6];
-    assert_eq!(
-        r7,
-        Some(0x1000 + 6 / 4 + 8 * (6 % 2) + (6 / 2 % 2) * 0x1000)
-    );
+    assert_eq!(r7, Some(want_16x64b(6)));
 }
 
 #[test]
@@ -722,4 +720,12 @@ fn ws_m32_with_the_ptx_example_mask() {
         m.cta(0).tmem_cell(5 + 32 * 3, 7).unwrap(),
         Some(d.codes[5 * 64 + 48 + 7])
     );
+}
+
+/// `.16x64b`: thread t's register 0 holds lane t / 4 + 8 (t % 2), column (t / 2) % 2 (PTX
+/// Figure 184); the cells hold 0x1000 (column + 1) + lane after the `.32x32b` store above.
+fn want_16x64b(t: u32) -> u32 {
+    let lane = t / 4 + 8 * (t % 2);
+    let column = (t / 2) % 2;
+    0x1000 * (column + 1) + lane
 }
