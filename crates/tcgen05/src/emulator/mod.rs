@@ -5,8 +5,8 @@
 //!
 //! Every piece is one this crate already has, put together:
 //!
-//! - the line is read by [`ptx_reader`](crate::ptx_reader) and its form checked by
-//!   [`check`](crate::check) (the same rules as `tcgen05 check`: the instruction's qualifiers,
+//! - the line is read by [`ptx_reader`] and its form checked by
+//!   [`check`] (the same rules as `tcgen05 check`: the instruction's qualifiers,
 //!   the immediate instruction descriptor, zero-column mask and shared memory descriptors);
 //! - operands are fetched from shared memory through their descriptors by
 //!   [`MatrixLayout`](crate::canonical_layout::MatrixLayout) (swizzle, base offset, LBO mode),
@@ -63,7 +63,7 @@
 //! let mut m = Machine::new(Target::Sm100a);
 //! m.set_random_inputs(7);
 //! // A 128 x 64 x 16 f16 MMA: A at 0x0, B at 0x1000 (K-major, no swizzle), D at column 0.
-//! m.execute("tcgen05.mma.cta_group::1.kind::f16 [0], 0x4000000800100000, 0x4000000800100100, 0x08100490, 0;")?;
+//! m.execute("tcgen05.mma.cta_group::1.kind::f16 [0], 0x0000401000080000, 0x0000401000080100, 0x08100490, 0;")?;
 //! let d = m.last_d().expect("an MMA ran")?;
 //! assert_eq!((d.m, d.n), (128, 64));
 //! # Ok::<(), tcgen05::emulator::EmuError>(())
