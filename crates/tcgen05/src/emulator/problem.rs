@@ -290,25 +290,16 @@ impl Problem {
         }
     }
 
-    /// The rule's identifier (`tmem-uninitialised`, or the Debug name of a module's rule).
+    /// The rule's identifier, as reports print it: the emulator's rule id
+    /// (`tmem-uninitialised`), the checker's rule id, or for a rule of another module (a layout,
+    /// data-path, Tensor Memory or numerics rule) the field it concerns, as `tcgen05 check` does.
     #[must_use]
-    pub fn id(&self) -> alloc::string::String {
-        use alloc::format;
+    pub fn id(&self) -> &'static str {
         match &self.rule {
-            Rule::Emu(r) => r.row().id.into(),
-            Rule::Read(_) => "read".into(),
-            Rule::Check(f) => f.rule_id().into(),
-            Rule::Ptx(PtxError::Rule { rule, .. }) => format!("{rule:?}"),
-            Rule::Ptx(e) => format!("{e:?}")
-                .split(['(', ' ', '{'])
-                .next()
-                .unwrap_or("ptx")
-                .into(),
-            Rule::Numerics(p) => format!("{:?}", p.rule),
-            other => format!("{other:?}")
-                .split(['(', ' ', '{'])
-                .nth(1)
-                .map_or_else(|| "rule".into(), Into::into),
+            Rule::Emu(r) => r.row().id,
+            Rule::Read(_) => "read",
+            Rule::Check(f) => f.rule_id(),
+            _ => self.field,
         }
     }
 }
