@@ -159,6 +159,7 @@ struct MmaLine {
     scales: Option<(TmemAddress, TmemAddress)>,
     disable: Option<Vec<u32>>,
     enable_input_d: bool,
+    scale_input_d: u32,
     zmask: Option<u64>,
 }
 
@@ -262,6 +263,7 @@ fn parse(ins: &Instruction<'_>) -> Result<MmaLine, EmuError> {
     let enable = immediate(ops.get(take(&mut i, 1)), "enable_input_d");
     let last = ops.get(take(&mut i, 1));
     let mut zmask = None;
+    let mut scale_input_d = 0;
     if let Some(o) = last {
         let v = immediate(
             Some(o),
@@ -273,8 +275,8 @@ fn parse(ins: &Instruction<'_>) -> Result<MmaLine, EmuError> {
         );
         match v {
             Ok(v) if ws => zmask = Some(v),
-            Ok(0) => {}
-            Ok(v) => problems.push(Problem::emu(EmuRule::NotModelled, "scale_input_d", v)),
+            // The form check bounds it to 0-15 (f16 and tf32 kinds only).
+            Ok(v) => scale_input_d = v as u32,
             Err(p) => problems.push(p),
         }
     }
@@ -311,6 +313,7 @@ fn parse(ins: &Instruction<'_>) -> Result<MmaLine, EmuError> {
                 disable,
                 enable_input_d: enable != 0,
                 zmask,
+                scale_input_d,
             })
         }
         _ => Err(EmuError { problems }),
@@ -873,8 +876,12 @@ pub(super) fn execute(
                 "d_tmem",
                 check_alloc,
             );
+            let v = v.and_then(|v| {
+                let c = if d_bits == 16 { v & 0xFFFF } else { v };
+                scaled_c(fd, c, line.scale_input_d)
+            });
             match v {
-                Ok(v) => cmat[i] = if d_bits == 16 { v & 0xFFFF } else { v },
+                Ok(v) => cmat[i] = v,
                 Err(p) => {
                     problems.push(p);
                     break;
@@ -971,4 +978,49 @@ pub(super) fn execute(
         written,
         ctas
     ))
+}
+
+/// `C * 2^-scale_input_d` (PTX ISA 9.7.16.10: D = A*B + D * 2^-s) when it is exactly a code of
+/// D's format, so that the arithmetic sees the scaled C unchanged (E6 of the module docs); a
+/// scaled C that would need rounding is refused, since how the hardware rounds it is unmeasured.
+fn scaled_c(fd: Format, c: u32, s: u32) -> Result<u32, Problem> {
+    use crate::numerics::format::{Exact, Rounding, Value};
+    if s == 0 {
+        return Ok(c);
+    }
+    let refused = || {
+        Problem::emu(
+            EmuRule::NotModelled,
+            "scale_input_d (inexact scaled C)",
+            u64::from(c),
+        )
+    };
+    match fd.decode(c).map_err(|_| refused())? {
+        Value::Zero { .. } | Value::Inf { .. } | Value::NaN => Ok(c),
+        v => {
+            let mut x = Exact::of(v).ok_or_else(refused)?;
+            x.scale -= s as i32;
+            let down = fd.encode(x, Rounding::TowardZero).map_err(|_| refused())?;
+            let back = fd
+                .decode(down)
+                .ok()
+                .and_then(Exact::of)
+                .ok_or_else(refused)?;
+            // Exact when the code decodes to the scaled value itself.
+            let norm = |e: Exact| {
+                let tz = if e.mag == 0 {
+                    0
+                } else {
+                    e.mag.trailing_zeros()
+                };
+                (e.neg, e.mag >> tz, e.scale + tz as i32)
+            };
+            let same = norm(back) == norm(x);
+            if same {
+                Ok(down)
+            } else {
+                Err(refused())
+            }
+        }
+    }
 }

@@ -50,9 +50,13 @@
 //!   the MMA's column `j`.
 //! - **E5 negation** of A or B (instruction descriptor bits 13, 14) flips the sign bit of every
 //!   element code before the arithmetic.
+//! - **E6 `scale-input-d`** `s` (PTX ISA 9.7.16.10: D = A*B + D * 2^-s) scales C before the
+//!   fused sum. Where `C * 2^-s` is exactly a code of D's format it is that code (then where the
+//!   scaling happens makes no difference); where it would need rounding (C subnormal after the
+//!   scaling) the MMA is refused as not modelled, since that rounding is unmeasured.
 //!
 //! Not modelled (each is refused with [`EmuRule::NotModelled`], naming it): sparse A (`.sp`),
-//! `.ashift`, `scale-input-d`, `tcgen05.cp` with decompression, `tcgen05.ld.red`, and the
+//! `.ashift`, `scale-input-d` where the scaled C is inexact, `tcgen05.cp` with decompression, `tcgen05.ld.red`, and the
 //! `sm_103a` K = 96 forms.
 //!
 //! # Example

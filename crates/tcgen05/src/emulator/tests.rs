@@ -729,3 +729,49 @@ fn want_16x64b(t: u32) -> u32 {
     let column = (t / 2) % 2;
     0x1000 * (column + 1) + lane
 }
+
+/// `scale-input-d` 3: D = A*B + D * 2^-3. With A = 0 (B anything) D is exactly C / 8; a C that
+/// would become subnormal-inexact is refused rather than rounded by a guess.
+#[test]
+fn scale_input_d_scales_c_exactly() {
+    let mut m = Machine::new(Target::Sm100a);
+    let zeros = [0u32; 2048];
+    place(m.cta_mut(0), 0, &zeros, 128, 16, 2, 128, 256);
+    let mut rng = SplitMix64::new(14);
+    place(
+        m.cta_mut(0),
+        0x1000,
+        &random_codes(&mut rng, 1024, Format::Bf16),
+        64,
+        16,
+        2,
+        128,
+        256,
+    );
+    for i in 0..128 {
+        for j in 0..64 {
+            m.cta_mut(0)
+                .write_tmem(i, j, (100.0f32 + i as f32).to_bits())
+                .unwrap();
+        }
+    }
+    let line = format!(
+        "tcgen05.mma.cta_group::1.kind::f16 [0], {:#x}, {:#x}, 0x08100490, 1, 3;",
+        desc(0, 128, 256),
+        desc(0x1000, 128, 256)
+    );
+    m.execute(&line).unwrap();
+    assert_eq!(
+        m.cta(0).tmem_cell(5, 9).unwrap(),
+        Some((105.0f32 / 8.0).to_bits())
+    );
+    // The smallest normal f32 scaled by 2^-3 with its last bit set is not a code: refused.
+    m.cta_mut(0).write_tmem(0, 0, 0x0080_0001).unwrap();
+    let e = m.execute(&line).unwrap_err();
+    assert!(
+        e.problems
+            .iter()
+            .any(|p| p.rule == Rule::Emu(EmuRule::NotModelled)),
+        "{e}"
+    );
+}
