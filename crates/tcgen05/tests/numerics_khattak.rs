@@ -9,6 +9,8 @@
 //!
 //! For f16-D files the C the hardware saw is the f32 C rounded to f16 (RNE). Operand vectors
 //! shorter than the instruction's K are padded with zeros.
+mod common;
+
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 
@@ -156,19 +158,15 @@ fn every_khattak_h100_and_b200_file_bit_for_bit() {
             } else {
                 want32
             };
-            let got = row
-                .dot(
-                    &Operands {
-                        a: &av,
-                        b: &bv,
-                        c: cc,
-                        sfa: &[],
-                        sfb: &[],
-                    },
-                    false,
-                )
-                .expect("test input")
-                .d_bits;
+            let ops = Operands {
+                a: &av,
+                b: &bv,
+                c: cc,
+                sfa: &[],
+                sfb: &[],
+            };
+            let got = row.dot(&ops, false).expect("test input").d_bits;
+            assert_eq!(common::fast_dot(&row, &ops, false), got, "fast path");
             if got != want {
                 mismatches += 1;
                 first.get_or_insert((i, got, want));

@@ -7,6 +7,8 @@
 //! and the hex D codes). The inputs are not stored: this test regenerates them from the form's
 //! name exactly as `conformance/mmasim/gen.py` does (splitmix64 seeded with FNV-1a of the name;
 //! a code is the top `width` bits of one output word).
+mod common;
+
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 
@@ -93,6 +95,7 @@ fn every_mmasim_vector_bit_for_bit() {
     let file = std::fs::File::open(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut forms = 0;
     let mut total = 0;
+    let mut fast_checked = 0usize;
     let mut wgmma = 0;
     let mut failures = Vec::new();
     let (mut nan_d, mut inf_d, mut zero_d) = (0, 0, 0);
@@ -117,19 +120,24 @@ fn every_mmasim_vector_bit_for_bit() {
             let c = draw(row.d);
             let sfa: Vec<u32> = (0..ns).map(|_| draw(sf)).collect();
             let sfb: Vec<u32> = (0..ns).map(|_| draw(sf)).collect();
+            let ops = Operands {
+                a: &a,
+                b: &b,
+                c,
+                sfa: &sfa,
+                sfb: &sfb,
+            };
             let got = row
-                .dot(
-                    &Operands {
-                        a: &a,
-                        b: &b,
-                        c,
-                        sfa: &sfa,
-                        sfb: &sfb,
-                    },
-                    false,
-                )
+                .dot(&ops, false)
                 .unwrap_or_else(|e| panic!("{name} vector {v}: {e}"))
                 .d_bits;
+            // The fast path gives the explained path's bits on every vector.
+            assert_eq!(
+                common::fast_dot(&row, &ops, false),
+                got,
+                "{name} vector {v}: fast path"
+            );
+            fast_checked += 1;
             let (nan, inf) = if row.d == Format::F16 {
                 (0x7FFF, 0x7C00)
             } else {
@@ -159,6 +167,10 @@ fn every_mmasim_vector_bit_for_bit() {
         failures.join("\n")
     );
     assert_eq!((forms, wgmma), (95, 12));
+    assert_eq!(
+        fast_checked, total,
+        "every vector through the fast path too"
+    );
     // the uniform bit patterns reach the special paths in a real share of the vectors
     let finite = total - nan_d - inf_d;
     println!("D finite {finite}");

@@ -17,7 +17,7 @@ use crate::canonical_layout::{
 use crate::data_path::{a_cell, DLayout, DataPathLayout, ScaleVec as SfVec, SfLayout, SfOperand};
 use crate::instruction_descriptor::{IdescFields, InstructionDescriptor};
 use crate::mma::{CtaGroup, ElementType, Kind, Major, ScaleType};
-use crate::numerics::fdpa::Operands;
+use crate::numerics::fast::MmaOperands;
 use crate::numerics::params::{Arch, Form, Instruction as NumInstruction, ParamRow};
 use crate::numerics::Format;
 use crate::ptx::{Collector, CollectorOp, ScaleVec};
@@ -893,36 +893,23 @@ pub(super) fn execute(
         return Err(EmuError { problems });
     }
 
-    // The arithmetic, element by element.
-    let mut dvals = vec![0u32; (m * n) as usize];
-    let mut bad = Vec::new();
-    for r in 0..m {
-        let ar = &a[(r * k) as usize..((r + 1) * k) as usize];
-        let sa = &sfa[(r * blocks) as usize..((r + 1) * blocks) as usize];
-        for col in 0..n {
-            let bc = &b[(col * k) as usize..((col + 1) * k) as usize];
-            let sb = &sfb[(col * blocks) as usize..((col + 1) * blocks) as usize];
-            let i = (r * n + col) as usize;
-            let ops = Operands {
-                a: ar,
-                b: bc,
-                c: cmat[i],
-                sfa: sa,
-                sfb: sb,
-            };
-            match row.dot(&ops, fields.saturate) {
-                Ok(dot) => dvals[i] = dot.d_bits,
-                Err(e) => {
-                    if bad.len() < 16 {
-                        bad.extend(e.problems.iter().map(Problem::from));
-                    }
-                }
-            }
-        }
-    }
-    if !bad.is_empty() {
-        return Err(EmuError { problems: bad });
-    }
+    // The arithmetic: every element of D through the form's fast path (the same bits as
+    // `ParamRow::dot`, each operand code decoded once).
+    let ops = MmaOperands {
+        m: m as usize,
+        n: n as usize,
+        a: &a,
+        b: &b,
+        c: if line.enable_input_d { &cmat } else { &[] },
+        sfa: &sfa,
+        sfb: &sfb,
+    };
+    let dvals = row
+        .fast()
+        .mma(&ops, fields.saturate)
+        .map_err(|e| EmuError {
+            problems: e.problems.iter().map(Problem::from).collect(),
+        })?;
 
     // Write D, except the disabled lanes.
     let mut disabled = [0u128; 2];

@@ -15,7 +15,7 @@ use super::problem::{EmuError, EmuRule, Problem};
 use super::state::Cta;
 use crate::canonical_layout::{ElementStorage, MatrixLayout, Operand as LayoutOperand};
 use crate::mma::{ElementType, Kind, Major};
-use crate::numerics::fdpa::Operands;
+use crate::numerics::fast::MmaOperands;
 use crate::numerics::params::{Arch, Form, Instruction};
 use crate::shared_memory_descriptor::{LboMode, SmemFields, Swizzle};
 
@@ -158,31 +158,17 @@ pub fn run(
     if form.negate_b {
         b.iter_mut().for_each(|x| *x = negate(fb, *x));
     }
-    let n = form.n;
-    let mut d = vec![0u32; (64 * n) as usize];
-    let mut problems = Vec::new();
-    for r in 0..64 {
-        for col in 0..n {
-            let i = (r * n + col) as usize;
-            let ops = Operands {
-                a: &a[(r * k) as usize..((r + 1) * k) as usize],
-                b: &b[(col * k) as usize..((col + 1) * k) as usize],
-                c: c.map_or(0, |c| c.get(i).copied().unwrap_or(0)),
-                sfa: &[],
-                sfb: &[],
-            };
-            match row.dot(&ops, form.satfinite) {
-                Ok(x) => d[i] = x.d_bits,
-                Err(e) if problems.len() < 16 => {
-                    problems.extend(e.problems.iter().map(Problem::from));
-                }
-                Err(_) => {}
-            }
-        }
-    }
-    if problems.is_empty() {
-        Ok(d)
-    } else {
-        Err(EmuError { problems })
-    }
+    let n = form.n as usize;
+    let ops = MmaOperands {
+        m: 64,
+        n,
+        a: &a,
+        b: &b,
+        c: c.unwrap_or(&[]),
+        sfa: &[],
+        sfb: &[],
+    };
+    row.fast().mma(&ops, form.satfinite).map_err(|e| EmuError {
+        problems: e.problems.iter().map(Problem::from).collect(),
+    })
 }

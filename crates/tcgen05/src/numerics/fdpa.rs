@@ -343,7 +343,7 @@ fn truncate(v: Exact, unit: i32) -> (i128, u32) {
 }
 
 /// Converts `s * 2^unit` into D's bits with `out`, giving +0 for any zero.
-fn output(s: i128, unit: i32, out: OutputRounding) -> u32 {
+pub(crate) fn output(s: i128, unit: i32, out: OutputRounding) -> u32 {
     let x = Exact {
         neg: s < 0,
         mag: s.unsigned_abs(),

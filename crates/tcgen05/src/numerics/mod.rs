@@ -12,6 +12,8 @@
 //!   chosen rounding.
 //! - [`fdpa`]: the algorithm (T-FDPA, ST-FDPA, GST-FDPA, integer, and the HMMA emulation of
 //!   FP8 `mma.sync`), with the explanation of every term.
+//! - [`fast`]: the same arithmetic giving only D's bits, with operands decoded once: for whole
+//!   MMAs ([`FastRow::mma`]) and the functional model.
 //! - [`params`]: the table of forms with their parameters and evidence, the rules and the typed
 //!   errors.
 //! - [`packing`]: containers, nibbles and scale bytes as the MMA reads them.
@@ -58,6 +60,7 @@
 //!   `cta_group::2`, sparse `.sp`, sm_103a/sm_110a (K = 96), sm_120a.
 
 pub mod exact;
+pub mod fast;
 pub mod fdpa;
 pub mod format;
 pub mod packing;
@@ -66,6 +69,7 @@ pub mod rng;
 #[cfg(feature = "std")]
 pub mod study;
 
+pub use fast::{Decoded, FastRow};
 pub use fdpa::{Algorithm, Dot, Operands, OutputRounding, Term, TermSource};
 pub use format::{Exact, Format, Rounding, Value};
 pub use params::{Arch, Form, Instruction, NumericsError, ParamRow, RuleId, RULES};

@@ -1,0 +1,737 @@
+//! The same arithmetic as [`fdpa::dot`](super::fdpa::dot), computing only D's bits: operands
+//! decoded once (per row of A and column of B, not per product), no term explanations, no
+//! exact-sum bookkeeping, fixed-size integer accumulators. For whole MMAs
+//! ([`FastRow::mma`]) and the functional model ([`crate::emulator`]).
+//!
+//! Every result equals the explained path's: the tests run both on every committed oracle vector
+//! (MMA-Sim 2.1.1, Khattak & Mikaitis, our H100 run) and on seeded random codes of every form of
+//! the parameter table (`tests/numerics_fast.rs`). The FP8 `mma.sync` emulation
+//! ([`Algorithm::HmmaFp8`]) has no fast path: [`FastRow::dot`] hands it to the explained one.
+
+use super::fdpa::{self, output, Algorithm, Formats, Operands, OutputRounding};
+use super::format::{DecodeError, Format, Value};
+use super::params::ParamRow;
+
+/// One operand code, decoded for the fast path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Decoded {
+    /// The code as given (for the explained fallback).
+    pub code: u32,
+    class: Class,
+    neg: bool,
+    /// `max(floor(log2 |x|), emin)` for finite values; 0 otherwise.
+    exp: i32,
+    /// Integer significand (finite), or the integer value's magnitude.
+    sig: u32,
+    /// Power of two of the significand's unit: `exp - frac`.
+    lsb: i32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+enum Class {
+    Zero,
+    Finite,
+    Int,
+    // Inf and NaN last: `class >= Inf` is "special".
+    Inf,
+    NaN,
+}
+
+impl Decoded {
+    /// Decodes one code of `format`.
+    ///
+    /// # Errors
+    /// As [`Format::decode`].
+    pub const fn new(format: Format, code: u32) -> Result<Decoded, DecodeError> {
+        let v = match format.decode(code) {
+            Ok(v) => v,
+            Err(e) => return Err(e),
+        };
+        let (class, neg, exp, sig, lsb) = match v {
+            Value::Zero { neg } => (Class::Zero, neg, 0, 0, 0),
+            Value::Finite {
+                neg,
+                exp,
+                sig,
+                frac,
+            } => {
+                // tf32 decodes as the f32 word with its low 13 bits cleared: keep its own 10
+                // fraction bits (the same value), so that every format's significand has
+                // `precision - 1` fraction bits.
+                let drop = if matches!(format, Format::Tf32) {
+                    13
+                } else {
+                    0
+                };
+                (
+                    Class::Finite,
+                    neg,
+                    exp,
+                    sig >> drop,
+                    exp - frac as i32 + drop,
+                )
+            }
+            Value::Inf { neg } => (Class::Inf, neg, 0, 0, 0),
+            Value::NaN => (Class::NaN, false, 0, 0, 0),
+            Value::Int(i) => (Class::Int, i < 0, 0, i.unsigned_abs() as u32, 0),
+        };
+        Ok(Decoded {
+            code,
+            class,
+            neg,
+            exp,
+            sig,
+            lsb,
+        })
+    }
+
+    const fn int(self) -> i64 {
+        if self.neg {
+            -(self.sig as i64)
+        } else {
+            self.sig as i64
+        }
+    }
+}
+
+/// A form's arithmetic, ready for the fast path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FastRow {
+    row: ParamRow,
+}
+
+/// Truncates `mag * 2^lsb` toward zero to a multiple of `2^unit`, signed.
+#[inline]
+fn kept(neg: bool, mag: u128, lsb: i32, unit: i32) -> i128 {
+    if mag == 0 {
+        return 0;
+    }
+    let shift = unit - lsb;
+    let k = if shift <= 0 {
+        mag << (-shift) as u32
+    } else if shift >= 128 {
+        0
+    } else {
+        mag >> shift as u32
+    };
+    if neg {
+        -(k as i128)
+    } else {
+        k as i128
+    }
+}
+
+impl FastRow {
+    /// The fast path of a parameter row.
+    #[must_use]
+    pub const fn new(row: ParamRow) -> FastRow {
+        FastRow { row }
+    }
+
+    /// The row.
+    #[must_use]
+    pub const fn row(&self) -> ParamRow {
+        self.row
+    }
+
+    /// D's bits for one dot product of decoded operands: `a` and `b` hold the form's K codes,
+    /// `sfa` and `sfb` one scale per block (empty for unscaled forms), `c` is in D's format.
+    /// `saturate` clamps integer sums (the caller refuses it for floating-point forms).
+    ///
+    /// The operands must have been decoded in the row's formats (A, B, D, scale).
+    #[must_use]
+    pub fn dot(
+        &self,
+        a: &[Decoded],
+        b: &[Decoded],
+        c: Decoded,
+        sfa: &[Decoded],
+        sfb: &[Decoded],
+        saturate: bool,
+    ) -> u32 {
+        let r = &self.row;
+        let k = a.len().min(b.len());
+        match r.algorithm {
+            Algorithm::Integer { .. } => {
+                let mut s = i128::from(c.int());
+                for i in 0..k {
+                    s += i128::from(a[i].int() * b[i].int());
+                }
+                if saturate {
+                    s.clamp(i128::from(i32::MIN), i128::from(i32::MAX)) as i32 as u32
+                } else {
+                    s as i32 as u32
+                }
+            }
+            Algorithm::HmmaFp8 { .. } => {
+                let ac: [u32; 64] = core::array::from_fn(|i| a.get(i).map_or(0, |x| x.code));
+                let bc: [u32; 64] = core::array::from_fn(|i| b.get(i).map_or(0, |x| x.code));
+                let fm = Formats {
+                    a: r.a,
+                    b: r.b,
+                    d: r.d,
+                    scale: r.scale,
+                };
+                fdpa::dot(
+                    r.algorithm,
+                    fm,
+                    &Operands {
+                        a: &ac[..k],
+                        b: &bc[..k],
+                        c: c.code,
+                        sfa: &[],
+                        sfb: &[],
+                    },
+                )
+                .map_or(0, |d| d.d_bits)
+            }
+            Algorithm::TFdpa { f, e_zero, out, .. } => {
+                Self::narrow(a, b, c, sfa, sfb, k, f, e_zero, out, false)
+                    .unwrap_or_else(|| self.float(a, b, c, sfa, sfb, k, f, e_zero, out, 0))
+            }
+            Algorithm::StFdpa { f, e_zero, .. } => {
+                let out = OutputRounding::RzF32;
+                Self::narrow(a, b, c, sfa, sfb, k, f, e_zero, out, true)
+                    .unwrap_or_else(|| self.float(a, b, c, sfa, sfb, k, f, e_zero, out, 1))
+            }
+            Algorithm::GstFdpa {
+                f, e_zero, group, ..
+            } => self.float(
+                a,
+                b,
+                c,
+                sfa,
+                sfb,
+                k,
+                f,
+                e_zero,
+                OutputRounding::RzF32,
+                group as usize,
+            ),
+        }
+    }
+
+    /// T-FDPA and ST-FDPA without special operands, in 64-bit integers: a product's
+    /// significand is below `2^48` (two 24-bit significands at most) times the scales', a kept
+    /// term below `2^(F + 2)` units, so nothing overflows. `None` when an operand is Inf or NaN
+    /// (then [`FastRow::float`] decides).
+    #[allow(clippy::too_many_arguments)] // the parameters of the algorithm, named
+    #[inline]
+    fn narrow(
+        a: &[Decoded],
+        b: &[Decoded],
+        c: Decoded,
+        sfa: &[Decoded],
+        sfb: &[Decoded],
+        k: usize,
+        f: u32,
+        e_zero: i32,
+        out: OutputRounding,
+        scaled: bool,
+    ) -> Option<u32> {
+        if c.class as u8 >= Class::Inf as u8 {
+            return None;
+        }
+        let block = if scaled {
+            k / sfa.len().max(1)
+        } else {
+            usize::MAX
+        };
+        if scaled
+            && sfa
+                .iter()
+                .chain(sfb)
+                .any(|s| s.class as u8 >= Class::Inf as u8)
+        {
+            return None;
+        }
+        let mut e_max = if c.sig == 0 { e_zero } else { c.exp };
+        for i in 0..k {
+            let (x, y) = (a[i], b[i]);
+            if (x.class as u8).max(y.class as u8) >= Class::Inf as u8 {
+                return None;
+            }
+            let e = if x.sig == 0 || y.sig == 0 {
+                e_zero
+            } else if scaled {
+                let (sa, sb) = (sfa[i / block], sfb[i / block]);
+                x.exp + y.exp + sa.exp + sb.exp
+            } else {
+                x.exp + y.exp
+            };
+            e_max = e_max.max(e);
+        }
+        let unit = e_max - f as i32;
+        let kept64 = |neg: bool, mag: u64, lsb: i32| -> i64 {
+            let shift = unit - lsb;
+            let k = if shift <= 0 {
+                mag << (-shift) as u32
+            } else if shift >= 64 {
+                0
+            } else {
+                mag >> shift as u32
+            };
+            if neg {
+                -(k as i64)
+            } else {
+                k as i64
+            }
+        };
+        let mut sum = kept64(c.neg, u64::from(c.sig), c.lsb);
+        for i in 0..k {
+            let (x, y) = (a[i], b[i]);
+            let mut mag = u64::from(x.sig) * u64::from(y.sig);
+            if mag == 0 {
+                continue;
+            }
+            let mut lsb = x.lsb + y.lsb;
+            if scaled {
+                let (sa, sb) = (sfa[i / block], sfb[i / block]);
+                mag *= u64::from(sa.sig) * u64::from(sb.sig);
+                lsb += sa.lsb + sb.lsb;
+            }
+            sum += kept64(x.neg ^ y.neg, mag, lsb);
+        }
+        Some(output(i128::from(sum), unit, out))
+    }
+
+    /// T-FDPA (`group` 0), ST-FDPA (`group` 1: scales join every product) and GST-FDPA
+    /// (`group` > 1: exact group sums aligned by their scale exponents), as
+    /// [`fdpa::dot`](super::fdpa::dot) computes them.
+    #[allow(clippy::too_many_arguments)] // the parameters of the algorithm, named
+    #[inline]
+    fn float(
+        &self,
+        a: &[Decoded],
+        b: &[Decoded],
+        c: Decoded,
+        sfa: &[Decoded],
+        sfb: &[Decoded],
+        k: usize,
+        f: u32,
+        e_zero: i32,
+        out: OutputRounding,
+        group: usize,
+    ) -> u32 {
+        let d = self.row.d;
+        let block = self.row.scale.map_or(usize::MAX, |(_, b)| b as usize);
+        // Specials.
+        let mut any_nan = c.class == Class::NaN;
+        let mut pos_inf = c.class == Class::Inf && !c.neg;
+        let mut neg_inf = c.class == Class::Inf && c.neg;
+        let mut inf_zero = false;
+        if group > 0 {
+            any_nan |= sfa.iter().chain(sfb).any(|s| s.class == Class::NaN);
+        }
+        // Terms: (neg, magnitude, lsb, alignment exponent); at most 64 products or 4 groups, and C.
+        let mut terms = [(false, 0u128, 0i32, 0i32); 65];
+        let mut n = 0;
+        let mut specials = false;
+        for i in 0..k {
+            let (x, y) = (a[i], b[i]);
+            if x.class as u8 >= Class::Inf as u8 || y.class as u8 >= Class::Inf as u8 {
+                specials = true;
+                match (x.class, y.class) {
+                    (Class::NaN, _) | (_, Class::NaN) => any_nan = true,
+                    (Class::Inf, Class::Inf) => {
+                        if x.neg ^ y.neg {
+                            neg_inf = true;
+                        } else {
+                            pos_inf = true;
+                        }
+                    }
+                    (Class::Inf, o) | (o, Class::Inf) => {
+                        let other = if x.class == Class::Inf { y } else { x };
+                        let inf = if x.class == Class::Inf { x } else { y };
+                        match o {
+                            Class::Zero => inf_zero = true,
+                            Class::Finite => {
+                                if inf.neg ^ other.neg {
+                                    neg_inf = true;
+                                } else {
+                                    pos_inf = true;
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if any_nan || inf_zero || (pos_inf && neg_inf) {
+            return if d == Format::F16 {
+                0x7FFF
+            } else {
+                0x7FFF_FFFF
+            };
+        }
+        if pos_inf || neg_inf {
+            return match (d, neg_inf) {
+                (Format::F16, false) => 0x7C00,
+                (Format::F16, true) => 0xFC00,
+                (_, false) => 0x7F80_0000,
+                (_, true) => 0xFF80_0000,
+            };
+        }
+        debug_assert!(!specials);
+        if group > 1 {
+            for gi in 0..k.div_ceil(group) {
+                // The group's exact sum, in units of 2^lo.
+                let lo = (gi * group..(gi * group + group).min(k))
+                    .filter(|&i| a[i].sig != 0 && b[i].sig != 0)
+                    .map(|i| a[i].lsb + b[i].lsb)
+                    .min();
+                let mut sum = 0i128;
+                if let Some(lo) = lo {
+                    for i in gi * group..(gi * group + group).min(k) {
+                        let (x, y) = (a[i], b[i]);
+                        let mag = u128::from(x.sig) * u128::from(y.sig);
+                        if mag != 0 {
+                            let v = (mag << (x.lsb + y.lsb - lo) as u32) as i128;
+                            sum += if x.neg ^ y.neg { -v } else { v };
+                        }
+                    }
+                }
+                let (sa, sb) = (sfa[gi * group / block], sfb[gi * group / block]);
+                let scale_zero = sa.sig == 0 || sb.sig == 0;
+                let zero = lo.is_none() || scale_zero;
+                let mag = sum.unsigned_abs() * u128::from(sa.sig) * u128::from(sb.sig);
+                let align = if zero { e_zero } else { sa.exp + sb.exp };
+                terms[n] = (sum < 0, mag, lo.unwrap_or(0) + sa.lsb + sb.lsb, align);
+                n += 1;
+            }
+        } else {
+            for i in 0..k {
+                let (x, y) = (a[i], b[i]);
+                let mut mag = u128::from(x.sig) * u128::from(y.sig);
+                let mut lsb = x.lsb + y.lsb;
+                let mut align = if mag == 0 { e_zero } else { x.exp + y.exp };
+                if group == 1 {
+                    let (sa, sb) = (sfa[i / block], sfb[i / block]);
+                    if mag != 0 {
+                        align += sa.exp + sb.exp;
+                    }
+                    mag *= u128::from(sa.sig) * u128::from(sb.sig);
+                    lsb += sa.lsb + sb.lsb;
+                }
+                terms[n] = (x.neg ^ y.neg, mag, lsb, align);
+                n += 1;
+            }
+        }
+        terms[n] = (
+            c.neg,
+            u128::from(c.sig),
+            c.lsb,
+            if c.sig == 0 { e_zero } else { c.exp },
+        );
+        n += 1;
+        let e_max = terms[..n].iter().map(|t| t.3).max().unwrap_or(e_zero);
+        let unit = e_max - f as i32;
+        let s: i128 = terms[..n]
+            .iter()
+            .map(|&(neg, mag, lsb, _)| kept(neg, mag, lsb, unit))
+            .sum();
+        output(s, unit, out)
+    }
+}
+
+impl ParamRow {
+    /// The fast path of this row ([`FastRow`]).
+    #[must_use]
+    pub const fn fast(&self) -> FastRow {
+        FastRow::new(*self)
+    }
+}
+
+/// The operands of one whole MMA as codes: A row-major M x K, B as N rows of K (column `j` of B
+/// is `b[j*K..(j+1)*K]`), C row-major M x N in D's format, and for block-scaled forms the scale
+/// codes of each row of A (`sfa`, M x blocks) and each column of B (`sfb`, N x blocks).
+#[derive(Clone, Copy, Debug)]
+pub struct MmaOperands<'a> {
+    /// Rows of A and D.
+    pub m: usize,
+    /// Columns of B and D.
+    pub n: usize,
+    /// A's codes.
+    pub a: &'a [u32],
+    /// B's codes, column by column.
+    pub b: &'a [u32],
+    /// C's codes; empty for C = +0 everywhere (`enable-input-d` false, `scale-d` 0).
+    pub c: &'a [u32],
+    /// scale_A's codes (empty for unscaled forms).
+    pub sfa: &'a [u32],
+    /// scale_B's codes.
+    pub sfb: &'a [u32],
+}
+
+#[cfg(feature = "alloc")]
+impl FastRow {
+    /// D of a whole MMA, row-major M x N: every element the same bits as
+    /// [`ParamRow::dot`] on its row of A and column of B, each code decoded once.
+    ///
+    /// # Errors
+    /// Operand lengths that do not match M, N, K and the blocks ([`RuleId::OperandCount`],
+    /// [`RuleId::ScaleCount`]), saturation of a floating-point form
+    /// ([`RuleId::SatfiniteNotInteger`]), and the codes that do not decode
+    /// ([`RuleId::BadCode`]; up to the list's capacity, each with its operand and index).
+    ///
+    /// [`RuleId::OperandCount`]: super::RuleId::OperandCount
+    /// [`RuleId::ScaleCount`]: super::RuleId::ScaleCount
+    /// [`RuleId::SatfiniteNotInteger`]: super::RuleId::SatfiniteNotInteger
+    /// [`RuleId::BadCode`]: super::RuleId::BadCode
+    #[allow(clippy::result_large_err)] // every problem, by value, as ParamRow::dot
+    pub fn mma(
+        &self,
+        ops: &MmaOperands<'_>,
+        saturate: bool,
+    ) -> Result<alloc::vec::Vec<u32>, super::NumericsError> {
+        use super::fdpa::TermSourceOperand as At;
+        use super::params::{Location, Problem};
+        use super::RuleId;
+        use crate::diagnostic::Diagnostics;
+        let r = &self.row;
+        let k = r.algorithm.k() as usize;
+        let blocks = r.scale.map_or(0, |(_, b)| k / b as usize);
+        let mut problems: Diagnostics<Problem, 16> = Diagnostics::new();
+        let mut count = |name: &'static str, rule: RuleId, got: usize, want: usize| {
+            if got != want {
+                problems.push(Problem {
+                    rule,
+                    location: Location::Operand(name),
+                    value: got as u64,
+                    expected: Some(want as u64),
+                    decode: None,
+                });
+            }
+        };
+        count("a", RuleId::OperandCount, ops.a.len(), ops.m * k);
+        count("b", RuleId::OperandCount, ops.b.len(), ops.n * k);
+        if !ops.c.is_empty() {
+            count("c", RuleId::OperandCount, ops.c.len(), ops.m * ops.n);
+        }
+        count("sfa", RuleId::ScaleCount, ops.sfa.len(), ops.m * blocks);
+        count("sfb", RuleId::ScaleCount, ops.sfb.len(), ops.n * blocks);
+        if saturate && !matches!(r.algorithm, Algorithm::Integer { .. }) {
+            problems.push(Problem {
+                rule: RuleId::SatfiniteNotInteger,
+                location: Location::Field("satfinite"),
+                value: 1,
+                expected: None,
+                decode: None,
+            });
+        }
+        if !problems.is_empty() {
+            return Err(super::NumericsError { problems });
+        }
+        let scale = r.scale.map_or(Format::Ue8m0, |(f, _)| f);
+        let mut decode = |f: Format, codes: &[u32], at: fn(u32) -> At| {
+            codes
+                .iter()
+                .enumerate()
+                .map(|(i, &code)| {
+                    Decoded::new(f, code).unwrap_or_else(|e| {
+                        problems.push(Problem {
+                            rule: RuleId::BadCode,
+                            location: Location::Code(at((i % k.max(1)) as u32)),
+                            value: u64::from(code),
+                            expected: None,
+                            decode: Some(e),
+                        });
+                        Decoded::ZERO
+                    })
+                })
+                .collect::<alloc::vec::Vec<_>>()
+        };
+        let a = decode(r.a, ops.a, At::A);
+        let b = decode(r.b, ops.b, At::B);
+        let c = decode(r.d, ops.c, |_| At::C);
+        let sfa = decode(scale, ops.sfa, At::Sfa);
+        let sfb = decode(scale, ops.sfb, At::Sfb);
+        if !problems.is_empty() {
+            return Err(super::NumericsError { problems });
+        }
+        let mut d = alloc::vec![0u32; ops.m * ops.n];
+        let mut narrow_done = false;
+        if let Algorithm::TFdpa { f, e_zero, out, .. } = r.algorithm {
+            narrow_done = tfdpa_matrix(
+                (r.a, r.b),
+                &a,
+                &b,
+                &c,
+                ops.m,
+                ops.n,
+                k,
+                f,
+                e_zero,
+                out,
+                &mut d,
+            )
+            .is_some();
+            // Elements with a special operand (Inf, NaN in A's row, B's column or C) are
+            // left to the general path below.
+        }
+        for i in 0..ops.m {
+            let (ar, sa) = (&a[i * k..(i + 1) * k], &sfa[i * blocks..(i + 1) * blocks]);
+            if narrow_done && !ar.iter().any(|x| x.class as u8 >= Class::Inf as u8) {
+                for j in 0..ops.n {
+                    let bc = &b[j * k..(j + 1) * k];
+                    let cc = c.get(i * ops.n + j).copied().unwrap_or(Decoded::ZERO);
+                    if bc.iter().any(|x| x.class as u8 >= Class::Inf as u8)
+                        || cc.class as u8 >= Class::Inf as u8
+                    {
+                        d[i * ops.n + j] = self.dot(ar, bc, cc, sa, &[], saturate);
+                    }
+                }
+                continue;
+            }
+            for j in 0..ops.n {
+                d[i * ops.n + j] = self.dot(
+                    ar,
+                    &b[j * k..(j + 1) * k],
+                    c.get(i * ops.n + j).copied().unwrap_or(Decoded::ZERO),
+                    sa,
+                    &sfb[j * blocks..(j + 1) * blocks],
+                    saturate,
+                );
+            }
+        }
+        Ok(d)
+    }
+}
+
+impl Decoded {
+    /// +0 (the placeholder of a code that did not decode).
+    pub const ZERO: Decoded = Decoded {
+        code: 0,
+        class: Class::Zero,
+        neg: false,
+        exp: 0,
+        sig: 0,
+        lsb: 0,
+    };
+}
+
+/// The T-FDPA of every element whose operands are all finite or zero, from structure-of-arrays
+/// copies of A's rows and B's columns (exponent, signed significand). The same steps as
+/// [`FastRow::narrow`]: `e_max` over the products' and C's alignment exponents (a zero term at
+/// `e_zero`), every term truncated toward zero to `2^(e_max - F)`, one exact sum, one
+/// conversion. A product `p` of exponent `e` has its unit at `e - fa - fb` (the formats'
+/// fraction bits), so its kept part is `(|p| << (F - fa - fb)) >> (e_max - e)`: exact, since
+/// `|p| < 2^(fa + fb + 2)`. Elements with an Inf or NaN operand are skipped (the caller
+/// computes them). `None` (nothing written) when `fa + fb > F`.
+#[cfg(feature = "alloc")]
+#[allow(clippy::too_many_arguments)] // the parameters of the algorithm, named
+fn tfdpa_matrix(
+    formats: (Format, Format),
+    a: &[Decoded],
+    b: &[Decoded],
+    c: &[Decoded],
+    m: usize,
+    n: usize,
+    k: usize,
+    f: u32,
+    e_zero: i32,
+    out: OutputRounding,
+    d: &mut [u32],
+) -> Option<()> {
+    use alloc::vec::Vec;
+    // A zero factor's exponent: far below any real one, so that a zero product's sum of
+    // exponents stays below ZERO_BELOW and is replaced by e_zero.
+    const ZERO_EXP: i32 = -(1 << 20);
+    const ZERO_BELOW: i32 = -(1 << 19);
+    let frac = |f: Format| f.precision().map(|p| p - 1);
+    let lift = f.checked_sub(frac(formats.0)? + frac(formats.1)?)?;
+    let special = |x: &Decoded| x.class as u8 >= Class::Inf as u8;
+    // Structure of arrays: (exponent, signed significand) per element.
+    let soa = |v: &[Decoded]| -> Vec<(i32, i64)> {
+        v.iter()
+            .map(|x| {
+                let e = if x.sig == 0 { ZERO_EXP } else { x.exp };
+                let s = if x.neg {
+                    -i64::from(x.sig)
+                } else {
+                    i64::from(x.sig)
+                };
+                (e, s)
+            })
+            .collect()
+    };
+    let (av, bv) = (soa(&a[..m * k]), soa(&b[..n * k]));
+    let row_special: Vec<bool> = (0..m)
+        .map(|i| a[i * k..(i + 1) * k].iter().any(special))
+        .collect();
+    let col_special: Vec<bool> = (0..n)
+        .map(|j| b[j * k..(j + 1) * k].iter().any(special))
+        .collect();
+    for i in 0..m {
+        if row_special[i] {
+            continue;
+        }
+        let ar = &av[i * k..(i + 1) * k];
+        for j in 0..n {
+            let cc = c.get(i * n + j).copied().unwrap_or(Decoded::ZERO);
+            if col_special[j] || special(&cc) {
+                continue;
+            }
+            let bc = &bv[j * k..(j + 1) * k];
+            let mut e_max = if cc.sig == 0 { e_zero } else { cc.exp };
+            for (x, y) in ar.iter().zip(bc) {
+                let e = x.0 + y.0;
+                e_max = e_max.max(if e < ZERO_BELOW { e_zero } else { e });
+            }
+            let unit = e_max - f as i32;
+            // C: its unit is at cc.lsb.
+            let mut sum = {
+                let sh = unit - cc.lsb;
+                let mag = u64::from(cc.sig);
+                let kept = if sh <= 0 {
+                    mag << (-sh) as u32
+                } else {
+                    mag.checked_shr(sh as u32).unwrap_or(0)
+                } as i64;
+                if cc.neg {
+                    -kept
+                } else {
+                    kept
+                }
+            };
+            for (x, y) in ar.iter().zip(bc) {
+                let p = x.1 * y.1;
+                let drop = (e_max - (x.0 + y.0)) as u32;
+                let kept = ((p.unsigned_abs() << lift).checked_shr(drop).unwrap_or(0)) as i64;
+                sum += if p < 0 { -kept } else { kept };
+            }
+            d[i * n + j] = if out == OutputRounding::RzF32 {
+                rz_f32(sum, unit)
+            } else {
+                output(i128::from(sum), unit, out)
+            };
+        }
+    }
+    Some(())
+}
+
+/// RZ to f32 of `sum * 2^unit` ([`output`] with [`OutputRounding::RzF32`]), directly for
+/// results in f32's normal range and through [`output`] otherwise (zero gives +0).
+#[cfg(feature = "alloc")]
+#[inline]
+fn rz_f32(sum: i64, unit: i32) -> u32 {
+    if sum == 0 {
+        return 0;
+    }
+    let mag = sum.unsigned_abs();
+    let msb = 63 - mag.leading_zeros() as i32;
+    let e = msb + unit;
+    if !(-126..=127).contains(&e) {
+        return output(i128::from(sum), unit, OutputRounding::RzF32);
+    }
+    let sig = if msb >= 23 {
+        mag >> (msb - 23)
+    } else {
+        mag << (23 - msb)
+    };
+    let sign = if sum < 0 { 1u32 << 31 } else { 0 };
+    sign | ((e + 127) as u32) << 23 | (sig as u32 & 0x7F_FFFF)
+}
