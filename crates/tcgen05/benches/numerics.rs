@@ -1,6 +1,8 @@
 //! Throughput of the bit-accurate MMA model (criterion): one whole 128x256x16 bf16
 //! `tcgen05.mma` (kind::f16, f32 D) and one 128x256x64 mxf4nvf4 (block16, ue4m3 scales), each
-//! 32,768 dot products through [`tcgen05::numerics::ParamRow::dot`], on one thread.
+//! 32,768 dot products, on one thread: through the fast path
+//! ([`tcgen05::numerics::FastRow::mma`]) and, as the baseline in the same run, the explained
+//! path ([`tcgen05::numerics::ParamRow::dot`]).
 //!
 //! Run with `cargo bench -p tcgen05 --bench numerics`; compare with MMA-Sim 2.1.1 on the same
 //! MMA shapes: `conformance/mmasim/run.sh --time` (README, numerics section, quotes both).
@@ -12,6 +14,7 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use tcgen05::mma::Kind;
+use tcgen05::numerics::fast::MmaOperands;
 use tcgen05::numerics::format::Format;
 use tcgen05::numerics::rng::SplitMix64;
 use tcgen05::numerics::{Arch, Form, Operands, ParamRow};
@@ -76,6 +79,22 @@ fn run(x: &Mma, d: &mut [u32]) {
     }
 }
 
+/// The whole MMA through the fast path ([`tcgen05::numerics::FastRow::mma`]).
+fn run_fast(x: &Mma) -> Vec<u32> {
+    let flat = |v: &[Vec<u32>]| v.concat();
+    let (a, b, sfa, sfb) = (flat(&x.a), flat(&x.b), flat(&x.sfa), flat(&x.sfb));
+    let ops = MmaOperands {
+        m: x.a.len(),
+        n: x.b.len(),
+        a: &a,
+        b: &b,
+        c: &x.c,
+        sfa: &sfa,
+        sfb: &sfb,
+    };
+    x.row.fast().mma(&ops, false).expect("valid operands")
+}
+
 fn bench(c: &mut Criterion) {
     let form = |kind, t, scale, block| Form {
         arch: Arch::Sm100a,
@@ -115,12 +134,26 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("numerics_mma");
     g.sample_size(10);
     g.throughput(Throughput::Elements(128 * 256));
-    g.bench_function("tcgen05.mma 128x256x16 bf16", |bch| {
+    // The fast path gives the explained path's bits (checked here once, and on every oracle
+    // vector by the tests).
+    run(&bf, &mut d);
+    assert_eq!(run_fast(&bf), d);
+    run(&fp4, &mut d);
+    assert_eq!(run_fast(&fp4), d);
+    g.bench_function("tcgen05.mma 128x256x16 bf16, fast path", |bch| {
+        bch.iter(|| black_box(run_fast(black_box(&bf))))
+    });
+    g.bench_function(
+        "tcgen05.mma 128x256x64 mxf4nvf4 block16 ue4m3, fast path",
+        |bch| bch.iter(|| black_box(run_fast(black_box(&fp4)))),
+    );
+    g.bench_function("tcgen05.mma 128x256x16 bf16, explained path", |bch| {
         bch.iter(|| run(black_box(&bf), &mut d))
     });
-    g.bench_function("tcgen05.mma 128x256x64 mxf4nvf4 block16 ue4m3", |bch| {
-        bch.iter(|| run(black_box(&fp4), &mut d))
-    });
+    g.bench_function(
+        "tcgen05.mma 128x256x64 mxf4nvf4 block16 ue4m3, explained path",
+        |bch| bch.iter(|| run(black_box(&fp4), &mut d)),
+    );
     g.finish();
 }
 

@@ -4,8 +4,9 @@
 //! `numerics_khattak` and `numerics_h100` also run the fast path on every committed vector.)
 
 #![cfg(feature = "alloc")]
+#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
 
-mod common;
+mod numerics_common;
 
 use tcgen05::numerics::fast::MmaOperands;
 use tcgen05::numerics::format::Format;
@@ -65,7 +66,7 @@ fn fast_path_equals_explained_path_on_every_row() {
                 }
                 let want = row.dot(&ops, sat).expect("valid codes").d_bits;
                 assert_eq!(
-                    common::fast_dot(&row, &ops, sat),
+                    numerics_common::fast_dot(&row, &ops, sat),
                     want,
                     "{row:?} vector {v}"
                 );

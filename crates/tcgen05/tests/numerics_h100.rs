@@ -9,7 +9,7 @@
 //! splitmix64 streams whose seeds the harness (`hw/numerics/numerics.cu`) and this test derive
 //! the same way; the hardware's D values are committed in `hw/numerics/results/wgmma-d.bin.gz`.
 
-mod common;
+mod numerics_common;
 
 use std::io::Read;
 
@@ -156,7 +156,11 @@ fn every_h100_wgmma_output_bit_for_bit() {
                             sfb: &[],
                         };
                         let want = row.dot(&ops, sat).expect("valid operands").d_bits;
-                        assert_eq!(common::fast_dot(&row, &ops, sat), want, "fast path");
+                        assert_eq!(
+                            numerics_common::fast_dot(&row, &ops, sat),
+                            want,
+                            "fast path"
+                        );
                         let got = hw[at + blk * 512 + m * 8 + n];
                         total += 1;
                         match d_f {

@@ -9,7 +9,7 @@
 //!
 //! For f16-D files the C the hardware saw is the f32 C rounded to f16 (RNE). Operand vectors
 //! shorter than the instruction's K are padded with zeros.
-mod common;
+mod numerics_common;
 
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
@@ -166,7 +166,11 @@ fn every_khattak_h100_and_b200_file_bit_for_bit() {
                 sfb: &[],
             };
             let got = row.dot(&ops, false).expect("test input").d_bits;
-            assert_eq!(common::fast_dot(&row, &ops, false), got, "fast path");
+            assert_eq!(
+                numerics_common::fast_dot(&row, &ops, false),
+                got,
+                "fast path"
+            );
             if got != want {
                 mismatches += 1;
                 first.get_or_insert((i, got, want));

@@ -7,7 +7,7 @@
 //! and the hex D codes). The inputs are not stored: this test regenerates them from the form's
 //! name exactly as `conformance/mmasim/gen.py` does (splitmix64 seeded with FNV-1a of the name;
 //! a code is the top `width` bits of one output word).
-mod common;
+mod numerics_common;
 
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
@@ -133,7 +133,7 @@ fn every_mmasim_vector_bit_for_bit() {
                 .d_bits;
             // The fast path gives the explained path's bits on every vector.
             assert_eq!(
-                common::fast_dot(&row, &ops, false),
+                numerics_common::fast_dot(&row, &ops, false),
                 got,
                 "{name} vector {v}: fast path"
             );

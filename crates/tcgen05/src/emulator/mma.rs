@@ -339,15 +339,23 @@ fn read_element(
     random: &mut Option<Random>,
     field: &'static str,
     source: &mut Vec<(u32, u8)>,
+    keep_source: bool,
 ) -> Result<u32, Problem> {
     let end_bit = u32::from(loc.bit) + u32::from(loc.bits);
     let nbytes = end_bit.div_ceil(8);
     let mut word: u64 = 0;
     let mut missing = false;
     for i in 0..nbytes {
-        match cta.smem_byte(loc.address + i)? {
-            Some(b) => word |= u64::from(b) << (8 * i),
-            None => missing = true,
+        match cta.smem_get(loc.address + i) {
+            Some(Some(b)) => word |= u64::from(b) << (8 * i),
+            Some(None) => missing = true,
+            None => {
+                return Err(Problem::emu(
+                    EmuRule::SmemOutOfRange,
+                    "address",
+                    u64::from(loc.address + i),
+                ))
+            }
         }
     }
     let mask = (1u64 << loc.bits) - 1;
@@ -365,8 +373,10 @@ fn read_element(
         cta.write_smem(loc.address, &bytes[..nbytes as usize])
             .map_err(|e| e.problems[0])?;
     }
-    for i in 0..nbytes {
-        source.push((loc.address + i, (word >> (8 * i)) as u8));
+    if keep_source {
+        for i in 0..nbytes {
+            source.push((loc.address + i, (word >> (8 * i)) as u8));
+        }
     }
     Ok(((word >> loc.bit) & mask) as u32)
 }
@@ -468,7 +478,7 @@ pub(super) fn execute(
     let n_per = n / ctas;
     let check_alloc = machine.check_allocation;
     // Work on copies: the instruction changes nothing unless it completes.
-    let mut work = machine.ctas.clone();
+    let mut work: Vec<Cta> = machine.ctas[..ctas as usize].to_vec();
     let mut random = machine.random.clone();
     let mut problems: Vec<Problem> = Vec::new();
 
@@ -479,6 +489,7 @@ pub(super) fn execute(
         Some(Collector::A(op)) => Some(op),
         _ => None,
     };
+    let keep_a = a_collector == Some(CollectorOp::Fill);
     for c in 0..ctas {
         let cta = &mut work[c as usize];
         let mut source = Vec::new();
@@ -536,7 +547,7 @@ pub(super) fn execute(
                 'rows: for r in 0..per {
                     for kk in 0..k {
                         let got = ml.address(r, kk).map_err(Problem::from).and_then(|loc| {
-                            read_element(cta, loc, fa, &mut random, "a", &mut source)
+                            read_element(cta, loc, fa, &mut random, "a", &mut source, keep_a)
                         });
                         match got {
                             Ok(code) => a[((c * per + r) * k + kk) as usize] = code,
@@ -634,6 +645,7 @@ pub(super) fn execute(
         Some(Collector::B(i, op)) => Some((["b0", "b1", "b2", "b3"][usize::from(i & 3)], op)),
         _ => None,
     };
+    let keep_b = matches!(b_collector, Some((_, CollectorOp::Fill)));
     for c in 0..ctas {
         let cta = &mut work[c as usize];
         let mut source = Vec::new();
@@ -692,7 +704,9 @@ pub(super) fn execute(
                 let got = ml
                     .address(col + b_shift, kk)
                     .map_err(Problem::from)
-                    .and_then(|loc| read_element(cta, loc, fb, &mut random, "b", &mut source));
+                    .and_then(|loc| {
+                        read_element(cta, loc, fb, &mut random, "b", &mut source, keep_b)
+                    });
                 match got {
                     Ok(code) => b[((c * n_per + col) * k + kk) as usize] = code,
                     Err(p) => {
@@ -832,19 +846,24 @@ pub(super) fn execute(
     let d_bits = if fd == Format::F16 { 16 } else { 32 };
     let mut cmat = vec![0u32; (m * n) as usize];
     let mut d_cells = Vec::with_capacity((m * n) as usize);
+    // D's columns come in parts of `columns()` (one per lane group of the layout); within a
+    // part, the lane is that of the part's first column and the column offset is n % columns
+    // (PTX ISA 9.7.16.10.5; `DLayout::locate`), so one lookup per row and part.
+    let part = d_layout.columns().max(1);
     for r in 0..m {
+        let mut first = (0, 0);
         for col in 0..n {
-            match d_layout.locate(r, col) {
-                Ok(cell) => {
-                    let lane = line.d.lane() + cell.lane;
-                    let column = line.d.column() + cell.column;
-                    d_cells.push((cell.cta, lane, column));
-                }
-                Err(e) => {
-                    problems.push(e.into());
-                    return Err(EmuError { problems });
+            if col % part == 0 {
+                match d_layout.locate(r, col) {
+                    Ok(cell) => first = (cell.cta, cell.lane),
+                    Err(e) => {
+                        problems.push(e.into());
+                        return Err(EmuError { problems });
+                    }
                 }
             }
+            let (cta, lane) = first;
+            d_cells.push((cta, line.d.lane() + lane, line.d.column() + col % part));
         }
     }
     for &(cta, lane, column) in &d_cells {
@@ -930,7 +949,9 @@ pub(super) fn execute(
         work[cta as usize].write_tmem(lane, column, dvals[i])?;
         written += 1;
     }
-    machine.ctas = work;
+    for (dst, src) in machine.ctas.iter_mut().zip(work) {
+        *dst = src;
+    }
     machine.random = random;
     machine.last_mma = Some(MmaRecord {
         d_address: line.d,

@@ -93,6 +93,14 @@ impl Cta {
         Ok(self.smem_written[a].then_some(self.smem[a]))
     }
 
+    /// The byte at `address`: `None` outside shared memory, `Some(None)` never written.
+    #[inline]
+    pub(super) fn smem_get(&self, address: u32) -> Option<Option<u8>> {
+        let a = address as usize;
+        let written = *self.smem_written.get(a)?;
+        Some(written.then(|| self.smem[a]))
+    }
+
     /// Writes one Tensor Memory cell.
     ///
     /// # Errors

@@ -44,6 +44,9 @@ impl Decoded {
     /// # Errors
     /// As [`Format::decode`].
     pub const fn new(format: Format, code: u32) -> Result<Decoded, DecodeError> {
+        if let Format::F32 = format {
+            return Ok(Self::ieee(code, 8, 23, 127, 31));
+        }
         let v = match format.decode(code) {
             Ok(v) => v,
             Err(e) => return Err(e),
@@ -84,6 +87,39 @@ impl Decoded {
             sig,
             lsb,
         })
+    }
+
+    /// An IEEE binary code with `eb` exponent and `mb` fraction bits (what [`Format::decode`]
+    /// gives, without its general layout lookup): subnormals at `emin = 1 - bias`.
+    const fn ieee(code: u32, eb: u32, mb: u32, bias: i32, sign_bit: u32) -> Decoded {
+        let neg = (code >> sign_bit) & 1 == 1;
+        let e_field = (code >> mb) & ((1 << eb) - 1);
+        let m_field = code & ((1 << mb) - 1);
+        let (class, exp, sig) = if e_field == (1 << eb) - 1 {
+            (if m_field == 0 { Class::Inf } else { Class::NaN }, 0, 0)
+        } else if e_field == 0 {
+            if m_field == 0 {
+                (Class::Zero, 0, 0)
+            } else {
+                (Class::Finite, 1 - bias, m_field)
+            }
+        } else {
+            (Class::Finite, e_field as i32 - bias, (1 << mb) | m_field)
+        };
+        let neg = neg && !matches!(class, Class::NaN);
+        let lsb = if matches!(class, Class::Finite) {
+            exp - mb as i32
+        } else {
+            0
+        };
+        Decoded {
+            code,
+            class,
+            neg,
+            exp,
+            sig,
+            lsb,
+        }
     }
 
     const fn int(self) -> i64 {
@@ -553,9 +589,11 @@ impl FastRow {
             return Err(super::NumericsError { problems });
         }
         let mut d = alloc::vec![0u32; ops.m * ops.n];
-        let mut narrow_done = false;
+        // Whole T-FDPA matrices: every element without an Inf or NaN operand in 64-bit
+        // integers; the rest (and the other algorithms) element by element.
+        let mut done = alloc::vec![false; ops.m * ops.n];
         if let Algorithm::TFdpa { f, e_zero, out, .. } = r.algorithm {
-            narrow_done = tfdpa_matrix(
+            let _ = tfdpa_matrix(
                 (r.a, r.b),
                 &a,
                 &b,
@@ -567,26 +605,29 @@ impl FastRow {
                 e_zero,
                 out,
                 &mut d,
-            )
-            .is_some();
-            // Elements with a special operand (Inf, NaN in A's row, B's column or C) are
-            // left to the general path below.
+                &mut done,
+            );
+        }
+        if let Algorithm::GstFdpa {
+            f, e_zero, group, ..
+        } = r.algorithm
+        {
+            if r.a == Format::E2m1 && r.b == Format::E2m1 && blocks > 0 {
+                gst_e2m1_matrix(
+                    (&a, &b, &c, &sfa, &sfb),
+                    (ops.m, ops.n, k, blocks),
+                    (f, e_zero, group as usize),
+                    &mut d,
+                    &mut done,
+                );
+            }
         }
         for i in 0..ops.m {
             let (ar, sa) = (&a[i * k..(i + 1) * k], &sfa[i * blocks..(i + 1) * blocks]);
-            if narrow_done && !ar.iter().any(|x| x.class as u8 >= Class::Inf as u8) {
-                for j in 0..ops.n {
-                    let bc = &b[j * k..(j + 1) * k];
-                    let cc = c.get(i * ops.n + j).copied().unwrap_or(Decoded::ZERO);
-                    if bc.iter().any(|x| x.class as u8 >= Class::Inf as u8)
-                        || cc.class as u8 >= Class::Inf as u8
-                    {
-                        d[i * ops.n + j] = self.dot(ar, bc, cc, sa, &[], saturate);
-                    }
-                }
-                continue;
-            }
             for j in 0..ops.n {
+                if done[i * ops.n + j] {
+                    continue;
+                }
                 d[i * ops.n + j] = self.dot(
                     ar,
                     &b[j * k..(j + 1) * k],
@@ -635,30 +676,31 @@ fn tfdpa_matrix(
     e_zero: i32,
     out: OutputRounding,
     d: &mut [u32],
+    done: &mut [bool],
 ) -> Option<()> {
     use alloc::vec::Vec;
-    // A zero factor's exponent: far below any real one, so that a zero product's sum of
-    // exponents stays below ZERO_BELOW and is replaced by e_zero.
-    const ZERO_EXP: i32 = -(1 << 20);
-    const ZERO_BELOW: i32 = -(1 << 19);
     let frac = |f: Format| f.precision().map(|p| p - 1);
     let lift = f.checked_sub(frac(formats.0)? + frac(formats.1)?)?;
     let special = |x: &Decoded| x.class as u8 >= Class::Inf as u8;
-    // Structure of arrays: (exponent, signed significand) per element.
-    let soa = |v: &[Decoded]| -> Vec<(i32, i64)> {
+    // Structure of arrays: exponents and signed significands.
+    let exps = |v: &[Decoded]| -> Vec<i32> {
+        v.iter()
+            .map(|x| if x.sig == 0 { ZERO_EXP } else { x.exp })
+            .collect()
+    };
+    let sigs = |v: &[Decoded]| -> Vec<i64> {
         v.iter()
             .map(|x| {
-                let e = if x.sig == 0 { ZERO_EXP } else { x.exp };
-                let s = if x.neg {
+                if x.neg {
                     -i64::from(x.sig)
                 } else {
                     i64::from(x.sig)
-                };
-                (e, s)
+                }
             })
             .collect()
     };
-    let (av, bv) = (soa(&a[..m * k]), soa(&b[..n * k]));
+    let (ae, asg) = (exps(&a[..m * k]), sigs(&a[..m * k]));
+    let (be, bsg) = (exps(&b[..n * k]), sigs(&b[..n * k]));
     let row_special: Vec<bool> = (0..m)
         .map(|i| a[i * k..(i + 1) * k].iter().any(special))
         .collect();
@@ -669,21 +711,23 @@ fn tfdpa_matrix(
         if row_special[i] {
             continue;
         }
-        let ar = &av[i * k..(i + 1) * k];
+        let (are, ars) = (&ae[i * k..(i + 1) * k], &asg[i * k..(i + 1) * k]);
         for j in 0..n {
             let cc = c.get(i * n + j).copied().unwrap_or(Decoded::ZERO);
             if col_special[j] || special(&cc) {
                 continue;
             }
-            let bc = &bv[j * k..(j + 1) * k];
-            let mut e_max = if cc.sig == 0 { e_zero } else { cc.exp };
-            for (x, y) in ar.iter().zip(bc) {
-                let e = x.0 + y.0;
-                e_max = e_max.max(if e < ZERO_BELOW { e_zero } else { e });
-            }
+            let (bce, bcs) = (&be[j * k..(j + 1) * k], &bsg[j * k..(j + 1) * k]);
+            let e_c = if cc.sig == 0 { e_zero } else { cc.exp };
+            let (e_max, mut sum) = match k {
+                8 => products::<8>(are, ars, bce, bcs, e_c, e_zero, lift),
+                16 => products::<16>(are, ars, bce, bcs, e_c, e_zero, lift),
+                32 => products::<32>(are, ars, bce, bcs, e_c, e_zero, lift),
+                _ => products_any(are, ars, bce, bcs, e_c, e_zero, lift),
+            };
             let unit = e_max - f as i32;
             // C: its unit is at cc.lsb.
-            let mut sum = {
+            sum += {
                 let sh = unit - cc.lsb;
                 let mag = u64::from(cc.sig);
                 let kept = if sh <= 0 {
@@ -697,12 +741,7 @@ fn tfdpa_matrix(
                     kept
                 }
             };
-            for (x, y) in ar.iter().zip(bc) {
-                let p = x.1 * y.1;
-                let drop = (e_max - (x.0 + y.0)) as u32;
-                let kept = ((p.unsigned_abs() << lift).checked_shr(drop).unwrap_or(0)) as i64;
-                sum += if p < 0 { -kept } else { kept };
-            }
+            done[i * n + j] = true;
             d[i * n + j] = if out == OutputRounding::RzF32 {
                 rz_f32(sum, unit)
             } else {
@@ -734,4 +773,204 @@ fn rz_f32(sum: i64, unit: i32) -> u32 {
     };
     let sign = if sum < 0 { 1u32 << 31 } else { 0 };
     sign | ((e + 127) as u32) << 23 | (sig as u32 & 0x7F_FFFF)
+}
+
+/// A zero factor's exponent in the structure-of-arrays copies: far below any real one, so that
+/// a zero product's sum of exponents stays below [`ZERO_BELOW`] and is replaced by `e_zero`.
+const ZERO_EXP: i32 = -(1 << 20);
+/// See [`ZERO_EXP`].
+const ZERO_BELOW: i32 = -(1 << 19);
+
+/// `e_max` over the products and `e_c`, and the sum of the products truncated to
+/// `2^(e_max - F)` (see [`tfdpa_matrix`]), for a K known at compile time.
+#[cfg(feature = "alloc")]
+#[inline]
+fn products<const K: usize>(
+    ae: &[i32],
+    asg: &[i64],
+    be: &[i32],
+    bsg: &[i64],
+    e_c: i32,
+    e_zero: i32,
+    lift: u32,
+) -> (i32, i64) {
+    let (Ok(ae), Ok(asg), Ok(be), Ok(bsg)) = (
+        <&[i32; K]>::try_from(ae),
+        <&[i64; K]>::try_from(asg),
+        <&[i32; K]>::try_from(be),
+        <&[i64; K]>::try_from(bsg),
+    ) else {
+        return products_any(ae, asg, be, bsg, e_c, e_zero, lift);
+    };
+    let mut e = [0i32; K];
+    let mut e_max = e_c;
+    for t in 0..K {
+        e[t] = ae[t] + be[t];
+        e_max = e_max.max(if e[t] < ZERO_BELOW { e_zero } else { e[t] });
+    }
+    let mut sum = 0i64;
+    for t in 0..K {
+        let p = asg[t] * bsg[t];
+        let drop = ((e_max - e[t]) as u32).min(63);
+        let sgn = p >> 63;
+        let kept = ((p.unsigned_abs() << lift) >> drop) as i64;
+        sum += (kept ^ sgn) - sgn;
+    }
+    (e_max, sum)
+}
+
+/// [`products`] for any K.
+#[cfg(feature = "alloc")]
+fn products_any(
+    ae: &[i32],
+    asg: &[i64],
+    be: &[i32],
+    bsg: &[i64],
+    e_c: i32,
+    e_zero: i32,
+    lift: u32,
+) -> (i32, i64) {
+    let mut e_max = e_c;
+    for (x, y) in ae.iter().zip(be) {
+        let e = x + y;
+        e_max = e_max.max(if e < ZERO_BELOW { e_zero } else { e });
+    }
+    let mut sum = 0i64;
+    for ((xe, ye), (xs, ys)) in ae.iter().zip(be).zip(asg.iter().zip(bsg)) {
+        let p = xs * ys;
+        let drop = ((e_max - (xe + ye)) as u32).min(63);
+        let sgn = p >> 63;
+        let kept = ((p.unsigned_abs() << lift) >> drop) as i64;
+        sum += (kept ^ sgn) - sgn;
+    }
+    (e_max, sum)
+}
+
+/// GST-FDPA of e2m1 operands (mxf4, mxf4nvf4) for every element without a special scale or C,
+/// as [`FastRow::float`] computes it: every e2m1 value is a multiple of 2^-1 below 8, so a
+/// product is an integer number of quarters and a group of 16 products sums exactly in an
+/// `i32` (an integer dot product of halves); the group's value is that sum times its two scales, aligned by the
+/// scales' exponents; the kept part of every term is below 2^(F + 14) and fits an `i64`.
+#[cfg(feature = "alloc")]
+#[allow(clippy::type_complexity)] // the operands, grouped as the caller holds them
+fn gst_e2m1_matrix(
+    (a, b, c, sfa, sfb): (&[Decoded], &[Decoded], &[Decoded], &[Decoded], &[Decoded]),
+    (m, n, k, blocks): (usize, usize, usize, usize),
+    (f, e_zero, group): (u32, i32, usize),
+    d: &mut [u32],
+    done: &mut [bool],
+) {
+    use alloc::vec::Vec;
+    let groups = k / group;
+    let block = k / blocks;
+    if group == 0 || k % group != 0 || group % block != 0 && block % group != 0 {
+        return;
+    }
+    // Every e2m1 value is a whole number of halves (0.5 to 6 -> 1 to 12), so a product is a
+    // whole number of quarters and a group sum is an integer dot product of halves: signed
+    // halves for the sum, their magnitudes for "some product is non-zero".
+    let halves = |v: &[Decoded]| -> Option<(Vec<i16>, Vec<i16>)> {
+        let mut signed = Vec::with_capacity(v.len());
+        let mut abs = Vec::with_capacity(v.len());
+        for x in v {
+            let h = i16::try_from(x.sig << u32::try_from(x.lsb + 1).ok()?).ok()?;
+            signed.push(if x.neg { -h } else { h });
+            abs.push(h);
+        }
+        Some((signed, abs))
+    };
+    let (Some((ah, aa)), Some((bh, ba))) = (halves(a), halves(b)) else {
+        return;
+    };
+    let special = |x: &Decoded| x.class as u8 >= Class::Inf as u8;
+    let row_bad: Vec<bool> = (0..m)
+        .map(|i| sfa[i * blocks..(i + 1) * blocks].iter().any(special))
+        .collect();
+    let col_bad: Vec<bool> = (0..n)
+        .map(|j| sfb[j * blocks..(j + 1) * blocks].iter().any(special))
+        .collect();
+    let mut sums = [0i32; 8];
+    let mut nz = [false; 8];
+    if groups > sums.len() {
+        return;
+    }
+    for i in 0..m {
+        if row_bad[i] {
+            continue;
+        }
+        for j in 0..n {
+            let cc = c.get(i * n + j).copied().unwrap_or(Decoded::ZERO);
+            if col_bad[j] || special(&cc) {
+                continue;
+            }
+            for g in 0..groups {
+                let (lo, hi) = (j * k + g * group, j * k + (g + 1) * group);
+                let (alo, ahi) = (i * k + g * group, i * k + (g + 1) * group);
+                let dot = |x: &[i16], y: &[i16]| -> i32 {
+                    match (<&[i16; 16]>::try_from(x), <&[i16; 16]>::try_from(y)) {
+                        (Ok(x), Ok(y)) => dot16(x, y),
+                        _ => x
+                            .iter()
+                            .zip(y)
+                            .map(|(&p, &q)| i32::from(p) * i32::from(q))
+                            .sum(),
+                    }
+                };
+                sums[g] = dot(&ah[alo..ahi], &bh[lo..hi]);
+                // A non-zero sum has a non-zero product; a zero one may be a cancellation.
+                nz[g] = sums[g] != 0 || dot(&aa[alo..ahi], &ba[lo..hi]) != 0;
+            }
+            let mut e_max = if cc.sig == 0 { e_zero } else { cc.exp };
+            let scale = |g: usize| {
+                (
+                    sfa[i * blocks + g * group / block],
+                    sfb[j * blocks + g * group / block],
+                )
+            };
+            for (g, &any) in nz.iter().enumerate().take(groups) {
+                let (sa, sb) = scale(g);
+                let zero = !any || sa.sig == 0 || sb.sig == 0;
+                e_max = e_max.max(if zero { e_zero } else { sa.exp + sb.exp });
+            }
+            let unit = e_max - f as i32;
+            let mut sum = {
+                let sh = unit - cc.lsb;
+                let mag = u64::from(cc.sig);
+                let kept = if sh <= 0 {
+                    mag << (-sh).min(63) as u32
+                } else {
+                    mag.checked_shr(sh as u32).unwrap_or(0)
+                } as i64;
+                if cc.neg {
+                    -kept
+                } else {
+                    kept
+                }
+            };
+            for (g, &gs) in sums.iter().enumerate().take(groups) {
+                let (sa, sb) = scale(g);
+                let mag = u64::from(gs.unsigned_abs()) * u64::from(sa.sig) * u64::from(sb.sig);
+                let sh = sa.lsb + sb.lsb - 2 - unit;
+                let kept = if sh >= 0 {
+                    mag << sh.min(63) as u32
+                } else {
+                    mag.checked_shr((-sh) as u32).unwrap_or(0)
+                } as i64;
+                sum += if gs < 0 { -kept } else { kept };
+            }
+            done[i * n + j] = true;
+            d[i * n + j] = rz_f32(sum, unit);
+        }
+    }
+}
+
+/// An exact dot product of 16 small integers (halves of e2m1 values).
+#[cfg(feature = "alloc")]
+#[inline]
+fn dot16(x: &[i16; 16], y: &[i16; 16]) -> i32 {
+    let mut s = 0i32;
+    for t in 0..16 {
+        s += i32::from(x[t]) * i32::from(y[t]);
+    }
+    s
 }

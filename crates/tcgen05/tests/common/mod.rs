@@ -1,17 +1,42 @@
-//! Shared by the numerics oracle tests: the fast path of a dot product, for comparison with
-//! the explained path and the oracle on every vector.
+//! Shared by the property tests: run a property and count which of its branches ran, so that a
+//! property whose asserting branch never runs fails instead of passing vacuously.
 
-use tcgen05::numerics::format::Format;
-use tcgen05::numerics::{Decoded, Operands, ParamRow};
+use proptest::strategy::Strategy;
+use proptest::test_runner::{Config, TestCaseError, TestRunner};
+use std::cell::RefCell;
 
-/// D's bits through [`tcgen05::numerics::FastRow::dot`], decoding the codes as the row does.
-pub fn fast_dot(row: &ParamRow, ops: &Operands<'_>, saturate: bool) -> u32 {
-    let d = |f: Format, c: u32| Decoded::new(f, c).expect("a code the explained path accepted");
-    let sf = row.scale.map_or(Format::Ue8m0, |(f, _)| f);
-    let a: Vec<Decoded> = ops.a.iter().map(|&c| d(row.a, c)).collect();
-    let b: Vec<Decoded> = ops.b.iter().map(|&c| d(row.b, c)).collect();
-    let sfa: Vec<Decoded> = ops.sfa.iter().map(|&c| d(sf, c)).collect();
-    let sfb: Vec<Decoded> = ops.sfb.iter().map(|&c| d(sf, c)).collect();
-    row.fast()
-        .dot(&a, &b, d(row.d, ops.c), &sfa, &sfb, saturate)
+/// Runs `body` on `cases` values of `strategy`. `body` returns the index (below `N`) of the
+/// branch it took; panics (failing the test) when the property fails, or when any branch ran in
+/// fewer than `min_share` of the cases. Returns the counts.
+pub fn counted<S: Strategy, const N: usize>(
+    name: &str,
+    cases: u32,
+    min_share: f64,
+    strategy: S,
+    body: impl Fn(S::Value) -> Result<usize, TestCaseError>,
+) -> [u32; N] {
+    let counts = RefCell::new([0u32; N]);
+    let mut runner = TestRunner::new(Config {
+        cases,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    let result = runner.run(&strategy, |v| {
+        let b = body(v)?;
+        counts.borrow_mut()[b] += 1;
+        Ok(())
+    });
+    if let Err(e) = result {
+        panic!("{name}: {e}");
+    }
+    let counts = counts.into_inner();
+    let total: u32 = counts.iter().sum();
+    eprintln!("{name}: branch counts {counts:?} of {total} cases");
+    for (i, &c) in counts.iter().enumerate() {
+        assert!(
+            f64::from(c) >= min_share * f64::from(total),
+            "{name}: branch {i} ran in {c} of {total} cases (counts {counts:?}), below {min_share}"
+        );
+    }
+    counts
 }
