@@ -1,4 +1,4 @@
-//! The same arithmetic as [`fdpa::dot`](super::fdpa::dot), computing only D's bits: operands
+//! The same arithmetic as [`fdpa::dot`], computing only D's bits: operands
 //! decoded once (per row of A and column of B, not per product), no term explanations, no
 //! exact-sum bookkeeping, fixed-size integer accumulators. For whole MMAs
 //! ([`FastRow::mma`]) and the functional model ([`crate::emulator`]).
@@ -334,7 +334,7 @@ impl FastRow {
 
     /// T-FDPA (`group` 0), ST-FDPA (`group` 1: scales join every product) and GST-FDPA
     /// (`group` > 1: exact group sums aligned by their scale exponents), as
-    /// [`fdpa::dot`](super::fdpa::dot) computes them.
+    /// [`fdpa::dot`] computes them.
     #[allow(clippy::too_many_arguments)] // the parameters of the algorithm, named
     #[inline]
     fn float(
