@@ -894,6 +894,11 @@ fn gst_e2m1_matrix(
     if groups > sums.len() {
         return;
     }
+    // The scale of group g (no division in the loops).
+    let mut sidx = [0usize; 8];
+    for (g, x) in sidx.iter_mut().enumerate().take(groups) {
+        *x = g * group / block;
+    }
     for i in 0..m {
         if row_bad[i] {
             continue;
@@ -903,30 +908,35 @@ fn gst_e2m1_matrix(
             if col_bad[j] || special(&cc) {
                 continue;
             }
-            for g in 0..groups {
-                let (lo, hi) = (j * k + g * group, j * k + (g + 1) * group);
-                let (alo, ahi) = (i * k + g * group, i * k + (g + 1) * group);
-                let dot = |x: &[i16], y: &[i16]| -> i32 {
-                    match (<&[i16; 16]>::try_from(x), <&[i16; 16]>::try_from(y)) {
-                        (Ok(x), Ok(y)) => dot16(x, y),
-                        _ => x
-                            .iter()
+            if group == 16 {
+                // Fixed 16-element groups: array views the compiler can vectorize.
+                for g in 0..groups {
+                    let (lo, alo) = (j * k + g * 16, i * k + g * 16);
+                    let (x, y) = (&ah[alo..alo + 16], &bh[lo..lo + 16]);
+                    if let (Ok(x), Ok(y)) = (<&[i16; 16]>::try_from(x), <&[i16; 16]>::try_from(y)) {
+                        sums[g] = dot16(x, y);
+                    }
+                    nz[g] = sums[g] != 0 || {
+                        let (x, y) = (&aa[alo..alo + 16], &ba[lo..lo + 16]);
+                        x.iter().zip(y).any(|(&p, &q)| p != 0 && q != 0)
+                    };
+                }
+            } else {
+                for g in 0..groups {
+                    let (lo, hi) = (j * k + g * group, j * k + (g + 1) * group);
+                    let (alo, ahi) = (i * k + g * group, i * k + (g + 1) * group);
+                    let dot = |x: &[i16], y: &[i16]| -> i32 {
+                        x.iter()
                             .zip(y)
                             .map(|(&p, &q)| i32::from(p) * i32::from(q))
-                            .sum(),
-                    }
-                };
-                sums[g] = dot(&ah[alo..ahi], &bh[lo..hi]);
-                // A non-zero sum has a non-zero product; a zero one may be a cancellation.
-                nz[g] = sums[g] != 0 || dot(&aa[alo..ahi], &ba[lo..hi]) != 0;
+                            .sum()
+                    };
+                    sums[g] = dot(&ah[alo..ahi], &bh[lo..hi]);
+                    nz[g] = sums[g] != 0 || dot(&aa[alo..ahi], &ba[lo..hi]) != 0;
+                }
             }
             let mut e_max = if cc.sig == 0 { e_zero } else { cc.exp };
-            let scale = |g: usize| {
-                (
-                    sfa[i * blocks + g * group / block],
-                    sfb[j * blocks + g * group / block],
-                )
-            };
+            let scale = |g: usize| (sfa[i * blocks + sidx[g]], sfb[j * blocks + sidx[g]]);
             for (g, &any) in nz.iter().enumerate().take(groups) {
                 let (sa, sb) = scale(g);
                 let zero = !any || sa.sig == 0 || sb.sig == 0;
