@@ -5,7 +5,8 @@
 //! (`FastRow::mma`), so the rest of the model's cost reads as the difference, and the baseline,
 //! the 32,768 dot products through the explained path (`ParamRow::dot`).
 //!
-//! Run with `cargo bench -p tcgen05 --features alloc --bench emulator`.
+//! Run with `cargo bench -p tcgen05 --features std --bench emulator` (the arithmetic splits rows
+//! over the machine's threads with `std`; `--features alloc` measures one thread).
 
 // criterion_group! generates an undocumented public function.
 #![allow(missing_docs)]

@@ -523,7 +523,6 @@ impl FastRow {
         ops: &MmaOperands<'_>,
         saturate: bool,
     ) -> Result<alloc::vec::Vec<u32>, super::NumericsError> {
-        use super::fdpa::TermSourceOperand as At;
         use super::params::{Location, Problem};
         use super::RuleId;
         use crate::diagnostic::Diagnostics;
@@ -561,6 +560,81 @@ impl FastRow {
         if !problems.is_empty() {
             return Err(super::NumericsError { problems });
         }
+        // Large MMAs: rows split over the machine's threads (each computes whole rows, the
+        // same bits as one thread).
+        #[cfg(feature = "std")]
+        {
+            let threads = std::thread::available_parallelism()
+                .map_or(1, core::num::NonZero::get)
+                .min(ops.m / 32)
+                .min(16);
+            if threads > 1 {
+                return self.compute_threads(ops, saturate, threads);
+            }
+        }
+        self.compute(ops, saturate)
+    }
+
+    /// [`FastRow::mma`] on `threads` scoped threads, rows split evenly.
+    #[cfg(feature = "std")]
+    #[allow(clippy::result_large_err)] // every problem, by value, as ParamRow::dot
+    fn compute_threads(
+        &self,
+        ops: &MmaOperands<'_>,
+        saturate: bool,
+        threads: usize,
+    ) -> Result<alloc::vec::Vec<u32>, super::NumericsError> {
+        let k = self.row.algorithm.k() as usize;
+        let blocks = self.row.scale.map_or(0, |(_, b)| k / b as usize);
+        let per = ops.m.div_ceil(threads);
+        let parts: alloc::vec::Vec<_> = std::thread::scope(|s| {
+            let handles: alloc::vec::Vec<_> = (0..ops.m)
+                .step_by(per)
+                .map(|r0| {
+                    let r1 = (r0 + per).min(ops.m);
+                    let sub = MmaOperands {
+                        m: r1 - r0,
+                        n: ops.n,
+                        a: &ops.a[r0 * k..r1 * k],
+                        b: ops.b,
+                        c: if ops.c.is_empty() {
+                            &[]
+                        } else {
+                            &ops.c[r0 * ops.n..r1 * ops.n]
+                        },
+                        sfa: &ops.sfa[r0 * blocks..r1 * blocks],
+                        sfb: ops.sfb,
+                    };
+                    s.spawn(move || self.compute(&sub, saturate))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+                .collect()
+        });
+        let mut d = alloc::vec::Vec::with_capacity(ops.m * ops.n);
+        for p in parts {
+            d.extend(p?);
+        }
+        Ok(d)
+    }
+
+    /// [`FastRow::mma`] after the counts are checked, on this thread.
+    #[allow(clippy::result_large_err)] // every problem, by value, as ParamRow::dot
+    fn compute(
+        &self,
+        ops: &MmaOperands<'_>,
+        saturate: bool,
+    ) -> Result<alloc::vec::Vec<u32>, super::NumericsError> {
+        use super::fdpa::TermSourceOperand as At;
+        use super::params::{Location, Problem};
+        use super::RuleId;
+        use crate::diagnostic::Diagnostics;
+        let r = &self.row;
+        let k = r.algorithm.k() as usize;
+        let blocks = r.scale.map_or(0, |(_, b)| k / b as usize);
+        let mut problems: Diagnostics<Problem, 16> = Diagnostics::new();
         let scale = r.scale.map_or(Format::Ue8m0, |(f, _)| f);
         let mut decode = |f: Format, codes: &[u32], at: fn(u32) -> At| {
             codes
@@ -777,8 +851,10 @@ fn rz_f32(sum: i64, unit: i32) -> u32 {
 
 /// A zero factor's exponent in the structure-of-arrays copies: far below any real one, so that
 /// a zero product's sum of exponents stays below [`ZERO_BELOW`] and is replaced by `e_zero`.
+#[cfg(feature = "alloc")]
 const ZERO_EXP: i32 = -(1 << 20);
 /// See [`ZERO_EXP`].
+#[cfg(feature = "alloc")]
 const ZERO_BELOW: i32 = -(1 << 19);
 
 /// `e_max` over the products and `e_c`, and the sum of the products truncated to
