@@ -300,6 +300,10 @@ impl FastRow {
         }
         let unit = e_max - f as i32;
         let kept64 = |neg: bool, mag: u64, lsb: i32| -> i64 {
+            if mag == 0 {
+                // A zero C's unit exponent says nothing; any shift keeps nothing.
+                return 0;
+            }
             let shift = unit - lsb;
             let k = if shift <= 0 {
                 mag << (-shift) as u32
@@ -804,7 +808,10 @@ fn tfdpa_matrix(
             sum += {
                 let sh = unit - cc.lsb;
                 let mag = u64::from(cc.sig);
-                let kept = if sh <= 0 {
+                // A zero C keeps nothing, whatever its (meaningless) unit exponent.
+                let kept = if mag == 0 {
+                    0
+                } else if sh <= 0 {
                     mag << (-sh) as u32
                 } else {
                     mag.checked_shr(sh as u32).unwrap_or(0)
@@ -1022,7 +1029,9 @@ fn gst_e2m1_matrix(
             let mut sum = {
                 let sh = unit - cc.lsb;
                 let mag = u64::from(cc.sig);
-                let kept = if sh <= 0 {
+                let kept = if mag == 0 {
+                    0
+                } else if sh <= 0 {
                     mag << (-sh).min(63) as u32
                 } else {
                     mag.checked_shr(sh as u32).unwrap_or(0)
