@@ -856,13 +856,13 @@ fn check_instruction<'a>(
     }
 }
 
-fn scale_vec_of(s: &str) -> Option<ScaleVec> {
+pub(crate) fn scale_vec_of(s: &str) -> Option<ScaleVec> {
     ScaleVec::ALL
         .into_iter()
         .find(|v| *v != ScaleVec::Default && v.name().trim_start_matches('.') == s)
 }
 
-fn collector_of(s: &str) -> Option<Collector> {
+pub(crate) fn collector_of(s: &str) -> Option<Collector> {
     let rest = s.strip_prefix("collector::")?;
     let (buf, op) = rest.split_once("::")?;
     let op = CollectorOp::ALL.into_iter().find(|o| o.name() == op)?;

@@ -45,6 +45,7 @@ pub mod known_bits;
 pub mod smem;
 
 mod instructions;
+pub(crate) use instructions::{collector_of, scale_vec_of};
 
 use alloc::vec::Vec;
 use core::fmt;

@@ -14,6 +14,7 @@ use super::Machine;
 use crate::canonical_layout::{
     ElementLocation, ElementStorage, MatrixLayout, Operand as LayoutOperand,
 };
+use crate::check::{collector_of, scale_vec_of};
 use crate::data_path::{a_cell, DLayout, DataPathLayout, ScaleVec as SfVec, SfLayout, SfOperand};
 use crate::instruction_descriptor::{IdescFields, InstructionDescriptor};
 use crate::mma::{CtaGroup, ElementType, Kind, Major, ScaleType};
@@ -206,10 +207,7 @@ fn parse(ins: &Instruction<'_>) -> Result<MmaLine, EmuError> {
             _ => {
                 if let Some(k) = q.strip_prefix("kind::").and_then(Kind::from_name) {
                     kind = k;
-                } else if let Some(v) = ScaleVec::ALL
-                    .into_iter()
-                    .find(|v| *v != ScaleVec::Default && v.name().trim_start_matches('.') == q)
-                {
+                } else if let Some(v) = scale_vec_of(q) {
                     vec = v;
                 } else if let Some(c) = collector_of(q) {
                     collector = Some(c);
@@ -320,17 +318,6 @@ fn parse(ins: &Instruction<'_>) -> Result<MmaLine, EmuError> {
     }
 }
 
-fn collector_of(s: &str) -> Option<Collector> {
-    let rest = s.strip_prefix("collector::")?;
-    let (buf, op) = rest.split_once("::")?;
-    let op = CollectorOp::ALL.into_iter().find(|o| o.name() == op)?;
-    if buf == "a" {
-        return Some(Collector::A(op));
-    }
-    let n: u8 = buf.strip_prefix('b')?.parse().ok()?;
-    Some(Collector::B(n, op))
-}
-
 /// Reads one element's bits from shared memory, or fills it with a random code of `format`.
 fn read_element(
     cta: &mut Cta,
@@ -387,7 +374,7 @@ fn read_cell(
     lane: u32,
     column: u32,
     random: &mut Option<Random>,
-    fill: impl FnOnce(&mut Random) -> u32,
+    fill: impl Fn(&mut Random) -> u32,
     field: &'static str,
     check_alloc: bool,
 ) -> Result<u32, Problem> {
@@ -412,6 +399,44 @@ fn read_cell(
                 u64::from(lane << 16 | column),
             )),
         },
+    }
+}
+
+/// The copies of one value in Tensor Memory (A of layouts B, E, G; scale factors in every
+/// 32-lane subpartition): the lanes, the cell's column and the value's bits.
+struct Copies<'l> {
+    lanes: &'l [u32],
+    base: TmemAddress,
+    column: u32,
+    lo: u32,
+    width: u32,
+}
+
+impl Copies<'_> {
+    /// The first copy's value, and whether another copy differs from it.
+    fn read(
+        &self,
+        cta: &mut Cta,
+        random: &mut Option<Random>,
+        fill: impl Fn(&mut Random) -> u32,
+        field: &'static str,
+        check_alloc: bool,
+    ) -> Result<(u32, bool), Problem> {
+        let mask = ((1u64 << self.width) - 1) as u32;
+        let mut first = None;
+        let mut differ = false;
+        for &lane_off in self.lanes {
+            let lane = self.base.lane() + lane_off;
+            let column = self.base.column() + self.column;
+            let v = read_cell(cta, lane, column, random, &fill, field, check_alloc)?;
+            let code = (v >> self.lo) & mask;
+            match first {
+                None => first = Some(code),
+                Some(f) if f != code => differ = true,
+                _ => {}
+            }
+        }
+        Ok((first.unwrap_or(0), differ))
     }
 }
 
@@ -572,44 +597,33 @@ pub(super) fn execute(
                                 break 'rows;
                             }
                         };
-                        let mut first = None;
-                        for &lane_off in cell.lanes() {
-                            let lane = addr.lane() + lane_off;
-                            let column = addr.column() + cell.column;
-                            let v = read_cell(
-                                cta,
-                                lane,
-                                column,
-                                &mut random,
-                                |rr| {
-                                    // A whole cell of random codes of A's type.
-                                    let mut w = 0u32;
-                                    for i in 0..(32 / bits) {
-                                        w |= (rr.code(fa) & ((1u64 << bits) - 1) as u32)
-                                            << (i * bits);
-                                    }
-                                    w
-                                },
-                                "a_tmem",
-                                check_alloc,
-                            );
-                            match v {
-                                Ok(v) => {
-                                    let lo = cell.bits.lo;
-                                    let code = (v >> lo) & ((1u64 << cell.bits.width()) - 1) as u32;
-                                    match first {
-                                        None => first = Some(code),
-                                        Some(f) if f != code => differ = true,
-                                        _ => {}
-                                    }
-                                }
-                                Err(p) => {
-                                    problems.push(p);
-                                    break 'rows;
-                                }
+                        // A whole cell of random codes of A's type, if random inputs fill it.
+                        let fill = |rr: &mut Random| {
+                            let mut w = 0u32;
+                            for i in 0..(32 / bits) {
+                                w |= (rr.code(fa) & ((1u64 << bits) - 1) as u32) << (i * bits);
                             }
-                        }
-                        a[(global * k + kk) as usize] = first.unwrap_or(0);
+                            w
+                        };
+                        let copies = Copies {
+                            lanes: cell.lanes(),
+                            base: addr,
+                            column: cell.column,
+                            lo: u32::from(cell.bits.lo),
+                            width: cell.bits.width(),
+                        };
+                        let first = match copies.read(cta, &mut random, fill, "a_tmem", check_alloc)
+                        {
+                            Ok((v, d)) => {
+                                differ |= d;
+                                v
+                            }
+                            Err(p) => {
+                                problems.push(p);
+                                break 'rows;
+                            }
+                        };
+                        a[(global * k + kk) as usize] = first;
                     }
                 }
                 if differ {
@@ -795,41 +809,31 @@ pub(super) fn execute(
                         }
                     };
                     let cta = &mut work[cell.cta as usize];
-                    let mut first = None;
-                    for &lane_off in cell.lanes() {
-                        let lane = addr.lane() + lane_off;
-                        let column = addr.column() + cell.column;
-                        let v = read_cell(
-                            cta,
-                            lane,
-                            column,
-                            &mut random,
-                            |rr| {
-                                let mut w = 0u32;
-                                for i in 0..4 {
-                                    w |= (rr.code(sf_format) & 0xFF) << (8 * i);
-                                }
-                                w
-                            },
-                            field,
-                            check_alloc,
-                        );
-                        match v {
-                            Ok(v) => {
-                                let byte = (v >> (8 * cell.byte)) & 0xFF;
-                                match first {
-                                    None => first = Some(byte),
-                                    Some(f) if f != byte => differ = true,
-                                    _ => {}
-                                }
-                            }
-                            Err(p) => {
-                                problems.push(p);
-                                break 'sf;
-                            }
+                    let fill = |rr: &mut Random| {
+                        let mut w = 0u32;
+                        for i in 0..4 {
+                            w |= (rr.code(sf_format) & 0xFF) << (8 * i);
                         }
-                    }
-                    out[(index * blocks + blk) as usize] = first.unwrap_or(0);
+                        w
+                    };
+                    let copies = Copies {
+                        lanes: cell.lanes(),
+                        base: addr,
+                        column: cell.column,
+                        lo: 8 * cell.byte,
+                        width: 8,
+                    };
+                    let first = match copies.read(cta, &mut random, fill, field, check_alloc) {
+                        Ok((v, d)) => {
+                            differ |= d;
+                            v
+                        }
+                        Err(p) => {
+                            problems.push(p);
+                            break 'sf;
+                        }
+                    };
+                    out[(index * blocks + blk) as usize] = first;
                 }
             }
             if differ {

@@ -299,25 +299,7 @@ impl FastRow {
             e_max = e_max.max(e);
         }
         let unit = e_max - f as i32;
-        let kept64 = |neg: bool, mag: u64, lsb: i32| -> i64 {
-            if mag == 0 {
-                // A zero C's unit exponent says nothing; any shift keeps nothing.
-                return 0;
-            }
-            let shift = unit - lsb;
-            let k = if shift <= 0 {
-                mag << (-shift) as u32
-            } else if shift >= 64 {
-                0
-            } else {
-                mag >> shift as u32
-            };
-            if neg {
-                -(k as i64)
-            } else {
-                k as i64
-            }
-        };
+        let kept64 = |neg: bool, mag: u64, lsb: i32| kept64(neg, mag, unit - lsb);
         let mut sum = kept64(c.neg, u64::from(c.sig), c.lsb);
         for i in 0..k {
             let (x, y) = (a[i], b[i]);
@@ -805,23 +787,7 @@ fn tfdpa_matrix(
             };
             let unit = e_max - f as i32;
             // C: its unit is at cc.lsb.
-            sum += {
-                let sh = unit - cc.lsb;
-                let mag = u64::from(cc.sig);
-                // A zero C keeps nothing, whatever its (meaningless) unit exponent.
-                let kept = if mag == 0 {
-                    0
-                } else if sh <= 0 {
-                    mag << (-sh) as u32
-                } else {
-                    mag.checked_shr(sh as u32).unwrap_or(0)
-                } as i64;
-                if cc.neg {
-                    -kept
-                } else {
-                    kept
-                }
-            };
+            sum += kept64(cc.neg, u64::from(cc.sig), unit - cc.lsb);
             done[i * n + j] = true;
             d[i * n + j] = if out == OutputRounding::RzF32 {
                 rz_f32(sum, unit)
@@ -1026,32 +992,11 @@ fn gst_e2m1_matrix(
                 e_max = e_max.max(if zero { e_zero } else { sa.exp + sb.exp });
             }
             let unit = e_max - f as i32;
-            let mut sum = {
-                let sh = unit - cc.lsb;
-                let mag = u64::from(cc.sig);
-                let kept = if mag == 0 {
-                    0
-                } else if sh <= 0 {
-                    mag << (-sh).min(63) as u32
-                } else {
-                    mag.checked_shr(sh as u32).unwrap_or(0)
-                } as i64;
-                if cc.neg {
-                    -kept
-                } else {
-                    kept
-                }
-            };
+            let mut sum = kept64(cc.neg, u64::from(cc.sig), unit - cc.lsb);
             for (g, &gs) in sums.iter().enumerate().take(groups) {
                 let (sa, sb) = scale(g);
                 let mag = u64::from(gs.unsigned_abs()) * u64::from(sa.sig) * u64::from(sb.sig);
-                let sh = sa.lsb + sb.lsb - 2 - unit;
-                let kept = if sh >= 0 {
-                    mag << sh.min(63) as u32
-                } else {
-                    mag.checked_shr((-sh) as u32).unwrap_or(0)
-                } as i64;
-                sum += if gs < 0 { -kept } else { kept };
+                sum += kept64(gs < 0, mag, unit - (sa.lsb + sb.lsb - 2));
             }
             done[i * n + j] = true;
             d[i * n + j] = rz_f32(sum, unit);
@@ -1068,4 +1013,23 @@ fn dot16(x: &[i16; 16], y: &[i16; 16]) -> i32 {
         s += i32::from(x[t]) * i32::from(y[t]);
     }
     s
+}
+
+/// A term `mag * 2^lsb` truncated toward zero to a multiple of `2^unit`, signed, given
+/// `shift = unit - lsb`: for a left shift the caller's bounds guarantee no overflow (kept terms
+/// are below `2^(F + 14)`); a zero magnitude keeps nothing whatever its unit.
+#[inline]
+fn kept64(neg: bool, mag: u64, shift: i32) -> i64 {
+    let k = if mag == 0 {
+        0
+    } else if shift <= 0 {
+        mag << (-shift).min(63) as u32
+    } else {
+        mag.checked_shr(shift as u32).unwrap_or(0)
+    } as i64;
+    if neg {
+        -k
+    } else {
+        k
+    }
 }
