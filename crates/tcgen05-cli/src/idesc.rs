@@ -397,9 +397,6 @@ pub fn decode(
             decode_object(buf, View { bits, kind: k }, &problems, &mut Cache::new())?;
         }
         buf.push(']');
-        if kinds.is_empty() {
-            no_kind_json(&mut o, bits, mma, &mut problems)?;
-        }
         o.close();
         rep.out.push('\n');
     } else if kinds.is_empty() {
@@ -460,29 +457,6 @@ pub fn decode(
         }
     }
     Ok(rep)
-}
-
-/// Why a value is valid under no kind, as JSON keys of its object: `"valid": false`, and
-/// `"errors"` listing that, then under each kind its first error (what the text lists).
-fn no_kind_json(
-    o: &mut Obj<'_>,
-    bits: u32,
-    mma: Option<Mma>,
-    problems: &mut Vec<MmaError>,
-) -> fmt::Result {
-    o.bool(key!("valid"), false)?;
-    let buf = o.key(key!("errors"));
-    buf.push('[');
-    out::problem_json(buf, &CliError::NoKind { bits })?;
-    for k in Kind::ALL {
-        problems_of(bits, k, mma, problems);
-        if let Some(first) = problems.iter().find(|d| d.severity() == Severity::Error) {
-            buf.push(',');
-            out::problem_json(buf, first)?;
-        }
-    }
-    buf.push(']');
-    o.raw(key!("warnings"), "[]")
 }
 
 /// The kinds under which `bits` is valid (`InstructionDescriptor::valid_kinds`), narrowed to
@@ -612,9 +586,6 @@ impl Decoder for Batch {
                 decode_object(b, View { bits, kind: k }, &self.problems, &mut self.cache)?;
             }
             b.push(']');
-            if !any {
-                no_kind_json(&mut o, bits, self.mma, &mut self.problems)?;
-            }
             o.close();
         } else {
             let start = buf.len();

@@ -86,13 +86,8 @@ impl From<fmt::Error> for Failure {
 }
 
 /// Prints a single-value report: stdout first, then stderr.
-/// Prints a report. With `--json`, a run that failed before writing JSON of its own prints its
-/// problems as one JSON object, so that every `--json` run prints one object.
-fn emit_report(json: bool, rep: Result<Report, fmt::Error>) -> Result<Status, Failure> {
-    let mut rep = rep?;
-    if json && rep.out.trim().is_empty() && !rep.json_problems.is_empty() {
-        rep.out = rep.problems_object();
-    }
+fn emit(rep: Result<Report, fmt::Error>) -> Result<Status, Failure> {
+    let rep = rep?;
     let mut out = io::stdout().lock();
     out.write_all(rep.out.as_bytes())?;
     out.flush()?;
@@ -114,7 +109,6 @@ fn batch<D: batch::Decoder>(
 }
 
 fn run(ctx: Ctx, command: &Command) -> Result<Status, Failure> {
-    let emit = |rep| emit_report(ctx.json, rep);
     match command {
         Command::Decode(Decode::Smem(a)) => match a.value {
             Operand::Value(v) => emit(smem::decode(ctx, v, a.target)),

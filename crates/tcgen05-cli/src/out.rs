@@ -456,41 +456,13 @@ pub struct Report {
     pub err: String,
     /// Exit status.
     pub status: Status,
-    /// The problems recorded by [`Report::problems`] as JSON objects, errors and warnings: what
-    /// a `--json` run prints when the command wrote no JSON of its own.
-    pub json_problems: Vec<(Severity, String)>,
 }
 
 impl Report {
-    /// The one JSON object of a `--json` run that failed before writing its own:
-    /// `{"valid": false, "errors": [...], "warnings": [...]}`.
-    #[must_use]
-    pub fn problems_object(&self) -> String {
-        let mut s = String::from("{\"valid\":false");
-        for (key, sev) in [("errors", Severity::Error), ("warnings", Severity::Warning)] {
-            s.push_str(",\"");
-            s.push_str(key);
-            s.push_str("\":[");
-            let items: Vec<&str> = self
-                .json_problems
-                .iter()
-                .filter(|(v, _)| *v == sev)
-                .map(|(_, j)| j.as_str())
-                .collect();
-            s.push_str(&items.join(","));
-            s.push(']');
-        }
-        s.push_str("}\n");
-        s
-    }
-
     /// Records problems: one stderr line each; any error makes the status at least `Rule`.
     pub fn problems<D: Diagnostic>(&mut self, items: &[D], style: Style) -> fmt::Result {
         for d in items {
             problem_line(&mut self.err, d, style)?;
-            let mut j = String::new();
-            problem_json(&mut j, d)?;
-            self.json_problems.push((d.severity(), j));
             if d.severity() == Severity::Error {
                 self.status = self.status.max(Status::Rule);
             }

@@ -9,8 +9,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 use tcgen05::data_path::{
-    a_cell, d_element_bits, validate_a, DLayout, DataPathError, DataPathLayout, ScaleVec, SfLayout,
-    SfOperand,
+    a_cell, d_element_bits, DLayout, DataPathError, DataPathLayout, ScaleVec, SfLayout, SfOperand,
 };
 use tcgen05::diagnostic::Source;
 use tcgen05::tensor_memory::{CpMulticast, CpShape, LdStShape, Num, TmemAddress, TmemError};
@@ -641,18 +640,17 @@ fn a_map(ctx: Ctx, a: &AArgs) -> Result<Report, fmt::Error> {
     ) else {
         return Ok(rep);
     };
-    // Every rule at once, bounded in the library: the layout, the container, 4-bit A only where
-    // a 4-bit kind has a shape, K within Tensor Memory's 512 columns.
-    let problems: Vec<DataPathError> = validate_a(m, a.cta_group, a.ws, a.sparse, k, bits)
-        .iter()
-        .collect();
-    if !problems.is_empty() {
-        rep.problems(&problems, ctx.err)?;
+    let layout = match DataPathLayout::for_mma(m, a.cta_group, a.ws, a.sparse) {
+        Ok(l) => l,
+        Err(e) => {
+            rep.problems(&[e], ctx.err)?;
+            return Ok(rep);
+        }
+    };
+    if let Err(e) = a_cell(layout, 0, 0, bits) {
+        rep.problems(&[e], ctx.err)?;
         return Ok(rep);
     }
-    let Ok(layout) = DataPathLayout::for_mma(m, a.cta_group, a.ws, a.sparse) else {
-        return Ok(rep);
-    };
     if ctx.json {
         let mut o = Obj::open(&mut rep.out);
         o.str(key!("layout"), layout)?;

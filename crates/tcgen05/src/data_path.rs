@@ -77,8 +77,6 @@ pub enum DataPathField {
     ScaleVec,
     /// The K block of a scale factor.
     KBlock,
-    /// The K of A in Tensor Memory (elements per row).
-    K,
 }
 
 impl DataPathField {
@@ -95,7 +93,6 @@ impl DataPathField {
             DataPathField::SfId => "sf_id",
             DataPathField::ScaleVec => "scale_vec",
             DataPathField::KBlock => "k_block",
-            DataPathField::K => "k",
         }
     }
 }
@@ -178,21 +175,6 @@ pub enum DataPathError {
         /// The layout.
         layout: DataPathLayout,
     },
-    /// A of K elements of `bits` bits per row needs more than Tensor Memory's 512 columns.
-    ATooWide {
-        /// K, elements per row.
-        k: u32,
-        /// Container bits.
-        bits: u32,
-    },
-    /// 4-bit A exists only for `.kind::mxf4` / `mxf4nvf4`, which are block-scaled (layouts A, B,
-    /// D) and have no `.ws` form (Table 39).
-    NoFourBitA {
-        /// The layout.
-        layout: DataPathLayout,
-        /// `.ws`.
-        ws: bool,
-    },
 }
 
 impl DataPathError {
@@ -210,8 +192,6 @@ impl DataPathError {
             DataPathError::ElementBits { .. } => DataPathField::ElementBits,
             DataPathError::SfId { .. } => DataPathField::SfId,
             DataPathError::KBlockOutOfRange { .. } => DataPathField::KBlock,
-            DataPathError::ATooWide { .. } => DataPathField::K,
-            DataPathError::NoFourBitA { .. } => DataPathField::ElementBits,
         }
     }
 }
@@ -276,18 +256,6 @@ impl fmt::Display for DataPathError {
                 f,
                 "layout {layout} has no block scaling: block-scaled MMAs have M = 128 or 256"
             ),
-            DataPathError::ATooWide { k, bits } => write!(
-                f,
-                "K = {k} does not fit Tensor Memory: {k} {bits}-bit elements per row need {} \
-                 columns of 512",
-                (k as u64 * bits as u64).div_ceil(32)
-            ),
-            DataPathError::NoFourBitA { layout, ws } => write!(
-                f,
-                "no MMA with 4-bit A in {}layout {layout}: 4-bit A is .kind::mxf4 / mxf4nvf4, \
-                 block-scaled (layouts A, B, D) and never .ws",
-                if ws { ".ws " } else { "" }
-            ),
         }
     }
 }
@@ -308,8 +276,6 @@ impl Diagnostic for DataPathError {
             DataPathError::SfId { id, .. } => id as u64,
             DataPathError::KBlockOutOfRange { k_block, .. } => k_block as u64,
             DataPathError::NoBlockScaling { layout } => layout.m() as u64,
-            DataPathError::ATooWide { k, .. } => k as u64,
-            DataPathError::NoFourBitA { .. } => 4,
         }
     }
 
@@ -327,8 +293,6 @@ impl Diagnostic for DataPathError {
             DataPathError::ElementBits { .. } => Source::PtxSection("9.7.16.10.4"),
             DataPathError::SfId { .. } => Source::Decision(13),
             DataPathError::KBlockOutOfRange { .. } => Source::PtxSection("9.7.16.10.7.1"),
-            DataPathError::ATooWide { .. } => Source::Decision(24),
-            DataPathError::NoFourBitA { .. } => Source::PtxTable(39),
         }
     }
 }
@@ -572,7 +536,7 @@ impl DLayout {
         let mut d = Diagnostics::new();
         match DataPathLayout::for_mma(m, cta_group, ws, sparse) {
             Ok(layout) => {
-                if !n_ok_for(layout, n, ws, sparse) {
+                if !n_ok(layout, n) {
                     d.push(DataPathError::InvalidN {
                         layout: Some(layout),
                         n,
@@ -601,10 +565,6 @@ impl DLayout {
         sparse: bool,
     ) -> Result<DLayout, DataPathError> {
         match DataPathLayout::for_mma(m, cta_group, ws, sparse) {
-            Ok(layout) if !n_ok_for(layout, n, ws, sparse) => Err(DataPathError::InvalidN {
-                layout: Some(layout),
-                n,
-            }),
             Ok(layout) => Self::with_layout(layout, n),
             Err(e) => Err(e),
         }
@@ -710,13 +670,6 @@ impl DLayout {
     }
 }
 
-/// Whether N is an N of Table 39 for the layout and the MMA's `.ws` and sparsity: `.ws` MMAs
-/// have N = 64, 128 or 256, sparse `.ws` ones 64 or 128 (Table 39; decisions.md R14, R16), also
-/// in layout D, which `.ws` and other MMAs share.
-const fn n_ok_for(layout: DataPathLayout, n: u32, ws: bool, sparse: bool) -> bool {
-    n_ok(layout, n) && (!ws || (matches!(n, 64 | 128 | 256) && !(sparse && n == 256)))
-}
-
 /// Whether N is an N of Table 39 for the layout (decisions.md R14, R16).
 const fn n_ok(layout: DataPathLayout, n: u32) -> bool {
     match layout {
@@ -808,12 +761,6 @@ pub const fn a_cell(
         i += 1;
     }
     let per_word = 32 / container_bits;
-    if k / per_word >= 512 {
-        return Err(DataPathError::ColumnOutOfRange {
-            column: k,
-            columns: 512 * per_word,
-        });
-    }
     let lo = (k % per_word) * container_bits;
     Ok(ACell {
         cta: m / per,
@@ -822,53 +769,6 @@ pub const fn a_cell(
         column: k / per_word,
         bits: BitRange::new(lo as u8, (lo + container_bits - 1) as u8),
     })
-}
-
-/// Every rule A in Tensor Memory breaks for an MMA with M, `.cta_group`, `.ws`, sparsity, K
-/// elements per row and `container_bits`-bit containers: a layout for the configuration, a
-/// container size, 4-bit A only where a 4-bit kind has a shape (block-scaled layouts A, B, D,
-/// never `.ws`), and the row's columns within Tensor Memory's 512 (decisions.md R24).
-#[must_use]
-pub const fn validate_a(
-    m: u32,
-    cta_group: CtaGroup,
-    ws: bool,
-    sparse: bool,
-    k: u32,
-    container_bits: u32,
-) -> Diagnostics<DataPathError, 3> {
-    let mut d = Diagnostics::new();
-    let layout = match DataPathLayout::for_mma(m, cta_group, ws, sparse) {
-        Ok(l) => Some(l),
-        Err(e) => {
-            d.push(e);
-            None
-        }
-    };
-    if !matches!(container_bits, 4 | 8 | 16 | 32) {
-        d.push(DataPathError::ElementBits {
-            bits: container_bits,
-        });
-    } else {
-        if container_bits == 4 {
-            if let Some(layout) = layout {
-                let scaled = matches!(
-                    layout,
-                    DataPathLayout::A | DataPathLayout::B | DataPathLayout::D
-                );
-                if ws || !scaled {
-                    d.push(DataPathError::NoFourBitA { layout, ws });
-                }
-            }
-        }
-        if (k as u64 * container_bits as u64).div_ceil(32) > 512 {
-            d.push(DataPathError::ATooWide {
-                k,
-                bits: container_bits,
-            });
-        }
-    }
-    d
 }
 
 /// The scale vector size of a block-scaled MMA: scale factors per row of A (per column of B)
@@ -1311,64 +1211,5 @@ mod tests {
                 .field(),
             "sf_id"
         );
-    }
-
-    /// Sizes are bounded where the rule lives (issue findings C2, C3, D1): K of A within the 512
-    /// columns, `.ws` N per Table 39 in the layout D it shares, 4-bit A only in block-scaled
-    /// layouts without `.ws`.
-    #[test]
-    fn sizes_follow_table_39_and_tensor_memory() {
-        let errs = |d: Diagnostics<DataPathError, 3>| d.iter().collect::<alloc::vec::Vec<_>>();
-        // K: 1024 16-bit elements fill 512 columns; 1025 do not; u32::MAX is refused at once.
-        assert!(errs(validate_a(128, CtaGroup::One, false, false, 1024, 16)).is_empty());
-        assert_eq!(
-            errs(validate_a(128, CtaGroup::One, false, false, 1025, 16)),
-            [DataPathError::ATooWide { k: 1025, bits: 16 }]
-        );
-        assert_eq!(
-            errs(validate_a(128, CtaGroup::One, false, false, u32::MAX, 16))[0].field(),
-            "k"
-        );
-        assert!(a_cell(DataPathLayout::D, 0, 1023, 16).is_ok());
-        assert!(a_cell(DataPathLayout::D, 0, 1024, 16).is_err());
-        // 4-bit A: layouts A, B, D without .ws only.
-        assert!(errs(validate_a(128, CtaGroup::One, false, false, 64, 4)).is_empty());
-        assert!(errs(validate_a(256, CtaGroup::Two, false, false, 64, 4)).is_empty());
-        for (m, g, ws, sparse) in [
-            (64, CtaGroup::One, false, false),
-            (32, CtaGroup::One, true, false),
-            (128, CtaGroup::One, true, false),
-            (128, CtaGroup::Two, false, true),
-        ] {
-            let e = errs(validate_a(m, g, ws, sparse, 8, 4));
-            assert!(
-                matches!(e[..], [DataPathError::NoFourBitA { .. }]),
-                "{m} {ws} {sparse}: {e:?}"
-            );
-        }
-        // Every problem at once.
-        assert_eq!(
-            errs(validate_a(48, CtaGroup::One, false, false, 4096, 12)).len(),
-            2
-        );
-        // .ws N in layout D: 64, 128, 256; sparse .ws 64, 128.
-        for (n, ws, sparse, ok) in [
-            (8, true, false, false),
-            (256, true, true, false),
-            (256, true, false, true),
-            (128, true, true, true),
-            (8, false, false, true),
-        ] {
-            assert_eq!(
-                DLayout::validate(128, n, CtaGroup::One, ws, sparse).is_empty(),
-                ok,
-                "{n} {ws} {sparse}"
-            );
-            assert_eq!(
-                DLayout::try_new(128, n, CtaGroup::One, ws, sparse).is_ok(),
-                ok
-            );
-        }
-        assert!(!DLayout::validate(64, 256, CtaGroup::One, true, true).is_empty());
     }
 }

@@ -449,17 +449,10 @@ fn decode_with_mma_checks_table_39() {
 fn no_valid_kind() {
     let r = run(&["decode", "idesc", "0xffffffff", "--json"]);
     r.code(1);
-    let v = r.json();
     assert_eq!(
-        (v["hex"].as_str(), v["kinds"].as_array().map(Vec::len)),
-        (Some("0xffffffff"), Some(0))
+        r.json(),
+        serde_json::json!({"hex": "0xffffffff", "kinds": []})
     );
-    // Why, in the JSON too: no kind, then each kind's first error.
-    assert_eq!(v["valid"], false);
-    let errors = v["errors"].as_array().expect("an errors list");
-    assert_eq!(errors.len(), 8, "{v}");
-    assert_eq!(errors[0]["field"], "kind");
-    assert_eq!(errors[1]["field"], "bit 6");
     let lines = r.stderr_lines();
     assert!(lines[0].starts_with("error: kind: 0xffffffff is not a valid instruction descriptor"));
     assert_eq!(lines.len(), 8, "{}", r.stderr);
