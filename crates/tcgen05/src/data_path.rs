@@ -120,7 +120,8 @@ pub enum DataPathError {
         sparse: bool,
     },
     /// N is not an N of Table 39 for this configuration: a multiple of 8 (16 with
-    /// `.cta_group::2`) from 8 to 256, or 64, 128, 256 with `.ws` (decisions.md R14, R16).
+    /// `.cta_group::2`) from 8 to 256, or 64, 128, 256 with `.ws` (64, 128 with `.ws` and sparse
+    /// A; decisions.md R14, R16).
     InvalidN {
         /// The layout, when the configuration has one.
         layout: Option<DataPathLayout>,
@@ -536,7 +537,7 @@ impl DLayout {
         let mut d = Diagnostics::new();
         match DataPathLayout::for_mma(m, cta_group, ws, sparse) {
             Ok(layout) => {
-                if !n_ok(layout, n) {
+                if !n_ok_for(layout, n, ws, sparse) {
                     d.push(DataPathError::InvalidN {
                         layout: Some(layout),
                         n,
@@ -565,7 +566,16 @@ impl DLayout {
         sparse: bool,
     ) -> Result<DLayout, DataPathError> {
         match DataPathLayout::for_mma(m, cta_group, ws, sparse) {
-            Ok(layout) => Self::with_layout(layout, n),
+            Ok(layout) => {
+                if n_ok_for(layout, n, ws, sparse) {
+                    Ok(DLayout { layout, n })
+                } else {
+                    Err(DataPathError::InvalidN {
+                        layout: Some(layout),
+                        n,
+                    })
+                }
+            }
             Err(e) => Err(e),
         }
     }
@@ -671,6 +681,23 @@ impl DLayout {
 }
 
 /// Whether N is an N of Table 39 for the layout (decisions.md R14, R16).
+/// N allowed for a configuration (Table 39 of PTX ISA 9.7.16.10.1, decisions.md R14, R16):
+/// the layout's own N, and with `.ws` only 64, 128, 256, or 64, 128 when A is sparse.
+const fn n_ok_for(layout: DataPathLayout, n: u32, ws: bool, sparse: bool) -> bool {
+    if !n_ok(layout, n) {
+        return false;
+    }
+    if ws {
+        if sparse {
+            matches!(n, 64 | 128)
+        } else {
+            matches!(n, 64 | 128 | 256)
+        }
+    } else {
+        true
+    }
+}
+
 const fn n_ok(layout: DataPathLayout, n: u32) -> bool {
     match layout {
         DataPathLayout::E | DataPathLayout::G => matches!(n, 64 | 128 | 256),
@@ -1043,6 +1070,32 @@ impl SfLayout {
 mod tests {
     use super::*;
     use std::collections::BTreeSet;
+
+    /// `.ws` N follows Table 39 (decisions.md R16): 64, 128, 256 dense, 64, 128 sparse, for
+    /// every `.ws` M; `validate` and `try_new` agree on every N from 0 to 512.
+    #[test]
+    fn ws_n_follows_table_39() {
+        for m in [32, 64, 128] {
+            for sparse in [false, true] {
+                let expect: &[u32] = if sparse { &[64, 128] } else { &[64, 128, 256] };
+                let mut got = std::vec::Vec::new();
+                for n in 0..=512 {
+                    let ok = DLayout::try_new(m, n, CtaGroup::One, true, sparse).is_ok();
+                    let valid = DLayout::validate(m, n, CtaGroup::One, true, sparse).is_empty();
+                    assert_eq!(ok, valid, "M {m} N {n} sparse {sparse}");
+                    if ok {
+                        got.push(n);
+                    }
+                }
+                assert_eq!(got, expect, "M {m} sparse {sparse}");
+            }
+        }
+        // Without `.ws`, M = 128 keeps every multiple of 8 (32 values).
+        let dense = (0..=512)
+            .filter(|&n| DLayout::try_new(128, n, CtaGroup::One, false, false).is_ok())
+            .count();
+        assert_eq!(dense, 32);
+    }
 
     #[test]
     fn table_rows() {
