@@ -1380,7 +1380,8 @@ impl TileLayout {
     }
 
     /// Byte offset of element `(mn, k)` from the start address before swizzling, or `None`
-    /// outside the tile.
+    /// outside the tile or when the offset does not fit 64 bits (extents near 2^32: checked
+    /// arithmetic, never a wrap).
     #[must_use]
     pub const fn offset(&self, mn: u32, k: u32) -> Option<u64> {
         if mn >= self.mn || k >= self.k {
@@ -1388,7 +1389,17 @@ impl TileLayout {
         }
         let (am, ak) = self.atom();
         let (sm, sk) = self.atom_strides();
-        let atom = (mn / am) as u64 * sm + (k / ak) as u64 * sk;
+        // Checked: extents near 2^32 make these products pass 2^64.
+        let atom = match ((mn / am) as u64).checked_mul(sm) {
+            Some(x) => match ((k / ak) as u64).checked_mul(sk) {
+                Some(y) => match x.checked_add(y) {
+                    Some(z) => z,
+                    None => return None,
+                },
+                None => return None,
+            },
+            None => return None,
+        };
         let (a, b) = ((mn % am) as u64, (k % ak) as u64);
         let t = self.storage.per_chunk as u64;
         let chunk = CHUNK_BYTES as u64;
@@ -1397,7 +1408,7 @@ impl TileLayout {
             (Major::Mn, Swizzle::B128Base32B) => (a / t) * chunk + b * SWIZZLE_LINE_BYTES as u64,
             (Major::Mn, s) => (a / t) * chunk + b * s.width_bytes() as u64,
         };
-        Some(atom + inside)
+        atom.checked_add(inside)
     }
 
     /// Where element `(mn, k)` of the tile lives: the offset, swizzled with the pattern
@@ -1407,7 +1418,12 @@ impl TileLayout {
         let Some(off) = self.offset(mn, k) else {
             return None;
         };
-        let pre = self.start_address as u64 + off;
+        let Some(pre) = (self.start_address as u64).checked_add(off) else {
+            return None;
+        };
+        if pre >= SHARED_WINDOW_BYTES {
+            return None;
+        }
         let reading = match self.anchor {
             SwizzleAnchor::TileStart => BaseOffsetReading::StartLine,
             SwizzleAnchor::Address => BaseOffsetReading::Absolute,
@@ -1532,6 +1548,43 @@ const fn push_unique(d: &mut LayoutDiagnostics, e: LayoutError) {
 mod tests {
     use super::*;
     use std::vec::Vec;
+
+    /// `TileLayout::address` and `offset` near 2^32 (every swizzle, both majors, both atom
+    /// orders, both anchors, extents and start address up to `u32::MAX`): no overflow, and an
+    /// element past the 18-bit window is `None`, never a wrapped address.
+    #[test]
+    fn tile_address_near_u32_max_is_checked() {
+        let mut checked = 0;
+        for e in [ElementType::Bf16, ElementType::Tf32, ElementType::E4m3] {
+            for major in [Major::K, Major::Mn] {
+                for swizzle in Swizzle::ALL {
+                    for order in [AtomOrder::MnFirst, AtomOrder::KFirst] {
+                        for anchor in [SwizzleAnchor::TileStart, SwizzleAnchor::Address] {
+                            for (mn, k, start) in [
+                                (u32::MAX, u32::MAX, u32::MAX),
+                                (u32::MAX - 7, u32::MAX - 63, 0),
+                                (1 << 31, 1 << 31, (1 << 18) - 16),
+                            ] {
+                                let mut t =
+                                    TileLayout::new(storage(e), major, swizzle, mn, k, start)
+                                        .with_order(order);
+                                t.anchor = anchor;
+                                for (i, j) in [(mn - 1, k - 1), (mn - 1, 0), (0, k - 1)] {
+                                    let _ = t.offset(i, j);
+                                    if let Some(loc) = t.address(i, j) {
+                                        assert!(u64::from(loc.address) < SHARED_WINDOW_BYTES);
+                                    }
+                                    checked += 1;
+                                }
+                                assert_eq!(t.address(mn - 1, k - 1), None);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, 3 * 2 * 5 * 2 * 2 * 3 * 3);
+    }
 
     fn storage(e: ElementType) -> ElementStorage {
         ElementStorage::of(e, None).expect("plain type")
