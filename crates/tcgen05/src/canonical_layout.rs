@@ -444,6 +444,14 @@ pub enum LayoutError {
         /// The element's byte address.
         address: u32,
     },
+    /// A buffer `start..end` (end exclusive) whose end is not after its start: it holds no
+    /// byte, so no element could be checked against it.
+    EmptyBuffer {
+        /// First byte.
+        start: u32,
+        /// One past the last byte.
+        end: u32,
+    },
     /// A tile start address the descriptor cannot hold, or a swizzle pattern start that no
     /// base offset describes (decisions.md R3, R4).
     Descriptor(SmemError),
@@ -465,7 +473,8 @@ impl LayoutError {
             LayoutError::IndexOutOfRange { field, .. } => field,
             LayoutError::AddressOutOfRange { .. }
             | LayoutError::Overlap { .. }
-            | LayoutError::OutsideBuffer { .. } => LayoutField::Address,
+            | LayoutError::OutsideBuffer { .. }
+            | LayoutError::EmptyBuffer { .. } => LayoutField::Address,
             LayoutError::Descriptor(_) => LayoutField::StartAddress,
         }
     }
@@ -488,6 +497,7 @@ impl LayoutError {
             LayoutError::Overlap { address, .. } | LayoutError::OutsideBuffer { address, .. } => {
                 address as u64
             }
+            LayoutError::EmptyBuffer { end, .. } => end as u64,
             LayoutError::Descriptor(e) => e.value(),
         }
     }
@@ -523,7 +533,8 @@ impl LayoutError {
             LayoutError::Extent { .. }
             | LayoutError::IndexOutOfRange { .. }
             | LayoutError::Overlap { .. }
-            | LayoutError::OutsideBuffer { .. } => Source::PtxSection("9.7.16.3.3"),
+            | LayoutError::OutsideBuffer { .. }
+            | LayoutError::EmptyBuffer { .. } => Source::PtxSection("9.7.16.3.3"),
         }
     }
 }
@@ -614,6 +625,11 @@ impl fmt::Display for LayoutError {
             LayoutError::OutsideBuffer { mn, k, address } => write!(
                 f,
                 "element ({mn}, {k}) is read from {address:#x}, outside the buffer"
+            ),
+            LayoutError::EmptyBuffer { start, end } => write!(
+                f,
+                "the buffer {start:#x}:{end:#x} ends before it starts (END is exclusive and must \
+                 be greater than START)"
             ),
             LayoutError::Descriptor(e) => fmt::Display::fmt(&e, f),
         }
@@ -1005,6 +1021,14 @@ impl MatrixLayout {
         &self,
         buffer: Option<core::ops::Range<u32>>,
     ) -> Result<alloc::vec::Vec<LayoutError>, LayoutError> {
+        if let Some(b) = &buffer {
+            if b.end <= b.start {
+                return Err(LayoutError::EmptyBuffer {
+                    start: b.start,
+                    end: b.end,
+                });
+            }
+        }
         let locs = self.locations()?;
         let k_extent = self.operand.k;
         let coord = |i: usize| ((i as u32) / k_extent, (i as u32) % k_extent);
@@ -1882,6 +1906,18 @@ mod tests {
             assert_eq!(l.elements_at(a.address + 1), [Some((mn, k)), None]);
         }
         assert_eq!(l.elements_at(0x400 + 32), [None, None]);
+        // End before (or at) start: one error, not a line per element.
+        assert_eq!(
+            l.check(Some(0x800..0x400)),
+            Err(LayoutError::EmptyBuffer {
+                start: 0x800,
+                end: 0x400
+            })
+        );
+        assert!(matches!(
+            l.check(Some(0x400..0x400)),
+            Err(LayoutError::EmptyBuffer { .. })
+        ));
         let problems = l.check(Some(0x400..0x400 + 2048)).expect("valid");
         assert!(problems.is_empty(), "{problems:?}");
         let problems = l.check(Some(0x400..0x400 + 1024)).expect("valid");

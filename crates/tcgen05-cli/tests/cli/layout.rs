@@ -866,3 +866,32 @@ fn json_problems() {
     assert_eq!(v["agree"], Value::Null);
     assert_eq!(v["errors"][0]["field"], "destination");
 }
+
+/// A buffer whose end is not after its start is one error naming both bounds as typed, not one
+/// "outside the buffer" line per element.
+#[test]
+fn addr_buffer_end_before_start_is_one_error() {
+    for buffer in ["0x800:0x400", "0x400:0x400"] {
+        let r = run(&[
+            "layout",
+            "addr",
+            "0x4000404000010040",
+            "--type",
+            "bf16",
+            "--major",
+            "k",
+            "--mn",
+            "16",
+            "--k",
+            "16",
+            "--buffer",
+            buffer,
+        ]);
+        r.code(1);
+        let lines = r.stderr_lines();
+        assert_eq!(lines.len(), 1, "{}", r.stderr);
+        assert!(lines[0].contains("ends before it starts"), "{}", lines[0]);
+        let (s, e) = buffer.split_once(':').unwrap();
+        assert!(lines[0].contains(&format!("{s}:{e}")), "{}", lines[0]);
+    }
+}
