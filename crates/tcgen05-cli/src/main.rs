@@ -90,6 +90,7 @@ fn emit(ctx: Ctx, rep: Result<Report, fmt::Error>) -> Result<Status, Failure> {
     if ctx.json {
         rep.json_failure()?;
     }
+    rep.repeat_counts(ctx.err)?;
     let mut out = io::stdout().lock();
     out.write_all(rep.out.as_bytes())?;
     out.flush()?;
