@@ -1907,8 +1907,9 @@ mod tests {
         }
         assert_eq!(l.elements_at(0x400 + 32), [None, None]);
         // End before (or at) start: one error, not a line per element.
+        let (start, end) = (0x800, 0x400);
         assert_eq!(
-            l.check(Some(0x800..0x400)),
+            l.check(Some(start..end)),
             Err(LayoutError::EmptyBuffer {
                 start: 0x800,
                 end: 0x400

@@ -896,7 +896,7 @@ fn addr_buffer_end_before_start_is_one_error() {
         let lines = r.stderr_lines();
         assert_eq!(lines.len(), 1, "{}", r.stderr);
         assert!(lines[0].contains("ends before it starts"), "{}", lines[0]);
-        let (s, e) = buffer.split_once(':').unwrap();
+        let (s, e) = buffer.split_once(':').expect("START:END");
         assert!(lines[0].contains(&format!("{s}:{e}")), "{}", lines[0]);
     }
 }
