@@ -586,6 +586,15 @@ impl Decoder for Batch {
                 decode_object(b, View { bits, kind: k }, &self.problems, &mut self.cache)?;
             }
             b.push(']');
+            if !any {
+                // The same reason the single-value path gives (`Report::json_failure`).
+                o.bool(key!("valid"), false)?;
+                let e = o.key(key!("errors"));
+                e.push('[');
+                out::problem_json(e, &crate::problem::CliError::NoKind { bits })?;
+                e.push(']');
+                o.raw(key!("warnings"), "[]")?;
+            }
             o.close();
         } else {
             let start = buf.len();

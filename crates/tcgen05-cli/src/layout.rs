@@ -543,6 +543,11 @@ fn addr(ctx: Ctx, a: &AddrArgs, js: &mut JsonProblems) -> Result<Report, fmt::Er
     };
     let problems = match layout.check(buffer) {
         Ok(p) => p,
+        Err(e @ LayoutError::EmptyBuffer { .. }) => {
+            // Nothing can be checked against an empty buffer: report it alone.
+            note(&mut rep, js, &[e], ctx.err)?;
+            return Ok(rep);
+        }
         Err(e) => vec![e],
     };
     // Inverse: byte -> elements, from the map.

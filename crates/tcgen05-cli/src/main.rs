@@ -86,8 +86,12 @@ impl From<fmt::Error> for Failure {
 }
 
 /// Prints a single-value report: stdout first, then stderr.
-fn emit(rep: Result<Report, fmt::Error>) -> Result<Status, Failure> {
-    let rep = rep?;
+fn emit(ctx: Ctx, rep: Result<Report, fmt::Error>) -> Result<Status, Failure> {
+    let mut rep = rep?;
+    if ctx.json {
+        rep.json_failure()?;
+    }
+    rep.repeat_counts(ctx.err)?;
     let mut out = io::stdout().lock();
     out.write_all(rep.out.as_bytes())?;
     out.flush()?;
@@ -111,23 +115,23 @@ fn batch<D: batch::Decoder>(
 fn run(ctx: Ctx, command: &Command) -> Result<Status, Failure> {
     match command {
         Command::Decode(Decode::Smem(a)) => match a.value {
-            Operand::Value(v) => emit(smem::decode(ctx, v, a.target)),
+            Operand::Value(v) => emit(ctx, smem::decode(ctx, v, a.target)),
             Operand::Stdin => {
                 let mut rep = Report::default();
                 match out::resolve_target(a.target, &mut rep, ctx.err)? {
                     Some(t) => batch(move || smem::Batch::new(t), ctx),
-                    None => emit(Ok(rep)),
+                    None => emit(ctx, Ok(rep)),
                 }
             }
         },
         Command::Decode(Decode::Idesc(a)) => {
             let mut rep = Report::default();
             let Some(mma) = idesc::mma_of(a.cta_group, a.ws, a.target, &mut rep, ctx.err)? else {
-                return emit(Ok(rep));
+                return emit(ctx, Ok(rep));
             };
             match a.value {
                 // Operands of decode idesc are parsed as 32-bit values.
-                Operand::Value(v) => emit(idesc::decode(ctx, v as u32, a.kind, mma)),
+                Operand::Value(v) => emit(ctx, idesc::decode(ctx, v as u32, a.kind, mma)),
                 Operand::Stdin => {
                     let kind = a.kind;
                     batch(move || idesc::Batch::new(kind, mma), ctx)
@@ -140,26 +144,26 @@ fn run(ctx: Ctx, command: &Command) -> Result<Status, Failure> {
             if !cli.is_empty() {
                 let mut rep = Report::default();
                 rep.problems(&cli, ctx.err)?;
-                return emit(Ok(rep));
+                return emit(ctx, Ok(rep));
             }
             match a.value {
-                Operand::Value(v) => emit(zmask::decode(ctx, v, shape, a.max_shift)),
+                Operand::Value(v) => emit(ctx, zmask::decode(ctx, v, shape, a.max_shift)),
                 Operand::Stdin => {
                     let max_shift = a.max_shift;
                     batch(move || zmask::Batch::new(shape, max_shift), ctx)
                 }
             }
         }
-        Command::Encode(Encode::Smem(a)) => emit(smem::encode(ctx, a)),
-        Command::Encode(Encode::Idesc(a)) => emit(idesc::encode(ctx, a)),
-        Command::Encode(Encode::Zmask(a)) => emit(zmask::encode(ctx, a)),
-        Command::Solve(Solve::Zmask(a)) => emit(zmask::solve_cmd(ctx, a)),
-        Command::Shapes(a) => emit(shapes::run(ctx, a)),
-        Command::Layout(l) => emit(layout::run(ctx, l)),
-        Command::Ptx(c) => emit(ptx::run(ctx, c)),
-        Command::Tmem(t) => emit(tmem::run(ctx, t)),
-        Command::Numerics(numerics::Numerics::Dot(a)) => emit(numerics::dot(ctx, a)),
-        Command::Numerics(numerics::Numerics::Error(a)) => emit(numerics::error(ctx, a)),
+        Command::Encode(Encode::Smem(a)) => emit(ctx, smem::encode(ctx, a)),
+        Command::Encode(Encode::Idesc(a)) => emit(ctx, idesc::encode(ctx, a)),
+        Command::Encode(Encode::Zmask(a)) => emit(ctx, zmask::encode(ctx, a)),
+        Command::Solve(Solve::Zmask(a)) => emit(ctx, zmask::solve_cmd(ctx, a)),
+        Command::Shapes(a) => emit(ctx, shapes::run(ctx, a)),
+        Command::Layout(l) => emit(ctx, layout::run(ctx, l)),
+        Command::Ptx(c) => emit(ctx, ptx::run(ctx, c)),
+        Command::Tmem(t) => emit(ctx, tmem::run(ctx, t)),
+        Command::Numerics(numerics::Numerics::Dot(a)) => emit(ctx, numerics::dot(ctx, a)),
+        Command::Numerics(numerics::Numerics::Error(a)) => emit(ctx, numerics::error(ctx, a)),
         Command::Check(a) => Ok(check::run(ctx, a)?),
         Command::Emulate(a) => Ok(emulate::run(ctx, a)?),
     }

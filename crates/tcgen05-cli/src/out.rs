@@ -456,16 +456,103 @@ pub struct Report {
     pub err: String,
     /// Exit status.
     pub status: Status,
+    /// Each recorded problem as JSON, with whether it is an error, for `--json` runs whose
+    /// output would otherwise not carry them (see [`Report::json_failure`]).
+    pub json_problems: Vec<(bool, String)>,
+    /// Stderr lines shown and held back per (error?, field, source): a rule broken by
+    /// thousands of elements prints [`REPEAT_CAP`] lines and then one count.
+    pub repeats: std::collections::BTreeMap<(bool, &'static str, String), (usize, usize)>,
 }
+
+/// Stderr lines printed per (severity, field, source) before the rest are counted instead
+/// (`--json` output still lists every problem).
+pub const REPEAT_CAP: usize = 16;
 
 impl Report {
     /// Records problems: one stderr line each; any error makes the status at least `Rule`.
     pub fn problems<D: Diagnostic>(&mut self, items: &[D], style: Style) -> fmt::Result {
         for d in items {
-            problem_line(&mut self.err, d, style)?;
+            let error = d.severity() == Severity::Error;
+            let seen = self
+                .repeats
+                .entry((error, d.field(), d.source().to_string()))
+                .or_insert((0, 0));
+            if seen.0 < REPEAT_CAP {
+                seen.0 += 1;
+                problem_line(&mut self.err, d, style)?;
+            } else {
+                seen.1 += 1;
+            }
+            let mut j = String::new();
+            problem_json(&mut j, d)?;
+            self.json_problems
+                .push((d.severity() == Severity::Error, j));
             if d.severity() == Severity::Error {
                 self.status = self.status.max(Status::Rule);
             }
+        }
+        Ok(())
+    }
+}
+
+impl Report {
+    /// Appends one line per capped group: `error: and N more <field> problems like these
+    /// (<source>)`.
+    pub fn repeat_counts(&mut self, style: Style) -> fmt::Result {
+        for ((error, field, source), (_, hidden)) in &self.repeats {
+            if *hidden == 0 {
+                continue;
+            }
+            if *error {
+                write!(self.err, "{}error{}: ", style.red(), style.reset())?;
+            } else {
+                write!(self.err, "{}warning{}: ", style.yellow(), style.reset())?;
+            }
+            writeln!(
+                self.err,
+                "and {hidden} more {field} problems like these ({source})"
+            )?;
+        }
+        self.repeats.clear();
+        Ok(())
+    }
+
+    /// Makes a failed `--json` run print exactly one JSON object that carries its problems:
+    /// with no output, `{"valid": false, "errors": [...], "warnings": [...]}`; with an object
+    /// that has no `"errors"` key of its own, the same three keys appended to it. A run that
+    /// passed, or whose object already lists its errors, is left as it is.
+    pub fn json_failure(&mut self) -> fmt::Result {
+        if self.status == Status::Valid || self.json_problems.is_empty() {
+            return Ok(());
+        }
+        let body = self.out.trim_end();
+        let mut tail = String::new();
+        tail.push_str("\"valid\":false");
+        for (k, error) in [("errors", true), ("warnings", false)] {
+            write!(tail, ",\"{k}\":[")?;
+            let mut first = true;
+            for (e, j) in &self.json_problems {
+                if *e != error {
+                    continue;
+                }
+                if !first {
+                    tail.push(',');
+                }
+                first = false;
+                tail.push_str(j);
+            }
+            tail.push(']');
+        }
+        if body.is_empty() {
+            self.out = format!("{{{tail}}}\n");
+        } else if body.starts_with('{') && body.ends_with('}') && !body.contains("\"errors\"") {
+            let inner = &body[..body.len() - 1];
+            let sep = if inner.trim_end().ends_with('{') {
+                ""
+            } else {
+                ","
+            };
+            self.out = format!("{inner}{sep}{tail}}}\n");
         }
         Ok(())
     }

@@ -9,7 +9,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 use tcgen05::data_path::{
-    a_cell, d_element_bits, DLayout, DataPathError, DataPathLayout, ScaleVec, SfLayout, SfOperand,
+    a_bits_have_shape, a_cell, a_k_fits, d_element_bits, DLayout, DataPathError, DataPathLayout,
+    ScaleVec, SfLayout, SfOperand,
 };
 use tcgen05::diagnostic::Source;
 use tcgen05::tensor_memory::{CpMulticast, CpShape, LdStShape, Num, TmemAddress, TmemError};
@@ -647,8 +648,16 @@ fn a_map(ctx: Ctx, a: &AArgs) -> Result<Report, fmt::Error> {
             return Ok(rep);
         }
     };
-    if let Err(e) = a_cell(layout, 0, 0, bits) {
-        rep.problems(&[e], ctx.err)?;
+    let problems: Vec<DataPathError> = [
+        a_cell(layout, 0, 0, bits).err(),
+        a_k_fits(k, bits).err(),
+        a_bits_have_shape(m, a.cta_group, a.ws, a.sparse, bits).err(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if !problems.is_empty() {
+        rep.problems(&problems, ctx.err)?;
         return Ok(rep);
     }
     if ctx.json {

@@ -444,6 +444,14 @@ pub enum LayoutError {
         /// The element's byte address.
         address: u32,
     },
+    /// A buffer `start..end` (end exclusive) whose end is not after its start: it holds no
+    /// byte, so no element could be checked against it.
+    EmptyBuffer {
+        /// First byte.
+        start: u32,
+        /// One past the last byte.
+        end: u32,
+    },
     /// A tile start address the descriptor cannot hold, or a swizzle pattern start that no
     /// base offset describes (decisions.md R3, R4).
     Descriptor(SmemError),
@@ -465,7 +473,8 @@ impl LayoutError {
             LayoutError::IndexOutOfRange { field, .. } => field,
             LayoutError::AddressOutOfRange { .. }
             | LayoutError::Overlap { .. }
-            | LayoutError::OutsideBuffer { .. } => LayoutField::Address,
+            | LayoutError::OutsideBuffer { .. }
+            | LayoutError::EmptyBuffer { .. } => LayoutField::Address,
             LayoutError::Descriptor(_) => LayoutField::StartAddress,
         }
     }
@@ -488,6 +497,7 @@ impl LayoutError {
             LayoutError::Overlap { address, .. } | LayoutError::OutsideBuffer { address, .. } => {
                 address as u64
             }
+            LayoutError::EmptyBuffer { end, .. } => end as u64,
             LayoutError::Descriptor(e) => e.value(),
         }
     }
@@ -523,7 +533,8 @@ impl LayoutError {
             LayoutError::Extent { .. }
             | LayoutError::IndexOutOfRange { .. }
             | LayoutError::Overlap { .. }
-            | LayoutError::OutsideBuffer { .. } => Source::PtxSection("9.7.16.3.3"),
+            | LayoutError::OutsideBuffer { .. }
+            | LayoutError::EmptyBuffer { .. } => Source::PtxSection("9.7.16.3.3"),
         }
     }
 }
@@ -614,6 +625,11 @@ impl fmt::Display for LayoutError {
             LayoutError::OutsideBuffer { mn, k, address } => write!(
                 f,
                 "element ({mn}, {k}) is read from {address:#x}, outside the buffer"
+            ),
+            LayoutError::EmptyBuffer { start, end } => write!(
+                f,
+                "the buffer {start:#x}:{end:#x} ends before it starts (END is exclusive and must \
+                 be greater than START)"
             ),
             LayoutError::Descriptor(e) => fmt::Display::fmt(&e, f),
         }
@@ -1005,6 +1021,14 @@ impl MatrixLayout {
         &self,
         buffer: Option<core::ops::Range<u32>>,
     ) -> Result<alloc::vec::Vec<LayoutError>, LayoutError> {
+        if let Some(b) = &buffer {
+            if b.end <= b.start {
+                return Err(LayoutError::EmptyBuffer {
+                    start: b.start,
+                    end: b.end,
+                });
+            }
+        }
         let locs = self.locations()?;
         let k_extent = self.operand.k;
         let coord = |i: usize| ((i as u32) / k_extent, (i as u32) % k_extent);
@@ -1380,7 +1404,8 @@ impl TileLayout {
     }
 
     /// Byte offset of element `(mn, k)` from the start address before swizzling, or `None`
-    /// outside the tile.
+    /// outside the tile or when the offset does not fit 64 bits (extents near 2^32: checked
+    /// arithmetic, never a wrap).
     #[must_use]
     pub const fn offset(&self, mn: u32, k: u32) -> Option<u64> {
         if mn >= self.mn || k >= self.k {
@@ -1388,7 +1413,17 @@ impl TileLayout {
         }
         let (am, ak) = self.atom();
         let (sm, sk) = self.atom_strides();
-        let atom = (mn / am) as u64 * sm + (k / ak) as u64 * sk;
+        // Checked: extents near 2^32 make these products pass 2^64.
+        let atom = match ((mn / am) as u64).checked_mul(sm) {
+            Some(x) => match ((k / ak) as u64).checked_mul(sk) {
+                Some(y) => match x.checked_add(y) {
+                    Some(z) => z,
+                    None => return None,
+                },
+                None => return None,
+            },
+            None => return None,
+        };
         let (a, b) = ((mn % am) as u64, (k % ak) as u64);
         let t = self.storage.per_chunk as u64;
         let chunk = CHUNK_BYTES as u64;
@@ -1397,7 +1432,7 @@ impl TileLayout {
             (Major::Mn, Swizzle::B128Base32B) => (a / t) * chunk + b * SWIZZLE_LINE_BYTES as u64,
             (Major::Mn, s) => (a / t) * chunk + b * s.width_bytes() as u64,
         };
-        Some(atom + inside)
+        atom.checked_add(inside)
     }
 
     /// Where element `(mn, k)` of the tile lives: the offset, swizzled with the pattern
@@ -1407,7 +1442,12 @@ impl TileLayout {
         let Some(off) = self.offset(mn, k) else {
             return None;
         };
-        let pre = self.start_address as u64 + off;
+        let Some(pre) = (self.start_address as u64).checked_add(off) else {
+            return None;
+        };
+        if pre >= SHARED_WINDOW_BYTES {
+            return None;
+        }
         let reading = match self.anchor {
             SwizzleAnchor::TileStart => BaseOffsetReading::StartLine,
             SwizzleAnchor::Address => BaseOffsetReading::Absolute,
@@ -1532,6 +1572,43 @@ const fn push_unique(d: &mut LayoutDiagnostics, e: LayoutError) {
 mod tests {
     use super::*;
     use std::vec::Vec;
+
+    /// `TileLayout::address` and `offset` near 2^32 (every swizzle, both majors, both atom
+    /// orders, both anchors, extents and start address up to `u32::MAX`): no overflow, and an
+    /// element past the 18-bit window is `None`, never a wrapped address.
+    #[test]
+    fn tile_address_near_u32_max_is_checked() {
+        let mut checked = 0;
+        for e in [ElementType::Bf16, ElementType::Tf32, ElementType::E4m3] {
+            for major in [Major::K, Major::Mn] {
+                for swizzle in Swizzle::ALL {
+                    for order in [AtomOrder::MnFirst, AtomOrder::KFirst] {
+                        for anchor in [SwizzleAnchor::TileStart, SwizzleAnchor::Address] {
+                            for (mn, k, start) in [
+                                (u32::MAX, u32::MAX, u32::MAX),
+                                (u32::MAX - 7, u32::MAX - 63, 0),
+                                (1 << 31, 1 << 31, (1 << 18) - 16),
+                            ] {
+                                let mut t =
+                                    TileLayout::new(storage(e), major, swizzle, mn, k, start)
+                                        .with_order(order);
+                                t.anchor = anchor;
+                                for (i, j) in [(mn - 1, k - 1), (mn - 1, 0), (0, k - 1)] {
+                                    let _ = t.offset(i, j);
+                                    if let Some(loc) = t.address(i, j) {
+                                        assert!(u64::from(loc.address) < SHARED_WINDOW_BYTES);
+                                    }
+                                    checked += 1;
+                                }
+                                assert_eq!(t.address(mn - 1, k - 1), None);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, 3 * 2 * 5 * 2 * 2 * 3 * 3);
+    }
 
     fn storage(e: ElementType) -> ElementStorage {
         ElementStorage::of(e, None).expect("plain type")
@@ -1829,6 +1906,19 @@ mod tests {
             assert_eq!(l.elements_at(a.address + 1), [Some((mn, k)), None]);
         }
         assert_eq!(l.elements_at(0x400 + 32), [None, None]);
+        // End before (or at) start: one error, not a line per element.
+        let (start, end) = (0x800, 0x400);
+        assert_eq!(
+            l.check(Some(start..end)),
+            Err(LayoutError::EmptyBuffer {
+                start: 0x800,
+                end: 0x400
+            })
+        );
+        assert!(matches!(
+            l.check(Some(0x400..0x400)),
+            Err(LayoutError::EmptyBuffer { .. })
+        ));
         let problems = l.check(Some(0x400..0x400 + 2048)).expect("valid");
         assert!(problems.is_empty(), "{problems:?}");
         let problems = l.check(Some(0x400..0x400 + 1024)).expect("valid");

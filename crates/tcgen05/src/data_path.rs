@@ -77,6 +77,8 @@ pub enum DataPathField {
     ScaleVec,
     /// The K block of a scale factor.
     KBlock,
+    /// K of A stored in Tensor Memory (elements per row).
+    K,
 }
 
 impl DataPathField {
@@ -93,6 +95,7 @@ impl DataPathField {
             DataPathField::SfId => "sf_id",
             DataPathField::ScaleVec => "scale_vec",
             DataPathField::KBlock => "k_block",
+            DataPathField::K => "k",
         }
     }
 }
@@ -120,7 +123,8 @@ pub enum DataPathError {
         sparse: bool,
     },
     /// N is not an N of Table 39 for this configuration: a multiple of 8 (16 with
-    /// `.cta_group::2`) from 8 to 256, or 64, 128, 256 with `.ws` (decisions.md R14, R16).
+    /// `.cta_group::2`) from 8 to 256, or 64, 128, 256 with `.ws` (64, 128 with `.ws` and sparse
+    /// A; decisions.md R14, R16).
     InvalidN {
         /// The layout, when the configuration has one.
         layout: Option<DataPathLayout>,
@@ -170,6 +174,27 @@ pub enum DataPathError {
         /// The scale factors per row.
         count: u32,
     },
+    /// A's K (stored elements per row) needs more than the 512 columns of Tensor Memory
+    /// (PTX ISA 9.7.16.1.1; decisions.md R24).
+    KTooLarge {
+        /// K as asked.
+        k: u32,
+        /// Bits per container.
+        container_bits: u32,
+    },
+    /// 4-bit A (mxf4 / mxf4nvf4) exists only for M = 128 (`.cta_group::1` dense or sparse,
+    /// `.cta_group::2` dense) and M = 256 (`.cta_group::2`), never with `.ws` (Table 39;
+    /// decisions.md R16).
+    NoFourBitShape {
+        /// M.
+        m: u32,
+        /// `.cta_group`.
+        cta_group: CtaGroup,
+        /// `.ws`.
+        ws: bool,
+        /// Sparse A.
+        sparse: bool,
+    },
     /// Block-scaled MMAs use only layouts A, B and D (M = 128 or 256, Table 39).
     NoBlockScaling {
         /// The layout.
@@ -192,6 +217,8 @@ impl DataPathError {
             DataPathError::ElementBits { .. } => DataPathField::ElementBits,
             DataPathError::SfId { .. } => DataPathField::SfId,
             DataPathError::KBlockOutOfRange { .. } => DataPathField::KBlock,
+            DataPathError::KTooLarge { .. } => DataPathField::K,
+            DataPathError::NoFourBitShape { .. } => DataPathField::ElementBits,
         }
     }
 }
@@ -252,6 +279,27 @@ impl fmt::Display for DataPathError {
                 f,
                 "K block {k_block} is outside the {count} scale factors of a row"
             ),
+            DataPathError::KTooLarge { k, container_bits } => write!(
+                f,
+                "K = {k} does not fit Tensor Memory: {}-bit elements, {} per 32-bit column, fill \
+                 the 512 columns at K = {}",
+                container_bits,
+                32 / container_bits,
+                512 * (32 / container_bits)
+            ),
+            DataPathError::NoFourBitShape {
+                m,
+                cta_group,
+                ws,
+                sparse,
+            } => write!(
+                f,
+                "no MMA with 4-bit A has M = {m} with .cta_group::{}{}{}: mxf4 and mxf4nvf4 have \
+                 M = 128 (::1, or ::2 dense) and M = 256 (::2), without .ws",
+                cta_group.count(),
+                if ws { " .ws" } else { "" },
+                if sparse { " sparse" } else { "" }
+            ),
             DataPathError::NoBlockScaling { layout } => write!(
                 f,
                 "layout {layout} has no block scaling: block-scaled MMAs have M = 128 or 256"
@@ -276,6 +324,8 @@ impl Diagnostic for DataPathError {
             DataPathError::SfId { id, .. } => id as u64,
             DataPathError::KBlockOutOfRange { k_block, .. } => k_block as u64,
             DataPathError::NoBlockScaling { layout } => layout.m() as u64,
+            DataPathError::KTooLarge { k, .. } => k as u64,
+            DataPathError::NoFourBitShape { .. } => 4,
         }
     }
 
@@ -293,6 +343,8 @@ impl Diagnostic for DataPathError {
             DataPathError::ElementBits { .. } => Source::PtxSection("9.7.16.10.4"),
             DataPathError::SfId { .. } => Source::Decision(13),
             DataPathError::KBlockOutOfRange { .. } => Source::PtxSection("9.7.16.10.7.1"),
+            DataPathError::KTooLarge { .. } => Source::PtxSection("9.7.16.1.1"),
+            DataPathError::NoFourBitShape { .. } => Source::PtxTable(39),
         }
     }
 }
@@ -536,7 +588,7 @@ impl DLayout {
         let mut d = Diagnostics::new();
         match DataPathLayout::for_mma(m, cta_group, ws, sparse) {
             Ok(layout) => {
-                if !n_ok(layout, n) {
+                if !n_ok_for(layout, n, ws, sparse) {
                     d.push(DataPathError::InvalidN {
                         layout: Some(layout),
                         n,
@@ -565,7 +617,16 @@ impl DLayout {
         sparse: bool,
     ) -> Result<DLayout, DataPathError> {
         match DataPathLayout::for_mma(m, cta_group, ws, sparse) {
-            Ok(layout) => Self::with_layout(layout, n),
+            Ok(layout) => {
+                if n_ok_for(layout, n, ws, sparse) {
+                    Ok(DLayout { layout, n })
+                } else {
+                    Err(DataPathError::InvalidN {
+                        layout: Some(layout),
+                        n,
+                    })
+                }
+            }
             Err(e) => Err(e),
         }
     }
@@ -671,6 +732,23 @@ impl DLayout {
 }
 
 /// Whether N is an N of Table 39 for the layout (decisions.md R14, R16).
+/// N allowed for a configuration (Table 39 of PTX ISA 9.7.16.10.1, decisions.md R14, R16):
+/// the layout's own N, and with `.ws` only 64, 128, 256, or 64, 128 when A is sparse.
+const fn n_ok_for(layout: DataPathLayout, n: u32, ws: bool, sparse: bool) -> bool {
+    if !n_ok(layout, n) {
+        return false;
+    }
+    if ws {
+        if sparse {
+            matches!(n, 64 | 128)
+        } else {
+            matches!(n, 64 | 128 | 256)
+        }
+    } else {
+        true
+    }
+}
+
 const fn n_ok(layout: DataPathLayout, n: u32) -> bool {
     match layout {
         DataPathLayout::E | DataPathLayout::G => matches!(n, 64 | 128 | 256),
@@ -734,7 +812,9 @@ impl ACell {
 /// `.ws`).
 ///
 /// # Errors
-/// [`DataPathError::ElementBits`], [`DataPathError::RowOutOfRange`].
+/// [`DataPathError::ElementBits`], [`DataPathError::RowOutOfRange`], and
+/// [`DataPathError::KTooLarge`] when `k` falls past the 512 columns of Tensor Memory
+/// (PTX ISA 9.7.16.1.1; decisions.md R24).
 pub const fn a_cell(
     layout: DataPathLayout,
     m: u32,
@@ -761,6 +841,9 @@ pub const fn a_cell(
         i += 1;
     }
     let per_word = 32 / container_bits;
+    if k / per_word >= crate::tensor_memory::TMEM_COLUMNS {
+        return Err(DataPathError::KTooLarge { k, container_bits });
+    }
     let lo = (k % per_word) * container_bits;
     Ok(ACell {
         cta: m / per,
@@ -769,6 +852,59 @@ pub const fn a_cell(
         column: k / per_word,
         bits: BitRange::new(lo as u8, (lo + container_bits - 1) as u8),
     })
+}
+
+/// Whether an MMA with this M, `.cta_group`, `.ws` and sparsity can read A of
+/// `container_bits`-bit containers: 4-bit A belongs to mxf4 / mxf4nvf4 only, whose shapes are
+/// M = 128 (`.cta_group::1` dense or sparse, `.cta_group::2` dense) and M = 256
+/// (`.cta_group::2`), never `.ws` (PTX ISA 9.7.16.10.1 Table 39; decisions.md R16). Other
+/// container sizes pass.
+///
+/// # Errors
+/// [`DataPathError::NoFourBitShape`].
+pub const fn a_bits_have_shape(
+    m: u32,
+    cta_group: CtaGroup,
+    ws: bool,
+    sparse: bool,
+    container_bits: u32,
+) -> Result<(), DataPathError> {
+    if container_bits != 4 {
+        return Ok(());
+    }
+    let ok = !ws
+        && matches!(
+            (m, cta_group, sparse),
+            (128, CtaGroup::One, _) | (128, CtaGroup::Two, false) | (256, CtaGroup::Two, _)
+        );
+    if ok {
+        Ok(())
+    } else {
+        Err(DataPathError::NoFourBitShape {
+            m,
+            cta_group,
+            ws,
+            sparse,
+        })
+    }
+}
+
+/// Whether A with `k` stored elements per row (`k` counts, indices `0..k`) of
+/// `container_bits`-bit containers fits the 512 columns of Tensor Memory (PTX ISA 9.7.16.1.1;
+/// decisions.md R24): `k <= 512 * 32 / container_bits`.
+///
+/// # Errors
+/// [`DataPathError::ElementBits`], [`DataPathError::KTooLarge`].
+pub const fn a_k_fits(k: u32, container_bits: u32) -> Result<(), DataPathError> {
+    if !matches!(container_bits, 4 | 8 | 16 | 32) {
+        return Err(DataPathError::ElementBits {
+            bits: container_bits,
+        });
+    }
+    if k > crate::tensor_memory::TMEM_COLUMNS * (32 / container_bits) {
+        return Err(DataPathError::KTooLarge { k, container_bits });
+    }
+    Ok(())
 }
 
 /// The scale vector size of a block-scaled MMA: scale factors per row of A (per column of B)
@@ -1043,6 +1179,89 @@ impl SfLayout {
 mod tests {
     use super::*;
     use std::collections::BTreeSet;
+
+    /// `a_cell` refuses a K whose column is past the 512 columns, for every container size.
+    #[test]
+    fn a_cell_column_bounded() {
+        for bits in [4u32, 8, 16, 32] {
+            let per_word = 32 / bits;
+            let last = 512 * per_word - 1;
+            assert_eq!(
+                a_cell(DataPathLayout::D, 0, last, bits).unwrap().column,
+                511
+            );
+            assert_eq!(
+                a_cell(DataPathLayout::D, 0, last + 1, bits),
+                Err(DataPathError::KTooLarge {
+                    k: last + 1,
+                    container_bits: bits
+                })
+            );
+            assert!(a_cell(DataPathLayout::D, 0, u32::MAX, bits).is_err());
+            assert_eq!(a_k_fits(last + 1, bits), Ok(()));
+            assert!(a_k_fits(last + 2, bits).is_err());
+            assert!(a_k_fits(u32::MAX, bits).is_err());
+        }
+    }
+
+    /// 4-bit A: the four shapes of Table 39 with mxf4 pass, every other configuration that has
+    /// a layout is refused; 8-bit A passes everywhere.
+    #[test]
+    fn four_bit_a_only_where_table_39_has_it() {
+        use CtaGroup::{One, Two};
+        let mut passed = std::vec::Vec::new();
+        for m in [32, 64, 128, 256] {
+            for cg in [One, Two] {
+                for ws in [false, true] {
+                    for sparse in [false, true] {
+                        if DataPathLayout::for_mma(m, cg, ws, sparse).is_err() {
+                            continue;
+                        }
+                        assert_eq!(a_bits_have_shape(m, cg, ws, sparse, 8), Ok(()));
+                        if a_bits_have_shape(m, cg, ws, sparse, 4).is_ok() {
+                            passed.push((m, cg.count(), ws, sparse));
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(
+            passed,
+            [
+                (128, 1, false, false),
+                (128, 1, false, true),
+                (128, 2, false, false),
+                (256, 2, false, false),
+                (256, 2, false, true)
+            ]
+        );
+    }
+
+    /// `.ws` N follows Table 39 (decisions.md R16): 64, 128, 256 dense, 64, 128 sparse, for
+    /// every `.ws` M; `validate` and `try_new` agree on every N from 0 to 512.
+    #[test]
+    fn ws_n_follows_table_39() {
+        for m in [32, 64, 128] {
+            for sparse in [false, true] {
+                let expect: &[u32] = if sparse { &[64, 128] } else { &[64, 128, 256] };
+                let mut got = std::vec::Vec::new();
+                for n in 0..=512 {
+                    let ok = DLayout::try_new(m, n, CtaGroup::One, true, sparse).is_ok();
+                    let valid = DLayout::validate(m, n, CtaGroup::One, true, sparse).is_empty();
+                    assert_eq!(ok, valid, "M {m} N {n} sparse {sparse}");
+                    if ok {
+                        got.push(n);
+                    }
+                }
+                assert_eq!(got, expect, "M {m} sparse {sparse}");
+            }
+        }
+        // Without `.ws`, M = 128 keeps every multiple of 8 (32 values).
+        let dense = (0..=512)
+            .filter(|&n| DLayout::try_new(128, n, CtaGroup::One, false, false).is_ok())
+            .count();
+        assert_eq!(dense, 32);
+    }
 
     #[test]
     fn table_rows() {

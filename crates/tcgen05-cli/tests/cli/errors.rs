@@ -205,3 +205,148 @@ fn global_flags_go_anywhere() {
         .json();
     assert_eq!(a, c);
 }
+
+/// Every failing `--json` run prints exactly one JSON object with a non-empty `errors` list
+/// (stderr keeps the human lines); the exit status stays that of the failure.
+#[test]
+fn every_json_failure_is_one_object_with_errors() {
+    for args in [
+        &["tmem", "a", "--m", "128", "--k", "1025", "--bits", "16"][..],
+        &["tmem", "d", "--m", "128", "--n", "8", "--ws"][..],
+        &["tmem", "d", "--m", "48", "--n", "64"][..],
+        &[
+            "decode",
+            "smem",
+            "0x4000404000010040",
+            "--target",
+            "sm_120a",
+        ][..],
+        &["decode", "idesc", "0x08100490", "--target", "sm_120a"][..],
+        &[
+            "decode",
+            "zmask",
+            "0x0003028000000000",
+            "--m",
+            "512",
+            "--n",
+            "128",
+        ][..],
+        &["decode", "idesc", "0xFFFFFFFF"][..],
+        &["shapes", "--target", "sm_120a"][..],
+    ] {
+        let r = crate::run(&[args, &["--json"][..]].concat());
+        assert_eq!(r.code, 1, "{args:?}: {r:#?}");
+        let v = r.json();
+        let errors = v["errors"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{args:?}: {v}"));
+        assert!(!errors.is_empty(), "{args:?}: {v}");
+        for e in errors {
+            assert!(e["field"].is_string() && e["message"].is_string() && e["source"].is_string());
+        }
+        assert_eq!(v["valid"], false, "{args:?}: {v}");
+    }
+}
+
+/// Sizes are bounded where the rule lives: K of A in Tensor Memory (512 columns), the `.ws`
+/// N of Table 39, and the shapes that have 4-bit A (mxf4 / mxf4nvf4 only).
+#[test]
+fn tmem_sizes_follow_table_39_and_tensor_memory() {
+    let r = crate::run(&[
+        "tmem",
+        "a",
+        "--m",
+        "128",
+        "--k",
+        "4294967295",
+        "--bits",
+        "16",
+        "--json",
+    ]);
+    r.code(1);
+    assert_eq!(r.json()["errors"][0]["field"], "k");
+    crate::run(&["tmem", "a", "--m", "128", "--k", "1024", "--bits", "16"]).code(0);
+    let r = crate::run(&["tmem", "a", "--m", "128", "--k", "1025", "--bits", "16"]);
+    r.code(1);
+    assert!(
+        r.stderr
+            .contains("k = 1025: K = 1025 does not fit Tensor Memory"),
+        "{}",
+        r.stderr
+    );
+    for args in [
+        &["tmem", "d", "--m", "128", "--n", "8", "--ws"][..],
+        &["tmem", "d", "--m", "128", "--n", "256", "--ws", "--sparse"][..],
+        &["tmem", "d", "--m", "64", "--n", "256", "--ws", "--sparse"][..],
+    ] {
+        let r = crate::run(args);
+        r.code(1);
+        assert!(
+            r.stderr.contains("is not an N of Table 39"),
+            "{args:?}: {}",
+            r.stderr
+        );
+    }
+    crate::run(&["tmem", "d", "--m", "128", "--n", "256", "--ws"]).code(0);
+    crate::run(&["tmem", "d", "--m", "64", "--n", "128", "--ws", "--sparse"]).code(0);
+    for args in [
+        &["tmem", "a", "--m", "64", "--k", "8", "--bits", "4"][..],
+        &["tmem", "a", "--m", "32", "--ws", "--k", "8", "--bits", "4"][..],
+        &["tmem", "a", "--m", "128", "--ws", "--k", "8", "--bits", "4"][..],
+        &[
+            "tmem",
+            "a",
+            "--m",
+            "128",
+            "--cta-group",
+            "2",
+            "--sparse",
+            "--k",
+            "8",
+            "--bits",
+            "4",
+        ][..],
+    ] {
+        let r = crate::run(args);
+        r.code(1);
+        assert!(
+            r.stderr.contains("no MMA with 4-bit A"),
+            "{args:?}: {}",
+            r.stderr
+        );
+    }
+    for args in [
+        &["tmem", "a", "--m", "128", "--k", "8", "--bits", "4"][..],
+        &[
+            "tmem", "a", "--m", "128", "--sparse", "--k", "8", "--bits", "4",
+        ][..],
+        &[
+            "tmem",
+            "a",
+            "--m",
+            "128",
+            "--cta-group",
+            "2",
+            "--k",
+            "8",
+            "--bits",
+            "4",
+        ][..],
+        &[
+            "tmem",
+            "a",
+            "--m",
+            "256",
+            "--cta-group",
+            "2",
+            "--sparse",
+            "--k",
+            "8",
+            "--bits",
+            "4",
+        ][..],
+        &["tmem", "a", "--m", "64", "--k", "8", "--bits", "8"][..],
+    ] {
+        crate::run(args).code(0);
+    }
+}

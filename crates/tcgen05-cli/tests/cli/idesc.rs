@@ -451,7 +451,18 @@ fn no_valid_kind() {
     r.code(1);
     assert_eq!(
         r.json(),
-        serde_json::json!({"hex": "0xffffffff", "kinds": []})
+        serde_json::json!({
+            "hex": "0xffffffff",
+            "kinds": [],
+            "valid": false,
+            "errors": [{
+                "field": "kind",
+                "message": "0xffffffff is not a valid instruction descriptor under any kind \
+                            (f16, tf32, f8f6f4, i8, mxf8f6f4, mxf4, mxf4nvf4)",
+                "source": "decisions.md R8"
+            }],
+            "warnings": []
+        })
     );
     let lines = r.stderr_lines();
     assert!(lines[0].starts_with("error: kind: 0xffffffff is not a valid instruction descriptor"));

@@ -404,12 +404,17 @@ fn addr_overlaps_and_buffer_are_errors() {
         "16",
     ]);
     r.code(1);
+    // 128 overlaps: 16 lines, then one count of the other 112 (stderr only; --json lists all).
     let lines = r.stderr_lines();
-    assert_eq!(lines.len(), 8 * 16, "{}", r.stderr);
+    assert_eq!(lines.len(), 16 + 1, "{}", r.stderr);
     assert!(
         lines[0].starts_with("error: address = 0x400: elements (0, 0) and (8, 0)"),
         "{}",
         lines[0]
+    );
+    assert_eq!(
+        lines[16],
+        "error: and 112 more address problems like these (PTX ISA 9.7.16.3.3)"
     );
     let r = run(&[
         "layout",
@@ -865,4 +870,33 @@ fn json_problems() {
     let v = r.json();
     assert_eq!(v["agree"], Value::Null);
     assert_eq!(v["errors"][0]["field"], "destination");
+}
+
+/// A buffer whose end is not after its start is one error naming both bounds as typed, not one
+/// "outside the buffer" line per element.
+#[test]
+fn addr_buffer_end_before_start_is_one_error() {
+    for buffer in ["0x800:0x400", "0x400:0x400"] {
+        let r = run(&[
+            "layout",
+            "addr",
+            "0x4000404000010040",
+            "--type",
+            "bf16",
+            "--major",
+            "k",
+            "--mn",
+            "16",
+            "--k",
+            "16",
+            "--buffer",
+            buffer,
+        ]);
+        r.code(1);
+        let lines = r.stderr_lines();
+        assert_eq!(lines.len(), 1, "{}", r.stderr);
+        assert!(lines[0].contains("ends before it starts"), "{}", lines[0]);
+        let (s, e) = buffer.split_once(':').expect("START:END");
+        assert!(lines[0].contains(&format!("{s}:{e}")), "{}", lines[0]);
+    }
 }
