@@ -14,9 +14,14 @@ use tcgen05::{CtaGroup, ElementType, Kind, ScaleType, Source, Target};
 
 mod args;
 mod batch;
+mod check;
+mod emulate;
 mod html;
 mod idesc;
+mod layout;
+mod numerics;
 mod problem;
+mod ptx;
 mod smem;
 mod zmask;
 
@@ -184,6 +189,30 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(shapes, m)?)?;
     m.add_function(wrap_pyfunction!(batch::decode_idesc_records, m)?)?;
     m.add_function(wrap_pyfunction!(batch::decode_smem_records, m)?)?;
+    m.add("EmulationError", py.get_type::<emulate::EmulationError>())?;
+    m.add_class::<emulate::PyOutcome>()?;
+    m.add_class::<emulate::PyEmulator>()?;
+    m.add_class::<layout::PyTileLayout>()?;
+    m.add_class::<layout::PyMatrixLayout>()?;
+    m.add_function(wrap_pyfunction!(layout::py_agreement, m)?)?;
+    m.add_class::<check::PyFinding>()?;
+    m.add_class::<check::PyKnownBits>()?;
+    m.add_class::<check::PyInstruction>()?;
+    m.add_class::<check::PyReport>()?;
+    m.add_function(wrap_pyfunction!(check::check_ptx, m)?)?;
+    m.add_class::<numerics::PyTerm>()?;
+    m.add_class::<numerics::PyDot>()?;
+    m.add_function(wrap_pyfunction!(numerics::dot, m)?)?;
+    m.add_function(wrap_pyfunction!(numerics::form, m)?)?;
+    m.add_function(wrap_pyfunction!(numerics::mma_codes, m)?)?;
+    m.add_function(wrap_pyfunction!(numerics::rows, m)?)?;
+    m.add_function(wrap_pyfunction!(ptx::ptx_mma, m)?)?;
+    m.add_function(wrap_pyfunction!(ptx::ptx_ld, m)?)?;
+    m.add_function(wrap_pyfunction!(ptx::ptx_st, m)?)?;
+    m.add_function(wrap_pyfunction!(ptx::ptx_cp, m)?)?;
+    m.add_function(wrap_pyfunction!(ptx::ptx_group_op, m)?)?;
+    m.add_function(wrap_pyfunction!(ptx::ptx_fence_wait, m)?)?;
+    m.add_function(wrap_pyfunction!(ptx::ptx_preamble, m)?)?;
     m.add("KINDS", names(py, &Kind::ALL, Kind::name)?)?;
     m.add(
         "ELEMENT_TYPES",
