@@ -23,6 +23,7 @@ mod numerics;
 mod problem;
 mod ptx;
 mod smem;
+mod tmem;
 mod zmask;
 
 use args::Args;
@@ -195,6 +196,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<layout::PyTileLayout>()?;
     m.add_class::<layout::PyMatrixLayout>()?;
     m.add_function(wrap_pyfunction!(layout::py_agreement, m)?)?;
+    m.add_function(wrap_pyfunction!(tmem::ld_fragment, m)?)?;
+    m.add_function(wrap_pyfunction!(tmem::d_layout, m)?)?;
+    m.add_function(wrap_pyfunction!(tmem::a_layout, m)?)?;
+    m.add_function(wrap_pyfunction!(tmem::sf_layout, m)?)?;
     m.add_class::<check::PyFinding>()?;
     m.add_class::<check::PyKnownBits>()?;
     m.add_class::<check::PyInstruction>()?;
