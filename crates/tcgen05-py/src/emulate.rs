@@ -21,14 +21,20 @@ pyo3::create_exception!(
 );
 
 fn problem(p: &EmuProblem) -> Problem {
+    let source = p.source.to_string();
+    let text = p.to_string();
+    // The core's one-line form ends with the source, which `Problem` keeps apart.
+    let message = text
+        .strip_suffix(&format!(" ({source})"))
+        .map_or_else(|| text.clone(), str::to_owned);
     Problem {
         field: p.field.to_owned(),
         severity: match p.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
         },
-        message: p.to_string(),
-        source: p.source.to_string(),
+        message,
+        source,
         value: problem::Value::Int(p.value.into()),
     }
 }

@@ -46,7 +46,11 @@ fn core_problems(e: &NumericsError) -> Vec<Problem> {
             Problem {
                 field,
                 severity: "error",
-                message: p.to_string(),
+                message: match (p.decode, p.expected) {
+                    (Some(d), _) => d.to_string(),
+                    (None, Some(x)) => format!("{} (got {}, expected {x})", rule.message, p.value),
+                    (None, None) => rule.message.to_owned(),
+                },
                 source: rule.source.to_owned(),
                 value: problem::Value::Int(p.value.into()),
             }
@@ -386,15 +390,15 @@ impl PyDot {
     fn __repr__(&self) -> String {
         let w = if self.d_type == "f16" { 4 } else { 8 };
         format!(
-            "Dot(d={}, d_bits=0x{:0w$x}, d_type={:?}, exact={:?}, e_max={:?}, algorithm={:?})",
+            "Dot(d={}, d_bits=0x{:0w$x}, d_type={:?}, exact={}, e_max={}, algorithm={:?})",
             match self.d_int {
                 Some(i) => i.to_string(),
                 None => self.d.to_string(),
             },
             self.d_bits,
             self.d_type,
-            self.exact,
-            self.e_max,
+            self.exact.as_ref().map_or("None".into(), |e| format!("{e:?}")),
+            self.e_max.map_or("None".into(), |e| e.to_string()),
             self.algorithm
         )
     }

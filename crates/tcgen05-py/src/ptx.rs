@@ -221,7 +221,19 @@ pub fn ptx_mma(
         String::new()
     };
     let vec = match scale_vec.filter(|o| !o.is_none()) {
-        Some(o) => name(&mut args, "scale_vec", o, &ScaleVec::ALL, ScaleVec::name)?,
+        Some(o) => args.name(
+            "scale_vec",
+            o,
+            |s| {
+                let s = s.trim_start_matches('.').trim_start_matches("scale_vec::");
+                ScaleVec::ALL.iter().copied().find(|v| {
+                    let n = v.name().trim_start_matches('.');
+                    n.trim_start_matches("scale_vec::") == s || (n.is_empty() && s == "default")
+                })
+            },
+            &["default", "1X", "2X", "4X", "block16", "block32"],
+            FORMS,
+        )?,
         None => None,
     };
     let coll = match collector.filter(|o| !o.is_none()) {

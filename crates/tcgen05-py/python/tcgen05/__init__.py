@@ -9,6 +9,10 @@ strictly and renders the answers as Python objects.
 - :class:`ZeroColumnMask`: the zero-column mask descriptor of ``.ws`` (9.7.16.4.3, Table 45).
 - :func:`valid_kinds`, :func:`shapes`: the kinds a raw ``idesc`` is valid for; Table 39.
 - :func:`decode_idesc`, :func:`decode_smem`: NumPy arrays of raw values to structured arrays.
+- :class:`TileLayout`, :class:`MatrixLayout`, :func:`agreement`: shared memory layouts (9.7.16.10.4-6).
+- :mod:`tcgen05.tmem`: Tensor Memory maps (``ld``/``st`` fragments, D, A, scale factors).
+- :mod:`tcgen05.ptx`: every PTX builder; :func:`check_ptx`: check a whole PTX module.
+- :mod:`tcgen05.numerics`: the tensor cores' arithmetic; :class:`Emulator`: the functional model.
 
 A bad value raises :class:`DescriptorError` (a ``ValueError``) whose ``problems`` lists every
 problem found (``field``, ``value``, ``message``, ``source``); an argument of the wrong Python
@@ -17,7 +21,10 @@ type raises ``TypeError``.
 
 from typing import Any
 
+from . import numerics, ptx, tmem
 from ._batch import decode_idesc, decode_smem
+from ._emulate import Emulator, Outcome
+from ._layout import Agreement, MatrixLayout, TensorCopyBox, TileLayout, agreement
 from ._native import (
     ELEMENT_TYPES,
     KINDS,
@@ -26,19 +33,41 @@ from ._native import (
     SWIZZLES,
     TARGETS,
     BitRow,
+    CheckedInstruction,
+    CheckReport,
     DescriptorError,
+    EmulationError,
+    Finding,
+    KnownBits,
     InstructionDescriptor,
     Problem,
     Shape,
     SmemDescriptor,
     ZeroColumnMask,
     __version__,
+    check_ptx,
     shapes,
     valid_kinds,
 )
 
 __all__ = [
+    "Agreement",
+    "CheckReport",
+    "CheckedInstruction",
     "ELEMENT_TYPES",
+    "EmulationError",
+    "Emulator",
+    "Finding",
+    "KnownBits",
+    "MatrixLayout",
+    "Outcome",
+    "TensorCopyBox",
+    "TileLayout",
+    "agreement",
+    "check_ptx",
+    "numerics",
+    "ptx",
+    "tmem",
     "IDESC_DTYPE",
     "KINDS",
     "LBO_MODES",
