@@ -3,10 +3,9 @@ its PTX and print them decoded.
 
 Triton 3.9.0 lowers `tl.dot` on Blackwell to `tcgen05.mma`; the 32-bit instruction descriptor
 (PTX ISA 9.7.16.4.2, Tables 42-44) is the MMA's fourth operand, a register that Triton loads
-with an immediate (`mov.b32 %rN, <value>;`) shortly before the MMA. The extraction below is
-deliberately small: for each `tcgen05.mma...kind::K` line it takes that operand, and, if it is a
-register, the last `mov.b32`/`mov.u32` of an immediate into it above the line. (It is a stop-gap
-until the PTX checker of the core crate, which parses PTX properly, is exposed to Python.)
+with an immediate shortly before the MMA. `tcgen05.check_ptx` reads the whole module with the
+core crate's PTX reader, follows the known bits of every descriptor operand through the
+kernel's `mov`/`or`/`shl`/... instructions, and checks every tcgen05 instruction.
 
 Each descriptor is then decoded under the MMA's kind and checked against what the kernel asked
 for: M = BLOCK_M, N = BLOCK_N, f16 inputs, f32 accumulator, no problems.
@@ -51,28 +50,22 @@ def matmul(a_ptr, b_ptr, c_ptr, M, N, K,  # type: ignore[no-untyped-def]
     tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)
 
 
-MMA = re.compile(r"tcgen05\.mma(?:\.\S*?)?\.kind::(\w+)\S*\s+\[[^\]]*\],\s*([^,]+),\s*([^,]+),\s*([^,;]+)")
-MOV = re.compile(r"mov\.[bu]32\s+(%r\d+),\s*(0x[0-9a-fA-F]+|\d+);")
-
-
 def instruction_descriptors(ptx: str) -> list[tuple[int, str, int]]:
-    """(line number, kind, idesc) of every tcgen05.mma whose idesc is an immediate or a register
-    loaded with one."""
+    """(line number, kind, idesc) of every tcgen05.mma whose idesc is known at compile time;
+    the checker's findings are printed."""
+    report = tcgen05.check_ptx(ptx)
+    print(f"check_ptx: {len(report.instructions)} tcgen05 instructions, {report.errors} errors, "
+          f"{report.warnings} warnings")
+    for i in report.instructions:
+        for f in i.findings:
+            print(f"  line {i.line}: {f.severity}: {f}")
     found = []
-    last_imm: dict[str, int] = {}
-    for number, line in enumerate(ptx.splitlines(), 1):
-        mov = MOV.search(line)
-        if mov:
-            last_imm[mov.group(1)] = int(mov.group(2), 0)
-        mma = MMA.search(line)
-        if mma:
-            kind, operand = mma.group(1), mma.group(4).strip()
-            if operand in last_imm:
-                found.append((number, kind, last_imm[operand]))
-            elif re.fullmatch(r"0x[0-9a-fA-F]+|\d+", operand):
-                found.append((number, kind, int(operand, 0)))
+    for i in report.instructions:
+        if i.instruction.startswith("tcgen05.mma") and i.kind is not None:
+            if i.idesc is None:
+                print(f"line {i.line}: idesc not known at compile time; skipped")
             else:
-                print(f"line {number}: idesc {operand} is not a known immediate; skipped")
+                found.append((i.line, i.kind, i.idesc))
     return found
 
 
@@ -90,10 +83,10 @@ def main() -> int:
     print(f"Triton {triton.__version__} compiled matmul for {target.group(1) if target else '?'}:"
           f" {len(ptx.splitlines())} PTX lines")
     found = instruction_descriptors(ptx)
+    failures = tcgen05.check_ptx(ptx).errors
     if not found:
         print("no tcgen05.mma with an immediate instruction descriptor found")
         return 1
-    failures = 0
     for raw in sorted({raw for _, _, raw in found}):
         lines = [n for n, _, r in found if r == raw]
         kinds = {k for _, k, r in found if r == raw}

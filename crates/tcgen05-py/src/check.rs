@@ -202,7 +202,7 @@ impl PyReport {
     /// True when no instruction has an error and the input was PTX text.
     #[getter]
     fn ok(&self) -> bool {
-        self.errors() == 0 && !(self.statements == 0 && !self.read_problems.is_empty())
+        self.errors() == 0 && (self.statements != 0 || self.read_problems.is_empty())
     }
 
     fn __repr__(&self) -> String {

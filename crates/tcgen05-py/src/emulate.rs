@@ -95,6 +95,12 @@ fn outcome(o: &Outcome) -> PyOutcome {
     }
 }
 
+/// D of the last MMA: rows, columns, element type, codes.
+type LastD<'py> = Option<(u32, u32, &'static str, Bound<'py, PyBytes>)>;
+
+/// How far D is from the exact product: largest ulps, where, compared, not finite.
+type RefError = Option<(f64, (u32, u32), u32, u32)>;
+
 /// A CTA pair running tcgen05 instructions on a CPU (`tcgen05.Emulator`; the native half, the
 /// NumPy views are in `tcgen05._emulate`).
 #[pyclass(module = "tcgen05", name = "_Emulator")]
@@ -289,10 +295,7 @@ impl PyEmulator {
 
     /// D of the last MMA read back from Tensor Memory: `(m, n, d_type, codes)` with the codes
     /// as native-endian u32 words, row-major (16-bit D in the low half); None when no MMA ran.
-    fn last_d<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> PyResult<Option<(u32, u32, &'static str, Bound<'py, PyBytes>)>> {
+    fn last_d<'py>(&self, py: Python<'py>) -> PyResult<LastD<'py>> {
         match self.machine.last_d() {
             None => Ok(None),
             Some(Err(e)) => Err(emulation_error(py, "last_d", 0, &e)),
@@ -305,7 +308,7 @@ impl PyEmulator {
 
     /// How far the last MMA's D is from the exact product of the operands it read:
     /// `(max_ulps, (row, column), compared, not_finite)`; None when no MMA ran.
-    fn reference_error(&self, py: Python<'_>) -> PyResult<Option<(f64, (u32, u32), u32, u32)>> {
+    fn reference_error(&self, py: Python<'_>) -> PyResult<RefError> {
         let (Some(r), Some(d)) = (self.machine.last_mma(), self.machine.last_d()) else {
             return Ok(None);
         };

@@ -211,6 +211,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(numerics::form, m)?)?;
     m.add_function(wrap_pyfunction!(numerics::mma_codes, m)?)?;
     m.add_function(wrap_pyfunction!(numerics::rows, m)?)?;
+    m.add_function(wrap_pyfunction!(numerics::encode, m)?)?;
+    m.add_function(wrap_pyfunction!(numerics::decode, m)?)?;
     m.add_function(wrap_pyfunction!(ptx::ptx_mma, m)?)?;
     m.add_function(wrap_pyfunction!(ptx::ptx_ld, m)?)?;
     m.add_function(wrap_pyfunction!(ptx::ptx_st, m)?)?;

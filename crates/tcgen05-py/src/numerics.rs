@@ -397,7 +397,9 @@ impl PyDot {
             },
             self.d_bits,
             self.d_type,
-            self.exact.as_ref().map_or("None".into(), |e| format!("{e:?}")),
+            self.exact
+                .as_ref()
+                .map_or("None".into(), |e| format!("{e:?}")),
             self.e_max.map_or("None".into(), |e| e.to_string()),
             self.algorithm
         )
@@ -520,6 +522,15 @@ pub fn dot(
     })
 }
 
+/// K, D type, scale type, block and algorithm of a form.
+type FormSummary = (
+    u32,
+    &'static str,
+    Option<&'static str>,
+    Option<u32>,
+    &'static str,
+);
+
 /// The form's K, D type and scale (format, block) after defaults: what `numerics.mma` needs to
 /// shape its arrays.
 #[pyfunction]
@@ -536,13 +547,7 @@ pub fn form(
     scale_type: Option<&Bound<'_, PyAny>>,
     block: Option<&Bound<'_, PyAny>>,
     instruction: Option<&Bound<'_, PyAny>>,
-) -> PyResult<(
-    u32,
-    &'static str,
-    Option<&'static str>,
-    Option<u32>,
-    &'static str,
-)> {
+) -> PyResult<FormSummary> {
     let row = row_of(
         py,
         "numerics.form",
@@ -623,6 +628,7 @@ pub fn mma_codes<'py>(
     );
     let fast = FastRow::new(row);
     let d = py.detach(|| {
+        // Boxed: the error lists every problem by value (no allocation in the core).
         fast.mma(
             &MmaOperands {
                 m,
@@ -635,6 +641,7 @@ pub fn mma_codes<'py>(
             },
             satfinite,
         )
+        .map_err(Box::new)
     });
     match d {
         Ok(d) => {
@@ -678,4 +685,60 @@ pub fn rows() -> Vec<(
             )
         })
         .collect()
+}
+
+/// The code of `value` in `format` (PTX ISA 5.2 element formats), when the format holds it
+/// exactly; NaN and infinities where the format has them.
+#[pyfunction]
+#[pyo3(name = "numerics_encode")]
+pub fn encode(
+    py: Python<'_>,
+    format: &Bound<'_, PyAny>,
+    value: &Bound<'_, PyAny>,
+) -> PyResult<u32> {
+    let mut a = Args::default();
+    let f = format_arg(&mut a, "format", format)?;
+    let Some(f) = f else {
+        return Err(descriptor_error(py, "numerics.encode", &a.problems));
+    };
+    let c = self::value(&mut a, "value", f, value, false)?;
+    if a.problems.is_empty() {
+        Ok(c)
+    } else {
+        Err(descriptor_error(py, "numerics.encode", &a.problems))
+    }
+}
+
+/// The value of `code` in `format`: a float (NaN and infinities included), or an int for
+/// s8, u8 and s32.
+#[pyfunction]
+#[pyo3(name = "numerics_decode")]
+pub fn decode<'py>(
+    py: Python<'py>,
+    format: &Bound<'py, PyAny>,
+    code: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let mut a = Args::default();
+    let f = format_arg(&mut a, "format", format)?;
+    let Some(f) = f else {
+        return Err(descriptor_error(py, "numerics.decode", &a.problems));
+    };
+    let c = self::value(&mut a, "code", f, code, true)?;
+    if !a.problems.is_empty() {
+        return Err(descriptor_error(py, "numerics.decode", &a.problems));
+    }
+    match f.decode(c) {
+        Ok(Value::Int(i)) => Ok(i.into_pyobject(py)?.into_any()),
+        Ok(v) => Ok(value_f64(v).into_pyobject(py)?.into_any()),
+        Err(e) => Err(descriptor_error(
+            py,
+            "numerics.decode",
+            &[Problem::argument(
+                "code",
+                problem::Value::Int(c.into()),
+                e.to_string(),
+                FORMATS,
+            )],
+        )),
+    }
 }

@@ -183,7 +183,11 @@ def agreement(
 ) -> Agreement:
     """Whether the MMA reading ``layout`` finds every element ``(mn, k_start + k)`` where the
     copies put it (PTX ISA 9.7.9.27 and 9.7.16.10.5; decisions.md R4)."""
-    r = _native._agreement(layout._native, [tuple(b) for b in boxes], k_start=k_start)
+    rows = [
+        (b.swizzle, b.inner, b.outer, b.destination, b.origin_inner, b.origin_outer)
+        for b in boxes
+    ]
+    r = _native._agreement(layout._native, rows, k_start=k_start)
     if r[0] == "agree":
         return Agreement(True, r[1])
     return Agreement(False, None, r[1], r[2], r[3], r[4], r[5])

@@ -1,6 +1,6 @@
 # Type stubs of the native module (crates/tcgen05-py/src). Every docstring's PTX citation is in
 # the Rust source's doc comments, which PyO3 turns into the runtime docstrings.
-from typing import Optional, Sequence, Union, final
+from typing import Any, Optional, Sequence, Union, final
 
 KINDS: tuple[str, ...]
 ELEMENT_TYPES: tuple[str, ...]
@@ -306,3 +306,400 @@ def shapes(
 ) -> list[Shape]: ...
 def decode_idesc_records(data: bytes, kind: str, threads: Optional[int] = None) -> bytearray: ...
 def decode_smem_records(data: bytes, target: str, threads: Optional[int] = None) -> bytearray: ...
+
+# --- PTX builders (src/ptx.rs; PTX ISA 9.7.16.7-9.7.16.11) -----------------------------------
+
+def ptx_mma(
+    *,
+    cta_group: int,
+    kind: str,
+    d: str,
+    a: str,
+    b: str,
+    idesc: Union[str, int],
+    enable_input_d: Union[str, bool],
+    a_tmem: Optional[bool] = None,
+    ws: Optional[bool] = None,
+    sparse_metadata: Optional[str] = None,
+    scale_vec: Optional[str] = None,
+    scale_a: Optional[str] = None,
+    scale_b: Optional[str] = None,
+    collector: Optional[str] = None,
+    ashift: Optional[bool] = None,
+    disable_output_lane: Optional[Sequence[str]] = None,
+    scale_input_d: Optional[int] = None,
+    zero_column_mask: Optional[Union[str, int]] = None,
+    target: Optional[str] = None,
+    version: Optional[int] = None,
+    syntax: Optional[str] = None,
+) -> str: ...
+def ptx_ld(
+    *,
+    shape: str,
+    num: str,
+    dst: Sequence[str],
+    taddr: str,
+    pack: Optional[bool] = None,
+    offset: Optional[int] = None,
+    red: Optional[str] = None,
+    red_type: Optional[str] = None,
+    redval: Optional[str] = None,
+    red_abs: Optional[bool] = None,
+    red_nan: Optional[bool] = None,
+    target: Optional[str] = None,
+    version: Optional[int] = None,
+    syntax: Optional[str] = None,
+) -> str: ...
+def ptx_st(
+    *,
+    shape: str,
+    num: str,
+    taddr: str,
+    src: Sequence[str],
+    unpack: Optional[bool] = None,
+    offset: Optional[int] = None,
+    target: Optional[str] = None,
+    version: Optional[int] = None,
+    syntax: Optional[str] = None,
+) -> str: ...
+def ptx_cp(
+    *,
+    cta_group: int,
+    shape: str,
+    taddr: str,
+    sdesc: Union[str, int],
+    multicast: Optional[str] = None,
+    source_format: Optional[str] = None,
+    target: Optional[str] = None,
+    version: Optional[int] = None,
+    syntax: Optional[str] = None,
+) -> str: ...
+def ptx_group_op(
+    op: str,
+    *,
+    cta_group: int,
+    taddr: Optional[str] = None,
+    dst: Optional[str] = None,
+    n_cols: Optional[Union[str, int]] = None,
+    mbar: Optional[str] = None,
+    multicast: Optional[Union[str, int]] = None,
+    target: Optional[str] = None,
+    version: Optional[int] = None,
+    syntax: Optional[str] = None,
+) -> str: ...
+def ptx_fence_wait(
+    op: str, which: str, *, target: Optional[str] = None, version: Optional[int] = None
+) -> str: ...
+def ptx_preamble(*, target: Optional[str] = None, version: Optional[int] = None) -> str: ...
+
+# --- check_ptx (src/check.rs) -----------------------------------------------------------------
+
+@final
+class Finding:
+    """One error or warning about one instruction."""
+
+    @property
+    def severity(self) -> str: ...
+    @property
+    def rule(self) -> str: ...
+    @property
+    def operand(self) -> Optional[str]: ...
+    @property
+    def field(self) -> str: ...
+    @property
+    def value(self) -> Union[int, str]: ...
+    @property
+    def message(self) -> str: ...
+    @property
+    def source(self) -> str: ...
+    @property
+    def line(self) -> int: ...
+
+@final
+class KnownBits:
+    """The proven bits of a descriptor operand."""
+
+    @property
+    def known(self) -> int: ...
+    @property
+    def value(self) -> int: ...
+
+@final
+class CheckedInstruction:
+    """What the checker knows of one tcgen05 instruction."""
+
+    @property
+    def line(self) -> int: ...
+    @property
+    def column(self) -> int: ...
+    @property
+    def instruction(self) -> str: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def function(self) -> Optional[str]: ...
+    @property
+    def kind(self) -> Optional[str]: ...
+    @property
+    def idesc(self) -> Optional[int]: ...
+    @property
+    def idesc_bits(self) -> Optional[KnownBits]: ...
+    @property
+    def a_desc(self) -> Optional[KnownBits]: ...
+    @property
+    def b_desc(self) -> Optional[KnownBits]: ...
+    @property
+    def s_desc(self) -> Optional[KnownBits]: ...
+    @property
+    def findings(self) -> list[Finding]: ...
+    @property
+    def errors(self) -> list[Finding]: ...
+    @property
+    def warnings(self) -> list[Finding]: ...
+
+@final
+class CheckReport:
+    """The result of checking one PTX module."""
+
+    @property
+    def target(self) -> Optional[str]: ...
+    @property
+    def instructions(self) -> list[CheckedInstruction]: ...
+    @property
+    def read_problems(self) -> list[tuple[int, int, str]]: ...
+    @property
+    def statements(self) -> int: ...
+    @property
+    def errors(self) -> int: ...
+    @property
+    def warnings(self) -> int: ...
+    @property
+    def ok(self) -> bool: ...
+
+def check_ptx(text: Union[str, bytes], *, target: Optional[str] = None) -> CheckReport: ...
+
+# --- numerics (src/numerics.rs) ---------------------------------------------------------------
+
+@final
+class Term:
+    """One term of the fused sum."""
+
+    @property
+    def term(self) -> str: ...
+    @property
+    def value(self) -> str: ...
+    @property
+    def align_exp(self) -> int: ...
+    @property
+    def zero(self) -> bool: ...
+    @property
+    def kept(self) -> int: ...
+    @property
+    def dropped_bits(self) -> int: ...
+
+@final
+class Dot:
+    """One instruction's result on one dot product, with its explanation."""
+
+    @property
+    def d_bits(self) -> int: ...
+    @property
+    def d(self) -> Union[float, int]: ...
+    @property
+    def d_type(self) -> str: ...
+    @property
+    def exact(self) -> Optional[str]: ...
+    @property
+    def special(self) -> Optional[str]: ...
+    @property
+    def e_max(self) -> Optional[int]: ...
+    @property
+    def sum(self) -> int: ...
+    @property
+    def terms(self) -> list[Term]: ...
+    @property
+    def algorithm(self) -> str: ...
+    @property
+    def f(self) -> Optional[int]: ...
+    @property
+    def evidence(self) -> list[str]: ...
+
+def numerics_dot(
+    *,
+    arch: str,
+    kind: str,
+    a_type: str,
+    b_type: str,
+    a: Sequence[Union[int, float]],
+    b: Sequence[Union[int, float]],
+    d_type: Optional[str] = None,
+    scale_type: Optional[str] = None,
+    block: Optional[int] = None,
+    instruction: Optional[str] = None,
+    c: Optional[Union[int, float]] = None,
+    sfa: Optional[Sequence[Union[int, float]]] = None,
+    sfb: Optional[Sequence[Union[int, float]]] = None,
+    satfinite: bool = False,
+    codes: bool = False,
+) -> Dot: ...
+def numerics_form(
+    *,
+    arch: str,
+    kind: str,
+    a_type: str,
+    b_type: str,
+    d_type: Optional[str] = None,
+    scale_type: Optional[str] = None,
+    block: Optional[int] = None,
+    instruction: Optional[str] = None,
+) -> tuple[int, str, Optional[str], Optional[int], str]: ...
+def numerics_mma_codes(
+    *,
+    arch: str,
+    kind: str,
+    a_type: str,
+    b_type: str,
+    m: int,
+    n: int,
+    a: bytes,
+    b: bytes,
+    c: bytes,
+    sfa: bytes,
+    sfb: bytes,
+    d_type: Optional[str] = None,
+    scale_type: Optional[str] = None,
+    block: Optional[int] = None,
+    instruction: Optional[str] = None,
+    satfinite: bool = False,
+) -> bytes: ...
+def numerics_rows() -> list[
+    tuple[str, str, str, str, str, str, Optional[str], Optional[int], str, Optional[int]]
+]: ...
+
+def numerics_encode(format: str, value: Union[int, float]) -> int: ...
+def numerics_decode(format: str, code: int) -> Union[int, float]: ...
+
+# --- layouts (src/layout.rs) ------------------------------------------------------------------
+
+@final
+class _TileLayout:
+    def __init__(
+        self,
+        *,
+        element_type: str,
+        major: str,
+        swizzle: str,
+        mn: int,
+        k: int,
+        kind: Optional[str] = None,
+        start_address: Optional[int] = None,
+        order: Optional[str] = None,
+        anchor: Optional[str] = None,
+        k_per_block: Optional[int] = None,
+    ) -> None: ...
+    @property
+    def k_blocks(self) -> int: ...
+    @property
+    def atom(self) -> tuple[int, int]: ...
+    @property
+    def atom_bytes(self) -> int: ...
+    @property
+    def k_per_block(self) -> int: ...
+    @property
+    def storage(self) -> tuple[int, int]: ...
+    @property
+    def shape(self) -> tuple[int, int]: ...
+    def descriptor_bits(self, k_block: int, *, target: Optional[str] = None) -> int: ...
+    def locations(self) -> bytes: ...
+
+@final
+class _MatrixLayout:
+    def __init__(
+        self,
+        descriptor: int,
+        *,
+        element_type: str,
+        major: str,
+        mn: int,
+        k: int,
+        kind: Optional[str] = None,
+        target: Optional[str] = None,
+    ) -> None: ...
+    @property
+    def shape(self) -> tuple[int, int]: ...
+    def locations(self) -> bytes: ...
+    def address(self, mn: int, k: int) -> tuple[int, int]: ...
+    def elements_at(self, address: int) -> list[tuple[int, int]]: ...
+    def check(self, *, buffer: Optional[tuple[int, int]] = None) -> list[Problem]: ...
+
+def _agreement(
+    layout: _MatrixLayout,
+    boxes: Sequence[tuple[str, int, int, int, int, int]],
+    *,
+    k_start: int = 0,
+) -> tuple[Any, ...]: ...
+
+# --- Tensor Memory maps (src/tmem.rs) ---------------------------------------------------------
+
+def _ld_fragment(
+    shape: str, num: str, *, pack: bool = False, offset: Optional[int] = None
+) -> tuple[bytes, int, int, int]: ...
+def _d_layout(
+    m: int, n: int, *, cta_group: Optional[int] = None, ws: bool = False, sparse: bool = False
+) -> tuple[str, int, int, bytes]: ...
+def _a_layout(
+    m: int,
+    k: int,
+    bits: int,
+    *,
+    cta_group: Optional[int] = None,
+    ws: bool = False,
+    sparse: bool = False,
+) -> tuple[str, bytes]: ...
+def _sf_layout(
+    operand: str,
+    m: int,
+    n: int,
+    scale_vec: str,
+    *,
+    sf_id: int = 0,
+    cta_group: Optional[int] = None,
+    ws: bool = False,
+) -> tuple[int, int, int, bytes]: ...
+
+# --- the functional model (src/emulate.rs) ----------------------------------------------------
+
+class EmulationError(DescriptorError):
+    """An instruction broke one or more rules and changed nothing."""
+
+    line: int
+
+@final
+class Outcome:
+    """What one executed instruction did."""
+
+    @property
+    def opcode(self) -> str: ...
+    @property
+    def effect(self) -> str: ...
+    @property
+    def warnings(self) -> list[Problem]: ...
+
+class _Emulator:
+    def __init__(self, *, target: Optional[str] = None, random_inputs: Optional[int] = None) -> None: ...
+    @property
+    def target(self) -> str: ...
+    check_allocation: bool
+    def set_warp(self, warp: int) -> None: ...
+    def write_smem(self, address: int, data: bytes, *, cta: int = 0) -> None: ...
+    def read_smem(self, address: int, length: int, *, cta: int = 0) -> tuple[bytes, list[int]]: ...
+    def write_tmem(
+        self, lane: int, column: int, columns: int, words: bytes, *, cta: int = 0
+    ) -> None: ...
+    def tmem(self, *, cta: int = 0) -> tuple[bytes, bytes]: ...
+    def registers(self, warp: int = 0, *, cta: int = 0) -> list[tuple[str, list[Optional[int]]]]: ...
+    def allocations(self, *, cta: int = 0) -> list[tuple[int, int]]: ...
+    def execute(self, line: str) -> Outcome: ...
+    def run(self, program: str) -> list[Outcome]: ...
+    def last_d(self) -> Optional[tuple[int, int, str, bytes]]: ...
+    def reference_error(self) -> Optional[tuple[float, tuple[int, int], int, int]]: ...

@@ -9,6 +9,8 @@ each row cites its evidence (MMA-Sim, Khattak & Mikaitis, or this project's own 
 - :func:`mma`: a whole MMA on NumPy arrays of element codes (fast path, every element the same
   bits as :func:`dot`).
 - :func:`form`, :func:`rows`: the form a set of names resolves to, and the whole table.
+- :func:`encode`, :func:`decode`: element formats (f32, tf32, f16, bf16, e4m3, e5m2, e3m2, e2m3,
+  e2m1, ue8m0, ue4m3, s8, u8, s32) between values and codes, exactly.
 
 Values are Python numbers that the format holds exactly (NaN and infinities where it has them),
 or bit patterns with ``codes=True``. A value the format cannot hold, an unknown name or a form
@@ -26,7 +28,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["Dot", "Form", "Row", "Term", "dot", "form", "mma", "rows"]
+__all__ = ["Dot", "Form", "Row", "Term", "decode", "dot", "encode", "form", "mma", "rows"]
 
 Number = Union[int, float]
 
@@ -106,6 +108,18 @@ def form(
             scale_type=scale_type, block=block, instruction=instruction,
         )
     )
+
+
+def encode(format: str, value: Number) -> int:
+    """The code of ``value`` in ``format`` (PTX ISA 5.2); raises DescriptorError when the format
+    does not hold it exactly (the message names the nearest value)."""
+    return _native.numerics_encode(format, value)
+
+
+def decode(format: str, code: int) -> Number:
+    """The value of ``code`` in ``format``: a float (NaN, infinities and -0 included), or an
+    int for s8, u8 and s32."""
+    return _native.numerics_decode(format, code)
 
 
 def rows() -> list[Row]:
