@@ -59,7 +59,9 @@ pub struct View {
 #[derive(Clone, Copy, Debug)]
 pub struct FieldRows {
     kind: Kind,
-    rows: [Option<&'static BitField<IdescField>>; FIELDS.len()],
+    /// Each field's low bit and width mask (0 for a field the kind's layout lacks), so that
+    /// reading a field is one shift and one mask.
+    rows: [(u32, u64); FIELDS.len()],
 }
 
 /// The fields [`View::of`] reads from raw bits, in [`FieldRows`] order.
@@ -88,7 +90,11 @@ impl FieldRows {
     pub fn new(kind: Kind) -> FieldRows {
         FieldRows {
             kind,
-            rows: FIELDS.map(|f| row(kind, f)),
+            rows: FIELDS.map(|f| {
+                row(kind, f).map_or((0, 0), |r: &'static BitField<IdescField>| {
+                    (u32::from(r.lo), r.mask() >> r.lo)
+                })
+            }),
         }
     }
 }
@@ -121,9 +127,8 @@ impl View {
         }
         let kind = rows.kind;
         let raw = u64::from(d.bits);
-        let r: [u8; FIELDS.len()] = rows
-            .rows
-            .map(|r| r.map_or(0, |r| u8::try_from(r.get(raw)).unwrap_or(u8::MAX)));
+        // Every field of Tables 42-44 is at most 6 bits wide: the cast keeps the whole value.
+        let r: [u8; FIELDS.len()] = rows.rows.map(|(lo, mask)| ((raw >> lo) & mask) as u8);
         View {
             m: u16::from(r[0]) * m_unit(kind),
             n: u16::from(r[1]) << 3,
