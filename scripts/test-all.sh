@@ -28,6 +28,20 @@ cargo test --workspace --all-features
 step "documentation builds without warnings"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --all-features
 
+step "crates publishable: cargo publish --dry-run of the core and the command (packaged, built from the package)"
+cargo publish --dry-run --allow-dirty -q -p tcgen05 -p tcgen05-cli
+
+step "declared minimum Rust versions (scripts/msrv.sh: the core on its rust-version, the command on its own)"
+set +e
+scripts/msrv.sh
+msrv=$?
+set -e
+if [ "$msrv" = 3 ]; then
+  echo "==> WARNING: the minimum Rust versions were NOT tested on this machine (toolchains missing; see above)"
+elif [ "$msrv" != 0 ]; then
+  exit "$msrv"
+fi
+
 step "exhaustive instruction-descriptor sweep, a 2^24-value slice spread over all 32 bits (release)"
 cargo run --release -q -p tcgen05-idesc-sweep -- --count 16777216 --stride 0x9E3779B1
 

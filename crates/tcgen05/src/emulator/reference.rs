@@ -50,9 +50,14 @@ fn ulp(f: Format, x: f64) -> f64 {
     let e = if x == 0.0 {
         emin
     } else {
-        (libm_floor_log2(x.abs())).max(emin)
+        (libm_floor_log2(magnitude(x))).max(emin)
     };
     crate::numerics::format::pow2(e - (p - 1))
+}
+
+/// `|x|`: `f64::abs` is in `core` only from Rust 1.85, above this crate's rust-version.
+fn magnitude(x: f64) -> f64 {
+    f64::from_bits(x.to_bits() & !(1 << 63))
 }
 
 /// `floor(log2(x))` for a positive finite `x`, without `std`.
@@ -136,7 +141,7 @@ pub fn reference_error(r: &MmaRecord, d: &DMatrix) -> ReferenceError {
         };
         match (x, got) {
             (Some(x), Some(g)) if x.is_finite() => {
-                let u = (g - x).abs() / ulp(fd, *x);
+                let u = magnitude(g - x) / ulp(fd, *x);
                 e.compared += 1;
                 if u > e.max_ulps {
                     e.max_ulps = u;
