@@ -9,7 +9,7 @@ use tcgen05::check::{check, Finding, FindingValue, InstructionReport, Options};
 use tcgen05::Severity;
 
 use crate::args::Args;
-use crate::problem::descriptor_error;
+use crate::problem::{descriptor_error, py_str};
 
 /// One error or warning about one instruction (`tcgen05.Finding`).
 #[pyclass(module = "tcgen05", frozen, name = "Finding")]
@@ -60,8 +60,12 @@ impl PyFinding {
 
     fn __repr__(&self) -> String {
         format!(
-            "Finding(severity={:?}, rule={:?}, field={:?}, line={}, message={:?})",
-            self.severity, self.rule, self.field, self.line, self.message
+            "Finding(severity={}, rule={}, field={}, line={}, message={})",
+            py_str(self.severity),
+            py_str(self.rule),
+            py_str(self.field),
+            self.line,
+            py_str(&self.message)
         )
     }
 
@@ -158,9 +162,9 @@ impl PyInstruction {
 
     fn __repr__(&self) -> String {
         format!(
-            "CheckedInstruction(line={}, instruction={:?}, idesc={}, findings={})",
+            "CheckedInstruction(line={}, instruction={}, idesc={}, findings={})",
             self.line,
-            self.instruction,
+            py_str(&self.instruction),
             self.idesc.map_or("None".into(), |v| format!("{v:#010x}")),
             self.findings.len()
         )
@@ -207,8 +211,8 @@ impl PyReport {
 
     fn __repr__(&self) -> String {
         format!(
-            "CheckReport(target={:?}, instructions={}, errors={}, warnings={})",
-            self.target.unwrap_or("None"),
+            "CheckReport(target={}, instructions={}, errors={}, warnings={})",
+            self.target.map_or("None".into(), py_str),
             self.instructions.len(),
             self.errors(),
             self.warnings()

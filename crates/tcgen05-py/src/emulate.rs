@@ -10,7 +10,7 @@ use tcgen05::emulator::{reference_error, EmuError, Machine, Outcome, Problem as 
 use tcgen05::{Severity, Target};
 
 use crate::args::Args;
-use crate::problem::{self, descriptor_error, DescriptorError, Problem};
+use crate::problem::{self, descriptor_error, py_str, DescriptorError, Problem};
 
 pyo3::create_exception!(
     tcgen05,
@@ -79,9 +79,9 @@ pub struct PyOutcome {
 impl PyOutcome {
     fn __repr__(&self) -> String {
         format!(
-            "Outcome(opcode={:?}, effect={:?}, warnings={})",
-            self.opcode,
-            self.effect,
+            "Outcome(opcode={}, effect={}, warnings={})",
+            py_str(&self.opcode),
+            py_str(&self.effect),
             self.warnings.len()
         )
     }

@@ -16,7 +16,7 @@ use tcgen05::tensor_copy::{agreement, Agreement, TensorCopyBox};
 use tcgen05::{ElementType, Kind, Major, Source};
 
 use crate::args::Args;
-use crate::problem::{descriptor_error, Problem};
+use crate::problem::{descriptor_error, py_str, Problem};
 
 const LAYOUTS: Source = Source::PtxSection("9.7.16.10.4");
 
@@ -243,19 +243,19 @@ impl PyTileLayout {
     fn __repr__(&self) -> String {
         let t = &self.tile;
         format!(
-            "TileLayout(bits={}, major={}, swizzle={:?}, mn={}, k={}, start_address={:#x}, \
-             order={:?}, anchor={:?}, k_per_block={})",
+            "TileLayout(bits={}, major={}, swizzle={}, mn={}, k={}, start_address={:#x}, \
+             order={}, anchor={}, k_per_block={})",
             t.storage.bits(),
             match t.major {
                 Major::K => "'k'",
                 Major::Mn => "'mn'",
             },
-            t.swizzle.name(),
+            py_str(t.swizzle.name()),
             t.mn,
             t.k,
             t.start_address,
-            t.order.name(),
-            t.anchor.name(),
+            py_str(t.order.name()),
+            py_str(t.anchor.name()),
             t.k_per_block
         )
     }

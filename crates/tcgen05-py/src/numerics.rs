@@ -18,7 +18,7 @@ use tcgen05::numerics::{Arch, Form, Instruction, NumericsError, Operands, ParamR
 use tcgen05::Source;
 
 use crate::args::Args;
-use crate::problem::{self, descriptor_error, Problem};
+use crate::problem::{self, descriptor_error, py_str, Problem};
 
 /// The element formats' section of the PTX ISA.
 const FORMATS: Source = Source::PtxSection("5.2");
@@ -330,8 +330,12 @@ pub struct PyTerm {
 impl PyTerm {
     fn __repr__(&self) -> String {
         format!(
-            "Term(term={:?}, value={:?}, align_exp={}, kept={}, dropped_bits={})",
-            self.term, self.value, self.align_exp, self.kept, self.dropped_bits
+            "Term(term={}, value={}, align_exp={}, kept={}, dropped_bits={})",
+            py_str(&self.term),
+            py_str(&self.value),
+            self.align_exp,
+            self.kept,
+            self.dropped_bits
         )
     }
 }
@@ -390,18 +394,18 @@ impl PyDot {
     fn __repr__(&self) -> String {
         let w = if self.d_type == "f16" { 4 } else { 8 };
         format!(
-            "Dot(d={}, d_bits=0x{:0w$x}, d_type={:?}, exact={}, e_max={}, algorithm={:?})",
+            "Dot(d={}, d_bits=0x{:0w$x}, d_type={}, exact={}, e_max={}, algorithm={})",
             match self.d_int {
                 Some(i) => i.to_string(),
-                None => self.d.to_string(),
+                None if self.d.is_nan() => "nan".into(),
+                None if self.d.is_infinite() => if self.d > 0.0 { "inf" } else { "-inf" }.into(),
+                None => format!("{:?}", self.d),
             },
             self.d_bits,
-            self.d_type,
-            self.exact
-                .as_ref()
-                .map_or("None".into(), |e| format!("{e:?}")),
+            py_str(self.d_type),
+            self.exact.as_deref().map_or("None".into(), py_str),
             self.e_max.map_or("None".into(), |e| e.to_string()),
-            self.algorithm
+            py_str(self.algorithm)
         )
     }
 }

@@ -155,3 +155,19 @@ pub fn descriptor_error(py: Python<'_>, what: &str, problems: &[Problem]) -> PyE
         Err(e) => e,
     }
 }
+
+/// `text` as Python's `repr` of a `str` writes it (single quotes), for `__repr__`s.
+pub fn py_str(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('\'');
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\'' => out.push_str("\\'"),
+            '\n' => out.push_str("\\n"),
+            c => out.push(c),
+        }
+    }
+    out.push('\'');
+    out
+}
