@@ -229,3 +229,76 @@ def test_zmask_and_smem_decode_any_value(raw: int) -> None:
     if s.valid:
         again = SmemDescriptor(**{**s.to_dict(), "target": s.target})  # type: ignore[arg-type]
         assert again.bits == raw
+
+
+def _clean(fn: Any, *args: Any, **kwargs: Any) -> None:
+    """Like _only_clean_errors, for the entry points whose plain numeric parameters (addresses,
+    lanes, counts) PyO3 reads itself: a negative or too large number there is an OverflowError,
+    and an out-of-range CTA index a ValueError."""
+    try:
+        fn(*args, **kwargs)
+    except (DescriptorError, TypeError, ValueError, OverflowError) as e:
+        if isinstance(e, DescriptorError):
+            assert all(p.field and p.message and p.source for p in e.problems)
+
+
+@given(st.dictionaries(st.sampled_from(
+    ["cta_group", "kind", "d", "a", "b", "idesc", "enable_input_d", "a_tmem", "ws",
+     "sparse_metadata", "scale_vec", "scale_a", "scale_b", "collector", "ashift",
+     "disable_output_lane", "scale_input_d", "zero_column_mask", "target", "version", "syntax",
+     "shape", "num", "dst", "src", "taddr", "pack", "offset", "n_cols", "mbar", "multicast"]),
+    ANY))
+@settings(max_examples=800)
+def test_ptx_builders_never_panic(kwargs: dict[str, Any]) -> None:
+    from tcgen05 import ptx
+
+    mma: dict[str, Any] = dict(cta_group=1, kind="f16", d="%r1", a="%rd1", b="%rd2",
+                               idesc=0x08100490, enable_input_d=True)
+    keys = set(mma) | {"a_tmem", "ws", "sparse_metadata", "scale_vec", "scale_a", "scale_b",
+                       "collector", "ashift", "disable_output_lane", "scale_input_d",
+                       "zero_column_mask", "target", "version", "syntax"}
+    _clean(ptx.mma, **{**mma, **{k: v for k, v in kwargs.items() if k in keys}})
+    ld: dict[str, Any] = dict(shape="32x32b", num="x1", dst=["%r1"], taddr="%r0")
+    keys = set(ld) | {"pack", "offset", "target", "version", "syntax"}
+    _clean(ptx.ld, **{**ld, **{k: v for k, v in kwargs.items() if k in keys}})
+    _clean(ptx.alloc, cta_group=kwargs.get("cta_group", 1), dst=kwargs.get("dst", "%rd1"),
+           n_cols=kwargs.get("n_cols", 32))
+    _clean(ptx.commit, cta_group=1, mbar=kwargs.get("mbar", "%rd1"),
+           multicast=kwargs.get("multicast"))
+    _clean(ptx.fence, kwargs.get("syntax", "before_thread_sync"))
+    _clean(ptx.preamble, target=kwargs.get("target"), version=kwargs.get("version"))
+
+
+@given(st.dictionaries(st.sampled_from(
+    ["arch", "kind", "a_type", "b_type", "d_type", "scale_type", "block", "instruction", "a",
+     "b", "c", "sfa", "sfb", "codes"]), ANY))
+@settings(max_examples=800)
+def test_numerics_and_layouts_never_panic(kwargs: dict[str, Any]) -> None:
+    from tcgen05 import numerics, tmem
+
+    dot: dict[str, Any] = dict(arch="sm_100a", kind="f16", a_type="f16", b_type="f16",
+                               a=[0.0] * 16, b=[1.0] * 16)
+    _clean(numerics.dot, **{**dot, **kwargs})
+    _clean(numerics.encode, kwargs.get("a_type", "e4m3"), kwargs.get("c", 1.0))
+    _clean(numerics.decode, kwargs.get("b_type", "e4m3"), kwargs.get("block", 0x38))
+    tile: dict[str, Any] = dict(element_type=kwargs.get("a_type", "bf16"), major="k",
+                                swizzle=kwargs.get("scale_type", "128B"),
+                                mn=kwargs.get("block", 64), k=kwargs.get("c", 64),
+                                kind=kwargs.get("kind"))
+    _clean(tcgen05.TileLayout, **tile)
+    _clean(tmem.d_layout, kwargs.get("block", 128), kwargs.get("c", 64))
+    _clean(tmem.a_layout, kwargs.get("block", 128), kwargs.get("c", 16), kwargs.get("sfa", 16))
+    _clean(tmem.LdStFragment, kwargs.get("a_type", "32x32b"), kwargs.get("b_type", "x1"))
+    _clean(tmem.sf_layout, kwargs.get("a_type", "a"), 128, 64, kwargs.get("b_type", "1X"))
+
+
+@given(st.binary(max_size=300), st.text(max_size=200))
+@settings(max_examples=600)
+def test_check_ptx_and_emulator_take_any_text(raw: bytes, text: str) -> None:
+    rep = tcgen05.check_ptx(raw)
+    assert rep.errors >= 0
+    tcgen05.check_ptx(text)
+    emu = tcgen05.Emulator(random_inputs=1)
+    for line in (text, "tcgen05." + text, "tcgen05.mma.cta_group::1.kind::f16 " + text):
+        _clean(emu.execute, line)
+    _clean(emu.run, text)
