@@ -924,7 +924,7 @@ fn colour(i: u32, of: u32) -> String {
     // Evenly spread hues; alternate lightness so that neighbours differ.
     let of = of.max(1);
     let hue = (i % of) * 360 / of;
-    let light = if i % 2 == 0 { 78 } else { 66 };
+    let light = if i.is_multiple_of(2) { 78 } else { 66 };
     format!("hsl({hue},70%,{light}%)")
 }
 
