@@ -55,9 +55,25 @@
 //!   scaling happens makes no difference); where it would need rounding (C subnormal after the
 //!   scaling) the MMA is refused as not modelled, since that rounding is unmeasured.
 //!
+//! - **E7 `tcgen05.shift.down`** (PTX ISA 9.7.16.9.3: "shifting of 32-byte elements downwards
+//!   across all the rows, except the last, by one row", for the matrix at `taddr`, "for a warp",
+//!   lane aligned to 32; implicit shape `.31x256b`): the 32 lanes from `taddr`'s lane and the 8
+//!   columns (256 bits) from its column; lane `L + i` takes lane `L + i - 1`'s cells for `i` =
+//!   31 down to 1 (rows move to higher lanes, the last row's old cells are overwritten), and lane
+//!   `L` keeps its cells, as a following `tcgen05.cp.4x256b` (one row per 32-lane subpartition,
+//!   ptx-beyond-seeds.md 4.2) refreshes it. A never-written source cell leaves its destination
+//!   never written. With `.cta_group::2` both CTAs shift.
+//! - **E8 `tcgen05.ld.red`** (sm_101a / sm_110a; ptx-beyond-seeds.md 2.1: "reduces (min/max)
+//!   across the columns loaded in each lane, result per thread in `redval`"): the registers are
+//!   loaded as by `tcgen05.ld`, and `redval` of each thread is the minimum or maximum of that
+//!   thread's loaded values. The qualifiers `.abs` and `.NaN` and the order of zeros follow the
+//!   same qualifiers of `redux.sync` (PTX ISA 9.7.13.11): `.abs` reduces the absolute values;
+//!   +0.0 > -0.0; with `.NaN` any NaN makes the result the canonical NaN `0x7FFFFFFF`, without
+//!   it NaNs are skipped and only all-NaN inputs give the canonical NaN.
+//!
 //! Not modelled (each is refused with [`EmuRule::NotModelled`], naming it): sparse A (`.sp`),
-//! `.ashift`, `scale-input-d` where the scaled C is inexact, `tcgen05.cp` with decompression, `tcgen05.ld.red`, and the
-//! `sm_103a` K = 96 forms.
+//! `.ashift`, `scale-input-d` where the scaled C is inexact, `tcgen05.cp` with decompression,
+//! and the `sm_103a` K = 96 forms.
 //!
 //! # Example
 //! ```
@@ -250,7 +266,10 @@ impl Machine {
             return Ok(Vec::new());
         }
         let mut module = String::new();
-        module.push_str(".version 8.8\n.target ");
+        // The highest version the rules model: a line on its own has no `.version`, and every
+        // target's forms exist there (the checker warns above it).
+        let v = crate::ptx::MAX_PTX_VERSION;
+        module.push_str(&alloc::format!(".version {}.{}\n.target ", v / 10, v % 10));
         module.push_str(self.target.name());
         module.push_str("\n.address_size 64\n.visible .entry emulate() {\n");
         module.push_str(text);

@@ -162,7 +162,7 @@ pub(super) fn execute(
             Ok("allocation permit relinquished".into())
         }
         "cp" => cp(machine, ins),
-        "shift" => Err(Problem::emu(EmuRule::NotModelled, "shift", 1).into()),
+        "shift" => shift(machine, ins),
         "commit"
         | "fence::before_thread_sync"
         | "fence::after_thread_sync"
@@ -176,6 +176,7 @@ fn ld_st(machine: &mut Machine, load: bool, ins: &Instruction<'_>) -> Result<Str
     let mut shape = None;
     let mut num = None;
     let mut packing = Packing::None;
+    let mut red: Option<Reduce> = None;
     for q in ins.qualifiers().skip(1) {
         if let Ok(s) = LdStShape::from_name(q) {
             shape = Some(s);
@@ -184,15 +185,33 @@ fn ld_st(machine: &mut Machine, load: bool, ins: &Instruction<'_>) -> Result<Str
         } else if q == "pack::16b" || q == "unpack::16b" {
             packing = Packing::Pack16b;
         } else if q == "red" {
-            return Err(Problem::emu(EmuRule::NotModelled, "ld.red", 1).into());
+            red = Some(Reduce::default());
+        } else if let Some(r) = red.as_mut() {
+            match q {
+                "min" => r.max = false,
+                "max" => r.max = true,
+                "abs" => r.abs = true,
+                "NaN" => r.nan = true,
+                "f32" => r.ty = RedType::F32,
+                "u32" => r.ty = RedType::U32,
+                "s32" => r.ty = RedType::S32,
+                _ => {}
+            }
         }
     }
     let (Some(shape), Some(num)) = (shape, num) else {
         return Err(operand_error("shape").into());
     };
     let ops = &ins.operands;
+    // `tcgen05.ld.red r, redval, [taddr]`: the reduction's register comes before the address.
+    let redval = match (&red, ops.get(1)) {
+        (Some(_), Some(Operand::Name(n))) => Some(*n),
+        (Some(_), _) => return Err(operand_error("redval").into()),
+        (None, _) => None,
+    };
+    let skip = usize::from(redval.is_some());
     let (regs, taddr_op, offset_op) = if load {
-        (ops.first(), ops.get(1), ops.get(2))
+        (ops.first(), ops.get(1 + skip), ops.get(2 + skip))
     } else if ops.len() == 3 {
         (ops.get(2), ops.first(), ops.get(1))
     } else {
@@ -261,14 +280,32 @@ fn ld_st(machine: &mut Machine, load: bool, ins: &Instruction<'_>) -> Result<Str
             let old = values[r][t].unwrap_or(0);
             values[r][t] = Some((old & !(mask(rb.width()) << rb.lo)) | (bits << rb.lo));
         }
+        let reduced = match (red, redval) {
+            (Some(r), Some(name)) => {
+                let mut out = [None; 32];
+                for (t, o) in out.iter_mut().enumerate() {
+                    *o = Some(r.fold(values.iter().filter_map(|v| v[t])));
+                }
+                Some((name, out))
+            }
+            _ => None,
+        };
         for (name, v) in names.iter().zip(values) {
             cta.registers.insert((warp, (*name).into()), v);
         }
+        if let Some((name, v)) = reduced {
+            cta.registers.insert((warp, name.into()), v);
+        }
         Ok(format!(
-            "{} registers x 32 threads loaded from lane {} column {}",
+            "{} registers x 32 threads loaded from lane {} column {}{}",
             names.len(),
             taddr.lane(),
-            taddr.column()
+            taddr.column(),
+            if redval.is_some() {
+                ", reduced into redval"
+            } else {
+                ""
+            }
         ))
     } else {
         let mut writes = Vec::new();
@@ -299,6 +336,109 @@ fn ld_st(machine: &mut Machine, load: bool, ins: &Instruction<'_>) -> Result<Str
             taddr.column()
         ))
     }
+}
+
+/// The element type of `tcgen05.ld.red`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum RedType {
+    #[default]
+    F32,
+    U32,
+    S32,
+}
+
+/// The reduction of `tcgen05.ld.red` (E8).
+#[derive(Clone, Copy, Debug, Default)]
+struct Reduce {
+    max: bool,
+    abs: bool,
+    nan: bool,
+    ty: RedType,
+}
+
+/// The canonical NaN of PTX (`redux.sync`, `min`, `max`).
+const CANONICAL_NAN: u32 = 0x7FFF_FFFF;
+
+impl Reduce {
+    /// A key whose integer order is the reduction's order of the values it keeps.
+    fn key(&self, v: u32) -> i64 {
+        match self.ty {
+            RedType::U32 => i64::from(v),
+            RedType::S32 => i64::from(v as i32),
+            // Sign-magnitude to a total order in which -0 < +0 (E8).
+            RedType::F32 if v >> 31 == 1 => -i64::from(v & 0x7FFF_FFFF) - 1,
+            RedType::F32 => i64::from(v),
+        }
+    }
+
+    /// The minimum or maximum of one thread's loaded values.
+    fn fold(&self, values: impl Iterator<Item = u32>) -> u32 {
+        let mut best: Option<u32> = None;
+        let mut saw_nan = false;
+        for v in values {
+            let v = if self.ty == RedType::F32 && self.abs {
+                v & 0x7FFF_FFFF
+            } else {
+                v
+            };
+            if self.ty == RedType::F32 && (v & 0x7FFF_FFFF) > 0x7F80_0000 {
+                saw_nan = true;
+                continue;
+            }
+            best = Some(match best {
+                None => v,
+                Some(b) => {
+                    let keep_new = if self.max {
+                        self.key(v) > self.key(b)
+                    } else {
+                        self.key(v) < self.key(b)
+                    };
+                    if keep_new {
+                        v
+                    } else {
+                        b
+                    }
+                }
+            });
+        }
+        match best {
+            Some(_) if saw_nan && self.nan => CANONICAL_NAN,
+            Some(b) => b,
+            None => CANONICAL_NAN,
+        }
+    }
+}
+
+/// `tcgen05.shift.down` (E7): within the 32 lanes from `taddr`'s lane, the 8 columns from its
+/// column move one lane down, except the last lane's, which are overwritten.
+fn shift(machine: &mut Machine, ins: &Instruction<'_>) -> Result<String, EmuError> {
+    let taddr = tmem(ins.operands.first(), "taddr")?;
+    if taddr.lane() % 32 != 0 {
+        return Err(Problem::emu(EmuRule::ShiftLane, "taddr", u64::from(taddr.bits())).into());
+    }
+    let check_alloc = machine.check_allocation;
+    let mut work = machine.ctas.clone();
+    let (first, c0) = (taddr.lane(), taddr.column());
+    for cta in work.iter_mut().take(group_ctas(ins)) {
+        for lane in first..first + 32 {
+            for column in c0..c0 + 8 {
+                check_cell(cta, lane, column, check_alloc, "taddr")?;
+            }
+        }
+        for lane in (first + 1..first + 32).rev() {
+            for column in c0..c0 + 8 {
+                cta.copy_tmem((lane - 1, column), (lane, column))?;
+            }
+        }
+    }
+    machine.ctas = work;
+    Ok(format!(
+        "lanes {}-{} of columns {}-{} shifted down by one lane",
+        first,
+        first + 30,
+        c0,
+        c0 + 7
+    ))
 }
 
 const fn mask(width: u32) -> u32 {

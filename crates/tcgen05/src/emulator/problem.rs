@@ -58,6 +58,8 @@ pub enum EmuRule {
     /// Copies of a scale factor (or of A in Tensor Memory) that should be equal differ: the
     /// model reads the first copy (warning).
     CopiesDiffer,
+    /// `tcgen05.shift` with a lane that is not a multiple of 32.
+    ShiftLane,
 }
 
 /// One rule of the emulator: identifier, severity, source and message.
@@ -92,7 +94,7 @@ const fn row(
 }
 
 /// The emulator's rules, one row each.
-pub const RULES: [RuleRow; 17] = [
+pub const RULES: [RuleRow; 18] = [
     row(
         EmuRule::Unsupported,
         "unsupported-instruction",
@@ -211,6 +213,13 @@ pub const RULES: [RuleRow; 17] = [
         Severity::Warning,
         Source::PtxSection("9.7.16.10.7"),
         "copies that must be equal differ; the first copy is read",
+    ),
+    row(
+        EmuRule::ShiftLane,
+        "shift-lane",
+        Severity::Error,
+        Source::PtxSection("9.7.16.9.3"),
+        "the lane of tcgen05.shift's address must be aligned to 32",
     ),
 ];
 

@@ -112,6 +112,18 @@ impl Cta {
         Ok(())
     }
 
+    /// Copies cell `from` (its value and whether it was ever written) to cell `to`.
+    ///
+    /// # Errors
+    /// [`EmuRule::TmemOutOfRange`].
+    pub fn copy_tmem(&mut self, from: (u32, u32), to: (u32, u32)) -> Result<(), Problem> {
+        let f = cell_index(from.0, from.1)?;
+        let t = cell_index(to.0, to.1)?;
+        self.tmem[t] = self.tmem[f];
+        self.tmem_written[t] = self.tmem_written[f];
+        Ok(())
+    }
+
     /// One Tensor Memory cell, `None` if never written.
     ///
     /// # Errors

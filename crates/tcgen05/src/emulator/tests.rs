@@ -775,3 +775,116 @@ fn scale_input_d_scales_c_exactly() {
         "{e}"
     );
 }
+
+#[test]
+fn shift_moves_each_row_one_lane_down_except_the_last() {
+    // PTX ISA 9.7.16.9.3: 32-byte elements of every row but the last move down one row; the
+    // lane of the address is a multiple of 32 (E7: the warp's 32 lanes, 8 columns).
+    let mut m = Machine::new(Target::Sm100a);
+    let cell = |lane: u32, col: u32| 0x0100_0000 * (1 + lane % 32) + (lane << 8) + col;
+    for lane in 32..64 {
+        for col in 4..13 {
+            m.cta_mut(0).write_tmem(lane, col, cell(lane, col)).unwrap();
+        }
+    }
+    m.cta_mut(0).write_tmem(64, 4, 0xAAAA).unwrap();
+    let out = m
+        .execute("tcgen05.shift.cta_group::1.down [0x00200004];")
+        .unwrap();
+    assert!(out.effect.contains("lanes 32-62"), "{}", out.effect);
+    for col in 4..12 {
+        // Lane 32 keeps its row; lane 32 + i holds what lane 32 + i - 1 held.
+        assert_eq!(m.cta(0).tmem_cell(32, col).unwrap(), Some(cell(32, col)));
+        for i in 1..32 {
+            assert_eq!(
+                m.cta(0).tmem_cell(32 + i, col).unwrap(),
+                Some(cell(32 + i - 1, col)),
+                "lane {} column {col}",
+                32 + i
+            );
+        }
+    }
+    // Column 12 (the ninth) and lane 64 (the next warp's) are untouched.
+    for lane in 32..64 {
+        assert_eq!(m.cta(0).tmem_cell(lane, 12).unwrap(), Some(cell(lane, 12)));
+    }
+    assert_eq!(m.cta(0).tmem_cell(64, 4).unwrap(), Some(0xAAAA));
+    // A row never written moves as never written.
+    let mut m = Machine::new(Target::Sm100a);
+    m.cta_mut(0).write_tmem(1, 0, 7).unwrap();
+    m.execute("tcgen05.shift.cta_group::1.down [0];").unwrap();
+    assert_eq!(m.cta(0).tmem_cell(1, 0).unwrap(), None);
+    assert_eq!(m.cta(0).tmem_cell(2, 0).unwrap(), Some(7));
+    // cta_group::2 shifts the peer too.
+    let mut m = Machine::new(Target::Sm100a);
+    m.cta_mut(0).write_tmem(0, 0, 5).unwrap();
+    m.cta_mut(1).write_tmem(0, 0, 6).unwrap();
+    m.execute("tcgen05.shift.cta_group::2.down [0];").unwrap();
+    assert_eq!(m.cta(0).tmem_cell(1, 0).unwrap(), Some(5));
+    assert_eq!(m.cta(1).tmem_cell(1, 0).unwrap(), Some(6));
+    // A lane off the 32 alignment is refused and changes nothing.
+    let e = m
+        .execute("tcgen05.shift.cta_group::1.down [0x00100000];")
+        .unwrap_err();
+    assert_eq!(e.problems[0].rule, Rule::Emu(EmuRule::ShiftLane));
+    assert_eq!(m.cta(0).tmem_cell(1, 0).unwrap(), Some(5));
+    // Outside an allocation once allocations are checked.
+    m.check_allocation = true;
+    let e = m
+        .execute("tcgen05.shift.cta_group::1.down [0];")
+        .unwrap_err();
+    assert_eq!(e.problems[0].rule, Rule::Emu(EmuRule::TmemNotAllocated));
+}
+
+#[test]
+fn ld_red_reduces_each_threads_loaded_values() {
+    // E8: the registers as tcgen05.ld, redval = min or max of the thread's values, with
+    // redux.sync's .abs, .NaN and +0 > -0.
+    let f = |x: f32| x.to_bits();
+    let nan = 0x7FC0_0001;
+    let rows: [[u32; 4]; 4] = [
+        [f(1.5), f(-2.0), f(0.25), f(3.0)],
+        [f(0.0), f(-0.0), f(0.0), f(-0.0)],
+        [f(-7.0), nan, f(2.0), f(-1.0)],
+        [nan, nan, nan, nan],
+    ];
+    let mut m = Machine::new(Target::Sm110a);
+    for (r, name) in ["%r0", "%r1", "%r2", "%r3"].iter().enumerate() {
+        let mut v = [0u32; 32];
+        for (t, x) in v.iter_mut().enumerate() {
+            *x = rows[t % 4][r];
+        }
+        m.cta_mut(0).set_register(0, name, v);
+    }
+    m.execute("tcgen05.st.sync.aligned.32x32b.x4.b32 [0], {%r0, %r1, %r2, %r3};")
+        .unwrap();
+    let run = |m: &mut Machine, quals: &str| -> [u32; 4] {
+        let line = format!(
+            "tcgen05.ld.red.sync.aligned.32x32b.x4.{quals} {{%r4, %r5, %r6, %r7}}, %r9, [0];"
+        );
+        m.execute(&line).unwrap();
+        let red = m.cta(0).registers(0).find(|(n, _)| *n == "%r9").unwrap().1;
+        let loaded = m.cta(0).registers(0).find(|(n, _)| *n == "%r6").unwrap().1;
+        assert_eq!(loaded[2], Some(rows[2][2]), "the load itself");
+        [0, 1, 2, 3].map(|t| red[t].unwrap())
+    };
+    let cn = 0x7FFF_FFFF;
+    assert_eq!(run(&mut m, "min.f32"), [f(-2.0), f(-0.0), f(-7.0), cn]);
+    assert_eq!(run(&mut m, "max.f32"), [f(3.0), f(0.0), f(2.0), cn]);
+    assert_eq!(run(&mut m, "min.NaN.f32"), [f(-2.0), f(-0.0), cn, cn]);
+    assert_eq!(run(&mut m, "max.abs.f32"), [f(3.0), f(0.0), f(7.0), cn]);
+    assert_eq!(run(&mut m, "min.abs.f32"), [f(0.25), f(0.0), f(1.0), cn]);
+    // Integer reductions read the same bits as u32 or s32.
+    assert_eq!(
+        run(&mut m, "max.u32"),
+        [f(-2.0), f(-0.0), f(-7.0).max(nan), nan]
+    );
+    // As s32, -1.0's bits (0xBF800000) are below -7.0's (0xC0E00000).
+    assert_eq!(run(&mut m, "min.s32"), [f(-2.0), f(-0.0), f(-1.0), nan]);
+    // sm_100a has no tcgen05.ld.red: the checker's target rule refuses it.
+    let mut m = Machine::new(Target::Sm100a);
+    let e = m
+        .execute("tcgen05.ld.red.sync.aligned.32x32b.x2.min.f32 {%r4, %r5}, %r9, [0];")
+        .unwrap_err();
+    assert!(!e.problems.is_empty(), "{e}");
+}
