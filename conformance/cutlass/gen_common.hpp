@@ -103,6 +103,12 @@ class Rec {
     s_ += ']';
     return *this;
   }
+  // A value already written as JSON (a nested list).
+  Rec& raw(const char* k, const std::string& json) {
+    key(k);
+    s_ += json;
+    return *this;
+  }
   Rec& hex(const char* k, unsigned long long v, int digits) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "0x%0*llx", digits, v);

@@ -2,6 +2,8 @@
 
 #include "gen_common.hpp"
 
+#include <cstring>
+
 namespace gen {
 namespace {
 
@@ -132,6 +134,73 @@ auto smem_tile(uint32_t addr) {
 
 uint32_t field(uint64_t raw, int lo, int width) { return uint32_t((raw >> lo) & ((1ull << width) - 1)); }
 
+// Elements whose address a "smem_addr" record gives: every one of a tile of at most this many, a
+// seeded sample of this many (and the last element) otherwise.
+constexpr int kAddrSample = 256;
+
+// A 1024-byte aligned buffer for the sub-byte tiles of smem_addr_record (as large as any tile).
+alignas(1024) uint8_t g_tile_bytes[256 * 1024];
+
+// CuTe's own element -> shared memory map of one tile: for a sample of elements (mn, k), where
+// CuTe's tensor over the tile (the swizzled atom tiled to the tile's shape) puts the element, as
+// [mn, k, byte address, first bit]. For 8-bit and wider storage that is the address of the
+// element CuTe's `t(mn, k)` references (the swizzle applied by CuTe); for packed 4-bit storage,
+// where CuTe's reference is a sub-byte proxy, the element is written through CuTe into a zeroed
+// copy of the tile and the changed byte and nibble are read back. This is the layout itself, not a
+// descriptor: the address-level oracle of the project's canonical_layout model. Tiles sit at
+// addresses aligned to the swizzle repeat, so CuTe's swizzle of absolute address bits and of tile
+// offsets agree.
+template <class E, Major MAJ, Swz S, bool KFIRST, int MNs, int Ks>
+void smem_addr_record(uint32_t addr) {
+  using T = typename E::storage;
+  using N = Ty<typename E::label>;
+  constexpr int bits = int(sizeof_bits_v<T>);
+  constexpr int bytes = MNs * Ks * bits / 8;
+  static_assert(bytes <= int(sizeof g_tile_bytes), "the tile fits the buffer");
+  auto t = smem_tile<T, MAJ, S, KFIRST, MNs, Ks>(addr);
+  using Order = conditional_t<KFIRST, Step<_2, _1>, Step<_1, _2>>;
+  auto layout = tile_to_shape(atom<T, MAJ, S>(), make_shape(Int<MNs>{}, Int<Ks>{}), Order{});
+  auto local = make_tensor(make_smem_ptr<T>(reinterpret_cast<void*>(g_tile_bytes)), layout);
+  std::string elems = "[";
+  auto one = [&](int i, int j) {
+    long long byte = -1, bit = -1;
+    if constexpr (bits >= 8) {
+      byte = (long long)reinterpret_cast<uintptr_t>(&t(i, j));
+      bit = 0;
+    } else {
+      std::memset(g_tile_bytes, 0, size_t(bytes));
+      local(i, j) = T::bitcast(0xF);
+      for (int b = 0; b < bytes; ++b) {
+        if (g_tile_bytes[b] == 0) continue;
+        if (byte >= 0 || (g_tile_bytes[b] != 0x0F && g_tile_bytes[b] != 0xF0))
+          fail("smem_addr: element (%d, %d) of a 4-bit tile wrote more than one nibble", i, j);
+        byte = (long long)addr + b;
+        bit = g_tile_bytes[b] == 0x0F ? 0 : 4;
+      }
+      if (byte < 0) fail("smem_addr: element (%d, %d) of a 4-bit tile wrote nothing", i, j);
+    }
+    if (elems.size() > 1) elems += ',';
+    elems += "[" + std::to_string(i) + "," + std::to_string(j) + "," + std::to_string(byte) + "," +
+             std::to_string(bit) + "]";
+  };
+  if (MNs * Ks <= kAddrSample) {
+    for (int i = 0; i < MNs; ++i)
+      for (int j = 0; j < Ks; ++j) one(i, j);
+  } else {
+    Rng rng(0xADD0000ull ^ (uint64_t(MNs) << 20) ^ (uint64_t(Ks) << 8) ^ uint64_t(bits) ^
+            (uint64_t(S) << 40) ^ (uint64_t(MAJ) << 44) ^ (uint64_t(KFIRST) << 46) ^ (uint64_t(addr) << 24));
+    for (int n = 0; n + 1 < kAddrSample; ++n) one(int(rng.below(uint32_t(MNs))), int(rng.below(uint32_t(Ks))));
+    one(MNs - 1, Ks - 1);
+  }
+  elems += "]";
+  Rec r("smem_addr");
+  r.str("type", N::name).str("kind", N::kind).num("elem_bits", bits)
+      .str("major", MAJ == KM ? "k" : "mn").str("swizzle", swz_name(S))
+      .str("order", KFIRST ? "k_first" : "mn_first").list("tile", {MNs, Ks}).hex("start", addr, 0)
+      .raw("elems", elems);
+  r.emit("smem_addr");
+}
+
 // Every K-block of one tile at one address.
 template <class E, Major MAJ, Swz S, bool KFIRST, int MNs, int Ks>
 void smem_records(uint32_t addr) {
@@ -212,7 +281,11 @@ void smem_random_addrs(Rng& rng) {
   constexpr uint32_t bytes = uint32_t(MNs * Ks * int(sizeof_bits_v<T>) / 8);
   constexpr uint32_t align = swz_repeat(S);
   const uint32_t slots = (kSmemBytes - bytes) / align + 1;
-  for (int i = 0; i < kAddrsPerTile; ++i) smem_records<E, MAJ, S, KFIRST, MNs, Ks>(rng.below(slots) * align);
+  for (int i = 0; i < kAddrsPerTile; ++i) {
+    const uint32_t a = rng.below(slots) * align;
+    smem_records<E, MAJ, S, KFIRST, MNs, Ks>(a);
+    if (i == 0) smem_addr_record<E, MAJ, S, KFIRST, MNs, Ks>(a);
+  }
 }
 
 template <class TL, Major MAJ, Swz S, bool KFIRST, size_t... I>
@@ -370,6 +443,14 @@ void gen_smem() {
   smem_class_swizzles<Bits32, KM>(rng);
   // MN-major tf32: only 128B with 32-byte atomicity (R18).
   smem_class_both_orders<Bits32, MN, Swz::B128_32>(rng);
+  // The f8f6f4 sub-byte types the random classes above give no tile (they take the first four
+  // types of Bits8K): address maps of e3m2 and e2m1 in their byte storage.
+  using E3m2 = Elem<detail::float_e3m2_unpacksmem_t, uint8_t>;
+  using E2m1 = Elem<detail::float_e2m1_unpacksmem_t, uint8_t>;
+  smem_addr_record<E3m2, KM, Swz::B128, false, 128, 128>(0x400);
+  smem_addr_record<E3m2, KM, Swz::B32, true, 64, 64>(0x9000);
+  smem_addr_record<E2m1, KM, Swz::None, false, 128, 64>(0x1000);
+  smem_addr_record<E2m1, KM, Swz::B64, false, 64, 128>(0x20000);
 }
 
 }  // namespace gen

@@ -5,6 +5,11 @@
 //!
 //! And descriptor -> addresses against intent: every descriptor the builder gives makes
 //! `MatrixLayout::address` read exactly the bytes where the tile put each element.
+//!
+//! And addresses against CuTe: for the `smem_addr` records (CuTe's own layout function of 204
+//! tiles of every swizzle, 128B_base32B included, and of the 4/6-bit f8f6f4 byte storage and the
+//! packed mxf4 storage), `TileLayout::address` and `MatrixLayout::address` through each K-block's
+//! descriptor give CuTe's byte address and bit for every listed element.
 
 use tcgen05::canonical_layout::{
     AtomOrder, BaseOffsetReading, ElementStorage, MatrixLayout, SwizzleAnchor, TileLayout,
@@ -330,5 +335,135 @@ fn record_parser() {
     assert_eq!(
         t.descriptor(0, Target::Sm100a).expect("ok").bits(),
         number(str_of(&r, "hex"))
+    );
+}
+
+/// CuTe's element -> address map (the `smem_addr` records of `gen_smem.cpp`) against the model's
+/// two address paths: the tile's own layout and the MMA's read through each K-block's descriptor
+/// (tiles of at most 256 rows, the largest M or N an MMA reads).
+///
+/// For the padded storage of `.kind::f8f6f4`'s 4- and 6-bit types CuTe keeps one element per
+/// byte (`uint8_t` smem, 16 elements per 16-byte chunk): its map fixes each element's chunk and
+/// index in the chunk, not the bits inside the chunk, which the PTX text gives only as pictures
+/// (9.7.16.10.4.4 Figures 202-203; the model packs them as the `.b6x16_p32` / `.b4x16_p64`
+/// formats). For those the chunk and the index are compared.
+#[test]
+fn cute_element_addresses_equal_both_address_paths() {
+    let path = format!("{VECTORS}cutlass-4.2.0.jsonl");
+    let jsonl = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let (mut records, mut elements, mut through_mma, mut chunk_only) = (0, 0usize, 0usize, 0usize);
+    let mut failures = Vec::new();
+    let mut swizzles = std::collections::BTreeSet::new();
+    let mut storages = std::collections::BTreeSet::new();
+    for line in jsonl
+        .lines()
+        .filter(|l| l.contains("\"desc\":\"smem_addr\""))
+    {
+        let r: serde_json::Value = serde_json::from_str(line).expect("a JSON record");
+        let s = |k: &str| r[k].as_str().unwrap_or_else(|| panic!("{k}: {line}"));
+        let element = ElementType::from_name(s("type")).expect("type name");
+        let kind = r["kind"]
+            .as_str()
+            .map(|k| Kind::from_name(k).expect("kind name"));
+        let st = ElementStorage::of(element, kind).expect("storage");
+        let tile: Vec<u32> = r["tile"]
+            .as_array()
+            .expect("tile")
+            .iter()
+            .map(|v| v.as_u64().expect("n") as u32)
+            .collect();
+        let major = major(s("major"));
+        let t = TileLayout::new(
+            st,
+            major,
+            swizzle(s("swizzle")),
+            tile[0],
+            tile[1],
+            number(s("start")) as u32,
+        )
+        .with_order(AtomOrder::from_name(s("order")).expect("order"));
+        swizzles.insert(s("swizzle").to_string());
+        storages.insert((st.bits(), st.per_chunk()));
+        let padded = u32::from(st.bits()) * u32::from(st.per_chunk()) < 128;
+        let kpb = t.k_per_block;
+        for e in r["elems"].as_array().expect("elems") {
+            let v: Vec<u64> = e
+                .as_array()
+                .expect("[mn,k,byte,bit]")
+                .iter()
+                .map(|x| x.as_u64().expect("n"))
+                .collect();
+            let (mn, k, byte, bit) = (v[0] as u32, v[1] as u32, v[2] as u32, v[3] as u8);
+            // What is compared: the byte and bit, or for padded storage the chunk and the index.
+            let seen = |l: Option<(u32, u8)>| -> Option<(u32, u32)> {
+                l.map(|(a, b)| {
+                    if padded {
+                        (
+                            a & !15,
+                            ((a & 15) * 8 + u32::from(b)) / u32::from(st.bits()),
+                        )
+                    } else {
+                        (a, u32::from(b))
+                    }
+                })
+            };
+            let cute = if padded {
+                Some((byte & !15, byte & 15))
+            } else {
+                Some((byte, u32::from(bit)))
+            };
+            let tile_path = seen(t.address(mn, k).map(|l| (l.address, l.bit)));
+            if tile_path != cute {
+                failures.push(format!(
+                    "{t:?} ({mn}, {k}): CuTe {cute:x?}, tile {tile_path:x?}"
+                ));
+            }
+            if tile[0] <= 256 {
+                let kb = k / kpb;
+                let mma_path = seen(
+                    t.descriptor(kb, Target::Sm100a)
+                        .ok()
+                        .and_then(|d| {
+                            let op =
+                                tcgen05::canonical_layout::Operand::new(st, major, tile[0], kpb);
+                            MatrixLayout::try_new(d, op).ok()
+                        })
+                        .and_then(|m| m.address(mn, k % kpb).ok())
+                        .map(|l| (l.address, l.bit)),
+                );
+                if mma_path != cute {
+                    failures.push(format!(
+                        "{t:?} ({mn}, {k}): CuTe {cute:x?}, MMA {mma_path:x?}"
+                    ));
+                }
+                through_mma += 1;
+            }
+            chunk_only += usize::from(padded);
+            elements += 1;
+        }
+        records += 1;
+    }
+    println!(
+        "cute_element_addresses: {records} tiles, {elements} elements ({through_mma} also through \
+         the MMA's descriptor; {chunk_only} padded 4/6-bit, chunk and index only)"
+    );
+    assert_eq!(records, 204, "smem_addr records");
+    assert!(
+        elements > 40_000 && through_mma > 30_000,
+        "{elements}, {through_mma}"
+    );
+    assert!(chunk_only > 1_000, "padded storage: {chunk_only}");
+    for sw in ["none", "32B", "64B", "128B", "128B_base32B"] {
+        assert!(swizzles.contains(sw), "no {sw} tile");
+    }
+    // Packed 4-bit (mxf4), padded 4- and 6-bit (f8f6f4), 8, 16 and 32 bits.
+    for st in [(4, 32), (4, 16), (6, 16), (8, 16), (16, 8), (32, 4)] {
+        assert!(storages.contains(&st), "no storage {st:?}: {storages:?}");
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {elements} differ:\n{}",
+        failures.len(),
+        failures[..failures.len().min(20)].join("\n")
     );
 }
