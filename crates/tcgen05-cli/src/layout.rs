@@ -717,11 +717,13 @@ fn rows_json(
     buf.push(']');
 }
 
-/// The MMA does not read what the copy wrote (a problem of `layout tma`).
+/// The MMA does not read what the copy wrote (a problem of `layout tma`). Its message speaks
+/// of tile elements `(mn, k)` only: the MMA's K index `k` is tile K `k_start + k`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Mismatch {
     mn: u32,
-    k: u32,
+    /// Tile K of the element the MMA reads (`k_start` + the MMA's K index).
+    tile_k: u64,
     mma: u32,
     copy: Option<u32>,
     found: Option<(u32, u32)>,
@@ -731,15 +733,15 @@ impl fmt::Display for Mismatch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "the MMA reads element ({}, {}) from {:#x}",
-            self.mn, self.k, self.mma
+            "the MMA reads tile element ({}, {}) from {:#x}",
+            self.mn, self.tile_k, self.mma
         )?;
         match self.copy {
             Some(c) => write!(f, ", but the copy put it at {c:#x}")?,
             None => write!(f, ", but no copy box holds it")?,
         }
         match self.found {
-            Some((m, k)) => write!(f, "; the copy put element ({m}, {k}) there"),
+            Some((m, k)) => write!(f, "; the copy put tile element ({m}, {k}) there"),
             None => write!(f, "; the copy wrote nothing there"),
         }
     }
@@ -816,7 +818,7 @@ fn tma(ctx: Ctx, a: &TmaArgs, js: &mut JsonProblems) -> Result<Report, fmt::Erro
             found,
         } => Some(Mismatch {
             mn,
-            k,
+            tile_k: u64::from(k_start) + u64::from(k),
             mma: mma.address,
             copy: copy.map(|c| c.address),
             found,
@@ -827,11 +829,12 @@ fn tma(ctx: Ctx, a: &TmaArgs, js: &mut JsonProblems) -> Result<Report, fmt::Erro
         o.bool(key!("agree"), mismatch.is_none())?;
         match (result, mismatch) {
             (Agreement::Agree { elements }, _) => o.num(key!("elements"), u64::from(elements))?,
-            (_, Some(m)) => {
+            (Agreement::Differs { k, .. }, Some(m)) => {
                 let buf = o.key(key!("first_difference"));
                 let mut e = Obj::open(buf);
                 e.num(key!("mn"), u64::from(m.mn))?;
-                e.num(key!("k"), u64::from(m.k))?;
+                e.num(key!("k"), u64::from(k))?;
+                e.num(key!("tile_k"), m.tile_k)?;
                 e.str(key!("mma_address"), format_args!("{:#x}", m.mma))?;
                 match m.copy {
                     Some(c) => e.str(key!("copy_address"), format_args!("{c:#x}"))?,

@@ -523,6 +523,41 @@ fn tma(extra: &[&str]) -> crate::Run {
     .concat())
 }
 
+/// Issue 16 D4: `--k-start` is checked against the K range the copies cover, and messages
+/// speak of tile elements only.
+#[test]
+fn tma_k_start_is_checked_in_tile_coordinates() {
+    let copy = ["--swizzle", "128B", "--box", "64x128", "--dst", "0x400"];
+    for (k_start, end) in [("49", "65"), ("64", "80"), ("4294967295", "4294967311")] {
+        let r = tma(&[&copy[..], &["--k-start", k_start, "--json"]].concat());
+        r.code(1);
+        let v = r.json();
+        assert_eq!(
+            crate::errors_of(&v),
+            [("k_start".to_string(), "PTX ISA 5.5.7".to_string())],
+            "{v}"
+        );
+        let message = v["errors"][0]["message"].as_str().expect("message");
+        assert!(
+            message.contains(&format!("tile K {k_start}..{end}")) && message.contains("0..64"),
+            "{message}"
+        );
+    }
+    // The K-block of tile K 48..64 read through the first K-block's descriptor: the tile
+    // element the MMA reads, (0, 48), and the one the copy put there, (0, 0), both in tile
+    // coordinates; the JSON keeps the MMA's own K (0) next to the tile's (48).
+    let r = tma(&[&copy[..], &["--k-start", "48"]].concat());
+    r.code(1);
+    assert_eq!(
+        r.stderr_lines(),
+        ["error: address = 0x400: the MMA reads tile element (0, 48) from 0x400, but the copy put \
+          it at 0x460; the copy put tile element (0, 0) there (PTX ISA 5.5.7)"]
+    );
+    let r = tma(&[&copy[..], &["--k-start", "48", "--json"]].concat());
+    assert_eq!(r.json()["first_difference"]["k"], 0);
+    assert_eq!(r.json()["first_difference"]["tile_k"], 48);
+}
+
 #[test]
 fn tma_agreement() {
     let r = tma(&["--swizzle", "128B", "--box", "64x128", "--dst", "0x400"]);
@@ -556,7 +591,7 @@ fn tma_agreement() {
     assert_eq!(v["agree"], false);
     assert_eq!(
         v["first_difference"],
-        serde_json::json!({"mn": 1, "k": 0, "mma_address": "0x490", "copy_address": "0x440", "found": [2, 0]})
+        serde_json::json!({"mn": 1, "k": 0, "tile_k": 0, "mma_address": "0x490", "copy_address": "0x440", "found": [2, 0]})
     );
     let lines = r.stderr_lines();
     assert_eq!(lines.len(), 1);
