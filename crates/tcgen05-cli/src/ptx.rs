@@ -346,18 +346,18 @@ pub struct LdArgs {
     /// tcgen05.ld.red with this reduction (sm_103a/f, sm_110a/f).
     #[arg(long, value_enum)]
     pub red: Option<RedArg>,
-    /// Type of the reduction.
-    #[arg(long, value_enum, default_value = "f32")]
-    pub red_type: RedTypeArg,
+    /// Type of the reduction [default: f32].
+    #[arg(long, value_enum)]
+    pub red_type: Option<RedTypeArg>,
     /// .abs (f32 reductions).
     #[arg(long)]
     pub abs: bool,
     /// .NaN (f32 reductions).
     #[arg(long)]
     pub nan: bool,
-    /// Register receiving the reduction.
-    #[arg(long, value_name = "REG", default_value = "redval")]
-    pub redval: String,
+    /// Register receiving the reduction [default: redval].
+    #[arg(long, value_name = "REG")]
+    pub redval: Option<String>,
     #[command(flatten)]
     pub common: Common,
 }
@@ -582,7 +582,8 @@ fn finish(
         }
         None => (Vec::new(), String::new(), Context::new(target)),
     };
-    let valid = cli.is_empty() && !problems.iter().any(is_error);
+    let cli_error = cli.iter().any(|c| c.severity() == tcgen05::Severity::Error);
+    let valid = !cli_error && !problems.iter().any(is_error);
     if ctx.json {
         let mut o = Obj::open(&mut rep.out);
         if valid {
@@ -745,13 +746,37 @@ pub fn run(ctx: Ctx, c: &PtxCommand) -> Result<Report, fmt::Error> {
                     },
                     abs: a.abs,
                     nan: a.nan,
-                    ty: match a.red_type {
+                    ty: match a.red_type.unwrap_or(RedTypeArg::F32) {
                         RedTypeArg::F32 => RedType::F32,
                         RedTypeArg::U32 => RedType::U32,
                         RedTypeArg::S32 => RedType::S32,
                     },
-                    redval: &a.redval,
+                    redval: a.redval.as_deref().unwrap_or("redval"),
                 });
+            } else {
+                // The qualifiers of tcgen05.ld.red (PTX ISA 9.7.16.8.3) without .red.
+                let red_type = a.red_type.map(|t| match t {
+                    RedTypeArg::F32 => "f32",
+                    RedTypeArg::U32 => "u32",
+                    RedTypeArg::S32 => "s32",
+                });
+                // The register name as typed; leaked once for the warning's `&'static str`.
+                let redval = a.redval.clone().map(|r| &*Box::leak(r.into_boxed_str()));
+                for (flag, given) in [
+                    ("abs", a.abs.then_some("true")),
+                    ("nan", a.nan.then_some("true")),
+                    ("red_type", red_type),
+                    ("redval", redval),
+                ] {
+                    if let Some(given) = given {
+                        cli.push(CliError::NoEffect {
+                            flag,
+                            given,
+                            needs: "--red",
+                            source: tcgen05::Source::PtxSection("9.7.16.8.3"),
+                        });
+                    }
+                }
             }
             finish(ctx, &a.common, &cli, Some(Instruction::Load(ld)))
         }

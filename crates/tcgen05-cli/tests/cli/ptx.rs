@@ -501,3 +501,54 @@ fn rust_asm_templates() {
     ]);
     assert!(e.iter().any(|l| l.starts_with("error: taddr")), "{e:?}");
 }
+
+/// Issue 16 D5: the qualifiers of `tcgen05.ld.red` without `--red` change nothing; each gives a
+/// warning naming the value typed, and the load is written as without them.
+#[test]
+fn ld_reduction_flags_without_red_warn() {
+    let plain = line(&["ld", "--shape", "32x32b", "--num", "x1"]);
+    let r = run(&[
+        "ptx",
+        "ld",
+        "--shape",
+        "32x32b",
+        "--num",
+        "x1",
+        "--abs",
+        "--nan",
+        "--red-type",
+        "u32",
+        "--redval",
+        "v7",
+    ]);
+    r.code(0);
+    assert_eq!(r.stdout.trim_end(), plain);
+    let lines = r.stderr_lines();
+    assert_eq!(
+        lines,
+        [
+            "warning: abs = true: --abs has no effect without --red and is ignored (PTX ISA 9.7.16.8.3)",
+            "warning: nan = true: --nan has no effect without --red and is ignored (PTX ISA 9.7.16.8.3)",
+            "warning: red_type = u32: --red-type has no effect without --red and is ignored (PTX ISA 9.7.16.8.3)",
+            "warning: redval = v7: --redval has no effect without --red and is ignored (PTX ISA 9.7.16.8.3)",
+        ]
+    );
+    let r = run(&[
+        "ptx", "ld", "--shape", "32x32b", "--num", "x1", "--abs", "--json",
+    ]);
+    r.code(0);
+    let v = r.json();
+    assert_eq!(v["valid"], true);
+    assert_eq!(
+        crate::warnings_of(&v),
+        [("abs".into(), "PTX ISA 9.7.16.8.3".into())]
+    );
+    // With --red they are used, and nothing is said.
+    let r = run(&[
+        "ptx", "ld", "--shape", "32x32b", "--num", "x2", "--red", "min", "--abs", "--target",
+        "sm_103a",
+    ]);
+    r.code(0);
+    assert!(r.stderr.is_empty(), "{}", r.stderr);
+    assert!(r.stdout.contains(".min.abs.f32"), "{}", r.stdout);
+}
