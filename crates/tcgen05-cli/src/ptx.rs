@@ -8,7 +8,7 @@ use tcgen05::diagnostic::Diagnostic;
 use tcgen05::mma::{CtaGroup, Kind};
 use tcgen05::ptx::{
     write_minimal_kernel, ASource, Alloc, Collector, CollectorOp, Commit, Context, Cp,
-    CpSourceFormat, Dealloc, Fence, Instruction, Mma, PtxError, RedOp, RedType, Reduction,
+    CpSourceFormat, Dealloc, Fence, Instruction, Mma, PtxError, PtxRule, RedOp, RedType, Reduction,
     RenderError, ScaleVec, Shift, Syntax, TmemLoad, TmemStore, Value, Wait,
 };
 use tcgen05::tensor_memory::{CpMulticast, CpShape, LdStShape, Num};
@@ -573,11 +573,14 @@ fn finish(
             } else {
                 Syntax::Ptx
             };
-            let problems: Vec<PtxError> = match i.render_as(&pctx, &mut text, syntax) {
+            let mut problems: Vec<PtxError> = match i.render_as(&pctx, &mut text, syntax) {
                 Ok(()) => i.validate(&pctx).iter().collect(),
                 Err(RenderError::Invalid(d)) => d.iter().collect(),
                 Err(RenderError::Fmt) => return Err(fmt::Error),
             };
+            for p in &mut problems {
+                name_as_typed(p, &i);
+            }
             (problems, text, pctx)
         }
         None => (Vec::new(), String::new(), Context::new(target)),
@@ -616,6 +619,24 @@ fn finish(
 
 fn is_error(e: &PtxError) -> bool {
     e.severity() == tcgen05::Severity::Error
+}
+
+/// A bad register name is shown as typed (`taddr = [x]`), not by its element index: the name
+/// is leaked once, on this error path, for the problem's `&'static str`.
+fn name_as_typed(p: &mut PtxError, i: &Instruction<'_>) {
+    if let PtxError::Rule {
+        rule: PtxRule::RegisterName(op),
+        value,
+        name: name @ None,
+    } = p
+    {
+        let text = usize::try_from(*value)
+            .ok()
+            .and_then(|index| i.operand_text(*op, index));
+        if let Some(text) = text {
+            *name = Some(Box::leak(text.to_string().into_boxed_str()));
+        }
+    }
 }
 
 /// `ptx kernel`.

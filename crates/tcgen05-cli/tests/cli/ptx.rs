@@ -175,7 +175,8 @@ fn preamble_and_version_follow_target_and_form() {
     ]);
     assert!(
         e.iter()
-            .any(|l| l.starts_with("error: version = .block32:")),
+            .any(|l| l
+                .starts_with("error: version = 8.7: PTX ISA version 8.7 is too low for .block32")),
         "{e:?}"
     );
 }
@@ -551,4 +552,44 @@ fn ld_reduction_flags_without_red_warn() {
     r.code(0);
     assert!(r.stderr.is_empty(), "{}", r.stderr);
     assert!(r.stdout.contains(".min.abs.f32"), "{}", r.stdout);
+}
+
+/// Issue 16 D6: problems show the value as typed: a register name, not its index (and no
+/// "element" for a scalar operand); a PTX ISA version as X.Y, not major * 10 + minor nor the
+/// target it is too low for.
+#[test]
+fn problems_show_the_value_typed() {
+    let r = run(&[
+        "ptx", "ld", "--shape", "32x32b", "--num", "x2", "--taddr", "[x]", "--dst", "a,9b",
+    ]);
+    r.code(1);
+    assert_eq!(
+        r.stderr_lines(),
+        [
+            "error: taddr = [x]: operand taddr is not a PTX identifier (nor an asm! placeholder \
+             {name}) (PTX ISA 4.4)",
+            "error: registers = 9b: operand registers (element 1) is not a PTX identifier (nor \
+             an asm! placeholder {name}) (PTX ISA 4.4)",
+        ]
+    );
+    for (v, tail) in [("9.9", "is above 9.1"), ("8.5", "is too low for sm_100a")] {
+        let r = run(&[
+            "ptx",
+            "ld",
+            "--shape",
+            "32x32b",
+            "--num",
+            "x1",
+            "--ptx-version",
+            v,
+        ]);
+        r.code(1);
+        let lines = r.stderr_lines();
+        assert_eq!(lines.len(), 1, "{}", r.stderr);
+        assert!(
+            lines[0].starts_with(&format!("error: version = {v}: PTX ISA version {v} {tail}")),
+            "{}",
+            r.stderr
+        );
+    }
 }
