@@ -26,18 +26,62 @@ tcgen05 layout desc --type bf16 --major k --swizzle 128B --mn 128 --k 64 --start
 tcgen05 layout addr 0x4000404000010040 --type bf16 --major k --mn 128 --k 16 --svg a.svg\n  \
 tcgen05 layout tma 0x4000404000010040 --type bf16 --major k --mn 128 --k 16 --swizzle 128B --box 64x128 --dst 0x400";
 
+const DESC_HELP: &str = concat!(
+    "Example:\n",
+    "  $ tcgen05 layout desc --type bf16 --major k --swizzle 128B --mn 128 --k 64 --start-address 0x400\n",
+    "  bf16 A K-major, 128B swizzle, 128 x 64 (M x K) at 0x400\n",
+    "    atoms of 8 x 64 elements (1024 bytes), mn_first; 4 K-blocks of K = 16 (...)\n",
+    "    k_block  k range     descriptor          start     LBO     SBO     base\n",
+    "    0        0..16      0x4000404000010040  0x400     16      1024    0\n",
+    "    1        16..32     0x4000404000010042  0x420     16      1024    0\n",
+    "    ...\n\n",
+    "One descriptor per MMA K-block of the tile: give each K-block's MMA its own. --json gives\n",
+    "{\"descriptors\": [{\"k_block\", \"hex\"}...]}; --svg FILE draws the tile."
+);
+
+const ADDR_HELP: &str = concat!(
+    "Example:\n",
+    "  $ tcgen05 layout addr 0x4000404000010040 --type bf16 --major k --mn 8 --k 16 --at 0x490\n",
+    "  bf16 A K-major, 8 x 16 (M x K), read through 0x4000404000010040\n",
+    "    128B swizzle, start 0x400, LBO 16, SBO 1024, base offset 0 (pattern_start reading); ...\n",
+    "    row  byte address of k = 0, 1, 2, ...\n",
+    "    0    0x400 0x402 0x404 0x406 0x408 0x40a 0x40c 0x40e 0x410 0x412 ...\n",
+    "    1    0x490 0x492 0x494 0x496 0x498 0x49a 0x49c 0x49e 0x480 0x482 ...\n",
+    "    ...\n",
+    "    byte 0x490 holds element (1, 0)\n\n",
+    "Two elements read from one byte, or a read outside --buffer START:END, are errors (exit\n",
+    "status 1). --json gives {\"addresses\": [[...per k...] per row], \"errors\", \"warnings\"}."
+);
+
+const TMA_HELP: &str = concat!(
+    "Example:\n",
+    "  $ tcgen05 layout tma 0x4000404000010040 --type bf16 --major k --mn 128 --k 16 \\\n",
+    "        --swizzle 128B --box 64x128 --dst 0x400\n",
+    "  agree: the MMA reads each of the 2048 elements of its 128 x 16 operand where the 128B\n",
+    "  copies of 64x128 boxes put them (1 copy)\n",
+    "  $ tcgen05 layout tma 0x4000404000010040 --type bf16 --major k --mn 128 --k 16 \\\n",
+    "        --swizzle 64B --box 32x128 --dst 0x400      # exit 1: the first element that differs\n\n",
+    "Elements are (row, K) in tile coordinates; the MMA reads the K-block that starts at tile K\n",
+    "--k-start, which must lie inside the K range the copies cover. --json gives {\"agree\",\n",
+    "\"elements\" | \"first_difference\": {\"mn\", \"k\", \"tile_k\", \"mma_address\", \"copy_address\",\n",
+    "\"found\"}}."
+);
+
 /// `layout` subcommands.
 #[derive(Debug, Subcommand)]
 #[command(after_help = LAYOUT_HELP)]
 pub enum Layout {
     /// The shared memory descriptor of every MMA K-block of a tile laid out from intent
     /// (canonical layouts, PTX ISA 9.7.16.3.3; decisions.md R3-R7, R18).
+    #[command(after_help = DESC_HELP)]
     Desc(DescArgs),
     /// The shared-memory byte the MMA reads for every element of an operand, given its
     /// descriptor; overlaps and reads outside --buffer are errors.
+    #[command(after_help = ADDR_HELP)]
     Addr(AddrArgs),
     /// Whether the MMA reads exactly what a tensor copy (TMA) box wrote, and if not the first
     /// element that differs (PTX ISA 5.5.7).
+    #[command(after_help = TMA_HELP)]
     Tma(TmaArgs),
 }
 

@@ -43,32 +43,124 @@ const PTX_HELP: &str = concat!(
 #[command(after_help = PTX_HELP)]
 pub enum PtxCommand {
     /// tcgen05.mma in any form: .ws, .sp, .block_scale, collectors, .ashift (PTX ISA 9.7.16.10.9).
+    #[command(after_help = MMA_HELP)]
     Mma(MmaArgs),
     /// tcgen05.ld / tcgen05.ld.red: Tensor Memory to registers (PTX ISA 9.7.16.8.3).
+    #[command(after_help = LD_HELP)]
     Ld(LdArgs),
     /// tcgen05.st: registers to Tensor Memory (PTX ISA 9.7.16.8.4).
+    #[command(after_help = ST_HELP)]
     St(StArgs),
     /// tcgen05.cp: shared memory to Tensor Memory (PTX ISA 9.7.16.9.2).
+    #[command(after_help = CP_HELP)]
     Cp(CpArgs),
     /// tcgen05.shift.down (PTX ISA 9.7.16.9.3).
+    #[command(after_help = SHIFT_HELP)]
     Shift(ShiftArgs),
     /// tcgen05.alloc (PTX ISA 9.7.16.7.1).
+    #[command(after_help = ALLOC_HELP)]
     Alloc(AllocArgs),
     /// tcgen05.dealloc (PTX ISA 9.7.16.7.1).
+    #[command(after_help = DEALLOC_HELP)]
     Dealloc(DeallocArgs),
     /// tcgen05.relinquish_alloc_permit (PTX ISA 9.7.16.7.1).
+    #[command(after_help = RELINQUISH_HELP)]
     RelinquishAllocPermit(GroupArgs),
     /// tcgen05.commit, optionally multicast (PTX ISA 9.7.16).
+    #[command(after_help = COMMIT_HELP)]
     Commit(CommitArgs),
     /// tcgen05.fence::before_thread_sync / ::after_thread_sync.
+    #[command(after_help = FENCE_HELP)]
     Fence(FenceArgs),
     /// tcgen05.wait::ld / ::st.
+    #[command(after_help = WAIT_HELP)]
     Wait(WaitArgs),
     /// A complete minimal kernel (alloc, mma, commit, wait, ld, dealloc) for the configuration
     /// that `encode idesc` takes, with the encoded instruction descriptor as an immediate.
     #[command(after_help = KERNEL_HELP)]
     Kernel(EncodeIdesc),
 }
+
+const MMA_HELP: &str = concat!(
+    "Example:\n",
+    "  $ tcgen05 ptx mma --kind f16 --cta-group 1 --idesc 0x08100490\n",
+    "  tcgen05.mma.cta_group::1.kind::f16 [d_tmem], a_desc, b_desc, 0x08100490, enable_input_d;\n",
+    "(Exit status: 0 printed, 1 the form breaks a rule, 2 usage error; see `tcgen05 ptx --help`.)"
+);
+
+const LD_HELP: &str = concat!(
+    "Example:\n",
+    "  $ tcgen05 ptx ld --shape 32x32b --num x8 --taddr t\n",
+    "  tcgen05.ld.sync.aligned.32x32b.x8.b32 {r0,r1,r2,r3,r4,r5,r6,r7}, [t];\n",
+    "  $ tcgen05 ptx ld --shape 32x32b --num x2 --red min --abs --target sm_103a\n",
+    "  tcgen05.ld.red.sync.aligned.32x32b.x2.min.abs.f32 {r0,r1}, redval, [taddr];\n",
+    "(Exit status: 0 printed, 1 the form breaks a rule, 2 usage error; see `tcgen05 ptx --help`.)"
+);
+
+const ST_HELP: &str = concat!(
+    "Example:\n",
+    "  $ tcgen05 ptx st --shape 16x64b --num x2 --taddr t\n",
+    "  tcgen05.st.sync.aligned.16x64b.x2.b32 [t], {r0,r1};\n",
+    "(Exit status: 0 printed, 1 the form breaks a rule, 2 usage error; see `tcgen05 ptx --help`.)"
+);
+
+const CP_HELP: &str = concat!(
+    "Example:\n",
+    "  $ tcgen05 ptx cp --shape 128x256b --taddr t --sdesc sd\n",
+    "  tcgen05.cp.cta_group::1.128x256b [t], sd;\n",
+    "(Exit status: 0 printed, 1 the form breaks a rule, 2 usage error; see `tcgen05 ptx --help`.)"
+);
+
+const SHIFT_HELP: &str = concat!(
+    "Example:\n",
+    "  $ tcgen05 ptx shift --taddr t\n",
+    "  tcgen05.shift.cta_group::1.down [t];\n",
+    "(Exit status: 0 printed, 1 the form breaks a rule, 2 usage error; see `tcgen05 ptx --help`.)"
+);
+
+const ALLOC_HELP: &str = concat!(
+    "Example:\n",
+    "  $ tcgen05 ptx alloc --dst dst --n-cols 128\n",
+    "  tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [dst], 128;\n",
+    "(Exit status: 0 printed, 1 the form breaks a rule, 2 usage error; see `tcgen05 ptx --help`.)"
+);
+
+const DEALLOC_HELP: &str = concat!(
+    "Example:\n",
+    "  $ tcgen05 ptx dealloc --taddr t --n-cols 128\n",
+    "  tcgen05.dealloc.cta_group::1.sync.aligned.b32 t, 128;\n",
+    "(Exit status: 0 printed, 1 the form breaks a rule, 2 usage error; see `tcgen05 ptx --help`.)"
+);
+
+const RELINQUISH_HELP: &str = concat!(
+    "Example:\n",
+    "  $ tcgen05 ptx relinquish-alloc-permit\n",
+    "  tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;\n",
+    "(Exit status: 0 printed, 1 the form breaks a rule, 2 usage error; see `tcgen05 ptx --help`.)"
+);
+
+const COMMIT_HELP: &str = concat!(
+    "Example:\n",
+    "  $ tcgen05 ptx commit --mbar bar\n",
+    "  tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [bar];\n",
+    "  $ tcgen05 ptx commit --mbar bar --cta-group 2 --multicast 0x3\n",
+    "  tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [bar], 0x3;\n",
+    "(Exit status: 0 printed, 1 the form breaks a rule, 2 usage error; see `tcgen05 ptx --help`.)"
+);
+
+const FENCE_HELP: &str = concat!(
+    "Example:\n",
+    "  $ tcgen05 ptx fence before-thread-sync\n",
+    "  tcgen05.fence::before_thread_sync;\n",
+    "(Exit status: 0 printed, 1 the form breaks a rule, 2 usage error; see `tcgen05 ptx --help`.)"
+);
+
+const WAIT_HELP: &str = concat!(
+    "Example:\n",
+    "  $ tcgen05 ptx wait ld\n",
+    "  tcgen05.wait::ld.sync.aligned;\n",
+    "(Exit status: 0 printed, 1 the form breaks a rule, 2 usage error; see `tcgen05 ptx --help`.)"
+);
 
 const KERNEL_HELP: &str = concat!(
     "Example:\n",
