@@ -984,14 +984,19 @@ fn svg_of(
     const CH: u32 = 34;
     const LEFT: u32 = 84;
     const TOP: u32 = 56;
+    const FOLD: u32 = 128;
     let mut s = String::new();
     let (Some(first), Some(last)) = (cells.keys().next(), cells.keys().next_back()) else {
         return Ok(s);
     };
     let line0 = first / 128;
     let lines = last / 128 - line0 + 1;
-    let width = LEFT + 8 * CW + 20;
-    let height = TOP + lines * CH + 30;
+    // A tall picture is folded into side-by-side columns of FOLD lines (a multiple of every
+    // swizzle repeat), so that a 256 x 256 operand is a few thousand pixels high, not 35,000.
+    let folds = lines.div_ceil(FOLD);
+    let fold_width = LEFT + 8 * CW + 20;
+    let width = folds * fold_width;
+    let height = TOP + lines.min(FOLD) * CH + 30;
     writeln!(
         s,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" \
@@ -1006,31 +1011,39 @@ fn svg_of(
     writeln!(
         s,
         "<text x=\"8\" y=\"36\">row = 128-byte line, cell = 16-byte chunk (offset in line above); \
-         colour = core matrix; thick rule = {} repeat; red = overlap or outside buffer</text>",
-        swizzle.name()
+         colour = core matrix; thick rule = {} repeat; red = overlap or outside buffer{}</text>",
+        swizzle.name(),
+        if folds > 1 {
+            format!("; {FOLD} lines per column, left to right")
+        } else {
+            String::new()
+        }
     )?;
-    for c in 0..8u32 {
-        writeln!(
-            s,
-            "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" fill=\"#555\">+{}</text>",
-            LEFT + c * CW + CW / 2,
-            TOP - 4,
-            c * 16
-        )?;
+    for f in 0..folds {
+        for c in 0..8u32 {
+            writeln!(
+                s,
+                "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" fill=\"#555\">+{}</text>",
+                f * fold_width + LEFT + c * CW + CW / 2,
+                TOP - 4,
+                c * 16
+            )?;
+        }
     }
     let repeat_lines = swizzle.repeat_bytes().map_or(0, |r| r / 128);
     let t = u32::from(storage.per_chunk());
     for line in 0..lines {
         let addr = (line0 + line) * 128;
-        let y = TOP + line * CH;
+        let x0 = (line / FOLD) * fold_width;
+        let y = TOP + (line % FOLD) * CH;
         writeln!(
             s,
             "<text x=\"{}\" y=\"{}\" text-anchor=\"end\" fill=\"#555\">{addr:#x}</text>",
-            LEFT - 6,
+            x0 + LEFT - 6,
             y + CH / 2 + 4
         )?;
         for c in 0..8u32 {
-            let x = LEFT + c * CW;
+            let x = x0 + LEFT + c * CW;
             let chunk = addr + c * 16;
             match cells.get(&chunk) {
                 Some(elems) => {
@@ -1072,8 +1085,9 @@ fn svg_of(
         if repeat_lines > 0 && (line0 + line) % repeat_lines == 0 {
             writeln!(
                 s,
-                "<line x1=\"{LEFT}\" y1=\"{y}\" x2=\"{}\" y2=\"{y}\" stroke=\"black\" stroke-width=\"2.5\"/>",
-                LEFT + 8 * CW
+                "<line x1=\"{}\" y1=\"{y}\" x2=\"{}\" y2=\"{y}\" stroke=\"black\" stroke-width=\"2.5\"/>",
+                x0 + LEFT,
+                x0 + LEFT + 8 * CW
             )?;
         }
     }

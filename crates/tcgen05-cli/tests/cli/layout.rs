@@ -636,6 +636,66 @@ fn tma_agreement() {
     );
 }
 
+/// Issue 16 D9: a 256 x 256 operand (1,024 lines of 128 bytes) is folded into columns of 128
+/// lines, so that the picture is about 4,400 px high rather than 35,000; a small one is not.
+#[test]
+fn svg_of_a_large_tile_is_folded() {
+    let dir = std::env::temp_dir().join(format!("tcgen05-layout-fold-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("big.svg");
+    let p = path.to_str().expect("utf-8 path");
+    let draw = |mn: &str, k: &str| -> String {
+        run(&[
+            "layout",
+            "desc",
+            "--type",
+            "bf16",
+            "--major",
+            "k",
+            "--swizzle",
+            "128B",
+            "--mn",
+            mn,
+            "--k",
+            k,
+            "--start-address",
+            "0",
+            "--svg",
+            p,
+        ])
+        .code(0);
+        std::fs::read_to_string(&path).expect("svg written")
+    };
+    let size = |svg: &str| -> (u32, u32) {
+        let num = |key: &str| -> u32 {
+            let at = svg.find(&format!("{key}=\"")).expect("attribute") + key.len() + 2;
+            svg[at..]
+                .split('"')
+                .next()
+                .expect("v")
+                .parse()
+                .expect("number")
+        };
+        (num("width"), num("height"))
+    };
+    let big = draw("256", "256");
+    let (w, h) = size(&big);
+    assert!(h <= 4500, "height {h}");
+    assert_eq!(w, 8 * 1048, "eight columns of 128 lines");
+    assert_eq!(
+        big.matches("<title>").count(),
+        256 * 256 / 8,
+        "every chunk is drawn"
+    );
+    assert!(big.contains("128 lines per column"));
+    // The last line, 0x1ff80 (line 1023), is drawn and labelled.
+    assert!(big.contains(">0x1ff80</text>"));
+    let small = draw("16", "64");
+    assert_eq!(size(&small), (1048, 56 + 16 * 34 + 30));
+    assert!(!small.contains("lines per column"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn svg_drawing() {
     let dir = std::env::temp_dir().join(format!("tcgen05-layout-svg-{}", std::process::id()));
