@@ -153,10 +153,23 @@ fn fields_json(o: &mut Obj<'_>, v: View) -> fmt::Result {
 }
 
 /// `"fields": {...}` of fields as given (for an encode that failed).
-fn given_fields_json(o: &mut Obj<'_>, f: &IdescFields) -> fmt::Result {
+///
+/// A number too wide for its field (`cli`) is shown as typed, not as the 0 standing in for it.
+fn given_fields_json(o: &mut Obj<'_>, f: &IdescFields, cli: &[CliError]) -> fmt::Result {
+    let typed = |key: &'static str, v: u64| {
+        cli.iter()
+            .find_map(|c| match *c {
+                CliError::TooWide { field, value, .. } if field == key => Some(value),
+                _ => None,
+            })
+            .unwrap_or(v)
+    };
     let buf = o.key(key!("fields"));
     let mut p = Obj::open(buf);
-    p.num(key!("sparsity_selector"), f.sparsity_selector.into())?;
+    p.num(
+        key!("sparsity_selector"),
+        typed("sparsity_selector", f.sparsity_selector.into()),
+    )?;
     p.bool(key!("sparse"), f.sparse)?;
     p.bool(key!("saturate"), f.saturate)?;
     p.name(key!("d_type"), f.d_type.name())?;
@@ -166,16 +179,16 @@ fn given_fields_json(o: &mut Obj<'_>, f: &IdescFields) -> fmt::Result {
     p.bool(key!("negate_b"), f.negate_b)?;
     p.bool(key!("transpose_a"), f.transpose_a)?;
     p.bool(key!("transpose_b"), f.transpose_b)?;
-    p.num(key!("m"), f.m.into())?;
-    p.num(key!("n"), f.n.into())?;
+    p.num(key!("m"), typed("m", f.m.into()))?;
+    p.num(key!("n"), typed("n", f.n.into()))?;
     p.num(key!("max_shift"), f.max_shift.rows().into())?;
     if f.kind.is_block_scaled() || f.scale_type.is_some() {
         match f.scale_type {
             Some(s) => p.name(key!("scale_type"), s.name())?,
             None => p.raw(key!("scale_type"), "null")?,
         }
-        p.num(key!("sfa_id"), f.sfa_id.into())?;
-        p.num(key!("sfb_id"), f.sfb_id.into())?;
+        p.num(key!("sfa_id"), typed("sfa_id", f.sfa_id.into()))?;
+        p.num(key!("sfb_id"), typed("sfb_id", f.sfb_id.into()))?;
     }
     if f.kind.idesc_layout() == IdescLayout::Table44 || f.k96 {
         p.num(key!("k"), f.k().into())?;
@@ -705,6 +718,16 @@ pub fn config_of(
     Ok(Some((cfg, cli)))
 }
 
+/// A number too wide for its field is replaced by 0 to build the fields; what the library says
+/// about that field then concerns the 0, not the value typed, so it is dropped: the `TooWide`
+/// problem already names the field and the value as typed (issue 16 D3).
+pub fn drop_stand_in_problems<D: Diagnostic>(cli: &[CliError], problems: &mut Vec<D>) {
+    problems.retain(|p| {
+        !cli.iter()
+            .any(|c| matches!(c, CliError::TooWide { .. }) && c.field() == p.field())
+    });
+}
+
 /// `encode idesc`.
 pub fn encode(ctx: Ctx, a: &EncodeIdesc) -> Result<Report, fmt::Error> {
     let mut rep = Report::default();
@@ -712,7 +735,8 @@ pub fn encode(ctx: Ctx, a: &EncodeIdesc) -> Result<Report, fmt::Error> {
         return Ok(rep);
     };
     let (f, target) = (cfg.idesc, cfg.target);
-    let problems: Vec<MmaError> = validate_mma(&cfg).iter().collect();
+    let mut problems: Vec<MmaError> = validate_mma(&cfg).iter().collect();
+    drop_stand_in_problems(&cli, &mut problems);
     let encoded = if cli.is_empty() && is_valid(&problems) {
         InstructionDescriptor::try_new(f).ok()
     } else {
@@ -723,7 +747,7 @@ pub fn encode(ctx: Ctx, a: &EncodeIdesc) -> Result<Report, fmt::Error> {
             let mut o = Obj::open(&mut rep.out);
             o.raw(key!("hex"), "null")?;
             o.bool(key!("valid"), false)?;
-            given_fields_json(&mut o, &f)?;
+            given_fields_json(&mut o, &f, &cli)?;
             problems_json2(&mut o, &cli, &problems)?;
             o.close();
             rep.out.push('\n');

@@ -26,18 +26,62 @@ tcgen05 layout desc --type bf16 --major k --swizzle 128B --mn 128 --k 64 --start
 tcgen05 layout addr 0x4000404000010040 --type bf16 --major k --mn 128 --k 16 --svg a.svg\n  \
 tcgen05 layout tma 0x4000404000010040 --type bf16 --major k --mn 128 --k 16 --swizzle 128B --box 64x128 --dst 0x400";
 
+const DESC_HELP: &str = concat!(
+    "Example:\n",
+    "  $ tcgen05 layout desc --type bf16 --major k --swizzle 128B --mn 128 --k 64 --start-address 0x400\n",
+    "  bf16 A K-major, 128B swizzle, 128 x 64 (M x K) at 0x400\n",
+    "    atoms of 8 x 64 elements (1024 bytes), mn_first; 4 K-blocks of K = 16 (...)\n",
+    "    k_block  k range     descriptor          start     LBO     SBO     base\n",
+    "    0        0..16      0x4000404000010040  0x400     16      1024    0\n",
+    "    1        16..32     0x4000404000010042  0x420     16      1024    0\n",
+    "    ...\n\n",
+    "One descriptor per MMA K-block of the tile: give each K-block's MMA its own. --json gives\n",
+    "{\"descriptors\": [{\"k_block\", \"hex\"}...]}; --svg FILE draws the tile."
+);
+
+const ADDR_HELP: &str = concat!(
+    "Example:\n",
+    "  $ tcgen05 layout addr 0x4000404000010040 --type bf16 --major k --mn 8 --k 16 --at 0x490\n",
+    "  bf16 A K-major, 8 x 16 (M x K), read through 0x4000404000010040\n",
+    "    128B swizzle, start 0x400, LBO 16, SBO 1024, base offset 0 (pattern_start reading); ...\n",
+    "    row  byte address of k = 0, 1, 2, ...\n",
+    "    0    0x400 0x402 0x404 0x406 0x408 0x40a 0x40c 0x40e 0x410 0x412 ...\n",
+    "    1    0x490 0x492 0x494 0x496 0x498 0x49a 0x49c 0x49e 0x480 0x482 ...\n",
+    "    ...\n",
+    "    byte 0x490 holds element (1, 0)\n\n",
+    "Two elements read from one byte, or a read outside --buffer START:END, are errors (exit\n",
+    "status 1). --json gives {\"addresses\": [[...per k...] per row], \"errors\", \"warnings\"}."
+);
+
+const TMA_HELP: &str = concat!(
+    "Example:\n",
+    "  $ tcgen05 layout tma 0x4000404000010040 --type bf16 --major k --mn 128 --k 16 \\\n",
+    "        --swizzle 128B --box 64x128 --dst 0x400\n",
+    "  agree: the MMA reads each of the 2048 elements of its 128 x 16 operand where the 128B\n",
+    "  copies of 64x128 boxes put them (1 copy)\n",
+    "  $ tcgen05 layout tma 0x4000404000010040 --type bf16 --major k --mn 128 --k 16 \\\n",
+    "        --swizzle 64B --box 32x128 --dst 0x400      # exit 1: the first element that differs\n\n",
+    "Elements are (row, K) in tile coordinates; the MMA reads the K-block that starts at tile K\n",
+    "--k-start, which must lie inside the K range the copies cover. --json gives {\"agree\",\n",
+    "\"elements\" | \"first_difference\": {\"mn\", \"k\", \"tile_k\", \"mma_address\", \"copy_address\",\n",
+    "\"found\"}}."
+);
+
 /// `layout` subcommands.
 #[derive(Debug, Subcommand)]
 #[command(after_help = LAYOUT_HELP)]
 pub enum Layout {
     /// The shared memory descriptor of every MMA K-block of a tile laid out from intent
     /// (canonical layouts, PTX ISA 9.7.16.3.3; decisions.md R3-R7, R18).
+    #[command(after_help = DESC_HELP)]
     Desc(DescArgs),
     /// The shared-memory byte the MMA reads for every element of an operand, given its
     /// descriptor; overlaps and reads outside --buffer are errors.
+    #[command(after_help = ADDR_HELP)]
     Addr(AddrArgs),
     /// Whether the MMA reads exactly what a tensor copy (TMA) box wrote, and if not the first
     /// element that differs (PTX ISA 5.5.7).
+    #[command(after_help = TMA_HELP)]
     Tma(TmaArgs),
 }
 
@@ -87,7 +131,7 @@ pub struct DescArgs {
     /// K elements per MMA (default: 256 bits of K, the dense K of the kind).
     #[arg(long, value_name = "N", value_parser = arg_u64)]
     pub k_per_block: Option<u64>,
-    /// The target (sm_100a sm_100f sm_103a sm_103f sm_110a sm_110f sm_101a).
+    /// The target (sm_100a sm_100f sm_103a sm_103f sm_110a sm_110f; sm_101a and sm_101f are aliases of sm_110a and sm_110f).
     #[arg(long, value_name = "T", value_parser = parse_target, default_value = "sm_100a")]
     pub target: TargetArg,
     /// Also draw the tile as it sits in shared memory, as SVG, into FILE.
@@ -114,7 +158,7 @@ pub struct AddrArgs {
     /// absolute or start_line (hypotheses for experiments).
     #[arg(long, value_name = "R", value_parser = parse_reading, default_value = "pattern_start")]
     pub reading: BaseOffsetReading,
-    /// The target (sm_100a sm_100f sm_103a sm_103f sm_110a sm_110f sm_101a).
+    /// The target (sm_100a sm_100f sm_103a sm_103f sm_110a sm_110f; sm_101a and sm_101f are aliases of sm_110a and sm_110f).
     #[arg(long, value_name = "T", value_parser = parse_target, default_value = "sm_100a")]
     pub target: TargetArg,
     /// Also draw the operand as it sits in shared memory, as SVG, into FILE.
@@ -148,7 +192,7 @@ pub struct TmaArgs {
     /// Tile K index where the MMA's K-block starts.
     #[arg(long, value_name = "N", value_parser = arg_u64, default_value = "0")]
     pub k_start: u64,
-    /// The target (sm_100a sm_100f sm_103a sm_103f sm_110a sm_110f sm_101a).
+    /// The target (sm_100a sm_100f sm_103a sm_103f sm_110a sm_110f; sm_101a and sm_101f are aliases of sm_110a and sm_110f).
     #[arg(long, value_name = "T", value_parser = parse_target, default_value = "sm_100a")]
     pub target: TargetArg,
 }
@@ -717,11 +761,13 @@ fn rows_json(
     buf.push(']');
 }
 
-/// The MMA does not read what the copy wrote (a problem of `layout tma`).
+/// The MMA does not read what the copy wrote (a problem of `layout tma`). Its message speaks
+/// of tile elements `(mn, k)` only: the MMA's K index `k` is tile K `k_start + k`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Mismatch {
     mn: u32,
-    k: u32,
+    /// Tile K of the element the MMA reads (`k_start` + the MMA's K index).
+    tile_k: u64,
     mma: u32,
     copy: Option<u32>,
     found: Option<(u32, u32)>,
@@ -731,15 +777,15 @@ impl fmt::Display for Mismatch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "the MMA reads element ({}, {}) from {:#x}",
-            self.mn, self.k, self.mma
+            "the MMA reads tile element ({}, {}) from {:#x}",
+            self.mn, self.tile_k, self.mma
         )?;
         match self.copy {
             Some(c) => write!(f, ", but the copy put it at {c:#x}")?,
             None => write!(f, ", but no copy box holds it")?,
         }
         match self.found {
-            Some((m, k)) => write!(f, "; the copy put element ({m}, {k}) there"),
+            Some((m, k)) => write!(f, "; the copy put tile element ({m}, {k}) there"),
             None => write!(f, "; the copy wrote nothing there"),
         }
     }
@@ -816,7 +862,7 @@ fn tma(ctx: Ctx, a: &TmaArgs, js: &mut JsonProblems) -> Result<Report, fmt::Erro
             found,
         } => Some(Mismatch {
             mn,
-            k,
+            tile_k: u64::from(k_start) + u64::from(k),
             mma: mma.address,
             copy: copy.map(|c| c.address),
             found,
@@ -827,11 +873,12 @@ fn tma(ctx: Ctx, a: &TmaArgs, js: &mut JsonProblems) -> Result<Report, fmt::Erro
         o.bool(key!("agree"), mismatch.is_none())?;
         match (result, mismatch) {
             (Agreement::Agree { elements }, _) => o.num(key!("elements"), u64::from(elements))?,
-            (_, Some(m)) => {
+            (Agreement::Differs { k, .. }, Some(m)) => {
                 let buf = o.key(key!("first_difference"));
                 let mut e = Obj::open(buf);
                 e.num(key!("mn"), u64::from(m.mn))?;
-                e.num(key!("k"), u64::from(m.k))?;
+                e.num(key!("k"), u64::from(k))?;
+                e.num(key!("tile_k"), m.tile_k)?;
                 e.str(key!("mma_address"), format_args!("{:#x}", m.mma))?;
                 match m.copy {
                     Some(c) => e.str(key!("copy_address"), format_args!("{c:#x}"))?,
@@ -937,14 +984,19 @@ fn svg_of(
     const CH: u32 = 34;
     const LEFT: u32 = 84;
     const TOP: u32 = 56;
+    const FOLD: u32 = 128;
     let mut s = String::new();
     let (Some(first), Some(last)) = (cells.keys().next(), cells.keys().next_back()) else {
         return Ok(s);
     };
     let line0 = first / 128;
     let lines = last / 128 - line0 + 1;
-    let width = LEFT + 8 * CW + 20;
-    let height = TOP + lines * CH + 30;
+    // A tall picture is folded into side-by-side columns of FOLD lines (a multiple of every
+    // swizzle repeat), so that a 256 x 256 operand is a few thousand pixels high, not 35,000.
+    let folds = lines.div_ceil(FOLD);
+    let fold_width = LEFT + 8 * CW + 20;
+    let width = folds * fold_width;
+    let height = TOP + lines.min(FOLD) * CH + 30;
     writeln!(
         s,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" \
@@ -959,31 +1011,39 @@ fn svg_of(
     writeln!(
         s,
         "<text x=\"8\" y=\"36\">row = 128-byte line, cell = 16-byte chunk (offset in line above); \
-         colour = core matrix; thick rule = {} repeat; red = overlap or outside buffer</text>",
-        swizzle.name()
+         colour = core matrix; thick rule = {} repeat; red = overlap or outside buffer{}</text>",
+        swizzle.name(),
+        if folds > 1 {
+            format!("; {FOLD} lines per column, left to right")
+        } else {
+            String::new()
+        }
     )?;
-    for c in 0..8u32 {
-        writeln!(
-            s,
-            "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" fill=\"#555\">+{}</text>",
-            LEFT + c * CW + CW / 2,
-            TOP - 4,
-            c * 16
-        )?;
+    for f in 0..folds {
+        for c in 0..8u32 {
+            writeln!(
+                s,
+                "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" fill=\"#555\">+{}</text>",
+                f * fold_width + LEFT + c * CW + CW / 2,
+                TOP - 4,
+                c * 16
+            )?;
+        }
     }
     let repeat_lines = swizzle.repeat_bytes().map_or(0, |r| r / 128);
     let t = u32::from(storage.per_chunk());
     for line in 0..lines {
         let addr = (line0 + line) * 128;
-        let y = TOP + line * CH;
+        let x0 = (line / FOLD) * fold_width;
+        let y = TOP + (line % FOLD) * CH;
         writeln!(
             s,
             "<text x=\"{}\" y=\"{}\" text-anchor=\"end\" fill=\"#555\">{addr:#x}</text>",
-            LEFT - 6,
+            x0 + LEFT - 6,
             y + CH / 2 + 4
         )?;
         for c in 0..8u32 {
-            let x = LEFT + c * CW;
+            let x = x0 + LEFT + c * CW;
             let chunk = addr + c * 16;
             match cells.get(&chunk) {
                 Some(elems) => {
@@ -1025,8 +1085,9 @@ fn svg_of(
         if repeat_lines > 0 && (line0 + line) % repeat_lines == 0 {
             writeln!(
                 s,
-                "<line x1=\"{LEFT}\" y1=\"{y}\" x2=\"{}\" y2=\"{y}\" stroke=\"black\" stroke-width=\"2.5\"/>",
-                LEFT + 8 * CW
+                "<line x1=\"{}\" y1=\"{y}\" x2=\"{}\" y2=\"{y}\" stroke=\"black\" stroke-width=\"2.5\"/>",
+                x0 + LEFT,
+                x0 + LEFT + 8 * CW
             )?;
         }
     }

@@ -10,6 +10,7 @@ macro_rules! key {
     };
 }
 
+mod args;
 mod batch;
 mod check;
 mod cli;
@@ -29,6 +30,7 @@ mod zmask;
 use std::fmt;
 use std::io::{self, BufReader, BufWriter, IsTerminal, Write};
 use std::process::ExitCode;
+use std::sync::OnceLock;
 
 use clap::Parser;
 
@@ -53,6 +55,13 @@ fn main() -> ExitCode {
         out: Style::new(colour(io::stdout().is_terminal())),
         err: Style::new(colour(io::stderr().is_terminal())),
     };
+    // Warnings about the command line itself go first on stderr, and into the object of a
+    // failing --json run.
+    let argv: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    if let Ok(w) = args::scan(&argv, ctx.err) {
+        let _ = io::stderr().lock().write_all(w.text.as_bytes());
+        let _ = ARG_WARNINGS.set(w.json);
+    }
     match run(ctx, &args.command) {
         Ok(status) => ExitCode::from(status.code()),
         Err(Failure::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
@@ -85,9 +94,15 @@ impl From<fmt::Error> for Failure {
     }
 }
 
+/// The JSON form of [`args::scan`]'s warnings, for [`emit`].
+static ARG_WARNINGS: OnceLock<Vec<(bool, String)>> = OnceLock::new();
+
 /// Prints a single-value report: stdout first, then stderr.
 fn emit(ctx: Ctx, rep: Result<Report, fmt::Error>) -> Result<Status, Failure> {
     let mut rep = rep?;
+    if let Some(w) = ARG_WARNINGS.get() {
+        rep.json_problems.splice(0..0, w.iter().cloned());
+    }
     if ctx.json {
         rep.json_failure()?;
     }

@@ -190,7 +190,12 @@ pub fn is_byte_field(field: &str) -> bool {
 /// carry no number of their own, so they print as `target: message (source)`.
 pub fn problem_text<D: Diagnostic>(buf: &mut String, d: &D) -> fmt::Result {
     let field = d.field();
-    if let Some(name) = d.value_name() {
+    if field == "version" {
+        // A PTX ISA version, held as major * 10 + minor, shown as typed (X.Y); its name is
+        // what the version is too low for, not the value.
+        let v = d.value();
+        write!(buf, "{field} = {}.{}: {d} ({})", v / 10, v % 10, d.source())
+    } else if let Some(name) = d.value_name() {
         write!(buf, "{field} = {name}: {d} ({})", d.source())
     } else if field == "target" || field == "kind" {
         write!(buf, "{field}: {d} ({})", d.source())

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use tcgen05::diagnostic::{Diagnostic, Source};
+use tcgen05::diagnostic::{Diagnostic, Severity, Source};
 use tcgen05::Kind;
 
 /// A problem found by the command rather than by the core library.
@@ -35,6 +35,17 @@ pub enum CliError {
     NoKind {
         /// The value.
         bits: u32,
+    },
+    /// A flag given without the flag it qualifies, so it changes nothing (a warning).
+    NoEffect {
+        /// The flag given, as a JSON key (`red_type` for `--red-type`).
+        flag: &'static str,
+        /// Its value as typed (`true` for a switch).
+        given: &'static str,
+        /// The flag it needs, with its dashes.
+        needs: &'static str,
+        /// The rule that ties them.
+        source: Source,
     },
 }
 
@@ -71,6 +82,11 @@ impl fmt::Display for CliError {
                 "{bits:#010x} is not a valid instruction descriptor under any kind \
                  (f16, tf32, f8f6f4, i8, mxf8f6f4, mxf4, mxf4nvf4)"
             ),
+            CliError::NoEffect { flag, needs, .. } => write!(
+                f,
+                "--{} has no effect without {needs} and is ignored",
+                flag.replace('_', "-")
+            ),
         }
     }
 }
@@ -81,6 +97,7 @@ impl Diagnostic for CliError {
             CliError::TooWide { field, .. } => field,
             CliError::KMismatch { .. } => "k",
             CliError::NoKind { .. } => "kind",
+            CliError::NoEffect { flag, .. } => flag,
         }
     }
 
@@ -89,6 +106,7 @@ impl Diagnostic for CliError {
             CliError::TooWide { value, .. } => value,
             CliError::KMismatch { given, .. } => given,
             CliError::NoKind { bits } => u64::from(bits),
+            CliError::NoEffect { .. } => 1,
         }
     }
 
@@ -97,6 +115,21 @@ impl Diagnostic for CliError {
             CliError::TooWide { source, .. } => source,
             CliError::KMismatch { .. } => Source::Decision(15),
             CliError::NoKind { .. } => Source::Decision(8),
+            CliError::NoEffect { source, .. } => source,
+        }
+    }
+
+    fn value_name(&self) -> Option<&'static str> {
+        match *self {
+            CliError::NoEffect { given, .. } => Some(given),
+            _ => None,
+        }
+    }
+
+    fn severity(&self) -> Severity {
+        match self {
+            CliError::NoEffect { .. } => Severity::Warning,
+            _ => Severity::Error,
         }
     }
 }

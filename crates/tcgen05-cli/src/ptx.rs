@@ -8,7 +8,7 @@ use tcgen05::diagnostic::Diagnostic;
 use tcgen05::mma::{CtaGroup, Kind};
 use tcgen05::ptx::{
     write_minimal_kernel, ASource, Alloc, Collector, CollectorOp, Commit, Context, Cp,
-    CpSourceFormat, Dealloc, Fence, Instruction, Mma, PtxError, RedOp, RedType, Reduction,
+    CpSourceFormat, Dealloc, Fence, Instruction, Mma, PtxError, PtxRule, RedOp, RedType, Reduction,
     RenderError, ScaleVec, Shift, Syntax, TmemLoad, TmemStore, Value, Wait,
 };
 use tcgen05::tensor_memory::{CpMulticast, CpShape, LdStShape, Num};
@@ -43,32 +43,124 @@ const PTX_HELP: &str = concat!(
 #[command(after_help = PTX_HELP)]
 pub enum PtxCommand {
     /// tcgen05.mma in any form: .ws, .sp, .block_scale, collectors, .ashift (PTX ISA 9.7.16.10.9).
+    #[command(after_help = MMA_HELP)]
     Mma(MmaArgs),
     /// tcgen05.ld / tcgen05.ld.red: Tensor Memory to registers (PTX ISA 9.7.16.8.3).
+    #[command(after_help = LD_HELP)]
     Ld(LdArgs),
     /// tcgen05.st: registers to Tensor Memory (PTX ISA 9.7.16.8.4).
+    #[command(after_help = ST_HELP)]
     St(StArgs),
     /// tcgen05.cp: shared memory to Tensor Memory (PTX ISA 9.7.16.9.2).
+    #[command(after_help = CP_HELP)]
     Cp(CpArgs),
     /// tcgen05.shift.down (PTX ISA 9.7.16.9.3).
+    #[command(after_help = SHIFT_HELP)]
     Shift(ShiftArgs),
     /// tcgen05.alloc (PTX ISA 9.7.16.7.1).
+    #[command(after_help = ALLOC_HELP)]
     Alloc(AllocArgs),
     /// tcgen05.dealloc (PTX ISA 9.7.16.7.1).
+    #[command(after_help = DEALLOC_HELP)]
     Dealloc(DeallocArgs),
     /// tcgen05.relinquish_alloc_permit (PTX ISA 9.7.16.7.1).
+    #[command(after_help = RELINQUISH_HELP)]
     RelinquishAllocPermit(GroupArgs),
     /// tcgen05.commit, optionally multicast (PTX ISA 9.7.16).
+    #[command(after_help = COMMIT_HELP)]
     Commit(CommitArgs),
     /// tcgen05.fence::before_thread_sync / ::after_thread_sync.
+    #[command(after_help = FENCE_HELP)]
     Fence(FenceArgs),
     /// tcgen05.wait::ld / ::st.
+    #[command(after_help = WAIT_HELP)]
     Wait(WaitArgs),
     /// A complete minimal kernel (alloc, mma, commit, wait, ld, dealloc) for the configuration
     /// that `encode idesc` takes, with the encoded instruction descriptor as an immediate.
     #[command(after_help = KERNEL_HELP)]
     Kernel(EncodeIdesc),
 }
+
+const MMA_HELP: &str = concat!(
+    "Example:\n",
+    "  $ tcgen05 ptx mma --kind f16 --cta-group 1 --idesc 0x08100490\n",
+    "  tcgen05.mma.cta_group::1.kind::f16 [d_tmem], a_desc, b_desc, 0x08100490, enable_input_d;\n",
+    "(Exit status: 0 printed, 1 the form breaks a rule, 2 usage error; see `tcgen05 ptx --help`.)"
+);
+
+const LD_HELP: &str = concat!(
+    "Example:\n",
+    "  $ tcgen05 ptx ld --shape 32x32b --num x8 --taddr t\n",
+    "  tcgen05.ld.sync.aligned.32x32b.x8.b32 {r0,r1,r2,r3,r4,r5,r6,r7}, [t];\n",
+    "  $ tcgen05 ptx ld --shape 32x32b --num x2 --red min --abs --target sm_103a\n",
+    "  tcgen05.ld.red.sync.aligned.32x32b.x2.min.abs.f32 {r0,r1}, redval, [taddr];\n",
+    "(Exit status: 0 printed, 1 the form breaks a rule, 2 usage error; see `tcgen05 ptx --help`.)"
+);
+
+const ST_HELP: &str = concat!(
+    "Example:\n",
+    "  $ tcgen05 ptx st --shape 16x64b --num x2 --taddr t\n",
+    "  tcgen05.st.sync.aligned.16x64b.x2.b32 [t], {r0,r1};\n",
+    "(Exit status: 0 printed, 1 the form breaks a rule, 2 usage error; see `tcgen05 ptx --help`.)"
+);
+
+const CP_HELP: &str = concat!(
+    "Example:\n",
+    "  $ tcgen05 ptx cp --shape 128x256b --taddr t --sdesc sd\n",
+    "  tcgen05.cp.cta_group::1.128x256b [t], sd;\n",
+    "(Exit status: 0 printed, 1 the form breaks a rule, 2 usage error; see `tcgen05 ptx --help`.)"
+);
+
+const SHIFT_HELP: &str = concat!(
+    "Example:\n",
+    "  $ tcgen05 ptx shift --taddr t\n",
+    "  tcgen05.shift.cta_group::1.down [t];\n",
+    "(Exit status: 0 printed, 1 the form breaks a rule, 2 usage error; see `tcgen05 ptx --help`.)"
+);
+
+const ALLOC_HELP: &str = concat!(
+    "Example:\n",
+    "  $ tcgen05 ptx alloc --dst dst --n-cols 128\n",
+    "  tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [dst], 128;\n",
+    "(Exit status: 0 printed, 1 the form breaks a rule, 2 usage error; see `tcgen05 ptx --help`.)"
+);
+
+const DEALLOC_HELP: &str = concat!(
+    "Example:\n",
+    "  $ tcgen05 ptx dealloc --taddr t --n-cols 128\n",
+    "  tcgen05.dealloc.cta_group::1.sync.aligned.b32 t, 128;\n",
+    "(Exit status: 0 printed, 1 the form breaks a rule, 2 usage error; see `tcgen05 ptx --help`.)"
+);
+
+const RELINQUISH_HELP: &str = concat!(
+    "Example:\n",
+    "  $ tcgen05 ptx relinquish-alloc-permit\n",
+    "  tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;\n",
+    "(Exit status: 0 printed, 1 the form breaks a rule, 2 usage error; see `tcgen05 ptx --help`.)"
+);
+
+const COMMIT_HELP: &str = concat!(
+    "Example:\n",
+    "  $ tcgen05 ptx commit --mbar bar\n",
+    "  tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [bar];\n",
+    "  $ tcgen05 ptx commit --mbar bar --cta-group 2 --multicast 0x3\n",
+    "  tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [bar], 0x3;\n",
+    "(Exit status: 0 printed, 1 the form breaks a rule, 2 usage error; see `tcgen05 ptx --help`.)"
+);
+
+const FENCE_HELP: &str = concat!(
+    "Example:\n",
+    "  $ tcgen05 ptx fence before-thread-sync\n",
+    "  tcgen05.fence::before_thread_sync;\n",
+    "(Exit status: 0 printed, 1 the form breaks a rule, 2 usage error; see `tcgen05 ptx --help`.)"
+);
+
+const WAIT_HELP: &str = concat!(
+    "Example:\n",
+    "  $ tcgen05 ptx wait ld\n",
+    "  tcgen05.wait::ld.sync.aligned;\n",
+    "(Exit status: 0 printed, 1 the form breaks a rule, 2 usage error; see `tcgen05 ptx --help`.)"
+);
 
 const KERNEL_HELP: &str = concat!(
     "Example:\n",
@@ -85,7 +177,7 @@ const KERNEL_HELP: &str = concat!(
 /// Flags every instruction subcommand takes.
 #[derive(Debug, Args)]
 pub struct Common {
-    /// The target (sm_100a sm_100f sm_103a sm_103f sm_110a sm_110f sm_101a).
+    /// The target (sm_100a sm_100f sm_103a sm_103f sm_110a sm_110f; sm_101a and sm_101f are aliases of sm_110a and sm_110f).
     #[arg(long, value_name = "T", value_parser = crate::cli::parse_target, default_value = "sm_100a")]
     pub target: TargetArg,
     /// PTX ISA version, for example 8.8 (default: the lowest that suits target and form).
@@ -346,18 +438,18 @@ pub struct LdArgs {
     /// tcgen05.ld.red with this reduction (sm_103a/f, sm_110a/f).
     #[arg(long, value_enum)]
     pub red: Option<RedArg>,
-    /// Type of the reduction.
-    #[arg(long, value_enum, default_value = "f32")]
-    pub red_type: RedTypeArg,
+    /// Type of the reduction [default: f32].
+    #[arg(long, value_enum)]
+    pub red_type: Option<RedTypeArg>,
     /// .abs (f32 reductions).
     #[arg(long)]
     pub abs: bool,
     /// .NaN (f32 reductions).
     #[arg(long)]
     pub nan: bool,
-    /// Register receiving the reduction.
-    #[arg(long, value_name = "REG", default_value = "redval")]
-    pub redval: String,
+    /// Register receiving the reduction [default: redval].
+    #[arg(long, value_name = "REG")]
+    pub redval: Option<String>,
     #[command(flatten)]
     pub common: Common,
 }
@@ -573,16 +665,20 @@ fn finish(
             } else {
                 Syntax::Ptx
             };
-            let problems: Vec<PtxError> = match i.render_as(&pctx, &mut text, syntax) {
+            let mut problems: Vec<PtxError> = match i.render_as(&pctx, &mut text, syntax) {
                 Ok(()) => i.validate(&pctx).iter().collect(),
                 Err(RenderError::Invalid(d)) => d.iter().collect(),
                 Err(RenderError::Fmt) => return Err(fmt::Error),
             };
+            for p in &mut problems {
+                name_as_typed(p, &i);
+            }
             (problems, text, pctx)
         }
         None => (Vec::new(), String::new(), Context::new(target)),
     };
-    let valid = cli.is_empty() && !problems.iter().any(is_error);
+    let cli_error = cli.iter().any(|c| c.severity() == tcgen05::Severity::Error);
+    let valid = !cli_error && !problems.iter().any(is_error);
     if ctx.json {
         let mut o = Obj::open(&mut rep.out);
         if valid {
@@ -615,6 +711,24 @@ fn finish(
 
 fn is_error(e: &PtxError) -> bool {
     e.severity() == tcgen05::Severity::Error
+}
+
+/// A bad register name is shown as typed (`taddr = [x]`), not by its element index: the name
+/// is leaked once, on this error path, for the problem's `&'static str`.
+fn name_as_typed(p: &mut PtxError, i: &Instruction<'_>) {
+    if let PtxError::Rule {
+        rule: PtxRule::RegisterName(op),
+        value,
+        name: name @ None,
+    } = p
+    {
+        let text = usize::try_from(*value)
+            .ok()
+            .and_then(|index| i.operand_text(*op, index));
+        if let Some(text) = text {
+            *name = Some(Box::leak(text.to_string().into_boxed_str()));
+        }
+    }
 }
 
 /// `ptx kernel`.
@@ -745,13 +859,37 @@ pub fn run(ctx: Ctx, c: &PtxCommand) -> Result<Report, fmt::Error> {
                     },
                     abs: a.abs,
                     nan: a.nan,
-                    ty: match a.red_type {
+                    ty: match a.red_type.unwrap_or(RedTypeArg::F32) {
                         RedTypeArg::F32 => RedType::F32,
                         RedTypeArg::U32 => RedType::U32,
                         RedTypeArg::S32 => RedType::S32,
                     },
-                    redval: &a.redval,
+                    redval: a.redval.as_deref().unwrap_or("redval"),
                 });
+            } else {
+                // The qualifiers of tcgen05.ld.red (PTX ISA 9.7.16.8.3) without .red.
+                let red_type = a.red_type.map(|t| match t {
+                    RedTypeArg::F32 => "f32",
+                    RedTypeArg::U32 => "u32",
+                    RedTypeArg::S32 => "s32",
+                });
+                // The register name as typed; leaked once for the warning's `&'static str`.
+                let redval = a.redval.clone().map(|r| &*Box::leak(r.into_boxed_str()));
+                for (flag, given) in [
+                    ("abs", a.abs.then_some("true")),
+                    ("nan", a.nan.then_some("true")),
+                    ("red_type", red_type),
+                    ("redval", redval),
+                ] {
+                    if let Some(given) = given {
+                        cli.push(CliError::NoEffect {
+                            flag,
+                            given,
+                            needs: "--red",
+                            source: tcgen05::Source::PtxSection("9.7.16.8.3"),
+                        });
+                    }
+                }
             }
             finish(ctx, &a.common, &cli, Some(Instruction::Load(ld)))
         }

@@ -5,7 +5,8 @@ use std::fmt::{self, Write as _};
 
 use tcgen05::diagnostic::Source;
 use tcgen05::shared_memory_descriptor::{
-    SmemDescriptor, SmemError, SmemField, SmemFields, SmemRowMeaning, Swizzle, SMEM_LAYOUT,
+    pattern_start_ignored, SmemDescriptor, SmemError, SmemField, SmemFields, SmemRowMeaning,
+    Swizzle, SMEM_LAYOUT,
 };
 use tcgen05::Target;
 
@@ -199,10 +200,13 @@ pub fn encode(ctx: Ctx, a: &EncodeSmem) -> Result<Report, fmt::Error> {
             u64::from(u32::MAX),
             Source::PtxTable(41),
         ) {
-            Ok(p) => match fields.with_pattern_start(p) {
-                Ok(f) => fields = f,
-                Err(e) => problems.push(e),
-            },
+            Ok(p) => {
+                problems.extend(pattern_start_ignored(p, fields.swizzle));
+                match fields.with_pattern_start(p) {
+                    Ok(f) => fields = f,
+                    Err(e) => problems.push(e),
+                }
+            }
             Err(e) => cli.push(e),
         }
     }

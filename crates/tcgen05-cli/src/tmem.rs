@@ -896,6 +896,8 @@ struct Cell {
     /// Colours in the palette.
     of: u32,
     lines: [String; 2],
+    /// Two owners overlap here (drawn red).
+    overlap: bool,
 }
 
 /// A grid picture: Tensor Memory lanes down, columns (or bytes) across, as the PTX figures
@@ -940,7 +942,14 @@ fn render(g: &Grid) -> String {
         .unwrap_or(u32::MAX)
         .saturating_mul(8)
         + 16;
-    let width = (LEFT + g.cols * CW + 16).max(title_width);
+    // The subtitle too (about 6 px per character at 10 px), from LEFT.
+    let subtitle = format!("{} across, {} down", g.col_label, g.row_label);
+    let sub_width = LEFT
+        + u32::try_from(subtitle.len())
+            .unwrap_or(u32::MAX)
+            .saturating_mul(6)
+        + 16;
+    let width = (LEFT + g.cols * CW + 16).max(title_width).max(sub_width);
     let height = TOP + g.rows * CH + 16;
     let mut s = String::new();
     let _ = writeln!(
@@ -956,9 +965,8 @@ fn render(g: &Grid) -> String {
     );
     let _ = writeln!(
         s,
-        "<text x=\"{LEFT}\" y=\"32\" font-size=\"10\">{} across, {} down</text>",
-        esc(&g.col_label),
-        g.row_label
+        "<text x=\"{LEFT}\" y=\"32\" font-size=\"10\">{}</text>",
+        esc(&subtitle)
     );
     for (from, to, label) in &g.col_groups {
         let x = LEFT + from * CW;
@@ -1007,7 +1015,11 @@ fn render(g: &Grid) -> String {
         let _ = writeln!(
             s,
             "<rect x=\"{x}\" y=\"{y}\" width=\"{CW}\" height=\"{CH}\" fill=\"{}\" stroke=\"#666\" stroke-width=\"0.5\"/>",
-            colour(c.colour, c.of)
+            if c.overlap {
+                "#e33".to_string()
+            } else {
+                colour(c.colour, c.of)
+            }
         );
         let _ = writeln!(
             s,
@@ -1054,25 +1066,41 @@ fn svg_ld(f: &LdStFragment) -> String {
     let mut cells = Vec::new();
     for lane in 0..f.lanes() {
         for col in 0..cols {
-            let o = f.owners(lane, col);
-            if let Some(o) = o[0] {
-                let half = match f.packing() {
-                    Packing::None => "",
-                    Packing::Pack16b => {
-                        if o.register_bits.lo == 0 {
-                            ".lo"
-                        } else {
-                            ".hi"
-                        }
+            let half = |o: &tcgen05::tmem_fragment::Owner| match f.packing() {
+                Packing::None => "",
+                Packing::Pack16b => {
+                    if o.register_bits.lo == 0 {
+                        ".lo"
+                    } else {
+                        ".hi"
                     }
-                };
-                cells.push(Cell {
+                }
+            };
+            match f.owners(lane, col) {
+                // The halves of .16x32bx2 overlap: both owners, in red.
+                [Some(a), Some(b)] => cells.push(Cell {
+                    row: lane,
+                    col,
+                    colour: 0,
+                    of: 32,
+                    lines: [
+                        format!("T{}/T{}", a.thread, b.thread),
+                        format!("r{}{}/r{}{}", a.register, half(&a), b.register, half(&b)),
+                    ],
+                    overlap: true,
+                }),
+                [Some(o), None] | [None, Some(o)] => cells.push(Cell {
                     row: lane,
                     col,
                     colour: u32::from(o.thread),
                     of: 32,
-                    lines: [format!("T{}", o.thread), format!("r{}{half}", o.register)],
-                });
+                    lines: [
+                        format!("T{}", o.thread),
+                        format!("r{}{}", o.register, half(&o)),
+                    ],
+                    overlap: false,
+                }),
+                [None, None] => {}
             }
         }
     }
@@ -1084,6 +1112,9 @@ fn svg_ld(f: &LdStFragment) -> String {
     );
     if matches!(f.shape(), LdStShape::S16x32bx2) {
         let _ = write!(title, " (half-split offset {})", f.half_split_offset());
+        if cells.iter().any(|c| c.overlap) {
+            title.push_str("; red: the two halves overlap");
+        }
     }
     render(&Grid {
         title,
@@ -1374,10 +1405,11 @@ fn svg_d(d: &DLayout) -> String {
     }
     render_bands(&Bands {
         title: format!(
-            "D of M = {}, N = {}, .cta_group::{}: layout {l}, {}",
+            "D of M = {}, N = {}, .cta_group::{}{}: layout {l}, {}",
             d.m(),
             d.n(),
             l.cta_group().count(),
+            if l.is_ws() { ", .ws" } else { "" },
             l.organization()
         ),
         subtitle: format!(

@@ -489,6 +489,12 @@ impl DataPathLayout {
         }
     }
 
+    /// Layouts E and G are those of `.ws` MMAs (M = 64 and M = 32).
+    #[must_use]
+    pub const fn is_ws(self) -> bool {
+        matches!(self, DataPathLayout::E | DataPathLayout::G)
+    }
+
     /// Layouts C and F use half the data path: 16 lanes of each 32-lane subpartition.
     #[must_use]
     pub const fn half_datapath(self) -> bool {

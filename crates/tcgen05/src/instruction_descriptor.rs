@@ -458,7 +458,7 @@ impl IdescFields {
     #[must_use]
     pub const fn validate(&self) -> Diagnostics<IdescError, MAX_PROBLEMS> {
         let mut d = Diagnostics::new();
-        check_fields(self, &mut d);
+        check_fields(self, TypesKnown::ALL, &mut d);
         d
     }
 
@@ -996,38 +996,42 @@ impl InstructionDescriptor {
         } else {
             None
         };
-        let fields = match (d_type, a_type, b_type) {
-            (Some(d_type), Some(a_type), Some(b_type)) => {
-                let m = (get(raw, kind, IdescField::M) as u16) * m_unit(kind);
-                let n = (get(raw, kind, IdescField::N) as u16) << 3;
-                let f = IdescFields {
-                    kind,
-                    d_type,
-                    a_type,
-                    b_type,
-                    m,
-                    n,
-                    sparse: get(raw, kind, IdescField::Sparse) == 1,
-                    sparsity_selector: get(raw, kind, IdescField::SparsitySelector) as u8,
-                    saturate: get(raw, kind, IdescField::Saturate) == 1,
-                    negate_a: get(raw, kind, IdescField::NegateA) == 1,
-                    negate_b: get(raw, kind, IdescField::NegateB) == 1,
-                    transpose_a: get(raw, kind, IdescField::TransposeA) == 1,
-                    transpose_b: get(raw, kind, IdescField::TransposeB) == 1,
-                    max_shift: match MaxShift::from_code(get(raw, kind, IdescField::MaxShift) as u8)
-                    {
-                        Some(s) => s,
-                        None => MaxShift::None,
-                    },
-                    scale_type,
-                    sfa_id: get(raw, kind, IdescField::SfaId) as u8,
-                    sfb_id: get(raw, kind, IdescField::SfbId) as u8,
-                    k96: get(raw, kind, IdescField::K) == 1,
-                };
-                check_fields(&f, &mut d);
-                Some(f)
-            }
-            _ => None,
+        // Every rule that does not read a type is checked even when a type code names no type
+        // (an M = 0 or an N = 0 is reported next to a bad d_type); a placeholder stands in for
+        // each unknown type and the rules that read it are skipped (`TypesKnown`).
+        let known = TypesKnown {
+            d: d_type.is_some(),
+            a: a_type.is_some(),
+            b: b_type.is_some(),
+        };
+        let f = IdescFields {
+            kind,
+            d_type: placeholder(d_type),
+            a_type: placeholder(a_type),
+            b_type: placeholder(b_type),
+            m: (get(raw, kind, IdescField::M) as u16) * m_unit(kind),
+            n: (get(raw, kind, IdescField::N) as u16) << 3,
+            sparse: get(raw, kind, IdescField::Sparse) == 1,
+            sparsity_selector: get(raw, kind, IdescField::SparsitySelector) as u8,
+            saturate: get(raw, kind, IdescField::Saturate) == 1,
+            negate_a: get(raw, kind, IdescField::NegateA) == 1,
+            negate_b: get(raw, kind, IdescField::NegateB) == 1,
+            transpose_a: get(raw, kind, IdescField::TransposeA) == 1,
+            transpose_b: get(raw, kind, IdescField::TransposeB) == 1,
+            max_shift: match MaxShift::from_code(get(raw, kind, IdescField::MaxShift) as u8) {
+                Some(s) => s,
+                None => MaxShift::None,
+            },
+            scale_type,
+            sfa_id: get(raw, kind, IdescField::SfaId) as u8,
+            sfb_id: get(raw, kind, IdescField::SfbId) as u8,
+            k96: get(raw, kind, IdescField::K) == 1,
+        };
+        check_fields(&f, known, &mut d);
+        let fields = if known.d && known.a && known.b {
+            Some(f)
+        } else {
+            None
         };
         IdescDecoded {
             bits,
@@ -1052,6 +1056,30 @@ impl InstructionDescriptor {
         }
         set
     }
+}
+
+/// A decoded type, or a placeholder for a code that names no type (its rules are skipped).
+const fn placeholder(t: Option<ElementType>) -> ElementType {
+    match t {
+        Some(t) => t,
+        None => ElementType::F32,
+    }
+}
+
+/// Which of the three types are known: a decoded type code may name no type under the kind.
+#[derive(Clone, Copy)]
+struct TypesKnown {
+    d: bool,
+    a: bool,
+    b: bool,
+}
+
+impl TypesKnown {
+    const ALL: TypesKnown = TypesKnown {
+        d: true,
+        a: true,
+        b: true,
+    };
 }
 
 /// Reads `field` from `raw` under `kind`, or 0 when the layout lacks it.
@@ -1121,10 +1149,18 @@ const fn encode_unchecked(f: &IdescFields) -> u32 {
 }
 
 /// The rules of R8-R13 and the Table 39 ranges that hold for every `.cta_group` and `.ws`.
-const fn check_fields(f: &IdescFields, d: &mut Diagnostics<IdescError, MAX_PROBLEMS>) {
+///
+/// Rules that read a type whose code is unknown (`known`) are skipped: its value is a placeholder.
+const fn check_fields(
+    f: &IdescFields,
+    known: TypesKnown,
+    d: &mut Diagnostics<IdescError, MAX_PROBLEMS>,
+) {
     let kind = f.kind;
     // Types (R12).
-    if kind.is_block_scaled() {
+    if !known.d {
+        // Reported by the decoder as an undefined code.
+    } else if kind.is_block_scaled() {
         if !matches!(f.d_type, ElementType::F32) {
             d.push(IdescError::TypeNotForKind {
                 field: IdescField::DType,
@@ -1139,16 +1175,16 @@ const fn check_fields(f: &IdescFields, d: &mut Diagnostics<IdescError, MAX_PROBL
             kind,
         });
     }
-    let a_ok = f.a_type.ab_code(kind).is_some();
-    let b_ok = f.b_type.ab_code(kind).is_some();
-    if !a_ok {
+    let a_ok = known.a && f.a_type.ab_code(kind).is_some();
+    let b_ok = known.b && f.b_type.ab_code(kind).is_some();
+    if known.a && !a_ok {
         d.push(IdescError::TypeNotForKind {
             field: IdescField::AType,
             ty: f.a_type,
             kind,
         });
     }
-    if !b_ok {
+    if known.b && !b_ok {
         d.push(IdescError::TypeNotForKind {
             field: IdescField::BType,
             ty: f.b_type,
@@ -1156,7 +1192,7 @@ const fn check_fields(f: &IdescFields, d: &mut Diagnostics<IdescError, MAX_PROBL
         });
     }
     if matches!(kind, Kind::F16) && a_ok && b_ok {
-        if matches!(f.d_type, ElementType::F16) {
+        if known.d && matches!(f.d_type, ElementType::F16) {
             if matches!(f.a_type, ElementType::Bf16) {
                 d.push(IdescError::F16AccumulatorNeedsF16Inputs {
                     field: IdescField::AType,
@@ -1243,14 +1279,14 @@ const fn check_fields(f: &IdescFields, d: &mut Diagnostics<IdescError, MAX_PROBL
     }
     // Transpose (R11).
     let no_transpose_kind = matches!(kind, Kind::Mxf4 | Kind::Mxf4nvf4);
-    if f.transpose_a && (no_transpose_kind || f.a_type.is_sub_byte()) {
+    if f.transpose_a && (no_transpose_kind || (known.a && f.a_type.is_sub_byte())) {
         d.push(IdescError::TransposeNotAllowed {
             field: IdescField::TransposeA,
             kind,
             ty: f.a_type,
         });
     }
-    if f.transpose_b && (no_transpose_kind || f.b_type.is_sub_byte()) {
+    if f.transpose_b && (no_transpose_kind || (known.b && f.b_type.is_sub_byte())) {
         d.push(IdescError::TransposeNotAllowed {
             field: IdescField::TransposeB,
             kind,
@@ -1836,6 +1872,30 @@ mod tests {
         let d = InstructionDescriptor::decode(raw, Kind::I8);
         let names: Vec<_> = d.diagnostics.iter().map(|e| e.field()).collect();
         assert_eq!(names, ["negate_a", "negate_b", "n"]);
+    }
+
+    #[test]
+    fn an_undefined_type_code_does_not_hide_the_other_problems() {
+        // d_type code 3 (undefined for f16), M = 0, N = 0: all three reported (issue 16 D3).
+        let d = InstructionDescriptor::decode(3 << 4, Kind::F16);
+        let names: Vec<_> = d.diagnostics.iter().map(|e| e.field()).collect();
+        assert_eq!(d.fields, None);
+        assert_eq!(names, ["d_type", "n", "m"]);
+        // An undefined A code under mxf4 with transpose_a: the kind forbids transposition
+        // whatever the type, so it is reported; sub-byte rules of an unknown type are not.
+        let raw = (7u32 << 7) | (1 << 15);
+        let d = InstructionDescriptor::decode(raw, Kind::Mxf4);
+        let names: Vec<_> = d.diagnostics.iter().map(|e| e.field()).collect();
+        assert!(
+            names.contains(&"a_type") && names.contains(&"transpose_a"),
+            "{names:?}"
+        );
+        // An undefined B code under f8f6f4 with transpose_b: whether B is sub-byte is unknown,
+        // so no transpose error; M = 64 and N = 128 are fine, so nothing else.
+        let raw = (1u32 << 4) | (7 << 10) | (1 << 16) | (16 << 17) | (4 << 24);
+        let d = InstructionDescriptor::decode(raw, Kind::F8f6f4);
+        let names: Vec<_> = d.diagnostics.iter().map(|e| e.field()).collect();
+        assert_eq!(names, ["b_type"]);
     }
 
     #[test]

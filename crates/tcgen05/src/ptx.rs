@@ -631,11 +631,16 @@ impl fmt::Display for PtxError {
             PtxError::Tmem(e) => return e.fmt(f),
         };
         match rule {
-            PtxRule::RegisterName(op) => write!(
-                f,
-                "operand {} (element {value}) is not a PTX identifier (nor an asm! placeholder {{name}})",
-                op.name()
-            ),
+            PtxRule::RegisterName(op) => {
+                write!(f, "operand {}", op.name())?;
+                if matches!(
+                    op,
+                    OperandName::Registers | OperandName::DisableOutputLane
+                ) {
+                    write!(f, " (element {value})")?;
+                }
+                f.write_str(" is not a PTX identifier (nor an asm! placeholder {name})")
+            }
             PtxRule::DuplicateRegister => write!(
                 f,
                 "destination register {value} repeats an earlier destination register"
@@ -2256,7 +2261,82 @@ pub enum Instruction<'a> {
     Wait(Wait),
 }
 
-impl Instruction<'_> {
+impl<'a> Instruction<'a> {
+    /// The text of operand `op` (element `index` of a vector operand, else `index` 0) as
+    /// given, or `None` when the instruction has no such operand or it is an immediate. What a
+    /// [`PtxRule::RegisterName`] error is about, to show it as typed.
+    #[must_use]
+    pub const fn operand_text(&self, op: OperandName, index: usize) -> Option<&'a str> {
+        const fn reg<T: Copy>(v: Value<'_, T>) -> Option<&str> {
+            match v {
+                Value::Reg(r) => Some(r),
+                Value::Imm(_) => None,
+            }
+        }
+        const fn at<'b>(v: &'b [&'b str], i: usize) -> Option<&'b str> {
+            if i < v.len() {
+                Some(v[i])
+            } else {
+                None
+            }
+        }
+        let scalar = index == 0;
+        match (*self, op) {
+            (Instruction::Mma(m), OperandName::DTmem) if scalar => Some(m.d),
+            (Instruction::Mma(m), OperandName::ADesc) if scalar => match m.a {
+                ASource::Smem(r) => Some(r),
+                ASource::Tmem(_) => None,
+            },
+            (Instruction::Mma(m), OperandName::ATmem) if scalar => match m.a {
+                ASource::Tmem(r) => Some(r),
+                ASource::Smem(_) => None,
+            },
+            (Instruction::Mma(m), OperandName::BDesc) if scalar => Some(m.b),
+            (Instruction::Mma(m), OperandName::SparseMetadata) if scalar => m.sparse_metadata,
+            (Instruction::Mma(m), OperandName::Idesc) if scalar => reg(m.idesc),
+            (Instruction::Mma(m), OperandName::EnableInputD) if scalar => reg(m.enable_input_d),
+            (Instruction::Mma(m), OperandName::ZeroColumnMask) if scalar => {
+                match m.zero_column_mask {
+                    Some(v) => reg(v),
+                    None => None,
+                }
+            }
+            (Instruction::Mma(m), OperandName::ScaleA) if scalar => match m.block_scale {
+                Some(b) => Some(b.scale_a),
+                None => None,
+            },
+            (Instruction::Mma(m), OperandName::ScaleB) if scalar => match m.block_scale {
+                Some(b) => Some(b.scale_b),
+                None => None,
+            },
+            (Instruction::Mma(m), OperandName::DisableOutputLane) => match m.disable_output_lane {
+                Some(v) => at(v, index),
+                None => None,
+            },
+            (Instruction::Load(l), OperandName::Taddr) if scalar => Some(l.taddr),
+            (Instruction::Load(l), OperandName::Registers) => at(l.dst, index),
+            (Instruction::Load(l), OperandName::Redval) if scalar => match l.red {
+                Some(r) => Some(r.redval),
+                None => None,
+            },
+            (Instruction::Store(st), OperandName::Taddr) if scalar => Some(st.taddr),
+            (Instruction::Store(st), OperandName::Registers) => at(st.src, index),
+            (Instruction::Cp(c), OperandName::Taddr) if scalar => Some(c.taddr),
+            (Instruction::Cp(c), OperandName::Sdesc) if scalar => reg(c.sdesc),
+            (Instruction::Shift(sh), OperandName::Taddr) if scalar => Some(sh.taddr),
+            (Instruction::Alloc(a), OperandName::Dst) if scalar => Some(a.dst),
+            (Instruction::Alloc(a), OperandName::NCols) if scalar => reg(a.n_cols),
+            (Instruction::Dealloc(d), OperandName::Taddr) if scalar => Some(d.taddr),
+            (Instruction::Dealloc(d), OperandName::NCols) if scalar => reg(d.n_cols),
+            (Instruction::Commit(c), OperandName::Mbar) if scalar => Some(c.mbar),
+            (Instruction::Commit(c), OperandName::CtaMask) if scalar => match c.multicast {
+                Some(v) => reg(v),
+                None => None,
+            },
+            _ => None,
+        }
+    }
+
     /// The `.cta_group` the instruction names, if any.
     #[must_use]
     pub const fn cta_group(&self) -> Option<CtaGroup> {
@@ -2947,5 +3027,30 @@ mod tests {
         for bad in ["{}", "{t", "t}", "{a b}", "{1a}", "{{t}}", "{%r}"] {
             assert!(!is_operand_name(bad), "{bad}");
         }
+    }
+
+    /// Issue 16 D6: the text of an operand, to show a bad name as typed.
+    #[test]
+    fn operand_text_gives_the_name_as_given() {
+        let ld = TmemLoad::new(LdStShape::S32x32b, Num::X2, &["a", "9b"], "[x]");
+        let i = Instruction::Load(ld);
+        assert_eq!(i.operand_text(OperandName::Taddr, 0), Some("[x]"));
+        assert_eq!(i.operand_text(OperandName::Registers, 1), Some("9b"));
+        assert_eq!(i.operand_text(OperandName::Registers, 2), None);
+        assert_eq!(i.operand_text(OperandName::Taddr, 1), None);
+        assert_eq!(i.operand_text(OperandName::Mbar, 0), None);
+        let d = i.validate(&Context::new(Target::Sm100a));
+        let names: Vec<_> = d
+            .iter()
+            .filter_map(|e| match e {
+                PtxError::Rule {
+                    rule: PtxRule::RegisterName(op),
+                    value,
+                    ..
+                } => i.operand_text(op, value as usize),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(names, ["[x]", "9b"]);
     }
 }

@@ -515,6 +515,30 @@ impl SmemFields {
     }
 }
 
+/// The warning that a pattern start has no effect, when `swizzle` is [`Swizzle::None`]:
+/// [`base_offset_for`] then gives 0 whatever the address (decisions.md R4).
+///
+/// # Examples
+/// ```
+/// use tcgen05::shared_memory_descriptor::{pattern_start_ignored, SmemError, Swizzle};
+///
+/// assert_eq!(pattern_start_ignored(0x500, Swizzle::B128), None);
+/// assert_eq!(
+///     pattern_start_ignored(0x500, Swizzle::None),
+///     Some(SmemError::PatternStartWithoutSwizzle { address: 0x500 })
+/// );
+/// ```
+#[must_use]
+pub const fn pattern_start_ignored(pattern_start: u32, swizzle: Swizzle) -> Option<SmemError> {
+    if swizzle.is_swizzled() {
+        None
+    } else {
+        Some(SmemError::PatternStartWithoutSwizzle {
+            address: pattern_start,
+        })
+    }
+}
+
 /// The matrix base offset for a swizzle pattern that starts at `pattern_start` (a shared memory
 /// byte address), per Table 41 and decisions.md R4.
 ///
@@ -602,7 +626,8 @@ const fn is_byte_field(field: SmemField) -> bool {
 /// A problem with a shared memory descriptor or its fields: the field, the value, and the rule
 /// (see [`Diagnostic::source`]).
 ///
-/// All are errors except [`SmemError::BaseOffsetWithoutSwizzle`], a warning.
+/// All are errors except [`SmemError::BaseOffsetWithoutSwizzle`] and
+/// [`SmemError::PatternStartWithoutSwizzle`], warnings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub enum SmemError {
@@ -632,6 +657,12 @@ pub enum SmemError {
     BaseOffsetWithoutSwizzle {
         /// The base offset.
         value: u8,
+    },
+    /// A swizzle pattern start given without swizzling: there is no pattern, so it sets
+    /// nothing (decisions.md R4). A warning ([`pattern_start_ignored`]).
+    PatternStartWithoutSwizzle {
+        /// The pattern start address given.
+        address: u32,
     },
     /// Swizzling mode code 3, 5 or 7 (or above 7) (Table 40).
     InvalidSwizzle {
@@ -702,6 +733,7 @@ impl SmemError {
             SmemError::BaseOffsetOutOfRange { .. }
             | SmemError::BaseOffsetWithoutSwizzle { .. }
             | SmemError::AbsoluteModeBaseOffset { .. } => SmemField::BaseOffset.name(),
+            SmemError::PatternStartWithoutSwizzle { .. } => "pattern_start_address",
             SmemError::InvalidSwizzle { .. } | SmemError::AbsoluteModeSwizzle { .. } => {
                 SmemField::Swizzle.name()
             }
@@ -736,7 +768,8 @@ impl SmemError {
             }
             SmemError::ReservedBit { .. } | SmemError::AbsoluteModeTarget { .. } => 1,
             SmemError::FixedBits { found, .. } => found as u64,
-            SmemError::PatternStartNotLineAligned { address, .. } => address as u64,
+            SmemError::PatternStartNotLineAligned { address, .. }
+            | SmemError::PatternStartWithoutSwizzle { address } => address as u64,
             SmemError::AdvanceMisaligned { bytes } => bytes as u64,
             SmemError::AdvanceOverflow { start, bytes } => start as u64 + bytes as u64,
         }
@@ -751,7 +784,8 @@ impl SmemError {
             SmemError::BaseOffsetOutOfRange { .. } | SmemError::InvalidSwizzle { .. } => {
                 Source::PtxTable(40)
             }
-            SmemError::BaseOffsetWithoutSwizzle { .. } => Source::Decision(4),
+            SmemError::BaseOffsetWithoutSwizzle { .. }
+            | SmemError::PatternStartWithoutSwizzle { .. } => Source::Decision(4),
             SmemError::ReservedBit { .. } => Source::Decision(2),
             SmemError::FixedBits { .. } => Source::Decision(1),
             SmemError::AbsoluteModeTarget { .. } => Source::PtxSection("9.7.16.4.1.1"),
@@ -765,12 +799,13 @@ impl SmemError {
         }
     }
 
-    /// [`Severity::Warning`] for [`SmemError::BaseOffsetWithoutSwizzle`], [`Severity::Error`]
-    /// otherwise.
+    /// [`Severity::Warning`] for [`SmemError::BaseOffsetWithoutSwizzle`] and
+    /// [`SmemError::PatternStartWithoutSwizzle`], [`Severity::Error`] otherwise.
     #[must_use]
     pub const fn severity(&self) -> Severity {
         match self {
-            SmemError::BaseOffsetWithoutSwizzle { .. } => Severity::Warning,
+            SmemError::BaseOffsetWithoutSwizzle { .. }
+            | SmemError::PatternStartWithoutSwizzle { .. } => Severity::Warning,
             _ => Severity::Error,
         }
     }
@@ -813,6 +848,11 @@ impl fmt::Display for SmemError {
             SmemError::BaseOffsetWithoutSwizzle { value } => write!(
                 f,
                 "matrix base offset {value} has no meaning without swizzling (expected 0)"
+            ),
+            SmemError::PatternStartWithoutSwizzle { address } => write!(
+                f,
+                "pattern start {address:#x} has no effect without swizzling: there is no \
+                 pattern, and the base offset stays 0"
             ),
             SmemError::InvalidSwizzle { code } => write!(
                 f,

@@ -85,6 +85,38 @@ impl Target {
         }
     }
 
+    /// The warning that `name` is an earlier name of a target: `sm_101a` / `sm_101f`, which
+    /// [`Target::from_name`] reads as `sm_110a` / `sm_110f` (decisions.md R17); `None` for every
+    /// other name.
+    ///
+    /// # Examples
+    /// ```
+    /// use tcgen05::targets::{Target, TargetAlias};
+    ///
+    /// assert_eq!(
+    ///     Target::alias_of("sm_101a"),
+    ///     Some(TargetAlias { name: "sm_101a", target: Target::Sm110a })
+    /// );
+    /// assert_eq!(Target::alias_of("sm_110a"), None);
+    /// ```
+    #[must_use]
+    pub const fn alias_of(name: &str) -> Option<TargetAlias> {
+        let b = name.as_bytes();
+        if eq(b, b"sm_101a") {
+            Some(TargetAlias {
+                name: "sm_101a",
+                target: Target::Sm110a,
+            })
+        } else if eq(b, b"sm_101f") {
+            Some(TargetAlias {
+                name: "sm_101f",
+                target: Target::Sm110f,
+            })
+        } else {
+            None
+        }
+    }
+
     /// True for the architecture-specific (`a`) targets.
     #[must_use]
     pub const fn is_arch_specific(self) -> bool {
@@ -147,6 +179,53 @@ impl fmt::Display for Target {
     }
 }
 
+/// A target given by its earlier name (a warning): PTX ISA 9.0 renamed `sm_101a` / `sm_101f`
+/// to `sm_110a` / `sm_110f`, and this crate reads the old name as the new one, so the checks,
+/// the PTX `.target` and the lowest PTX ISA version are those of the new name (decisions.md
+/// R17).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TargetAlias {
+    /// The name given.
+    pub name: &'static str,
+    /// The target it is read as.
+    pub target: Target,
+}
+
+impl fmt::Display for TargetAlias {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let v = self.target.min_ptx_version();
+        write!(
+            f,
+            "{} is an alias: it was renamed {} in PTX ISA 9.0 and is checked and written as {} \
+             (.target {}, PTX ISA {}.{} or later)",
+            self.name,
+            self.target,
+            self.target,
+            self.target,
+            v / 10,
+            v % 10
+        )
+    }
+}
+
+impl Diagnostic for TargetAlias {
+    fn field(&self) -> &'static str {
+        "target"
+    }
+    fn value(&self) -> u64 {
+        0
+    }
+    fn value_name(&self) -> Option<&'static str> {
+        Some(self.name)
+    }
+    fn source(&self) -> Source {
+        Source::Decision(17)
+    }
+    fn severity(&self) -> crate::diagnostic::Severity {
+        crate::diagnostic::Severity::Warning
+    }
+}
+
 /// Why a name is not a tcgen05 target.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TargetError {
@@ -205,6 +284,16 @@ mod tests {
         }
         assert_eq!(Target::from_name("sm_101a"), Ok(Target::Sm110a));
         assert_eq!(Target::from_name("sm_101f"), Ok(Target::Sm110f));
+        // Issue 16 D5: the old names are aliases, and say so.
+        for (old, new) in [("sm_101a", Target::Sm110a), ("sm_101f", Target::Sm110f)] {
+            let a = Target::alias_of(old).expect("an alias");
+            assert_eq!((a.name, a.target), (old, new));
+            assert_eq!(a.severity(), crate::diagnostic::Severity::Warning);
+            assert!(format!("{a}").contains("PTX ISA 9.0 or later"), "{a}");
+        }
+        for t in Target::ALL {
+            assert_eq!(Target::alias_of(t.name()), None);
+        }
     }
 
     #[test]

@@ -50,8 +50,8 @@
 use core::fmt;
 
 use crate::canonical_layout::{
-    swizzle_address, BaseOffsetReading, ElementLocation, ElementStorage, LayoutError, LayoutField,
-    MatrixLayout, CHUNK_BYTES, SHARED_WINDOW_BYTES,
+    swizzle_address, BaseOffsetReading, ElementLocation, ElementStorage, LayoutError, MatrixLayout,
+    CHUNK_BYTES, SHARED_WINDOW_BYTES,
 };
 use crate::diagnostic::{Diagnostic, Diagnostics, Severity, Source};
 use crate::mma::Major;
@@ -115,6 +115,19 @@ pub enum TensorCopyError {
     },
     /// The MMA operand's storage differs from the copy's.
     StorageMismatch,
+    /// The MMA's K-block, tile K indices `k_start .. k_start + k`, is not inside the K range
+    /// `tile_start .. tile_end` that the copies cover (tile coordinates throughout), so part of
+    /// what the MMA reads was never written.
+    KStartOutsideTile {
+        /// The tile K index where the MMA's K-block starts.
+        k_start: u32,
+        /// The MMA's K.
+        k: u32,
+        /// The first tile K index a copy holds.
+        tile_start: u64,
+        /// One past the last tile K index a copy holds.
+        tile_end: u64,
+    },
     /// A layout problem.
     Layout(LayoutError),
 }
@@ -129,6 +142,7 @@ impl TensorCopyError {
             TensorCopyError::Destination { .. } => "destination",
             TensorCopyError::OutOfWindow { .. } => "destination",
             TensorCopyError::StorageMismatch => "type",
+            TensorCopyError::KStartOutsideTile { .. } => "k_start",
             TensorCopyError::Layout(e) => e.layout_field().name(),
         }
     }
@@ -157,6 +171,17 @@ impl fmt::Display for TensorCopyError {
             TensorCopyError::StorageMismatch => {
                 f.write_str("the MMA operand's element storage differs from the tensor copy's")
             }
+            TensorCopyError::KStartOutsideTile {
+                k_start,
+                k,
+                tile_start,
+                tile_end,
+            } => write!(
+                f,
+                "the MMA's K-block, tile K {k_start}..{}, is not inside tile K \
+                 {tile_start}..{tile_end}, which the copies cover",
+                k_start as u64 + k as u64
+            ),
             TensorCopyError::Layout(e) => fmt::Display::fmt(&e, f),
         }
     }
@@ -173,6 +198,7 @@ impl Diagnostic for TensorCopyError {
             TensorCopyError::Destination { address, .. } => address as u64,
             TensorCopyError::OutOfWindow { end } => end,
             TensorCopyError::StorageMismatch => 0,
+            TensorCopyError::KStartOutsideTile { k_start, .. } => k_start as u64,
             TensorCopyError::Layout(e) => e.value(),
         }
     }
@@ -377,6 +403,36 @@ pub const fn agreement(
         }
         c += 1;
     }
+    // The K-block must lie in the K range the copies cover: K is the inner dimension of a
+    // K-major tile and the outer one of an MN-major tile.
+    let (mut tile_start, mut tile_end) = (u64::MAX, 0u64);
+    let mut c = 0;
+    while c < copies.len() {
+        let b = &copies[c];
+        let (origin, extent) = match op.major {
+            Major::K => (b.origin_inner as u64, b.inner as u64),
+            Major::Mn => (b.origin_outer as u64, b.outer as u64),
+        };
+        if origin < tile_start {
+            tile_start = origin;
+        }
+        if origin + extent > tile_end {
+            tile_end = origin + extent;
+        }
+        c += 1;
+    }
+    // Tile indices are `u32`: no copy holds an index past `u32::MAX`.
+    if tile_end > 1 << 32 {
+        tile_end = 1 << 32;
+    }
+    if (k_start as u64) < tile_start || k_start as u64 + op.k as u64 > tile_end {
+        return Err(TensorCopyError::KStartOutsideTile {
+            k_start,
+            k: op.k,
+            tile_start: if copies.is_empty() { 0 } else { tile_start },
+            tile_end,
+        });
+    }
     let mut n = 0u32;
     let mut mn = 0;
     while mn < op.mn {
@@ -386,13 +442,8 @@ pub const fn agreement(
                 Ok(r) => r,
                 Err(e) => return Err(TensorCopyError::Layout(e)),
             };
-            let Some(tile_k) = k_start.checked_add(k) else {
-                return Err(TensorCopyError::Layout(LayoutError::IndexOutOfRange {
-                    field: LayoutField::KIndex,
-                    value: k_start,
-                    extent: u32::MAX - op.k,
-                }));
-            };
+            // At most `tile_end - 1 <= u32::MAX`: checked above.
+            let tile_k = k_start + k;
             let (i, o) = match op.major {
                 Major::K => (tile_k, mn),
                 Major::Mn => (mn, tile_k),
@@ -481,6 +532,7 @@ mod tests {
     use crate::mma::{ElementType, Kind};
     use crate::shared_memory_descriptor::{SmemDescriptor, SmemFields};
     use crate::targets::Target;
+    use std::string::ToString;
 
     fn bf16() -> ElementStorage {
         ElementStorage::of(ElementType::Bf16, None).expect("bf16")
@@ -598,6 +650,65 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A K-block outside the K range the copies cover is refused with its own error in tile
+    /// coordinates (issue 16 D4), for K-major (K inner) and MN-major (K outer) tiles, and no
+    /// `k_start` near `u32::MAX` overflows.
+    #[test]
+    fn k_start_outside_the_copied_tile() {
+        let st = bf16();
+        let tile = TileLayout::new(st, Major::K, Swizzle::B128, 128, 64, 0x400);
+        let d = tile.descriptor(3, Target::Sm100a).expect("descriptor");
+        let l = MatrixLayout::try_new(d, tile.operand()).expect("layout");
+        let copy = TensorCopyBox::new(Swizzle::B128, st, 64, 128, 0x400);
+        assert!(matches!(
+            agreement(&l, &[copy], 48),
+            Ok(Agreement::Agree { .. })
+        ));
+        for k_start in [49, 64, u32::MAX - 15, u32::MAX] {
+            assert_eq!(
+                agreement(&l, &[copy], k_start),
+                Err(TensorCopyError::KStartOutsideTile {
+                    k_start,
+                    k: 16,
+                    tile_start: 0,
+                    tile_end: 64
+                })
+            );
+        }
+        // Copies from tile K 16 on: k_start 0 is before them.
+        let moved = copy.at_origin(16, 0);
+        let e = agreement(&l, &[moved], 0).expect_err("before the tile");
+        assert_eq!(e.field(), "k_start");
+        assert_eq!(
+            e.to_string(),
+            "the MMA's K-block, tile K 0..16, is not inside tile K 16..80, which the copies cover"
+        );
+        // MN-major: K is the outer dimension of the box.
+        let tile = TileLayout::new(st, Major::Mn, Swizzle::B128, 64, 32, 0x400);
+        let d = tile.descriptor(1, Target::Sm100a).expect("descriptor");
+        let l = MatrixLayout::try_new(d, tile.operand()).expect("layout");
+        let copy = TensorCopyBox::new(Swizzle::B128, st, 64, 32, 0x400);
+        assert!(matches!(
+            agreement(&l, &[copy], 16),
+            Ok(Agreement::Agree { .. })
+        ));
+        assert!(matches!(
+            agreement(&l, &[copy], 17),
+            Err(TensorCopyError::KStartOutsideTile { tile_end: 32, .. })
+        ));
+        // A copy whose origin sits at the top of the index range ends at 2^32, not past it;
+        // a K-block that ends there is checked element by element without overflow.
+        let top = copy.at_origin(0, u32::MAX - 15);
+        assert!(matches!(
+            agreement(&l, &[top], u32::MAX - 15),
+            Ok(Agreement::Differs { .. })
+        ));
+        assert!(matches!(
+            agreement(&l, &[top], u32::MAX - 7),
+            Err(TensorCopyError::KStartOutsideTile { tile_end, .. }) if tile_end == 1 << 32
+        ));
     }
 
     /// The classic mistakes are caught, and the first differing element is named.

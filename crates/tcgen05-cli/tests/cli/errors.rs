@@ -350,3 +350,93 @@ fn tmem_sizes_follow_table_39_and_tensor_memory() {
         crate::run(args).code(0);
     }
 }
+
+/// Issue 16 D5: `sm_101a` is read as `sm_110a`; the run says so (a warning from the library,
+/// decisions.md R17), and the help says so.
+#[test]
+fn target_alias_warns() {
+    let idesc = [
+        "encode", "idesc", "--kind", "f16", "--m", "128", "--n", "64", "--d-type", "f32",
+        "--a-type", "f16", "--b-type", "f16",
+    ];
+    let r = run(&[&idesc[..], &["--target", "sm_101a"]].concat());
+    r.code(0);
+    assert_eq!(
+        r.stderr_lines(),
+        ["warning: target = sm_101a: sm_101a is an alias: it was renamed sm_110a in PTX ISA 9.0 \
+          and is checked and written as sm_110a (.target sm_110a, PTX ISA 9.0 or later) \
+          (decisions.md R17)"]
+    );
+    let r = run(&[
+        "ptx",
+        "fence",
+        "before-thread-sync",
+        "--target=sm_101f",
+        "--preamble",
+    ]);
+    r.code(0);
+    assert!(r.stdout.contains(".target sm_110f"), "{}", r.stdout);
+    assert!(
+        r.stderr.starts_with("warning: target = sm_101f:"),
+        "{}",
+        r.stderr
+    );
+    let r = run(&[&idesc[..], &["--target", "sm_110a"]].concat());
+    assert!(r.stderr.is_empty(), "{}", r.stderr);
+    let help = run(&["encode", "idesc", "--help"]).stdout;
+    assert!(
+        help.contains("sm_101a and sm_101f are aliases of sm_110a and sm_110f"),
+        "{help}"
+    );
+}
+
+/// Issue 16 D5: a flag given twice keeps its last value, and the run says so; flags that are
+/// meant to repeat (`--dst`) say nothing.
+#[test]
+fn repeated_flag_warns() {
+    let r = run(&[
+        "encode", "idesc", "--kind", "f16", "--m", "128", "--n", "64", "--d-type", "f32",
+        "--a-type", "f16", "--b-type", "f16", "--m=64", "--json",
+    ]);
+    r.code(0);
+    assert_eq!(r.json()["fields"]["m"], 64);
+    assert_eq!(
+        r.stderr_lines(),
+        ["warning: --m is given 2 times (128, 64); only the last, 64, is used"]
+    );
+    let r = run(&[
+        "ptx",
+        "fence",
+        "before-thread-sync",
+        "--preamble",
+        "--preamble",
+    ]);
+    r.code(0);
+    assert_eq!(r.stderr_lines(), ["warning: --preamble is given 2 times"]);
+    let r = run(&[
+        "layout",
+        "tma",
+        "0x4000404000010040",
+        "--type",
+        "bf16",
+        "--major",
+        "k",
+        "--mn",
+        "128",
+        "--k",
+        "16",
+        "--swizzle",
+        "128B",
+        "--box",
+        "32x128",
+        "--dst",
+        "0x400",
+        "--box-origin",
+        "0,0",
+        "--dst",
+        "0x4400",
+        "--box-origin",
+        "32,0",
+    ]);
+    assert!(r.stderr.is_empty(), "{}", r.stderr);
+}

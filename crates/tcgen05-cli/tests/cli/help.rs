@@ -152,3 +152,101 @@ fn help_examples_run() {
     run(&["shapes", "--kind", "f16", "--cta-group", "2", "--sparse"]).code(0);
     run(&["shapes", "--kind", "mxf4", "--target", "sm_103a", "--json"]).code(0);
 }
+
+/// The subcommands under `path`, read from its `--help` ("Commands:" section).
+fn subcommands(path: &[String]) -> Vec<String> {
+    let args: Vec<&str> = path.iter().map(String::as_str).chain(["--help"]).collect();
+    let help = run(&args).stdout;
+    help.lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|c| *c != "help")
+        .map(str::to_string)
+        .collect()
+}
+
+/// Every command line (`$ tcgen05 ...` or `tcgen05 ...`, with `\` continuations) of a help text, each with the
+/// first line shown after it (when it is output, not another command), and the exit status
+/// its `# exit N` comment gives (default 0).
+fn examples(help: &str) -> Vec<(String, Option<String>, i32)> {
+    let lines: Vec<&str> = help.lines().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let t = lines[i].trim_start();
+        let Some(cmd) = t
+            .strip_prefix("$ tcgen05 ")
+            .or_else(|| t.strip_prefix("tcgen05 "))
+        else {
+            i += 1;
+            continue;
+        };
+        let mut cmd = cmd.to_string();
+        while cmd.ends_with('\\') && i + 1 < lines.len() {
+            cmd.pop();
+            i += 1;
+            cmd.push_str(lines[i].trim());
+            cmd.push(' ');
+        }
+        i += 1;
+        let (cmd, code) = match cmd.split_once("# exit ") {
+            Some((c, rest)) => (c.to_string(), rest[..1].parse().expect("exit status")),
+            None => (cmd, 0),
+        };
+        let shown = lines
+            .get(i)
+            .map(|l| l.trim())
+            .filter(|l| !l.is_empty() && !l.starts_with('$'))
+            .map(str::to_string);
+        out.push((cmd, shown, code));
+    }
+    out
+}
+
+/// Issue 16 D8: every leaf subcommand's `--help` has a worked example; each example that is a
+/// plain command runs with the status it states, and a one-line output shown whole is what it
+/// prints.
+#[test]
+fn every_subcommand_has_a_worked_example_that_runs() {
+    let mut todo = vec![Vec::<String>::new()];
+    let mut leaves = 0;
+    while let Some(path) = todo.pop() {
+        let subs = subcommands(&path);
+        if !subs.is_empty() {
+            todo.extend(subs.into_iter().map(|s| [&path[..], &[s]].concat()));
+            continue;
+        }
+        leaves += 1;
+        let args: Vec<&str> = path.iter().map(String::as_str).chain(["--help"]).collect();
+        let help = run(&args).stdout;
+        assert!(help.contains("Example"), "{path:?}: no example:\n{help}");
+        let ex = examples(&help);
+        assert!(
+            !ex.is_empty(),
+            "{path:?}: no `tcgen05` command in its example"
+        );
+        for (cmd, shown, code) in ex {
+            // Shell plumbing, quoted arguments and files are left to the reader.
+            let files = [".bin", ".npy", ".ptx", ".svg", ".txt", ".json", ".cu"];
+            if cmd.contains(['>', '<', '|', '\'', '"'])
+                || cmd.contains(" - ")
+                || files.iter().any(|f| cmd.contains(f))
+            {
+                continue;
+            }
+            let words: Vec<&str> = cmd.split_whitespace().collect();
+            let r = run(&words);
+            assert_eq!(r.code, code, "{path:?}: `tcgen05 {cmd}`\n{r:#?}");
+            if let Some(shown) = shown.filter(|s| !s.contains("...") && !s.contains('{')) {
+                let first = r.stdout.lines().next().unwrap_or("").trim();
+                if first.len() == shown.len() || shown.starts_with("tcgen05.") {
+                    assert_eq!(first, shown, "{path:?}: `tcgen05 {cmd}`");
+                }
+            }
+        }
+    }
+    assert!(leaves >= 30, "only {leaves} subcommands found");
+}

@@ -303,7 +303,8 @@ fn encode_rules() {
     ]
     .concat());
     r.code(0);
-    assert!(r.stderr.starts_with("warning: b_type"), "{}", r.stderr);
+    // (After the warning that --a-type is given twice.)
+    assert!(r.stderr.contains("\nwarning: b_type"), "{}", r.stderr);
 
     let i8 = [
         "--kind", "i8", "--m", "128", "--n", "64", "--d-type", "s32", "--a-type", "s8", "--b-type",
@@ -480,4 +481,50 @@ fn warnings_do_not_fail() {
     let v = decode("0x08100410", "f16", &[], 0);
     assert!(has(&warnings_of(&v), "b_type", "R12"), "{v}");
     assert_eq!(v["fields"]["a_type"], "f16");
+}
+
+/// Issue 16 D3: a number too wide for its field is one error naming the value as typed; the 0
+/// that stands in for it while the fields are built gives no second, false error.
+#[test]
+fn too_wide_m_or_n_is_one_error_with_the_value_typed() {
+    for (flag, value) in [("--n", "65536"), ("--m", "65536"), ("--n", "4294967296")] {
+        let mut flags = F16.to_vec();
+        let at = flags.iter().position(|f| *f == flag).expect("flag") + 1;
+        flags[at] = value;
+        let v = encode_fails(&flags);
+        let field = &flag[2..];
+        assert_eq!(
+            errors_of(&v),
+            [(field.to_string(), "PTX ISA 9.7.16.2.1 Table 39".into())]
+        );
+        assert!(
+            v["errors"][0]["message"]
+                .as_str()
+                .is_some_and(|m| m.contains(value)),
+            "{v}"
+        );
+        assert_eq!(
+            v["fields"][field].to_string(),
+            value,
+            "fields as typed: {v}"
+        );
+        let r = run(&[&["encode", "idesc"][..], &flags].concat());
+        r.code(1);
+        assert_eq!(r.stderr_lines().len(), 1, "{}", r.stderr);
+        assert!(
+            r.stderr.contains(&format!("{field} = {value}")),
+            "{}",
+            r.stderr
+        );
+    }
+}
+
+/// Issue 16 D3: an undefined type code does not hide the other problems of the value.
+#[test]
+fn decode_reports_m_and_n_next_to_an_undefined_type_code() {
+    // d_type code 3 (undefined for f16), M = 0, N = 0.
+    let v = decode("0x00000030", "f16", &[], 1);
+    let fields: Vec<String> = errors_of(&v).into_iter().map(|(f, _)| f).collect();
+    assert_eq!(fields, ["d_type", "n", "m"], "{v}");
+    assert_eq!(v["fields"]["d_type"], 3);
 }

@@ -523,6 +523,41 @@ fn tma(extra: &[&str]) -> crate::Run {
     .concat())
 }
 
+/// Issue 16 D4: `--k-start` is checked against the K range the copies cover, and messages
+/// speak of tile elements only.
+#[test]
+fn tma_k_start_is_checked_in_tile_coordinates() {
+    let copy = ["--swizzle", "128B", "--box", "64x128", "--dst", "0x400"];
+    for (k_start, end) in [("49", "65"), ("64", "80"), ("4294967295", "4294967311")] {
+        let r = tma(&[&copy[..], &["--k-start", k_start, "--json"]].concat());
+        r.code(1);
+        let v = r.json();
+        assert_eq!(
+            crate::errors_of(&v),
+            [("k_start".to_string(), "PTX ISA 5.5.7".to_string())],
+            "{v}"
+        );
+        let message = v["errors"][0]["message"].as_str().expect("message");
+        assert!(
+            message.contains(&format!("tile K {k_start}..{end}")) && message.contains("0..64"),
+            "{message}"
+        );
+    }
+    // The K-block of tile K 48..64 read through the first K-block's descriptor: the tile
+    // element the MMA reads, (0, 48), and the one the copy put there, (0, 0), both in tile
+    // coordinates; the JSON keeps the MMA's own K (0) next to the tile's (48).
+    let r = tma(&[&copy[..], &["--k-start", "48"]].concat());
+    r.code(1);
+    assert_eq!(
+        r.stderr_lines(),
+        ["error: address = 0x400: the MMA reads tile element (0, 48) from 0x400, but the copy put \
+          it at 0x460; the copy put tile element (0, 0) there (PTX ISA 5.5.7)"]
+    );
+    let r = tma(&[&copy[..], &["--k-start", "48", "--json"]].concat());
+    assert_eq!(r.json()["first_difference"]["k"], 0);
+    assert_eq!(r.json()["first_difference"]["tile_k"], 48);
+}
+
 #[test]
 fn tma_agreement() {
     let r = tma(&["--swizzle", "128B", "--box", "64x128", "--dst", "0x400"]);
@@ -556,7 +591,7 @@ fn tma_agreement() {
     assert_eq!(v["agree"], false);
     assert_eq!(
         v["first_difference"],
-        serde_json::json!({"mn": 1, "k": 0, "mma_address": "0x490", "copy_address": "0x440", "found": [2, 0]})
+        serde_json::json!({"mn": 1, "k": 0, "tile_k": 0, "mma_address": "0x490", "copy_address": "0x440", "found": [2, 0]})
     );
     let lines = r.stderr_lines();
     assert_eq!(lines.len(), 1);
@@ -599,6 +634,66 @@ fn tma_agreement() {
         "{}",
         r.stderr
     );
+}
+
+/// Issue 16 D9: a 256 x 256 operand (1,024 lines of 128 bytes) is folded into columns of 128
+/// lines, so that the picture is about 4,400 px high rather than 35,000; a small one is not.
+#[test]
+fn svg_of_a_large_tile_is_folded() {
+    let dir = std::env::temp_dir().join(format!("tcgen05-layout-fold-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("big.svg");
+    let p = path.to_str().expect("utf-8 path");
+    let draw = |mn: &str, k: &str| -> String {
+        run(&[
+            "layout",
+            "desc",
+            "--type",
+            "bf16",
+            "--major",
+            "k",
+            "--swizzle",
+            "128B",
+            "--mn",
+            mn,
+            "--k",
+            k,
+            "--start-address",
+            "0",
+            "--svg",
+            p,
+        ])
+        .code(0);
+        std::fs::read_to_string(&path).expect("svg written")
+    };
+    let size = |svg: &str| -> (u32, u32) {
+        let num = |key: &str| -> u32 {
+            let at = svg.find(&format!("{key}=\"")).expect("attribute") + key.len() + 2;
+            svg[at..]
+                .split('"')
+                .next()
+                .expect("v")
+                .parse()
+                .expect("number")
+        };
+        (num("width"), num("height"))
+    };
+    let big = draw("256", "256");
+    let (w, h) = size(&big);
+    assert!(h <= 4500, "height {h}");
+    assert_eq!(w, 8 * 1048, "eight columns of 128 lines");
+    assert_eq!(
+        big.matches("<title>").count(),
+        256 * 256 / 8,
+        "every chunk is drawn"
+    );
+    assert!(big.contains("128 lines per column"));
+    // The last line, 0x1ff80 (line 1023), is drawn and labelled.
+    assert!(big.contains(">0x1ff80</text>"));
+    let small = draw("16", "64");
+    assert_eq!(size(&small), (1048, 56 + 16 * 34 + 30));
+    assert!(!small.contains("lines per column"));
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

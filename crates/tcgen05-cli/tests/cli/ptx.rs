@@ -175,7 +175,8 @@ fn preamble_and_version_follow_target_and_form() {
     ]);
     assert!(
         e.iter()
-            .any(|l| l.starts_with("error: version = .block32:")),
+            .any(|l| l
+                .starts_with("error: version = 8.7: PTX ISA version 8.7 is too low for .block32")),
         "{e:?}"
     );
 }
@@ -500,4 +501,95 @@ fn rust_asm_templates() {
         "ld", "--shape", "32x32b", "--num", "x1", "--taddr", "{t", "--asm",
     ]);
     assert!(e.iter().any(|l| l.starts_with("error: taddr")), "{e:?}");
+}
+
+/// Issue 16 D5: the qualifiers of `tcgen05.ld.red` without `--red` change nothing; each gives a
+/// warning naming the value typed, and the load is written as without them.
+#[test]
+fn ld_reduction_flags_without_red_warn() {
+    let plain = line(&["ld", "--shape", "32x32b", "--num", "x1"]);
+    let r = run(&[
+        "ptx",
+        "ld",
+        "--shape",
+        "32x32b",
+        "--num",
+        "x1",
+        "--abs",
+        "--nan",
+        "--red-type",
+        "u32",
+        "--redval",
+        "v7",
+    ]);
+    r.code(0);
+    assert_eq!(r.stdout.trim_end(), plain);
+    let lines = r.stderr_lines();
+    assert_eq!(
+        lines,
+        [
+            "warning: abs = true: --abs has no effect without --red and is ignored (PTX ISA 9.7.16.8.3)",
+            "warning: nan = true: --nan has no effect without --red and is ignored (PTX ISA 9.7.16.8.3)",
+            "warning: red_type = u32: --red-type has no effect without --red and is ignored (PTX ISA 9.7.16.8.3)",
+            "warning: redval = v7: --redval has no effect without --red and is ignored (PTX ISA 9.7.16.8.3)",
+        ]
+    );
+    let r = run(&[
+        "ptx", "ld", "--shape", "32x32b", "--num", "x1", "--abs", "--json",
+    ]);
+    r.code(0);
+    let v = r.json();
+    assert_eq!(v["valid"], true);
+    assert_eq!(
+        crate::warnings_of(&v),
+        [("abs".into(), "PTX ISA 9.7.16.8.3".into())]
+    );
+    // With --red they are used, and nothing is said.
+    let r = run(&[
+        "ptx", "ld", "--shape", "32x32b", "--num", "x2", "--red", "min", "--abs", "--target",
+        "sm_103a",
+    ]);
+    r.code(0);
+    assert!(r.stderr.is_empty(), "{}", r.stderr);
+    assert!(r.stdout.contains(".min.abs.f32"), "{}", r.stdout);
+}
+
+/// Issue 16 D6: problems show the value as typed: a register name, not its index (and no
+/// "element" for a scalar operand); a PTX ISA version as X.Y, not major * 10 + minor nor the
+/// target it is too low for.
+#[test]
+fn problems_show_the_value_typed() {
+    let r = run(&[
+        "ptx", "ld", "--shape", "32x32b", "--num", "x2", "--taddr", "[x]", "--dst", "a,9b",
+    ]);
+    r.code(1);
+    assert_eq!(
+        r.stderr_lines(),
+        [
+            "error: taddr = [x]: operand taddr is not a PTX identifier (nor an asm! placeholder \
+             {name}) (PTX ISA 4.4)",
+            "error: registers = 9b: operand registers (element 1) is not a PTX identifier (nor \
+             an asm! placeholder {name}) (PTX ISA 4.4)",
+        ]
+    );
+    for (v, tail) in [("9.9", "is above 9.1"), ("8.5", "is too low for sm_100a")] {
+        let r = run(&[
+            "ptx",
+            "ld",
+            "--shape",
+            "32x32b",
+            "--num",
+            "x1",
+            "--ptx-version",
+            v,
+        ]);
+        r.code(1);
+        let lines = r.stderr_lines();
+        assert_eq!(lines.len(), 1, "{}", r.stderr);
+        assert!(
+            lines[0].starts_with(&format!("error: version = {v}: PTX ISA version {v} {tail}")),
+            "{}",
+            r.stderr
+        );
+    }
 }

@@ -306,3 +306,26 @@ fn names_are_checked() {
     encode(&["--swizzle", "128b"], 0);
     encode(&["--swizzle", "128B_BASE32B"], 0);
 }
+
+/// Issue 16 D5: a pattern start without swizzling sets nothing: a warning from the library
+/// (decisions.md R4), and the descriptor is the one without it.
+#[test]
+fn pattern_start_without_swizzle_warns() {
+    let r = encode(&["--swizzle", "none", "--pattern-start", "0x500"], 0);
+    assert_eq!(
+        r.stderr_lines(),
+        [
+            "warning: pattern_start_address = 0x500: pattern start 0x500 has no effect without \
+          swizzling: there is no pattern, and the base offset stays 0 (decisions.md R4)"
+        ]
+    );
+    let with = encode(
+        &["--swizzle", "none", "--pattern-start", "0x500", "--json"],
+        0,
+    )
+    .json();
+    let without = encode(&["--swizzle", "none", "--json"], 0).json();
+    assert_eq!(with["hex"], without["hex"]);
+    let r = encode(&["--swizzle", "64B", "--pattern-start", "0x500"], 0);
+    assert!(r.stderr.is_empty(), "{}", r.stderr);
+}

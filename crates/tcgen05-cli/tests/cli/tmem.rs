@@ -552,3 +552,72 @@ fn readme_pictures_are_what_the_command_draws() {
     assert_eq!(n, 6);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The `width` and `height` of an SVG picture.
+fn svg_size(svg: &str) -> (u32, u32) {
+    let num = |key: &str| -> u32 {
+        let at = svg.find(&format!("{key}=\"")).expect("attribute") + key.len() + 2;
+        svg[at..]
+            .split('"')
+            .next()
+            .expect("value")
+            .parse()
+            .expect("number")
+    };
+    (num("width"), num("height"))
+}
+
+/// Issue 16 D9: pictures hide nothing: overlapping `.16x32bx2` halves show both threads in
+/// red; the `.ws` D title says `.ws`; the subtitle fits the picture.
+#[test]
+fn svg_pictures_show_overlaps_ws_and_whole_subtitles() {
+    let dir = std::env::temp_dir().join(format!("tcgen05-tmem-d9-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let f = dir.join("x.svg");
+    let fp = f.to_str().expect("utf-8 path");
+    let draw = |args: &[&str]| -> String {
+        run(&[&["tmem"][..], args, &["--svg", fp]].concat()).code(0);
+        std::fs::read_to_string(&f).expect("svg written")
+    };
+    // Offset 1 < the 2 columns of a half: column 1 of every lane is T(l).r1 and T(l+16).r0.
+    let s = draw(&["ld", "--shape", "16x32bx2", "--num", "2", "--offset", "1"]);
+    assert_eq!(
+        s.matches("fill=\"#e33\"").count(),
+        16,
+        "one red cell per lane"
+    );
+    assert!(s.contains(">T0/T16<") && s.contains(">r1/r0<"), "{s}");
+    assert!(s.contains(">T31<"), "threads 16-31 are drawn");
+    assert!(s.contains("red: the two halves overlap"));
+    // Adjacent halves: nothing red.
+    let s = draw(&["ld", "--shape", "16x32bx2", "--num", "2"]);
+    assert!(!s.contains("#e33"));
+    // .ws in the title of a .ws D (layout E), not in the others.
+    let s = draw(&["d", "--m", "64", "--n", "64", "--ws"]);
+    assert!(s.contains(".cta_group::1, .ws: layout E"), "{s}");
+    let s = draw(&["d", "--m", "64", "--n", "64"]);
+    assert!(!s.contains(".ws"), "{s}");
+    // The long subtitle of a packed load (at x = 64, about 6 px per character) fits.
+    let s = draw(&["ld", "--shape", "32x32b", "--num", "1", "--pack"]);
+    let line = s
+        .lines()
+        .find(|l| l.contains(" across, lanes down"))
+        .expect("subtitle");
+    let text = line
+        .split('>')
+        .nth(1)
+        .expect("text")
+        .split('<')
+        .next()
+        .expect("text");
+    let text = text
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&");
+    let (width, _) = svg_size(&s);
+    assert!(
+        64 + 6 * u32::try_from(text.len()).expect("len") <= width,
+        "{width}: {text}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

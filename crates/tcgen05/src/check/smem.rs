@@ -38,6 +38,7 @@ pub fn reads(e: &SmemError) -> u64 {
         | SmemError::OutOfRange { .. }
         | SmemError::BaseOffsetOutOfRange { .. }
         | SmemError::PatternStartNotLineAligned { .. }
+        | SmemError::PatternStartWithoutSwizzle { .. }
         | SmemError::AdvanceMisaligned { .. }
         | SmemError::AdvanceOverflow { .. } => u64::MAX,
     }

@@ -1,0 +1,102 @@
+//! Warnings about the command line itself, found before it is run: a target given by its
+//! earlier name (`sm_101a`, an alias of `sm_110a`: decisions.md R17) and a flag given more than
+//! once, of which only the last value counts.
+
+use std::ffi::OsString;
+use std::fmt::{self, Write as _};
+
+use clap::{ArgAction, CommandFactory};
+use tcgen05::Target;
+
+use crate::cli::Cli;
+use crate::out::{problem_json, problem_line, Style};
+
+/// What [`scan`] found: stderr lines, and the JSON problems that may go in a `--json` object.
+#[derive(Debug, Default)]
+pub struct ArgWarnings {
+    /// One `warning: ...` line each.
+    pub text: String,
+    /// `(false, {"field", "message", "source"})` for the warnings that have a rule source.
+    pub json: Vec<(bool, String)>,
+}
+
+/// Scans the arguments (without the program name) of a command line that parsed.
+pub fn scan(args: &[OsString], style: Style) -> Result<ArgWarnings, fmt::Error> {
+    let mut w = ArgWarnings::default();
+    let root = Cli::command();
+    let mut cmd = &root;
+    // (flag, values as typed) in the order first seen.
+    let mut seen: Vec<(String, Vec<String>)> = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let Some(tok) = args[i].to_str() else {
+            i += 1;
+            continue;
+        };
+        i += 1;
+        if tok == "--" {
+            break;
+        }
+        let Some(flag) = tok.strip_prefix("--") else {
+            if !tok.starts_with('-') {
+                if let Some(sub) = cmd.find_subcommand(tok) {
+                    cmd = sub;
+                }
+            }
+            continue;
+        };
+        let (name, inline) = match flag.split_once('=') {
+            Some((n, v)) => (n, Some(v.to_string())),
+            None => (flag, None),
+        };
+        let arg = cmd
+            .get_arguments()
+            .chain(root.get_arguments())
+            .find(|a| a.get_long() == Some(name));
+        let Some(arg) = arg else { continue };
+        let takes_value = matches!(arg.get_action(), ArgAction::Set | ArgAction::Append);
+        let value = match inline {
+            Some(v) => v,
+            None if takes_value && i < args.len() => {
+                i += 1;
+                args[i - 1].to_string_lossy().into_owned()
+            }
+            None => String::new(),
+        };
+        if name == "target" {
+            if let Some(alias) = Target::alias_of(value.trim_ascii()) {
+                problem_line(&mut w.text, &alias, style)?;
+                let mut j = String::new();
+                problem_json(&mut j, &alias)?;
+                w.json.push((false, j));
+            }
+        }
+        if matches!(arg.get_action(), ArgAction::Append | ArgAction::Count) {
+            continue;
+        }
+        match seen.iter_mut().find(|(n, _)| n == name) {
+            Some((_, values)) => values.push(value),
+            None => seen.push((name.to_string(), vec![value])),
+        }
+    }
+    for (name, values) in seen.iter().filter(|(_, v)| v.len() > 1) {
+        write!(
+            w.text,
+            "{}warning{}: --{name} is given {} times",
+            style.yellow(),
+            style.reset(),
+            values.len()
+        )?;
+        if values.iter().all(String::is_empty) {
+            w.text.push('\n');
+        } else {
+            let last = values.last().map_or("", String::as_str);
+            writeln!(
+                w.text,
+                " ({}); only the last, {last}, is used",
+                values.join(", ")
+            )?;
+        }
+    }
+    Ok(w)
+}
