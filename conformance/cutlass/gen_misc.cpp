@@ -13,7 +13,10 @@ namespace {
 uint64_t zmask_raw(const UMMA::MaskAndShiftB& m) { return (uint64_t(m.uri[1]) << 32) | m.uri[0]; }
 
 // m, n: the CTA tile a conv-helper mask was made for (0 when the fields were set by hand).
-void zmask_record(const UMMA::MaskAndShiftB& m, const char* source, int cta_m, int cta_n, const char* difference) {
+// conv_q, cta_q, skip_left, tap: the conv helper's arguments and the tap the mask is for (-1 when
+// the fields were set by hand).
+void zmask_record(const UMMA::MaskAndShiftB& m, const char* source, int cta_m, int cta_n, const char* difference,
+                  int conv_q = -1, int cta_q = -1, int skip_left = -1, int tap = -1) {
   const uint64_t raw = zmask_raw(m);
   const unsigned fs = m.first_span_;
   Rec r("zmask");
@@ -22,6 +25,7 @@ void zmask_record(const UMMA::MaskAndShiftB& m, const char* source, int cta_m, i
       .num("non_zero_mask", m.nzm_).num("skip_span", m.skip_span_).num("use_span", m.use_span_)
       .num("column_shift", m.shift_).str("source", source);
   if (cta_m) r.num("cta_m", cta_m).num("cta_n", cta_n);
+  if (conv_q >= 0) r.num("conv_q", conv_q).num("cta_coord_q", cta_q).num("skip_left", skip_left).num("tap", tap);
   r.hex("hex", raw, 16);
   if (difference) r.str("difference", difference);
   r.emit("zmask");
@@ -50,10 +54,25 @@ template <int CTA_M, int CTA_N>
 void zmask_conv(int conv_q, int cta_coord_q, int skip_left) {
   auto masks = UMMA::make_column_zero_mask<int, 3, CTA_M, CTA_N>(conv_q, cta_coord_q, skip_left);
   for (int s = 0; s < 3; ++s)
-    zmask_record(masks[s], "make_column_zero_mask", CTA_M, CTA_N, masks[s].nzm_ ? "nzm_comment_inverted" : nullptr);
+    zmask_record(masks[s], "make_column_zero_mask", CTA_M, CTA_N, masks[s].nzm_ ? "nzm_comment_inverted" : nullptr,
+                 conv_q, cta_coord_q, skip_left, s);
 }
 
 constexpr int kRandomZmask = 2000;
+
+// Seeded calls of the conv helper for one CTA tile: row lengths conv_q in 1..300 (the use span
+// saturates at 256), CTA positions 0..7 along the row, left paddings 0..2.
+constexpr int kConvPerShape = 64;
+
+template <int CTA_M, int CTA_N>
+void zmask_conv_sweep(Rng& rng) {
+  for (int i = 0; i < kConvPerShape; ++i) {
+    const int conv_q = 1 + int(rng.below(300));
+    const int cta_coord_q = int(rng.below(8));
+    const int skip_left = int(rng.below(3));
+    zmask_conv<CTA_M, CTA_N>(conv_q, cta_coord_q, skip_left);
+  }
+}
 
 }  // namespace
 
@@ -97,7 +116,19 @@ void gen_misc() {
     zmask({sc0, sc1, sc2, sc3}, {int(fs & 1), int((fs >> 1) & 1), int((fs >> 2) & 1), int((fs >> 3) & 1)}, nzm,
           skip, use, shift, "random");
   }
-  // CUTLASS's conv helper (FLT_S = 3 taps) for a few CTA tiles and positions.
+  // CUTLASS's conv helper over every CTA tile it accepts (M = 32, 64, 128: any other M divides by
+  // zero; N = 64, 128, 256, the .ws N of Table 39), each with seeded convolution row lengths,
+  // CTA positions and left paddings (FLT_S = 3 taps, the only filter size it takes).
+  zmask_conv_sweep<32, 64>(rng);
+  zmask_conv_sweep<32, 128>(rng);
+  zmask_conv_sweep<32, 256>(rng);
+  zmask_conv_sweep<64, 64>(rng);
+  zmask_conv_sweep<64, 128>(rng);
+  zmask_conv_sweep<64, 256>(rng);
+  zmask_conv_sweep<128, 64>(rng);
+  zmask_conv_sweep<128, 128>(rng);
+  zmask_conv_sweep<128, 256>(rng);
+  // And the fixed cases of the first generator.
   zmask_conv<128, 128>(56, 0, 1);
   zmask_conv<128, 128>(56, 1, 1);
   zmask_conv<128, 128>(200, 1, 2);
