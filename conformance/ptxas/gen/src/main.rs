@@ -220,6 +220,19 @@ fn rule_names(errors: &[PtxError]) -> Vec<String> {
 
 struct Gen {
     cases: Vec<Case>,
+    /// What the enumeration did, for the summary's statement of scope.
+    scope: Scope,
+}
+
+/// How many candidate forms the enumeration wrote and what became of them.
+#[derive(Clone, Copy, Debug, Default)]
+struct Scope {
+    /// Every candidate form the builders wrote (before any was dropped).
+    candidates: usize,
+    /// Illegal candidates dropped because they break two or more rules ptxas may check.
+    dropped_multi: usize,
+    /// Illegal candidates of one rule dropped where only legal forms were asked for.
+    dropped_unasked: usize,
 }
 
 impl Gen {
@@ -228,11 +241,17 @@ impl Gen {
     fn add(&mut self, ctx: Context, instr: Instruction<'static>, keep_illegal: bool) {
         let errors: Vec<PtxError> = instr.validate(&ctx).errors().collect();
         let ours = classify(&errors);
+        self.scope.candidates += 1;
         match ours {
             Verdict::Legal => {}
             Verdict::OursAlone => {}
             Verdict::Illegal => {
-                if !keep_illegal || errors.len() != 1 {
+                if errors.len() != 1 {
+                    self.scope.dropped_multi += 1;
+                    return;
+                }
+                if !keep_illegal {
+                    self.scope.dropped_unasked += 1;
                     return;
                 }
             }
@@ -685,6 +704,7 @@ fn hand_variants(g: &mut Gen, target: Target) {
             s
         })
         .collect();
+    g.scope.candidates += 1;
     g.cases.push(Case {
         target,
         version: ctx.version,
@@ -788,6 +808,7 @@ fn minimal_kernels(g: &mut Gen) {
             let bits = tcgen05::instruction_descriptor::InstructionDescriptor::try_new(f)
                 .map(tcgen05::instruction_descriptor::InstructionDescriptor::bits)
                 .expect("a Table 39 shape encodes");
+            g.scope.candidates += 1;
             g.cases.push(Case {
                 target,
                 version,
@@ -810,8 +831,11 @@ fn minimal_kernels(g: &mut Gen) {
     }
 }
 
-fn generate() -> Vec<Case> {
-    let mut g = Gen { cases: Vec::new() };
+fn generate() -> (Vec<Case>, Scope) {
+    let mut g = Gen {
+        cases: Vec::new(),
+        scope: Scope::default(),
+    };
     for target in TARGETS {
         mma_products(&mut g, target);
         mma_immediates(&mut g, target);
@@ -823,7 +847,7 @@ fn generate() -> Vec<Case> {
         family_target_forms(&mut g, target);
     }
     minimal_kernels(&mut g);
-    g.cases
+    (g.cases, g.scope)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1175,7 +1199,7 @@ struct Row {
     disagreements: usize,
 }
 
-fn summary(cases: &[Case], outcomes: &[Outcome]) -> (String, usize, Vec<String>) {
+fn summary(cases: &[Case], outcomes: &[Outcome], scope: Scope) -> (String, usize, Vec<String>) {
     let mut rows: BTreeMap<(&'static str, Target), Row> = BTreeMap::new();
     let mut rules: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let mut problems = Vec::new();
@@ -1240,11 +1264,21 @@ fn summary(cases: &[Case], outcomes: &[Outcome]) -> (String, usize, Vec<String>)
          opcode of their own to check.\n\
          - **refused by both**: we refuse for a rule ptxas checks; ptxas must refuse.\n\
          - **ours alone**: we refuse only for rules ptxas cannot see (descriptor values, \
-         power-of-two nCols, PTX-text rules ptxas lets through); ptxas must accept.\n\
+         PTX-text rules ptxas lets through); ptxas must accept.\n\
          - **disagreements**: any other outcome (must be 0).\n\n\
-         Total forms: {}; disagreements: **{}**.\n",
+         Total forms: {}; disagreements: **{}**.\n\n\
+         Scope: the enumeration wrote {} candidate forms (every qualifier and operand combination \
+         of each instruction on each target, descriptor immediates for every 8th MMA shape). \
+         {} of them break two or more rules that ptxas may check and were dropped before ptxas, \
+         because a refusal could not tell which rule ptxas saw; {} break one rule where the \
+         enumeration asked for legal forms only. Every other candidate is assembled: {} forms \
+         (the minimal kernels included).\n",
         cases.len(),
-        total_dis
+        total_dis,
+        scope.candidates,
+        scope.dropped_multi,
+        scope.dropped_unasked,
+        cases.len()
     );
     let _ = writeln!(
         s,
@@ -1328,7 +1362,7 @@ fn main() -> ExitCode {
     }
     std::fs::create_dir_all(&work).expect("create the work directory");
     let t0 = Instant::now();
-    let mut cases = generate();
+    let (mut cases, scope) = generate();
     if let Some(f) = &filter {
         cases.retain(|c| c.family.contains(f.as_str()));
     }
@@ -1341,7 +1375,7 @@ fn main() -> ExitCode {
     let t1 = Instant::now();
     let outcomes = run_all(&tools, &cases, jobs.max(1));
     let t_run = t1.elapsed();
-    let (text, disagreements, problems) = summary(&cases, &outcomes);
+    let (text, disagreements, problems) = summary(&cases, &outcomes, scope);
     eprintln!(
         "ptxas conformance: {} forms generated in {:.2?}, assembled in {:.2?} with {jobs} jobs; {disagreements} disagreements",
         cases.len(),
