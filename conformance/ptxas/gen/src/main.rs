@@ -21,7 +21,7 @@
 //! is exact: lines with an error are refused, the rest of a failed file is assembled again
 //! without them (down to single lines when ptxas names no line).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -865,6 +865,50 @@ struct Outcome {
     accepted: Option<bool>,
     /// SASS check of an accepted form: Some(true) shown, Some(false) missing.
     sass_ok: Option<bool>,
+    /// The family of ptxas's error message for a refused form (see [`message_family`]).
+    message: Option<&'static str>,
+}
+
+/// The message families seen, each kept once for the life of the program.
+static FAMILIES: Mutex<BTreeSet<&'static str>> = Mutex::new(BTreeSet::new());
+
+/// ptxas's error message with what varies between forms taken out: quoted names become `'…'`,
+/// numbers `N` (digits inside a name, as in `tcgen05`, stay).
+fn message_family(message: &str) -> &'static str {
+    let mut out = String::new();
+    let mut quoted = false;
+    let mut last_digit = false;
+    // A digit run right after a letter is part of a name (`tcgen05`) and stays.
+    let mut in_word = false;
+    for c in message.trim().chars() {
+        if c == '\'' {
+            if !quoted {
+                out.push_str("'…'");
+            }
+            quoted = !quoted;
+            continue;
+        }
+        if quoted {
+            continue;
+        }
+        if c.is_ascii_digit() && !in_word {
+            if !last_digit {
+                out.push('N');
+            }
+            last_digit = true;
+            continue;
+        }
+        last_digit = false;
+        in_word = c.is_ascii_alphanumeric() || c == '_';
+        out.push(c);
+    }
+    let mut set = FAMILIES.lock().expect("no poisoned lock");
+    if let Some(f) = set.get(out.as_str()) {
+        return f;
+    }
+    let f: &'static str = Box::leak(out.into_boxed_str());
+    set.insert(f);
+    f
 }
 
 fn kernel_text(target: Target, version: u8, lines: &[&str]) -> String {
@@ -887,18 +931,19 @@ fn kernel_text(target: Target, version: u8, lines: &[&str]) -> String {
     s
 }
 
-/// Line numbers (1-based, in the file) that ptxas reports an error on.
-fn error_lines(stderr: &str) -> Vec<usize> {
+/// Line numbers (1-based, in the file) that ptxas reports an error on, each with its message.
+fn error_lines(stderr: &str) -> Vec<(usize, &str)> {
     let mut v = Vec::new();
     for l in stderr.lines() {
         if !(l.contains("error") || l.contains("fatal")) {
             continue;
         }
+        let message = l.split_once(" : ").map_or(l, |(_, m)| m);
         if let Some(pos) = l.find(", line ") {
             let rest = &l[pos + 7..];
             let num: String = rest.chars().take_while(char::is_ascii_digit).collect();
             if let Ok(n) = num.parse() {
-                v.push(n);
+                v.push((n, message));
             }
         }
     }
@@ -988,6 +1033,7 @@ fn assemble(
                 o[i] = Outcome {
                     accepted: Some(true),
                     sass_ok: None,
+                    message: None,
                 };
             }
             continue;
@@ -1012,20 +1058,35 @@ fn assemble(
                 o[i] = Outcome {
                     accepted: Some(true),
                     sass_ok: ok,
+                    message: None,
                 };
             }
             continue;
         }
         let stderr = String::from_utf8_lossy(&res.stderr);
-        let bad: Vec<usize> = error_lines(&stderr)
+        let named: Vec<(usize, &str)> = error_lines(&stderr)
             .into_iter()
-            .filter_map(|l| l.checked_sub(HEADER_LINES))
-            .filter_map(|k| owner.get(k).copied())
+            .filter_map(|(l, m)| l.checked_sub(HEADER_LINES).map(|k| (k, m)))
+            .filter_map(|(k, m)| owner.get(k).map(|&i| (i, m)))
             .collect();
+        let bad: Vec<usize> = named.iter().map(|&(i, _)| i).collect();
+        let message_of = |i: usize| -> Option<&'static str> {
+            named
+                .iter()
+                .find(|&&(j, _)| j == i)
+                .map(|&(_, m)| message_family(m))
+        };
         if batch.len() == 1 {
+            let message = message_of(batch[0]).or_else(|| {
+                stderr
+                    .lines()
+                    .find(|l| l.contains("error") || l.contains("fatal"))
+                    .map(|l| message_family(l.split_once(" : ").map_or(l, |(_, m)| m)))
+            });
             out.lock().expect("no poisoned lock")[batch[0]] = Outcome {
                 accepted: Some(false),
                 sass_ok: None,
+                message,
             };
             continue;
         }
@@ -1042,6 +1103,7 @@ fn assemble(
                 o[i] = Outcome {
                     accepted: Some(false),
                     sass_ok: None,
+                    message: message_of(i),
                 };
             }
         }
@@ -1088,6 +1150,7 @@ fn assemble_kernels(
             out.lock().expect("no poisoned lock")[idx[0]] = Outcome {
                 accepted: Some(false),
                 sass_ok: None,
+                message: None,
             };
         } else {
             for i in idx {
@@ -1133,6 +1196,7 @@ fn assemble_kernels(
         o[i] = Outcome {
             accepted: Some(true),
             sass_ok: Some(opcode_ok && idesc_ok),
+            message: None,
         };
     }
 }
@@ -1202,6 +1266,8 @@ struct Row {
 fn summary(cases: &[Case], outcomes: &[Outcome], scope: Scope) -> (String, usize, Vec<String>) {
     let mut rows: BTreeMap<(&'static str, Target), Row> = BTreeMap::new();
     let mut rules: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    // Rule -> ptxas message family -> forms: what ptxas says about the forms of each rule.
+    let mut messages: BTreeMap<String, BTreeMap<&'static str, usize>> = BTreeMap::new();
     let mut problems = Vec::new();
     for (c, o) in cases.iter().zip(outcomes) {
         let row = rows.entry((c.family, c.target)).or_default();
@@ -1226,6 +1292,9 @@ fn summary(cases: &[Case], outcomes: &[Outcome], scope: Scope) -> (String, usize
                 e.0 += 1;
                 e.1 += usize::from(agree);
             }
+        }
+        if let (Verdict::Illegal, [r], Some(m)) = (c.ours, c.rules.as_slice(), o.message) {
+            *messages.entry(r.clone()).or_default().entry(m).or_insert(0) += 1;
         }
         let sass_bad = o.sass_ok == Some(false);
         if o.sass_ok == Some(true) {
@@ -1311,6 +1380,20 @@ fn summary(cases: &[Case], outcomes: &[Outcome], scope: Scope) -> (String, usize
     );
     for (r, (n, ok)) in &rules {
         let _ = writeln!(s, "| {r} | {n} | {ok} |");
+    }
+    let _ = writeln!(
+        s,
+        "\n## ptxas's message for each rule\n\nFor the forms refused by both, the message ptxas \
+         gives on the form's line, with names and numbers taken out (`'…'`, `N`): which kind of \
+         error ptxas reports for the rule we name. A rule with several families is one ptxas \
+         words differently by qualifier or operand.\n\n\
+         | rule, field (source) | ptxas message family | forms |\n|---|---|---:|"
+    );
+    for (r, fams) in &messages {
+        for (m, n) in fams {
+            let m = m.replace('|', "\\|");
+            let _ = writeln!(s, "| {r} | {m} | {n} |");
+        }
     }
     (s, total_dis, problems)
 }
