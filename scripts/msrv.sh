@@ -28,6 +28,8 @@ for features in "--no-default-features" "--features alloc" "--features std" "--a
   echo "msrv: tcgen05 $features on rustc $core"
   RUSTFLAGS="-D warnings" cargo "+$core.0" check -q -p tcgen05 $features
 done
+echo "msrv: tcgen05-svg on rustc $core"
+RUSTFLAGS="-D warnings" cargo "+$core.0" check -q -p tcgen05-svg
 echo "msrv: tcgen05-cli on rustc $cli"
 RUSTFLAGS="-D warnings" cargo "+$cli.0" check -q -p tcgen05-cli
-echo "msrv: ok (tcgen05 on $core, tcgen05-cli on $cli)"
+echo "msrv: ok (tcgen05 and tcgen05-svg on $core, tcgen05-cli on $cli)"

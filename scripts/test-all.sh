@@ -28,8 +28,8 @@ cargo test --workspace --all-features
 step "documentation builds without warnings"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --all-features
 
-step "crates publishable: cargo publish --dry-run of the core and the command (packaged, built from the package)"
-cargo publish --dry-run --allow-dirty -q -p tcgen05 -p tcgen05-cli
+step "crates publishable: cargo publish --dry-run of the core, the SVG crate and the command (packaged, built from the package)"
+cargo publish --dry-run --allow-dirty -q -p tcgen05 -p tcgen05-svg -p tcgen05-cli
 
 step "declared minimum Rust versions (scripts/msrv.sh: the core on its rust-version, the command on its own)"
 set +e

@@ -9,7 +9,7 @@ use pyo3::types::PyBytes;
 use tcgen05::data_path::{
     a_cell, a_k_fits, DLayout, DataPathLayout, ScaleVec, SfLayout, SfOperand,
 };
-use tcgen05::tensor_memory::{LdStShape, Num};
+use tcgen05::tensor_memory::{CpMulticast, CpShape, LdStShape, Num};
 use tcgen05::tmem_fragment::{LdStFragment, Packing};
 use tcgen05::{CtaGroup, Source};
 
@@ -65,27 +65,7 @@ pub fn ld_fragment<'py>(
     pack: bool,
     offset: Option<u32>,
 ) -> PyResult<(Bound<'py, PyBytes>, u32, u32, u32)> {
-    let mut problems = Vec::new();
-    let shape_v = LdStShape::from_name(shape.trim_start_matches('.'))
-        .or_else(|_| LdStShape::from_name(&format!(".{}", shape.trim_start_matches('.'))));
-    let num_v = Num::from_name(num.trim_start_matches('.'))
-        .or_else(|_| Num::from_name(&format!(".{}", num.trim_start_matches('.'))));
-    if let Err(e) = &shape_v {
-        problems.push(Problem::from_diagnostic(e));
-    }
-    if let Err(e) = &num_v {
-        problems.push(Problem::from_diagnostic(e));
-    }
-    let (Ok(shape), Ok(num)) = (shape_v, num_v) else {
-        return Err(descriptor_error(py, "LdStFragment", &problems));
-    };
-    let packing = if pack {
-        Packing::Pack16b
-    } else {
-        Packing::None
-    };
-    let f = LdStFragment::try_new(shape, num, packing, offset)
-        .map_err(|e| descriptor_error(py, "LdStFragment", &[Problem::from_diagnostic(&e)]))?;
+    let f = fragment(py, shape, num, pack, offset)?;
     let mut v = Vec::new();
     for p in f.pieces() {
         v.extend_from_slice(&[
@@ -261,4 +241,98 @@ pub fn sf_layout<'py>(
         }
     }
     Ok((s.extent(), vec.count(), s.columns(), words(py, &v)))
+}
+
+/// The fragment of one `tcgen05.ld` / `.st`, or every problem of its arguments.
+fn fragment(
+    py: Python<'_>,
+    shape: &str,
+    num: &str,
+    pack: bool,
+    offset: Option<u32>,
+) -> PyResult<LdStFragment> {
+    let mut problems = Vec::new();
+    let shape_v = LdStShape::from_name(shape.trim_start_matches('.'))
+        .or_else(|_| LdStShape::from_name(&format!(".{}", shape.trim_start_matches('.'))));
+    let num_v = Num::from_name(num.trim_start_matches('.'))
+        .or_else(|_| Num::from_name(&format!(".{}", num.trim_start_matches('.'))));
+    if let Err(e) = &shape_v {
+        problems.push(Problem::from_diagnostic(e));
+    }
+    if let Err(e) = &num_v {
+        problems.push(Problem::from_diagnostic(e));
+    }
+    let (Ok(shape), Ok(num)) = (shape_v, num_v) else {
+        return Err(descriptor_error(py, "LdStFragment", &problems));
+    };
+    let packing = if pack {
+        Packing::Pack16b
+    } else {
+        Packing::None
+    };
+    LdStFragment::try_new(shape, num, packing, offset)
+        .map_err(|e| descriptor_error(py, "LdStFragment", &[Problem::from_diagnostic(&e)]))
+}
+
+/// The SVG picture of one `tcgen05.ld` / `.st` fragment, as `tcgen05 tmem ld --svg` draws it.
+#[pyfunction]
+#[pyo3(name = "_svg_ld", signature = (shape, num, *, pack=false, offset=None))]
+pub fn svg_ld(
+    py: Python<'_>,
+    shape: &str,
+    num: &str,
+    pack: bool,
+    offset: Option<u32>,
+) -> PyResult<String> {
+    Ok(tcgen05_svg::svg_ld(&fragment(
+        py, shape, num, pack, offset,
+    )?))
+}
+
+/// The SVG picture of where an MMA keeps D, as `tcgen05 tmem d --svg` draws it.
+#[pyfunction]
+#[pyo3(name = "_svg_d", signature = (m, n, *, cta_group=None, ws=false, sparse=false))]
+pub fn svg_d<'py>(
+    py: Python<'py>,
+    m: u32,
+    n: u32,
+    cta_group: Option<&Bound<'py, PyAny>>,
+    ws: bool,
+    sparse: bool,
+) -> PyResult<String> {
+    let mut a = Args::default();
+    let g = group(&mut a, cta_group)?;
+    let mut problems = a.problems;
+    problems.extend(
+        DLayout::validate(m, n, g, ws, sparse)
+            .iter()
+            .map(|e| Problem::from_diagnostic(&e)),
+    );
+    match DLayout::try_new(m, n, g, ws, sparse) {
+        Ok(d) if problems.is_empty() => Ok(tcgen05_svg::svg_d(&d)),
+        _ => Err(descriptor_error(py, "svg_d", &problems)),
+    }
+}
+
+/// The SVG picture of which lanes each `tcgen05.cp` row lands in, as `tcgen05 tmem cp --svg`
+/// draws it.
+#[pyfunction]
+#[pyo3(name = "_svg_cp", signature = (shape, *, multicast=None))]
+pub fn svg_cp(py: Python<'_>, shape: &str, multicast: Option<&str>) -> PyResult<String> {
+    let mut problems = Vec::new();
+    let shape_v = CpShape::from_name(shape);
+    let mc = match multicast {
+        None => Ok(CpMulticast::None),
+        Some(m) => CpMulticast::from_name(m),
+    };
+    if let Err(e) = &shape_v {
+        problems.push(Problem::from_diagnostic(e));
+    }
+    if let Err(e) = &mc {
+        problems.push(Problem::from_diagnostic(e));
+    }
+    match (shape_v, mc) {
+        (Ok(s), Ok(m)) => Ok(tcgen05_svg::svg_cp(s, m)),
+        _ => Err(descriptor_error(py, "svg_cp", &problems)),
+    }
 }

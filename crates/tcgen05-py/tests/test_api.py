@@ -494,3 +494,20 @@ def test_emulator_errors_change_nothing() -> None:
         emu.write_tmem(0, 0, np.zeros((2, 2), dtype=np.uint8))
     emu.write_tmem(0, 0, np.ones((2, 3), dtype=np.float32))
     assert emu.tmem()[1, 2] == 0x3F800000 and emu.tmem_written().sum() == 6
+
+
+def test_tensor_memory_pictures() -> None:
+    svg = tmem.LdStFragment("32x32b", "x2").svg()
+    assert svg.startswith("<svg") and svg.endswith("</svg>\n")
+    # Every cell of .32x32b.x2 names its thread (T0..T31, two cells each) and register.
+    for t in (0, 17, 31):
+        assert svg.count(f">T{t}<") == 2
+    assert svg.count(">r1<") == 32
+    assert tmem.LdStFragment("32x32b", "x2")._repr_svg_() == svg
+    assert tmem.svg_ld("32x32b", "x2") == svg
+    assert tmem.svg_d(128, 64).startswith("<svg")
+    assert tmem.svg_cp("32x128b", multicast="warpx4").startswith("<svg")
+    with pytest.raises(DescriptorError):
+        tmem.svg_d(128, 8, ws=True)
+    with pytest.raises(DescriptorError):
+        tmem.svg_cp("7x7b")

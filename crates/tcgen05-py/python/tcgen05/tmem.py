@@ -5,6 +5,8 @@
 - :func:`d_layout`: where an MMA keeps D (9.7.16.10.5, data-path layouts A-G).
 - :func:`a_layout`: where A lives when an MMA reads it from Tensor Memory (9.7.16.10.4.3, .5).
 - :func:`sf_layout`: where the block-scale factors live (9.7.16.10.7).
+- :func:`svg_ld`, :func:`svg_d`, :func:`svg_cp`: the pictures ``tcgen05 tmem ... --svg`` draws,
+  as SVG strings (``LdStFragment`` also shows itself as SVG in Jupyter).
 
 Lanes and columns are offsets from the instruction's Tensor Memory address. Bad shapes and sizes
 raise :class:`tcgen05.DescriptorError` with every problem the core finds.
@@ -19,7 +21,10 @@ from . import _native
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["ALayout", "DLayout", "LdStFragment", "SfLayout", "a_layout", "d_layout", "sf_layout"]
+__all__ = [
+    "ALayout", "DLayout", "LdStFragment", "SfLayout", "a_layout", "d_layout", "sf_layout",
+    "svg_cp", "svg_d", "svg_ld",
+]
 
 
 def _i32(raw: bytes, shape: tuple[int, ...]) -> np.ndarray[Any, np.dtype[np.int32]]:
@@ -50,6 +55,15 @@ class LdStFragment:
             shape, num, pack=pack, offset=offset
         )
         self._pieces = _i32(raw, (-1, 8))
+        self._args = (shape, num, pack, offset)
+
+    def svg(self) -> str:
+        """The picture of the map: each cell with the thread and register that hold it."""
+        shape, num, pack, offset = self._args
+        return _native._svg_ld(shape, num, pack=pack, offset=offset)
+
+    def _repr_svg_(self) -> str:
+        return self.svg()
 
     def pieces(self) -> np.ndarray[Any, Any]:
         """Every piece as a structured array (fields ``thread``, ``register``, ``register_lo``,
@@ -136,3 +150,19 @@ def sf_layout(
     )
     names = ["cta", "both_ctas", "column", "byte", "lane0", "lane1", "lane2", "lane3"]
     return SfLayout(columns, _records(_i32(raw, (extent, count, 8)), names))
+
+
+def svg_ld(shape: str, num: str, *, pack: bool = False, offset: Optional[int] = None) -> str:
+    """The picture of one ``tcgen05.ld`` / ``.st`` fragment map (as ``tcgen05 tmem ld --svg``)."""
+    return _native._svg_ld(shape, num, pack=pack, offset=offset)
+
+
+def svg_d(m: int, n: int, *, cta_group: int = 1, ws: bool = False, sparse: bool = False) -> str:
+    """The picture of where an MMA keeps D (as ``tcgen05 tmem d --svg``)."""
+    return _native._svg_d(m, n, cta_group=cta_group, ws=ws, sparse=sparse)
+
+
+def svg_cp(shape: str, *, multicast: Optional[str] = None) -> str:
+    """The picture of which lanes each ``tcgen05.cp`` row lands in (as ``tcgen05 tmem cp
+    --svg``); ``shape`` like ``"32x128b"``, ``multicast`` like ``"warpx4"``."""
+    return _native._svg_cp(shape, multicast=multicast)
