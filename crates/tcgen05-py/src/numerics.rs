@@ -129,39 +129,15 @@ fn row_of(
         .map_err(|e| descriptor_error(py, what, &core_problems(&e)))
 }
 
-/// The exact value of a finite code, as an `f64` when it is one (every format here but s32 sums
-/// fits an `f64` exactly).
+/// A decoded value as an `f64`: the core's exact value for zeros and finite values (every format
+/// here fits an `f64` exactly), and the specials and integers as themselves.
 fn value_f64(v: Value) -> f64 {
     match v {
-        Value::Zero { neg } => {
-            if neg {
-                -0.0
-            } else {
-                0.0
-            }
-        }
-        Value::Finite {
-            neg,
-            exp,
-            sig,
-            frac,
-        } => {
-            let x = f64::from(sig) * tcgen05::numerics::format::pow2(exp - frac as i32);
-            if neg {
-                -x
-            } else {
-                x
-            }
-        }
-        Value::Inf { neg } => {
-            if neg {
-                f64::NEG_INFINITY
-            } else {
-                f64::INFINITY
-            }
-        }
+        Value::Inf { neg: true } => f64::NEG_INFINITY,
+        Value::Inf { neg: false } => f64::INFINITY,
         Value::NaN => f64::NAN,
         Value::Int(i) => i as f64,
+        other => Exact::of(other).map_or(f64::NAN, Exact::to_f64),
     }
 }
 

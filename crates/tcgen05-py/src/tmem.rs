@@ -94,19 +94,7 @@ pub fn d_layout<'py>(
     ws: bool,
     sparse: bool,
 ) -> PyResult<(char, u32, u32, Bound<'py, PyBytes>)> {
-    let mut a = Args::default();
-    let g = group(&mut a, cta_group)?;
-    let mut problems = a.problems;
-    problems.extend(
-        DLayout::validate(m, n, g, ws, sparse)
-            .iter()
-            .map(|e| Problem::from_diagnostic(&e)),
-    );
-    if !problems.is_empty() {
-        return Err(descriptor_error(py, "d_layout", &problems));
-    }
-    let d = DLayout::try_new(m, n, g, ws, sparse)
-        .map_err(|e| descriptor_error(py, "d_layout", &[Problem::from_diagnostic(&e)]))?;
+    let d = d_of(py, "d_layout", m, n, cta_group, ws, sparse)?;
     let mut v = Vec::with_capacity((m * n * 3) as usize);
     for row in 0..d.m() {
         for col in 0..d.n() {
@@ -300,18 +288,9 @@ pub fn svg_d<'py>(
     ws: bool,
     sparse: bool,
 ) -> PyResult<String> {
-    let mut a = Args::default();
-    let g = group(&mut a, cta_group)?;
-    let mut problems = a.problems;
-    problems.extend(
-        DLayout::validate(m, n, g, ws, sparse)
-            .iter()
-            .map(|e| Problem::from_diagnostic(&e)),
-    );
-    match DLayout::try_new(m, n, g, ws, sparse) {
-        Ok(d) if problems.is_empty() => Ok(tcgen05_svg::svg_d(&d)),
-        _ => Err(descriptor_error(py, "svg_d", &problems)),
-    }
+    Ok(tcgen05_svg::svg_d(&d_of(
+        py, "svg_d", m, n, cta_group, ws, sparse,
+    )?))
 }
 
 /// The SVG picture of which lanes each `tcgen05.cp` row lands in, as `tcgen05 tmem cp --svg`
@@ -334,5 +313,29 @@ pub fn svg_cp(py: Python<'_>, shape: &str, multicast: Option<&str>) -> PyResult<
     match (shape_v, mc) {
         (Ok(s), Ok(m)) => Ok(tcgen05_svg::svg_cp(s, m)),
         _ => Err(descriptor_error(py, "svg_cp", &problems)),
+    }
+}
+
+/// The D placement of an MMA, or every problem of its arguments (raised as `what`).
+fn d_of(
+    py: Python<'_>,
+    what: &str,
+    m: u32,
+    n: u32,
+    cta_group: Option<&Bound<'_, PyAny>>,
+    ws: bool,
+    sparse: bool,
+) -> PyResult<DLayout> {
+    let mut a = Args::default();
+    let g = group(&mut a, cta_group)?;
+    let mut problems = a.problems;
+    problems.extend(
+        DLayout::validate(m, n, g, ws, sparse)
+            .iter()
+            .map(|e| Problem::from_diagnostic(&e)),
+    );
+    match DLayout::try_new(m, n, g, ws, sparse) {
+        Ok(d) if problems.is_empty() => Ok(d),
+        _ => Err(descriptor_error(py, what, &problems)),
     }
 }
