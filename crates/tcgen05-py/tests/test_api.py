@@ -511,3 +511,21 @@ def test_tensor_memory_pictures() -> None:
         tmem.svg_d(128, 8, ws=True)
     with pytest.raises(DescriptorError):
         tmem.svg_cp("7x7b")
+
+
+def test_readme_sessions_are_what_the_package_prints() -> None:
+    """Every `>>>` session of the repository README and of the package README, run as a doctest
+    (code fences become blank lines, so that a fence does not read as expected output)."""
+    import doctest
+
+    for path in (ROOT / "README.md", ROOT / "crates" / "tcgen05-py" / "README.md"):
+        text = "\n".join(
+            "" if line.lstrip().startswith("```") else line
+            for line in path.read_text().splitlines()
+        )
+        test = doctest.DocTestParser().get_doctest(text, {}, str(path), str(path), 0)
+        assert test.examples, f"{path}: no Python session"
+        runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
+        runner.run(test)
+        result = runner.summarize(verbose=False)
+        assert result.failed == 0, f"{path}: {result.failed} of {result.attempted} examples differ"
