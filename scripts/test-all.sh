@@ -5,6 +5,7 @@
 #   SKIP_CUTLASS=1 scripts/test-all.sh   everything but the CUTLASS comparison (never in CI)
 #   SKIP_PTXAS=1 scripts/test-all.sh     everything but the ptxas comparison (never in CI)
 #   SKIP_KERNELS=1 scripts/test-all.sh   everything but the check corpus (never in CI)
+#   FUZZ=1 scripts/test-all.sh           also 60 s of libFuzzer per fuzz target (nightly, cargo-fuzz)
 #
 # Tools the tests need are installed under .cache/ (git-ignored) by the scripts themselves.
 set -euo pipefail
@@ -24,6 +25,14 @@ test "$(cargo tree -p tcgen05 --no-default-features -e normal --prefix none | so
 
 step "unit, property, end-to-end and doc tests"
 cargo test --workspace --all-features
+
+# The fuzz targets' committed corpora already ran as a regular stable test above
+# (crates/tcgen05-cli/tests/fuzz_corpus.rs); libFuzzer itself needs nightly and cargo-fuzz, which a
+# fresh CI machine lacks, so the bounded fuzzing run is opt-in.
+if [ "${FUZZ:-}" = 1 ]; then
+  step "fuzzing: every target for 60 s (fuzz/run.sh 60; needs cargo +nightly and cargo-fuzz)"
+  fuzz/run.sh 60
+fi
 
 step "documentation builds without warnings"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --all-features

@@ -293,6 +293,19 @@ void frg(const char* name, const char* role, const char* params, int bits) {
        ",\"entries\":" + eval_2d(t, rows, cols) + "}");
 }
 
+// D of a 2-SM atom (M rows over both CTAs, N columns) through the atom's own FrgTypeC, made for
+// one CTA's M / 2 x N tile: the record names the atom and its FrgTypeC, not a fragment type.
+template <class Atom>
+void sparse_d(const char* atom, int bits) {
+  using Traits = MMA_Traits<Atom>;
+  using Frg = typename Traits::FrgTypeC;
+  constexpr int M = size<0>(typename Traits::Shape_MNK{});
+  constexpr int N = size<1>(typename Traits::Shape_MNK{});
+  std::string name = std::string(atom) + "::FrgTypeC";
+  std::string params = "\"m_mma\":" + num(M / 2) + ",\"n\":" + num(N) + ",\"cta_group\":2,\"sparse\":true";
+  frg<Frg, M / 2, N>(name.c_str(), "d", params.c_str(), bits);
+}
+
 void gen_frg() {
   using UMMA::TmemAllocMode;
   // D, 32-bit and 16-bit (StorageType uint32_t: one element per cell).
@@ -305,6 +318,23 @@ void gen_frg() {
   frg<UMMA::tmem_frg_2sm<float>, M, N>("tmem_frg_2sm<float>", "d", "\"m_mma\":" #M ",\"n\":" #N ",\"cta_group\":2", 32);
   D2(64, 64) D2(64, 128) D2(128, 64)
 #undef D2
+  // The sparse 2-SM atoms: D through each atom's own FrgTypeC (whatever CUTLASS gives them), at
+  // M = 128 (64 rows per CTA) and N = 64, so that a change of their fragment shows up.
+  sparse_d<SM100_MMA_TF32_2x1SM_SS_SPARSE<tfloat32_t, tfloat32_t, float, 128, 64, UMMA::Major::K, UMMA::Major::K>>(
+      "SM100_MMA_TF32_2x1SM_SS_SPARSE<tfloat32_t,tfloat32_t,float,128,64,K,K>", 32);
+  sparse_d<SM100_MMA_F16BF16_2x1SM_SS_SPARSE<half_t, half_t, float, 128, 64, UMMA::Major::K, UMMA::Major::K>>(
+      "SM100_MMA_F16BF16_2x1SM_SS_SPARSE<half_t,half_t,float,128,64,K,K>", 32);
+  sparse_d<SM100_MMA_S8_2x1SM_SS_SPARSE<int8_t, int8_t, int32_t, 128, 64, UMMA::Major::K, UMMA::Major::K>>(
+      "SM100_MMA_S8_2x1SM_SS_SPARSE<int8_t,int8_t,int32_t,128,64,K,K>", 32);
+  sparse_d<SM100_MMA_F8F6F4_2x1SM_SS_SPARSE<float_e4m3_t, float_e4m3_t, float, 128, 64, UMMA::Major::K,
+                                            UMMA::Major::K>>(
+      "SM100_MMA_F8F6F4_2x1SM_SS_SPARSE<float_e4m3_t,float_e4m3_t,float,128,64,K,K>", 32);
+  sparse_d<SM100_MMA_MXF8F6F4_2x1SM_SS_SPARSE<float_e4m3_t, float_e4m3_t, float, float_ue8m0_t, 128, 64,
+                                              UMMA::Major::K, UMMA::Major::K>>(
+      "SM100_MMA_MXF8F6F4_2x1SM_SS_SPARSE<float_e4m3_t,float_e4m3_t,float,float_ue8m0_t,128,64,K,K>", 32);
+  sparse_d<SM100_MMA_MXF4NVF4_2x1SM_SS_SPARSE<float_e2m1_t, float_e2m1_t, float, float_ue4m3_t, 128, 64, 32,
+                                              UMMA::Major::K, UMMA::Major::K>>(
+      "SM100_MMA_MXF4NVF4_2x1SM_SS_SPARSE<float_e2m1_t,float_e2m1_t,float,float_ue4m3_t,128,64,32,K,K>", 32);
 #define DW(M, N)                                                                                           \
   frg<UMMA::tmem_frg_ws_1sm<float>, M, N>("tmem_frg_ws_1sm<float>", "d", "\"m_mma\":" #M ",\"n\":" #N ",\"cta_group\":1,\"ws\":true", 32);
   DW(32, 64) DW(32, 128) DW(64, 64) DW(64, 128) DW(128, 64)

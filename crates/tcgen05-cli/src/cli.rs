@@ -318,13 +318,13 @@ pub fn parse_target(s: &str) -> Result<TargetArg, String> {
     }
 }
 
-fn parse_kind(s: &str) -> Result<Kind, String> {
+pub fn parse_kind(s: &str) -> Result<Kind, String> {
     Kind::from_name(&s.trim_ascii().to_ascii_lowercase()).ok_or_else(|| {
         format!("unknown kind '{s}' (expected f16, tf32, f8f6f4, i8, mxf8f6f4, mxf4 or mxf4nvf4)")
     })
 }
 
-fn parse_type(s: &str) -> Result<ElementType, String> {
+pub fn parse_type(s: &str) -> Result<ElementType, String> {
     ElementType::from_name(&s.trim_ascii().to_ascii_lowercase()).ok_or_else(|| {
         format!(
             "unknown type '{s}' (expected f16, bf16, tf32, f32, e4m3, e5m2, e2m3, e3m2, e2m1, s8, u8 or s32)"
@@ -332,12 +332,12 @@ fn parse_type(s: &str) -> Result<ElementType, String> {
     })
 }
 
-fn parse_scale(s: &str) -> Result<ScaleType, String> {
+pub fn parse_scale(s: &str) -> Result<ScaleType, String> {
     ScaleType::from_name(&s.trim_ascii().to_ascii_lowercase())
         .ok_or_else(|| format!("unknown scale type '{s}' (expected ue8m0 or ue4m3)"))
 }
 
-pub(crate) fn parse_swizzle(s: &str) -> Result<Swizzle, String> {
+pub fn parse_swizzle(s: &str) -> Result<Swizzle, String> {
     let t = s.trim_ascii();
     Swizzle::ALL
         .into_iter()
@@ -347,12 +347,12 @@ pub(crate) fn parse_swizzle(s: &str) -> Result<Swizzle, String> {
         })
 }
 
-fn parse_lbo_mode(s: &str) -> Result<LboMode, String> {
+pub fn parse_lbo_mode(s: &str) -> Result<LboMode, String> {
     LboMode::from_name(&s.trim_ascii().to_ascii_lowercase())
         .ok_or_else(|| format!("unknown mode '{s}' (expected relative or absolute)"))
 }
 
-fn parse_cta_group(s: &str) -> Result<CtaGroup, String> {
+pub fn parse_cta_group(s: &str) -> Result<CtaGroup, String> {
     match s.trim_ascii() {
         "1" => Ok(CtaGroup::One),
         "2" => Ok(CtaGroup::Two),
@@ -360,13 +360,13 @@ fn parse_cta_group(s: &str) -> Result<CtaGroup, String> {
     }
 }
 
-fn parse_max_shift(s: &str) -> Result<MaxShift, String> {
+pub fn parse_max_shift(s: &str) -> Result<MaxShift, String> {
     let rows = crate::number::parse(s.as_bytes(), 64).map_err(|e| e.to_string())?;
     MaxShift::from_rows(rows)
         .ok_or_else(|| format!("'{s}' is not a maximum shift (expected 0, 8, 16 or 32 rows)"))
 }
 
-fn parse_bit(s: &str) -> Result<bool, String> {
+pub fn parse_bit(s: &str) -> Result<bool, String> {
     match s.trim_ascii() {
         "0" => Ok(false),
         "1" => Ok(true),

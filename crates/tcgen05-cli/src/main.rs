@@ -3,30 +3,6 @@
 //! A thin layer over the `tcgen05` crate: every rule and every message comes from there; this
 //! program parses arguments, reads values (one, or a stream of them), and prints tables or JSON.
 
-/// A JSON key with its punctuation, `,"name":`, for [`out::Obj`] (built at compile time).
-macro_rules! key {
-    ($name:literal) => {
-        concat!(",\"", $name, "\":")
-    };
-}
-
-mod args;
-mod batch;
-mod check;
-mod cli;
-mod emulate;
-mod idesc;
-mod layout;
-mod number;
-mod numerics;
-mod out;
-mod problem;
-mod ptx;
-mod shapes;
-mod smem;
-mod tmem;
-mod zmask;
-
 use std::fmt;
 use std::io::{self, BufReader, BufWriter, IsTerminal, Write};
 use std::process::ExitCode;
@@ -34,9 +10,13 @@ use std::sync::OnceLock;
 
 use clap::Parser;
 
-use crate::cli::{Cli, ColorChoice, Command, Decode, Encode, Solve};
-use crate::number::Operand;
-use crate::out::{Ctx, Report, Status, Style};
+use tcgen05_cli::{
+    args, batch, check, emulate, idesc, layout, numerics, out, ptx, shapes, smem, tmem, zmask,
+};
+
+use tcgen05_cli::cli::{Cli, ColorChoice, Command, Decode, Encode, Solve};
+use tcgen05_cli::number::Operand;
+use tcgen05_cli::out::{Ctx, Report, Status, Style};
 
 fn main() -> ExitCode {
     let args = match Cli::try_parse() {

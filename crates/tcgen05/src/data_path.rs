@@ -1015,7 +1015,9 @@ impl SfCell {
 ///   of B) goes to lane `i % 32` of each of the four 32-lane subpartitions ("duplicated to all
 ///   32-lane partitions", 9.7.16.10.7), column `i / 32`.
 /// - scale_B of layout B (2x2): with `h = n / (N/2)` and `n' = n % (N/2)`, lanes
-///   `n' % 32 + 64h` and that `+ 32`, column `n' / 32`.
+///   `n' % 32 + 64h` and that `+ 32`, column `n' / 32`: the two partitions that hold D's column
+///   `n`, which is how this crate reads "duplicated to all 32-lane partitions" for layout B
+///   (ruling T1 of `conformance/DIFFERENCES.md`, as CUTLASS's `ScaleFactorDuplicated2by2`).
 /// - K block `s` of the row is byte `SF_ID + s` of the cell: SF_ID selects the 1-byte (1X) or
 ///   2-byte (2X) sub-column; 4X fills the cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

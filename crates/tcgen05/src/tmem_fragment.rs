@@ -826,7 +826,9 @@ impl CpRow {
 /// | `.64x128b.warpx2::01_23` | 64 | `r % 32 + 64 * (r / 32)`, and that `+ 32` |
 /// | `.32x128b.warpx4` | 32 | `r`, `r + 32`, `r + 64`, `r + 96` |
 ///
-/// With `.cta_group::2` the same lanes of both CTAs of the pair are written.
+/// With `.cta_group::2` the same lanes of both CTAs of the pair are written. A `.warpx2` qualifier
+/// names the warps that receive the same rows (ruling T2 of `conformance/DIFFERENCES.md`: the
+/// other reading of the text swaps `02_13` and `01_23`).
 ///
 /// # Errors
 /// [`FragmentError::CpMulticastMismatch`], [`FragmentError::RowOutOfRange`].
