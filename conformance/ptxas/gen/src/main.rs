@@ -869,6 +869,10 @@ struct Outcome {
     message: Option<&'static str>,
 }
 
+/// For each expected opcode: accepted forms that expect it, and the instances of it nvdisasm
+/// shows in their modules.
+static SASS_SEEN: Mutex<BTreeMap<Sass, (usize, usize)>> = Mutex::new(BTreeMap::new());
+
 /// The message families seen, each kept once for the life of the program.
 static FAMILIES: Mutex<BTreeSet<&'static str>> = Mutex::new(BTreeSet::new());
 
@@ -1048,6 +1052,14 @@ fn assemble(
             for &i in &batch {
                 if let Some(s) = cases[i].sass {
                     *want.entry(s).or_insert(0) += 1;
+                }
+            }
+            {
+                let mut seen = SASS_SEEN.lock().expect("no poisoned lock");
+                for (s, n) in &want {
+                    let e = seen.entry(*s).or_insert((0, 0));
+                    e.0 += n;
+                    e.1 += counts.get(s).copied().unwrap_or(0);
                 }
             }
             let mut o = out.lock().expect("no poisoned lock");
@@ -1380,6 +1392,26 @@ fn summary(cases: &[Case], outcomes: &[Outcome], scope: Scope) -> (String, usize
     );
     for (r, (n, ok)) in &rules {
         let _ = writeln!(s, "| {r} | {n} | {ok} |");
+    }
+    let _ = writeln!(
+        s,
+        "\n## SASS opcodes\n\nFor each opcode the checked forms expect: the forms, and how many \
+         instances nvdisasm shows in their modules (a form may lower to several, as an \
+         `.x128` load does; every form must have at least one).\n\n\
+         | opcode | forms | instances | per form |\n|---|---:|---:|---:|"
+    );
+    for (k, (forms, instances)) in SASS_SEEN.lock().expect("no poisoned lock").iter() {
+        let name = format!(
+            "{}{}{}",
+            k.opcode,
+            if k.ws { ".WS" } else { "" },
+            if k.two_cta { ".2CTA" } else { "" }
+        );
+        let _ = writeln!(
+            s,
+            "| {name} | {forms} | {instances} | {:.2} |",
+            *instances as f64 / (*forms).max(1) as f64
+        );
     }
     let _ = writeln!(
         s,
