@@ -238,7 +238,7 @@ pub fn numbers_names(data: &[u8]) {
     let Ok(s) = std::str::from_utf8(text) else {
         return;
     };
-    if let Ok(number::Operand::Value(v)) = number::operand64(s) {
+    if let Ok(number::Operand::Value(v)) = number::operand_smem(s) {
         assert_eq!(Some(v), reference_number(text, 64));
     }
     if let Ok(number::Operand::Value(v)) = number::operand32(s) {

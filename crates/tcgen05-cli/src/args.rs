@@ -64,7 +64,7 @@ pub fn scan(args: &[OsString], style: Style) -> Result<ArgWarnings, fmt::Error> 
             None => String::new(),
         };
         if name == "target" {
-            if let Some(alias) = Target::alias_of(value.trim_ascii()) {
+            if let Some(alias) = Target::alias_of(&value.trim_ascii().to_ascii_lowercase()) {
                 problem_line(&mut w.text, &alias, style)?;
                 let mut j = String::new();
                 problem_json(&mut j, &alias)?;

@@ -5,7 +5,7 @@ use tcgen05::mma::{CtaGroup, ElementType, Kind, MaxShift, ScaleType};
 use tcgen05::shared_memory_descriptor::{LboMode, Swizzle};
 use tcgen05::targets::{Target, TargetError};
 
-use crate::number::{arg_list4, arg_u64, operand32, operand64, Operand};
+use crate::number::{arg_list4, arg_u64, operand32, operand_smem, operand_zmask, Operand};
 
 /// `tcgen05`: decode, encode and check the descriptors of NVIDIA Blackwell's tcgen05 MMA.
 #[derive(Debug, Parser)]
@@ -50,6 +50,7 @@ pub struct Cli {
     /// always or never.
     #[arg(
         long,
+        ignore_case = true,
         global = true,
         value_enum,
         default_value_t = ColorChoice::Auto,
@@ -310,7 +311,7 @@ const SHAPES_HELP: &str = concat!(
 pub struct TargetArg(pub Result<Target, TargetError>);
 
 pub fn parse_target(s: &str) -> Result<TargetArg, String> {
-    match Target::from_name(s.trim_ascii()) {
+    match Target::from_name(&s.trim_ascii().to_ascii_lowercase()) {
         Err(TargetError::Unknown) => Err(format!(
             "unknown target '{s}' (expected sm_100a, sm_100f, sm_103a, sm_103f, sm_110a, sm_110f or sm_101a)"
         )),
@@ -379,7 +380,7 @@ pub fn parse_bit(s: &str) -> Result<bool, String> {
 pub struct DecodeSmem {
     /// The 64-bit value (0x-hex or decimal, `_` allowed), or `-` to read one value per line
     /// from standard input.
-    #[arg(value_name = "VALUE|-", value_parser = operand64, allow_hyphen_values = true)]
+    #[arg(value_name = "VALUE|-", value_parser = operand_smem, allow_hyphen_values = true)]
     pub value: Operand,
     /// The target to check for (sm_100a sm_100f sm_103a sm_103f sm_110a sm_110f; sm_101a and sm_101f are aliases of sm_110a and sm_110f).
     #[arg(long, value_name = "T", value_parser = parse_target, default_value = "sm_100a")]
@@ -401,7 +402,7 @@ pub struct DecodeIdesc {
     #[arg(long, value_name = "1|2", value_parser = parse_cta_group)]
     pub cta_group: Option<CtaGroup>,
     /// Check the MMA as a .ws MMA against Table 39.
-    #[arg(long)]
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", action = clap::ArgAction::Set)]
     pub ws: bool,
     /// Check the MMA for this target (sm_100a sm_100f sm_103a sm_103f sm_110a sm_110f; sm_101a and sm_101f are aliases of sm_110a and sm_110f).
     #[arg(long, value_name = "T", value_parser = parse_target)]
@@ -424,7 +425,7 @@ pub struct MaskShape {
 pub struct DecodeZmask {
     /// The 64-bit value (0x-hex or decimal, `_` allowed), or `-` to read one value per line
     /// from standard input.
-    #[arg(value_name = "VALUE|-", value_parser = operand64, allow_hyphen_values = true)]
+    #[arg(value_name = "VALUE|-", value_parser = operand_zmask, allow_hyphen_values = true)]
     pub value: Operand,
     #[command(flatten)]
     pub shape: MaskShape,
@@ -498,7 +499,7 @@ pub struct EncodeIdesc {
     #[arg(long)]
     pub negate_b: bool,
     /// Sparse A (K doubles).
-    #[arg(long)]
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", action = clap::ArgAction::Set)]
     pub sparse: bool,
     /// Sparsity selector, 0-3 (Table 42; only with --sparse, and 0 for i8 and f8f6f4).
     #[arg(long, value_name = "S", value_parser = arg_u64)]
@@ -510,7 +511,7 @@ pub struct EncodeIdesc {
     #[arg(long, value_name = "0|8|16|32", value_parser = parse_max_shift)]
     pub max_shift: Option<MaxShift>,
     /// A .ws MMA (checks the .ws rows of Table 39).
-    #[arg(long)]
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", action = clap::ArgAction::Set)]
     pub ws: bool,
     /// .cta_group::1 (default) or ::2.
     #[arg(long, value_name = "1|2", value_parser = parse_cta_group, default_value = "1")]

@@ -33,7 +33,7 @@ pub struct EmulateArgs {
     pub tmem: Vec<String>,
     /// Fill every operand the program reads that was never written with random finite values
     /// of the type it is read as, from this seed.
-    #[arg(long, value_name = "SEED")]
+    #[arg(long, value_name = "SEED", value_parser = crate::number::arg_u64)]
     pub random_inputs: Option<u64>,
     /// Write D of the last MMA as an M x N row-major `.npy` in its element type (f32, f16, s32).
     #[arg(long, value_name = "FILE.npy")]
@@ -49,7 +49,7 @@ pub struct EmulateArgs {
     #[arg(long, value_name = "T", value_parser = parse_target)]
     pub target: Option<TargetArg>,
     /// The warp that issues tcgen05.ld / .st (its lane quadrant is warp % 4).
-    #[arg(long, value_name = "W", default_value_t = 0)]
+    #[arg(long, value_name = "W", value_parser = crate::number::arg_u32, default_value = "0")]
     pub warp: u32,
     /// Check every Tensor Memory access against tcgen05.alloc even when the program does not
     /// allocate (then nothing is allocated and every access is refused).

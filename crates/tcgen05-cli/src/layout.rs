@@ -198,7 +198,7 @@ pub struct TmaArgs {
 }
 
 fn parse_target(s: &str) -> Result<TargetArg, String> {
-    match tcgen05::Target::from_name(s.trim_ascii()) {
+    match tcgen05::Target::from_name(&s.trim_ascii().to_ascii_lowercase()) {
         Err(tcgen05::TargetError::Unknown) => Err(format!(
             "unknown target '{s}' (expected sm_100a, sm_100f, sm_103a, sm_103f, sm_110a, sm_110f or sm_101a)"
         )),

@@ -25,6 +25,7 @@ pub mod batch;
 pub mod check;
 pub mod cli;
 pub mod emulate;
+pub mod flags;
 pub mod idesc;
 pub mod layout;
 pub mod number;

@@ -82,8 +82,67 @@ pub fn parse(text: &[u8], bits: u32) -> Result<u64, NumError> {
 }
 
 /// clap value parser: a number that fits in 64 bits.
-pub fn arg_u64(s: &str) -> Result<u64, String> {
-    parse(s.as_bytes(), 64).map_err(|e| e.to_string())
+pub fn arg_u64(s: &str) -> Result<u64, ArgError> {
+    arg_num(s, 64, FLAG_SOURCE)
+}
+
+/// clap value parser: a number that fits in 32 bits (`--block`, `--trials`, `--warp`).
+pub fn arg_u32(s: &str) -> Result<u32, ArgError> {
+    arg_num(s, 32, FLAG_SOURCE).map(|v| v as u32)
+}
+
+/// Where the 64-bit limit of the command's numbers is written down.
+pub const FLAG_SOURCE: &str = "README.md, Flags: one convention";
+
+/// Why a number on the command line was refused. A number too big for its field is a rule
+/// error (exit status 1, like every other value that breaks a rule); text that is not a number
+/// is a usage error (exit status 2). `main` tells them apart by this type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ArgError {
+    /// The number does not fit in `bits` bits; `source` is where that width is given.
+    TooBig { bits: u32, source: &'static str },
+    /// Anything else, as its message.
+    Other(String),
+}
+
+impl fmt::Display for ArgError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ArgError::TooBig { bits, source } => {
+                write!(f, "the value does not fit in {bits} bits ({source})")
+            }
+            ArgError::Other(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for ArgError {}
+
+impl From<ArgError> for String {
+    fn from(e: ArgError) -> String {
+        e.to_string()
+    }
+}
+
+impl From<&str> for ArgError {
+    fn from(m: &str) -> ArgError {
+        ArgError::Other(m.to_string())
+    }
+}
+
+impl From<String> for ArgError {
+    fn from(m: String) -> ArgError {
+        ArgError::Other(m)
+    }
+}
+
+/// A number of at most `bits` bits, `source` naming where that width comes from.
+pub fn arg_num(s: &str, bits: u32, source: &'static str) -> Result<u64, ArgError> {
+    parse(s.as_bytes(), bits).map_err(|e| match e {
+        // A value past 64 bits is too big for any field of `bits` bits.
+        NumError::TooWide { .. } => ArgError::TooBig { bits, source },
+        e => ArgError::Other(e.to_string()),
+    })
 }
 
 /// A command-line `VALUE` operand: one number, or `-` for one number per line of standard input.
@@ -95,32 +154,54 @@ pub enum Operand {
     Stdin,
 }
 
-/// clap value parser for the operand of `decode smem` and `decode zmask` (64-bit values).
-pub fn operand64(s: &str) -> Result<Operand, String> {
-    operand(s, 64)
+/// clap value parser for the operand of `decode smem` (a 64-bit shared memory descriptor).
+pub fn operand_smem(s: &str) -> Result<Operand, ArgError> {
+    operand(
+        s,
+        64,
+        "PTX ISA 9.7.16.4.1 Table 40: a shared memory descriptor is 64 bits",
+    )
+}
+
+/// clap value parser for the operand of `decode zmask` (a 64-bit zero-column mask descriptor).
+pub fn operand_zmask(s: &str) -> Result<Operand, ArgError> {
+    operand(
+        s,
+        64,
+        "PTX ISA 9.7.16.4.3 Table 45: a zero-column mask descriptor is 64 bits",
+    )
 }
 
 /// clap value parser for the operand of `decode idesc` (32-bit values).
-pub fn operand32(s: &str) -> Result<Operand, String> {
-    operand(s, 32)
+pub fn operand32(s: &str) -> Result<Operand, ArgError> {
+    operand(
+        s,
+        32,
+        "PTX ISA 9.7.16.4.2 Table 42: an instruction descriptor is 32 bits",
+    )
 }
 
-fn operand(s: &str, bits: u32) -> Result<Operand, String> {
+fn operand(s: &str, bits: u32, source: &'static str) -> Result<Operand, ArgError> {
     if s.trim_ascii() == "-" {
         return Ok(Operand::Stdin);
     }
-    parse(s.as_bytes(), bits)
-        .map(Operand::Value)
-        .map_err(|e| match e {
-            NumError::TooWide { bits: 32 } => {
-                format!("{e} (an instruction descriptor is a 32-bit value)")
-            }
-            _ => e.to_string(),
-        })
+    arg_num(s, bits, source).map(Operand::Value)
+}
+
+/// `--num` of `tmem ld/st` and `ptx ld/st`: the repetition count, written `4`, `x4` or `.x4`
+/// (any case). Whether it is one of .x1 .. .x128 is a rule, checked later (exit status 1).
+pub fn parse_num(s: &str) -> Result<u64, ArgError> {
+    let t = s.trim_ascii();
+    let t = t.strip_prefix('.').unwrap_or(t);
+    let t = t.strip_prefix(['x', 'X']).unwrap_or(t);
+    arg_num(t, 64, FLAG_SOURCE).map_err(|e| match e {
+        ArgError::TooBig { .. } => e,
+        e => ArgError::Other(format!("'{s}' is not a .num ({e}); write 4, x4 or .x4")),
+    })
 }
 
 /// A comma-separated list of at most four numbers (`--first-span 1,1,0,0`); missing items are 0.
-pub fn arg_list4(s: &str) -> Result<[u64; 4], String> {
+pub fn arg_list4(s: &str) -> Result<[u64; 4], ArgError> {
     let mut out = [0u64; 4];
     let t = s.trim_ascii();
     if t.is_empty() {
@@ -132,7 +213,10 @@ pub fn arg_list4(s: &str) -> Result<[u64; 4], String> {
         let slot = out.get_mut(n).ok_or_else(|| {
             "more than four items (one per sub-mask: mask0,mask1,mask2,mask3)".to_string()
         })?;
-        *slot = parse(item.as_bytes(), 64).map_err(|e| format!("item {n}: {e}"))?;
+        *slot = arg_num(item, 64, FLAG_SOURCE).map_err(|e| match e {
+            ArgError::TooBig { .. } => e,
+            e => ArgError::Other(format!("item {n}: {e}")),
+        })?;
     }
     Ok(out)
 }

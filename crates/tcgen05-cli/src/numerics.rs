@@ -58,7 +58,7 @@ pub struct FormArgs {
     #[arg(long)]
     pub scale_type: Option<String>,
     /// Elements of K per scale: 32 (default) or 16 (mxf4nvf4; the default with ue4m3).
-    #[arg(long)]
+    #[arg(long, value_name = "N", value_parser = crate::number::arg_u32)]
     pub block: Option<u32>,
 }
 
@@ -94,16 +94,16 @@ pub struct ErrorArgs {
     #[command(flatten)]
     pub form: FormArgs,
     /// Length of the K loop (a multiple of the instruction's K).
-    #[arg(long, default_value_t = 4096)]
+    #[arg(long, value_name = "K", value_parser = crate::number::arg_u64, default_value = "4096")]
     pub k: u64,
     /// Input distribution: normal, uniform or llm.
     #[arg(long, default_value = "normal")]
     pub dist: String,
     /// K loops to run per configuration.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, value_name = "N", value_parser = crate::number::arg_u32, default_value = "100")]
     pub trials: u32,
     /// Seed of the splitmix64 input generator.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, value_name = "SEED", value_parser = crate::number::arg_u64, default_value = "1")]
     pub seed: u64,
     /// Write an SVG plot of the mean relative error against K to this file.
     #[arg(long, value_name = "FILE")]
@@ -127,7 +127,7 @@ fn forms(f: &FormArgs, bad: &mut Vec<CliProblem>) -> Vec<Form> {
             source,
         });
     };
-    let kind = Kind::from_name(&f.kind);
+    let kind = Kind::from_name(&f.kind.trim_ascii().to_ascii_lowercase());
     if kind.is_none() {
         p(
             "kind",
@@ -137,7 +137,7 @@ fn forms(f: &FormArgs, bad: &mut Vec<CliProblem>) -> Vec<Form> {
         );
     }
     let ty = |name: &str, v: &str, p: &mut dyn FnMut(&str, &str, &str, &'static str)| {
-        let t = Format::from_name(v);
+        let t = Format::from_name(&v.trim_ascii().to_ascii_lowercase());
         if t.is_none() {
             p(name, v, "unknown type", "PTX ISA 5.2");
         }
@@ -148,7 +148,7 @@ fn forms(f: &FormArgs, bad: &mut Vec<CliProblem>) -> Vec<Form> {
     let d = f.d_type.as_deref().map(|v| ty("d_type", v, &mut p));
     let s = f.scale_type.as_deref().map(|v| ty("scale_type", v, &mut p));
     let instruction = f.instruction.as_deref().map(|v| {
-        let i = Instruction::from_name(v);
+        let i = Instruction::from_name(&v.trim_ascii().to_ascii_lowercase());
         if i.is_none() {
             p(
                 "instruction",
@@ -169,7 +169,7 @@ fn forms(f: &FormArgs, bad: &mut Vec<CliProblem>) -> Vec<Form> {
         );
     }
     for v in &f.arch {
-        match Arch::from_name(v) {
+        match Arch::from_name(&v.trim_ascii().to_ascii_lowercase()) {
             Some(a) => archs.push(a),
             None => p(
                 "arch",

@@ -36,6 +36,11 @@ pub enum CliError {
         /// The value.
         bits: u32,
     },
+    /// `--num` of `tcgen05.ld/st` that is not one of .x1 .. .x128.
+    BadNum {
+        /// The repetition count given.
+        value: u64,
+    },
     /// A flag given without the flag it qualifies, so it changes nothing (a warning).
     NoEffect {
         /// The flag given, as a JSON key (`red_type` for `--red-type`).
@@ -77,6 +82,10 @@ impl fmt::Display for CliError {
                      (K is implied by kind and sparsity; only K = 96 is stored)"
                 )
             }
+            CliError::BadNum { value } => write!(
+                f,
+                ".num .x{value} is invalid: .num must be .x1, .x2, .x4, .x8, .x16, .x32, .x64 or .x128"
+            ),
             CliError::NoKind { bits } => write!(
                 f,
                 "{bits:#010x} is not a valid instruction descriptor under any kind \
@@ -97,6 +106,7 @@ impl Diagnostic for CliError {
             CliError::TooWide { field, .. } => field,
             CliError::KMismatch { .. } => "k",
             CliError::NoKind { .. } => "kind",
+            CliError::BadNum { .. } => "num",
             CliError::NoEffect { flag, .. } => flag,
         }
     }
@@ -106,6 +116,7 @@ impl Diagnostic for CliError {
             CliError::TooWide { value, .. } => value,
             CliError::KMismatch { given, .. } => given,
             CliError::NoKind { bits } => u64::from(bits),
+            CliError::BadNum { value } => value,
             CliError::NoEffect { .. } => 1,
         }
     }
@@ -115,6 +126,7 @@ impl Diagnostic for CliError {
             CliError::TooWide { source, .. } => source,
             CliError::KMismatch { .. } => Source::Decision(15),
             CliError::NoKind { .. } => Source::Decision(8),
+            CliError::BadNum { .. } => Source::PtxSection("9.7.16.8.3"),
             CliError::NoEffect { source, .. } => source,
         }
     }

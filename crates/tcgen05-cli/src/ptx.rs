@@ -14,7 +14,7 @@ use tcgen05::ptx::{
 use tcgen05::tensor_memory::{CpMulticast, CpShape, LdStShape, Num};
 
 use crate::cli::{EncodeIdesc, TargetArg};
-use crate::number::parse;
+use crate::number::{arg_num, ArgError};
 use crate::out::{problems_json2, resolve_target, Ctx, Obj, Report, Status};
 use crate::problem::CliError;
 
@@ -210,30 +210,57 @@ impl Operand {
     }
 }
 
-fn operand(s: &str, bits: u32) -> Result<Operand, String> {
+fn operand(s: &str, bits: u32, source: &'static str) -> Result<Operand, ArgError> {
     if s.starts_with(|c: char| c.is_ascii_digit()) {
-        parse(s.as_bytes(), bits)
-            .map(Operand::Imm)
-            .map_err(|e| e.to_string())
+        arg_num(s, bits, source).map(Operand::Imm)
     } else {
         Ok(Operand::Reg(s.to_string()))
     }
 }
 
-fn operand32(s: &str) -> Result<Operand, String> {
-    operand(s, 32)
+/// `--idesc`: an instruction descriptor.
+fn operand_idesc(s: &str) -> Result<Operand, ArgError> {
+    operand(
+        s,
+        32,
+        "PTX ISA 9.7.16.4.2 Table 42: an instruction descriptor is 32 bits",
+    )
 }
 
-fn operand64(s: &str) -> Result<Operand, String> {
-    operand(s, 64)
+/// `--zero-column-mask`: a zero-column mask descriptor.
+fn operand_zmask(s: &str) -> Result<Operand, ArgError> {
+    operand(
+        s,
+        64,
+        "PTX ISA 9.7.16.4.3 Table 45: a zero-column mask descriptor is 64 bits",
+    )
 }
 
-fn operand16(s: &str) -> Result<Operand, String> {
-    operand(s, 16)
+/// `--sdesc`: a shared memory descriptor.
+fn operand_sdesc(s: &str) -> Result<Operand, ArgError> {
+    operand(
+        s,
+        64,
+        "PTX ISA 9.7.16.4.1 Table 40: a shared memory descriptor is 64 bits",
+    )
 }
 
-fn operand_bit(s: &str) -> Result<Operand, String> {
-    operand(s, 1)
+/// `--n-cols`: a 32-bit operand.
+fn operand_ncols(s: &str) -> Result<Operand, ArgError> {
+    operand(s, 32, "PTX ISA 9.7.16.7.1: nCols is a 32-bit operand")
+}
+
+/// `--multicast` of `tcgen05.commit`: the 16-bit ctaMask.
+fn operand_cta_mask(s: &str) -> Result<Operand, ArgError> {
+    operand(s, 16, "PTX ISA tcgen05.commit: ctaMask is a 16-bit operand")
+}
+
+fn operand_bit(s: &str) -> Result<Operand, ArgError> {
+    operand(
+        s,
+        1,
+        "PTX ISA 9.7.16.10.9.1: enable-input-d is a predicate (0 or 1)",
+    )
 }
 
 fn parse_version(s: &str) -> Result<u8, String> {
@@ -282,7 +309,8 @@ fn parse_collector(s: &str) -> Result<Collector, String> {
             "unknown collector '{s}' (expected a::OP or bN::OP with N 0-3, OP fill, use, lastuse or discard)"
         )
     };
-    let t = s.trim_ascii().trim_start_matches('.');
+    let lower = s.trim_ascii().to_ascii_lowercase();
+    let t = lower.trim_start_matches('.');
     let t = t.strip_prefix("collector::").unwrap_or(t);
     let (buf, op) = t.split_once("::").ok_or_else(err)?;
     let op = CollectorOp::ALL
@@ -300,19 +328,15 @@ fn parse_collector(s: &str) -> Result<Collector, String> {
 }
 
 fn parse_ldst_shape(s: &str) -> Result<LdStShape, String> {
-    LdStShape::from_name(s.trim_ascii()).map_err(|e| e.to_string())
-}
-
-fn parse_num(s: &str) -> Result<Num, String> {
-    Num::from_name(s.trim_ascii()).map_err(|e| e.to_string())
+    LdStShape::from_name(&s.trim_ascii().to_ascii_lowercase()).map_err(|e| e.to_string())
 }
 
 fn parse_cp_shape(s: &str) -> Result<CpShape, String> {
-    CpShape::from_name(s.trim_ascii()).map_err(|e| e.to_string())
+    CpShape::from_name(&s.trim_ascii().to_ascii_lowercase()).map_err(|e| e.to_string())
 }
 
 fn parse_multicast(s: &str) -> Result<CpMulticast, String> {
-    CpMulticast::from_name(s.trim_ascii()).map_err(|e| e.to_string())
+    CpMulticast::from_name(&s.trim_ascii().to_ascii_lowercase()).map_err(|e| e.to_string())
 }
 
 /// `--format` of `ptx cp`.
@@ -356,14 +380,18 @@ pub struct MmaArgs {
     #[arg(long, value_name = "1|2", value_parser = parse_cta_group, default_value = "1")]
     pub cta_group: CtaGroup,
     /// tcgen05.mma.ws (weight-stationary).
-    #[arg(long)]
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", action = clap::ArgAction::Set)]
     pub ws: bool,
-    /// .sp, with the register holding the sparsity metadata's Tensor Memory address.
-    #[arg(long, value_name = "REG", num_args = 0..=1, default_missing_value = "sp_meta")]
-    pub sparse: Option<String>,
+    /// .sp (sparse A); its metadata register is --sparse-meta. `--sparse REG` is the old
+    /// spelling of `--sparse --sparse-meta REG` (accepted with a warning).
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", action = clap::ArgAction::Set)]
+    pub sparse: bool,
+    /// The sparsity-metadata register of a sparse MMA (tcgen05.mma.sp).
+    #[arg(long, value_name = "REG", default_value = "sp_meta")]
+    pub sparse_meta: String,
     /// The instruction descriptor: a 32-bit immediate (then checked against Tables 39-44) or a
     /// register.
-    #[arg(long, value_name = "VALUE|REG", value_parser = operand32, default_value = "idesc")]
+    #[arg(long, value_name = "VALUE|REG", value_parser = operand_idesc, default_value = "idesc")]
     pub idesc: Operand,
     /// Register holding D's Tensor Memory address.
     #[arg(long, value_name = "REG", default_value = "d_tmem")]
@@ -404,7 +432,7 @@ pub struct MmaArgs {
     #[arg(long, value_name = "N", value_parser = crate::number::arg_u64)]
     pub scale_input_d: Option<u64>,
     /// zero-column-mask-desc (.ws): a 64-bit immediate (checked against Table 45) or a register.
-    #[arg(long, value_name = "VALUE|REG", value_parser = operand64)]
+    #[arg(long, value_name = "VALUE|REG", value_parser = operand_zmask)]
     pub zero_column_mask: Option<Operand>,
     #[command(flatten)]
     pub common: Common,
@@ -417,8 +445,8 @@ pub struct LdArgs {
     #[arg(long, value_name = "S", value_parser = parse_ldst_shape)]
     pub shape: LdStShape,
     /// .num: x1 x2 x4 ... x128.
-    #[arg(long, value_name = "xN", value_parser = parse_num)]
-    pub num: Num,
+    #[arg(long, value_name = "N", value_parser = crate::number::parse_num)]
+    pub num: u64,
     /// .pack::16b.
     #[arg(long)]
     pub pack: bool,
@@ -436,10 +464,10 @@ pub struct LdArgs {
     #[arg(long, value_name = "N", value_parser = crate::number::arg_u64)]
     pub offset: Option<u64>,
     /// tcgen05.ld.red with this reduction (sm_103a/f, sm_110a/f).
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, ignore_case = true)]
     pub red: Option<RedArg>,
     /// Type of the reduction [default: f32].
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, ignore_case = true)]
     pub red_type: Option<RedTypeArg>,
     /// .abs (f32 reductions).
     #[arg(long)]
@@ -461,8 +489,8 @@ pub struct StArgs {
     #[arg(long, value_name = "S", value_parser = parse_ldst_shape)]
     pub shape: LdStShape,
     /// .num: x1 x2 x4 ... x128.
-    #[arg(long, value_name = "xN", value_parser = parse_num)]
-    pub num: Num,
+    #[arg(long, value_name = "N", value_parser = crate::number::parse_num)]
+    pub num: u64,
     /// .unpack::16b.
     #[arg(long)]
     pub unpack: bool,
@@ -495,14 +523,14 @@ pub struct CpArgs {
     #[arg(long, value_name = "M", value_parser = parse_multicast, default_value = "none")]
     pub multicast: CpMulticast,
     /// Decompress to .b8x16 from this source format.
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, ignore_case = true)]
     pub format: Option<FormatArg>,
     /// Register holding the Tensor Memory address.
     #[arg(long, value_name = "REG", default_value = "taddr")]
     pub taddr: String,
     /// The shared memory descriptor: a 64-bit immediate (checked against Tables 40-41) or a
     /// register.
-    #[arg(long, value_name = "VALUE|REG", value_parser = operand64, default_value = "s_desc")]
+    #[arg(long, value_name = "VALUE|REG", value_parser = operand_sdesc, default_value = "s_desc")]
     pub sdesc: Operand,
     #[command(flatten)]
     pub common: Common,
@@ -531,7 +559,7 @@ pub struct AllocArgs {
     #[arg(long, value_name = "VAR", default_value = "tmem_slot")]
     pub dst: String,
     /// Columns: a power of two from 32 to 512, or a register.
-    #[arg(long, value_name = "N|REG", value_parser = operand32, default_value = "32")]
+    #[arg(long, value_name = "N|REG", value_parser = operand_ncols, default_value = "32")]
     pub n_cols: Operand,
     #[command(flatten)]
     pub common: Common,
@@ -547,7 +575,7 @@ pub struct DeallocArgs {
     #[arg(long, value_name = "REG", default_value = "taddr")]
     pub taddr: String,
     /// Columns, as allocated: a power of two from 32 to 512, or a register.
-    #[arg(long, value_name = "N|REG", value_parser = operand32, default_value = "32")]
+    #[arg(long, value_name = "N|REG", value_parser = operand_ncols, default_value = "32")]
     pub n_cols: Operand,
     #[command(flatten)]
     pub common: Common,
@@ -573,7 +601,7 @@ pub struct CommitArgs {
     #[arg(long, value_name = "VAR", default_value = "mbar")]
     pub mbar: String,
     /// .multicast::cluster with this 16-bit ctaMask: an immediate or a .b16 register.
-    #[arg(long, value_name = "MASK|REG", value_parser = operand16)]
+    #[arg(long, value_name = "MASK|REG", value_parser = operand_cta_mask)]
     pub multicast: Option<Operand>,
     #[command(flatten)]
     pub common: Common,
@@ -583,7 +611,7 @@ pub struct CommitArgs {
 #[derive(Debug, Args)]
 pub struct FenceArgs {
     /// before-thread-sync or after-thread-sync.
-    #[arg(value_enum)]
+    #[arg(value_enum, ignore_case = true)]
     pub which: FenceArg,
     #[command(flatten)]
     pub common: Common,
@@ -602,7 +630,7 @@ pub enum FenceArg {
 #[derive(Debug, Args)]
 pub struct WaitArgs {
     /// ld or st.
-    #[arg(value_enum)]
+    #[arg(value_enum, ignore_case = true)]
     pub which: WaitArg,
     #[command(flatten)]
     pub common: Common,
@@ -629,6 +657,17 @@ fn fit<T: TryFrom<u64>>(
         Ok(x) => Some(x),
         Err(e) => {
             cli.push(e);
+            None
+        }
+    }
+}
+
+/// The `.num` of a repetition count, or the problem with it (a rule error, as in `tmem ld`).
+fn num_of(count: u64, cli: &mut Vec<CliError>) -> Option<Num> {
+    match u32::try_from(count).ok().map(Num::from_count) {
+        Some(Ok(n)) => Some(n),
+        _ => {
+            cli.push(CliError::BadNum { value: count });
             None
         }
     }
@@ -805,8 +844,8 @@ pub fn run(ctx: Ctx, c: &PtxCommand) -> Result<Report, fmt::Error> {
             let mut m = Mma::new(a.cta_group, a.kind, &a.d, source, &a.b, idesc, enable)
                 .with_ws(a.ws)
                 .with_ashift(a.ashift);
-            if let Some(sp) = &a.sparse {
-                m = m.with_sparse(sp);
+            if a.sparse {
+                m = m.with_sparse(&a.sparse_meta);
             }
             if a.kind.is_block_scaled() || a.scale_vec.is_some() {
                 m = m.with_block_scale(
@@ -836,12 +875,15 @@ pub fn run(ctx: Ctx, c: &PtxCommand) -> Result<Report, fmt::Error> {
             finish(ctx, &a.common, &cli, Some(Instruction::Mma(m)))
         }
         PtxCommand::Ld(a) => {
+            let Some(num) = num_of(a.num, &mut cli) else {
+                return finish(ctx, &a.common, &cli, None);
+            };
             let regs = a
                 .dst
                 .clone()
-                .unwrap_or_else(|| default_regs(&a.reg_prefix, a.shape, a.num));
+                .unwrap_or_else(|| default_regs(&a.reg_prefix, a.shape, num));
             let refs: Vec<&str> = regs.iter().map(String::as_str).collect();
-            let mut ld = TmemLoad::new(a.shape, a.num, &refs, &a.taddr).with_pack(a.pack);
+            let mut ld = TmemLoad::new(a.shape, num, &refs, &a.taddr).with_pack(a.pack);
             if let Some(o) = a.offset {
                 ld.offset = fit::<u32>(
                     "offset",
@@ -894,12 +936,15 @@ pub fn run(ctx: Ctx, c: &PtxCommand) -> Result<Report, fmt::Error> {
             finish(ctx, &a.common, &cli, Some(Instruction::Load(ld)))
         }
         PtxCommand::St(a) => {
+            let Some(num) = num_of(a.num, &mut cli) else {
+                return finish(ctx, &a.common, &cli, None);
+            };
             let regs = a
                 .src
                 .clone()
-                .unwrap_or_else(|| default_regs(&a.reg_prefix, a.shape, a.num));
+                .unwrap_or_else(|| default_regs(&a.reg_prefix, a.shape, num));
             let refs: Vec<&str> = regs.iter().map(String::as_str).collect();
-            let mut st = TmemStore::new(a.shape, a.num, &a.taddr, &refs).with_unpack(a.unpack);
+            let mut st = TmemStore::new(a.shape, num, &a.taddr, &refs).with_unpack(a.unpack);
             if let Some(o) = a.offset {
                 st.offset = fit::<u32>(
                     "offset",

@@ -67,32 +67,24 @@ const A_HELP: &str = "Example:\n  tcgen05 tmem a --m 128 --k 16 --bits 16 --cta-
 containers of f8f6f4), 4 (mxf4, mxf4nvf4).";
 
 const SF_HELP: &str =
-    "Examples:\n  tcgen05 tmem sf --operand a --m 128 --n 64 --vec 2X --sf-id 2\n  \
-tcgen05 tmem sf --operand b --m 128 --n 256 --cta-group 2 --vec 1X --svg sf.svg\n\n\
---vec: 1X (block32 of mxf8f6f4), 2X (block32 of mxf4/mxf4nvf4), 4X (block16). K = 96 (3X, 6X) is\n\
+    "Examples:\n  tcgen05 tmem sf --operand a --m 128 --n 64 --scale-vec 2X --sf-id 2\n  \
+tcgen05 tmem sf --operand b --m 128 --n 256 --cta-group 2 --scale-vec 1X --svg sf.svg\n\n\
+--scale-vec: 1X (block32 of mxf8f6f4), 2X (block32 of mxf4/mxf4nvf4), 4X (block16). K = 96 (3X, 6X) is\n\
 not modelled: its placement exists only as PTX pictures.";
 
 const CP_HELP: &str = "Examples:\n  tcgen05 tmem cp --shape 32x128b --multicast warpx4\n  \
 tcgen05 tmem cp --shape 64x128b --multicast warpx2::01_23 --svg cp.svg";
 
-/// A `--num` written `4`, `x4` or `.x4`: the repetition count.
-fn parse_num(s: &str) -> Result<u64, String> {
-    let t = s.trim_ascii();
-    let t = t.strip_prefix('.').unwrap_or(t);
-    let t = t.strip_prefix('x').unwrap_or(t);
-    arg_u64(t).map_err(|e| format!("'{s}' is not a .num ({e}); write 4, x4 or .x4"))
-}
-
 fn parse_ldst_shape(s: &str) -> Result<LdStShape, String> {
-    LdStShape::from_name(s.trim_ascii()).map_err(|e| e.to_string())
+    LdStShape::from_name(&s.trim_ascii().to_ascii_lowercase()).map_err(|e| e.to_string())
 }
 
 fn parse_cp_shape(s: &str) -> Result<CpShape, String> {
-    CpShape::from_name(s.trim_ascii()).map_err(|e| e.to_string())
+    CpShape::from_name(&s.trim_ascii().to_ascii_lowercase()).map_err(|e| e.to_string())
 }
 
 fn parse_multicast(s: &str) -> Result<CpMulticast, String> {
-    CpMulticast::from_name(s.trim_ascii()).map_err(|e| e.to_string())
+    CpMulticast::from_name(&s.trim_ascii().to_ascii_lowercase()).map_err(|e| e.to_string())
 }
 
 fn parse_group(s: &str) -> Result<CtaGroup, String> {
@@ -104,11 +96,14 @@ fn parse_group(s: &str) -> Result<CtaGroup, String> {
 }
 
 fn parse_vec(s: &str) -> Result<ScaleVec, String> {
-    match s.trim_ascii().trim_start_matches(".scale_vec::") {
-        "1X" | "1x" | "1" => Ok(ScaleVec::X1),
-        "2X" | "2x" | "2" => Ok(ScaleVec::X2),
-        "4X" | "4x" | "4" | "block16" => Ok(ScaleVec::X4),
-        "3X" | "3x" | "6X" | "6x" => Err(format!(
+    // The spellings of `ptx mma --scale-vec`: `.scale_vec::2X`, `scale_vec::2X`, `2X`, any case.
+    let t = s.trim_ascii().trim_start_matches('.');
+    let t = t.strip_prefix("scale_vec::").unwrap_or(t);
+    match t.to_ascii_lowercase().as_str() {
+        "1x" => Ok(ScaleVec::X1),
+        "2x" => Ok(ScaleVec::X2),
+        "4x" | "block16" => Ok(ScaleVec::X4),
+        "3x" | "6x" => Err(format!(
             "'{s}' (K = 96, sm_103a) is not modelled: PTX ISA 9.7.16.10.7 gives its placement only \
              as pictures and CUTLASS 4.2.0 does not build it"
         )),
@@ -136,7 +131,7 @@ pub struct LdArgs {
     #[arg(long, value_name = "S", value_parser = parse_ldst_shape)]
     pub shape: LdStShape,
     /// The .num: 1, 2, 4, ... 128 (written 4, x4 or .x4).
-    #[arg(long, value_name = "N", value_parser = parse_num)]
+    #[arg(long, value_name = "N", value_parser = crate::number::parse_num)]
     pub num: u64,
     /// .pack::16b (ld) / .unpack::16b (st).
     #[arg(long)]
@@ -169,10 +164,10 @@ pub struct DArgs {
     #[arg(long, value_name = "G", value_parser = parse_group, default_value = "1")]
     pub cta_group: CtaGroup,
     /// A .ws MMA.
-    #[arg(long)]
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", action = clap::ArgAction::Set)]
     pub ws: bool,
     /// Sparse A (tcgen05.mma.sp).
-    #[arg(long)]
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", action = clap::ArgAction::Set)]
     pub sparse: bool,
     /// Bits of a D element: 32 or 16 (16-bit D is not packed: bits 15-0 of a cell).
     #[arg(long, value_name = "B", value_parser = arg_u64, default_value = "32")]
@@ -201,10 +196,10 @@ pub struct AArgs {
     #[arg(long, value_name = "G", value_parser = parse_group, default_value = "1")]
     pub cta_group: CtaGroup,
     /// A .ws MMA.
-    #[arg(long)]
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", action = clap::ArgAction::Set)]
     pub ws: bool,
     /// Sparse A.
-    #[arg(long)]
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", action = clap::ArgAction::Set)]
     pub sparse: bool,
 }
 
@@ -225,7 +220,7 @@ pub struct SfArgs {
     pub cta_group: CtaGroup,
     /// Scale vector size: 1X, 2X or 4X.
     #[arg(long, value_name = "V", value_parser = parse_vec)]
-    pub vec: ScaleVec,
+    pub scale_vec: ScaleVec,
     /// The scale-factor ID (SFA_ID / SFB_ID of the instruction descriptor).
     #[arg(long, value_name = "ID", value_parser = arg_u64, default_value = "0")]
     pub sf_id: u64,
@@ -734,11 +729,11 @@ fn sf(ctx: Ctx, a: &SfArgs) -> Result<Report, fmt::Error> {
             return Ok(rep);
         }
     };
-    let problems: Vec<DataPathError> = SfLayout::validate(layout, a.operand, a.vec, n, id)
+    let problems: Vec<DataPathError> = SfLayout::validate(layout, a.operand, a.scale_vec, n, id)
         .iter()
         .collect();
     rep.problems(&problems, ctx.err)?;
-    let Ok(s) = SfLayout::try_new(layout, a.operand, a.vec, n, id) else {
+    let Ok(s) = SfLayout::try_new(layout, a.operand, a.scale_vec, n, id) else {
         return Ok(rep);
     };
     if let Some(path) = &a.svg {
@@ -753,14 +748,17 @@ fn sf(ctx: Ctx, a: &SfArgs) -> Result<Report, fmt::Error> {
         let mut o = Obj::open(&mut rep.out);
         o.name(key!("operand"), op)?;
         o.str(key!("layout"), layout)?;
-        o.str(key!("vec"), a.vec.name().trim_start_matches(".scale_vec::"))?;
+        let v = a.scale_vec.name().trim_start_matches(".scale_vec::");
+        o.str(key!("scale_vec"), v)?;
+        // The key of the releases before the flag was named --scale-vec.
+        o.str(key!("vec"), v)?;
         o.num(key!("sf_id"), u64::from(id))?;
         o.num(key!("columns"), u64::from(s.columns()))?;
         let buf = o.key(key!("entries"));
         buf.push('[');
         let mut first = true;
         for i in 0..s.extent() {
-            for kb in 0..a.vec.count() {
+            for kb in 0..a.scale_vec.count() {
                 let Ok(c) = s.locate(i, kb) else { continue };
                 if !first {
                     buf.push(',');
@@ -787,10 +785,10 @@ fn sf(ctx: Ctx, a: &SfArgs) -> Result<Report, fmt::Error> {
         "scale_{} of M = {m}, N = {n}, .cta_group::{} (layout {layout}), {}, SF_ID {id}: {} column(s), bytes {}-{} of each cell",
         op.to_ascii_uppercase(),
         a.cta_group.count(),
-        a.vec,
+        a.scale_vec,
         s.columns(),
         id,
-        id + a.vec.count() - 1
+        id + a.scale_vec.count() - 1
     )?;
     for i in 0..s.extent() {
         let Ok(c) = s.locate(i, 0) else { continue };
@@ -888,6 +886,7 @@ fn cp(ctx: Ctx, a: &CpArgs) -> Result<Report, fmt::Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::number::parse_num;
     use crate::problem::CliError;
     use tcgen05::diagnostic::Diagnostic;
 
@@ -896,6 +895,7 @@ mod tests {
         assert_eq!(parse_num("4"), Ok(4));
         assert_eq!(parse_num("x4"), Ok(4));
         assert_eq!(parse_num(".x128"), Ok(128));
+        assert_eq!(parse_num("X4"), Ok(4));
         assert!(parse_num("four").is_err());
     }
 

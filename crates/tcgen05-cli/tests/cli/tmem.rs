@@ -344,7 +344,7 @@ fn scale_factors() {
         "128",
         "--n",
         "64",
-        "--vec",
+        "--scale-vec",
         "1X",
         "--sf-id",
         "3",
@@ -372,7 +372,7 @@ fn scale_factors() {
         "256",
         "--cta-group",
         "2",
-        "--vec",
+        "--scale-vec",
         "2X",
     ]);
     let e = v["entries"].as_array().expect("entries");
@@ -389,7 +389,7 @@ fn scale_factors() {
         "64",
         "--n",
         "12",
-        "--vec",
+        "--scale-vec",
         "4X",
         "--sf-id",
         "2",
@@ -405,7 +405,7 @@ fn scale_factors() {
         "128",
         "--n",
         "64",
-        "--vec",
+        "--scale-vec",
         "3X",
     ])
     .code(2);
@@ -454,7 +454,7 @@ fn svg_pictures_are_drawn_from_the_map() {
                 "128",
                 "--cta-group",
                 "2",
-                "--vec",
+                "--scale-vec",
                 "2X",
                 "--sf-id",
                 "2",
