@@ -149,10 +149,13 @@ fn never_panics() {
 }
 
 /// The builder never panics on any intent, and a descriptor it gives is valid for the target.
-/// Intents are valid tiles, one of whose numbers is replaced by a random one in most cases.
+/// Intents are valid tiles, one of whose numbers is replaced by a random one in four cases of
+/// seven (mutations 1-4; 0, 5 and 6 keep the tile), so that both branches take well over the
+/// 20 % floor (with one unmutated case in five the valid branch sat near 20 %, and a fresh CI
+/// run drew 144 of 768).
 #[test]
 fn builder_never_panics() {
-    let strategy = (tile(), 0u32..5, any::<u32>(), any::<u32>());
+    let strategy = (tile(), 0u32..7, any::<u32>(), any::<u32>());
     common::counted::<_, 2>(
         "builder_never_panics",
         768,
