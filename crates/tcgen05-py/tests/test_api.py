@@ -385,8 +385,10 @@ def test_ld_st_fragments_equal_every_cutlass_atom() -> None:
 
 
 def test_d_fragments_equal_cutlass() -> None:
+    # The sparse 2-SM atoms' records are a documented departure (conformance/DIFFERENCES.md:
+    # CUTLASS maps them as the dense layout B), checked by the Rust test, not here.
     recs = [r for r in jsonl(VECTORS / "cutlass-4.2.0-tmem.jsonl")
-            if r.get("kind") == "frg" and r.get("role") == "d"]
+            if r.get("kind") == "frg" and r.get("role") == "d" and not r.get("sparse")]
     assert len(recs) == 13
     for r in recs:
         m, two, ws = r["m_mma"], r["cta_group"] == 2, bool(r.get("ws"))
