@@ -42,29 +42,32 @@ extern crate alloc;
 extern crate std;
 
 pub mod bits;
-pub mod canonical_layout;
 #[cfg(feature = "alloc")]
 #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub mod check;
-pub mod data_path;
+mod descriptor;
 pub mod diagnostic;
 #[cfg(feature = "alloc")]
 #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub mod emulator;
 pub mod instruction_descriptor;
+mod layout;
 pub mod mma;
 pub mod numerics;
 pub mod ptx;
 #[cfg(feature = "alloc")]
 #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub mod ptx_reader;
-pub mod shapes;
 pub mod shared_memory_descriptor;
 pub mod targets;
-pub mod tensor_copy;
-pub mod tensor_memory;
-pub mod tmem_fragment;
-pub mod zero_column_mask;
+mod tmem;
+
+// The stable public paths: each module keeps its flat name under the crate root, whatever
+// concept folder holds it.
+pub use descriptor::zero_column_mask;
+pub use layout::{canonical_layout, tensor_copy};
+pub use mma::shapes;
+pub use tmem::{data_path, tensor_memory, tmem_fragment};
 
 pub use diagnostic::{Diagnostic, Diagnostics, Severity, Source};
 pub use mma::{CtaGroup, ElementType, IdescLayout, Kind, Major, MaxShift, ScaleType};

@@ -7,6 +7,8 @@
 
 use core::fmt;
 
+pub mod shapes;
+
 /// The `.kind` qualifier of `tcgen05.mma`.
 ///
 /// The kind decides which of the three instruction-descriptor layouts applies (decisions.md R8):
