@@ -1,0 +1,97 @@
+//! `tcgen05.alloc` and `tcgen05.dealloc` (PTX ISA 9.7.16.7.1); `tcgen05.relinquish_alloc_permit`,
+//! without operands, is only an [`Instruction`] variant.
+
+use super::*;
+
+const fn check_ncols(n: Value<'_, u32>, d: &mut PtxDiagnostics) {
+    match n {
+        Value::Reg(r) => check_name(r, OperandName::NCols, 0, d),
+        Value::Imm(v) => {
+            if let Err(e) = validate_alloc_columns(v) {
+                d.push(PtxError::Tmem(e));
+            }
+        }
+    }
+}
+
+fn write_ncols<W: fmt::Write>(w: &mut W, n: Value<'_, u32>) -> fmt::Result {
+    match n {
+        Value::Reg(r) => w.write_str(r),
+        Value::Imm(v) => write!(w, "{v}"),
+    }
+}
+
+/// `tcgen05.alloc`: allocate Tensor Memory columns and write their address to shared memory
+/// (PTX ISA 9.7.16.7.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Alloc<'a> {
+    /// `.cta_group`.
+    pub cta_group: CtaGroup,
+    /// The shared memory variable or address register that receives the address (`[dst]`).
+    pub dst: &'a str,
+    /// `nCols`: a power of two from 32 to 512 (decisions.md R24).
+    pub n_cols: Value<'a, u32>,
+}
+
+impl Alloc<'_> {
+    /// Every problem of the form on `ctx`.
+    #[must_use]
+    pub const fn validate(&self, ctx: &Context) -> PtxDiagnostics {
+        let mut d = ctx.validate();
+        check_name(self.dst, OperandName::Dst, 0, &mut d);
+        check_ncols(self.n_cols, &mut d);
+        d
+    }
+
+    /// Writes the instruction without checking it.
+    ///
+    /// # Errors
+    /// When the writer fails.
+    pub fn write_unchecked<W: fmt::Write>(&self, w: &mut W) -> fmt::Result {
+        write!(
+            w,
+            "tcgen05.alloc{}.sync.aligned.shared::cta.b32 [{}], ",
+            cta(self.cta_group),
+            self.dst
+        )?;
+        write_ncols(w, self.n_cols)?;
+        w.write_char(';')
+    }
+}
+
+/// `tcgen05.dealloc`: free Tensor Memory columns (PTX ISA 9.7.16.7.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Dealloc<'a> {
+    /// `.cta_group`.
+    pub cta_group: CtaGroup,
+    /// Register holding the address `tcgen05.alloc` returned.
+    pub taddr: &'a str,
+    /// `nCols`, as allocated.
+    pub n_cols: Value<'a, u32>,
+}
+
+impl Dealloc<'_> {
+    /// Every problem of the form on `ctx`.
+    #[must_use]
+    pub const fn validate(&self, ctx: &Context) -> PtxDiagnostics {
+        let mut d = ctx.validate();
+        check_name(self.taddr, OperandName::Taddr, 0, &mut d);
+        check_ncols(self.n_cols, &mut d);
+        d
+    }
+
+    /// Writes the instruction without checking it.
+    ///
+    /// # Errors
+    /// When the writer fails.
+    pub fn write_unchecked<W: fmt::Write>(&self, w: &mut W) -> fmt::Result {
+        write!(
+            w,
+            "tcgen05.dealloc{}.sync.aligned.b32 {}, ",
+            cta(self.cta_group),
+            self.taddr
+        )?;
+        write_ncols(w, self.n_cols)?;
+        w.write_char(';')
+    }
+}

@@ -1,0 +1,342 @@
+//! `tcgen05.ld` and `tcgen05.st` (PTX ISA 9.7.16.8.3-9.7.16.8.4).
+
+use super::*;
+
+/// The reduction of `tcgen05.ld.red` (PTX ISA 9.7.16.8.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RedOp {
+    /// `.min`.
+    Min,
+    /// `.max`.
+    Max,
+}
+
+/// The element type of `tcgen05.ld.red` (PTX ISA 9.7.16.8.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RedType {
+    /// `.f32` (takes `.abs` and `.NaN`).
+    F32,
+    /// `.u32`.
+    U32,
+    /// `.s32`.
+    S32,
+}
+
+impl RedType {
+    /// The PTX spelling without the dot.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            RedType::F32 => "f32",
+            RedType::U32 => "u32",
+            RedType::S32 => "s32",
+        }
+    }
+}
+
+/// The `.red` part of `tcgen05.ld.red`: min or max across the loaded columns of each lane, into
+/// `redval` (PTX ISA 9.7.16.8.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Reduction<'a> {
+    /// `.min` or `.max`.
+    pub op: RedOp,
+    /// `.abs` (`.f32` only).
+    pub abs: bool,
+    /// `.NaN` (`.f32` only).
+    pub nan: bool,
+    /// The element type.
+    pub ty: RedType,
+    /// The register that receives the reduction.
+    pub redval: &'a str,
+}
+
+/// `tcgen05.ld` (and `tcgen05.ld.red`): Tensor Memory to registers (PTX ISA 9.7.16.8.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TmemLoad<'a> {
+    /// The data-movement shape.
+    pub shape: LdStShape,
+    /// `.num`.
+    pub num: Num,
+    /// `.pack::16b`.
+    pub pack: bool,
+    /// The destination registers, exactly as many as Table 49 says.
+    pub dst: &'a [&'a str],
+    /// Register holding the Tensor Memory address.
+    pub taddr: &'a str,
+    /// `immHalfSplitoff` (`.16x32bx2` only), in columns.
+    pub offset: Option<u32>,
+    /// `.red` and its operands.
+    pub red: Option<Reduction<'a>>,
+}
+
+impl<'a> TmemLoad<'a> {
+    /// A plain load.
+    #[must_use]
+    pub const fn new(shape: LdStShape, num: Num, dst: &'a [&'a str], taddr: &'a str) -> Self {
+        TmemLoad {
+            shape,
+            num,
+            pack: false,
+            dst,
+            taddr,
+            offset: None,
+            red: None,
+        }
+    }
+
+    /// With `.pack::16b`.
+    #[must_use]
+    pub const fn with_pack(mut self, pack: bool) -> Self {
+        self.pack = pack;
+        self
+    }
+
+    /// With `immHalfSplitoff`.
+    #[must_use]
+    pub const fn with_offset(mut self, offset: u32) -> Self {
+        self.offset = Some(offset);
+        self
+    }
+
+    /// With `.red`.
+    #[must_use]
+    pub const fn with_red(mut self, red: Reduction<'a>) -> Self {
+        self.red = Some(red);
+        self
+    }
+
+    /// 8.6, or 8.8 with `.red`.
+    #[must_use]
+    pub const fn min_ptx_version(&self) -> u8 {
+        if self.red.is_some() {
+            88
+        } else {
+            86
+        }
+    }
+
+    /// Every problem of the form on `ctx`.
+    #[must_use]
+    pub const fn validate(&self, ctx: &Context) -> PtxDiagnostics {
+        let mut d = ctx.validate();
+        check_name(self.taddr, OperandName::Taddr, 0, &mut d);
+        check_names(self.dst, OperandName::Registers, &mut d);
+        check_ld_st_common(self.shape, self.num, self.dst.len(), self.offset, &mut d);
+        // Duplicate destinations.
+        let mut i = 1;
+        while i < self.dst.len() {
+            let mut j = 0;
+            while j < i {
+                if str_eq(self.dst[i], self.dst[j]) {
+                    d.push(PtxError::rule(PtxRule::DuplicateRegister, i as u64));
+                    break;
+                }
+                j += 1;
+            }
+            i += 1;
+        }
+        if let Some(r) = self.red {
+            check_name(r.redval, OperandName::Redval, 0, &mut d);
+            let mut j = 0;
+            while j < self.dst.len() {
+                if str_eq(r.redval, self.dst[j]) {
+                    d.push(PtxError::rule(
+                        PtxRule::DuplicateRegister,
+                        self.dst.len() as u64,
+                    ));
+                    break;
+                }
+                j += 1;
+            }
+            if !ld_red_on(ctx.target) {
+                d.push(PtxError::named(PtxRule::RedNotOnTarget, ctx.target.name()));
+            }
+            ctx.check_version(88, "tcgen05.ld.red", &mut d);
+            if !matches!(self.shape, LdStShape::S32x32b | LdStShape::S16x32bx2) {
+                d.push(PtxError::named(PtxRule::RedShape, self.shape.name()));
+            }
+            if matches!(self.num, Num::X1) {
+                d.push(PtxError::rule(PtxRule::RedNum, 1));
+            }
+            if self.pack {
+                d.push(PtxError::rule(PtxRule::RedPack, 1));
+            }
+            if (r.abs || r.nan) && !matches!(r.ty, RedType::F32) {
+                d.push(PtxError::named(PtxRule::RedAbsNaNType, r.ty.name()));
+            }
+        }
+        d
+    }
+
+    /// Writes the instruction without checking it.
+    ///
+    /// # Errors
+    /// When the writer fails.
+    pub fn write_unchecked<W: fmt::Write>(&self, w: &mut W) -> fmt::Result {
+        self.write_syntax(w, Syntax::Ptx)
+    }
+
+    pub(super) fn write_syntax<W: fmt::Write>(&self, w: &mut W, syntax: Syntax) -> fmt::Result {
+        w.write_str("tcgen05.ld")?;
+        if self.red.is_some() {
+            w.write_str(".red")?;
+        }
+        write!(w, ".sync.aligned{}{}", self.shape.name(), self.num.name())?;
+        if self.pack {
+            w.write_str(".pack::16b")?;
+        }
+        match self.red {
+            Some(r) => {
+                w.write_str(match r.op {
+                    RedOp::Min => ".min",
+                    RedOp::Max => ".max",
+                })?;
+                if r.abs {
+                    w.write_str(".abs")?;
+                }
+                if r.nan {
+                    w.write_str(".NaN")?;
+                }
+                write!(w, ".{} ", r.ty.name())?;
+                write_vector(w, self.dst, syntax)?;
+                write!(w, ", {}, [{}]", r.redval, self.taddr)?;
+            }
+            None => {
+                w.write_str(".b32 ")?;
+                write_vector(w, self.dst, syntax)?;
+                write!(w, ", [{}]", self.taddr)?;
+            }
+        }
+        if let Some(o) = self.offset {
+            write!(w, ", {o}")?;
+        }
+        w.write_char(';')
+    }
+
+    /// Validates the form on `ctx`, then writes it.
+    ///
+    /// # Errors
+    /// [`RenderError::Invalid`] with every problem, or [`RenderError::Fmt`].
+    #[allow(clippy::result_large_err)]
+    pub fn render<W: fmt::Write>(&self, ctx: &Context, w: &mut W) -> Result<(), RenderError> {
+        Instruction::Load(*self).render(ctx, w)
+    }
+}
+
+const fn check_ld_st_common(
+    shape: LdStShape,
+    num: Num,
+    len: usize,
+    offset: Option<u32>,
+    d: &mut PtxDiagnostics,
+) {
+    match registers_per_thread(shape, num) {
+        Ok(n) => {
+            if len != n as usize {
+                d.push(PtxError::rule(PtxRule::RegisterCount, len as u64));
+            }
+        }
+        Err(e) => d.push(PtxError::Tmem(e)),
+    }
+    match (shape, offset) {
+        (LdStShape::S16x32bx2, None) => d.push(PtxError::rule(PtxRule::OffsetMissing, 0)),
+        (LdStShape::S16x32bx2, Some(o)) => {
+            if o >= TMEM_COLUMNS {
+                d.push(PtxError::rule(PtxRule::OffsetOutOfRange, o as u64));
+            }
+        }
+        (_, Some(_)) => d.push(PtxError::named(PtxRule::OffsetNotForShape, shape.name())),
+        (_, None) => {}
+    }
+}
+
+/// `tcgen05.st`: registers to Tensor Memory (PTX ISA 9.7.16.8.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TmemStore<'a> {
+    /// The data-movement shape.
+    pub shape: LdStShape,
+    /// `.num`.
+    pub num: Num,
+    /// `.unpack::16b`.
+    pub unpack: bool,
+    /// Register holding the Tensor Memory address.
+    pub taddr: &'a str,
+    /// `immHalfSplitoff` (`.16x32bx2` only), in columns.
+    pub offset: Option<u32>,
+    /// The source registers, exactly as many as Table 50 says.
+    pub src: &'a [&'a str],
+}
+
+impl<'a> TmemStore<'a> {
+    /// A plain store.
+    #[must_use]
+    pub const fn new(shape: LdStShape, num: Num, taddr: &'a str, src: &'a [&'a str]) -> Self {
+        TmemStore {
+            shape,
+            num,
+            unpack: false,
+            taddr,
+            offset: None,
+            src,
+        }
+    }
+
+    /// With `.unpack::16b`.
+    #[must_use]
+    pub const fn with_unpack(mut self, unpack: bool) -> Self {
+        self.unpack = unpack;
+        self
+    }
+
+    /// With `immHalfSplitoff`.
+    #[must_use]
+    pub const fn with_offset(mut self, offset: u32) -> Self {
+        self.offset = Some(offset);
+        self
+    }
+
+    /// Every problem of the form on `ctx`.
+    #[must_use]
+    pub const fn validate(&self, ctx: &Context) -> PtxDiagnostics {
+        let mut d = ctx.validate();
+        check_name(self.taddr, OperandName::Taddr, 0, &mut d);
+        check_names(self.src, OperandName::Registers, &mut d);
+        check_ld_st_common(self.shape, self.num, self.src.len(), self.offset, &mut d);
+        d
+    }
+
+    /// Writes the instruction without checking it.
+    ///
+    /// # Errors
+    /// When the writer fails.
+    pub fn write_unchecked<W: fmt::Write>(&self, w: &mut W) -> fmt::Result {
+        self.write_syntax(w, Syntax::Ptx)
+    }
+
+    pub(super) fn write_syntax<W: fmt::Write>(&self, w: &mut W, syntax: Syntax) -> fmt::Result {
+        write!(
+            w,
+            "tcgen05.st.sync.aligned{}{}",
+            self.shape.name(),
+            self.num.name()
+        )?;
+        if self.unpack {
+            w.write_str(".unpack::16b")?;
+        }
+        write!(w, ".b32 [{}], ", self.taddr)?;
+        if let Some(o) = self.offset {
+            write!(w, "{o}, ")?;
+        }
+        write_vector(w, self.src, syntax)?;
+        w.write_char(';')
+    }
+
+    /// Validates the form on `ctx`, then writes it.
+    ///
+    /// # Errors
+    /// [`RenderError::Invalid`] with every problem, or [`RenderError::Fmt`].
+    #[allow(clippy::result_large_err)]
+    pub fn render<W: fmt::Write>(&self, ctx: &Context, w: &mut W) -> Result<(), RenderError> {
+        Instruction::Store(*self).render(ctx, w)
+    }
+}
