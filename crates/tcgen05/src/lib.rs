@@ -42,6 +42,7 @@ extern crate alloc;
 extern crate std;
 
 pub mod bits;
+mod bytes;
 #[cfg(feature = "alloc")]
 #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub mod check;

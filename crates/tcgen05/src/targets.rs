@@ -7,8 +7,8 @@
 
 use core::fmt;
 
+use crate::bytes::{bytes_eq as eq, starts_with};
 use crate::diagnostic::{Diagnostic, Source};
-use crate::mma::{bytes_eq as eq, starts_with};
 
 /// A PTX target that supports tcgen05.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

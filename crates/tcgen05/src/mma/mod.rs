@@ -1,11 +1,22 @@
-//! The parameters of a `tcgen05.mma` that the descriptors and shape rules talk about: the MMA
-//! kind, element types and their per-kind codes, scale-factor types, `.cta_group`, operand
-//! major-ness and the `.ws` maximum shift.
+//! The MMA as one concept: the parameters of a `tcgen05.mma` that the descriptors and shape
+//! rules talk about (the MMA kind, element types and their per-kind codes, scale-factor types,
+//! `.cta_group`, operand major-ness and the `.ws` maximum shift), and, in [`shapes`]
+//! (reached as [`crate::shapes`]), the valid M, N, K of each kind (Table 39) and the validation
+//! of a whole MMA configuration.
 //!
 //! Sources: PTX ISA 9.7.16.4.2 Tables 42-44 (codes), 9.7.16.2.1 Table 39 (which types go with
 //! which kind), decisions.md R8 and R12.
+//!
+//! The MMA's other faces live with their own concepts: its PTX text in [`crate::ptx`] (the
+//! `Mma` builder), its instruction descriptor in [`crate::instruction_descriptor`], where its
+//! operands sit in Tensor Memory in [`crate::data_path`].
 
 use core::fmt;
+
+use crate::bytes::strip_prefix;
+// The byte-string helpers lived here (now crate::bytes); shared_memory_descriptor.rs imports
+// bytes_eq from this path until it moves into descriptor/.
+pub(crate) use crate::bytes::bytes_eq;
 
 pub mod shapes;
 
@@ -466,42 +477,6 @@ impl MaxShift {
             32 => Some(MaxShift::Rows32),
             _ => None,
         }
-    }
-}
-
-pub(crate) const fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
-
-pub(crate) const fn starts_with(a: &[u8], prefix: &[u8]) -> bool {
-    if a.len() < prefix.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < prefix.len() {
-        if a[i] != prefix[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
-
-pub(crate) const fn strip_prefix<'a>(a: &'a [u8], prefix: &[u8]) -> &'a [u8] {
-    if starts_with(a, prefix) {
-        a.split_at(prefix.len()).1
-    } else {
-        a
     }
 }
 

@@ -38,8 +38,8 @@
 use core::fmt;
 
 use crate::bits::BitField;
+use crate::bytes::{bytes_eq, strip_prefix};
 use crate::diagnostic::{Diagnostic, Diagnostics, Source};
-use crate::mma::{bytes_eq, strip_prefix};
 
 mod address;
 mod alloc;
