@@ -231,6 +231,8 @@ fn emulator_equals_mmasim_on_whole_mmas() {
                     ScaleVec::X1 => (v % 4, (v + 1) % 4),
                     ScaleVec::X2 => (2 * (v % 2), 2 * ((v / 2) % 2)),
                     ScaleVec::X4 => (0, 0),
+                    // One ScaleVec type since the data path's and the PTX qualifier's merged.
+                    _ => unreachable!("built as 1X, 2X or 4X just above"),
                 };
                 let st = if s == "ue4m3" {
                     ScaleType::Ue4m3

@@ -480,6 +480,142 @@ impl MaxShift {
     }
 }
 
+/// The scale vector of a block-scaled `tcgen05.mma` (PTX ISA 9.7.16.10.7.1, Tables 56-57): the
+/// qualifier as written ([`crate::ptx`]) and, once resolved for a kind ([`ScaleVec::resolve`]),
+/// the scale factors per row of A (per column of B) per MMA ([`crate::data_path`]).
+///
+/// One type, re-exported as `ptx::ScaleVec` and `data_path::ScaleVec`. K = 96 (3 or 6 scale
+/// factors, `sm_103a`) is not modelled: the PTX text gives its placement only as pictures
+/// (Figures 234-239, 243-258) and CUTLASS 4.2.0 does not build it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub enum ScaleVec {
+    /// No qualifier: `.block32`'s meaning for `mxf8f6f4` and `mxf4`; not allowed for
+    /// `mxf4nvf4`.
+    Default,
+    /// `.scale_vec::1X` (`mxf8f6f4`; `.block32` of mxf8f6f4): one scale factor per row,
+    /// 1-byte sub-column.
+    X1,
+    /// `.scale_vec::2X` (`mxf4`, `mxf4nvf4`; `.block32` of both): two per row, 2-byte
+    /// sub-column.
+    X2,
+    /// `.scale_vec::4X` (`mxf4nvf4`; `.block16`): four per row, the whole 32-bit cell.
+    X4,
+    /// `.block16` (`mxf4nvf4`): 16 elements of K share a scale.
+    Block16,
+    /// `.block32` (all three): 32 elements of K share a scale.
+    Block32,
+}
+
+impl ScaleVec {
+    /// Every qualifier.
+    pub const ALL: [ScaleVec; 6] = [
+        ScaleVec::Default,
+        ScaleVec::X1,
+        ScaleVec::X2,
+        ScaleVec::X4,
+        ScaleVec::Block16,
+        ScaleVec::Block32,
+    ];
+
+    /// The PTX qualifier, for example `".scale_vec::2X"`; `""` for [`ScaleVec::Default`].
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            ScaleVec::Default => "",
+            ScaleVec::X1 => ".scale_vec::1X",
+            ScaleVec::X2 => ".scale_vec::2X",
+            ScaleVec::X4 => ".scale_vec::4X",
+            ScaleVec::Block16 => ".block16",
+            ScaleVec::Block32 => ".block32",
+        }
+    }
+
+    /// True when the qualifier is allowed with `kind` (Tables 56-57): `mxf8f6f4` takes none,
+    /// `1X`, `block32`; `mxf4` none, `2X`, `block32`; `mxf4nvf4` `2X`, `4X`, `block16`,
+    /// `block32`.
+    #[must_use]
+    pub const fn allowed_for(self, kind: Kind) -> bool {
+        match kind {
+            Kind::Mxf8f6f4 => matches!(self, ScaleVec::Default | ScaleVec::X1 | ScaleVec::Block32),
+            Kind::Mxf4 => matches!(self, ScaleVec::Default | ScaleVec::X2 | ScaleVec::Block32),
+            Kind::Mxf4nvf4 => matches!(
+                self,
+                ScaleVec::X2 | ScaleVec::X4 | ScaleVec::Block16 | ScaleVec::Block32
+            ),
+            _ => false,
+        }
+    }
+
+    /// True for `.scale_vec::4X` and `.block16`: four scales per 32-bit word, so the scale
+    /// factor IDs must be 0 and the scale type may be UE4M3 (decisions.md R12, R13).
+    #[must_use]
+    pub const fn is_16_elements(self) -> bool {
+        matches!(self, ScaleVec::X4 | ScaleVec::Block16)
+    }
+
+    /// Whether this is a vector size: 1X, 2X, 4X or `.block16` (four scale factors). `Default`
+    /// and `.block32` mean one or two depending on the kind ([`ScaleVec::resolve`]).
+    #[must_use]
+    pub const fn is_resolved(self) -> bool {
+        !matches!(self, ScaleVec::Default | ScaleVec::Block32)
+    }
+
+    /// The vector size this qualifier means with `kind` (Tables 56-57): `Default` and `.block32`
+    /// are 1X for `mxf8f6f4` and 2X for `mxf4` / `mxf4nvf4`, `.block16` is 4X; `None` when the
+    /// qualifier is not allowed with `kind` ([`ScaleVec::allowed_for`]).
+    #[must_use]
+    pub const fn resolve(self, kind: Kind) -> Option<ScaleVec> {
+        if !self.allowed_for(kind) {
+            return None;
+        }
+        Some(match self {
+            ScaleVec::X4 | ScaleVec::Block16 => ScaleVec::X4,
+            ScaleVec::X1 | ScaleVec::X2 => self,
+            ScaleVec::Default | ScaleVec::Block32 => {
+                if matches!(kind, Kind::Mxf8f6f4) {
+                    ScaleVec::X1
+                } else {
+                    ScaleVec::X2
+                }
+            }
+        })
+    }
+
+    /// Scale factors per row (per MMA): 1 for 1X, 2 for 2X, 4 for 4X and `.block16`; 0 for
+    /// `Default` and `.block32`, whose count depends on the kind ([`ScaleVec::resolve`] them
+    /// first).
+    #[must_use]
+    pub const fn count(self) -> u32 {
+        match self {
+            ScaleVec::X1 => 1,
+            ScaleVec::X2 => 2,
+            ScaleVec::X4 | ScaleVec::Block16 => 4,
+            ScaleVec::Default | ScaleVec::Block32 => 0,
+        }
+    }
+
+    /// Whether `id` is a scale-factor ID of this vector size (R13): 0-3 for 1X (one byte of the
+    /// cell), 0 or 2 for 2X (two bytes), 0 for 4X and `.block16` (the whole cell); none for
+    /// `Default` and `.block32` before they are resolved.
+    #[must_use]
+    pub const fn id_ok(self, id: u32) -> bool {
+        match self {
+            ScaleVec::X1 => id <= 3,
+            ScaleVec::X2 => id == 0 || id == 2,
+            ScaleVec::X4 | ScaleVec::Block16 => id == 0,
+            ScaleVec::Default | ScaleVec::Block32 => false,
+        }
+    }
+}
+
+impl fmt::Display for ScaleVec {
+    /// The PTX qualifier ([`ScaleVec::name`]); empty for `Default`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

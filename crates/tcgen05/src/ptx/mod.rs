@@ -42,6 +42,9 @@ use core::fmt;
 
 use crate::diagnostic::{Diagnostic, Diagnostics, Severity, Source};
 use crate::instruction_descriptor::{IdescError, InstructionDescriptor};
+/// The scale-vector qualifier, one type with [`crate::data_path::ScaleVec`] (defined in
+/// [`crate::mma`]).
+pub use crate::mma::ScaleVec;
 use crate::mma::{CtaGroup, Kind, ScaleType};
 use crate::shapes::{validate_mma, MmaConfig, MmaError};
 use crate::shared_memory_descriptor::{SmemDescriptor, SmemError};
@@ -133,73 +136,6 @@ pub enum Collector {
     A(CollectorOp),
     /// `.collector::bN::op` with N = 0..3 (`.ws` only).
     B(u8, CollectorOp),
-}
-
-/// The scale-vector qualifier of a block-scaled `tcgen05.mma` (PTX ISA 9.7.16.10.7.1, Tables
-/// 56-57).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum ScaleVec {
-    /// No qualifier: `.block32`'s meaning for `mxf8f6f4` and `mxf4`; not allowed for
-    /// `mxf4nvf4`.
-    Default,
-    /// `.scale_vec::1X` (`mxf8f6f4`).
-    X1,
-    /// `.scale_vec::2X` (`mxf4`, `mxf4nvf4`).
-    X2,
-    /// `.scale_vec::4X` (`mxf4nvf4`).
-    X4,
-    /// `.block16` (`mxf4nvf4`): 16 elements of K share a scale.
-    Block16,
-    /// `.block32` (all three): 32 elements of K share a scale.
-    Block32,
-}
-
-impl ScaleVec {
-    /// Every qualifier.
-    pub const ALL: [ScaleVec; 6] = [
-        ScaleVec::Default,
-        ScaleVec::X1,
-        ScaleVec::X2,
-        ScaleVec::X4,
-        ScaleVec::Block16,
-        ScaleVec::Block32,
-    ];
-
-    /// The PTX qualifier, for example `".scale_vec::2X"`; `""` for [`ScaleVec::Default`].
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            ScaleVec::Default => "",
-            ScaleVec::X1 => ".scale_vec::1X",
-            ScaleVec::X2 => ".scale_vec::2X",
-            ScaleVec::X4 => ".scale_vec::4X",
-            ScaleVec::Block16 => ".block16",
-            ScaleVec::Block32 => ".block32",
-        }
-    }
-
-    /// True when the qualifier is allowed with `kind` (Tables 56-57): `mxf8f6f4` takes none,
-    /// `1X`, `block32`; `mxf4` none, `2X`, `block32`; `mxf4nvf4` `2X`, `4X`, `block16`,
-    /// `block32`.
-    #[must_use]
-    pub const fn allowed_for(self, kind: Kind) -> bool {
-        match kind {
-            Kind::Mxf8f6f4 => matches!(self, ScaleVec::Default | ScaleVec::X1 | ScaleVec::Block32),
-            Kind::Mxf4 => matches!(self, ScaleVec::Default | ScaleVec::X2 | ScaleVec::Block32),
-            Kind::Mxf4nvf4 => matches!(
-                self,
-                ScaleVec::X2 | ScaleVec::X4 | ScaleVec::Block16 | ScaleVec::Block32
-            ),
-            _ => false,
-        }
-    }
-
-    /// True for `.scale_vec::4X` and `.block16`: four scales per 32-bit word, so the scale
-    /// factor IDs must be 0 and the scale type may be UE4M3 (decisions.md R12, R13).
-    #[must_use]
-    pub const fn is_16_elements(self) -> bool {
-        matches!(self, ScaleVec::X4 | ScaleVec::Block16)
-    }
 }
 
 /// The scale-factor operands of a block-scaled `tcgen05.mma` (PTX ISA 9.7.16.10.7).

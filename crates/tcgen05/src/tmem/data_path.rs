@@ -52,6 +52,9 @@ use core::fmt;
 
 use crate::diagnostic::{Diagnostic, Diagnostics, Source};
 use crate::mma::CtaGroup;
+/// The scale vector of a block-scaled MMA, one type with [`crate::ptx::ScaleVec`] (defined in
+/// [`crate::mma`]).
+pub use crate::mma::ScaleVec;
 use crate::tensor_memory::TmemAddress;
 use crate::tmem_fragment::BitRange;
 
@@ -167,6 +170,12 @@ pub enum DataPathError {
         /// The ID.
         id: u32,
     },
+    /// The scale vector is a qualifier whose size depends on the kind (`Default`, `.block32`):
+    /// the placement needs 1X, 2X, 4X or `.block16` ([`ScaleVec::resolve`]; Tables 56-57).
+    ScaleVecOfKind {
+        /// The scale vector.
+        vec: ScaleVec,
+    },
     /// The K block is past the scale factors of one row (Table 56).
     KBlockOutOfRange {
         /// The K block.
@@ -216,6 +225,7 @@ impl DataPathError {
             DataPathError::LaneAlignment { .. } => DataPathField::Lane,
             DataPathError::ElementBits { .. } => DataPathField::ElementBits,
             DataPathError::SfId { .. } => DataPathField::SfId,
+            DataPathError::ScaleVecOfKind { .. } => DataPathField::ScaleVec,
             DataPathError::KBlockOutOfRange { .. } => DataPathField::KBlock,
             DataPathError::KTooLarge { .. } => DataPathField::K,
             DataPathError::NoFourBitShape { .. } => DataPathField::ElementBits,
@@ -272,7 +282,18 @@ impl fmt::Display for DataPathError {
                 match vec {
                     ScaleVec::X1 => "0-3",
                     ScaleVec::X2 => "0 or 2",
-                    ScaleVec::X4 => "0",
+                    ScaleVec::X4 | ScaleVec::Block16 => "0",
+                    ScaleVec::Default | ScaleVec::Block32 => "none before the kind resolves it",
+                }
+            ),
+            DataPathError::ScaleVecOfKind { vec } => write!(
+                f,
+                "{} gives one or two scale factors per row depending on the kind: the placement \
+                 needs 1X, 2X or 4X",
+                if vec.name().is_empty() {
+                    "no .scale_vec qualifier"
+                } else {
+                    vec.name()
                 }
             ),
             DataPathError::KBlockOutOfRange { k_block, count } => write!(
@@ -322,6 +343,7 @@ impl Diagnostic for DataPathError {
             DataPathError::LaneAlignment { lane, .. } => lane as u64,
             DataPathError::ElementBits { bits } => bits as u64,
             DataPathError::SfId { id, .. } => id as u64,
+            DataPathError::ScaleVecOfKind { vec } => vec.count() as u64,
             DataPathError::KBlockOutOfRange { k_block, .. } => k_block as u64,
             DataPathError::NoBlockScaling { layout } => layout.m() as u64,
             DataPathError::KTooLarge { k, .. } => k as u64,
@@ -342,6 +364,7 @@ impl Diagnostic for DataPathError {
             }
             DataPathError::ElementBits { .. } => Source::PtxSection("9.7.16.10.4"),
             DataPathError::SfId { .. } => Source::Decision(13),
+            DataPathError::ScaleVecOfKind { .. } => Source::PtxTable(56),
             DataPathError::KBlockOutOfRange { .. } => Source::PtxSection("9.7.16.10.7.1"),
             DataPathError::KTooLarge { .. } => Source::PtxSection("9.7.16.1.1"),
             DataPathError::NoFourBitShape { .. } => Source::PtxTable(39),
@@ -913,60 +936,6 @@ pub const fn a_k_fits(k: u32, container_bits: u32) -> Result<(), DataPathError> 
     Ok(())
 }
 
-/// The scale vector size of a block-scaled MMA: scale factors per row of A (per column of B)
-/// per MMA (PTX ISA 9.7.16.10.7.1 Table 56; `.blockN` aliases included).
-///
-/// K = 96 (3 or 6 scale factors, `sm_103a`) is not modelled: the PTX text gives its placement
-/// only as pictures (Figures 234-239, 243-258) and CUTLASS 4.2.0 does not build it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub enum ScaleVec {
-    /// `.scale_vec::1X` (`.block32` of mxf8f6f4): one scale factor per row, 1-byte sub-column.
-    X1,
-    /// `.scale_vec::2X` (`.block32` of mxf4 / mxf4nvf4): two, 2-byte sub-column.
-    X2,
-    /// `.scale_vec::4X` (`.block16`): four, the whole 32-bit cell.
-    X4,
-}
-
-impl ScaleVec {
-    /// Scale factors per row (per MMA).
-    #[must_use]
-    pub const fn count(self) -> u32 {
-        match self {
-            ScaleVec::X1 => 1,
-            ScaleVec::X2 => 2,
-            ScaleVec::X4 => 4,
-        }
-    }
-
-    /// The PTX qualifier.
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            ScaleVec::X1 => ".scale_vec::1X",
-            ScaleVec::X2 => ".scale_vec::2X",
-            ScaleVec::X4 => ".scale_vec::4X",
-        }
-    }
-
-    /// Whether `id` is a scale-factor ID of this vector size (R13).
-    #[must_use]
-    pub const fn id_ok(self, id: u32) -> bool {
-        match self {
-            ScaleVec::X1 => id <= 3,
-            ScaleVec::X2 => id == 0 || id == 2,
-            ScaleVec::X4 => id == 0,
-        }
-    }
-}
-
-impl fmt::Display for ScaleVec {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
 /// Which scale-factor matrix: of A (one row per row of A) or of B (one per column of B).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
@@ -1054,7 +1023,9 @@ impl SfLayout {
                 n,
             });
         }
-        if !vec.id_ok(sf_id) {
+        if !vec.is_resolved() {
+            d.push(DataPathError::ScaleVecOfKind { vec });
+        } else if !vec.id_ok(sf_id) {
             d.push(DataPathError::SfId { vec, id: sf_id });
         }
         d
