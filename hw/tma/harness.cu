@@ -1,4 +1,4 @@
-// Hardware check of the tensor-copy placement model (crates/tcgen05 tensor_copy.rs) on Hopper's
+// Hardware check of the tensor-copy placement model (crates/tcgen05/src/layout/tensor_copy.rs) on Hopper's
 // tensor memory accelerator (TMA, cp.async.bulk.tensor): where a tiled 2-D box with a swizzle
 // mode lands in shared memory.
 //

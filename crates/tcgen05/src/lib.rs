@@ -33,6 +33,23 @@
 //!
 //! Each descriptor's bit layout is written once, as a table ([`bits::BitField`] rows) that drives
 //! encoding, decoding, validation, `Display` and the documentation.
+//!
+//! # Source layout: folders by concept, flat public paths
+//!
+//! The sources are grouped by concept, each folder a private module:
+//!
+//! | folder | concept | public modules it holds |
+//! |---|---|---|
+//! | `descriptor/` | the packed descriptor words | [`zero_column_mask`] (the shared memory and instruction descriptors, [`bits`] and [`diagnostic`] move in next) |
+//! | `mma/` | the MMA: kinds, types, `.cta_group`, [`ScaleVec`](mma::ScaleVec), Table 39 | [`mma`], [`shapes`] |
+//! | `tmem/` | Tensor Memory | [`tensor_memory`], [`data_path`], [`tmem_fragment`] |
+//! | `layout/` | shared memory layouts | [`canonical_layout`], [`tensor_copy`] |
+//! | `ptx/` | PTX text, one file per instruction family | [`ptx`] |
+//!
+//! On top of them sit [`check`], [`emulator`] and [`numerics`]; `docs/ARCHITECTURE.md` draws the
+//! layers. The folders are an implementation detail: the stable public paths are the flat ones
+//! listed above (`tcgen05::tensor_memory::TmemAddress`, `tcgen05::ptx::Mma`, ...), re-exported
+//! at the crate root whatever folder holds them.
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
