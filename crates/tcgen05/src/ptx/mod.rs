@@ -42,9 +42,6 @@ use core::fmt;
 
 use crate::diagnostic::{Diagnostic, Diagnostics, Severity, Source};
 use crate::instruction_descriptor::{IdescError, InstructionDescriptor};
-/// The scale-vector qualifier, one type with [`crate::data_path::ScaleVec`] (defined in
-/// [`crate::mma`]).
-pub use crate::mma::ScaleVec;
 use crate::mma::{CtaGroup, Kind, ScaleType};
 use crate::shapes::{validate_mma, MmaConfig, MmaError};
 use crate::shared_memory_descriptor::{SmemDescriptor, SmemError};
@@ -55,6 +52,7 @@ use crate::tensor_memory::{
 };
 use crate::zero_column_mask::{ZeroColumnMask, ZmaskError};
 
+// One file per instruction family, plus the errors; their items are this module's.
 mod alloc;
 mod cp;
 mod error;
@@ -63,6 +61,7 @@ mod ld_st;
 mod mma;
 mod shift;
 mod sync;
+
 pub use alloc::*;
 pub use cp::*;
 pub use error::*;
@@ -71,6 +70,11 @@ pub use ld_st::*;
 pub use mma::*;
 pub use shift::*;
 pub use sync::*;
+
+/// The scale-vector qualifier, one type with [`crate::data_path::ScaleVec`] (defined in
+/// [`crate::mma`]).
+pub use crate::mma::ScaleVec;
+
 // ---------------------------------------------------------------------------------------------
 // Operands
 // ---------------------------------------------------------------------------------------------

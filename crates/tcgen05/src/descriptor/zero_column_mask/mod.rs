@@ -82,11 +82,14 @@ use crate::bits::{BitField, Role};
 use crate::diagnostic::{Diagnostic, Diagnostics, Severity, Source};
 use crate::mma::MaxShift;
 
+// The descriptor, the column-mask bitset and its text forms, the errors and the solver, one
+// file each; their items are this module's.
 mod bitset;
 mod descriptor;
 mod error;
 mod solver;
 mod text;
+
 pub use bitset::*;
 pub use descriptor::*;
 pub use error::*;

@@ -75,12 +75,16 @@ use crate::shared_memory_descriptor::{
 };
 use crate::targets::Target;
 
+// The errors, the layout of a descriptor (matrix) and the layout from intent (tile), one file
+// each; their items are this module's.
 mod error;
 mod matrix;
 mod tile;
+
 pub use error::*;
 pub use matrix::*;
 pub use tile::*;
+
 /// Bytes of one chunk: the unit every canonical layout is built from (PTX ISA 9.7.16.3.3).
 pub const CHUNK_BYTES: u32 = 16;
 

@@ -41,6 +41,8 @@ use crate::bits::BitField;
 use crate::bytes::{bytes_eq, strip_prefix};
 use crate::diagnostic::{Diagnostic, Diagnostics, Source};
 
+// One file per section: errors, addresses, allocation and each data-movement shape; their
+// items are this module's.
 mod address;
 mod alloc;
 mod cp;
@@ -48,6 +50,7 @@ mod error;
 mod ld_st;
 mod shape;
 mod shift;
+
 pub use address::*;
 pub use alloc::*;
 pub use cp::*;
