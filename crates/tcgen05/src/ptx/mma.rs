@@ -155,7 +155,7 @@ impl<'a> Mma<'a> {
         86
     }
 
-    /// Every problem of the form on `ctx` (see the [module docs](self)).
+    /// Every problem of the form on `ctx` (see the [module docs](crate::ptx)).
     #[must_use]
     pub const fn validate(&self, ctx: &Context) -> PtxDiagnostics {
         let mut d = ctx.validate();

@@ -15,7 +15,7 @@ const fn swizzle_bits(swizzle: Swizzle) -> Option<(u32, u32)> {
     }
 }
 
-/// Applies a swizzle mode to a pre-swizzle byte address (see the [module docs](self)).
+/// Applies a swizzle mode to a pre-swizzle byte address (see the [module docs](crate::canonical_layout)).
 #[must_use]
 pub const fn swizzle_address(
     pre: u64,
