@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use tcgen05::canonical_layout::{
     AtomOrder, ElementLocation, ElementStorage, LayoutError, MatrixLayout, Operand, SwizzleAnchor,
-    TileLayout,
+    TileLayout, CHUNK_BYTES,
 };
 use tcgen05::shared_memory_descriptor::{SmemDescriptor, Swizzle};
 use tcgen05::tensor_copy::{agreement, Agreement, TensorCopyBox};
@@ -81,6 +81,31 @@ fn layout_error(py: Python<'_>, what: &str, e: &LayoutError) -> PyErr {
 
 /// A tile of one operand in shared memory, laid out in canonical swizzle atoms, and the
 /// descriptor of each K-block (PTX ISA 9.7.16.10.6 Table 55; decisions.md R4-R9).
+fn major_name(m: Major) -> &'static str {
+    match m {
+        Major::K => "K-major",
+        Major::Mn => "MN-major",
+    }
+}
+
+/// The letter of the M/N index in picture labels: `m` for A, `n` for B.
+fn row_letter(py: Python<'_>, what: &str, operand: &str) -> PyResult<char> {
+    match operand {
+        "a" | "A" => Ok('m'),
+        "b" | "B" => Ok('n'),
+        _ => Err(descriptor_error(
+            py,
+            what,
+            &[Problem::argument(
+                "operand",
+                crate::problem::Value::Name(operand.to_owned()),
+                format!("unknown operand {operand:?} (expected \"a\" or \"b\")"),
+                LAYOUTS,
+            )],
+        )),
+    }
+}
+
 #[pyclass(module = "tcgen05", frozen, name = "_TileLayout")]
 #[derive(Debug)]
 pub struct PyTileLayout {
@@ -240,6 +265,35 @@ impl PyTileLayout {
         Ok(pack(py, &v))
     }
 
+    /// The picture of the tile in shared memory (as `tcgen05 layout tile --svg` draws it): each
+    /// 16-byte chunk with the elements it holds, coloured by core matrix. `operand` (`"a"` or
+    /// `"b"`) names the M/N index in labels (`m` or `n`).
+    #[pyo3(signature = (*, operand="a"))]
+    fn svg(&self, py: Python<'_>, operand: &str) -> PyResult<String> {
+        let row = row_letter(py, "TileLayout.svg", operand)?;
+        let t = &self.tile;
+        let title = format!(
+            "{}-bit {} {}, {} swizzle, {} x {} at {:#x}, atoms {}",
+            t.storage.bits(),
+            operand.to_ascii_uppercase(),
+            major_name(t.major),
+            t.swizzle.name(),
+            t.mn,
+            t.k,
+            t.start_address,
+            t.order.name()
+        );
+        Ok(tcgen05_svg::svg_smem(&tcgen05_svg::SmemPicture {
+            title: &title,
+            chunks: &tcgen05_svg::tile_chunks(t),
+            major: t.major,
+            storage: t.storage,
+            row,
+            swizzle: t.swizzle,
+            flagged: &std::collections::BTreeSet::new(),
+        }))
+    }
+
     fn __repr__(&self) -> String {
         let t = &self.tile;
         format!(
@@ -357,6 +411,54 @@ impl PyMatrixLayout {
             Ok(v) => Ok(v.iter().map(Problem::from_diagnostic).collect()),
             Err(e) => Err(layout_error(py, "MatrixLayout.check", &e)),
         }
+    }
+
+    /// The picture of the operand as the descriptor places it (as `tcgen05 layout addr --svg`
+    /// draws it); chunks where elements overlap, or (with `buffer=(start, end)`) lie outside
+    /// the buffer, are outlined in red. `operand` (`"a"` or `"b"`) names the M/N index.
+    #[pyo3(signature = (*, operand="a", buffer=None))]
+    fn svg(&self, py: Python<'_>, operand: &str, buffer: Option<(u32, u32)>) -> PyResult<String> {
+        let row = row_letter(py, "MatrixLayout.svg", operand)?;
+        let locs = self
+            .layout
+            .locations()
+            .map_err(|e| layout_error(py, "MatrixLayout.svg", &e))?;
+        let problems = self
+            .layout
+            .check(buffer.map(|(s, e)| s..e))
+            .map_err(|e| layout_error(py, "MatrixLayout.svg", &e))?;
+        let flagged = problems
+            .iter()
+            .filter_map(|p| match *p {
+                LayoutError::Overlap { address, .. }
+                | LayoutError::OutsideBuffer { address, .. } => {
+                    Some(address & !(CHUNK_BYTES - 1))
+                }
+                _ => None,
+            })
+            .collect();
+        let f = self.layout.fields();
+        let op = self.layout.operand();
+        let title = format!(
+            "{}-bit {} {}, {} swizzle, start {:#x}, LBO {}, SBO {}, base offset {}",
+            op.storage.bits(),
+            operand.to_ascii_uppercase(),
+            major_name(op.major),
+            f.swizzle.name(),
+            f.start_address,
+            f.leading_byte_offset,
+            f.stride_byte_offset,
+            f.base_offset
+        );
+        Ok(tcgen05_svg::svg_smem(&tcgen05_svg::SmemPicture {
+            title: &title,
+            chunks: &tcgen05_svg::layout_chunks(&self.layout, &locs),
+            major: op.major,
+            storage: op.storage,
+            row,
+            swizzle: f.swizzle,
+            flagged: &flagged,
+        }))
     }
 }
 

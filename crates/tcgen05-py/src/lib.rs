@@ -203,6 +203,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tmem::svg_ld, m)?)?;
     m.add_function(wrap_pyfunction!(tmem::svg_d, m)?)?;
     m.add_function(wrap_pyfunction!(tmem::svg_cp, m)?)?;
+    m.add_function(wrap_pyfunction!(tmem::svg_sf, m)?)?;
     m.add_class::<check::PyFinding>()?;
     m.add_class::<check::PyKnownBits>()?;
     m.add_class::<check::PyInstruction>()?;

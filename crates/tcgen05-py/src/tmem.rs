@@ -149,15 +149,9 @@ pub fn a_layout<'py>(
     Ok((layout.letter(), words(py, &v)))
 }
 
-/// Where the block-scale factors live (PTX ISA 9.7.16.10.7, Figures 232-258): per (row of A or
-/// column of B, scale) 8 native-endian i32: CTA, both CTAs (0/1), column offset, byte, and the
-/// lanes of up to four copies (-1 where there is none); with the extent and the columns used.
-#[pyfunction]
-#[pyo3(name = "_sf_layout", signature = (operand, m, n, scale_vec, *, sf_id=0, cta_group=None,
-    ws=false))]
-#[allow(clippy::too_many_arguments)]
-pub fn sf_layout<'py>(
+fn sf_of<'py>(
     py: Python<'py>,
+    what: &str,
     operand: &str,
     m: u32,
     n: u32,
@@ -165,7 +159,7 @@ pub fn sf_layout<'py>(
     sf_id: u32,
     cta_group: Option<&Bound<'py, PyAny>>,
     ws: bool,
-) -> PyResult<(u32, u32, u32, Bound<'py, PyBytes>)> {
+) -> PyResult<(SfLayout, ScaleVec)> {
     let mut a = Args::default();
     let op = match operand {
         "a" | "A" => Some(SfOperand::A),
@@ -196,19 +190,40 @@ pub fn sf_layout<'py>(
         ));
     }
     let g = group(&mut a, cta_group)?;
-    let layout = layout_of(py, "sf_layout", &a, m, g, ws, false)?;
+    let layout = layout_of(py, what, &a, m, g, ws, false)?;
     let (Some(op), Some(vec)) = (op, vec) else {
-        return Err(descriptor_error(py, "sf_layout", &a.problems));
+        return Err(descriptor_error(py, what, &a.problems));
     };
     let problems: Vec<Problem> = SfLayout::validate(layout, op, vec, n, sf_id)
         .iter()
         .map(|e| Problem::from_diagnostic(&e))
         .collect();
     if !problems.is_empty() {
-        return Err(descriptor_error(py, "sf_layout", &problems));
+        return Err(descriptor_error(py, what, &problems));
     }
     let s = SfLayout::try_new(layout, op, vec, n, sf_id)
-        .map_err(|e| descriptor_error(py, "sf_layout", &[Problem::from_diagnostic(&e)]))?;
+        .map_err(|e| descriptor_error(py, what, &[Problem::from_diagnostic(&e)]))?;
+    Ok((s, vec))
+}
+
+/// Where the block-scale factors live (PTX ISA 9.7.16.10.7, Figures 232-258): per (row of A or
+/// column of B, scale) 8 native-endian i32: CTA, both CTAs (0/1), column offset, byte, and the
+/// lanes of up to four copies (-1 where there is none); with the extent and the columns used.
+#[pyfunction]
+#[pyo3(name = "_sf_layout", signature = (operand, m, n, scale_vec, *, sf_id=0, cta_group=None,
+    ws=false))]
+#[allow(clippy::too_many_arguments)]
+pub fn sf_layout<'py>(
+    py: Python<'py>,
+    operand: &str,
+    m: u32,
+    n: u32,
+    scale_vec: &str,
+    sf_id: u32,
+    cta_group: Option<&Bound<'py, PyAny>>,
+    ws: bool,
+) -> PyResult<(u32, u32, u32, Bound<'py, PyBytes>)> {
+    let (s, vec) = sf_of(py, "sf_layout", operand, m, n, scale_vec, sf_id, cta_group, ws)?;
     let mut v = Vec::new();
     for i in 0..s.extent() {
         for kb in 0..vec.count() {
@@ -291,6 +306,25 @@ pub fn svg_d<'py>(
     Ok(tcgen05_svg::svg_d(&d_of(
         py, "svg_d", m, n, cta_group, ws, sparse,
     )?))
+}
+
+/// The SVG picture of where the block-scale factors live, as `tcgen05 tmem sf --svg` draws it.
+#[pyfunction]
+#[pyo3(name = "_svg_sf", signature = (operand, m, n, scale_vec, *, sf_id=0, cta_group=None,
+    ws=false))]
+#[allow(clippy::too_many_arguments)]
+pub fn svg_sf<'py>(
+    py: Python<'py>,
+    operand: &str,
+    m: u32,
+    n: u32,
+    scale_vec: &str,
+    sf_id: u32,
+    cta_group: Option<&Bound<'py, PyAny>>,
+    ws: bool,
+) -> PyResult<String> {
+    let (s, _) = sf_of(py, "svg_sf", operand, m, n, scale_vec, sf_id, cta_group, ws)?;
+    Ok(tcgen05_svg::svg_sf(&s))
 }
 
 /// The SVG picture of which lanes each `tcgen05.cp` row lands in, as `tcgen05 tmem cp --svg`

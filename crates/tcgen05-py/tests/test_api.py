@@ -513,6 +513,39 @@ def test_tensor_memory_pictures() -> None:
         tmem.svg_d(128, 8, ws=True)
     with pytest.raises(DescriptorError):
         tmem.svg_cp("7x7b")
+    # The scale-factor picture has one header per byte of each column the core's map uses.
+    sf = tmem.sf_layout("b", 128, 256, "2X", sf_id=2)
+    svg_sf = tmem.svg_sf("b", 128, 256, "2X", sf_id=2)
+    assert svg_sf.startswith("<svg") and "scale_B" in svg_sf
+    for c in range(sf.columns):
+        for b in range(4):
+            assert f">c{c}.b{b}<" in svg_sf
+    assert f">c{sf.columns}.b0<" not in svg_sf
+    with pytest.raises(DescriptorError):
+        tmem.svg_sf("c", 128, 256, "2X")
+
+
+def test_shared_memory_pictures() -> None:
+    # 128B swizzle (PTX ISA 9.7.16.3.3): chunk c of row r of a bf16 K-major tile sits at chunk
+    # position c ^ r of line r, so the cell at 0x80 + 16 * (0 ^ 1) holds m1 k0-7.
+    t = tcgen05.TileLayout(element_type="bf16", major="k", swizzle="128B", mn=8, k=64)
+    svg = t.svg()
+    assert svg.startswith("<svg") and t._repr_svg_() == svg
+    for r in range(8):
+        for c in range(8):
+            assert f"<title>{r * 128 + 16 * (c ^ r):#x}: m{r} k{8 * c}-{8 * c + 7}</title>" in svg
+    assert svg.count("<rect x=") == 64 and "#d00" not in svg
+    assert ">n1 k0-7<" in t.svg(operand="b")
+    with pytest.raises(DescriptorError):
+        t.svg(operand="c")
+    # The descriptor's own picture equals the tile's, chunk for chunk.
+    m = t.matrix_layout()
+    msvg = m.svg()
+    for r in range(8):
+        assert f"<title>{r * 128 + 16 * (0 ^ r):#x}: m{r} k0-7</title>" in msvg
+    assert "#d00" not in msvg
+    # Reading outside a too-small buffer outlines the chunks beyond it in red.
+    assert "#d00" in m.svg(buffer=(0, 512))
 
 
 def test_readme_sessions_are_what_the_package_prints() -> None:

@@ -100,6 +100,15 @@ class TileLayout:
             major=self.major, mn=self.shape[0], k=self.k_per_block, kind=self.kind, target=target,
         )
 
+    def svg(self, *, operand: str = "a") -> str:
+        """The picture of the tile in shared memory (as ``tcgen05 layout tile --svg``): each
+        16-byte chunk with the elements it holds, coloured by core matrix, the swizzle repeat as
+        a thick rule. ``operand`` ``"a"`` or ``"b"`` names the M/N index ``m`` or ``n``."""
+        return self._native.svg(operand=operand)
+
+    def _repr_svg_(self) -> str:
+        return self.svg()
+
     def __repr__(self) -> str:
         return repr(self._native)
 
@@ -148,6 +157,14 @@ class MatrixLayout:
     def check(self, *, buffer: Optional[tuple[int, int]] = None) -> list[_native.Problem]:
         """Every overlap, and every element read outside ``buffer=(start, end)``."""
         return self._native.check(buffer=buffer)
+
+    def svg(self, *, operand: str = "a", buffer: Optional[tuple[int, int]] = None) -> str:
+        """The picture of the operand as the descriptor places it (as ``tcgen05 layout addr
+        --svg``); chunks with an overlap or outside ``buffer=(start, end)`` are outlined in red."""
+        return self._native.svg(operand=operand, buffer=buffer)
+
+    def _repr_svg_(self) -> str:
+        return self.svg()
 
 
 class TensorCopyBox(NamedTuple):

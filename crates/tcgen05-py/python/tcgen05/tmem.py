@@ -5,7 +5,7 @@
 - :func:`d_layout`: where an MMA keeps D (9.7.16.10.5, data-path layouts A-G).
 - :func:`a_layout`: where A lives when an MMA reads it from Tensor Memory (9.7.16.10.4.3, .5).
 - :func:`sf_layout`: where the block-scale factors live (9.7.16.10.7).
-- :func:`svg_ld`, :func:`svg_d`, :func:`svg_cp`: the pictures ``tcgen05 tmem ... --svg`` draws,
+- :func:`svg_ld`, :func:`svg_d`, :func:`svg_sf`, :func:`svg_cp`: the pictures ``tcgen05 tmem ... --svg`` draws,
   as SVG strings (``LdStFragment`` also shows itself as SVG in Jupyter).
 
 Lanes and columns are offsets from the instruction's Tensor Memory address. Bad shapes and sizes
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ALayout", "DLayout", "LdStFragment", "SfLayout", "a_layout", "d_layout", "sf_layout",
-    "svg_cp", "svg_d", "svg_ld",
+    "svg_cp", "svg_d", "svg_ld", "svg_sf",
 ]
 
 
@@ -160,6 +160,15 @@ def svg_ld(shape: str, num: str, *, pack: bool = False, offset: Optional[int] = 
 def svg_d(m: int, n: int, *, cta_group: int = 1, ws: bool = False, sparse: bool = False) -> str:
     """The picture of where an MMA keeps D (as ``tcgen05 tmem d --svg``)."""
     return _native._svg_d(m, n, cta_group=cta_group, ws=ws, sparse=sparse)
+
+
+def svg_sf(
+    operand: str, m: int, n: int, scale_vec: str, *, sf_id: int = 0, cta_group: int = 1,
+    ws: bool = False,
+) -> str:
+    """The picture of where ``scale_A`` or ``scale_B`` lives (as ``tcgen05 tmem sf --svg``);
+    arguments as :func:`sf_layout`."""
+    return _native._svg_sf(operand, m, n, scale_vec, sf_id=sf_id, cta_group=cta_group, ws=ws)
 
 
 def svg_cp(shape: str, *, multicast: Optional[str] = None) -> str:
