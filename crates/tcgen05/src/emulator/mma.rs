@@ -19,6 +19,7 @@ use crate::data_path::{a_cell, DLayout, DataPathLayout, ScaleVec as SfVec, SfLay
 use crate::instruction_descriptor::{IdescFields, InstructionDescriptor};
 use crate::mma::{CtaGroup, ElementType, Kind, Major, ScaleType};
 use crate::numerics::fast::MmaOperands;
+use crate::numerics::packing::{pack_container, unpack_container};
 use crate::numerics::params::{Arch, Form, Instruction as NumInstruction, ParamRow};
 use crate::numerics::Format;
 use crate::ptx::{Collector, CollectorOp, ScaleVec};
@@ -586,6 +587,10 @@ pub(super) fn execute(
             }
             ASrc::Tmem(addr) => {
                 let bits = 128 / u32::from(a_storage.per_chunk());
+                // A 4- or 6-bit element in an 8-bit container sits in the container's field
+                // (E9 of the module docs; PTX ISA 9.7.16.10.4.3).
+                let container =
+                    bits == 8 && matches!(fa, Format::E2m1 | Format::E2m3 | Format::E3m2);
                 let mut differ = false;
                 'rows: for r in 0..per {
                     for kk in 0..k {
@@ -601,7 +606,13 @@ pub(super) fn execute(
                         let fill = |rr: &mut Random| {
                             let mut w = 0u32;
                             for i in 0..(32 / bits) {
-                                w |= (rr.code(fa) & ((1u64 << bits) - 1) as u32) << (i * bits);
+                                let code = rr.code(fa);
+                                let held = if container {
+                                    pack_container(fa, code).map_or(0, u32::from)
+                                } else {
+                                    code & ((1u64 << bits) - 1) as u32
+                                };
+                                w |= held << (i * bits);
                             }
                             w
                         };
@@ -622,6 +633,21 @@ pub(super) fn execute(
                                 problems.push(p);
                                 break 'rows;
                             }
+                        };
+                        let first = if container {
+                            match unpack_container(fa, first as u8) {
+                                Ok(c) => c,
+                                Err(_) => {
+                                    problems.push(Problem::emu(
+                                        EmuRule::ContainerPadding,
+                                        "a_tmem",
+                                        u64::from(first),
+                                    ));
+                                    break 'rows;
+                                }
+                            }
+                        } else {
+                            first
                         };
                         a[(global * k + kk) as usize] = first;
                     }

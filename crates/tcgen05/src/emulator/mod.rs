@@ -93,6 +93,7 @@
 // 160 bytes, returned only when an instruction fails.
 #![allow(clippy::result_large_err)]
 
+mod decompress;
 mod mma;
 mod movement;
 mod problem;

@@ -60,6 +60,9 @@ pub enum EmuRule {
     CopiesDiffer,
     /// `tcgen05.shift` with a lane that is not a multiple of 32.
     ShiftLane,
+    /// A 4- or 6-bit element of A in Tensor Memory whose 8-bit container has bits set outside
+    /// the element's field (decision E9).
+    ContainerPadding,
 }
 
 /// One rule of the emulator: identifier, severity, source and message.
@@ -94,7 +97,7 @@ const fn row(
 }
 
 /// The emulator's rules, one row each.
-pub const RULES: [RuleRow; 18] = [
+pub const RULES: [RuleRow; 19] = [
     row(
         EmuRule::Unsupported,
         "unsupported-instruction",
@@ -220,6 +223,13 @@ pub const RULES: [RuleRow; 18] = [
         Severity::Error,
         Source::PtxSection("9.7.16.9.3"),
         "the lane of tcgen05.shift's address must be aligned to 32",
+    ),
+    row(
+        EmuRule::ContainerPadding,
+        "container-padding",
+        Severity::Error,
+        Source::PtxSection("9.7.14.5.14"),
+        "a 4- or 6-bit element's 8-bit container has bits set outside the element's field (they must be zero)",
     ),
 ];
 
