@@ -371,3 +371,470 @@ fn a_container_with_padding_bits_is_refused() {
     assert!(m.cta(0).tmem_cell(0, 0).unwrap().is_none());
     assert!(m.last_mma().is_none());
 }
+
+// ---------------------------------------------------------------------------------------------
+// `.sp` (PTX ISA 9.7.16.10.8; decision E10).
+
+/// Writes element `(r, kk)` of `bits` bits (`t` elements per 16-byte chunk) of a K-major,
+/// no-swizzle matrix at `start` (PTX ISA 9.7.16.3.3's picture: 8 rows x 16 bytes per core
+/// matrix, chunks along K `lbo` apart, 8-row groups `sbo` apart).
+#[allow(clippy::too_many_arguments)]
+fn put(
+    m: &mut Machine,
+    cta: usize,
+    start: u32,
+    r: u32,
+    kk: u32,
+    code: u32,
+    bits: u32,
+    t: u32,
+    lbo: u32,
+    sbo: u32,
+) {
+    let bit = (kk % t) * bits;
+    let a = start + (r % 8) * 16 + (r / 8) * sbo + (kk / t) * lbo + bit / 8;
+    if bits >= 8 {
+        m.cta_mut(cta)
+            .write_smem(a, &code.to_le_bytes()[..(bits / 8) as usize])
+            .unwrap();
+    } else {
+        let old = m.cta(cta).smem_byte(a).unwrap().unwrap_or(0);
+        let mask = ((1u32 << bits) - 1) << (bit % 8);
+        let new = (u32::from(old) & !mask) | ((code << (bit % 8)) & mask);
+        m.cta_mut(cta).write_smem(a, &[new as u8]).unwrap();
+    }
+}
+
+/// Where metadata stream bit `t` of row `row` lives, written here from CUTLASS's `tmem_e_frg`
+/// (M = 128): 32-bit streams (f16, tf32) interleave 8-row groups over lanes and 16-bit halves;
+/// 64-bit streams (8-bit kinds, mxf4) are one lane per row, two columns.
+fn meta_loc(stream32: bool, row: u32, t: u32) -> (u32, u32, u32) {
+    if stream32 {
+        let lane = row % 8 + 16 * (row / 16) + 8 * (t / 16);
+        (lane, 0, t % 16 + 16 * ((row / 8) % 2))
+    } else {
+        (row, t / 32, t % 32)
+    }
+}
+
+struct SpCase {
+    name: &'static str,
+    kind: Kind,
+    a: ElementType,
+    b: ElementType,
+    d: ElementType,
+    /// Dense K of the kind (stored elements of A per row); logical K is twice that.
+    k: u32,
+    bits: u32,
+    /// Elements per 16-byte chunk in shared memory.
+    t: u32,
+    /// Codes to draw A and B from (exact small values: every sum is exact).
+    pool: &'static [u32],
+    /// ".block_scale" forms: the scale-vector qualifier.
+    scaled: Option<&'static str>,
+}
+
+const F16_POOL: &[u32] = &[0x0000, 0x3C00, 0x4000, 0x4200, 0xBC00, 0xC000, 0x3800];
+const TF32_POOL: &[u32] = &[
+    0,
+    0x3F80_0000,
+    0x4000_0000,
+    0x4040_0000,
+    0xBF80_0000,
+    0xC000_0000,
+];
+const E4M3_POOL: &[u32] = &[0x00, 0x38, 0x40, 0x44, 0x30, 0xB8, 0xC0];
+const E2M1_POOL: &[u32] = &[0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13, 14, 15];
+
+fn sp_cases() -> Vec<SpCase> {
+    let s8: Vec<u32> = (0..256).collect();
+    let s8: &'static [u32] = Box::leak(s8.into_boxed_slice());
+    vec![
+        SpCase {
+            name: "i8",
+            kind: Kind::I8,
+            a: ElementType::S8,
+            b: ElementType::S8,
+            d: ElementType::S32,
+            k: 32,
+            bits: 8,
+            t: 16,
+            pool: s8,
+            scaled: None,
+        },
+        SpCase {
+            name: "f16",
+            kind: Kind::F16,
+            a: ElementType::F16,
+            b: ElementType::F16,
+            d: ElementType::F32,
+            k: 16,
+            bits: 16,
+            t: 8,
+            pool: F16_POOL,
+            scaled: None,
+        },
+        SpCase {
+            name: "tf32",
+            kind: Kind::Tf32,
+            a: ElementType::Tf32,
+            b: ElementType::Tf32,
+            d: ElementType::F32,
+            k: 8,
+            bits: 32,
+            t: 4,
+            pool: TF32_POOL,
+            scaled: None,
+        },
+        SpCase {
+            name: "f8f6f4 e4m3",
+            kind: Kind::F8f6f4,
+            a: ElementType::E4m3,
+            b: ElementType::E4m3,
+            d: ElementType::F32,
+            k: 32,
+            bits: 8,
+            t: 16,
+            pool: E4M3_POOL,
+            scaled: None,
+        },
+        SpCase {
+            name: "f8f6f4 e2m1",
+            kind: Kind::F8f6f4,
+            a: ElementType::E2m1,
+            b: ElementType::E2m1,
+            d: ElementType::F32,
+            k: 32,
+            bits: 4,
+            t: 16,
+            pool: E2M1_POOL,
+            scaled: None,
+        },
+        SpCase {
+            name: "mxf8f6f4 e4m3",
+            kind: Kind::Mxf8f6f4,
+            a: ElementType::E4m3,
+            b: ElementType::E4m3,
+            d: ElementType::F32,
+            k: 32,
+            bits: 8,
+            t: 16,
+            pool: E4M3_POOL,
+            scaled: Some("scale_vec::1X"),
+        },
+        SpCase {
+            name: "mxf4",
+            kind: Kind::Mxf4,
+            a: ElementType::E2m1,
+            b: ElementType::E2m1,
+            d: ElementType::F32,
+            k: 64,
+            bits: 4,
+            t: 32,
+            pool: E2M1_POOL,
+            scaled: Some("scale_vec::2X"),
+        },
+        SpCase {
+            name: "mxf4nvf4",
+            kind: Kind::Mxf4nvf4,
+            a: ElementType::E2m1,
+            b: ElementType::E2m1,
+            d: ElementType::F32,
+            k: 64,
+            bits: 4,
+            t: 32,
+            pool: E2M1_POOL,
+            scaled: Some("scale_vec::2X"),
+        },
+    ]
+}
+
+const PAIRS: [u32; 7] = [0b0100, 0b1000, 0b1100, 0b1001, 0b1101, 0b0110, 0b1110];
+
+/// The logical positions in its chunk of each stored element, read from the PTX text: two
+/// 2-bit indices, bits 1:0 the first (9.7.16.10.8.2); for mxf4 the indices of 2-wide pairs
+/// (9.7.16.10.8.3); for tf32 0b0100 = position 0, 0b1110 = position 1 (9.7.16.10.8.1).
+fn expand(kind: Kind, v: u32) -> Vec<u32> {
+    let (i0, i1) = (v & 3, v >> 2 & 3);
+    match kind {
+        Kind::Tf32 => vec![if v == 0b0100 { 0 } else { 1 }],
+        Kind::Mxf4 | Kind::Mxf4nvf4 => vec![2 * i0, 2 * i0 + 1, 2 * i1, 2 * i1 + 1],
+        _ => vec![i0, i1],
+    }
+}
+
+/// Runs one sparse case: a random 2:4 (1:2, 4:8) A, its metadata written where E10 says, the
+/// sparse MMA; then the dense MMA of the same kind on the decompressed A, as two MMAs over the
+/// two halves of K accumulating with `enable-input-d`. `wrong_lane` moves every metadata value
+/// one lane down (the test must then fail).
+fn run_sp(c: &SpCase, seed: u64, wrong_layout: bool) -> (Vec<u32>, Vec<u32>) {
+    let (rows, n) = (128u32, 64u32);
+    let kl = 2 * c.k; // logical K
+    let mut rng = Lcg(seed);
+    let mut m = Machine::new(Target::Sm100a);
+    let pick = |rng: &mut Lcg| c.pool[(rng.next() as usize) % c.pool.len()];
+    let (chunk, stored) = match c.kind {
+        Kind::Tf32 => (2, 1),
+        Kind::Mxf4 | Kind::Mxf4nvf4 => (8, 4),
+        _ => (4, 2),
+    };
+    // A compressed (rows x k), A decompressed (rows x kl), metadata values (rows x kl/chunk).
+    let mut a_c = vec![0u32; (rows * c.k) as usize];
+    let mut a_d = vec![0u32; (rows * kl) as usize];
+    let mut meta = vec![0u32; (rows * kl / chunk) as usize];
+    for r in 0..rows {
+        for q in 0..kl / chunk {
+            let v = if c.kind == Kind::Tf32 {
+                [0b0100, 0b1110][(rng.next() % 2) as usize]
+            } else {
+                PAIRS[(rng.next() % 7) as usize]
+            };
+            meta[(r * (kl / chunk) + q) as usize] = v;
+            for (j, p) in expand(c.kind, v).into_iter().enumerate() {
+                let code = pick(&mut rng);
+                a_c[(r * c.k + q * stored + j as u32) as usize] = code;
+                a_d[(r * kl + q * chunk + p) as usize] = code;
+            }
+        }
+    }
+    let b: Vec<u32> = (0..n * kl).map(|_| pick(&mut rng)).collect();
+    // Shared memory: compressed A at 0x0, B (n x kl) at 0x8000, the decompressed halves of A
+    // at 0x10000 and 0x18000. Chunks along K are 0x1000 apart, 8-row groups 128 bytes.
+    let (lbo, sbo) = (0x1000, 128);
+    for r in 0..rows {
+        for kk in 0..c.k {
+            put(
+                &mut m,
+                0,
+                0,
+                r,
+                kk,
+                a_c[(r * c.k + kk) as usize],
+                c.bits,
+                c.t,
+                lbo,
+                sbo,
+            );
+            for h in 0..2 {
+                let code = a_d[(r * kl + h * c.k + kk) as usize];
+                put(
+                    &mut m,
+                    0,
+                    0x10000 + h * 0x8000,
+                    r,
+                    kk,
+                    code,
+                    c.bits,
+                    c.t,
+                    lbo,
+                    sbo,
+                );
+            }
+        }
+    }
+    for col in 0..n {
+        for kk in 0..kl {
+            put(
+                &mut m,
+                0,
+                0x8000,
+                col,
+                kk,
+                b[(col * kl + kk) as usize],
+                c.bits,
+                c.t,
+                lbo,
+                sbo,
+            );
+        }
+    }
+    // Metadata at column 0x100, as E10 places it.
+    let stream32 = matches!(c.kind, Kind::F16 | Kind::Tf32);
+    let mut cells = std::collections::BTreeMap::<(u32, u32), u32>::new();
+    for r in 0..rows {
+        for q in 0..kl / chunk {
+            let (mut lane, col, bit) = meta_loc(stream32, r, 4 * q);
+            if wrong_layout {
+                // Every value one lane down; the lane that would be left empty gets lane
+                // 127's values (a rotation, so every cell holds meaningful values).
+                lane = (lane + 1) % 128;
+            }
+            *cells.entry((lane, col)).or_insert(0) |= meta[(r * (kl / chunk) + q) as usize] << bit;
+        }
+    }
+    for ((lane, col), w) in cells {
+        m.cta_mut(0).write_tmem(lane, 0x100 + col, w).unwrap();
+    }
+    // Scale factors 1.0 (ue8m0 0x7F) in every byte of columns 0x180.. for the scaled kinds.
+    if c.scaled.is_some() {
+        for lane in 0..128 {
+            for col in 0..16 {
+                m.cta_mut(0)
+                    .write_tmem(lane, 0x180 + col, 0x7F7F_7F7F)
+                    .unwrap();
+            }
+        }
+    }
+    let mut f = IdescFields::new(c.kind, c.d, c.a, c.b, rows as u16, n as u16);
+    if c.scaled.is_some() {
+        f = f.with_scale(tcgen05::mma::ScaleType::Ue8m0, 0, 0);
+    }
+    let dense = InstructionDescriptor::new(f).bits();
+    let sparse = InstructionDescriptor::new(f.with_sparse(true, 0)).bits();
+    let (qual, scales) = match c.scaled {
+        Some(v) => (format!(".block_scale.{v}"), ", [0x00000180], [0x00000188]"),
+        None => (String::new(), ""),
+    };
+    let kind = c.kind.name();
+    let bd = |start: u32| desc(start, lbo, sbo);
+    m.execute(&format!(
+        "tcgen05.mma.sp.cta_group::1.kind::{kind}{qual} [0], {:#x}, {:#x}, [0x00000100], {sparse:#x}{scales}, 0;",
+        bd(0),
+        bd(0x8000)
+    ))
+    .unwrap();
+    let sp = m.last_d().unwrap().unwrap().codes;
+    // The second half of B starts k / t chunks further along K.
+    let half = (c.k / c.t) * lbo;
+    m.execute(&format!(
+        "tcgen05.mma.cta_group::1.kind::{kind}{qual} [0x00000040], {:#x}, {:#x}, {dense:#x}{scales}, 0;",
+        bd(0x10000),
+        bd(0x8000)
+    ))
+    .unwrap();
+    m.execute(&format!(
+        "tcgen05.mma.cta_group::1.kind::{kind}{qual} [0x00000040], {:#x}, {:#x}, {dense:#x}{scales}, 1;",
+        bd(0x18000),
+        bd(0x8000 + half)
+    ))
+    .unwrap();
+    let de = m.last_d().unwrap().unwrap().codes;
+    (sp, de)
+}
+
+/// For every kind that allows `.sp`: the sparse MMA on compressed A with its metadata equals
+/// the dense MMA on the decompressed A (two dense MMAs over the halves of K, accumulating;
+/// the values are small enough that every sum is exact, and `kind::i8` is exact anyway).
+#[test]
+fn sparse_mma_equals_dense_mma_on_the_decompressed_a() {
+    for c in sp_cases() {
+        for seed in 1..3 {
+            let (sp, de) = run_sp(&c, seed * 1000 + u64::from(c.k), false);
+            let differ = sp.iter().zip(&de).filter(|(x, y)| x != y).count();
+            assert_eq!(
+                differ,
+                0,
+                "{} seed {seed}: {differ} of {} differ",
+                c.name,
+                sp.len()
+            );
+            assert!(sp.iter().any(|&x| x != 0), "{}: all zero", c.name);
+        }
+    }
+}
+
+/// The same cases with every metadata value written one lane off: D differs (or a value is
+/// read where none was written), so the test above can fail.
+#[test]
+fn sparse_mma_with_metadata_one_lane_off_differs() {
+    for c in sp_cases() {
+        let (sp, de) = run_sp(&c, 7, true);
+        let differ = sp.iter().zip(&de).filter(|(x, y)| x != y).count();
+        println!("{}: {differ} of {} D values differ", c.name, sp.len());
+        assert!(
+            differ > 0,
+            "{}: a wrong metadata layout went unnoticed",
+            c.name
+        );
+    }
+}
+
+fn i8_sparse_machine(meta_word: u32) -> (Machine, String) {
+    let mut m = Machine::new(Target::Sm100a);
+    m.set_random_inputs(3);
+    for lane in 0..128 {
+        for col in 0..2 {
+            m.cta_mut(0)
+                .write_tmem(lane, 0x100 + col, 0x4444_4444)
+                .unwrap();
+        }
+    }
+    m.cta_mut(0).write_tmem(9, 0x101, meta_word).unwrap();
+    let f = IdescFields::new(
+        Kind::I8,
+        ElementType::S32,
+        ElementType::S8,
+        ElementType::S8,
+        128,
+        64,
+    )
+    .with_sparse(true, 0);
+    let line = format!(
+        "tcgen05.mma.sp.cta_group::1.kind::i8 [0], {:#x}, {:#x}, [0x00000100], {:#x}, 0;",
+        desc(0, 0x1000, 128),
+        desc(0x8000, 0x1000, 128),
+        InstructionDescriptor::new(f).bits()
+    );
+    (m, line)
+}
+
+/// A metadata value the text does not call meaningful (here 0b0101: both indices 1) is a
+/// typed error naming the cell, and the MMA changes nothing.
+#[test]
+fn sparse_metadata_value_not_meaningful_is_refused() {
+    let (mut m, line) = i8_sparse_machine(0x4444_4544);
+    let e = m.execute(&line).unwrap_err();
+    assert_eq!(
+        e.problems[0].rule,
+        tcgen05::emulator::Rule::Emu(tcgen05::emulator::EmuRule::SparseMetadata),
+        "{e}"
+    );
+    assert_eq!(e.problems[0].value, 9 << 24 | 0x101 << 8 | 0b0101);
+    assert!(m.cta(0).tmem_cell(0, 0).unwrap().is_none());
+    assert!(m.last_mma().is_none());
+    // Every meaningful value passes.
+    let (mut m, line) = i8_sparse_machine(0x4689_CDE4);
+    m.execute(&line).unwrap();
+}
+
+/// The sparse forms whose metadata layout is drawn only as a picture are refused by name.
+#[test]
+fn sparse_forms_without_a_known_layout_are_refused() {
+    let mut m = Machine::new(Target::Sm100a);
+    m.set_random_inputs(1);
+    for (f, what) in [
+        (
+            IdescFields::new(
+                Kind::F16,
+                ElementType::F32,
+                ElementType::F16,
+                ElementType::F16,
+                64,
+                64,
+            )
+            .with_sparse(true, 0),
+            "M / cta_group",
+        ),
+        (
+            IdescFields::new(
+                Kind::F16,
+                ElementType::F32,
+                ElementType::F16,
+                ElementType::F16,
+                128,
+                64,
+            )
+            .with_sparse(true, 2),
+            "sparsity selector",
+        ),
+    ] {
+        let line = format!(
+            "tcgen05.mma.sp.cta_group::1.kind::f16 [0], {:#x}, {:#x}, [0x00000100], {:#x}, 0;",
+            desc(0, 0x1000, 128),
+            desc(0x8000, 0x1000, 128),
+            InstructionDescriptor::new(f).bits()
+        );
+        let e = m.execute(&line).unwrap_err();
+        assert!(format!("{e}").contains(what), "{e}");
+    }
+}

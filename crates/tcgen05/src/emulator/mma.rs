@@ -9,6 +9,7 @@ use alloc::vec::Vec;
 
 use super::problem::{EmuError, EmuRule, Problem};
 use super::random::Random;
+use super::sparse;
 use super::state::{CollectorBuffer, Cta};
 use super::Machine;
 use crate::canonical_layout::{
@@ -163,6 +164,8 @@ struct MmaLine {
     enable_input_d: bool,
     scale_input_d: u32,
     zmask: Option<u64>,
+    /// The sparsity metadata address of `.sp`.
+    meta: Option<TmemAddress>,
 }
 
 enum ASrc {
@@ -217,9 +220,6 @@ fn parse(ins: &Instruction<'_>) -> Result<MmaLine, EmuError> {
             }
         }
     }
-    if sp {
-        problems.push(Problem::emu(EmuRule::NotModelled, "sp", 1));
-    }
     if ashift {
         problems.push(Problem::emu(EmuRule::NotModelled, "ashift", 1));
     }
@@ -239,6 +239,17 @@ fn parse(ins: &Instruction<'_>) -> Result<MmaLine, EmuError> {
         o => immediate(o, "a_desc").map(ASrc::Smem),
     };
     let b = immediate(ops.get(take(&mut i, 1)), "b_desc");
+    let meta = if sp {
+        match tmem_address(ops.get(take(&mut i, 1)), "sp_meta_tmem") {
+            Ok(a) => Some(a),
+            Err(p) => {
+                problems.push(p);
+                None
+            }
+        }
+    } else {
+        None
+    };
     let idesc = immediate(ops.get(take(&mut i, 1)), "idesc");
     let scales = if block_scale {
         let sa = tmem_address(ops.get(take(&mut i, 1)), "scale_a");
@@ -313,6 +324,7 @@ fn parse(ins: &Instruction<'_>) -> Result<MmaLine, EmuError> {
                 enable_input_d: enable != 0,
                 zmask,
                 scale_input_d,
+                meta,
             })
         }
         _ => Err(EmuError { problems }),
@@ -474,14 +486,20 @@ pub(super) fn execute(
     let target = machine.target;
     let kind = line.kind;
     let (m, n) = (u32::from(fields.m), u32::from(fields.n));
-    let layout = DataPathLayout::for_mma(m, line.group, line.ws, false).map_err(Problem::from)?;
+    let layout = DataPathLayout::for_mma(m, line.group, line.ws, line.meta.is_some())
+        .map_err(Problem::from)?;
     let d_layout = DLayout::with_layout(layout, n).map_err(Problem::from)?;
     let (fa, fb, fd) = (
         format_of(fields.a_type),
         format_of(fields.b_type),
         format_of(fields.d_type),
     );
+    // K of A as stored; B has the logical K, twice that for `.sp` (E10).
     let k = u32::from(kind.dense_k());
+    let kb = if line.meta.is_some() { 2 * k } else { k };
+    if line.meta.is_some() {
+        sparse::supported(kind, m, line.group, &fields)?;
+    }
     let sfvec = kind.is_block_scaled().then(|| sf_vec(kind, line.vec));
     let form = Form {
         arch: Arch::Sm100a,
@@ -679,7 +697,7 @@ pub(super) fn execute(
         u32::from(ZeroColumnMask::from_bits_unchecked(z).fields().column_shift)
     });
     // B: N x K codes, N/ctas columns from each CTA.
-    let mut b = vec![0u32; (n * k) as usize];
+    let mut b = vec![0u32; (n * kb) as usize];
     let b_storage = ElementStorage::of(fields.b_type, Some(kind)).map_err(Problem::from)?;
     let b_collector = match line.collector {
         Some(Collector::B(i, op)) => Some((["b0", "b1", "b2", "b3"][usize::from(i & 3)], op)),
@@ -692,8 +710,8 @@ pub(super) fn execute(
         if let Some((name, CollectorOp::Use | CollectorOp::Lastuse)) = b_collector {
             match cta.collectors.get(name).cloned() {
                 Some(buf) => {
-                    if buf.codes.len() == (n_per * k) as usize {
-                        b[(c * n_per * k) as usize..((c + 1) * n_per * k) as usize]
+                    if buf.codes.len() == (n_per * kb) as usize {
+                        b[(c * n_per * kb) as usize..((c + 1) * n_per * kb) as usize]
                             .copy_from_slice(&buf.codes);
                     }
                     if buf
@@ -732,7 +750,7 @@ pub(super) fn execute(
             Major::K
         };
         let extent = n_per + b_shift.div_ceil(8) * 8;
-        let ml = match MatrixLayout::try_new(d, LayoutOperand::new(b_storage, major, extent, k)) {
+        let ml = match MatrixLayout::try_new(d, LayoutOperand::new(b_storage, major, extent, kb)) {
             Ok(l) => l,
             Err(e) => {
                 problems.push(e.into());
@@ -740,7 +758,7 @@ pub(super) fn execute(
             }
         };
         'cols: for col in 0..n_per {
-            for kk in 0..k {
+            for kk in 0..kb {
                 let got = ml
                     .address(col + b_shift, kk)
                     .map_err(Problem::from)
@@ -748,7 +766,7 @@ pub(super) fn execute(
                         read_element(cta, loc, fb, &mut random, "b", &mut source, keep_b)
                     });
                 match got {
-                    Ok(code) => b[((c * n_per + col) * k + kk) as usize] = code,
+                    Ok(code) => b[((c * n_per + col) * kb + kk) as usize] = code,
                     Err(p) => {
                         problems.push(p);
                         break 'cols;
@@ -761,7 +779,8 @@ pub(super) fn execute(
                 cta.collectors.insert(
                     name,
                     CollectorBuffer {
-                        codes: b[(c * n_per * k) as usize..((c + 1) * n_per * k) as usize].to_vec(),
+                        codes: b[(c * n_per * kb) as usize..((c + 1) * n_per * kb) as usize]
+                            .to_vec(),
                         source,
                     },
                 );
@@ -777,7 +796,7 @@ pub(super) fn execute(
             Ok(mask) => {
                 for col in 0..n {
                     if mask.bit(col as u16) {
-                        b[(col * k) as usize..((col + 1) * k) as usize].fill(0);
+                        b[(col * kb) as usize..((col + 1) * kb) as usize].fill(0);
                     }
                 }
             }
@@ -938,27 +957,125 @@ pub(super) fn execute(
             }
         }
     }
+    // `.sp`: the logical K position of every stored element of A, from the metadata (E10).
+    let mut gather: Vec<u32> = Vec::new();
+    if let (Some(meta), true) = (line.meta, problems.is_empty()) {
+        let ch = sparse::chunk(kind);
+        'meta: for row_g in 0..m {
+            let (c, r) = (row_g / per, row_g % per);
+            for q in 0..kb / ch {
+                let (lane, col, bit) = sparse::location(kind, r, 4 * q);
+                let (lane, col) = (meta.lane() + lane, meta.column() + col);
+                let fill = |rr: &mut Random| {
+                    let mut w = 0u32;
+                    for i in 0..8 {
+                        w |= u32::from(sparse::random_value(kind, rr.bits())) << (4 * i);
+                    }
+                    w
+                };
+                if lane >= super::TMEM_LANES || col >= super::TMEM_COLUMNS {
+                    problems.push(Problem::emu(
+                        EmuRule::TmemOutOfRange,
+                        "sp_meta_tmem",
+                        u64::from(lane << 16 | col),
+                    ));
+                    break 'meta;
+                }
+                let v = match read_cell(
+                    &mut work[c as usize],
+                    lane,
+                    col,
+                    &mut random,
+                    fill,
+                    "sp_meta_tmem",
+                    check_alloc,
+                ) {
+                    Ok(v) => (v >> bit & 0xF) as u8,
+                    Err(p) => {
+                        problems.push(p);
+                        break 'meta;
+                    }
+                };
+                if !sparse::meaningful(kind, v) {
+                    problems.push(sparse::bad_value(lane, col, v));
+                    break 'meta;
+                }
+                for p in sparse::positions(kind, v) {
+                    gather.push(q * ch + p);
+                }
+            }
+        }
+    }
     if !problems.is_empty() {
         return Err(EmuError { problems });
     }
 
     // The arithmetic: every element of D through the form's fast path (the same bits as
     // `ParamRow::dot`, each operand code decoded once).
-    let ops = MmaOperands {
-        m: m as usize,
-        n: n as usize,
-        a: &a,
-        b: &b,
-        c: if line.enable_input_d { &cmat } else { &[] },
-        sfa: &sfa,
-        sfb: &sfb,
+    let numerics_error = |e: crate::numerics::NumericsError| EmuError {
+        problems: e.problems.iter().map(Problem::from).collect(),
     };
-    let dvals = row
-        .fast()
-        .mma(&ops, fields.saturate)
-        .map_err(|e| EmuError {
-            problems: e.problems.iter().map(Problem::from).collect(),
-        })?;
+    let dvals = if gather.is_empty() {
+        let ops = MmaOperands {
+            m: m as usize,
+            n: n as usize,
+            a: &a,
+            b: &b,
+            c: if line.enable_input_d { &cmat } else { &[] },
+            sfa: &sfa,
+            sfb: &sfb,
+        };
+        row.fast()
+            .mma(&ops, fields.saturate)
+            .map_err(numerics_error)?
+    } else {
+        // Row by row: the stored elements of row r against the B elements its metadata
+        // selects (E10).
+        let mut out = Vec::with_capacity((m * n) as usize);
+        let mut bg = vec![0u32; (n * k) as usize];
+        for r in 0..m as usize {
+            let g = &gather[r * k as usize..(r + 1) * k as usize];
+            for col in 0..n as usize {
+                for (s, &pos) in g.iter().enumerate() {
+                    bg[col * k as usize + s] = b[col * kb as usize + pos as usize];
+                }
+            }
+            let nn = n as usize;
+            let ops = MmaOperands {
+                m: 1,
+                n: nn,
+                a: &a[r * k as usize..(r + 1) * k as usize],
+                b: &bg,
+                c: if line.enable_input_d {
+                    &cmat[r * nn..(r + 1) * nn]
+                } else {
+                    &[]
+                },
+                sfa: &sfa[r * blocks as usize..(r + 1) * blocks as usize],
+                sfb: &sfb,
+            };
+            out.extend(
+                row.fast()
+                    .mma(&ops, fields.saturate)
+                    .map_err(numerics_error)?,
+            );
+        }
+        out
+    };
+    // For the record and the exact reference: A as the MMA's logical M x K, +0 where the
+    // metadata puts no stored element.
+    let a_logical = if gather.is_empty() {
+        a
+    } else {
+        let mut full = vec![0u32; (m * kb) as usize];
+        for r in 0..m as usize {
+            for s in 0..k as usize {
+                let i = r * k as usize + s;
+                full[r * kb as usize + gather[i] as usize] = a[i];
+            }
+        }
+        full
+    };
 
     // Write D, except the disabled lanes.
     let mut disabled = [0u128; 2];
@@ -989,9 +1106,9 @@ pub(super) fn execute(
         d_type: fields.d_type,
         ab_types: (fields.a_type, fields.b_type),
         kind,
-        k,
+        k: kb,
         inputs: MmaInputs {
-            a,
+            a: a_logical,
             b,
             c: cmat,
             sfa,

@@ -71,9 +71,34 @@
 //!   +0.0 > -0.0; with `.NaN` any NaN makes the result the canonical NaN `0x7FFFFFFF`, without
 //!   it NaNs are skipped and only all-NaN inputs give the canonical NaN.
 //!
-//! Not modelled (each is refused with [`EmuRule::NotModelled`], naming it): sparse A (`.sp`),
-//! `.ashift`, `scale-input-d` where the scaled C is inexact, `tcgen05.cp` with decompression,
-//! and the `sm_103a` K = 96 forms.
+//! - **E9 4- and 6-bit elements in bytes.** `tcgen05.cp` with `.b8x16.b4x16_p64` /
+//!   `.b8x16.b6x16_p32` (PTX ISA 9.7.16.9.1: "16 elements of 4-bits each followed by 8 bytes of
+//!   padding" / "16 elements of 6-bits each followed by 4 bytes of padding" become "16 elements
+//!   of 8-bits each") reads each 16-byte chunk of a source row through the descriptor as the
+//!   plain copy does, takes element `e` from bits `w*e .. w*e + w` of the chunk's data bytes
+//!   (low bits first, as the shared-memory packing of `kind::f8f6f4` and decision D5 have it),
+//!   never reads the padding bytes, and writes element `e` to byte `e` of the 16 bytes. Inside
+//!   its byte the element is placed in the `kind::f8f6f4` container that `tcgen05.mma` reads
+//!   (PTX ISA 9.7.14.5.14, [`crate::numerics::packing`]): a 4-bit element at bits 5:2, a 6-bit
+//!   element at bits 5:0, the other bits zero. The per-element pictures (Figures 195, 197, 198)
+//!   are images. For 4 bits this agrees with NVIDIA's CuTe DSL example
+//!   `cp_narrow_a_to_tmem_mma.py` (`00xxxx00`); that example's docstring draws a 6-bit element
+//!   at bits 6:1 (`0xxxxxx0`), which disagrees with the `mma.sync` container text; its test
+//!   (all ones, D = K) holds for either reading as long as the copy and the MMA agree, which
+//!   they do here. A `tcgen05.ld` of a decompressed cell on hardware would settle it. The same
+//!   container is how `tcgen05.mma` reads an e2m1 / e2m3 / e3m2 A from Tensor Memory: a
+//!   container with bits set outside the field is [`EmuRule::ContainerPadding`].
+//! - **E10 `.sp`** (PTX ISA 9.7.16.10.8; details in the source's `sparse` module): the
+//!   metadata values and their meaning are the text's; their place in Tensor Memory is CUTLASS's `tmem_e_frg`
+//!   (M = 128) for M = 128 with `.cta_group::1` and M = 256 with `.cta_group::2`, sparsity
+//!   selector 0; each row's stored elements are multiplied with the B elements the metadata
+//!   selects, summed as the dense form sums its K products. A value the text does not call
+//!   meaningful is [`EmuRule::SparseMetadata`].
+//!
+//! Not modelled (each is refused with [`EmuRule::NotModelled`], naming it): `.sp` with M = 64,
+//! with `.cta_group::2` and M = 128, with `.ws` and M = 32 or 64, and with a sparsity selector
+//! other than 0 (their metadata layouts are drawn only as pictures); `.ashift`;
+//! `scale-input-d` where the scaled C is inexact; and the `sm_103a` K = 96 forms.
 //!
 //! # Example
 //! ```
@@ -99,6 +124,7 @@ mod movement;
 mod problem;
 mod random;
 mod reference;
+mod sparse;
 mod state;
 pub mod wgmma;
 

@@ -63,6 +63,8 @@ pub enum EmuRule {
     /// A 4- or 6-bit element of A in Tensor Memory whose 8-bit container has bits set outside
     /// the element's field (decision E9).
     ContainerPadding,
+    /// A sparsity metadata value the PTX text does not call meaningful (decision E10).
+    SparseMetadata,
 }
 
 /// One rule of the emulator: identifier, severity, source and message.
@@ -97,7 +99,7 @@ const fn row(
 }
 
 /// The emulator's rules, one row each.
-pub const RULES: [RuleRow; 19] = [
+pub const RULES: [RuleRow; 20] = [
     row(
         EmuRule::Unsupported,
         "unsupported-instruction",
@@ -230,6 +232,13 @@ pub const RULES: [RuleRow; 19] = [
         Severity::Error,
         Source::PtxSection("9.7.14.5.14"),
         "a 4- or 6-bit element's 8-bit container has bits set outside the element's field (they must be zero)",
+    ),
+    row(
+        EmuRule::SparseMetadata,
+        "sparse-metadata",
+        Severity::Error,
+        Source::PtxSection("9.7.16.10.8"),
+        "sparsity metadata value is not one of the meaningful values (the others are undefined behaviour); value = lane << 24 | column << 8 | metadata",
     ),
 ];
 
