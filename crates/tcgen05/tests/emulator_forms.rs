@@ -378,7 +378,7 @@ fn a_container_with_padding_bits_is_refused() {
 /// Writes element `(r, kk)` of `bits` bits (`t` elements per 16-byte chunk) of a K-major,
 /// no-swizzle matrix at `start` (PTX ISA 9.7.16.3.3's picture: 8 rows x 16 bytes per core
 /// matrix, chunks along K `lbo` apart, 8-row groups `sbo` apart).
-#[allow(clippy::too_many_arguments)]
+/// `shape` = (bits, t, lbo, sbo).
 fn put(
     m: &mut Machine,
     cta: usize,
@@ -386,11 +386,9 @@ fn put(
     r: u32,
     kk: u32,
     code: u32,
-    bits: u32,
-    t: u32,
-    lbo: u32,
-    sbo: u32,
+    shape: (u32, u32, u32, u32),
 ) {
+    let (bits, t, lbo, sbo) = shape;
     let bit = (kk % t) * bits;
     let a = start + (r % 8) * 16 + (r / 8) * sbo + (kk / t) * lbo + bit / 8;
     if bits >= 8 {
@@ -568,7 +566,14 @@ fn expand(kind: Kind, v: u32) -> Vec<u32> {
 /// two halves of K accumulating with `enable-input-d`. `wrong_lane` moves every metadata value
 /// one lane down (the test must then fail).
 fn run_sp(c: &SpCase, seed: u64, wrong_layout: bool) -> (Vec<u32>, Vec<u32>) {
-    let (rows, n) = (128u32, 64u32);
+    run_sp_on(c, seed, wrong_layout, 1)
+}
+
+/// As [`run_sp`], with `ctas` = 2 for M = 256 with `.cta_group::2`: each CTA holds its 128
+/// rows of A, half of B's columns and its rows' metadata, at the same addresses.
+fn run_sp_on(c: &SpCase, seed: u64, wrong_layout: bool, ctas: u32) -> (Vec<u32>, Vec<u32>) {
+    let (rows, n) = (128 * ctas, 64u32);
+    let n_per = n / ctas;
     let kl = 2 * c.k; // logical K
     let mut rng = Lcg(seed);
     let mut m = Machine::new(Target::Sm100a);
@@ -602,76 +607,58 @@ fn run_sp(c: &SpCase, seed: u64, wrong_layout: bool) -> (Vec<u32>, Vec<u32>) {
     // at 0x10000 and 0x18000. Chunks along K are 0x1000 apart, 8-row groups 128 bytes.
     let (lbo, sbo) = (0x1000, 128);
     for r in 0..rows {
+        let (cta, rr) = ((r / 128) as usize, r % 128);
         for kk in 0..c.k {
-            put(
-                &mut m,
-                0,
-                0,
-                r,
-                kk,
-                a_c[(r * c.k + kk) as usize],
-                c.bits,
-                c.t,
-                lbo,
-                sbo,
-            );
+            let code = a_c[(r * c.k + kk) as usize];
+            put(&mut m, cta, 0, rr, kk, code, (c.bits, c.t, lbo, sbo));
             for h in 0..2 {
                 let code = a_d[(r * kl + h * c.k + kk) as usize];
                 put(
                     &mut m,
-                    0,
+                    cta,
                     0x10000 + h * 0x8000,
-                    r,
+                    rr,
                     kk,
                     code,
-                    c.bits,
-                    c.t,
-                    lbo,
-                    sbo,
+                    (c.bits, c.t, lbo, sbo),
                 );
             }
         }
     }
     for col in 0..n {
+        let (cta, cc) = ((col / n_per) as usize, col % n_per);
         for kk in 0..kl {
-            put(
-                &mut m,
-                0,
-                0x8000,
-                col,
-                kk,
-                b[(col * kl + kk) as usize],
-                c.bits,
-                c.t,
-                lbo,
-                sbo,
-            );
+            let code = b[(col * kl + kk) as usize];
+            put(&mut m, cta, 0x8000, cc, kk, code, (c.bits, c.t, lbo, sbo));
         }
     }
     // Metadata at column 0x100, as E10 places it.
     let stream32 = matches!(c.kind, Kind::F16 | Kind::Tf32);
-    let mut cells = std::collections::BTreeMap::<(u32, u32), u32>::new();
+    let mut cells = std::collections::BTreeMap::<(usize, u32, u32), u32>::new();
     for r in 0..rows {
         for q in 0..kl / chunk {
-            let (mut lane, col, bit) = meta_loc(stream32, r, 4 * q);
+            let (mut lane, col, bit) = meta_loc(stream32, r % 128, 4 * q);
             if wrong_layout {
                 // Every value one lane down; the lane that would be left empty gets lane
                 // 127's values (a rotation, so every cell holds meaningful values).
                 lane = (lane + 1) % 128;
             }
-            *cells.entry((lane, col)).or_insert(0) |= meta[(r * (kl / chunk) + q) as usize] << bit;
+            *cells.entry(((r / 128) as usize, lane, col)).or_insert(0) |=
+                meta[(r * (kl / chunk) + q) as usize] << bit;
         }
     }
-    for ((lane, col), w) in cells {
-        m.cta_mut(0).write_tmem(lane, 0x100 + col, w).unwrap();
+    for ((cta, lane, col), w) in cells {
+        m.cta_mut(cta).write_tmem(lane, 0x100 + col, w).unwrap();
     }
     // Scale factors 1.0 (ue8m0 0x7F) in every byte of columns 0x180.. for the scaled kinds.
     if c.scaled.is_some() {
-        for lane in 0..128 {
-            for col in 0..16 {
-                m.cta_mut(0)
-                    .write_tmem(lane, 0x180 + col, 0x7F7F_7F7F)
-                    .unwrap();
+        for cta in 0..ctas as usize {
+            for lane in 0..128 {
+                for col in 0..16 {
+                    m.cta_mut(cta)
+                        .write_tmem(lane, 0x180 + col, 0x7F7F_7F7F)
+                        .unwrap();
+                }
             }
         }
     }
@@ -688,7 +675,7 @@ fn run_sp(c: &SpCase, seed: u64, wrong_layout: bool) -> (Vec<u32>, Vec<u32>) {
     let kind = c.kind.name();
     let bd = |start: u32| desc(start, lbo, sbo);
     m.execute(&format!(
-        "tcgen05.mma.sp.cta_group::1.kind::{kind}{qual} [0], {:#x}, {:#x}, [0x00000100], {sparse:#x}{scales}, 0;",
+        "tcgen05.mma.sp.cta_group::{ctas}.kind::{kind}{qual} [0], {:#x}, {:#x}, [0x00000100], {sparse:#x}{scales}, 0;",
         bd(0),
         bd(0x8000)
     ))
@@ -697,13 +684,13 @@ fn run_sp(c: &SpCase, seed: u64, wrong_layout: bool) -> (Vec<u32>, Vec<u32>) {
     // The second half of B starts k / t chunks further along K.
     let half = (c.k / c.t) * lbo;
     m.execute(&format!(
-        "tcgen05.mma.cta_group::1.kind::{kind}{qual} [0x00000040], {:#x}, {:#x}, {dense:#x}{scales}, 0;",
+        "tcgen05.mma.cta_group::{ctas}.kind::{kind}{qual} [0x00000040], {:#x}, {:#x}, {dense:#x}{scales}, 0;",
         bd(0x10000),
         bd(0x8000)
     ))
     .unwrap();
     m.execute(&format!(
-        "tcgen05.mma.cta_group::1.kind::{kind}{qual} [0x00000040], {:#x}, {:#x}, {dense:#x}{scales}, 1;",
+        "tcgen05.mma.cta_group::{ctas}.kind::{kind}{qual} [0x00000040], {:#x}, {:#x}, {dense:#x}{scales}, 1;",
         bd(0x18000),
         bd(0x8000 + half)
     ))
@@ -730,6 +717,17 @@ fn sparse_mma_equals_dense_mma_on_the_decompressed_a() {
             );
             assert!(sp.iter().any(|&x| x != 0), "{}: all zero", c.name);
         }
+    }
+}
+
+/// M = 256 with `.cta_group::2`: every CTA reads its rows' metadata at the same address.
+#[test]
+fn sparse_mma_with_two_ctas_equals_dense_mma() {
+    for c in sp_cases() {
+        let (sp, de) = run_sp_on(&c, 11, false, 2);
+        assert_eq!(sp.len(), 256 * 64);
+        let differ = sp.iter().zip(&de).filter(|(x, y)| x != y).count();
+        assert_eq!(differ, 0, "{}: {differ} differ", c.name);
     }
 }
 
