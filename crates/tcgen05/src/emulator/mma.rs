@@ -1120,13 +1120,18 @@ pub(super) fn execute(
         disabled,
     });
     Ok(format!(
-        "D {}x{}x{} {} += {} x {}, layout {} at lane {} column {}, {} cells written in {} CTA(s)",
+        "D {}x{}x{} {} += {} x {}{}, layout {} at lane {} column {}, {} cells written in {} CTA(s)",
         m,
         n,
-        k,
+        kb,
         fields.d_type.name(),
         fields.a_type.name(),
         fields.b_type.name(),
+        if gather.is_empty() {
+            ""
+        } else {
+            " (sparse A, metadata read)"
+        },
         layout.letter(),
         line.d.lane(),
         line.d.column(),
