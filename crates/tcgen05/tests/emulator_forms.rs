@@ -836,3 +836,93 @@ fn sparse_forms_without_a_known_layout_are_refused() {
         assert!(format!("{e}").contains(what), "{e}");
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// `.ashift` (PTX ISA 9.7.16.10.9.1; decision E11).
+
+/// A machine with bf16 A (128 x 16, random small integers) in Tensor Memory at column 0x80
+/// (layout D: row r in lane r, two elements a cell) and B (64 x 16, random small integers) in
+/// shared memory, so that every D value is exact.
+fn ashift_machine(seed: u64) -> Machine {
+    let mut m = Machine::new(Target::Sm100a);
+    let mut rng = Lcg(seed);
+    let bf16 = |v: i32| -> u32 { (v as f32).to_bits() >> 16 };
+    for lane in 0..128 {
+        for col in 0..8 {
+            let lo = bf16((rng.next() % 9) as i32 - 4);
+            let hi = bf16((rng.next() % 9) as i32 - 4);
+            m.cta_mut(0)
+                .write_tmem(lane, 0x80 + col, lo | hi << 16)
+                .unwrap();
+        }
+    }
+    for r in 0..64 {
+        for kk in 0..16 {
+            let code = bf16((rng.next() % 7) as i32 - 3);
+            put(&mut m, 0, 0x1000, r, kk, code, (16, 8, 2048, 128));
+        }
+    }
+    m
+}
+
+fn ashift_line(ashift: bool) -> String {
+    format!(
+        "tcgen05.mma.cta_group::1.kind::f16{} [0], [0x00000080], {:#x}, 0x08100490, 0;",
+        if ashift { ".ashift" } else { "" },
+        desc(0x1000, 2048, 128)
+    )
+}
+
+/// E11: with `.ashift` the MMA's row i is the unshifted MMA's row i + 1, except the last row of
+/// each 32-lane subpartition (31, 63, 95, 127), which keeps its own; the shift stays in Tensor
+/// Memory, so a second `.ashift` MMA moves the rows once more; each warns that the reading is
+/// a decision.
+#[test]
+fn ashift_moves_the_rows_of_a_within_each_subpartition() {
+    for seed in 1..4 {
+        let mut plain = ashift_machine(seed);
+        plain.execute(&ashift_line(false)).unwrap();
+        let d0 = plain.last_d().unwrap().unwrap().codes;
+        let mut m = ashift_machine(seed);
+        let before: Vec<Option<u32>> = (0..128)
+            .map(|l| m.cta(0).tmem_cell(l, 0x83).unwrap())
+            .collect();
+        let out = m.execute(&ashift_line(true)).unwrap();
+        assert_eq!(
+            out.warnings[0].rule,
+            tcgen05::emulator::Rule::Emu(tcgen05::emulator::EmuRule::AshiftReading)
+        );
+        let d1 = m.last_d().unwrap().unwrap().codes;
+        let row = |d: &[u32], r: u32| d[(r * 64) as usize..(r * 64 + 64) as usize].to_vec();
+        for r in 0..128 {
+            let src = if r % 32 == 31 { r } else { r + 1 };
+            assert_eq!(row(&d1, r), row(&d0, src), "seed {seed} row {r}");
+            assert_eq!(m.cta(0).tmem_cell(r, 0x83).unwrap(), before[src as usize]);
+        }
+        m.execute(&ashift_line(true)).unwrap();
+        let d2 = m.last_d().unwrap().unwrap().codes;
+        for r in 0..128 {
+            let src = if r % 32 >= 30 { r - r % 32 + 31 } else { r + 2 };
+            assert_eq!(
+                row(&d2, r),
+                row(&d0, src),
+                "seed {seed} second shift, row {r}"
+            );
+        }
+    }
+}
+
+/// `.ashift` with A in shared memory is refused by the form check (PTX ISA 9.7.16.10.9.1), and
+/// changes nothing.
+#[test]
+fn ashift_with_a_in_shared_memory_is_refused() {
+    let mut m = ashift_machine(1);
+    let line = format!(
+        "tcgen05.mma.cta_group::1.kind::f16.ashift [0], {:#x}, {:#x}, 0x08100490, 0;",
+        desc(0x1000, 2048, 128),
+        desc(0x1000, 2048, 128)
+    );
+    let e = m.execute(&line).unwrap_err();
+    assert!(format!("{e}").contains("Tensor Memory"), "{e}");
+    assert!(m.cta(0).tmem_cell(0, 0).unwrap().is_none());
+}

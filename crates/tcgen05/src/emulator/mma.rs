@@ -166,6 +166,8 @@ struct MmaLine {
     zmask: Option<u64>,
     /// The sparsity metadata address of `.sp`.
     meta: Option<TmemAddress>,
+    /// `.ashift` (E11).
+    ashift: bool,
 }
 
 enum ASrc {
@@ -219,9 +221,6 @@ fn parse(ins: &Instruction<'_>) -> Result<MmaLine, EmuError> {
                 // Anything else was refused by the form check.
             }
         }
-    }
-    if ashift {
-        problems.push(Problem::emu(EmuRule::NotModelled, "ashift", 1));
     }
     if !problems.is_empty() {
         return Err(EmuError { problems });
@@ -325,6 +324,7 @@ fn parse(ins: &Instruction<'_>) -> Result<MmaLine, EmuError> {
                 zmask,
                 scale_input_d,
                 meta,
+                ashift,
             })
         }
         _ => Err(EmuError { problems }),
@@ -605,6 +605,17 @@ pub(super) fn execute(
             }
             ASrc::Tmem(addr) => {
                 let bits = 128 / u32::from(a_storage.per_chunk());
+                if line.ashift {
+                    // E11: A's rows move one lane up within each 32-lane subpartition before
+                    // the MMA reads them; the 256 bits of a row are k * bits / 32 columns.
+                    if let Err(p) = ashift(cta, addr, k * bits / 32, check_alloc) {
+                        problems.push(p);
+                        continue;
+                    }
+                    if c == 0 {
+                        warnings.push(Problem::emu(EmuRule::AshiftReading, "ashift", 1));
+                    }
+                }
                 // A 4- or 6-bit element in an 8-bit container sits in the container's field
                 // (E9 of the module docs; PTX ISA 9.7.16.10.4.3).
                 let container =
@@ -1138,6 +1149,42 @@ pub(super) fn execute(
         written,
         ctas
     ))
+}
+
+/// `.ashift` on one CTA's Tensor Memory (E11): for each 32-lane subpartition of the 128 lanes
+/// from A's address, lane `32q + i` takes the cells of lane `32q + i + 1` (i = 0..30) in A's
+/// `columns` columns, and lane `32q + 31` keeps its cells. A never-written source cell leaves
+/// its destination never written.
+fn ashift(
+    cta: &mut Cta,
+    addr: TmemAddress,
+    columns: u32,
+    check_alloc: bool,
+) -> Result<(), Problem> {
+    let (l0, c0) = (addr.lane(), addr.column());
+    if l0 + 128 > super::TMEM_LANES || c0 + columns > super::TMEM_COLUMNS {
+        return Err(Problem::emu(
+            EmuRule::TmemOutOfRange,
+            "a_tmem",
+            u64::from(addr.bits()),
+        ));
+    }
+    if check_alloc && (c0..c0 + columns).any(|c| !cta.allocated(c)) {
+        return Err(Problem::emu(
+            EmuRule::TmemNotAllocated,
+            "a_tmem",
+            u64::from(addr.bits()),
+        ));
+    }
+    for q in 0..4 {
+        for i in 0..31 {
+            let (dst, src) = (l0 + 32 * q + i, l0 + 32 * q + i + 1);
+            for col in c0..c0 + columns {
+                cta.copy_tmem((src, col), (dst, col))?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// `C * 2^-scale_input_d` (PTX ISA 9.7.16.10: D = A*B + D * 2^-s) when it is exactly a code of

@@ -65,6 +65,9 @@ pub enum EmuRule {
     ContainerPadding,
     /// A sparsity metadata value the PTX text does not call meaningful (decision E10).
     SparseMetadata,
+    /// `.ashift` ran with the model's reading of the shift (decision E11), which no public
+    /// source confirms for every detail (warning).
+    AshiftReading,
 }
 
 /// One rule of the emulator: identifier, severity, source and message.
@@ -99,7 +102,7 @@ const fn row(
 }
 
 /// The emulator's rules, one row each.
-pub const RULES: [RuleRow; 20] = [
+pub const RULES: [RuleRow; 21] = [
     row(
         EmuRule::Unsupported,
         "unsupported-instruction",
@@ -239,6 +242,13 @@ pub const RULES: [RuleRow; 20] = [
         Severity::Error,
         Source::PtxSection("9.7.16.10.8"),
         "sparsity metadata value is not one of the meaningful values (the others are undefined behaviour); value = lane << 24 | column << 8 | metadata",
+    ),
+    row(
+        EmuRule::AshiftReading,
+        "ashift-reading",
+        Severity::Warning,
+        Source::PtxSection("9.7.16.10.9.1"),
+        ".ashift modelled as decision E11 (in place, before the read, row i takes row i + 1 within each 32-lane subpartition); the direction and persistence are not confirmed on hardware",
     ),
 ];
 
