@@ -94,17 +94,18 @@
 //!   selector 0; each row's stored elements are multiplied with the B elements the metadata
 //!   selects, summed as the dense form sums its K products. A value the text does not call
 //!   meaningful is [`EmuRule::SparseMetadata`].
-//! - **E11 `.ashift`** (PTX ISA 9.7.16.10.9.1: it "shifts the rows of the A matrix down by one
-//!   row, except the last row", A in Tensor Memory, M = 128 or 256). Read here as: before the
-//!   MMA reads A, A's rows move in Tensor Memory, within each 32-lane subpartition, lane
-//!   `32q + i` taking lane `32q + i + 1`'s cells (i = 0..30) over A's columns (the 256 bits of
-//!   a row, the `.31x256b` of `tcgen05.shift`), and lanes 31, 63, 95 and 127 keeping theirs, as
-//!   NVIDIA's CuTe DSL NVVM wrapper documents `.ashift` ("per 32-lane sub-partition, rows 31,
-//!   63, 95 and 127 keep their values"; `../shared/spec/anchors.md`). The shift stays in Tensor
-//!   Memory, so successive `.ashift` MMAs slide A further, as a convolution's taps need. The
-//!   direction, that the shift precedes the read and that it persists are this reading, not
-//!   measured (E7 reads the "down" of `tcgen05.shift` the other way): every `.ashift` MMA
-//!   warns with [`EmuRule::AshiftReading`].
+//! - **E11 `.ashift`** (PTX ISA 9.7.16.10.9.1, as `../shared/spec/ptx-beyond-seeds.md` 3.1
+//!   summarises it: the rows of A, in Tensor Memory, shift down one row except the last row;
+//!   M = 128 or 256). Read here as: before the MMA reads A, A's rows move in Tensor Memory
+//!   within each 32-lane subpartition, lane `32q + i` taking lane `32q + i + 1`'s cells
+//!   (i = 0..30) over A's columns (the 256 bits of a row, the `.31x256b` of `tcgen05.shift`),
+//!   and lanes 31, 63, 95 and 127 keeping theirs. The project's notes on NVIDIA's CuTe DSL NVVM
+//!   wrapper (`../shared/spec/anchors.md`) record that the shift is per 32-lane sub-partition
+//!   and that rows 31, 63, 95 and 127 keep their values. The shift stays in Tensor Memory, so
+//!   successive `.ashift` MMAs slide A further, as a convolution's taps need. The direction,
+//!   that the shift precedes the read and that it persists are this reading, not measured (E7
+//!   reads the "down" of `tcgen05.shift` the other way): every `.ashift` MMA warns with
+//!   [`EmuRule::AshiftReading`].
 //!
 //! Not modelled (each is refused with [`EmuRule::NotModelled`], naming it): `.sp` with M = 64,
 //! with `.cta_group::2` and M = 128, with `.ws` and M = 32 or 64, and with a sparsity selector
