@@ -67,6 +67,7 @@ fn holder(code: u8, w: u32) -> u8 {
 
 /// Writes `rows` rows of `chunks` chunks, row r chunk j holding codes `f(r, 16j + e)`, and
 /// returns the codes.
+#[allow(clippy::too_many_arguments)] // the source picture's parameters, named
 fn fill_source(
     m: &mut Machine,
     rows: u32,
