@@ -570,9 +570,22 @@ fn run_sp(c: &SpCase, seed: u64, wrong_layout: bool) -> (Vec<u32>, Vec<u32>) {
     run_sp_on(c, seed, wrong_layout, 1)
 }
 
+fn run_sp_on(c: &SpCase, seed: u64, wrong_layout: bool, ctas: u32) -> (Vec<u32>, Vec<u32>) {
+    run_sp_with(c, seed, wrong_layout, ctas, "", false)
+}
+
 /// As [`run_sp`], with `ctas` = 2 for M = 256 with `.cta_group::2`: each CTA holds its 128
 /// rows of A, half of B's columns and its rows' metadata, at the same addresses.
-fn run_sp_on(c: &SpCase, seed: u64, wrong_layout: bool, ctas: u32) -> (Vec<u32>, Vec<u32>) {
+/// `ws` is "" or ".ws"; `a_tmem` copies the compressed A to Tensor Memory (column 0x140) with
+/// `tcgen05.cp` (decompressing 4-bit f8f6f4 A) and has the sparse MMA read it from there.
+fn run_sp_with(
+    c: &SpCase,
+    seed: u64,
+    wrong_layout: bool,
+    ctas: u32,
+    ws: &str,
+    a_tmem: bool,
+) -> (Vec<u32>, Vec<u32>) {
     let (rows, n) = (128 * ctas, 64u32);
     let n_per = n / ctas;
     let kl = 2 * c.k; // logical K
@@ -675,9 +688,23 @@ fn run_sp_on(c: &SpCase, seed: u64, wrong_layout: bool, ctas: u32) -> (Vec<u32>,
     };
     let kind = c.kind.name();
     let bd = |start: u32| desc(start, lbo, sbo);
+    let a_operand = if a_tmem {
+        let fmt = if c.bits == 4 && c.t == 16 {
+            ".b8x16.b4x16_p64"
+        } else {
+            ""
+        };
+        m.execute(&format!(
+            "tcgen05.cp.cta_group::{ctas}.128x256b{fmt} [0x00000140], {:#x};",
+            bd(0)
+        ))
+        .unwrap();
+        "[0x00000140]".to_string()
+    } else {
+        format!("{:#x}", bd(0))
+    };
     m.execute(&format!(
-        "tcgen05.mma.sp.cta_group::{ctas}.kind::{kind}{qual} [0], {:#x}, {:#x}, [0x00000100], {sparse:#x}{scales}, 0;",
-        bd(0),
+        "tcgen05.mma{ws}.sp.cta_group::{ctas}.kind::{kind}{qual} [0], {a_operand}, {:#x}, [0x00000100], {sparse:#x}{scales}, 0;",
         bd(0x8000)
     ))
     .unwrap();
@@ -685,13 +712,13 @@ fn run_sp_on(c: &SpCase, seed: u64, wrong_layout: bool, ctas: u32) -> (Vec<u32>,
     // The second half of B starts k / t chunks further along K.
     let half = (c.k / c.t) * lbo;
     m.execute(&format!(
-        "tcgen05.mma.cta_group::{ctas}.kind::{kind}{qual} [0x00000040], {:#x}, {:#x}, {dense:#x}{scales}, 0;",
+        "tcgen05.mma{ws}.cta_group::{ctas}.kind::{kind}{qual} [0x00000040], {:#x}, {:#x}, {dense:#x}{scales}, 0;",
         bd(0x10000),
         bd(0x8000)
     ))
     .unwrap();
     m.execute(&format!(
-        "tcgen05.mma.cta_group::{ctas}.kind::{kind}{qual} [0x00000040], {:#x}, {:#x}, {dense:#x}{scales}, 1;",
+        "tcgen05.mma{ws}.cta_group::{ctas}.kind::{kind}{qual} [0x00000040], {:#x}, {:#x}, {dense:#x}{scales}, 1;",
         bd(0x18000),
         bd(0x8000 + half)
     ))
@@ -717,6 +744,27 @@ fn sparse_mma_equals_dense_mma_on_the_decompressed_a() {
                 sp.len()
             );
             assert!(sp.iter().any(|&x| x != 0), "{}: all zero", c.name);
+        }
+    }
+}
+
+/// `.ws` (M = 128, the same metadata layout) for the kinds `.ws` takes, and sparse A read from
+/// Tensor Memory after a `tcgen05.cp` for every kind: both equal the dense MMA.
+#[test]
+fn sparse_ws_and_sparse_a_in_tensor_memory_equal_dense_mma() {
+    for c in sp_cases() {
+        let mut runs = vec![("", true)];
+        if c.scaled.is_none() {
+            runs.push((".ws", false));
+        }
+        for (ws, a_tmem) in runs {
+            let (sp, de) = run_sp_with(&c, 5, false, 1, ws, a_tmem);
+            let differ = sp.iter().zip(&de).filter(|(x, y)| x != y).count();
+            assert_eq!(
+                differ, 0,
+                "{} {ws} a_tmem {a_tmem}: {differ} differ",
+                c.name
+            );
         }
     }
 }
