@@ -975,3 +975,22 @@ fn ashift_with_a_in_shared_memory_is_refused() {
     assert!(format!("{e}").contains("Tensor Memory"), "{e}");
     assert!(m.cta(0).tmem_cell(0, 0).unwrap().is_none());
 }
+
+/// An `.ashift` MMA that fails (B never written) leaves A unshifted: the instruction either
+/// completes or changes nothing.
+#[test]
+fn failed_ashift_mma_leaves_a_unshifted() {
+    let mut m = Machine::new(Target::Sm100a);
+    for lane in 0..128 {
+        for col in 0..8 {
+            m.cta_mut(0)
+                .write_tmem(lane, 0x80 + col, lane * 8 + col)
+                .unwrap();
+        }
+    }
+    let e = m.execute(&ashift_line(true)).unwrap_err();
+    assert!(format!("{e}").contains("never written"), "{e}");
+    for lane in 0..128 {
+        assert_eq!(m.cta(0).tmem_cell(lane, 0x80).unwrap(), Some(lane * 8));
+    }
+}
