@@ -367,3 +367,104 @@ fn help_has_examples() {
         .contains("tcgen05 emulate --random-inputs 1 --reference"));
     assert!(r.stdout.contains("Exit status"));
 }
+
+/// The forms beyond the dense MMA: a decompressing `tcgen05.cp` of all-ones e2m1 A (code 2,
+/// sixteen to an 8-byte chunk half, then 8 bytes of padding), an MMA that reads it from Tensor
+/// Memory (D = K = 32, as in NVIDIA's CuTe DSL example `cp_narrow_a_to_tmem_mma.py`), and a
+/// sparse `kind::i8` MMA on random inputs whose reference error is 0 (integer arithmetic).
+#[test]
+fn decompressing_copy_and_sparse_mma() {
+    let dir = std::env::temp_dir().join(format!("tcgen05-emulate-sp-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let a: Vec<u8> = std::iter::repeat_n([[0x22u8; 8], [0u8; 8]].concat(), 4096 / 16)
+        .flatten()
+        .collect();
+    let a_file = dir.join("a.bin");
+    std::fs::write(&a_file, &a).unwrap();
+    let b_file = dir.join("b.bin");
+    std::fs::write(&b_file, [0x38u8; 2048]).unwrap(); // e4m3 1.0
+                                                      // No swizzle, K-major: row r's two chunks at r % 8 * 16 + r / 8 * 128 and 2048 further.
+    let desc = |start: u64, lbo: u64, sbo: u64| {
+        (start >> 4) | (lbo >> 4) << 16 | (sbo >> 4) << 32 | 1 << 46
+    };
+    let idesc = tcgen05::instruction_descriptor::InstructionDescriptor::new(
+        tcgen05::instruction_descriptor::IdescFields::new(
+            tcgen05::mma::Kind::F8f6f4,
+            tcgen05::mma::ElementType::F32,
+            tcgen05::mma::ElementType::E2m1,
+            tcgen05::mma::ElementType::E4m3,
+            128,
+            64,
+        ),
+    )
+    .bits();
+    let prog = dir.join("cp.ptx");
+    std::fs::write(
+        &prog,
+        format!(
+            "tcgen05.cp.cta_group::1.128x256b.b8x16.b4x16_p64 [0x00000080], {:#x};\n\
+             tcgen05.mma.cta_group::1.kind::f8f6f4 [0], [0x00000080], {:#x}, {idesc:#x}, 0;\n",
+            desc(0, 2048, 128),
+            desc(0x2000, 1024, 128)
+        ),
+    )
+    .unwrap();
+    let d = dir.join("d.npy");
+    let r = run(&[
+        "emulate",
+        "--program",
+        prog.to_str().unwrap(),
+        "--smem",
+        &format!("{}@0", a_file.display()),
+        "--smem",
+        &format!("{}@0x2000", b_file.display()),
+        "--dump-d",
+        d.to_str().unwrap(),
+    ]);
+    r.code(0);
+    assert!(
+        r.stdout.contains("decompressed from 4-bit elements"),
+        "{}",
+        r.stdout
+    );
+    let (descr, shape, bytes) = npy(&d);
+    assert_eq!((descr.as_str(), shape.as_str()), ("<f4", "128, 64, "));
+    for w in bytes.chunks_exact(4) {
+        assert_eq!(f32::from_le_bytes([w[0], w[1], w[2], w[3]]), 32.0);
+    }
+    // Sparse i8 with random inputs: the metadata is filled with meaningful values.
+    let sp = format!(
+        "tcgen05.mma.sp.cta_group::1.kind::i8 [0], {:#x}, {:#x}, [0x00000100], {:#x}, 0;",
+        desc(0, 0x1000, 128),
+        desc(0x8000, 0x1000, 128),
+        tcgen05::instruction_descriptor::InstructionDescriptor::new(
+            tcgen05::instruction_descriptor::IdescFields::new(
+                tcgen05::mma::Kind::I8,
+                tcgen05::mma::ElementType::S32,
+                tcgen05::mma::ElementType::S8,
+                tcgen05::mma::ElementType::S8,
+                128,
+                64,
+            )
+            .with_sparse(true, 0),
+        )
+        .bits()
+    );
+    let v = run(&[
+        "emulate",
+        "--random-inputs",
+        "5",
+        "--reference",
+        "--json",
+        "--exec",
+        &sp,
+    ])
+    .json();
+    let text = v.to_string();
+    assert!(
+        text.contains("128x64x64 s32 += s8 x s8 (sparse A, metadata read)"),
+        "{v}"
+    );
+    assert_eq!(v["reference"]["max_ulps"], 0, "{v}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -9,6 +9,7 @@ use alloc::vec::Vec;
 
 use super::problem::{EmuError, EmuRule, Problem};
 use super::random::Random;
+use super::sparse;
 use super::state::{CollectorBuffer, Cta};
 use super::Machine;
 use crate::canonical_layout::{
@@ -19,6 +20,7 @@ use crate::data_path::{a_cell, DLayout, DataPathLayout, ScaleVec as SfVec, SfLay
 use crate::instruction_descriptor::{IdescFields, InstructionDescriptor};
 use crate::mma::{CtaGroup, ElementType, Kind, Major, ScaleType};
 use crate::numerics::fast::MmaOperands;
+use crate::numerics::packing::{pack_container, unpack_container};
 use crate::numerics::params::{Arch, Form, Instruction as NumInstruction, ParamRow};
 use crate::numerics::Format;
 use crate::ptx::{Collector, CollectorOp, ScaleVec};
@@ -162,6 +164,10 @@ struct MmaLine {
     enable_input_d: bool,
     scale_input_d: u32,
     zmask: Option<u64>,
+    /// The sparsity metadata address of `.sp`.
+    meta: Option<TmemAddress>,
+    /// `.ashift` (E11).
+    ashift: bool,
 }
 
 enum ASrc {
@@ -216,12 +222,6 @@ fn parse(ins: &Instruction<'_>) -> Result<MmaLine, EmuError> {
             }
         }
     }
-    if sp {
-        problems.push(Problem::emu(EmuRule::NotModelled, "sp", 1));
-    }
-    if ashift {
-        problems.push(Problem::emu(EmuRule::NotModelled, "ashift", 1));
-    }
     if !problems.is_empty() {
         return Err(EmuError { problems });
     }
@@ -238,6 +238,17 @@ fn parse(ins: &Instruction<'_>) -> Result<MmaLine, EmuError> {
         o => immediate(o, "a_desc").map(ASrc::Smem),
     };
     let b = immediate(ops.get(take(&mut i, 1)), "b_desc");
+    let meta = if sp {
+        match tmem_address(ops.get(take(&mut i, 1)), "sp_meta_tmem") {
+            Ok(a) => Some(a),
+            Err(p) => {
+                problems.push(p);
+                None
+            }
+        }
+    } else {
+        None
+    };
     let idesc = immediate(ops.get(take(&mut i, 1)), "idesc");
     let scales = if block_scale {
         let sa = tmem_address(ops.get(take(&mut i, 1)), "scale_a");
@@ -312,6 +323,8 @@ fn parse(ins: &Instruction<'_>) -> Result<MmaLine, EmuError> {
                 enable_input_d: enable != 0,
                 zmask,
                 scale_input_d,
+                meta,
+                ashift,
             })
         }
         _ => Err(EmuError { problems }),
@@ -473,14 +486,20 @@ pub(super) fn execute(
     let target = machine.target;
     let kind = line.kind;
     let (m, n) = (u32::from(fields.m), u32::from(fields.n));
-    let layout = DataPathLayout::for_mma(m, line.group, line.ws, false).map_err(Problem::from)?;
+    let layout = DataPathLayout::for_mma(m, line.group, line.ws, line.meta.is_some())
+        .map_err(Problem::from)?;
     let d_layout = DLayout::with_layout(layout, n).map_err(Problem::from)?;
     let (fa, fb, fd) = (
         format_of(fields.a_type),
         format_of(fields.b_type),
         format_of(fields.d_type),
     );
+    // K of A as stored; B has the logical K, twice that for `.sp` (E10).
     let k = u32::from(kind.dense_k());
+    let kb = if line.meta.is_some() { 2 * k } else { k };
+    if line.meta.is_some() {
+        sparse::supported(kind, m, line.group, &fields)?;
+    }
     let sfvec = kind.is_block_scaled().then(|| sf_vec(kind, line.vec));
     let form = Form {
         arch: Arch::Sm100a,
@@ -586,6 +605,21 @@ pub(super) fn execute(
             }
             ASrc::Tmem(addr) => {
                 let bits = 128 / u32::from(a_storage.per_chunk());
+                if line.ashift {
+                    // E11: A's rows move one lane up within each 32-lane subpartition before
+                    // the MMA reads them; the 256 bits of a row are k * bits / 32 columns.
+                    if let Err(p) = ashift(cta, addr, k * bits / 32, check_alloc) {
+                        problems.push(p);
+                        continue;
+                    }
+                    if c == 0 {
+                        warnings.push(Problem::emu(EmuRule::AshiftReading, "ashift", 1));
+                    }
+                }
+                // A 4- or 6-bit element in an 8-bit container sits in the container's field
+                // (E9 of the module docs; PTX ISA 9.7.16.10.4.3).
+                let container =
+                    bits == 8 && matches!(fa, Format::E2m1 | Format::E2m3 | Format::E3m2);
                 let mut differ = false;
                 'rows: for r in 0..per {
                     for kk in 0..k {
@@ -601,7 +635,13 @@ pub(super) fn execute(
                         let fill = |rr: &mut Random| {
                             let mut w = 0u32;
                             for i in 0..(32 / bits) {
-                                w |= (rr.code(fa) & ((1u64 << bits) - 1) as u32) << (i * bits);
+                                let code = rr.code(fa);
+                                let held = if container {
+                                    pack_container(fa, code).map_or(0, u32::from)
+                                } else {
+                                    code & ((1u64 << bits) - 1) as u32
+                                };
+                                w |= held << (i * bits);
                             }
                             w
                         };
@@ -622,6 +662,21 @@ pub(super) fn execute(
                                 problems.push(p);
                                 break 'rows;
                             }
+                        };
+                        let first = if container {
+                            match unpack_container(fa, first as u8) {
+                                Ok(c) => c,
+                                Err(_) => {
+                                    problems.push(Problem::emu(
+                                        EmuRule::ContainerPadding,
+                                        "a_tmem",
+                                        u64::from(first),
+                                    ));
+                                    break 'rows;
+                                }
+                            }
+                        } else {
+                            first
                         };
                         a[(global * k + kk) as usize] = first;
                     }
@@ -653,7 +708,7 @@ pub(super) fn execute(
         u32::from(ZeroColumnMask::from_bits_unchecked(z).fields().column_shift)
     });
     // B: N x K codes, N/ctas columns from each CTA.
-    let mut b = vec![0u32; (n * k) as usize];
+    let mut b = vec![0u32; (n * kb) as usize];
     let b_storage = ElementStorage::of(fields.b_type, Some(kind)).map_err(Problem::from)?;
     let b_collector = match line.collector {
         Some(Collector::B(i, op)) => Some((["b0", "b1", "b2", "b3"][usize::from(i & 3)], op)),
@@ -666,8 +721,8 @@ pub(super) fn execute(
         if let Some((name, CollectorOp::Use | CollectorOp::Lastuse)) = b_collector {
             match cta.collectors.get(name).cloned() {
                 Some(buf) => {
-                    if buf.codes.len() == (n_per * k) as usize {
-                        b[(c * n_per * k) as usize..((c + 1) * n_per * k) as usize]
+                    if buf.codes.len() == (n_per * kb) as usize {
+                        b[(c * n_per * kb) as usize..((c + 1) * n_per * kb) as usize]
                             .copy_from_slice(&buf.codes);
                     }
                     if buf
@@ -706,7 +761,7 @@ pub(super) fn execute(
             Major::K
         };
         let extent = n_per + b_shift.div_ceil(8) * 8;
-        let ml = match MatrixLayout::try_new(d, LayoutOperand::new(b_storage, major, extent, k)) {
+        let ml = match MatrixLayout::try_new(d, LayoutOperand::new(b_storage, major, extent, kb)) {
             Ok(l) => l,
             Err(e) => {
                 problems.push(e.into());
@@ -714,7 +769,7 @@ pub(super) fn execute(
             }
         };
         'cols: for col in 0..n_per {
-            for kk in 0..k {
+            for kk in 0..kb {
                 let got = ml
                     .address(col + b_shift, kk)
                     .map_err(Problem::from)
@@ -722,7 +777,7 @@ pub(super) fn execute(
                         read_element(cta, loc, fb, &mut random, "b", &mut source, keep_b)
                     });
                 match got {
-                    Ok(code) => b[((c * n_per + col) * k + kk) as usize] = code,
+                    Ok(code) => b[((c * n_per + col) * kb + kk) as usize] = code,
                     Err(p) => {
                         problems.push(p);
                         break 'cols;
@@ -735,7 +790,8 @@ pub(super) fn execute(
                 cta.collectors.insert(
                     name,
                     CollectorBuffer {
-                        codes: b[(c * n_per * k) as usize..((c + 1) * n_per * k) as usize].to_vec(),
+                        codes: b[(c * n_per * kb) as usize..((c + 1) * n_per * kb) as usize]
+                            .to_vec(),
                         source,
                     },
                 );
@@ -751,7 +807,7 @@ pub(super) fn execute(
             Ok(mask) => {
                 for col in 0..n {
                     if mask.bit(col as u16) {
-                        b[(col * k) as usize..((col + 1) * k) as usize].fill(0);
+                        b[(col * kb) as usize..((col + 1) * kb) as usize].fill(0);
                     }
                 }
             }
@@ -912,27 +968,125 @@ pub(super) fn execute(
             }
         }
     }
+    // `.sp`: the logical K position of every stored element of A, from the metadata (E10).
+    let mut gather: Vec<u32> = Vec::new();
+    if let (Some(meta), true) = (line.meta, problems.is_empty()) {
+        let ch = sparse::chunk(kind);
+        'meta: for row_g in 0..m {
+            let (c, r) = (row_g / per, row_g % per);
+            for q in 0..kb / ch {
+                let (lane, col, bit) = sparse::location(kind, r, 4 * q);
+                let (lane, col) = (meta.lane() + lane, meta.column() + col);
+                let fill = |rr: &mut Random| {
+                    let mut w = 0u32;
+                    for i in 0..8 {
+                        w |= u32::from(sparse::random_value(kind, rr.bits())) << (4 * i);
+                    }
+                    w
+                };
+                if lane >= super::TMEM_LANES || col >= super::TMEM_COLUMNS {
+                    problems.push(Problem::emu(
+                        EmuRule::TmemOutOfRange,
+                        "sp_meta_tmem",
+                        u64::from(lane << 16 | col),
+                    ));
+                    break 'meta;
+                }
+                let v = match read_cell(
+                    &mut work[c as usize],
+                    lane,
+                    col,
+                    &mut random,
+                    fill,
+                    "sp_meta_tmem",
+                    check_alloc,
+                ) {
+                    Ok(v) => (v >> bit & 0xF) as u8,
+                    Err(p) => {
+                        problems.push(p);
+                        break 'meta;
+                    }
+                };
+                if !sparse::meaningful(kind, v) {
+                    problems.push(sparse::bad_value(lane, col, v));
+                    break 'meta;
+                }
+                for p in sparse::positions(kind, v) {
+                    gather.push(q * ch + p);
+                }
+            }
+        }
+    }
     if !problems.is_empty() {
         return Err(EmuError { problems });
     }
 
     // The arithmetic: every element of D through the form's fast path (the same bits as
     // `ParamRow::dot`, each operand code decoded once).
-    let ops = MmaOperands {
-        m: m as usize,
-        n: n as usize,
-        a: &a,
-        b: &b,
-        c: if line.enable_input_d { &cmat } else { &[] },
-        sfa: &sfa,
-        sfb: &sfb,
+    let numerics_error = |e: crate::numerics::NumericsError| EmuError {
+        problems: e.problems.iter().map(Problem::from).collect(),
     };
-    let dvals = row
-        .fast()
-        .mma(&ops, fields.saturate)
-        .map_err(|e| EmuError {
-            problems: e.problems.iter().map(Problem::from).collect(),
-        })?;
+    let dvals = if gather.is_empty() {
+        let ops = MmaOperands {
+            m: m as usize,
+            n: n as usize,
+            a: &a,
+            b: &b,
+            c: if line.enable_input_d { &cmat } else { &[] },
+            sfa: &sfa,
+            sfb: &sfb,
+        };
+        row.fast()
+            .mma(&ops, fields.saturate)
+            .map_err(numerics_error)?
+    } else {
+        // Row by row: the stored elements of row r against the B elements its metadata
+        // selects (E10).
+        let mut out = Vec::with_capacity((m * n) as usize);
+        let mut bg = vec![0u32; (n * k) as usize];
+        for r in 0..m as usize {
+            let g = &gather[r * k as usize..(r + 1) * k as usize];
+            for col in 0..n as usize {
+                for (s, &pos) in g.iter().enumerate() {
+                    bg[col * k as usize + s] = b[col * kb as usize + pos as usize];
+                }
+            }
+            let nn = n as usize;
+            let ops = MmaOperands {
+                m: 1,
+                n: nn,
+                a: &a[r * k as usize..(r + 1) * k as usize],
+                b: &bg,
+                c: if line.enable_input_d {
+                    &cmat[r * nn..(r + 1) * nn]
+                } else {
+                    &[]
+                },
+                sfa: &sfa[r * blocks as usize..(r + 1) * blocks as usize],
+                sfb: &sfb,
+            };
+            out.extend(
+                row.fast()
+                    .mma(&ops, fields.saturate)
+                    .map_err(numerics_error)?,
+            );
+        }
+        out
+    };
+    // For the record and the exact reference: A as the MMA's logical M x K, +0 where the
+    // metadata puts no stored element.
+    let a_logical = if gather.is_empty() {
+        a
+    } else {
+        let mut full = vec![0u32; (m * kb) as usize];
+        for r in 0..m as usize {
+            for s in 0..k as usize {
+                let i = r * k as usize + s;
+                full[r * kb as usize + gather[i] as usize] = a[i];
+            }
+        }
+        full
+    };
 
     // Write D, except the disabled lanes.
     let mut disabled = [0u128; 2];
@@ -963,9 +1117,9 @@ pub(super) fn execute(
         d_type: fields.d_type,
         ab_types: (fields.a_type, fields.b_type),
         kind,
-        k,
+        k: kb,
         inputs: MmaInputs {
-            a,
+            a: a_logical,
             b,
             c: cmat,
             sfa,
@@ -977,19 +1131,60 @@ pub(super) fn execute(
         disabled,
     });
     Ok(format!(
-        "D {}x{}x{} {} += {} x {}, layout {} at lane {} column {}, {} cells written in {} CTA(s)",
+        "D {}x{}x{} {} += {} x {}{}, layout {} at lane {} column {}, {} cells written in {} CTA(s)",
         m,
         n,
-        k,
+        kb,
         fields.d_type.name(),
         fields.a_type.name(),
         fields.b_type.name(),
+        if gather.is_empty() {
+            ""
+        } else {
+            " (sparse A, metadata read)"
+        },
         layout.letter(),
         line.d.lane(),
         line.d.column(),
         written,
         ctas
     ))
+}
+
+/// `.ashift` on one CTA's Tensor Memory (E11): for each 32-lane subpartition of the 128 lanes
+/// from A's address, lane `32q + i` takes the cells of lane `32q + i + 1` (i = 0..30) in A's
+/// `columns` columns, and lane `32q + 31` keeps its cells. A never-written source cell leaves
+/// its destination never written.
+fn ashift(
+    cta: &mut Cta,
+    addr: TmemAddress,
+    columns: u32,
+    check_alloc: bool,
+) -> Result<(), Problem> {
+    let (l0, c0) = (addr.lane(), addr.column());
+    if l0 + 128 > super::TMEM_LANES || c0 + columns > super::TMEM_COLUMNS {
+        return Err(Problem::emu(
+            EmuRule::TmemOutOfRange,
+            "a_tmem",
+            u64::from(addr.bits()),
+        ));
+    }
+    if check_alloc && (c0..c0 + columns).any(|c| !cta.allocated(c)) {
+        return Err(Problem::emu(
+            EmuRule::TmemNotAllocated,
+            "a_tmem",
+            u64::from(addr.bits()),
+        ));
+    }
+    for q in 0..4 {
+        for i in 0..31 {
+            let (dst, src) = (l0 + 32 * q + i, l0 + 32 * q + i + 1);
+            for col in c0..c0 + columns {
+                cta.copy_tmem((src, col), (dst, col))?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// `C * 2^-scale_input_d` (PTX ISA 9.7.16.10: D = A*B + D * 2^-s) when it is exactly a code of

@@ -71,9 +71,48 @@
 //!   +0.0 > -0.0; with `.NaN` any NaN makes the result the canonical NaN `0x7FFFFFFF`, without
 //!   it NaNs are skipped and only all-NaN inputs give the canonical NaN.
 //!
-//! Not modelled (each is refused with [`EmuRule::NotModelled`], naming it): sparse A (`.sp`),
-//! `.ashift`, `scale-input-d` where the scaled C is inexact, `tcgen05.cp` with decompression,
-//! and the `sm_103a` K = 96 forms.
+//! - **E9 4- and 6-bit elements in bytes.** `tcgen05.cp` with `.b8x16.b4x16_p64` /
+//!   `.b8x16.b6x16_p32` (PTX ISA 9.7.16.9.1: "16 elements of 4-bits each followed by 8 bytes of
+//!   padding" / "16 elements of 6-bits each followed by 4 bytes of padding" become "16 elements
+//!   of 8-bits each") reads each 16-byte chunk of a source row through the descriptor as the
+//!   plain copy does, takes element `e` from bits `w*e .. w*e + w` of the chunk's data bytes
+//!   (low bits first, as the shared-memory packing of `kind::f8f6f4` and decision D5 have it),
+//!   never reads the padding bytes, and writes element `e` to byte `e` of the 16 bytes. Inside
+//!   its byte the element is placed in the `kind::f8f6f4` container that `tcgen05.mma` reads
+//!   (PTX ISA 9.7.14.5.14, [`crate::numerics::packing`]): a 4-bit element at bits 5:2, a 6-bit
+//!   element at bits 5:0, the other bits zero. The per-element pictures (Figures 195, 197, 198)
+//!   are images. For 4 bits this agrees with NVIDIA's CuTe DSL example
+//!   `cp_narrow_a_to_tmem_mma.py` (`00xxxx00`); that example's docstring draws a 6-bit element
+//!   at bits 6:1 (`0xxxxxx0`), which disagrees with the `mma.sync` container text; its test
+//!   (all ones, D = K) holds for either reading as long as the copy and the MMA agree, which
+//!   they do here. A `tcgen05.ld` of a decompressed cell on hardware would settle it. The same
+//!   container is how `tcgen05.mma` reads an e2m1 / e2m3 / e3m2 A from Tensor Memory: a
+//!   container with bits set outside the field is [`EmuRule::ContainerPadding`].
+//! - **E10 `.sp`** (PTX ISA 9.7.16.10.8; details in the source's `sparse` module): the
+//!   metadata values and their meaning are the text's; their place in Tensor Memory is CUTLASS's `tmem_e_frg`
+//!   (M = 128) for M = 128 with `.cta_group::1` and M = 256 with `.cta_group::2`, sparsity
+//!   selector 0; each row's stored elements are multiplied with the B elements the metadata
+//!   selects, summed as the dense form sums its K products. A value the text does not call
+//!   meaningful is [`EmuRule::SparseMetadata`].
+//! - **E11 `.ashift`** (PTX ISA 9.7.16.10.9.1, as `../shared/spec/ptx-beyond-seeds.md` 3.1
+//!   summarises it: the rows of A, in Tensor Memory, shift down one row except the last row;
+//!   M = 128 or 256). Read here as: before the MMA reads A, A's rows move in Tensor Memory
+//!   within each 32-lane subpartition, lane `32q + i` taking lane `32q + i + 1`'s cells
+//!   (i = 0..30) over A's columns (the 256 bits of a row, the `.31x256b` of `tcgen05.shift`),
+//!   and lanes 31, 63, 95 and 127 keeping theirs. The project's notes on NVIDIA's CuTe DSL NVVM
+//!   wrapper (`../shared/spec/anchors.md`) record that the shift is per 32-lane sub-partition
+//!   and that rows 31, 63, 95 and 127 keep their values. The shift stays in Tensor Memory, so
+//!   successive `.ashift` MMAs slide A further, as a convolution's taps need. The direction,
+//!   that the shift precedes the read and that it persists are this reading, not measured (E7
+//!   reads the "down" of `tcgen05.shift` the other way): every `.ashift` MMA warns with
+//!   [`EmuRule::AshiftReading`].
+//!
+//! Not modelled (each is refused with [`EmuRule::NotModelled`], naming it): `.sp` with M = 64,
+//! with `.cta_group::2` and M = 128, with `.ws` and M = 32 or 64, and with a sparsity selector
+//! other than 0 (their metadata layouts are drawn only as pictures); `scale-input-d` where the
+//! scaled C is inexact (the rounding is unmeasured); and the `sm_103a` K = 96 forms (the
+//! placement of their 3 or 6 scale factors per row is drawn only as pictures, and no
+//! measurement or simulator covers their arithmetic).
 //!
 //! # Example
 //! ```
@@ -93,11 +132,13 @@
 // 160 bytes, returned only when an instruction fails.
 #![allow(clippy::result_large_err)]
 
+mod decompress;
 mod mma;
 mod movement;
 mod problem;
 mod random;
 mod reference;
+mod sparse;
 mod state;
 pub mod wgmma;
 

@@ -6,6 +6,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use super::decompress::SourceFormat;
 use super::problem::{EmuError, EmuRule, Problem};
 use super::state::Cta;
 use super::Machine;
@@ -449,12 +450,17 @@ const fn mask(width: u32) -> u32 {
     }
 }
 
-/// `tcgen05.cp` without decompression: source row `r` is `shape bits / 8` bytes of a K-major
-/// canonical layout of bytes read through the descriptor (ptx-beyond-seeds.md 4.2, from
-/// CUTLASS's UTCCP traits), written to the lanes of [`cp_row`], 4 bytes a column.
+/// `tcgen05.cp`: source row `r` is `shape bits / 8` bytes of a K-major canonical layout of
+/// bytes read through the descriptor (ptx-beyond-seeds.md 4.2, from CUTLASS's UTCCP traits),
+/// written to the lanes of [`cp_row`], 4 bytes a column. With `.b8x16.b4x16_p64` or
+/// `.b8x16.b6x16_p32` each 16-byte chunk of a row is decompressed into 16 bytes (PTX ISA
+/// 9.7.16.9.1; decision E9): a row is as many bytes in shared memory as in Tensor Memory, and
+/// the padding bytes are not read.
 fn cp(machine: &mut Machine, ins: &Instruction<'_>) -> Result<String, EmuError> {
     let mut shape = None;
     let mut multicast = CpMulticast::None;
+    let mut source = None;
+    let mut dst_b8x16 = false;
     for q in ins.qualifiers().skip(1) {
         if let Ok(s) = CpShape::from_name(q) {
             shape = Some(s);
@@ -462,9 +468,15 @@ fn cp(machine: &mut Machine, ins: &Instruction<'_>) -> Result<String, EmuError> 
             if let Ok(m) = CpMulticast::from_name(q) {
                 multicast = m;
             }
-        } else if q == "b6x16_p32" || q == "b4x16_p64" {
-            return Err(Problem::emu(EmuRule::NotModelled, "cp decompression", 1).into());
+        } else if let Some(f) = SourceFormat::from_qualifier(q) {
+            source = Some(f);
+        } else if q == "b8x16" {
+            dst_b8x16 = true;
         }
+    }
+    if source.is_some() != dst_b8x16 {
+        // The form check requires both; a line that reaches here without one is malformed.
+        return Err(operand_error("dst_fmt.src_fmt").into());
     }
     let Some(shape) = shape else {
         return Err(operand_error("shape").into());
@@ -484,14 +496,31 @@ fn cp(machine: &mut Machine, ins: &Instruction<'_>) -> Result<String, EmuError> 
         let mut writes = Vec::new();
         for r in 0..rows {
             let row = cp_row(shape, multicast, r).map_err(Problem::from)?;
+            // The row's bytes as Tensor Memory receives them.
+            let mut bytes = Vec::with_capacity(row_bytes as usize);
+            for chunk in 0..row_bytes / 16 {
+                let read = match source {
+                    Some(f) => f.data_bytes() as u32,
+                    None => 16,
+                };
+                let mut raw = [0u8; 16];
+                for (i, b) in raw.iter_mut().enumerate().take(read as usize) {
+                    let loc = ml
+                        .address(r, chunk * 16 + i as u32)
+                        .map_err(Problem::from)?;
+                    *b = cta.smem_byte(loc.address)?.ok_or_else(|| {
+                        Problem::emu(EmuRule::SmemUninitialised, "s_desc", u64::from(loc.address))
+                    })?;
+                }
+                match source {
+                    Some(f) => bytes.extend_from_slice(&f.expand(&raw)),
+                    None => bytes.extend_from_slice(&raw),
+                }
+            }
             for col in 0..shape.columns_per_lane() {
                 let mut word = 0u32;
                 for b in 0..4 {
-                    let loc = ml.address(r, col * 4 + b).map_err(Problem::from)?;
-                    let byte = cta.smem_byte(loc.address)?.ok_or_else(|| {
-                        Problem::emu(EmuRule::SmemUninitialised, "s_desc", u64::from(loc.address))
-                    })?;
-                    word |= u32::from(byte) << (8 * b);
+                    word |= u32::from(bytes[(col * 4 + b) as usize]) << (8 * b);
                 }
                 for &lane_off in row.lanes() {
                     let lane = taddr.lane() + u32::from(lane_off);
@@ -506,8 +535,13 @@ fn cp(machine: &mut Machine, ins: &Instruction<'_>) -> Result<String, EmuError> 
         }
     }
     machine.ctas = work;
+    let how = match source {
+        Some(SourceFormat::B4x16P64) => ", decompressed from 4-bit elements",
+        Some(SourceFormat::B6x16P32) => ", decompressed from 6-bit elements",
+        None => "",
+    };
     Ok(format!(
-        "{rows} rows of {row_bytes} bytes copied to lane {} column {}",
+        "{rows} rows of {row_bytes} bytes copied to lane {} column {}{how}",
         taddr.lane(),
         taddr.column()
     ))

@@ -60,6 +60,14 @@ pub enum EmuRule {
     CopiesDiffer,
     /// `tcgen05.shift` with a lane that is not a multiple of 32.
     ShiftLane,
+    /// A 4- or 6-bit element of A in Tensor Memory whose 8-bit container has bits set outside
+    /// the element's field (decision E9).
+    ContainerPadding,
+    /// A sparsity metadata value the PTX text does not call meaningful (decision E10).
+    SparseMetadata,
+    /// `.ashift` ran with the model's reading of the shift (decision E11), which no public
+    /// source confirms for every detail (warning).
+    AshiftReading,
 }
 
 /// One rule of the emulator: identifier, severity, source and message.
@@ -94,7 +102,7 @@ const fn row(
 }
 
 /// The emulator's rules, one row each.
-pub const RULES: [RuleRow; 18] = [
+pub const RULES: [RuleRow; 21] = [
     row(
         EmuRule::Unsupported,
         "unsupported-instruction",
@@ -220,6 +228,27 @@ pub const RULES: [RuleRow; 18] = [
         Severity::Error,
         Source::PtxSection("9.7.16.9.3"),
         "the lane of tcgen05.shift's address must be aligned to 32",
+    ),
+    row(
+        EmuRule::ContainerPadding,
+        "container-padding",
+        Severity::Error,
+        Source::PtxSection("9.7.14.5.14"),
+        "a 4- or 6-bit element's 8-bit container has bits set outside the element's field (they must be zero)",
+    ),
+    row(
+        EmuRule::SparseMetadata,
+        "sparse-metadata",
+        Severity::Error,
+        Source::PtxSection("9.7.16.10.8"),
+        "sparsity metadata value is not one of the meaningful values (the others are undefined behaviour); value = lane << 24 | column << 8 | metadata",
+    ),
+    row(
+        EmuRule::AshiftReading,
+        "ashift-reading",
+        Severity::Warning,
+        Source::PtxSection("9.7.16.10.9.1"),
+        ".ashift modelled as decision E11 (in place, before the read, row i takes row i + 1 within each 32-lane subpartition); the direction and persistence are not confirmed on hardware",
     ),
 ];
 

@@ -16,6 +16,11 @@ impl Random {
         }
     }
 
+    /// 64 random bits.
+    pub fn bits(&mut self) -> u64 {
+        self.rng.next_u64()
+    }
+
     /// A random finite code of `format`: for floating-point element formats a value of
     /// magnitude in `[2^-4, 2^4)` with a random sign and significand, rounded to the format
     /// (every code of the 4- and 6-bit formats can come up); for scale formats a value near 1
