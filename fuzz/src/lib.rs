@@ -19,7 +19,9 @@ use tcgen05::zero_column_mask::{
     column_mask, solve, ColumnMask, SolveOptions, ZeroColumnMask, ZmaskFields,
 };
 use tcgen05::Target;
-use tcgen05_cli::{batch, cli, idesc, number, out, smem as cli_smem, zmask as cli_zmask};
+use tcgen05_cli::args::{number, value};
+use tcgen05_cli::commands::{batch, idesc, smem as cli_smem, zmask as cli_zmask};
+use tcgen05_cli::render as out;
 
 /// The first `N` bytes of `data` (zero-padded) and the rest.
 fn take<const N: usize>(data: &[u8]) -> ([u8; N], &[u8]) {
@@ -299,28 +301,28 @@ pub fn numbers_names(data: &[u8]) {
     if let Ok(x) = DataMovementShape::from_name(s) {
         assert_eq!(DataMovementShape::from_name(x.name()), Ok(x));
     }
-    if let Ok(cli::TargetArg(Ok(t))) = cli::parse_target(s) {
+    if let Ok(value::TargetArg(Ok(t))) = value::parse_target(s) {
         assert_eq!(Target::from_name(s.trim_ascii()), Ok(t));
     }
-    if let Ok(k) = cli::parse_kind(s) {
-        assert_eq!(cli::parse_kind(k.name()), Ok(k));
+    if let Ok(k) = value::parse_kind(s) {
+        assert_eq!(value::parse_kind(k.name()), Ok(k));
     }
-    if let Ok(t) = cli::parse_type(s) {
-        assert_eq!(cli::parse_type(t.name()), Ok(t));
+    if let Ok(t) = value::parse_type(s) {
+        assert_eq!(value::parse_type(t.name()), Ok(t));
     }
-    if let Ok(t) = cli::parse_scale(s) {
-        assert_eq!(cli::parse_scale(t.name()), Ok(t));
+    if let Ok(t) = value::parse_scale(s) {
+        assert_eq!(value::parse_scale(t.name()), Ok(t));
     }
-    if let Ok(x) = cli::parse_swizzle(s) {
-        assert_eq!(cli::parse_swizzle(x.name()), Ok(x));
+    if let Ok(x) = value::parse_swizzle(s) {
+        assert_eq!(value::parse_swizzle(x.name()), Ok(x));
     }
-    if let Ok(x) = cli::parse_lbo_mode(s) {
-        assert_eq!(cli::parse_lbo_mode(x.name()), Ok(x));
+    if let Ok(x) = value::parse_lbo_mode(s) {
+        assert_eq!(value::parse_lbo_mode(x.name()), Ok(x));
     }
-    if let Ok(x) = cli::parse_max_shift(s) {
+    if let Ok(x) = value::parse_max_shift(s) {
         assert_eq!(Some(u64::from(x.rows())), reference_number(text, 64));
     }
-    if cli::parse_cta_group(s).is_ok() || cli::parse_bit(s).is_ok() {
+    if value::parse_cta_group(s).is_ok() || value::parse_bit(s).is_ok() {
         assert!(matches!(s.trim_ascii(), "0" | "1" | "2"));
     }
 }

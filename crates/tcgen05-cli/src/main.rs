@@ -10,14 +10,14 @@ use std::sync::OnceLock;
 
 use clap::Parser;
 
-use tcgen05_cli::{
-    args, batch, check, emulate, flags, idesc, layout, number, numerics, out, ptx, shapes, smem,
-    tmem, zmask,
+use tcgen05_cli::args::number::{self, Operand, Stdin};
+use tcgen05_cli::args::numerics::Numerics;
+use tcgen05_cli::args::{flags, scan, Cli, ColorChoice, Command, Decode, Encode, Solve};
+use tcgen05_cli::commands::command_line::{deprecated_json, deprecated_line, scan_warnings};
+use tcgen05_cli::commands::{
+    batch, check, emulate, idesc, layout, numerics, ptx, resolve_target, shapes, smem, tmem, zmask,
 };
-
-use tcgen05_cli::cli::{Cli, ColorChoice, Command, Decode, Encode, Solve};
-use tcgen05_cli::number::Operand;
-use tcgen05_cli::out::{Ctx, Report, Status, Style};
+use tcgen05_cli::render::{self, Ctx, Report, Status, Style};
 
 fn main() -> ExitCode {
     // Old spellings of flags become the new ones first, each with a warning (flags.rs).
@@ -32,7 +32,9 @@ fn main() -> ExitCode {
     let mut dep_json = Vec::new();
     for d in &deprecated {
         let mut j = String::new();
-        if d.line(&mut dep_text, err_style).is_ok() && d.json(&mut j).is_ok() {
+        if deprecated_line(d, &mut dep_text, err_style).is_ok()
+            && deprecated_json(d, &mut j).is_ok()
+        {
             dep_json.push((false, j));
         }
     }
@@ -56,7 +58,7 @@ fn main() -> ExitCode {
     };
     // Warnings about the command line itself go first on stderr, and into the object of a
     // failing --json run.
-    if let Ok(mut w) = args::scan(&argv, ctx.err) {
+    if let Ok(mut w) = scan_warnings(&scan::scan(&argv), ctx.err) {
         let _ = io::stderr().lock().write_all(dep_text.as_bytes());
         let _ = io::stderr().lock().write_all(w.text.as_bytes());
         w.json.splice(0..0, dep_json);
@@ -150,11 +152,11 @@ fn usage_failure(
     };
     if json {
         let mut o = String::from("{\"valid\":false,\"errors\":[{\"field\":");
-        let _ = out::json_str(&mut o, &field);
+        let _ = render::json_str(&mut o, &field);
         o.push_str(",\"message\":");
-        let _ = out::json_str(&mut o, &message);
+        let _ = render::json_str(&mut o, &message);
         o.push_str(",\"source\":");
-        let _ = out::json_str(&mut o, source);
+        let _ = render::json_str(&mut o, source);
         o.push_str("}],\"warnings\":[");
         let items: Vec<&str> = dep_json.iter().map(|(_, j)| j.as_str()).collect();
         o.push_str(&items.join(","));
@@ -182,7 +184,7 @@ impl From<fmt::Error> for Failure {
     }
 }
 
-/// The JSON form of [`args::scan`]'s warnings, for [`emit`].
+/// The JSON form of [`scan::scan`]'s warnings, for [`emit`].
 static ARG_WARNINGS: OnceLock<Vec<(bool, String)>> = OnceLock::new();
 
 /// Prints a single-value report: stdout first, then stderr.
@@ -278,9 +280,9 @@ fn run(ctx: Ctx, command: &Command) -> Result<Status, Failure> {
     match command {
         Command::Decode(Decode::Smem(a)) => match a.value {
             Operand::Value(v) => emit(ctx, smem::decode(ctx, v, a.target)),
-            Operand::Stdin => {
+            Operand::Other(Stdin) => {
                 let mut rep = Report::default();
-                match out::resolve_target(a.target, &mut rep, ctx.err)? {
+                match resolve_target(a.target, &mut rep, ctx.err)? {
                     Some(t) => batch(move || smem::Batch::new(t), ctx),
                     None => emit(ctx, Ok(rep)),
                 }
@@ -294,7 +296,7 @@ fn run(ctx: Ctx, command: &Command) -> Result<Status, Failure> {
             match a.value {
                 // Operands of decode idesc are parsed as 32-bit values.
                 Operand::Value(v) => emit(ctx, idesc::decode(ctx, v as u32, a.kind, mma)),
-                Operand::Stdin => {
+                Operand::Other(Stdin) => {
                     let kind = a.kind;
                     batch(move || idesc::Batch::new(kind, mma), ctx)
                 }
@@ -310,7 +312,7 @@ fn run(ctx: Ctx, command: &Command) -> Result<Status, Failure> {
             }
             match a.value {
                 Operand::Value(v) => emit(ctx, zmask::decode(ctx, v, shape, a.max_shift)),
-                Operand::Stdin => {
+                Operand::Other(Stdin) => {
                     let max_shift = a.max_shift;
                     batch(move || zmask::Batch::new(shape, max_shift), ctx)
                 }
@@ -324,8 +326,8 @@ fn run(ctx: Ctx, command: &Command) -> Result<Status, Failure> {
         Command::Layout(l) => emit(ctx, layout::run(ctx, l)),
         Command::Ptx(c) => emit(ctx, ptx::run(ctx, c)),
         Command::Tmem(t) => emit(ctx, tmem::run(ctx, t)),
-        Command::Numerics(numerics::Numerics::Dot(a)) => emit(ctx, numerics::dot(ctx, a)),
-        Command::Numerics(numerics::Numerics::Error(a)) => emit(ctx, numerics::error(ctx, a)),
+        Command::Numerics(Numerics::Dot(a)) => emit(ctx, numerics::dot(ctx, a)),
+        Command::Numerics(Numerics::Error(a)) => emit(ctx, numerics::error(ctx, a)),
         Command::Check(a) => Ok(check::run(ctx, a)?),
         Command::Emulate(a) => Ok(emulate::run(ctx, a)?),
     }

@@ -1,4 +1,5 @@
-//! Output helpers shared by every subcommand: colour, JSON text, field tables and problem lines.
+//! Output shared by every subcommand: colour, JSON text, field tables, problem lines, the report
+//! of one run and its exit status ([`svg`]: the picture files).
 //!
 //! Everything is formatted into a `String` first (formatting into a `String` cannot fail on I/O),
 //! then written out in one piece; batch mode reuses the same buffer for every value.
@@ -9,6 +10,8 @@ use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 use tcgen05::bits::BitField;
 use tcgen05::diagnostic::{Diagnostic, Severity};
+
+pub mod svg;
 
 /// ANSI colour, on only when the stream is a terminal and `NO_COLOR` is unset (or `--color always`).
 #[derive(Clone, Copy, Debug, Default)]
@@ -560,21 +563,6 @@ impl Report {
             self.out = format!("{inner}{sep}{tail}}}\n");
         }
         Ok(())
-    }
-}
-
-/// Resolves `--target`: a name without tcgen05 (sm_120*, sm_121*, unsuffixed) is a rule error.
-pub fn resolve_target(
-    t: crate::cli::TargetArg,
-    rep: &mut Report,
-    style: Style,
-) -> Result<Option<tcgen05::Target>, fmt::Error> {
-    match t.0 {
-        Ok(t) => Ok(Some(t)),
-        Err(e) => {
-            rep.problems(&[e], style)?;
-            Ok(None)
-        }
     }
 }
 

@@ -12,13 +12,14 @@ use tcgen05::mma::{CtaGroup, ElementType, IdescLayout, Kind, MaxShift, ScaleType
 use tcgen05::shapes::{validate_mma, MmaConfig, MmaError};
 use tcgen05::Target;
 
-use crate::batch::Decoder;
-use crate::cli::{EncodeIdesc, TargetArg};
-use crate::out::{
-    self, count, problems_json2, push_dec, push_hex, resolve_target, Cache, Ctx, Obj, Report, Row,
-    Status, Style,
+use super::batch::Decoder;
+use super::problem::{narrow, CliError};
+use super::resolve_target;
+use crate::args::descriptor::EncodeIdesc;
+use crate::args::value::TargetArg;
+use crate::render::{
+    self, count, problems_json2, push_dec, push_hex, Cache, Ctx, Obj, Report, Row, Status, Style,
 };
-use crate::problem::{narrow, CliError};
 
 /// The MMA a descriptor is checked for against Table 39.
 #[derive(Clone, Copy, Debug)]
@@ -198,7 +199,7 @@ fn given_fields_json(o: &mut Obj<'_>, f: &IdescFields, cli: &[CliError]) -> fmt:
 }
 
 fn rows(v: View, problems: &[MmaError]) -> Vec<Row> {
-    out::layout_rows(
+    render::layout_rows(
         layout(v.kind),
         u64::from(v.bits),
         IdescField::name,
@@ -334,7 +335,7 @@ fn human_block(
     style: Style,
 ) -> fmt::Result {
     heading(buf, v, style)?;
-    out::table(buf, &rows(v, problems), style)?;
+    render::table(buf, &rows(v, problems), style)?;
     summary(buf, v)?;
     if let Some(m) = mma {
         writeln!(
@@ -347,7 +348,7 @@ fn human_block(
         )?;
     }
     let (e, w) = count(problems);
-    out::verdict(buf, e, w, style)
+    render::verdict(buf, e, w, style)
 }
 
 /// Resolves the MMA flags of `decode idesc`: `None` when none is given (descriptor rules only).
@@ -417,7 +418,7 @@ pub fn decode(
             rep.out,
             "{bits:#010x} is not a valid instruction descriptor under any kind"
         )?;
-        out::verdict(&mut rep.out, 1, 0, ctx.out)?;
+        render::verdict(&mut rep.out, 1, 0, ctx.out)?;
     } else {
         write!(
             rep.out,
@@ -461,7 +462,7 @@ pub fn decode(
                     ctx.err.red(),
                     ctx.err.reset()
                 )?;
-                out::problem_text(&mut rep.err, first)?;
+                render::problem_text(&mut rep.err, first)?;
                 if total > 1 {
                     write!(rep.err, "; {} more with --kind {k}", total - 1)?;
                 }
@@ -604,7 +605,7 @@ impl Decoder for Batch {
                 o.bool(key!("valid"), false)?;
                 let e = o.key(key!("errors"));
                 e.push('[');
-                out::problem_json(e, &crate::problem::CliError::NoKind { bits })?;
+                render::problem_json(e, &super::problem::CliError::NoKind { bits })?;
                 e.push(']');
                 o.raw(key!("warnings"), "[]")?;
             }
@@ -753,7 +754,7 @@ pub fn encode(ctx: Ctx, a: &EncodeIdesc) -> Result<Report, fmt::Error> {
             rep.out.push('\n');
         } else {
             let (e, w) = count(&problems);
-            out::verdict(&mut rep.out, e + cli.len(), w, ctx.out)?;
+            render::verdict(&mut rep.out, e + cli.len(), w, ctx.out)?;
         }
         rep.problems(&cli, ctx.err)?;
         rep.problems(&problems, ctx.err)?;
