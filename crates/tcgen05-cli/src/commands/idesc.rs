@@ -5,7 +5,7 @@ use std::fmt::{self, Write as _};
 
 use tcgen05::diagnostic::{Diagnostic, Severity, Source};
 use tcgen05::instruction_descriptor::{
-    layout, m_unit, reserved_mask, row, IdescDecoded, IdescField, IdescFields,
+    layout, m_unit, row, IdescDecoded, IdescField, IdescFields,
     InstructionDescriptor, RowMeaning,
 };
 use tcgen05::mma::{CtaGroup, ElementType, IdescLayout, Kind, MaxShift, ScaleType};
@@ -100,12 +100,13 @@ impl View {
     }
 }
 
-fn table_number(kind: Kind) -> u8 {
-    match kind.idesc_layout() {
-        IdescLayout::Table42 => 42,
-        IdescLayout::Table43 => 43,
-        IdescLayout::Table44 => 44,
-    }
+/// The PTX table that lays out `kind`'s descriptor (Table 42, 43 or 44, with its section), as
+/// the core's layout rows cite it.
+fn table_source(kind: Kind) -> Option<Source> {
+    layout(kind)
+        .iter()
+        .map(|r| r.source)
+        .find(|s| matches!(s, Source::PtxTable(_)))
 }
 
 fn type_json(o: &mut Obj<'_>, k: &'static str, t: TypeVal) -> fmt::Result {
@@ -270,28 +271,11 @@ fn problems_from(d: &IdescDecoded, mma: Option<Mma>, out: &mut Vec<MmaError>) {
     }
 }
 
-/// Batch listing: whether `bits` is valid under `kind` (and, when given, in the MMA), with its
-/// problems (warnings only) in `out` when it is. The same answer as
-/// `InstructionDescriptor::valid_kinds`, which the single-value path calls; invalid kinds are
-/// skipped without collecting their problems.
-fn valid_under(bits: u32, kind: Kind, mma: Option<Mma>, out: &mut Vec<MmaError>) -> bool {
-    // A set reserved bit (decisions.md R10) or a type code that names no type under the kind
-    // (Tables 42-44) is always an error: no need to decode.
-    if bits & reserved_mask(kind) != 0 {
-        return false;
-    }
-    let v = View { bits, kind };
-    if matches!(v.d_type(), TypeVal::Code(_))
-        || matches!(v.ab_type(IdescField::AType), TypeVal::Code(_))
-        || matches!(v.ab_type(IdescField::BType), TypeVal::Code(_))
-    {
-        return false;
-    }
-    let d = InstructionDescriptor::decode(bits, kind);
-    if !d.is_valid() {
-        return false;
-    }
-    problems_from(&d, mma, out);
+/// Batch listing: the problems of `bits` under `kind`, a kind under which
+/// `InstructionDescriptor::valid_kinds` finds the value valid, in `out`; whether the whole MMA,
+/// when given, is valid too.
+fn valid_in_mma(bits: u32, kind: Kind, mma: Option<Mma>, out: &mut Vec<MmaError>) -> bool {
+    problems_of(bits, kind, mma, out);
     is_valid(out)
 }
 
@@ -318,12 +302,12 @@ fn decode_object(
 fn heading(buf: &mut String, v: View, style: Style) -> fmt::Result {
     writeln!(
         buf,
-        "{}instruction descriptor {:#010x} as .kind::{}{} (PTX ISA 9.7.16.4.2 Table {})",
+        "{}instruction descriptor {:#010x} as .kind::{}{} ({})",
         style.bold(),
         v.bits,
         v.kind,
         style.reset(),
-        table_number(v.kind)
+        table_source(v.kind).unwrap_or(Source::PtxSection("9.7.16.4.2"))
     )
 }
 
@@ -580,17 +564,16 @@ impl Decoder for Batch {
             }
             return Ok(valid);
         }
-        // One decode per kind: a kind is listed when its decode has no error, which is what
-        // `InstructionDescriptor::valid_kinds` computes (tests compare with the single-value
-        // path, which calls it), narrowed by the MMA checks when given.
+        // The kinds of `InstructionDescriptor::valid_kinds`, as in the single-value path,
+        // narrowed by the MMA checks when given.
         let mut any = false;
         if json {
             let mut o = Obj::open(buf);
             o.hex(key!("hex"), bits.into(), 8);
             let b = o.key(key!("kinds"));
             b.push('[');
-            for k in Kind::ALL {
-                if !valid_under(bits, k, self.mma, &mut self.problems) {
+            for k in InstructionDescriptor::valid_kinds(bits).iter() {
+                if !valid_in_mma(bits, k, self.mma, &mut self.problems) {
                     continue;
                 }
                 if any {
@@ -614,8 +597,8 @@ impl Decoder for Batch {
             let start = buf.len();
             push_hex(buf, bits.into(), 8);
             buf.push_str(" valid");
-            for k in Kind::ALL {
-                if !valid_under(bits, k, self.mma, &mut self.problems) {
+            for k in InstructionDescriptor::valid_kinds(bits).iter() {
+                if !valid_in_mma(bits, k, self.mma, &mut self.problems) {
                     continue;
                 }
                 any = true;
