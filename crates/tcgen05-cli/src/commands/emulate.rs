@@ -9,6 +9,7 @@ use tcgen05::emulator::{reference_error, EmuError, Machine, Outcome, Problem};
 use tcgen05::{ElementType, Severity, Target};
 
 use crate::args::emulate::EmulateArgs;
+use crate::args::number;
 use crate::args::value::TargetArg;
 use crate::render::{json_str, Ctx, Status};
 
@@ -24,12 +25,9 @@ fn split_at_sign(s: &str) -> Option<(&str, Vec<&str>)> {
     (!file.is_empty() && !rest.is_empty()).then_some((file, rest))
 }
 
+/// A number after `@`, as every number of the command is written (0x-hex or decimal, `_`).
 fn number(s: &str) -> Option<u64> {
-    let t = s.trim().replace('_', "");
-    match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-        Some(h) => u64::from_str_radix(h, 16).ok(),
-        None => t.parse().ok(),
-    }
+    number::parse(s.as_bytes(), 64).ok()
 }
 
 /// The bytes of a file: raw, or the data of a little-endian C-order `.npy`, and its shape.

@@ -11,6 +11,7 @@ use tcgen05::numerics::params::{Location, Problem};
 use tcgen05::numerics::study::{self, Distribution};
 use tcgen05::numerics::{Arch, Dot, Form, Instruction, Operands, ParamRow};
 
+use crate::args::number;
 use crate::args::numerics::{DotArgs, ErrorArgs, FormArgs};
 use crate::render::{json_str, Ctx, Obj, Report, Status};
 
@@ -191,9 +192,9 @@ fn parse_value(f: Format, field: &str, v: &str, bad: &mut Vec<CliProblem>) -> u3
             source: "PTX ISA 5.2",
         })
     };
-    if let Some(h) = v.strip_prefix("0x").or_else(|| v.strip_prefix("0X")) {
-        return match u32::from_str_radix(&h.replace('_', ""), 16) {
-            Ok(c) => c,
+    if v.starts_with("0x") || v.starts_with("0X") {
+        return match number::parse(v.as_bytes(), 32) {
+            Ok(c) => c as u32,
             Err(_) => {
                 p("not a 32-bit hexadecimal code".into());
                 0
