@@ -43,6 +43,12 @@ for name, text in mods.items():
     # `super::x` from a module names a sibling (or the parent); `use x::` in a `mod.rs` names
     # a child.
     parent = "::".join(name.split("::")[:-1])
+    for m in re.finditer(r"(?<![a-z_:])super::\{([^}]*)\}", text, re.S):
+        for item in re.split(r"[,\s]+", m.group(1)):
+            item = item.strip().split("::{")[0]
+            if item:
+                path = (parent + "::" if parent else "") + item
+                deps.add(target(path) or (parent or None))
     for m in re.finditer(r"(?<![a-z_:])super::((?:[a-z_0-9]+::)*[a-z_0-9A-Z]+)", text):
         path = (parent + "::" if parent else "") + m.group(1)
         deps.add(target(path) or (parent or None))

@@ -5,8 +5,7 @@ use std::fmt::{self, Write as _};
 
 use tcgen05::diagnostic::{Diagnostic, Severity, Source};
 use tcgen05::instruction_descriptor::{
-    layout, m_unit, row, IdescDecoded, IdescField, IdescFields,
-    InstructionDescriptor, RowMeaning,
+    layout, m_unit, row, IdescDecoded, IdescField, IdescFields, InstructionDescriptor, RowMeaning,
 };
 use tcgen05::mma::{CtaGroup, ElementType, IdescLayout, Kind, MaxShift, ScaleType};
 use tcgen05::shapes::{validate_mma, MmaConfig, MmaError};
