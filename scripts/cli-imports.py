@@ -101,3 +101,20 @@ for v in sorted(edges):
 print(f"modules: {len(edges)}; import cycles: {len(sccs)}")
 for c in sccs:
     print("  cycle:", " <-> ".join(c))
+
+# Layers: main uses commands, which use args and render; args and render use only the core.
+LAYER = {"main": 3, "lib": 3, "commands": 2, "args": 1, "render": 1}
+def layer(m):
+    return LAYER.get(m.split("::")[0])
+bad = []
+for v, ws in sorted(edges.items()):
+    for w in ws:
+        lv, lw = layer(v), layer(w)
+        top_v, top_w = v.split("::")[0], w.split("::")[0]
+        if lv is None or lw is None or top_v == top_w or v in ("lib",):
+            continue
+        if lw >= lv:
+            bad.append(f"{v} -> {w}")
+print(f"imports against the layers (args/render -> commands/main, args <-> render): {len(bad)}")
+for b in bad:
+    print("  " + b)
