@@ -26,6 +26,9 @@ fn swizzle_code(raw: u64) -> u8 {
 }
 
 /// `"fields": {...}` of a raw value.
+// TODO(issue 15): core lacks one generic rendering of a decoded descriptor (rows that know their
+// values, item 2); the serde derive of `SmemFields` names enum variants, not the PTX names and the
+// raw code of an invalid swizzle that this documented JSON gives.
 fn fields_json(o: &mut Obj<'_>, raw: u64) -> fmt::Result {
     let f = SmemDescriptor::decode(raw, Target::DEFAULT).fields;
     fields_json_of(o, &f, swizzle_code(raw))
