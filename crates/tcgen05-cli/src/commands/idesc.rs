@@ -14,7 +14,7 @@ use tcgen05::Target;
 
 use super::batch::Decoder;
 use super::problem::{narrow, CliError};
-use super::resolve_target;
+use super::target::resolve_target;
 use crate::args::descriptor::EncodeIdesc;
 use crate::args::value::TargetArg;
 use crate::render::{

@@ -6,6 +6,7 @@
 pub mod batch;
 pub mod check;
 pub mod command_line;
+mod dispatch;
 pub mod emulate;
 pub mod idesc;
 pub mod layout;
@@ -14,27 +15,8 @@ pub mod problem;
 pub mod ptx;
 pub mod shapes;
 pub mod smem;
+pub mod target;
 pub mod tmem;
 pub mod zmask;
 
-use std::fmt;
-
-use tcgen05::Target;
-
-use crate::args::value::TargetArg;
-use crate::render::{Report, Style};
-
-/// Resolves `--target`: a name without tcgen05 (sm_120*, sm_121*, unsuffixed) is a rule error.
-pub fn resolve_target(
-    t: TargetArg,
-    rep: &mut Report,
-    style: Style,
-) -> Result<Option<Target>, fmt::Error> {
-    match t.0 {
-        Ok(t) => Ok(Some(t)),
-        Err(e) => {
-            rep.problems(&[e], style)?;
-            Ok(None)
-        }
-    }
-}
+pub use dispatch::{run, Failure};

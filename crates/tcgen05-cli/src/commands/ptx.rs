@@ -12,7 +12,7 @@ use tcgen05::ptx::{
 use tcgen05::tensor_memory::{LdStShape, Num};
 
 use super::problem::CliError;
-use super::resolve_target;
+use super::target::resolve_target;
 use crate::args::descriptor::EncodeIdesc;
 use crate::args::number::{Operand, Reg};
 use crate::args::ptx::{Common, FenceArg, FormatArg, PtxCommand, RedArg, RedTypeArg, WaitArg};

@@ -5,7 +5,7 @@ use std::fmt::{self, Write as _};
 
 use tcgen05::shapes::{rule_on_target, shapes, ShapeFilter, ShapeRule, TABLE_39};
 
-use super::resolve_target;
+use super::target::resolve_target;
 use crate::args::descriptor::ShapesArgs;
 use crate::render::{Ctx, Obj, Report};
 

@@ -12,7 +12,7 @@ use tcgen05::Target;
 
 use super::batch::Decoder;
 use super::problem::{narrow, CliError};
-use super::resolve_target;
+use super::target::resolve_target;
 use crate::args::descriptor::EncodeSmem;
 use crate::args::value::TargetArg;
 use crate::render::{self, count, push_dec, push_hex, Cache, Ctx, Obj, Report, Row, Status, Style};

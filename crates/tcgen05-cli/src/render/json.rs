@@ -166,6 +166,62 @@ pub fn problems_json2<A: Diagnostic, B: Diagnostic>(
     Ok(())
 }
 
+/// Puts the command line's warnings into a `--json` object that does not have them yet: into
+/// its top-level `warnings` array, or as a new `warnings` key.
+pub fn add_warnings(out: &mut String, warnings: &[(bool, String)]) {
+    let items: Vec<&str> = warnings
+        .iter()
+        .filter(|(e, j)| !*e && !out.contains(j.as_str()))
+        .map(|(_, j)| j.as_str())
+        .collect();
+    let body = out.trim_end();
+    if items.is_empty() || !body.starts_with('{') || !body.ends_with('}') {
+        return;
+    }
+    let mut depth = 0i32;
+    let mut in_str = false;
+    let mut esc = false;
+    let mut at = None;
+    for (i, c) in body.char_indices() {
+        if in_str {
+            match (esc, c) {
+                (true, _) => esc = false,
+                (false, '\\') => esc = true,
+                (false, '"') => in_str = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => {
+                in_str = true;
+                if depth == 1 && body[i..].starts_with("\"warnings\":[") {
+                    at = Some(i + "\"warnings\":[".len());
+                }
+            }
+            '{' | '[' => depth += 1,
+            '}' | ']' => depth -= 1,
+            _ => {}
+        }
+    }
+    let joined = items.join(",");
+    *out = match at {
+        Some(i) => {
+            let sep = if body[i..].starts_with(']') { "" } else { "," };
+            format!("{}{joined}{sep}{}\n", &body[..i], &body[i..])
+        }
+        None => {
+            let inner = &body[..body.len() - 1];
+            let sep = if inner.trim_end().ends_with('{') {
+                ""
+            } else {
+                ","
+            };
+            format!("{inner}{sep}\"warnings\":[{joined}]}}\n")
+        }
+    };
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,7 +9,7 @@ mod report;
 pub mod svg;
 mod text;
 
-pub use json::{json_str, problem_json, problems_json2, JsonEsc, Obj};
+pub use json::{add_warnings, json_str, problem_json, problems_json2, JsonEsc, Obj};
 pub use report::{Cache, Ctx, Fx, Report, Status, REPEAT_CAP};
 pub use text::{
     concerns, count, is_byte_field, layout_rows, problem_line, problem_text, problems_compact,
