@@ -346,4 +346,34 @@ mod tests {
         assert!(arg_list4("1,,2").is_err());
         assert!(arg_list4("").is_err());
     }
+
+    #[test]
+    fn operands_share_the_widths_of_the_descriptors() {
+        assert_eq!(operand32("0x08100490"), Ok(Operand::Value(0x0810_0490)));
+        assert_eq!(operand_smem(" - "), Ok(Operand::Other(Stdin)));
+        assert_eq!(
+            operand32("0x1_0000_0000"),
+            Err(ArgError::TooBig {
+                bits: 32,
+                source: IDESC.source
+            })
+        );
+        assert_eq!(
+            value_or_reg("0x1_0000_0000", IDESC),
+            Err(ArgError::TooBig {
+                bits: 32,
+                source: IDESC.source
+            })
+        );
+        assert_eq!(
+            value_or_reg("%r1", IDESC),
+            Ok(Operand::Other(Reg("%r1".to_string())))
+        );
+        // `-` is a register name to a PTX operand, standard input to a decoder.
+        assert_eq!(value_or_reg("-", SMEM), Ok(Operand::Other(Reg("-".into()))));
+        assert!(matches!(
+            value_or_stdin("0x1g", ZMASK),
+            Err(ArgError::Other(_))
+        ));
+    }
 }

@@ -79,3 +79,40 @@ pub fn scan(args: &[OsString]) -> Findings {
     found.repeated = seen;
     found
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(list: &[&str]) -> Vec<OsString> {
+        list.iter().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn finds_aliases_and_repeated_flags_in_order() {
+        let found = scan(&args(&[
+            "decode",
+            "smem",
+            "0x10",
+            "--target",
+            "SM_101A",
+            "--target=sm_101f",
+            "--json",
+            "--json",
+        ]));
+        let names: Vec<&str> = found.aliases.iter().map(|a| a.name).collect();
+        assert_eq!(names, ["sm_101a", "sm_101f"]);
+        assert_eq!(
+            found.repeated,
+            [
+                (
+                    "target".to_string(),
+                    vec!["SM_101A".to_string(), "sm_101f".to_string()]
+                ),
+                ("json".to_string(), vec![String::new(), String::new()]),
+            ]
+        );
+        let quiet = scan(&args(&["shapes", "--kind", "f16", "--", "--kind"]));
+        assert!(quiet.aliases.is_empty() && quiet.repeated.is_empty());
+    }
+}
