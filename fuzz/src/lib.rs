@@ -223,7 +223,8 @@ fn check_mask(m: &ColumnMask) {
 /// Numbers: `number::parse` agrees with an independent reading (`u64::from_str_radix` on the
 /// digits without `_`); the operand and list parsers agree with it. Names: every name parser of
 /// the library and of the command, when it accepts a text, accepts the canonical name of what it
-/// returned and returns the same thing again.
+/// returned and returns the same thing again; the value parsers without canonical names (layout
+/// and PTX qualifiers, pairs, registers) only must not panic.
 pub fn numbers_names(data: &[u8]) {
     let (w, text) = take::<1>(data);
     let bits = [8, 16, 32, 64][usize::from(w[0] & 3)];
@@ -325,6 +326,38 @@ pub fn numbers_names(data: &[u8]) {
     if value::parse_cta_group(s).is_ok() || value::parse_bit(s).is_ok() {
         assert!(matches!(s.trim_ascii(), "0" | "1" | "2"));
     }
+    // The parsers that `ptx`, `tmem` and `layout` share: the same name back, or no panic.
+    if let Ok(t) = value::parse_operand_type(s) {
+        assert_eq!(value::parse_type(t.name()), Ok(t));
+    }
+    if let Ok(x) = value::parse_ldst_shape(s) {
+        assert_eq!(value::parse_ldst_shape(x.name()), Ok(x));
+    }
+    if let Ok(x) = value::parse_cp_shape(s) {
+        assert_eq!(value::parse_cp_shape(x.name()), Ok(x));
+    }
+    if let Ok(x) = value::parse_multicast(s) {
+        assert_eq!(value::parse_multicast(x.name()), Ok(x));
+    }
+    if let Ok(x) = value::parse_reading(s) {
+        assert_eq!(value::parse_reading(x.name()), Ok(x));
+    }
+    let _ = (
+        value::parse_major(s),
+        value::parse_ab(s),
+        value::parse_order(s),
+        value::parse_anchor(s),
+        value::parse_range(s),
+        value::parse_box(s),
+        value::parse_pair(s),
+        value::parse_version(s),
+        value::parse_mma_scale_vec(s),
+        value::parse_collector(s),
+        value::parse_sf_scale_vec(s),
+        value::parse_sf_operand(s),
+        number::parse_num(s),
+        number::value_or_reg(s, number::IDESC),
+    );
 }
 
 /// An independent reading of a number as the command documents it: blanks around, `0x`/`0X` then
