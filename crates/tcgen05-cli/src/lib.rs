@@ -1,6 +1,11 @@
 //! The modules of the `tcgen05` command, as a library so that the fuzz targets (`fuzz/`) and the
 //! stable corpus test can drive the command's own parsers and batch reader.
 //!
+//! Three layers, each using only those below it: [`commands`] (one module per subcommand; it
+//! computes through the `tcgen05` crate) uses [`args`] (the command line and one parser per kind
+//! of value) and [`render`] (text, JSON and SVG output); `args` and `render` use only the core
+//! crate. `scripts/cli-imports.py` prints the import graph.
+//!
 //! Not a public API: the command is the interface, and these modules change with it.
 #![doc(hidden)]
 // Internal modules of a binary, exposed only to the fuzz targets: their items are documented
@@ -13,7 +18,7 @@
     clippy::missing_errors_doc
 )]
 
-/// A JSON key with its punctuation, `,"name":`, for [`out::Obj`] (built at compile time).
+/// A JSON key with its punctuation, `,"name":`, for [`render::Obj`] (built at compile time).
 macro_rules! key {
     ($name:literal) => {
         concat!(",\"", $name, "\":")
@@ -21,19 +26,5 @@ macro_rules! key {
 }
 
 pub mod args;
-pub mod batch;
-pub mod check;
-pub mod cli;
-pub mod emulate;
-pub mod flags;
-pub mod idesc;
-pub mod layout;
-pub mod number;
-pub mod numerics;
-pub mod out;
-pub mod problem;
-pub mod ptx;
-pub mod shapes;
-pub mod smem;
-pub mod tmem;
-pub mod zmask;
+pub mod commands;
+pub mod render;

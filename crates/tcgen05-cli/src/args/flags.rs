@@ -11,15 +11,10 @@
 //! clap sees the command line, with a `warning: --X is deprecated, use --Y` each.
 
 use std::ffi::OsString;
-use std::fmt::{self, Write as _};
 
 use clap::CommandFactory;
 
-use crate::cli::Cli;
-use crate::out::{json_str, Style};
-
-/// Where the conventions are written down (the `source` of their warnings).
-pub const SOURCE: &str = "README.md, Flags: one convention";
+use super::Cli;
 
 /// One old spelling found on the command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,35 +25,6 @@ pub struct Deprecated {
     pub old: String,
     /// What to write instead.
     pub new: String,
-}
-
-impl Deprecated {
-    /// `warning: --X is deprecated, use --Y`.
-    pub fn line(&self, buf: &mut String, style: Style) -> fmt::Result {
-        writeln!(
-            buf,
-            "{}warning{}: {} is deprecated, use {} ({SOURCE})",
-            style.yellow(),
-            style.reset(),
-            self.old,
-            self.new
-        )
-    }
-
-    /// `{"field", "message", "source"}`.
-    pub fn json(&self, buf: &mut String) -> fmt::Result {
-        buf.push_str("{\"field\":");
-        json_str(buf, self.field)?;
-        buf.push_str(",\"message\":");
-        json_str(
-            buf,
-            format_args!("{} is deprecated, use {}", self.old, self.new),
-        )?;
-        buf.push_str(",\"source\":");
-        json_str(buf, SOURCE)?;
-        buf.push('}');
-        Ok(())
-    }
 }
 
 /// The subcommand path (`["tmem", "sf"]`) of a command line.

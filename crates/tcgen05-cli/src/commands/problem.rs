@@ -60,7 +60,7 @@ impl fmt::Display for CliError {
             CliError::TooWide {
                 field, value, max, ..
             } => {
-                if crate::out::is_byte_field(field) {
+                if crate::render::is_byte_field(field) {
                     write!(
                         f,
                         "{field} {value:#x} does not fit its field (at most {max:#x})"

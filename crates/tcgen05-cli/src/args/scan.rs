@@ -3,26 +3,25 @@
 //! once, of which only the last value counts.
 
 use std::ffi::OsString;
-use std::fmt::{self, Write as _};
 
 use clap::{ArgAction, CommandFactory};
-use tcgen05::Target;
+use tcgen05::targets::{Target, TargetAlias};
 
-use crate::cli::Cli;
-use crate::out::{problem_json, problem_line, Style};
+use super::Cli;
 
-/// What [`scan`] found: stderr lines, and the JSON problems that may go in a `--json` object.
+/// What [`scan`] found, in the order its warnings are given.
 #[derive(Debug, Default)]
-pub struct ArgWarnings {
-    /// One `warning: ...` line each.
-    pub text: String,
-    /// `(false, {"field", "message", "source"})` for the warnings that have a rule source.
-    pub json: Vec<(bool, String)>,
+pub struct Findings {
+    /// Each `--target` given by an earlier name, in command-line order.
+    pub aliases: Vec<TargetAlias>,
+    /// Each flag given more than once, with its values as typed (empty for a switch), in the
+    /// order first seen.
+    pub repeated: Vec<(String, Vec<String>)>,
 }
 
 /// Scans the arguments (without the program name) of a command line that parsed.
-pub fn scan(args: &[OsString], style: Style) -> Result<ArgWarnings, fmt::Error> {
-    let mut w = ArgWarnings::default();
+pub fn scan(args: &[OsString]) -> Findings {
+    let mut found = Findings::default();
     let root = Cli::command();
     let mut cmd = &root;
     // (flag, values as typed) in the order first seen.
@@ -65,10 +64,7 @@ pub fn scan(args: &[OsString], style: Style) -> Result<ArgWarnings, fmt::Error> 
         };
         if name == "target" {
             if let Some(alias) = Target::alias_of(&value.trim_ascii().to_ascii_lowercase()) {
-                problem_line(&mut w.text, &alias, style)?;
-                let mut j = String::new();
-                problem_json(&mut j, &alias)?;
-                w.json.push((false, j));
+                found.aliases.push(alias);
             }
         }
         if matches!(arg.get_action(), ArgAction::Append | ArgAction::Count) {
@@ -79,24 +75,44 @@ pub fn scan(args: &[OsString], style: Style) -> Result<ArgWarnings, fmt::Error> 
             None => seen.push((name.to_string(), vec![value])),
         }
     }
-    for (name, values) in seen.iter().filter(|(_, v)| v.len() > 1) {
-        write!(
-            w.text,
-            "{}warning{}: --{name} is given {} times",
-            style.yellow(),
-            style.reset(),
-            values.len()
-        )?;
-        if values.iter().all(String::is_empty) {
-            w.text.push('\n');
-        } else {
-            let last = values.last().map_or("", String::as_str);
-            writeln!(
-                w.text,
-                " ({}); only the last, {last}, is used",
-                values.join(", ")
-            )?;
-        }
+    seen.retain(|(_, values)| values.len() > 1);
+    found.repeated = seen;
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(list: &[&str]) -> Vec<OsString> {
+        list.iter().map(OsString::from).collect()
     }
-    Ok(w)
+
+    #[test]
+    fn finds_aliases_and_repeated_flags_in_order() {
+        let found = scan(&args(&[
+            "decode",
+            "smem",
+            "0x10",
+            "--target",
+            "SM_101A",
+            "--target=sm_101f",
+            "--json",
+            "--json",
+        ]));
+        let names: Vec<&str> = found.aliases.iter().map(|a| a.name).collect();
+        assert_eq!(names, ["sm_101a", "sm_101f"]);
+        assert_eq!(
+            found.repeated,
+            [
+                (
+                    "target".to_string(),
+                    vec!["SM_101A".to_string(), "sm_101f".to_string()]
+                ),
+                ("json".to_string(), vec![String::new(), String::new()]),
+            ]
+        );
+        let quiet = scan(&args(&["shapes", "--kind", "f16", "--", "--kind"]));
+        assert!(quiet.aliases.is_empty() && quiet.repeated.is_empty());
+    }
 }

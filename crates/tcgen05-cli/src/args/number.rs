@@ -145,47 +145,83 @@ pub fn arg_num(s: &str, bits: u32, source: &'static str) -> Result<u64, ArgError
     })
 }
 
-/// A command-line `VALUE` operand: one number, or `-` for one number per line of standard input.
+/// An operand: a number, or what the flag accepts in place of one ([`Stdin`] for the `VALUE` of
+/// the decoders, a [`Reg`]ister for the operands of `ptx`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Operand {
-    /// A value given on the command line.
+pub enum Operand<T> {
+    /// A number given on the command line.
     Value(u64),
-    /// `-`: read values from standard input.
-    Stdin,
+    /// What was given instead of a number.
+    Other(T),
+}
+
+/// `-` as a decoder's `VALUE`: one value per line of standard input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stdin;
+
+/// A register name as a PTX operand: any text that does not start with a digit (checked as a
+/// PTX identifier when the instruction is built).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reg(pub String);
+
+/// How many bits an operand holds, and where that width is given: a wider number is a rule
+/// error naming `source`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Width {
+    /// The operand's width.
+    pub bits: u32,
+    /// Where the width is given.
+    pub source: &'static str,
+}
+
+/// A shared memory descriptor.
+pub const SMEM: Width = Width {
+    bits: 64,
+    source: "PTX ISA 9.7.16.4.1 Table 40: a shared memory descriptor is 64 bits",
+};
+
+/// An instruction descriptor.
+pub const IDESC: Width = Width {
+    bits: 32,
+    source: "PTX ISA 9.7.16.4.2 Table 42: an instruction descriptor is 32 bits",
+};
+
+/// A zero-column mask descriptor.
+pub const ZMASK: Width = Width {
+    bits: 64,
+    source: "PTX ISA 9.7.16.4.3 Table 45: a zero-column mask descriptor is 64 bits",
+};
+
+/// A decoder's `VALUE`: a number of `width`, or `-` for standard input.
+pub fn value_or_stdin(s: &str, width: Width) -> Result<Operand<Stdin>, ArgError> {
+    if s.trim_ascii() == "-" {
+        return Ok(Operand::Other(Stdin));
+    }
+    arg_num(s, width.bits, width.source).map(Operand::Value)
+}
+
+/// A PTX operand: a number of `width` when the text starts with a digit, else a register.
+pub fn value_or_reg(s: &str, width: Width) -> Result<Operand<Reg>, ArgError> {
+    if s.starts_with(|c: char| c.is_ascii_digit()) {
+        arg_num(s, width.bits, width.source).map(Operand::Value)
+    } else {
+        Ok(Operand::Other(Reg(s.to_string())))
+    }
 }
 
 /// clap value parser for the operand of `decode smem` (a 64-bit shared memory descriptor).
-pub fn operand_smem(s: &str) -> Result<Operand, ArgError> {
-    operand(
-        s,
-        64,
-        "PTX ISA 9.7.16.4.1 Table 40: a shared memory descriptor is 64 bits",
-    )
+pub fn operand_smem(s: &str) -> Result<Operand<Stdin>, ArgError> {
+    value_or_stdin(s, SMEM)
 }
 
 /// clap value parser for the operand of `decode zmask` (a 64-bit zero-column mask descriptor).
-pub fn operand_zmask(s: &str) -> Result<Operand, ArgError> {
-    operand(
-        s,
-        64,
-        "PTX ISA 9.7.16.4.3 Table 45: a zero-column mask descriptor is 64 bits",
-    )
+pub fn operand_zmask(s: &str) -> Result<Operand<Stdin>, ArgError> {
+    value_or_stdin(s, ZMASK)
 }
 
 /// clap value parser for the operand of `decode idesc` (32-bit values).
-pub fn operand32(s: &str) -> Result<Operand, ArgError> {
-    operand(
-        s,
-        32,
-        "PTX ISA 9.7.16.4.2 Table 42: an instruction descriptor is 32 bits",
-    )
-}
-
-fn operand(s: &str, bits: u32, source: &'static str) -> Result<Operand, ArgError> {
-    if s.trim_ascii() == "-" {
-        return Ok(Operand::Stdin);
-    }
-    arg_num(s, bits, source).map(Operand::Value)
+pub fn operand32(s: &str) -> Result<Operand<Stdin>, ArgError> {
+    value_or_stdin(s, IDESC)
 }
 
 /// `--num` of `tmem ld/st` and `ptx ld/st`: the repetition count, written `4`, `x4` or `.x4`
@@ -309,5 +345,35 @@ mod tests {
         assert!(arg_list4("1,2,3,4,5").is_err());
         assert!(arg_list4("1,,2").is_err());
         assert!(arg_list4("").is_err());
+    }
+
+    #[test]
+    fn operands_share_the_widths_of_the_descriptors() {
+        assert_eq!(operand32("0x08100490"), Ok(Operand::Value(0x0810_0490)));
+        assert_eq!(operand_smem(" - "), Ok(Operand::Other(Stdin)));
+        assert_eq!(
+            operand32("0x1_0000_0000"),
+            Err(ArgError::TooBig {
+                bits: 32,
+                source: IDESC.source
+            })
+        );
+        assert_eq!(
+            value_or_reg("0x1_0000_0000", IDESC),
+            Err(ArgError::TooBig {
+                bits: 32,
+                source: IDESC.source
+            })
+        );
+        assert_eq!(
+            value_or_reg("%r1", IDESC),
+            Ok(Operand::Other(Reg("%r1".to_string())))
+        );
+        // `-` is a register name to a PTX operand, standard input to a decoder.
+        assert_eq!(value_or_reg("-", SMEM), Ok(Operand::Other(Reg("-".into()))));
+        assert!(matches!(
+            value_or_stdin("0x1g", ZMASK),
+            Err(ArgError::Other(_))
+        ));
     }
 }

@@ -23,8 +23,8 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{mpsc, Arc, Mutex};
 use std::thread;
 
-use crate::number::{self, NumError};
-use crate::out::{Ctx, JsonEsc, Obj, Status};
+use crate::args::number::{self, NumError};
+use crate::render::{Ctx, JsonEsc, Obj, Status};
 
 /// Longest line kept; anything longer cannot be a number (64 bits in decimal with a separator
 /// between every digit is under 40 bytes), so the rest is skipped unread.
@@ -479,8 +479,8 @@ mod tests {
     fn ctx() -> Ctx {
         Ctx {
             json: false,
-            out: crate::out::Style::new(false),
-            err: crate::out::Style::new(false),
+            out: crate::render::Style::new(false),
+            err: crate::render::Style::new(false),
         }
     }
 

@@ -4,78 +4,14 @@
 use std::fmt::{self, Write as _};
 use std::io::{self, Write as _};
 
-use clap::Args;
 use npyz::WriterBuilder;
 use tcgen05::emulator::{reference_error, EmuError, Machine, Outcome, Problem};
 use tcgen05::{ElementType, Severity, Target};
 
-use crate::cli::{parse_target, TargetArg};
-use crate::out::{json_str, Ctx, Status};
-
-/// `tcgen05 emulate`.
-#[derive(Debug, Args)]
-pub struct EmulateArgs {
-    /// Execute this PTX instruction line (repeatable; run in order, after --program).
-    #[arg(long = "exec", value_name = "LINE")]
-    pub exec: Vec<String>,
-    /// Execute the lines of this file (one instruction per line; `//` comments; `// @warp N`
-    /// sets the warp that issues the following ld/st).
-    #[arg(long, value_name = "FILE")]
-    pub program: Option<String>,
-    /// Load shared memory of CTA 0 from a file (raw bytes, or the data of a little-endian
-    /// C-order `.npy`) at a byte address: `FILE@ADDR` (repeatable). `FILE@ADDR@1` loads the
-    /// peer CTA's.
-    #[arg(long, value_name = "FILE@ADDR")]
-    pub smem: Vec<String>,
-    /// Load Tensor Memory of CTA 0 from a 2-D `.npy` of 32-bit values (lanes x columns) at
-    /// `FILE@LANE,COL` (repeatable).
-    #[arg(long, value_name = "FILE@LANE,COL")]
-    pub tmem: Vec<String>,
-    /// Fill every operand the program reads that was never written with random finite values
-    /// of the type it is read as, from this seed.
-    #[arg(long, value_name = "SEED", value_parser = crate::number::arg_u64)]
-    pub random_inputs: Option<u64>,
-    /// Write D of the last MMA as an M x N row-major `.npy` in its element type (f32, f16, s32).
-    #[arg(long, value_name = "FILE.npy")]
-    pub dump_d: Option<String>,
-    /// Write CTA 0's Tensor Memory as a 128 x 512 `.npy` of u32 (never-written cells 0).
-    #[arg(long, value_name = "FILE.npy")]
-    pub dump_tmem: Option<String>,
-    /// Also compute D exactly from the operands the last MMA read and report the largest
-    /// error of D in units in the last place.
-    #[arg(long)]
-    pub reference: bool,
-    /// The target whose rules apply.
-    #[arg(long, value_name = "T", value_parser = parse_target)]
-    pub target: Option<TargetArg>,
-    /// The warp that issues tcgen05.ld / .st (its lane quadrant is warp % 4).
-    #[arg(long, value_name = "W", value_parser = crate::number::arg_u32, default_value = "0")]
-    pub warp: u32,
-    /// Check every Tensor Memory access against tcgen05.alloc even when the program does not
-    /// allocate (then nothing is allocated and every access is refused).
-    #[arg(long)]
-    pub require_alloc: bool,
-}
-
-pub const EMULATE_HELP: &str = concat!(
-    "Examples:\n",
-    "  tcgen05 emulate --random-inputs 1 --reference \\\n",
-    "    --exec 'tcgen05.mma.cta_group::1.kind::f16 [0], 0x0000401000080000, 0x0000401000080100, 0x08100490, 0;'\n",
-    "  tcgen05 emulate --smem a.bin@0 --smem b.npy@0x1000 --program kloop.ptx --dump-d d.npy --json\n\n",
-    "Runs each line on a functional model of a CTA pair (228 KiB shared memory and 128 x 512\n",
-    "Tensor Memory each): the line's form is checked with the rules of `tcgen05 check`, operands\n",
-    "are read through the descriptors (swizzle, base offset, LBO mode) and the data-path layouts,\n",
-    "and D is computed with the measured tensor-core arithmetic of `tcgen05 numerics`. Reads of\n",
-    "memory never written are errors unless --random-inputs is given. Operands must be\n",
-    "immediates (descriptors as hex, Tensor Memory addresses as [lane << 16 | column]).\n",
-    "Timing, asynchrony and memory ordering are outside a functional model: commit, fence and\n",
-    "wait are checked and do nothing.\n\n",
-    "Exit status: 0 every line ran; 1 a line broke a rule (nothing after it runs); 2 an input\n",
-    "file cannot be read.\n\n",
-    "--json prints one object: {\"lines\": [{\"line\", \"instruction\", \"effect\", \"warnings\"}],\n",
-    "\"errors\": [{\"line\", \"rule\", \"field\", \"value\", \"message\", \"source\"}], \"d\": {\"m\", \"n\",\n",
-    "\"type\", \"layout\"}, \"reference\": {\"max_ulps\", \"at\", \"compared\", \"not_finite\"}}."
-);
+use crate::args::emulate::EmulateArgs;
+use crate::args::number;
+use crate::args::value::TargetArg;
+use crate::render::{json_str, Ctx, Status};
 
 fn fmt_err(_: fmt::Error) -> io::Error {
     io::Error::other("formatting failed")
@@ -89,12 +25,9 @@ fn split_at_sign(s: &str) -> Option<(&str, Vec<&str>)> {
     (!file.is_empty() && !rest.is_empty()).then_some((file, rest))
 }
 
+/// A number after `@`, as every number of the command is written (0x-hex or decimal, `_`).
 fn number(s: &str) -> Option<u64> {
-    let t = s.trim().replace('_', "");
-    match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-        Some(h) => u64::from_str_radix(h, 16).ok(),
-        None => t.parse().ok(),
-    }
+    number::parse(s.as_bytes(), 64).ok()
 }
 
 /// The bytes of a file: raw, or the data of a little-endian C-order `.npy`, and its shape.

@@ -5,8 +5,9 @@ use std::fmt::{self, Write as _};
 
 use tcgen05::shapes::{rule_on_target, shapes, ShapeFilter, ShapeRule, TABLE_39};
 
-use crate::cli::ShapesArgs;
-use crate::out::{resolve_target, Ctx, Obj, Report};
+use super::target::resolve_target;
+use crate::args::descriptor::ShapesArgs;
+use crate::render::{Ctx, Obj, Report};
 
 /// `shapes`.
 pub fn run(ctx: Ctx, a: &ShapesArgs) -> Result<Report, fmt::Error> {

@@ -1,0 +1,272 @@
+//! What one run prints and how it ends: the report, its exit status, and the cache of rendered
+//! problems of batch mode.
+
+use std::collections::hash_map::{Entry, HashMap};
+use std::fmt::{self, Write as _};
+use std::hash::{BuildHasherDefault, Hash, Hasher};
+
+use tcgen05::diagnostic::{Diagnostic, Severity};
+
+use super::json::{problem_json, Obj};
+use super::text::{problem_line, problems_compact, Style};
+
+/// The exit status, ordered so that the worst one wins.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub enum Status {
+    /// Every value valid.
+    #[default]
+    Valid,
+    /// A value or configuration breaks a rule.
+    Rule,
+    /// Usage error or unreadable value.
+    Usage,
+}
+
+impl Status {
+    /// The process exit code.
+    pub fn code(self) -> u8 {
+        match self {
+            Status::Valid => 0,
+            Status::Rule => 1,
+            Status::Usage => 2,
+        }
+    }
+}
+
+/// How to print: JSON or text, and the colours of stdout and stderr.
+#[derive(Clone, Copy, Debug)]
+pub struct Ctx {
+    /// `--json`.
+    pub json: bool,
+    /// Colours of standard output.
+    pub out: Style,
+    /// Colours of standard error.
+    pub err: Style,
+}
+
+/// What a single-value command prints and how it ends.
+#[derive(Debug, Default)]
+pub struct Report {
+    /// Standard output.
+    pub out: String,
+    /// Standard error.
+    pub err: String,
+    /// Exit status.
+    pub status: Status,
+    /// Each recorded problem as JSON, with whether it is an error, for `--json` runs whose
+    /// output would otherwise not carry them (see [`Report::json_failure`]).
+    pub json_problems: Vec<(bool, String)>,
+    /// Stderr lines shown and held back per (error?, field, source): a rule broken by
+    /// thousands of elements prints [`REPEAT_CAP`] lines and then one count.
+    pub repeats: std::collections::BTreeMap<(bool, &'static str, String), (usize, usize)>,
+}
+
+/// Stderr lines printed per (severity, field, source) before the rest are counted instead
+/// (`--json` output still lists every problem).
+pub const REPEAT_CAP: usize = 16;
+
+impl Report {
+    /// Records problems: one stderr line each; any error makes the status at least `Rule`.
+    pub fn problems<D: Diagnostic>(&mut self, items: &[D], style: Style) -> fmt::Result {
+        for d in items {
+            let error = d.severity() == Severity::Error;
+            let seen = self
+                .repeats
+                .entry((error, d.field(), d.source().to_string()))
+                .or_insert((0, 0));
+            if seen.0 < REPEAT_CAP {
+                seen.0 += 1;
+                problem_line(&mut self.err, d, style)?;
+            } else {
+                seen.1 += 1;
+            }
+            let mut j = String::new();
+            problem_json(&mut j, d)?;
+            self.json_problems
+                .push((d.severity() == Severity::Error, j));
+            if d.severity() == Severity::Error {
+                self.status = self.status.max(Status::Rule);
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Report {
+    /// Appends one line per capped group: `error: and N more <field> problems like these
+    /// (<source>)`.
+    pub fn repeat_counts(&mut self, style: Style) -> fmt::Result {
+        for ((error, field, source), (_, hidden)) in &self.repeats {
+            if *hidden == 0 {
+                continue;
+            }
+            if *error {
+                write!(self.err, "{}error{}: ", style.red(), style.reset())?;
+            } else {
+                write!(self.err, "{}warning{}: ", style.yellow(), style.reset())?;
+            }
+            writeln!(
+                self.err,
+                "and {hidden} more {field} problems like these ({source})"
+            )?;
+        }
+        self.repeats.clear();
+        Ok(())
+    }
+
+    /// Makes a failed `--json` run print exactly one JSON object that carries its problems:
+    /// with no output, `{"valid": false, "errors": [...], "warnings": [...]}`; with an object
+    /// that has no `"errors"` key of its own, the same three keys appended to it. A run that
+    /// passed, or whose object already lists its errors, is left as it is.
+    pub fn json_failure(&mut self) -> fmt::Result {
+        if self.status == Status::Valid || self.json_problems.is_empty() {
+            return Ok(());
+        }
+        let body = self.out.trim_end();
+        let mut tail = String::new();
+        tail.push_str("\"valid\":false");
+        for (k, error) in [("errors", true), ("warnings", false)] {
+            write!(tail, ",\"{k}\":[")?;
+            let mut first = true;
+            for (e, j) in &self.json_problems {
+                if *e != error {
+                    continue;
+                }
+                if !first {
+                    tail.push(',');
+                }
+                first = false;
+                tail.push_str(j);
+            }
+            tail.push(']');
+        }
+        if body.is_empty() {
+            self.out = format!("{{{tail}}}\n");
+        } else if body.starts_with('{') && body.ends_with('}') && !body.contains("\"errors\"") {
+            let inner = &body[..body.len() - 1];
+            let sep = if inner.trim_end().ends_with('{') {
+                ""
+            } else {
+                ","
+            };
+            self.out = format!("{inner}{sep}{tail}}}\n");
+        }
+        Ok(())
+    }
+}
+
+/// Problems already rendered, so that batch mode formats each distinct problem once: random
+/// input gives the same few hundred problems millions of times.
+pub struct Cache<D> {
+    map: HashMap<D, Rendered, BuildHasherDefault<Fx>>,
+}
+
+/// A fast non-cryptographic hasher for the cache's small keys (the multiply-rotate scheme of
+/// rustc's FxHasher); the keys are problems, never attacker-chosen in a way that matters here.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Fx(u64);
+
+impl Fx {
+    #[inline(always)]
+    fn add(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl Hasher for Fx {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.add(u64::from(b));
+        }
+    }
+    fn write_u8(&mut self, v: u8) {
+        self.add(u64::from(v));
+    }
+    fn write_u16(&mut self, v: u16) {
+        self.add(u64::from(v));
+    }
+    fn write_u32(&mut self, v: u32) {
+        self.add(u64::from(v));
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.add(v);
+    }
+    fn write_usize(&mut self, v: usize) {
+        self.add(v as u64);
+    }
+    fn write_isize(&mut self, v: isize) {
+        self.add(v as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// One problem as JSON (`{"field", "message", "source"}`) and as the tail of a compact line.
+struct Rendered {
+    error: bool,
+    json: String,
+    compact: String,
+}
+
+/// The most problems kept; a value space larger than this is rendered afresh after a reset.
+const CACHE_LIMIT: usize = 1 << 14;
+
+impl<D: Diagnostic + Hash + Eq> Cache<D> {
+    /// An empty cache.
+    pub fn new() -> Cache<D> {
+        Cache {
+            map: HashMap::default(),
+        }
+    }
+
+    fn get(&mut self, d: &D) -> Result<&Rendered, fmt::Error> {
+        if self.map.len() >= CACHE_LIMIT && !self.map.contains_key(d) {
+            self.map.clear();
+        }
+        Ok(match self.map.entry(*d) {
+            Entry::Occupied(e) => e.into_mut(),
+            Entry::Vacant(v) => {
+                let mut json = String::new();
+                problem_json(&mut json, d)?;
+                let mut compact = String::new();
+                problems_compact(&mut compact, std::slice::from_ref(d))?;
+                v.insert(Rendered {
+                    error: d.severity() == Severity::Error,
+                    json,
+                    compact,
+                })
+            }
+        })
+    }
+
+    /// Writes `"errors": [...], "warnings": [...]` (as [`problems_json2`] for one list).
+    pub fn json(&mut self, o: &mut Obj<'_>, items: &[D]) -> fmt::Result {
+        for (k, error) in [(key!("errors"), true), (key!("warnings"), false)] {
+            let buf = o.key(k);
+            buf.push('[');
+            let mut first = true;
+            for d in items {
+                let r = self.get(d)?;
+                if r.error != error {
+                    continue;
+                }
+                if !first {
+                    buf.push(',');
+                }
+                first = false;
+                buf.push_str(&r.json);
+            }
+            buf.push(']');
+        }
+        Ok(())
+    }
+
+    /// Writes ` | error: ...` for each problem (as [`problems_compact`]).
+    pub fn compact(&mut self, buf: &mut String, items: &[D]) -> fmt::Result {
+        for d in items {
+            buf.push_str(&self.get(d)?.compact);
+        }
+        Ok(())
+    }
+}
