@@ -11,8 +11,9 @@ use tcgen05::canonical_layout::{
 };
 use tcgen05::diagnostic::{Diagnostic, Severity, Source};
 use tcgen05::mma::Major;
-use tcgen05::shared_memory_descriptor::{SmemDescriptor, Swizzle};
+use tcgen05::shared_memory_descriptor::SmemDescriptor;
 use tcgen05::tensor_copy::{agreement, Agreement, TensorCopyBox};
+use tcgen05_svg::{layout_chunks, svg_smem, tile_chunks, SmemPicture};
 
 use super::problem::{narrow, CliError};
 use crate::args::layout::{AddrArgs, DescArgs, Layout, OperandArgs, TmaArgs};
@@ -176,25 +177,26 @@ fn desc(ctx: Ctx, a: &DescArgs, js: &mut JsonProblems) -> Result<Report, fmt::Er
         }
     }
     if let Some(path) = &a.svg {
-        let svg = svg_of(
-            &format!(
-                "{} {} {}, {} swizzle, {} x {} at {:#x}, atoms {}",
-                a.op.element,
-                operand_name(&a.op),
-                major_name(a.op.major),
-                a.swizzle.name(),
-                mn,
-                k,
-                start,
-                a.order.name()
-            ),
-            &tile_cells(&tile),
-            a.op.major,
+        let title = format!(
+            "{} {} {}, {} swizzle, {} x {} at {:#x}, atoms {}",
+            a.op.element,
+            operand_name(&a.op),
+            major_name(a.op.major),
+            a.swizzle.name(),
+            mn,
+            k,
+            start,
+            a.order.name()
+        );
+        let svg = svg_smem(&SmemPicture {
+            title: &title,
+            chunks: &tile_chunks(&tile),
+            major: a.op.major,
             storage,
-            row_letter(&a.op),
-            a.swizzle,
-            &std::collections::BTreeSet::new(),
-        )?;
+            row: row_letter(&a.op),
+            swizzle: a.swizzle,
+            flagged: &std::collections::BTreeSet::new(),
+        });
         write_svg(&mut rep, ctx.err, path, &svg)?;
         if rep.status == Status::Usage {
             return Ok(rep);
@@ -349,7 +351,7 @@ fn addr(ctx: Ctx, a: &AddrArgs, js: &mut JsonProblems) -> Result<Report, fmt::Er
     }
     if let Some(path) = &a.svg {
         let f = layout.fields();
-        let cells = layout_cells(&layout, &locs);
+        let chunks = layout_chunks(&layout, &locs);
         // Chunks with an overlap or a read outside the buffer are outlined in red.
         let flagged: std::collections::BTreeSet<u32> = problems
             .iter()
@@ -359,8 +361,7 @@ fn addr(ctx: Ctx, a: &AddrArgs, js: &mut JsonProblems) -> Result<Report, fmt::Er
                 _ => None,
             })
             .collect();
-        let svg = svg_of(
-            &format!(
+        let title = format!(
                 "{} {} {}, descriptor {:#018x}: {} swizzle, start {:#x}, LBO {}, SBO {}, base offset {}",
                 a.op.element,
                 operand_name(&a.op),
@@ -371,14 +372,16 @@ fn addr(ctx: Ctx, a: &AddrArgs, js: &mut JsonProblems) -> Result<Report, fmt::Er
                 f.leading_byte_offset,
                 f.stride_byte_offset,
                 f.base_offset
-            ),
-            &cells,
-            a.op.major,
-            op.storage,
-            row_letter(&a.op),
-            f.swizzle,
-            &flagged,
-        )?;
+            );
+        let svg = svg_smem(&SmemPicture {
+            title: &title,
+            chunks: &chunks,
+            major: a.op.major,
+            storage: op.storage,
+            row: row_letter(&a.op),
+            swizzle: f.swizzle,
+            flagged: &flagged,
+        });
         write_svg(&mut rep, ctx.err, path, &svg)?;
         if rep.status == Status::Usage {
             return Ok(rep);
@@ -663,185 +666,4 @@ fn tma(ctx: Ctx, a: &TmaArgs, js: &mut JsonProblems) -> Result<Report, fmt::Erro
         note(&mut rep, js, &[m], ctx.err)?;
     }
     Ok(rep)
-}
-
-/// One 16-byte chunk of shared memory and the elements it holds, `(mn, k)`.
-type Cells = BTreeMap<u32, Vec<(u32, u32)>>;
-
-fn tile_cells(tile: &TileLayout) -> Cells {
-    let mut cells: Cells = BTreeMap::new();
-    for mn in 0..tile.mn {
-        for k in 0..tile.k {
-            if let Some(l) = tile.address(mn, k) {
-                cells
-                    .entry(l.address & !(CHUNK_BYTES - 1))
-                    .or_default()
-                    .push((mn, k));
-            }
-        }
-    }
-    cells
-}
-
-fn layout_cells(layout: &MatrixLayout, locs: &[ElementLocation]) -> Cells {
-    let k = layout.operand().k;
-    let mut cells: Cells = BTreeMap::new();
-    for (i, l) in locs.iter().enumerate() {
-        cells
-            .entry(l.address & !(CHUNK_BYTES - 1))
-            .or_default()
-            .push((i as u32 / k, i as u32 % k));
-    }
-    cells
-}
-
-/// A compact label for a set of indexes: `a`, `a-b` when contiguous, `a,b,c` for a few
-/// scattered ones (elements folded onto one chunk), else `a..b`.
-fn set_label(values: impl Iterator<Item = u32>) -> String {
-    let set: std::collections::BTreeSet<u32> = values.collect();
-    let (Some(&lo), Some(&hi)) = (set.first(), set.last()) else {
-        return String::new();
-    };
-    if lo == hi {
-        lo.to_string()
-    } else if (hi - lo) as usize + 1 == set.len() {
-        format!("{lo}-{hi}")
-    } else if set.len() <= 3 {
-        set.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
-    } else {
-        format!("{lo}..{hi}")
-    }
-}
-
-/// Draws 16-byte chunks as cells, eight per 128-byte line (one SVG row per line), each
-/// labelled with the elements it holds and coloured by core matrix; the pattern's repeat
-/// boundary is a thick line so that the swizzle's permutation of chunks shows.
-fn svg_of(
-    title: &str,
-    cells: &Cells,
-    major: Major,
-    storage: ElementStorage,
-    row: char,
-    swizzle: Swizzle,
-    flagged: &std::collections::BTreeSet<u32>,
-) -> Result<String, fmt::Error> {
-    const CW: u32 = 118;
-    const CH: u32 = 34;
-    const LEFT: u32 = 84;
-    const TOP: u32 = 56;
-    const FOLD: u32 = 128;
-    let mut s = String::new();
-    let (Some(first), Some(last)) = (cells.keys().next(), cells.keys().next_back()) else {
-        return Ok(s);
-    };
-    let line0 = first / 128;
-    let lines = last / 128 - line0 + 1;
-    // A tall picture is folded into side-by-side columns of FOLD lines (a multiple of every
-    // swizzle repeat), so that a 256 x 256 operand is a few thousand pixels high, not 35,000.
-    let folds = lines.div_ceil(FOLD);
-    let fold_width = LEFT + 8 * CW + 20;
-    let width = folds * fold_width;
-    let height = TOP + lines.min(FOLD) * CH + 30;
-    writeln!(
-        s,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" \
-         viewBox=\"0 0 {width} {height}\" font-family=\"monospace\" font-size=\"11\">"
-    )?;
-    writeln!(s, "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>")?;
-    writeln!(
-        s,
-        "<text x=\"8\" y=\"18\" font-size=\"13\" font-weight=\"bold\">{}</text>",
-        xml(title)
-    )?;
-    writeln!(
-        s,
-        "<text x=\"8\" y=\"36\">row = 128-byte line, cell = 16-byte chunk (offset in line above); \
-         colour = core matrix; thick rule = {} repeat; red = overlap or outside buffer{}</text>",
-        swizzle.name(),
-        if folds > 1 {
-            format!("; {FOLD} lines per column, left to right")
-        } else {
-            String::new()
-        }
-    )?;
-    for f in 0..folds {
-        for c in 0..8u32 {
-            writeln!(
-                s,
-                "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" fill=\"#555\">+{}</text>",
-                f * fold_width + LEFT + c * CW + CW / 2,
-                TOP - 4,
-                c * 16
-            )?;
-        }
-    }
-    let repeat_lines = swizzle.repeat_bytes().map_or(0, |r| r / 128);
-    let t = u32::from(storage.per_chunk());
-    for line in 0..lines {
-        let addr = (line0 + line) * 128;
-        let x0 = (line / FOLD) * fold_width;
-        let y = TOP + (line % FOLD) * CH;
-        writeln!(
-            s,
-            "<text x=\"{}\" y=\"{}\" text-anchor=\"end\" fill=\"#555\">{addr:#x}</text>",
-            x0 + LEFT - 6,
-            y + CH / 2 + 4
-        )?;
-        for c in 0..8u32 {
-            let x = x0 + LEFT + c * CW;
-            let chunk = addr + c * 16;
-            match cells.get(&chunk) {
-                Some(elems) => {
-                    let (m0, k0) = elems[0];
-                    let core = match major {
-                        Major::K => (m0 / 8, k0 / t),
-                        Major::Mn => (m0 / t, k0 / 8),
-                    };
-                    let hue = (core.0 * 47 + core.1 * 131) % 360;
-                    let label = format!(
-                        "{row}{} k{}",
-                        set_label(elems.iter().map(|e| e.0)),
-                        set_label(elems.iter().map(|e| e.1))
-                    );
-                    let (stroke, sw) = if flagged.contains(&chunk) {
-                        ("#d00", "3")
-                    } else {
-                        ("#333", "0.5")
-                    };
-                    writeln!(
-                        s,
-                        "<rect x=\"{x}\" y=\"{y}\" width=\"{CW}\" height=\"{CH}\" fill=\"hsl({hue},70%,80%)\" stroke=\"{stroke}\" stroke-width=\"{sw}\"><title>{chunk:#x}: {}</title></rect>",
-                        xml(&label)
-                    )?;
-                    writeln!(
-                        s,
-                        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
-                        x + CW / 2,
-                        y + CH / 2 + 4,
-                        xml(&label)
-                    )?;
-                }
-                None => writeln!(
-                    s,
-                    "<rect x=\"{x}\" y=\"{y}\" width=\"{CW}\" height=\"{CH}\" fill=\"#f4f4f4\" stroke=\"#ccc\" stroke-width=\"0.5\"/>"
-                )?,
-            }
-        }
-        if repeat_lines > 0 && (line0 + line) % repeat_lines == 0 {
-            writeln!(
-                s,
-                "<line x1=\"{}\" y1=\"{y}\" x2=\"{}\" y2=\"{y}\" stroke=\"black\" stroke-width=\"2.5\"/>",
-                x0 + LEFT,
-                x0 + LEFT + 8 * CW
-            )?;
-        }
-    }
-    s.push_str("</svg>\n");
-    Ok(s)
-}
-
-fn xml(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
 }
