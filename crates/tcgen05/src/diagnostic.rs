@@ -234,3 +234,73 @@ impl<D: Diagnostic> fmt::Display for OneLine<'_, D> {
         write!(f, "{}: {} ({})", self.0.field(), self.0, self.0.source())
     }
 }
+
+/// A [`Rule`] with the field it concerns: one row of a module's rule table, for the modules
+/// whose rules each concern one field.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct FieldRule {
+    /// The field, spelled as [`Diagnostic::field`] returns it.
+    pub(crate) field: &'static str,
+    /// The rule.
+    pub(crate) rule: Rule,
+}
+
+/// A row of a rule table whose source is the same for every value.
+pub(crate) const fn field_rule(
+    id: &'static str,
+    field: &'static str,
+    source: Source,
+    severity: Severity,
+    statement: &'static str,
+) -> FieldRule {
+    FieldRule {
+        field,
+        rule: Rule {
+            id,
+            source: RuleSource::Fixed(source),
+            severity,
+            statement,
+        },
+    }
+}
+
+impl Rule {
+    /// The rule's source, for the rules whose source is [`RuleSource::Fixed`]; `fallback` for
+    /// those that take it from a layout table.
+    pub(crate) const fn fixed_source(&self, fallback: Source) -> Source {
+        match self.source {
+            RuleSource::Fixed(s) => s,
+            RuleSource::LayoutTable => fallback,
+        }
+    }
+}
+
+/// Checks a rule table in tests: every identifier is `prefix.snake_case`, unique, and every
+/// statement is one sentence.
+#[cfg(test)]
+pub(crate) fn check_rule_ids<'a>(prefix: &str, rules: impl IntoIterator<Item = &'a Rule>) {
+    let mut seen: std::vec::Vec<&str> = std::vec::Vec::new();
+    for r in rules {
+        let name = r.id.strip_prefix(prefix).and_then(|n| n.strip_prefix('.'));
+        let name = name.unwrap_or_else(|| panic!("{} does not start with {prefix}.", r.id));
+        assert!(
+            !name.is_empty()
+                && name.starts_with(|c: char| c.is_ascii_lowercase())
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+                && !name.contains("__")
+                && !name.ends_with('_'),
+            "{} is not module.snake_case",
+            r.id
+        );
+        assert!(!seen.contains(&r.id), "{} twice", r.id);
+        seen.push(r.id);
+        assert!(
+            r.statement.ends_with('.') && !r.statement.trim_end_matches('.').contains(". "),
+            "{}: the statement is one sentence",
+            r.id
+        );
+    }
+    assert!(!seen.is_empty());
+}
