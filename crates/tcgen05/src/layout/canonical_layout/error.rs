@@ -503,10 +503,10 @@ impl Diagnostic for LayoutError {
         LayoutError::source(self)
     }
     fn severity(&self) -> Severity {
-        match (self, self.rule()) {
-            (LayoutError::Descriptor(e), _) => e.severity(),
-            (_, Some(rule)) => rule.row().severity,
-            (_, None) => Severity::Error,
+        // A descriptor problem stops the layout whatever its own severity.
+        match self.rule() {
+            Some(rule) => rule.row().severity,
+            None => Severity::Error,
         }
     }
     fn rule_id(&self) -> Option<&'static str> {
