@@ -304,3 +304,32 @@ pub(crate) fn check_rule_ids<'a>(prefix: &str, rules: impl IntoIterator<Item = &
     }
     assert!(!seen.is_empty());
 }
+
+/// Checks a module's rule table in tests: well-formed unique identifiers
+/// ([`check_rule_ids`]), and for one error of every rule the field, source and severity
+/// expected from the PTX text or ruling, with a row of the table as its rule.
+#[cfg(test)]
+pub(crate) fn check_rule_table<D: Diagnostic>(
+    prefix: &str,
+    rows: &[Rule],
+    cases: &[(D, &str, Source, Severity)],
+) {
+    check_rule_ids(prefix, rows);
+    let mut hit = std::vec![false; rows.len()];
+    for (e, field, source, severity) in cases {
+        assert_eq!(
+            (e.field(), e.source(), e.severity()),
+            (*field, *source, *severity),
+            "{e:?}"
+        );
+        let id = e
+            .rule_id()
+            .unwrap_or_else(|| panic!("{e:?} has no rule id"));
+        let row = rows.iter().position(|r| r.id == id);
+        let row = row.unwrap_or_else(|| panic!("{id} is not a row of the table"));
+        hit[row] = true;
+    }
+    for (row, hit) in rows.iter().zip(hit) {
+        assert!(hit, "no case breaks {}", row.id);
+    }
+}

@@ -338,6 +338,28 @@ impl core::error::Error for TargetError {}
 mod tests {
     use super::*;
     use std::{format, vec::Vec};
+    #[test]
+    fn every_target_rule_has_one_row_that_says_what_the_rule_said() {
+        use crate::diagnostic::check_rule_table;
+        let r17 = Source::Decision(17);
+        let e = Severity::Error;
+        check_rule_table(
+            "target",
+            &TARGET_RULES[..ALIAS_ROW],
+            &[
+                (TargetError::ConsumerBlackwell, "target", r17, e),
+                (TargetError::NoTcgen05, "target", r17, e),
+                (TargetError::Unknown, "target", r17, e),
+            ],
+        );
+        let alias = Target::alias_of("sm_101a").expect("an alias");
+        check_rule_table(
+            "target",
+            &TARGET_RULES[ALIAS_ROW..],
+            &[(alias, "target", r17, Severity::Warning)],
+        );
+        crate::diagnostic::check_rule_ids("target", &TARGET_RULES);
+    }
 
     #[test]
     fn names_round_trip() {

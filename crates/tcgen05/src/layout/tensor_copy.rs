@@ -643,6 +643,80 @@ mod tests {
     use crate::shared_memory_descriptor::{SmemDescriptor, SmemFields};
     use crate::targets::Target;
     use std::string::ToString;
+    #[test]
+    fn every_tensor_copy_rule_has_one_row_that_says_what_the_rule_said() {
+        use crate::diagnostic::check_rule_table;
+        let rows: std::vec::Vec<Rule> = TENSOR_COPY_RULES.iter().map(|r| r.rule).collect();
+        let e = Severity::Error;
+        check_rule_table(
+            "tensor_copy",
+            &rows,
+            &[
+                (
+                    TensorCopyError::BoxExtent {
+                        field: "box_outer",
+                        value: 0,
+                    },
+                    "box_outer",
+                    TMA_SOURCE,
+                    e,
+                ),
+                (
+                    TensorCopyError::InnerWiderThanSwizzle {
+                        bytes: 256,
+                        span: 128,
+                    },
+                    "box_inner",
+                    TMA_SOURCE,
+                    e,
+                ),
+                (
+                    TensorCopyError::Destination {
+                        address: 16,
+                        alignment: 128,
+                    },
+                    "destination",
+                    TMA_SOURCE,
+                    e,
+                ),
+                (
+                    TensorCopyError::OutOfWindow { end: 1 << 19 },
+                    "destination",
+                    TMA_SOURCE,
+                    e,
+                ),
+                (
+                    TensorCopyError::StorageMismatch,
+                    "type",
+                    Source::PtxSection("9.7.16.10.4.4"),
+                    e,
+                ),
+                (
+                    TensorCopyError::KStartOutsideTile {
+                        k_start: 8,
+                        k: 16,
+                        tile_start: 0,
+                        tile_end: 16,
+                    },
+                    "k_start",
+                    TMA_SOURCE,
+                    e,
+                ),
+            ],
+        );
+        // A layout problem keeps the layout's field, source and rule.
+        let layout = LayoutError::EmptyBuffer { start: 64, end: 0 };
+        let wrapped = TensorCopyError::Layout(layout);
+        assert_eq!(
+            (
+                wrapped.field(),
+                wrapped.source(),
+                wrapped.severity(),
+                wrapped.rule_id()
+            ),
+            ("address", layout.source(), e, Some("layout.empty_buffer"))
+        );
+    }
 
     fn bf16() -> ElementStorage {
         ElementStorage::of(ElementType::Bf16, None).expect("bf16")

@@ -985,6 +985,115 @@ mod tests {
     use crate::mma::ScaleType;
     use std::{collections::BTreeSet, string::ToString, vec::Vec};
 
+    #[test]
+    fn every_mma_rule_has_one_row_that_says_what_the_rule_said() {
+        use crate::diagnostic::check_rule_table;
+        let rows: Vec<Rule> = MMA_RULES.iter().map(|r| r.rule).collect();
+        let e = Severity::Error;
+        let row = &TABLE_39[0];
+        let no_row = |ws| MmaError::NoSuchRow {
+            kind: Kind::Mxf4,
+            ws,
+            cta_group: CtaGroup::Two,
+            sparse: false,
+        };
+        let swizzle = |a| MmaError::SwizzleForMajor {
+            a,
+            ty: F16,
+            major: Major::K,
+            swizzle: Swizzle::B128Base32B,
+        };
+        check_rule_table(
+            "mma",
+            &rows,
+            &[
+                (no_row(false), "cta_group", Source::PtxTable(39), e),
+                (no_row(true), "ws", Source::Decision(16), e),
+                (
+                    MmaError::M { m: 96, rule: row },
+                    "m",
+                    Source::PtxTable(39),
+                    e,
+                ),
+                (
+                    MmaError::N { n: 7, rule: row },
+                    "n",
+                    Source::Decision(14),
+                    e,
+                ),
+                (
+                    MmaError::NForMnMajor8Bit { n: 24, step: 16 },
+                    "n",
+                    Source::Decision(14),
+                    e,
+                ),
+                (
+                    MmaError::KindNotOnTarget {
+                        kind: Kind::I8,
+                        target: Target::Sm103a,
+                    },
+                    "target",
+                    Source::Decision(17),
+                    e,
+                ),
+                (
+                    MmaError::SparseNotOnTarget {
+                        kind: Kind::Mxf4,
+                        target: Target::Sm100f,
+                    },
+                    "target",
+                    Source::Decision(17),
+                    e,
+                ),
+                (
+                    MmaError::K96NotOnTarget {
+                        target: Target::Sm100a,
+                    },
+                    "target",
+                    Source::PtxSection("9.7.16.2.1.1"),
+                    e,
+                ),
+                (
+                    MmaError::K96Shape {
+                        cta_group: CtaGroup::One,
+                        m: 128,
+                    },
+                    "k",
+                    Source::Decision(15),
+                    e,
+                ),
+                (
+                    MmaError::MaxShiftWithoutWs {
+                        max_shift: MaxShift::Rows8,
+                    },
+                    "max_shift",
+                    Source::Decision(11),
+                    e,
+                ),
+                (swizzle(true), "a_swizzle", Source::Decision(18), e),
+                (swizzle(false), "b_swizzle", Source::Decision(18), e),
+            ],
+        );
+        // The instruction descriptor's own errors keep their own field, source and severity.
+        let idesc = IdescError::MixedF16Bf16;
+        let wrapped = MmaError::Idesc(idesc);
+        assert_eq!(
+            (
+                wrapped.field(),
+                wrapped.source(),
+                wrapped.severity(),
+                wrapped.rule_id()
+            ),
+            (
+                idesc.field(),
+                idesc.source(),
+                idesc.severity(),
+                idesc.rule_id()
+            )
+        );
+        assert_eq!(wrapped.rule(), None);
+    }
+
     fn cfg(f: IdescFields, cg: CtaGroup, ws: bool, target: Target) -> MmaConfig {
         MmaConfig {
             idesc: f,

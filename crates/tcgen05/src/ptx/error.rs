@@ -214,7 +214,7 @@ impl PtxRule {
     };
 
     /// The rule's index among [`PtxRule::ALL`]: its one row.
-    const fn index(self) -> usize {
+    pub(super) const fn index(self) -> usize {
         match self {
             PtxRule::RegisterName(_) => 0,
             PtxRule::DuplicateRegister => 1,
@@ -310,8 +310,8 @@ const PTX_RULE_COUNT: usize = 44;
 /// One rule of the PTX syntax: the rule, the field it concerns, whether ptxas checks it too, and
 /// its [`Rule`] row.
 #[derive(Clone, Copy)]
-struct PtxRow {
-    rule: PtxRule,
+pub(super) struct PtxRow {
+    pub(super) rule: PtxRule,
     field: &'static str,
     ptxas_checks: bool,
     row: Rule,
@@ -360,7 +360,7 @@ const S_TARGETS: Source = Source::PtxSection("9.7.16");
 
 /// Every rule of the PTX syntax of the tcgen05 instructions, one row each, in the order of
 /// [`PtxRule::index`] (the test `ptx_rule_rows_follow_the_enum` checks it).
-const PTX_RULES: [PtxRow; PTX_RULE_COUNT] = {
+pub(super) const PTX_RULES: [PtxRow; PTX_RULE_COUNT] = {
     use PtxRule as R;
     [
         both(R::RegisterName(OperandName::DTmem), "ptx.register_name", "operand", S4_4,

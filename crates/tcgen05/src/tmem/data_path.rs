@@ -1256,6 +1256,120 @@ impl SfLayout {
 mod tests {
     use super::*;
     use std::collections::BTreeSet;
+    #[test]
+    fn every_data_path_rule_has_one_row_that_says_what_the_rule_said() {
+        use crate::diagnostic::{check_rule_table, Rule, Severity};
+        let rows: std::vec::Vec<Rule> = DATA_PATH_RULES.iter().map(|(_, r)| *r).collect();
+        let e = Severity::Error;
+        let sec = Source::PtxSection;
+        check_rule_table(
+            "data_path",
+            &rows,
+            &[
+                (
+                    DataPathError::NoLayout {
+                        m: 96,
+                        cta_group: CtaGroup::One,
+                        ws: false,
+                        sparse: false,
+                    },
+                    "m",
+                    sec("9.7.16.10.5"),
+                    e,
+                ),
+                (
+                    DataPathError::InvalidN { layout: None, n: 7 },
+                    "n",
+                    Source::PtxTable(39),
+                    e,
+                ),
+                (
+                    DataPathError::RowOutOfRange { row: 9, rows: 8 },
+                    "row",
+                    sec("9.7.16.2.1"),
+                    e,
+                ),
+                (
+                    DataPathError::ColumnOutOfRange {
+                        column: 9,
+                        columns: 8,
+                    },
+                    "column",
+                    sec("9.7.16.2.1"),
+                    e,
+                ),
+                (
+                    DataPathError::LaneAlignment {
+                        layout: DataPathLayout::C,
+                        lane: 3,
+                    },
+                    "lane",
+                    sec("9.7.16.10.5"),
+                    e,
+                ),
+                (
+                    DataPathError::ElementBits { bits: 12 },
+                    "element_bits",
+                    sec("9.7.16.10.4"),
+                    e,
+                ),
+                (
+                    DataPathError::SfId {
+                        vec: ScaleVec::X4,
+                        id: 1,
+                    },
+                    "sf_id",
+                    Source::Decision(13),
+                    e,
+                ),
+                (
+                    DataPathError::ScaleVecOfKind {
+                        vec: ScaleVec::Default,
+                    },
+                    "scale_vec",
+                    Source::PtxTable(56),
+                    e,
+                ),
+                (
+                    DataPathError::KBlockOutOfRange {
+                        k_block: 4,
+                        count: 4,
+                    },
+                    "k_block",
+                    sec("9.7.16.10.7.1"),
+                    e,
+                ),
+                (
+                    DataPathError::KTooLarge {
+                        k: 9000,
+                        container_bits: 8,
+                    },
+                    "k",
+                    sec("9.7.16.1.1"),
+                    e,
+                ),
+                (
+                    DataPathError::NoFourBitShape {
+                        m: 64,
+                        cta_group: CtaGroup::One,
+                        ws: true,
+                        sparse: false,
+                    },
+                    "element_bits",
+                    Source::PtxTable(39),
+                    e,
+                ),
+                (
+                    DataPathError::NoBlockScaling {
+                        layout: DataPathLayout::E,
+                    },
+                    "m",
+                    Source::PtxTable(39),
+                    e,
+                ),
+            ],
+        );
+    }
 
     /// `a_cell` refuses a K whose column is past the 512 columns, for every container size.
     #[test]

@@ -980,6 +980,107 @@ mod tests {
     use super::*;
     use std::collections::BTreeMap;
     use std::vec::Vec;
+    #[test]
+    fn every_fragment_rule_has_one_row_that_says_what_the_rule_said() {
+        use crate::diagnostic::{check_rule_table, Rule};
+        let rows: Vec<Rule> = FRAGMENT_RULES.iter().map(|(_, r)| *r).collect();
+        let (e, w) = (Severity::Error, Severity::Warning);
+        let ld = Source::PtxSection("9.7.16.8.3");
+        check_rule_table(
+            "fragment",
+            &rows,
+            &[
+                (
+                    FragmentError::NumTooLargeForShape {
+                        shape: LdStShape::S16x256b,
+                        num: Num::X128,
+                    },
+                    "num",
+                    Source::PtxTable(49),
+                    e,
+                ),
+                (
+                    FragmentError::HalfSplitOffsetNotAllowed {
+                        shape: LdStShape::S32x32b,
+                        offset: 8,
+                    },
+                    "half_split_offset",
+                    ld,
+                    e,
+                ),
+                (
+                    FragmentError::HalfSplitOffsetTooLarge { offset: 600 },
+                    "half_split_offset",
+                    Source::Decision(24),
+                    e,
+                ),
+                (
+                    FragmentError::HalvesOverlap { offset: 1, span: 2 },
+                    "half_split_offset",
+                    ld,
+                    w,
+                ),
+                (
+                    FragmentError::ThreadOutOfRange { thread: 32 },
+                    "thread",
+                    ld,
+                    e,
+                ),
+                (
+                    FragmentError::RegisterOutOfRange {
+                        register: 9,
+                        registers: 4,
+                    },
+                    "register",
+                    Source::PtxTable(49),
+                    e,
+                ),
+                (
+                    FragmentError::HalfOutOfRange { half: 2 },
+                    "half",
+                    Source::PtxSection("9.7.16.8.2"),
+                    e,
+                ),
+                (
+                    FragmentError::LanesOutsideWarpQuadrant {
+                        lane: 16,
+                        lanes: 32,
+                        warp: 0,
+                    },
+                    "lane",
+                    Source::PtxSection("9.7.16.8.1"),
+                    e,
+                ),
+                (
+                    FragmentError::ColumnsPastEnd {
+                        column: 510,
+                        span: 4,
+                    },
+                    "column",
+                    Source::Decision(24),
+                    e,
+                ),
+                (
+                    FragmentError::RowOutOfRange {
+                        shape: CpShape::S4x256b,
+                        row: 4,
+                    },
+                    "row",
+                    Source::PtxSection("9.7.16.2.3"),
+                    e,
+                ),
+                (
+                    FragmentError::CpMulticastMismatch {
+                        shape: CpShape::S32x128b,
+                        multicast: CpMulticast::None,
+                    },
+                    "multicast",
+                    Source::Decision(23),
+                    e,
+                ),
+            ],
+        );
+    }
 
     fn all_fragments() -> Vec<LdStFragment> {
         let mut v = Vec::new();

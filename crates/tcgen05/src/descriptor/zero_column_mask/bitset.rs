@@ -396,3 +396,39 @@ impl Diagnostic for ColumnMaskError {
 }
 
 impl core::error::Error for ColumnMaskError {}
+
+#[cfg(test)]
+mod rule_tests {
+    use super::*;
+    use crate::diagnostic::check_rule_table;
+
+    #[test]
+    fn every_column_mask_rule_has_one_row_that_says_what_the_rule_said() {
+        let s = Source::PtxSection("9.7.16.4.3");
+        let e = Severity::Error;
+        check_rule_table(
+            "column_mask",
+            &COLUMN_MASK_RULES,
+            &[
+                (ColumnMaskError::WidthTooLarge { width: 300 }, "mask", s, e),
+                (
+                    ColumnMaskError::BitBeyondWidth { bit: 9, width: 8 },
+                    "mask",
+                    s,
+                    e,
+                ),
+                (
+                    ColumnMaskError::ColumnOutOfRange {
+                        column: 9,
+                        width: 8,
+                    },
+                    "mask",
+                    s,
+                    e,
+                ),
+                (ColumnMaskError::BadDigit { byte: b'x' }, "mask", s, e),
+                (ColumnMaskError::NoDigits, "mask", s, e),
+            ],
+        );
+    }
+}

@@ -278,3 +278,81 @@ impl Diagnostic for ZmaskError {
 }
 
 impl core::error::Error for ZmaskError {}
+
+#[cfg(test)]
+mod rule_tests {
+    use super::*;
+    use crate::diagnostic::check_rule_table;
+    use std::vec::Vec;
+
+    #[test]
+    fn every_zmask_rule_has_one_row_that_says_what_the_rule_said() {
+        let rows: Vec<Rule> = ZMASK_RULES.iter().map(|r| r.rule).collect();
+        let (e, w) = (Severity::Error, Severity::Warning);
+        let t45 = Source::PtxTable(45);
+        check_rule_table(
+            "zmask",
+            &rows,
+            &[
+                (ZmaskError::ReservedBit { bit: 37 }, "bit 37", t45, e),
+                (
+                    ZmaskError::ReservedBit { bit: 63 },
+                    "bit 63",
+                    Source::Decision(22),
+                    e,
+                ),
+                (
+                    ZmaskError::ColumnShift { shift: 20, max: 16 },
+                    "column_shift",
+                    t45,
+                    e,
+                ),
+                (
+                    ZmaskError::ColumnShiftAboveMaxShift {
+                        shift: 9,
+                        max_shift: MaxShift::Rows8,
+                    },
+                    "column_shift",
+                    Source::Decision(22),
+                    e,
+                ),
+                (ZmaskError::M { m: 256 }, "m", t45, e),
+                (ZmaskError::N { n: 8 }, "n", Source::Decision(16), e),
+                (
+                    ZmaskError::MaskWidth { n: 0, m: 64 },
+                    "n",
+                    Source::Decision(21),
+                    e,
+                ),
+                (
+                    ZmaskError::UnusedStartCount {
+                        sub_mask: 3,
+                        value: 1,
+                        m: 32,
+                    },
+                    "start_count_3",
+                    t45,
+                    w,
+                ),
+                (
+                    ZmaskError::UnusedFirstSpan { sub_mask: 2, m: 64 },
+                    "first_span_2",
+                    t45,
+                    w,
+                ),
+                (
+                    ZmaskError::StartCountPastFirstRun {
+                        sub_mask: 0,
+                        start_count: 9,
+                        first_run: 4,
+                    },
+                    "start_count_0",
+                    Source::Decision(20),
+                    w,
+                ),
+            ],
+        );
+        assert!(!ZmaskError::UnusedFirstSpan { sub_mask: 2, m: 64 }.is_error());
+        assert!(ZmaskError::M { m: 256 }.is_error());
+    }
+}

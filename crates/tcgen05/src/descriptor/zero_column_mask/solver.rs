@@ -456,3 +456,67 @@ const fn run_length(inner: u16, edge: u16) -> u16 {
         1
     }
 }
+
+#[cfg(test)]
+mod rule_tests {
+    use super::*;
+    use crate::diagnostic::check_rule_table;
+    use std::vec::Vec;
+
+    #[test]
+    fn every_solve_rule_has_one_row_that_says_what_the_rule_said() {
+        let rows: Vec<Rule> = SOLVE_RULES.iter().map(|r| r.rule).collect();
+        let e = Severity::Error;
+        let run = |zeroed| SolveError::RunLengthsDiffer {
+            zeroed,
+            length: 3,
+            column: 8,
+            expected: 2,
+            expected_column: 0,
+        };
+        let edge = |zeroed| SolveError::EdgeRunTooLong {
+            zeroed,
+            length: 5,
+            column: 0,
+            limit: 2,
+        };
+        check_rule_table(
+            "zmask_solve",
+            &rows,
+            &[
+                (SolveError::M { m: 256 }, "m", Source::PtxTable(45), e),
+                (
+                    SolveError::MaskWidth { n: 0, m: 64 },
+                    "n",
+                    Source::Decision(21),
+                    e,
+                ),
+                (
+                    SolveError::WidthMismatch { width: 8, n: 16 },
+                    "n",
+                    Source::Decision(21),
+                    e,
+                ),
+                (
+                    SolveError::ColumnShift { shift: 40, max: 32 },
+                    "column_shift",
+                    Source::PtxTable(45),
+                    e,
+                ),
+                (
+                    SolveError::ColumnShiftAboveMaxShift {
+                        shift: 9,
+                        max_shift: MaxShift::Rows8,
+                    },
+                    "column_shift",
+                    Source::Decision(22),
+                    e,
+                ),
+                (run(true), "skip_span", Source::Decision(20), e),
+                (run(false), "use_span", Source::Decision(20), e),
+                (edge(true), "skip_span", Source::Decision(20), e),
+                (edge(false), "use_span", Source::Decision(20), e),
+            ],
+        );
+    }
+}

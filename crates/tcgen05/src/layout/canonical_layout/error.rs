@@ -527,3 +527,167 @@ impl From<SmemError> for LayoutError {
         LayoutError::Descriptor(e)
     }
 }
+
+#[cfg(test)]
+mod rule_tests {
+    use super::*;
+    use crate::diagnostic::check_rule_table;
+    use std::vec::Vec;
+
+    #[test]
+    fn every_layout_rule_has_one_row_that_says_what_the_rule_said() {
+        let rows: Vec<Rule> = LAYOUT_RULES.iter().map(|(_, r)| *r).collect();
+        let e = Severity::Error;
+        let canonical = Source::PtxSection("9.7.16.3.3");
+        check_rule_table(
+            "layout",
+            &rows,
+            &[
+                (
+                    LayoutError::NotAnInput {
+                        element: ElementType::F32,
+                    },
+                    "type",
+                    Source::PtxTable(39),
+                    e,
+                ),
+                (
+                    LayoutError::KindRequired {
+                        element: ElementType::E2m1,
+                    },
+                    "kind",
+                    Source::PtxSection("9.7.16.10.4.4"),
+                    e,
+                ),
+                (
+                    LayoutError::NotInKind {
+                        element: ElementType::E2m1,
+                        kind: Kind::F16,
+                    },
+                    "type",
+                    Source::Decision(12),
+                    e,
+                ),
+                (
+                    LayoutError::SubByteMnMajor { bits: 4 },
+                    "major",
+                    Source::Decision(11),
+                    e,
+                ),
+                (
+                    LayoutError::SwizzleNotAllowed {
+                        swizzle: Swizzle::B128Base32B,
+                        major: Major::K,
+                        bits: 16,
+                    },
+                    "swizzle",
+                    Source::Decision(18),
+                    e,
+                ),
+                (
+                    LayoutError::AbsoluteModeLayout {
+                        swizzle: Swizzle::None,
+                        major: Major::Mn,
+                    },
+                    "lbo_mode",
+                    Source::Decision(5),
+                    e,
+                ),
+                (
+                    LayoutError::Extent {
+                        field: LayoutField::K,
+                        value: 3,
+                        unit: 8,
+                    },
+                    "k",
+                    canonical,
+                    e,
+                ),
+                (
+                    LayoutError::ExtentTooLarge {
+                        field: LayoutField::Mn,
+                        value: 512,
+                        max: 256,
+                    },
+                    "mn",
+                    Source::PtxTable(39),
+                    e,
+                ),
+                (
+                    LayoutError::KCrossesSwizzleRow {
+                        offset: 96,
+                        bytes: 64,
+                        width: 128,
+                    },
+                    "k",
+                    Source::PtxSection("9.7.16.3.1.2"),
+                    e,
+                ),
+                (
+                    LayoutError::IndexOutOfRange {
+                        field: LayoutField::KIndex,
+                        value: 9,
+                        extent: 8,
+                    },
+                    "k_index",
+                    canonical,
+                    e,
+                ),
+                (
+                    LayoutError::AddressOutOfRange {
+                        mn: 0,
+                        k: 0,
+                        address: 1 << 18,
+                    },
+                    "address",
+                    Source::Decision(3),
+                    e,
+                ),
+                (
+                    LayoutError::Overlap {
+                        mn: 0,
+                        k: 0,
+                        other_mn: 1,
+                        other_k: 0,
+                        address: 0,
+                    },
+                    "address",
+                    canonical,
+                    e,
+                ),
+                (
+                    LayoutError::OutsideBuffer {
+                        mn: 0,
+                        k: 0,
+                        address: 64,
+                    },
+                    "address",
+                    canonical,
+                    e,
+                ),
+                (
+                    LayoutError::EmptyBuffer { start: 64, end: 0 },
+                    "address",
+                    canonical,
+                    e,
+                ),
+            ],
+        );
+        // A descriptor problem keeps its own field and source, and stops the layout.
+        let smem = SmemError::Misaligned {
+            field: SmemField::StartAddress,
+            value: 8,
+        };
+        let wrapped = LayoutError::Descriptor(smem);
+        assert_eq!(
+            (
+                wrapped.field(),
+                wrapped.source(),
+                wrapped.severity(),
+                wrapped.rule_id()
+            ),
+            (smem.field(), smem.source(), e, smem.rule_id())
+        );
+        assert_eq!(wrapped.layout_field(), LayoutField::StartAddress);
+    }
+}

@@ -414,3 +414,104 @@ impl Diagnostic for TmemError {
 }
 
 impl core::error::Error for TmemError {}
+
+#[cfg(test)]
+mod rule_tests {
+    use super::*;
+    use crate::diagnostic::check_rule_table;
+    use std::vec::Vec;
+
+    #[test]
+    fn every_tmem_rule_has_one_row_that_says_what_the_rule_said() {
+        let rows: Vec<Rule> = TMEM_RULES.iter().map(|(_, r)| *r).collect();
+        let sec = Source::PtxSection;
+        let e = Severity::Error;
+        check_rule_table(
+            "tmem",
+            &rows,
+            &[
+                (
+                    TmemError::LaneOutOfRange { lane: 128 },
+                    "lane",
+                    Source::Decision(24),
+                    e,
+                ),
+                (
+                    TmemError::ColumnOutOfRange { column: 512 },
+                    "column",
+                    Source::Decision(24),
+                    e,
+                ),
+                (
+                    TmemError::LaneNotInWarpQuadrant { lane: 40, warp: 0 },
+                    "lane",
+                    sec("9.7.16.8.1"),
+                    e,
+                ),
+                (
+                    TmemError::NColsOutOfRange { n_cols: 16 },
+                    "n_cols",
+                    sec("9.7.16.7.1"),
+                    e,
+                ),
+                (
+                    TmemError::NColsNotPowerOfTwo { n_cols: 48 },
+                    "n_cols",
+                    sec("9.7.16.7.1"),
+                    e,
+                ),
+                (
+                    TmemError::UnknownShape { op: TmemOp::Cp },
+                    "shape",
+                    sec("9.7.16.2.3"),
+                    e,
+                ),
+                (
+                    TmemError::ShapeOfOtherOp {
+                        shape: DataMovementShape::Shift(ShiftShape),
+                        wanted: TmemOp::Cp,
+                    },
+                    "shape",
+                    Source::Decision(23),
+                    e,
+                ),
+                (
+                    TmemError::InvalidNum { num: 3 },
+                    "num",
+                    sec("9.7.16.8.3"),
+                    e,
+                ),
+                (
+                    TmemError::NumTooLargeForShape {
+                        shape: LdStShape::S16x256b,
+                        num: Num::X128,
+                    },
+                    "num",
+                    Source::PtxTable(49),
+                    e,
+                ),
+                (
+                    TmemError::UnknownMulticast,
+                    "multicast",
+                    sec("9.7.16.9.2"),
+                    e,
+                ),
+                (
+                    TmemError::CpMulticastMismatch {
+                        shape: CpShape::S32x128b,
+                        multicast: CpMulticast::None,
+                    },
+                    "multicast",
+                    Source::Decision(23),
+                    e,
+                ),
+                (
+                    TmemError::ShiftLaneNotAligned { lane: 3 },
+                    "lane",
+                    sec("9.7.16.9.3"),
+                    e,
+                ),
+            ],
+        );
+    }
+}
