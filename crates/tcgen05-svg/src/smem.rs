@@ -244,7 +244,10 @@ mod tests {
             flagged: &none,
         });
         assert!(svg.starts_with("<svg"));
-        assert!(svg.contains("<title>0x90: m1 k0-7</title>"), "chunk 0 of row 1 at 0x80 + 16");
+        assert!(
+            svg.contains("<title>0x90: m1 k0-7</title>"),
+            "chunk 0 of row 1 at 0x80 + 16"
+        );
         assert_eq!(svg.matches("<rect x=").count(), 64);
     }
 
