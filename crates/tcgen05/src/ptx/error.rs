@@ -201,8 +201,8 @@ pub enum PtxRule {
 }
 
 impl PtxRule {
-    /// Every rule, in the order of its rows ([`PtxRule::row`]); `RegisterName` stands for all
-    /// operands with [`OperandName::DTmem`].
+    /// Every rule once, in the order of its rows ([`PtxRule::row`]), for tools that list the
+    /// rules; `RegisterName(OperandName::DTmem)` stands for the one rule of every operand.
     pub const ALL: [PtxRule; PTX_RULE_COUNT] = {
         let mut all = [PtxRule::DuplicateRegister; PTX_RULE_COUNT];
         let mut i = 0;
@@ -288,11 +288,8 @@ impl PtxRule {
     /// Where the rule is written.
     #[must_use]
     pub const fn source(self) -> Source {
-        match self.row().source {
-            RuleSource::Fixed(s) => s,
-            // No PTX rule takes its source from a descriptor's layout table.
-            RuleSource::LayoutTable => Source::PtxSection("9.7.16"),
-        }
+        // Every PTX rule has a fixed source; none takes a descriptor's layout table.
+        self.row().fixed_source(Source::PtxSection("9.7.16"))
     }
 
     /// True when ptxas 13.5.37 refuses a form that breaks this rule (the `conformance/ptxas`
@@ -359,7 +356,8 @@ const S_SCALE: Source = Source::PtxSection("9.7.16.10.7.1");
 const S_TARGETS: Source = Source::PtxSection("9.7.16");
 
 /// Every rule of the PTX syntax of the tcgen05 instructions, one row each, in the order of
-/// [`PtxRule::index`] (the test `ptx_rule_rows_follow_the_enum` checks it).
+/// [`PtxRule::index`] (the test `ptx_rule_rows_follow_the_enum` checks it). The field of
+/// `ptx.register_name` is the operand's, given by the error.
 pub(super) const PTX_RULES: [PtxRow; PTX_RULE_COUNT] = {
     use PtxRule as R;
     [
