@@ -32,16 +32,7 @@ fn core_problems(e: &NumericsError) -> Vec<Problem> {
             let field = match p.location {
                 tcgen05::numerics::params::Location::Field(n)
                 | tcgen05::numerics::params::Location::Operand(n) => n.to_owned(),
-                tcgen05::numerics::params::Location::Code(c) => {
-                    use tcgen05::numerics::fdpa::TermSourceOperand as T;
-                    match c {
-                        T::A(k) => format!("a[{k}]"),
-                        T::B(k) => format!("b[{k}]"),
-                        T::C => "c".to_owned(),
-                        T::Sfa(k) => format!("sfa[{k}]"),
-                        T::Sfb(k) => format!("sfb[{k}]"),
-                    }
-                }
+                tcgen05::numerics::params::Location::Code(c) => c.to_string(),
             };
             Problem {
                 field,

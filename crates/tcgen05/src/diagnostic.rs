@@ -86,6 +86,41 @@ pub trait Diagnostic: Copy + fmt::Display + fmt::Debug {
     fn severity(&self) -> Severity {
         Severity::Error
     }
+    /// The identifier of the rule broken (for example `"idesc.reserved_bit"`), for error types
+    /// whose rules are written as a [`Rule`] table; `None` for the others.
+    fn rule_id(&self) -> Option<&'static str> {
+        None
+    }
+}
+
+/// Where a rule of a [`Rule`] table comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub enum RuleSource {
+    /// The same document for every value.
+    Fixed(Source),
+    /// The layout table of the descriptor's own variant (for the instruction descriptor, Table
+    /// 42, 43 or 44 according to the kind; decisions.md R8).
+    LayoutTable,
+}
+
+/// One rule of a descriptor, written once: its identifier, its source, how bad breaking it is,
+/// and what it says.
+///
+/// Each descriptor module keeps one `const` table of these, indexed by its rule enum; the
+/// errors of that module read their [`Diagnostic::rule_id`], [`Diagnostic::source`] and
+/// [`Diagnostic::severity`] from it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Rule {
+    /// Stable identifier, `module.rule` in snake case (for example `"idesc.n_out_of_range"`).
+    pub id: &'static str,
+    /// The document the rule comes from.
+    pub source: RuleSource,
+    /// Error or warning.
+    pub severity: Severity,
+    /// The rule in one sentence, as the PTX text or the ruling states it.
+    pub statement: &'static str,
 }
 
 /// A fixed-capacity list of problems, filled by validation and decoding without allocating.
@@ -197,5 +232,104 @@ pub struct OneLine<'a, D>(pub &'a D);
 impl<D: Diagnostic> fmt::Display for OneLine<'_, D> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {} ({})", self.0.field(), self.0, self.0.source())
+    }
+}
+
+/// A [`Rule`] with the field it concerns: one row of a module's rule table, for the modules
+/// whose rules each concern one field.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct FieldRule {
+    /// The field, spelled as [`Diagnostic::field`] returns it.
+    pub(crate) field: &'static str,
+    /// The rule.
+    pub(crate) rule: Rule,
+}
+
+/// A row of a rule table whose source is the same for every value.
+pub(crate) const fn field_rule(
+    id: &'static str,
+    field: &'static str,
+    source: Source,
+    severity: Severity,
+    statement: &'static str,
+) -> FieldRule {
+    FieldRule {
+        field,
+        rule: Rule {
+            id,
+            source: RuleSource::Fixed(source),
+            severity,
+            statement,
+        },
+    }
+}
+
+impl Rule {
+    /// The rule's source, for the rules whose source is [`RuleSource::Fixed`]; `fallback` for
+    /// those that take it from a layout table.
+    pub(crate) const fn fixed_source(&self, fallback: Source) -> Source {
+        match self.source {
+            RuleSource::Fixed(s) => s,
+            RuleSource::LayoutTable => fallback,
+        }
+    }
+}
+
+/// Checks a rule table in tests: every identifier is `prefix.snake_case`, unique, and every
+/// statement is one sentence.
+#[cfg(test)]
+pub(crate) fn check_rule_ids<'a>(prefix: &str, rules: impl IntoIterator<Item = &'a Rule>) {
+    let mut seen: std::vec::Vec<&str> = std::vec::Vec::new();
+    for r in rules {
+        let name = r.id.strip_prefix(prefix).and_then(|n| n.strip_prefix('.'));
+        let name = name.unwrap_or_else(|| panic!("{} does not start with {prefix}.", r.id));
+        assert!(
+            !name.is_empty()
+                && name.starts_with(|c: char| c.is_ascii_lowercase())
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+                && !name.contains("__")
+                && !name.ends_with('_'),
+            "{} is not module.snake_case",
+            r.id
+        );
+        assert!(!seen.contains(&r.id), "{} twice", r.id);
+        seen.push(r.id);
+        assert!(
+            r.statement.ends_with('.') && !r.statement.trim_end_matches('.').contains(". "),
+            "{}: the statement is one sentence",
+            r.id
+        );
+    }
+    assert!(!seen.is_empty());
+}
+
+/// Checks a module's rule table in tests: well-formed unique identifiers
+/// ([`check_rule_ids`]), and for one error of every rule the field, source and severity
+/// expected from the PTX text or ruling, with a row of the table as its rule.
+#[cfg(test)]
+pub(crate) fn check_rule_table<D: Diagnostic>(
+    prefix: &str,
+    rows: &[Rule],
+    cases: &[(D, &str, Source, Severity)],
+) {
+    check_rule_ids(prefix, rows);
+    let mut hit = std::vec![false; rows.len()];
+    for (e, field, source, severity) in cases {
+        assert_eq!(
+            (e.field(), e.source(), e.severity()),
+            (*field, *source, *severity),
+            "{e:?}"
+        );
+        let id = e
+            .rule_id()
+            .unwrap_or_else(|| panic!("{e:?} has no rule id"));
+        let row = rows.iter().position(|r| r.id == id);
+        let row = row.unwrap_or_else(|| panic!("{id} is not a row of the table"));
+        hit[row] = true;
+    }
+    for (row, hit) in rows.iter().zip(hit) {
+        assert!(hit, "no case breaks {}", row.id);
     }
 }

@@ -8,7 +8,7 @@
 use core::fmt;
 
 use crate::bytes::{bytes_eq as eq, starts_with};
-use crate::diagnostic::{Diagnostic, Source};
+use crate::diagnostic::{Diagnostic, Rule, RuleSource, Severity, Source};
 
 /// A PTX target that supports tcgen05.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -208,6 +208,14 @@ impl fmt::Display for TargetAlias {
     }
 }
 
+impl TargetAlias {
+    /// The row of the rule a target alias draws attention to.
+    #[must_use]
+    pub const fn row(&self) -> &'static Rule {
+        &TARGET_RULES[ALIAS_ROW]
+    }
+}
+
 impl Diagnostic for TargetAlias {
     fn field(&self) -> &'static str {
         "target"
@@ -219,15 +227,21 @@ impl Diagnostic for TargetAlias {
         Some(self.name)
     }
     fn source(&self) -> Source {
-        Source::Decision(17)
+        self.row().fixed_source(Source::Decision(17))
     }
-    fn severity(&self) -> crate::diagnostic::Severity {
-        crate::diagnostic::Severity::Warning
+    fn severity(&self) -> Severity {
+        self.row().severity
+    }
+    fn rule_id(&self) -> Option<&'static str> {
+        Some(self.row().id)
     }
 }
 
-/// Why a name is not a tcgen05 target.
+/// Why a name is not a tcgen05 target; each variant is the index of its rule's row
+/// ([`TargetError::row`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+#[repr(u8)]
 pub enum TargetError {
     /// `sm_120*` / `sm_121*`: consumer Blackwell (RTX 50, DGX Spark) has no tcgen05 (decisions.md
     /// R17).
@@ -257,6 +271,49 @@ impl fmt::Display for TargetError {
     }
 }
 
+impl TargetError {
+    /// The row of the rule this error breaks.
+    #[must_use]
+    pub const fn row(&self) -> &'static Rule {
+        &TARGET_RULES[*self as usize]
+    }
+}
+
+/// The row of [`TargetAlias`] in [`TARGET_RULES`], after those of [`TargetError`].
+const ALIAS_ROW: usize = 3;
+
+/// Every rule of target names (decisions.md R17): one row per [`TargetError`] variant, in its
+/// order, then the alias warning of [`TargetAlias`].
+const TARGET_RULES: [Rule; 4] = {
+    const R17: RuleSource = RuleSource::Fixed(Source::Decision(17));
+    [
+        Rule {
+            id: "target.consumer_blackwell",
+            source: R17,
+            severity: Severity::Error,
+            statement: "Consumer Blackwell (sm_120, sm_121) has no tcgen05 instructions.",
+        },
+        Rule {
+            id: "target.no_tcgen05",
+            source: R17,
+            severity: Severity::Error,
+            statement: "tcgen05 needs an architecture-specific ('a') or family ('f') target.",
+        },
+        Rule {
+            id: "target.unknown",
+            source: R17,
+            severity: Severity::Error,
+            statement: "A target is sm_100a, sm_100f, sm_103a, sm_103f, sm_110a, sm_110f or an alias of one.",
+        },
+        Rule {
+            id: "target.alias",
+            source: R17,
+            severity: Severity::Warning,
+            statement: "sm_101a and sm_101f are the names sm_110a and sm_110f had before PTX ISA 9.0.",
+        },
+    ]
+};
+
 impl Diagnostic for TargetError {
     fn field(&self) -> &'static str {
         "target"
@@ -265,17 +322,44 @@ impl Diagnostic for TargetError {
         0
     }
     fn source(&self) -> Source {
-        Source::Decision(17)
+        self.row().fixed_source(Source::Decision(17))
+    }
+    fn severity(&self) -> Severity {
+        self.row().severity
+    }
+    fn rule_id(&self) -> Option<&'static str> {
+        Some(self.row().id)
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for TargetError {}
+impl core::error::Error for TargetError {}
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::{format, vec::Vec};
+    #[test]
+    fn every_target_rule_has_one_row_that_says_what_the_rule_said() {
+        use crate::diagnostic::check_rule_table;
+        let r17 = Source::Decision(17);
+        let e = Severity::Error;
+        check_rule_table(
+            "target",
+            &TARGET_RULES[..ALIAS_ROW],
+            &[
+                (TargetError::ConsumerBlackwell, "target", r17, e),
+                (TargetError::NoTcgen05, "target", r17, e),
+                (TargetError::Unknown, "target", r17, e),
+            ],
+        );
+        let alias = Target::alias_of("sm_101a").expect("an alias");
+        check_rule_table(
+            "target",
+            &TARGET_RULES[ALIAS_ROW..],
+            &[(alias, "target", r17, Severity::Warning)],
+        );
+        crate::diagnostic::check_rule_ids("target", &TARGET_RULES);
+    }
 
     #[test]
     fn names_round_trip() {

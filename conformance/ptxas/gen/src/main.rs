@@ -179,24 +179,17 @@ fn classify(errors: &[PtxError]) -> Verdict {
     }
 }
 
-/// The rule's name: the error's variant path without its values, for example
-/// `WsCtaGroup` or `Idesc(Idesc(ReservedBit))`.
-fn rule_name(e: &PtxError) -> String {
-    let dbg = match e {
-        PtxError::Rule { rule, .. } => format!("{rule:?}"),
-        other => format!("{other:?}"),
-    };
-    let mut out = String::new();
-    let mut depth = 0usize;
-    for ch in dbg.chars() {
-        match ch {
-            '{' => depth += 1,
-            '}' => depth = depth.saturating_sub(1),
-            _ if depth == 0 && ch != ' ' => out.push(ch),
-            _ => {}
-        }
+/// The rule's name: its stable identifier from the core's rule tables (for example
+/// `ptx.ws_cta_group`, or `tmem.cp_multicast_mismatch` for a Tensor Memory rule). An immediate
+/// descriptor whose error type has no rule table yet is named by the descriptor.
+fn rule_name(e: &PtxError) -> &'static str {
+    match (e.rule_id(), e) {
+        (Some(id), _) => id,
+        (None, PtxError::Idesc(_)) => "idesc",
+        (None, PtxError::Smem(_)) => "smem",
+        (None, PtxError::Zmask(_)) => "zmask",
+        (None, _) => "ptx",
     }
-    out
 }
 
 fn rule_names(errors: &[PtxError]) -> Vec<String> {

@@ -308,10 +308,7 @@ fn render_problems(
     let core_field = |p: &Problem| -> String {
         match p.location {
             Location::Field(f) | Location::Operand(f) => f.to_string(),
-            Location::Code(c) => format!("{c:?}")
-                .to_lowercase()
-                .replace('(', "[")
-                .replace(')', "]"),
+            Location::Code(c) => c.to_string(),
         }
     };
     if ctx.json {

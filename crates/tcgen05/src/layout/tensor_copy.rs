@@ -53,7 +53,7 @@ use crate::canonical_layout::{
     swizzle_address, BaseOffsetReading, ElementLocation, ElementStorage, LayoutError, MatrixLayout,
     CHUNK_BYTES, SHARED_WINDOW_BYTES,
 };
-use crate::diagnostic::{Diagnostic, Diagnostics, Severity, Source};
+use crate::diagnostic::{field_rule, Diagnostic, Diagnostics, FieldRule, Rule, Severity, Source};
 use crate::mma::Major;
 use crate::shared_memory_descriptor::Swizzle;
 
@@ -83,9 +83,11 @@ pub struct TensorCopyBox {
     pub origin_outer: u32,
 }
 
-/// A problem with a tensor-copy box, or with checking an MMA against it.
+/// A problem with a tensor-copy box, or with checking an MMA against it; its field, source and
+/// severity are those of its rule's row ([`TensorCopyError::rule`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
 pub enum TensorCopyError {
     /// A box extent of zero, or an inner extent that is not a whole number of 16-byte chunks.
     BoxExtent {
@@ -136,17 +138,116 @@ impl TensorCopyError {
     /// The field concerned, as a JSON key.
     #[must_use]
     pub const fn field_name(&self) -> &'static str {
-        match *self {
-            TensorCopyError::BoxExtent { field, .. } => field,
-            TensorCopyError::InnerWiderThanSwizzle { .. } => "box_inner",
-            TensorCopyError::Destination { .. } => "destination",
-            TensorCopyError::OutOfWindow { .. } => "destination",
-            TensorCopyError::StorageMismatch => "type",
-            TensorCopyError::KStartOutsideTile { .. } => "k_start",
-            TensorCopyError::Layout(e) => e.layout_field().name(),
+        match (self, self.rule()) {
+            (TensorCopyError::BoxExtent { field, .. }, _) => field,
+            (TensorCopyError::Layout(e), _) => e.layout_field().name(),
+            (_, Some(rule)) => TENSOR_COPY_RULES[rule as usize].field,
+            (_, None) => "",
         }
     }
+
+    /// The rule this error breaks, or `None` for [`TensorCopyError::Layout`], whose rule is the
+    /// layout's.
+    #[must_use]
+    pub const fn rule(&self) -> Option<TensorCopyRule> {
+        Some(match self {
+            TensorCopyError::BoxExtent { .. } => TensorCopyRule::BoxExtent,
+            TensorCopyError::InnerWiderThanSwizzle { .. } => TensorCopyRule::InnerWiderThanSwizzle,
+            TensorCopyError::Destination { .. } => TensorCopyRule::Destination,
+            TensorCopyError::OutOfWindow { .. } => TensorCopyRule::OutOfWindow,
+            TensorCopyError::StorageMismatch => TensorCopyRule::StorageMismatch,
+            TensorCopyError::KStartOutsideTile { .. } => TensorCopyRule::KStartOutsideTile,
+            TensorCopyError::Layout(_) => return None,
+        })
+    }
 }
+
+/// The rules of a tensor copy and of an MMA reading what it placed, one per
+/// [`TensorCopyError`] variant but [`TensorCopyError::Layout`], each with one row
+/// ([`TensorCopyRule::row`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+#[repr(u8)]
+pub enum TensorCopyRule {
+    /// [`TensorCopyError::BoxExtent`].
+    BoxExtent,
+    /// [`TensorCopyError::InnerWiderThanSwizzle`].
+    InnerWiderThanSwizzle,
+    /// [`TensorCopyError::Destination`].
+    Destination,
+    /// [`TensorCopyError::OutOfWindow`].
+    OutOfWindow,
+    /// [`TensorCopyError::StorageMismatch`].
+    StorageMismatch,
+    /// [`TensorCopyError::KStartOutsideTile`].
+    KStartOutsideTile,
+}
+
+impl TensorCopyRule {
+    /// The rule's row: identifier, source, severity and statement.
+    #[must_use]
+    pub const fn row(self) -> &'static Rule {
+        &TENSOR_COPY_RULES[self as usize].rule
+    }
+
+    /// The rule's stable identifier, for example `"tensor_copy.destination"`.
+    #[must_use]
+    pub const fn id(self) -> &'static str {
+        self.row().id
+    }
+}
+
+/// Every rule of a tensor copy (PTX ISA 5.5.7; 9.7.16.10.4.4 for the storage), with the field
+/// it concerns (`box_inner` stands for the extent the error names), indexed by
+/// [`TensorCopyRule`].
+const TENSOR_COPY_RULES: [FieldRule; 6] = {
+    const E: Severity = Severity::Error;
+    [
+        field_rule(
+            "tensor_copy.box_extent",
+            "box_inner",
+            TMA_SOURCE,
+            E,
+            "A box extent is positive and its inner extent a whole number of 16-byte chunks.",
+        ),
+        field_rule(
+            "tensor_copy.inner_wider_than_swizzle",
+            "box_inner",
+            TMA_SOURCE,
+            E,
+            "The inner extent is at most the swizzle span.",
+        ),
+        field_rule(
+            "tensor_copy.destination",
+            "destination",
+            TMA_SOURCE,
+            E,
+            "The destination is 128-byte aligned.",
+        ),
+        field_rule(
+            "tensor_copy.out_of_window",
+            "destination",
+            TMA_SOURCE,
+            E,
+            "The box stays within the 18-bit shared memory window.",
+        ),
+        field_rule(
+            "tensor_copy.storage_mismatch",
+            "type",
+            Source::PtxSection("9.7.16.10.4.4"),
+            E,
+            "The MMA operand is stored as the copy stored it.",
+        ),
+        field_rule(
+            "tensor_copy.k_start_outside_tile",
+            "k_start",
+            TMA_SOURCE,
+            E,
+            "The K range an MMA reads lies within the K range the copies wrote.",
+        ),
+    ]
+};
 
 impl fmt::Display for TensorCopyError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -203,19 +304,28 @@ impl Diagnostic for TensorCopyError {
         }
     }
     fn source(&self) -> Source {
-        match self {
-            TensorCopyError::Layout(e) => e.source(),
-            TensorCopyError::StorageMismatch => Source::PtxSection("9.7.16.10.4.4"),
-            _ => TMA_SOURCE,
+        match (self, self.rule()) {
+            (TensorCopyError::Layout(e), _) => e.source(),
+            (_, Some(rule)) => rule.row().fixed_source(TMA_SOURCE),
+            (_, None) => TMA_SOURCE,
         }
     }
     fn severity(&self) -> Severity {
-        Severity::Error
+        match (self, self.rule()) {
+            (TensorCopyError::Layout(e), _) => e.severity(),
+            (_, Some(rule)) => rule.row().severity,
+            (_, None) => Severity::Error,
+        }
+    }
+    fn rule_id(&self) -> Option<&'static str> {
+        match (self, self.rule()) {
+            (TensorCopyError::Layout(e), _) => e.rule_id(),
+            (_, rule) => rule.map(TensorCopyRule::id),
+        }
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for TensorCopyError {}
+impl core::error::Error for TensorCopyError {}
 
 impl From<LayoutError> for TensorCopyError {
     fn from(e: LayoutError) -> TensorCopyError {
@@ -533,6 +643,80 @@ mod tests {
     use crate::shared_memory_descriptor::{SmemDescriptor, SmemFields};
     use crate::targets::Target;
     use std::string::ToString;
+    #[test]
+    fn every_tensor_copy_rule_has_one_row_that_says_what_the_rule_said() {
+        use crate::diagnostic::check_rule_table;
+        let rows: std::vec::Vec<Rule> = TENSOR_COPY_RULES.iter().map(|r| r.rule).collect();
+        let e = Severity::Error;
+        check_rule_table(
+            "tensor_copy",
+            &rows,
+            &[
+                (
+                    TensorCopyError::BoxExtent {
+                        field: "box_outer",
+                        value: 0,
+                    },
+                    "box_outer",
+                    TMA_SOURCE,
+                    e,
+                ),
+                (
+                    TensorCopyError::InnerWiderThanSwizzle {
+                        bytes: 256,
+                        span: 128,
+                    },
+                    "box_inner",
+                    TMA_SOURCE,
+                    e,
+                ),
+                (
+                    TensorCopyError::Destination {
+                        address: 16,
+                        alignment: 128,
+                    },
+                    "destination",
+                    TMA_SOURCE,
+                    e,
+                ),
+                (
+                    TensorCopyError::OutOfWindow { end: 1 << 19 },
+                    "destination",
+                    TMA_SOURCE,
+                    e,
+                ),
+                (
+                    TensorCopyError::StorageMismatch,
+                    "type",
+                    Source::PtxSection("9.7.16.10.4.4"),
+                    e,
+                ),
+                (
+                    TensorCopyError::KStartOutsideTile {
+                        k_start: 8,
+                        k: 16,
+                        tile_start: 0,
+                        tile_end: 16,
+                    },
+                    "k_start",
+                    TMA_SOURCE,
+                    e,
+                ),
+            ],
+        );
+        // A layout problem keeps the layout's field, source and rule.
+        let layout = LayoutError::EmptyBuffer { start: 64, end: 0 };
+        let wrapped = TensorCopyError::Layout(layout);
+        assert_eq!(
+            (
+                wrapped.field(),
+                wrapped.source(),
+                wrapped.severity(),
+                wrapped.rule_id()
+            ),
+            ("address", layout.source(), e, Some("layout.empty_buffer"))
+        );
+    }
 
     fn bf16() -> ElementStorage {
         ElementStorage::of(ElementType::Bf16, None).expect("bf16")

@@ -25,7 +25,7 @@
 
 use core::fmt;
 
-use crate::diagnostic::{Diagnostic, Diagnostics, Severity, Source};
+use crate::diagnostic::{field_rule, Diagnostic, Diagnostics, FieldRule, Rule, Severity, Source};
 use crate::instruction_descriptor::{IdescError, IdescFields};
 use crate::mma::{CtaGroup, ElementType, Kind, Major, MaxShift};
 use crate::shared_memory_descriptor::Swizzle;
@@ -341,8 +341,10 @@ pub const fn swizzle_allowed(ty: ElementType, major: Major, swizzle: Swizzle) ->
 /// Capacity of the problem list of [`validate_mma`].
 pub const MAX_PROBLEMS: usize = 40;
 
-/// What makes an MMA configuration invalid beyond its instruction descriptor's own fields.
+/// What makes an MMA configuration invalid beyond its instruction descriptor's own fields; its
+/// source and severity are those of its rule's row ([`MmaError::rule`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum MmaError {
     /// A problem of the instruction descriptor's fields.
     Idesc(IdescError),
@@ -425,21 +427,166 @@ pub enum MmaError {
     },
 }
 
+/// The rules of an MMA configuration beyond its instruction descriptor's own fields, one per
+/// [`MmaError`] variant (two for [`MmaError::NoSuchRow`]), each with one row
+/// ([`MmaRule::row`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+#[repr(u8)]
+pub enum MmaRule {
+    /// [`MmaError::NoSuchRow`] without `.ws`.
+    NoSuchRow,
+    /// [`MmaError::NoSuchRow`] with `.ws`.
+    WsNoSuchRow,
+    /// [`MmaError::M`].
+    M,
+    /// [`MmaError::N`].
+    N,
+    /// [`MmaError::NForMnMajor8Bit`].
+    NForMnMajor8Bit,
+    /// [`MmaError::KindNotOnTarget`].
+    KindNotOnTarget,
+    /// [`MmaError::SparseNotOnTarget`].
+    SparseNotOnTarget,
+    /// [`MmaError::K96NotOnTarget`].
+    K96NotOnTarget,
+    /// [`MmaError::K96Shape`].
+    K96Shape,
+    /// [`MmaError::MaxShiftWithoutWs`].
+    MaxShiftWithoutWs,
+    /// [`MmaError::SwizzleForMajor`].
+    SwizzleForMajor,
+}
+
+impl MmaRule {
+    /// The rule's row: identifier, source, severity and statement.
+    #[must_use]
+    pub const fn row(self) -> &'static Rule {
+        &MMA_RULES[self as usize].rule
+    }
+
+    /// The rule's stable identifier, for example `"mma.m"`.
+    #[must_use]
+    pub const fn id(self) -> &'static str {
+        self.row().id
+    }
+}
+
+const ERROR: Severity = Severity::Error;
+
+/// Every rule of an MMA configuration beyond the instruction descriptor's fields (Table 39,
+/// decisions.md R11, R14-R18), with the field it concerns (`a_swizzle` stands for the
+/// operand's), indexed by [`MmaRule`].
+const MMA_RULES: [FieldRule; 11] = [
+    field_rule(
+        "mma.no_such_row",
+        "cta_group",
+        Source::PtxTable(39),
+        ERROR,
+        "Table 39 has a row for the kind, .cta_group and sparsity.",
+    ),
+    field_rule(
+        "mma.ws_no_such_row",
+        "ws",
+        Source::Decision(16),
+        ERROR,
+        ".ws is .cta_group::1 only and not for the block-scaled kinds.",
+    ),
+    field_rule(
+        "mma.m",
+        "m",
+        Source::PtxTable(39),
+        ERROR,
+        "M is one of the row's M values.",
+    ),
+    field_rule(
+        "mma.n",
+        "n",
+        Source::Decision(14),
+        ERROR,
+        "N is in the row's N set.",
+    ),
+    field_rule(
+        "mma.n_for_mn_major_8bit",
+        "n",
+        Source::Decision(14),
+        ERROR,
+        "With an 8-bit MN-major B, N steps by 16 with .cta_group::1 and by 32 with .cta_group::2.",
+    ),
+    field_rule(
+        "mma.kind_not_on_target",
+        "target",
+        Source::Decision(17),
+        ERROR,
+        ".kind::i8 is available on sm_100a and sm_110a only.",
+    ),
+    field_rule(
+        "mma.sparse_not_on_target",
+        "target",
+        Source::Decision(17),
+        ERROR,
+        "Sparse .kind::mxf4 and .kind::mxf4nvf4 are available on the 'a' targets only.",
+    ),
+    field_rule(
+        "mma.k96_not_on_target",
+        "target",
+        Source::PtxSection("9.7.16.2.1.1"),
+        ERROR,
+        "K = 96 is available on sm_103a only.",
+    ),
+    field_rule(
+        "mma.k96_shape",
+        "k",
+        Source::Decision(15),
+        ERROR,
+        "K = 96 is for dense .cta_group::2 MMAs with M = 256 only.",
+    ),
+    field_rule(
+        "mma.max_shift_without_ws",
+        "max_shift",
+        Source::Decision(11),
+        ERROR,
+        "A maximum shift other than 0 is for .ws MMAs only.",
+    ),
+    field_rule(
+        "mma.swizzle_for_major",
+        "a_swizzle",
+        Source::Decision(18),
+        ERROR,
+        "An operand's swizzling mode is one its major-ness and type allow.",
+    ),
+];
+
+impl MmaError {
+    /// The rule this error breaks, or `None` for [`MmaError::Idesc`], whose rule is the
+    /// instruction descriptor's.
+    #[must_use]
+    pub const fn rule(&self) -> Option<MmaRule> {
+        Some(match self {
+            MmaError::Idesc(_) => return None,
+            MmaError::NoSuchRow { ws: true, .. } => MmaRule::WsNoSuchRow,
+            MmaError::NoSuchRow { .. } => MmaRule::NoSuchRow,
+            MmaError::M { .. } => MmaRule::M,
+            MmaError::N { .. } => MmaRule::N,
+            MmaError::NForMnMajor8Bit { .. } => MmaRule::NForMnMajor8Bit,
+            MmaError::KindNotOnTarget { .. } => MmaRule::KindNotOnTarget,
+            MmaError::SparseNotOnTarget { .. } => MmaRule::SparseNotOnTarget,
+            MmaError::K96NotOnTarget { .. } => MmaRule::K96NotOnTarget,
+            MmaError::K96Shape { .. } => MmaRule::K96Shape,
+            MmaError::MaxShiftWithoutWs { .. } => MmaRule::MaxShiftWithoutWs,
+            MmaError::SwizzleForMajor { .. } => MmaRule::SwizzleForMajor,
+        })
+    }
+}
+
 impl Diagnostic for MmaError {
     fn field(&self) -> &'static str {
-        match self {
-            MmaError::Idesc(e) => e.field(),
-            MmaError::NoSuchRow { ws: true, .. } => "ws",
-            MmaError::NoSuchRow { .. } => "cta_group",
-            MmaError::M { .. } => "m",
-            MmaError::N { .. } | MmaError::NForMnMajor8Bit { .. } => "n",
-            MmaError::KindNotOnTarget { .. }
-            | MmaError::SparseNotOnTarget { .. }
-            | MmaError::K96NotOnTarget { .. } => "target",
-            MmaError::K96Shape { .. } => "k",
-            MmaError::MaxShiftWithoutWs { .. } => "max_shift",
-            MmaError::SwizzleForMajor { a: true, .. } => "a_swizzle",
-            MmaError::SwizzleForMajor { a: false, .. } => "b_swizzle",
+        match (self, self.rule()) {
+            (MmaError::SwizzleForMajor { a: false, .. }, _) => "b_swizzle",
+            (_, Some(rule)) => MMA_RULES[rule as usize].field,
+            (MmaError::Idesc(e), None) => e.field(),
+            (_, None) => "",
         }
     }
 
@@ -475,25 +622,26 @@ impl Diagnostic for MmaError {
     }
 
     fn source(&self) -> Source {
-        match self {
-            MmaError::Idesc(e) => e.source(),
-            MmaError::NoSuchRow { ws: true, .. } => Source::Decision(16),
-            MmaError::NoSuchRow { .. } | MmaError::M { .. } => Source::PtxTable(39),
-            MmaError::N { .. } | MmaError::NForMnMajor8Bit { .. } => Source::Decision(14),
-            MmaError::KindNotOnTarget { .. } | MmaError::SparseNotOnTarget { .. } => {
-                Source::Decision(17)
-            }
-            MmaError::K96NotOnTarget { .. } => Source::PtxSection("9.7.16.2.1.1"),
-            MmaError::K96Shape { .. } => Source::Decision(15),
-            MmaError::MaxShiftWithoutWs { .. } => Source::Decision(11),
-            MmaError::SwizzleForMajor { .. } => Source::Decision(18),
+        match (self, self.rule()) {
+            (_, Some(rule)) => rule.row().fixed_source(Source::PtxTable(39)),
+            (MmaError::Idesc(e), None) => e.source(),
+            (_, None) => Source::PtxTable(39),
         }
     }
 
     fn severity(&self) -> Severity {
-        match self {
-            MmaError::Idesc(e) => e.severity(),
-            _ => Severity::Error,
+        match (self, self.rule()) {
+            (_, Some(rule)) => rule.row().severity,
+            (MmaError::Idesc(e), None) => e.severity(),
+            (_, None) => ERROR,
+        }
+    }
+
+    fn rule_id(&self) -> Option<&'static str> {
+        match (self, self.rule()) {
+            (_, Some(rule)) => Some(rule.id()),
+            (MmaError::Idesc(e), None) => e.rule_id(),
+            (_, None) => None,
         }
     }
 }
@@ -611,8 +759,7 @@ impl fmt::Display for MmaError {
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for MmaError {}
+impl core::error::Error for MmaError {}
 
 /// Every problem with an MMA configuration: the instruction descriptor's own rules
 /// (decisions.md R8-R13), Table 39 (M, N, K for the kind, `.ws`, `.cta_group` and sparsity;
@@ -837,6 +984,115 @@ mod tests {
     use crate::mma::ElementType::*;
     use crate::mma::ScaleType;
     use std::{collections::BTreeSet, string::ToString, vec::Vec};
+
+    #[test]
+    fn every_mma_rule_has_one_row_that_says_what_the_rule_said() {
+        use crate::diagnostic::check_rule_table;
+        let rows: Vec<Rule> = MMA_RULES.iter().map(|r| r.rule).collect();
+        let e = Severity::Error;
+        let row = &TABLE_39[0];
+        let no_row = |ws| MmaError::NoSuchRow {
+            kind: Kind::Mxf4,
+            ws,
+            cta_group: CtaGroup::Two,
+            sparse: false,
+        };
+        let swizzle = |a| MmaError::SwizzleForMajor {
+            a,
+            ty: F16,
+            major: Major::K,
+            swizzle: Swizzle::B128Base32B,
+        };
+        check_rule_table(
+            "mma",
+            &rows,
+            &[
+                (no_row(false), "cta_group", Source::PtxTable(39), e),
+                (no_row(true), "ws", Source::Decision(16), e),
+                (
+                    MmaError::M { m: 96, rule: row },
+                    "m",
+                    Source::PtxTable(39),
+                    e,
+                ),
+                (
+                    MmaError::N { n: 7, rule: row },
+                    "n",
+                    Source::Decision(14),
+                    e,
+                ),
+                (
+                    MmaError::NForMnMajor8Bit { n: 24, step: 16 },
+                    "n",
+                    Source::Decision(14),
+                    e,
+                ),
+                (
+                    MmaError::KindNotOnTarget {
+                        kind: Kind::I8,
+                        target: Target::Sm103a,
+                    },
+                    "target",
+                    Source::Decision(17),
+                    e,
+                ),
+                (
+                    MmaError::SparseNotOnTarget {
+                        kind: Kind::Mxf4,
+                        target: Target::Sm100f,
+                    },
+                    "target",
+                    Source::Decision(17),
+                    e,
+                ),
+                (
+                    MmaError::K96NotOnTarget {
+                        target: Target::Sm100a,
+                    },
+                    "target",
+                    Source::PtxSection("9.7.16.2.1.1"),
+                    e,
+                ),
+                (
+                    MmaError::K96Shape {
+                        cta_group: CtaGroup::One,
+                        m: 128,
+                    },
+                    "k",
+                    Source::Decision(15),
+                    e,
+                ),
+                (
+                    MmaError::MaxShiftWithoutWs {
+                        max_shift: MaxShift::Rows8,
+                    },
+                    "max_shift",
+                    Source::Decision(11),
+                    e,
+                ),
+                (swizzle(true), "a_swizzle", Source::Decision(18), e),
+                (swizzle(false), "b_swizzle", Source::Decision(18), e),
+            ],
+        );
+        // The instruction descriptor's own errors keep their own field, source and severity.
+        let idesc = IdescError::MixedF16Bf16;
+        let wrapped = MmaError::Idesc(idesc);
+        assert_eq!(
+            (
+                wrapped.field(),
+                wrapped.source(),
+                wrapped.severity(),
+                wrapped.rule_id()
+            ),
+            (
+                idesc.field(),
+                idesc.source(),
+                idesc.severity(),
+                idesc.rule_id()
+            )
+        );
+        assert_eq!(wrapped.rule(), None);
+    }
 
     fn cfg(f: IdescFields, cg: CtaGroup, ws: bool, target: Target) -> MmaConfig {
         MmaConfig {

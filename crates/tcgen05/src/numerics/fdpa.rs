@@ -19,6 +19,8 @@
 //! 5. **Output.** The sum is converted once: RZ to f32, RZ to 13 fraction bits (Hopper FP8 with
 //!    f32 D), or RNE to f16 (overflow to Inf at `2^16`). A zero result, of either sign, is +0.
 
+use core::fmt;
+
 use super::exact::ExactSum;
 use super::format::{round, DecodeError, Exact, Format, Rounded, Rounding, Value};
 
@@ -297,6 +299,19 @@ pub enum TermSourceOperand {
     Sfa(u32),
     /// `sfb[i]`.
     Sfb(u32),
+}
+
+impl fmt::Display for TermSourceOperand {
+    /// The position as the tools name it: `a[k]`, `b[k]`, `c`, `sfa[i]`, `sfb[i]`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            TermSourceOperand::A(k) => write!(f, "a[{k}]"),
+            TermSourceOperand::B(k) => write!(f, "b[{k}]"),
+            TermSourceOperand::C => f.write_str("c"),
+            TermSourceOperand::Sfa(k) => write!(f, "sfa[{k}]"),
+            TermSourceOperand::Sfb(k) => write!(f, "sfb[{k}]"),
+        }
+    }
 }
 
 fn dec(f: Format, code: u32, at: TermSourceOperand) -> Result<Value, BadCode> {

@@ -750,11 +750,7 @@ impl fmt::Display for Problem {
         let r = self.rule.rule();
         match self.location {
             Location::Field(n) | Location::Operand(n) => write!(f, "{n}: ")?,
-            Location::Code(TermSourceOperand::A(k)) => write!(f, "a[{k}]: ")?,
-            Location::Code(TermSourceOperand::B(k)) => write!(f, "b[{k}]: ")?,
-            Location::Code(TermSourceOperand::C) => write!(f, "c: ")?,
-            Location::Code(TermSourceOperand::Sfa(k)) => write!(f, "sfa[{k}]: ")?,
-            Location::Code(TermSourceOperand::Sfb(k)) => write!(f, "sfb[{k}]: ")?,
+            Location::Code(at) => write!(f, "{at}: ")?,
         }
         match (self.decode, self.expected) {
             (Some(e), _) => write!(f, "{e}")?,

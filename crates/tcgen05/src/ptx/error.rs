@@ -2,6 +2,7 @@
 //! [`RenderError`].
 
 use super::*;
+use crate::diagnostic::{Rule, RuleSource};
 
 /// An operand of a tcgen05 instruction, as errors name it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -78,8 +79,9 @@ impl OperandName {
 ///
 /// Each rule names its field ([`PtxRule::field`]), its source ([`PtxRule::source`]) and whether
 /// ptxas 13.5.37 refuses the form too ([`PtxRule::ptxas_checks`], measured by
-/// `conformance/ptxas`).
+/// `conformance/ptxas`), all read from its one row ([`PtxRule::row`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum PtxRule {
     /// A register or variable name that is not a PTX identifier (PTX ISA 4.4: a letter, or one
     /// of `_ $ %` followed by at least one more character; then letters, digits, `_`, `$`) nor a
@@ -199,97 +201,95 @@ pub enum PtxRule {
 }
 
 impl PtxRule {
-    /// The field, as the command-line tool prints it.
+    /// Every rule once, in the order of its rows ([`PtxRule::row`]), for tools that list the
+    /// rules; `RegisterName(OperandName::DTmem)` stands for the one rule of every operand.
+    pub const ALL: [PtxRule; PTX_RULE_COUNT] = {
+        let mut all = [PtxRule::DuplicateRegister; PTX_RULE_COUNT];
+        let mut i = 0;
+        while i < PTX_RULE_COUNT {
+            all[i] = PTX_RULES[i].rule;
+            i += 1;
+        }
+        all
+    };
+
+    /// The rule's index among [`PtxRule::ALL`]: its one row.
+    pub(super) const fn index(self) -> usize {
+        match self {
+            PtxRule::RegisterName(_) => 0,
+            PtxRule::DuplicateRegister => 1,
+            PtxRule::BlockScaleMissing => 2,
+            PtxRule::BlockScaleNotForKind => 3,
+            PtxRule::ScaleVecNotForKind => 4,
+            PtxRule::ScaleVecRequired => 5,
+            PtxRule::ScaleVecNotOnTarget => 6,
+            PtxRule::ScaleTypeForScaleVec => 7,
+            PtxRule::ScaleFactorIdForScaleVec => 8,
+            PtxRule::WsCtaGroup => 9,
+            PtxRule::WsBlockScaled => 10,
+            PtxRule::WsAshift => 11,
+            PtxRule::WsDisableOutputLane => 12,
+            PtxRule::WsScaleInputD => 13,
+            PtxRule::CollectorAWithWs => 14,
+            PtxRule::CollectorBWithoutWs => 15,
+            PtxRule::CollectorBIndex => 16,
+            PtxRule::AshiftNeedsATmem => 17,
+            PtxRule::AshiftCollector => 18,
+            PtxRule::AshiftBlockScaled => 19,
+            PtxRule::AshiftM => 20,
+            PtxRule::DisableOutputLaneLength => 21,
+            PtxRule::DisableOutputLaneBlockScaled => 22,
+            PtxRule::ScaleInputDRange => 23,
+            PtxRule::ScaleInputDKind => 24,
+            PtxRule::ScaleInputDI8 => 25,
+            PtxRule::ScaleInputDNotOnTarget => 26,
+            PtxRule::ZeroColumnMaskWithoutWs => 27,
+            PtxRule::KindNotOnTarget => 28,
+            PtxRule::SparseNotOnTarget => 29,
+            PtxRule::SparseMismatch => 30,
+            PtxRule::RegisterCount => 31,
+            PtxRule::OffsetMissing => 32,
+            PtxRule::OffsetNotForShape => 33,
+            PtxRule::OffsetOutOfRange => 34,
+            PtxRule::RedNotOnTarget => 35,
+            PtxRule::RedShape => 36,
+            PtxRule::RedNum => 37,
+            PtxRule::RedPack => 38,
+            PtxRule::RedAbsNaNType => 39,
+            PtxRule::ShiftNotOnTarget => 40,
+            PtxRule::CtaGroupMixed => 41,
+            PtxRule::VersionTooLow => 42,
+            PtxRule::VersionTooHigh => 43,
+        }
+    }
+
+    /// The rule's row: identifier, source, severity and statement.
+    #[must_use]
+    pub const fn row(self) -> &'static Rule {
+        &PTX_RULES[self.index()].row
+    }
+
+    /// The rule's stable identifier, for example `"ptx.ws_cta_group"`.
+    #[must_use]
+    pub const fn id(self) -> &'static str {
+        self.row().id
+    }
+
+    /// The field, as the command-line tool prints it (the operand's name for
+    /// [`PtxRule::RegisterName`]).
     #[must_use]
     pub const fn field(self) -> &'static str {
         match self {
             PtxRule::RegisterName(op) => op.name(),
-            PtxRule::DuplicateRegister | PtxRule::RegisterCount => "registers",
-            PtxRule::BlockScaleMissing | PtxRule::BlockScaleNotForKind => "block_scale",
-            PtxRule::ScaleVecNotForKind | PtxRule::ScaleVecRequired => "scale_vec",
-            PtxRule::ScaleTypeForScaleVec => "scale_type",
-            PtxRule::ScaleFactorIdForScaleVec => "sf_id",
-            PtxRule::WsCtaGroup | PtxRule::CtaGroupMixed => "cta_group",
-            PtxRule::WsBlockScaled => "ws",
-            PtxRule::WsAshift | PtxRule::AshiftNeedsATmem | PtxRule::AshiftBlockScaled => "ashift",
-            PtxRule::WsDisableOutputLane
-            | PtxRule::DisableOutputLaneLength
-            | PtxRule::DisableOutputLaneBlockScaled => "disable_output_lane",
-            PtxRule::WsScaleInputD
-            | PtxRule::ScaleInputDRange
-            | PtxRule::ScaleInputDKind
-            | PtxRule::ScaleInputDI8 => "scale_input_d",
-            PtxRule::CollectorAWithWs
-            | PtxRule::CollectorBWithoutWs
-            | PtxRule::CollectorBIndex
-            | PtxRule::AshiftCollector => "collector",
-            PtxRule::AshiftM => "m",
-            PtxRule::ZeroColumnMaskWithoutWs => "zero_column_mask",
-            PtxRule::ScaleVecNotOnTarget
-            | PtxRule::ScaleInputDNotOnTarget
-            | PtxRule::KindNotOnTarget
-            | PtxRule::SparseNotOnTarget
-            | PtxRule::RedNotOnTarget
-            | PtxRule::ShiftNotOnTarget => "target",
-            PtxRule::SparseMismatch => "sparse",
-            PtxRule::OffsetMissing | PtxRule::OffsetNotForShape | PtxRule::OffsetOutOfRange => {
-                "offset"
-            }
-            PtxRule::RedShape => "shape",
-            PtxRule::RedNum => "num",
-            PtxRule::RedPack => "pack",
-            PtxRule::RedAbsNaNType => "red",
-            PtxRule::VersionTooLow | PtxRule::VersionTooHigh => "version",
+            _ => PTX_RULES[self.index()].field,
         }
     }
 
     /// Where the rule is written.
     #[must_use]
     pub const fn source(self) -> Source {
-        match self {
-            PtxRule::RegisterName(_) => Source::PtxSection("4.4"),
-            PtxRule::DuplicateRegister
-            | PtxRule::OffsetMissing
-            | PtxRule::OffsetNotForShape
-            | PtxRule::RedNotOnTarget
-            | PtxRule::RedShape
-            | PtxRule::RedNum
-            | PtxRule::RedPack
-            | PtxRule::RedAbsNaNType => Source::PtxSection("9.7.16.8.3"),
-            PtxRule::BlockScaleMissing
-            | PtxRule::BlockScaleNotForKind
-            | PtxRule::ScaleVecNotOnTarget
-            | PtxRule::CollectorBWithoutWs
-            | PtxRule::AshiftNeedsATmem
-            | PtxRule::AshiftCollector
-            | PtxRule::AshiftBlockScaled
-            | PtxRule::AshiftM
-            | PtxRule::DisableOutputLaneLength
-            | PtxRule::DisableOutputLaneBlockScaled
-            | PtxRule::ScaleInputDRange
-            | PtxRule::ScaleInputDKind
-            | PtxRule::ScaleInputDI8
-            | PtxRule::ScaleInputDNotOnTarget
-            | PtxRule::CtaGroupMixed => Source::PtxSection("9.7.16.10.9.1"),
-            PtxRule::ScaleVecNotForKind | PtxRule::ScaleVecRequired => {
-                Source::PtxSection("9.7.16.10.7.1")
-            }
-            PtxRule::ScaleTypeForScaleVec => Source::Decision(12),
-            PtxRule::ScaleFactorIdForScaleVec => Source::Decision(13),
-            PtxRule::WsCtaGroup | PtxRule::WsBlockScaled => Source::Decision(16),
-            PtxRule::WsAshift
-            | PtxRule::WsDisableOutputLane
-            | PtxRule::WsScaleInputD
-            | PtxRule::CollectorAWithWs
-            | PtxRule::CollectorBIndex
-            | PtxRule::ZeroColumnMaskWithoutWs => Source::PtxSection("9.7.16.10.9.3"),
-            PtxRule::KindNotOnTarget | PtxRule::SparseNotOnTarget => Source::Decision(17),
-            PtxRule::SparseMismatch => Source::PtxSection("9.7.16.4.2"),
-            PtxRule::RegisterCount => Source::PtxTable(49),
-            PtxRule::OffsetOutOfRange => Source::Decision(24),
-            PtxRule::ShiftNotOnTarget => Source::PtxSection("9.7.16.9.3"),
-            PtxRule::VersionTooLow | PtxRule::VersionTooHigh => Source::PtxSection("9.7.16"),
-        }
+        // Every PTX rule has a fixed source; none takes a descriptor's layout table.
+        self.row().fixed_source(Source::PtxSection("9.7.16"))
     }
 
     /// True when ptxas 13.5.37 refuses a form that breaks this rule (the `conformance/ptxas`
@@ -297,22 +297,162 @@ impl PtxRule {
     /// enforces.
     #[must_use]
     pub const fn ptxas_checks(self) -> bool {
-        !matches!(
-            self,
-            PtxRule::ScaleTypeForScaleVec
-                | PtxRule::ScaleFactorIdForScaleVec
-                | PtxRule::AshiftM
-                | PtxRule::ScaleInputDI8
-                | PtxRule::SparseMismatch
-                | PtxRule::OffsetOutOfRange
-                | PtxRule::VersionTooHigh
-        )
+        PTX_RULES[self.index()].ptxas_checks
     }
 }
+
+/// How many rules [`PtxRule`] has.
+const PTX_RULE_COUNT: usize = 44;
+
+/// One rule of the PTX syntax: the rule, the field it concerns, whether ptxas checks it too, and
+/// its [`Rule`] row.
+#[derive(Clone, Copy)]
+pub(super) struct PtxRow {
+    pub(super) rule: PtxRule,
+    field: &'static str,
+    ptxas_checks: bool,
+    row: Rule,
+}
+
+/// A row of [`PTX_RULES`] that ptxas 13.5.37 also checks.
+const fn both(
+    rule: PtxRule,
+    id: &'static str,
+    field: &'static str,
+    source: Source,
+    statement: &'static str,
+) -> PtxRow {
+    PtxRow {
+        rule,
+        field,
+        ptxas_checks: true,
+        row: Rule {
+            id,
+            source: RuleSource::Fixed(source),
+            severity: Severity::Error,
+            statement,
+        },
+    }
+}
+
+/// A row of [`PTX_RULES`] that only this crate checks (ptxas 13.5.37 accepts the form).
+const fn ours(
+    rule: PtxRule,
+    id: &'static str,
+    field: &'static str,
+    source: Source,
+    statement: &'static str,
+) -> PtxRow {
+    let mut row = both(rule, id, field, source, statement);
+    row.ptxas_checks = false;
+    row
+}
+
+const S4_4: Source = Source::PtxSection("4.4");
+const S_LD: Source = Source::PtxSection("9.7.16.8.3");
+const S_MMA: Source = Source::PtxSection("9.7.16.10.9.1");
+const S_WS: Source = Source::PtxSection("9.7.16.10.9.3");
+const S_SCALE: Source = Source::PtxSection("9.7.16.10.7.1");
+const S_TARGETS: Source = Source::PtxSection("9.7.16");
+
+/// Every rule of the PTX syntax of the tcgen05 instructions, one row each, in the order of
+/// [`PtxRule::index`] (the test `ptx_rule_rows_follow_the_enum` checks it). The field of
+/// `ptx.register_name` is the operand's, given by the error.
+pub(super) const PTX_RULES: [PtxRow; PTX_RULE_COUNT] = {
+    use PtxRule as R;
+    [
+        both(R::RegisterName(OperandName::DTmem), "ptx.register_name", "operand", S4_4,
+            "An operand is a PTX identifier or an asm! placeholder {name}."),
+        both(R::DuplicateRegister, "ptx.duplicate_register", "registers", S_LD,
+            "The destination registers of tcgen05.ld are distinct."),
+        both(R::BlockScaleMissing, "ptx.block_scale_missing", "block_scale", S_MMA,
+            "A block-scaled kind takes .block_scale and the [scale-A-tmem], [scale-B-tmem] operands."),
+        both(R::BlockScaleNotForKind, "ptx.block_scale_not_for_kind", "block_scale", S_MMA,
+            ".block_scale is only for the block-scaled kinds."),
+        both(R::ScaleVecNotForKind, "ptx.scale_vec_not_for_kind", "scale_vec", S_SCALE,
+            "A scale-vector qualifier is one the kind takes (Tables 56-57)."),
+        both(R::ScaleVecRequired, "ptx.scale_vec_required", "scale_vec", S_SCALE,
+            ".kind::mxf4nvf4 states its scale vector."),
+        both(R::ScaleVecNotOnTarget, "ptx.scale_vec_not_on_target", "target", S_MMA,
+            ".scale_vec::NX exists only on the 'a' targets; family targets write .block16 / .block32."),
+        ours(R::ScaleTypeForScaleVec, "ptx.scale_type_for_scale_vec", "scale_type",
+            Source::Decision(12), "UE4M3 scale factors need .scale_vec::4X or .block16."),
+        ours(R::ScaleFactorIdForScaleVec, "ptx.scale_factor_id_for_scale_vec", "sf_id",
+            Source::Decision(13), "With .scale_vec::4X / .block16 the scale-factor IDs are 0."),
+        both(R::WsCtaGroup, "ptx.ws_cta_group", "cta_group", Source::Decision(16),
+            ".ws takes only .cta_group::1."),
+        both(R::WsBlockScaled, "ptx.ws_block_scaled", "ws", Source::Decision(16),
+            ".ws is not for the block-scaled kinds."),
+        both(R::WsAshift, "ptx.ws_ashift", "ashift", S_WS, ".ashift is not a qualifier of tcgen05.mma.ws."),
+        both(R::WsDisableOutputLane, "ptx.ws_disable_output_lane", "disable_output_lane", S_WS,
+            "disable-output-lane is not an operand of tcgen05.mma.ws."),
+        both(R::WsScaleInputD, "ptx.ws_scale_input_d", "scale_input_d", S_WS,
+            "scale-input-d is not an operand of tcgen05.mma.ws."),
+        both(R::CollectorAWithWs, "ptx.collector_a_with_ws", "collector", S_WS,
+            "tcgen05.mma.ws uses .collector::b0..b3, not .collector::a."),
+        both(R::CollectorBWithoutWs, "ptx.collector_b_without_ws", "collector", S_MMA,
+            ".collector::bN is a qualifier of tcgen05.mma.ws only."),
+        both(R::CollectorBIndex, "ptx.collector_b_index", "collector", S_WS,
+            "The collector buffers of tcgen05.mma.ws are b0, b1, b2 and b3."),
+        both(R::AshiftNeedsATmem, "ptx.ashift_needs_a_tmem", "ashift", S_MMA,
+            ".ashift needs matrix A in Tensor Memory."),
+        both(R::AshiftCollector, "ptx.ashift_collector", "collector", S_MMA,
+            ".ashift is not combined with .collector::a::fill or ::use."),
+        both(R::AshiftBlockScaled, "ptx.ashift_block_scaled", "ashift", S_MMA,
+            ".ashift is not a qualifier of the block-scaled forms."),
+        ours(R::AshiftM, "ptx.ashift_m", "m", S_MMA, ".ashift needs M = 128 or 256."),
+        both(R::DisableOutputLaneLength, "ptx.disable_output_lane_length", "disable_output_lane",
+            S_MMA, "disable-output-lane has 4 registers with .cta_group::1 and 8 with .cta_group::2."),
+        both(R::DisableOutputLaneBlockScaled, "ptx.disable_output_lane_block_scaled",
+            "disable_output_lane", S_MMA,
+            "disable-output-lane is not an operand of the block-scaled forms."),
+        both(R::ScaleInputDRange, "ptx.scale_input_d_range", "scale_input_d", S_MMA,
+            "scale-input-d is an immediate from 0 to 15."),
+        both(R::ScaleInputDKind, "ptx.scale_input_d_kind", "scale_input_d", S_MMA,
+            "scale-input-d is only for .kind::f16 and .kind::tf32."),
+        ours(R::ScaleInputDI8, "ptx.scale_input_d_i8", "scale_input_d", S_MMA,
+            "scale-input-d is only for .kind::f16 and .kind::tf32, so not for .kind::i8."),
+        both(R::ScaleInputDNotOnTarget, "ptx.scale_input_d_not_on_target", "target", S_MMA,
+            "scale-input-d is available on sm_100a and the sm_100f family targets only."),
+        both(R::ZeroColumnMaskWithoutWs, "ptx.zero_column_mask_without_ws", "zero_column_mask",
+            S_WS, "zero-column-mask-desc is an operand of tcgen05.mma.ws only."),
+        both(R::KindNotOnTarget, "ptx.kind_not_on_target", "target", Source::Decision(17),
+            ".kind::i8 is available on sm_100a and sm_110a only."),
+        both(R::SparseNotOnTarget, "ptx.sparse_not_on_target", "target", Source::Decision(17),
+            "Sparse .kind::mxf4 and .kind::mxf4nvf4 are available on the 'a' targets only."),
+        ours(R::SparseMismatch, "ptx.sparse_mismatch", "sparse", Source::PtxSection("9.7.16.4.2"),
+            "The immediate instruction descriptor's sparsity bit is set exactly when the instruction has .sp."),
+        both(R::RegisterCount, "ptx.register_count", "registers", Source::PtxTable(49),
+            "The register vector of tcgen05.ld / .st has the length the shape and .num give."),
+        both(R::OffsetMissing, "ptx.offset_missing", "offset", S_LD,
+            ".16x32bx2 takes an immHalfSplitoff operand."),
+        both(R::OffsetNotForShape, "ptx.offset_not_for_shape", "offset", S_LD,
+            "Only .16x32bx2 takes an immHalfSplitoff operand."),
+        ours(R::OffsetOutOfRange, "ptx.offset_out_of_range", "offset", Source::Decision(24),
+            "immHalfSplitoff stays inside Tensor Memory's 512 columns."),
+        both(R::RedNotOnTarget, "ptx.red_not_on_target", "target", S_LD,
+            "tcgen05.ld.red exists on sm_103a, sm_103f, sm_110a and sm_110f only."),
+        both(R::RedShape, "ptx.red_shape", "shape", S_LD,
+            "tcgen05.ld.red takes only .32x32b and .16x32bx2."),
+        both(R::RedNum, "ptx.red_num", "num", S_LD, "tcgen05.ld.red takes .num .x2 or more."),
+        both(R::RedPack, "ptx.red_pack", "pack", S_LD, "tcgen05.ld.red takes no .pack::16b."),
+        both(R::RedAbsNaNType, "ptx.red_abs_nan_type", "red", S_LD,
+            ".abs and .NaN are only for .f32 reductions."),
+        both(R::ShiftNotOnTarget, "ptx.shift_not_on_target", "target",
+            Source::PtxSection("9.7.16.9.3"), "tcgen05.shift exists on the 'a' targets only."),
+        both(R::CtaGroupMixed, "ptx.cta_group_mixed", "cta_group", S_MMA,
+            "All tcgen05 instructions of a kernel use the same .cta_group."),
+        both(R::VersionTooLow, "ptx.version_too_low", "version", S_TARGETS,
+            "The PTX ISA version is at least the one the target and every feature used need."),
+        ours(R::VersionTooHigh, "ptx.version_too_high", "version", S_TARGETS,
+            "The PTX ISA version is at most 9.1, the version whose tcgen05 forms this crate implements."),
+    ]
+};
 
 /// A problem with a tcgen05 instruction form: a rule of the PTX syntax, or a descriptor given as
 /// an immediate that breaks its own rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum PtxError {
     /// A rule of the instruction's syntax, with the value concerned and its name when the value
     /// is a name (a kind, a target, a qualifier).
@@ -410,11 +550,23 @@ impl Diagnostic for PtxError {
 
     fn severity(&self) -> Severity {
         match self {
-            PtxError::Rule { .. } => Severity::Error,
+            PtxError::Rule { rule, .. } => rule.row().severity,
             PtxError::Idesc(e) => e.severity(),
             PtxError::Zmask(e) => e.severity(),
             PtxError::Smem(e) => e.severity(),
             PtxError::Tmem(e) => e.severity(),
+        }
+    }
+
+    /// The PTX rule's identifier, or that of the immediate descriptor's or Tensor Memory's
+    /// rule (`None` where that error type has no rule table yet).
+    fn rule_id(&self) -> Option<&'static str> {
+        match self {
+            PtxError::Rule { rule, .. } => Some(rule.id()),
+            PtxError::Idesc(e) => e.rule_id(),
+            PtxError::Zmask(e) => e.rule_id(),
+            PtxError::Smem(e) => e.rule_id(),
+            PtxError::Tmem(e) => e.rule_id(),
         }
     }
 }
@@ -577,8 +729,7 @@ impl fmt::Display for PtxError {
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for PtxError {}
+impl core::error::Error for PtxError {}
 
 /// Capacity of a [`PtxDiagnostics`] list.
 pub const PTX_DIAGNOSTICS_CAPACITY: usize = 64;
@@ -618,8 +769,7 @@ impl fmt::Display for RenderError {
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for RenderError {}
+impl core::error::Error for RenderError {}
 
 impl From<fmt::Error> for RenderError {
     fn from(_: fmt::Error) -> Self {

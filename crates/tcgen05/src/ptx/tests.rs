@@ -357,3 +357,170 @@ fn operand_text_gives_the_name_as_given() {
         .collect();
     assert_eq!(names, ["[x]", "9b"]);
 }
+
+#[test]
+fn ptx_rule_rows_follow_the_enum() {
+    // Every row's identifier is `ptx.snake_case` and unique, and the rows are in the order of
+    // `PtxRule::index`, so that each rule reads its own row.
+    crate::diagnostic::check_rule_ids("ptx", PtxRule::ALL.iter().map(|r| r.row()));
+    for (i, rule) in PtxRule::ALL.into_iter().enumerate() {
+        assert_eq!(super::error::PTX_RULES[i].rule, rule);
+        assert_eq!(rule.index(), i, "{}", rule.id());
+    }
+}
+
+#[test]
+fn ptx_rule_rows_say_what_the_rules_said() {
+    // Field, source and whether ptxas checks it, for every rule, as the PTX text (and the
+    // ptxas measurements of conformance/ptxas) give them.
+    use PtxRule as R;
+    let sec = Source::PtxSection;
+    let expected: [(PtxRule, &str, Source, bool); 44] = [
+        (
+            R::RegisterName(OperandName::Taddr),
+            "taddr",
+            sec("4.4"),
+            true,
+        ),
+        (R::DuplicateRegister, "registers", sec("9.7.16.8.3"), true),
+        (
+            R::BlockScaleMissing,
+            "block_scale",
+            sec("9.7.16.10.9.1"),
+            true,
+        ),
+        (
+            R::BlockScaleNotForKind,
+            "block_scale",
+            sec("9.7.16.10.9.1"),
+            true,
+        ),
+        (
+            R::ScaleVecNotForKind,
+            "scale_vec",
+            sec("9.7.16.10.7.1"),
+            true,
+        ),
+        (R::ScaleVecRequired, "scale_vec", sec("9.7.16.10.7.1"), true),
+        (R::ScaleVecNotOnTarget, "target", sec("9.7.16.10.9.1"), true),
+        (
+            R::ScaleTypeForScaleVec,
+            "scale_type",
+            Source::Decision(12),
+            false,
+        ),
+        (
+            R::ScaleFactorIdForScaleVec,
+            "sf_id",
+            Source::Decision(13),
+            false,
+        ),
+        (R::WsCtaGroup, "cta_group", Source::Decision(16), true),
+        (R::WsBlockScaled, "ws", Source::Decision(16), true),
+        (R::WsAshift, "ashift", sec("9.7.16.10.9.3"), true),
+        (
+            R::WsDisableOutputLane,
+            "disable_output_lane",
+            sec("9.7.16.10.9.3"),
+            true,
+        ),
+        (
+            R::WsScaleInputD,
+            "scale_input_d",
+            sec("9.7.16.10.9.3"),
+            true,
+        ),
+        (R::CollectorAWithWs, "collector", sec("9.7.16.10.9.3"), true),
+        (
+            R::CollectorBWithoutWs,
+            "collector",
+            sec("9.7.16.10.9.1"),
+            true,
+        ),
+        (R::CollectorBIndex, "collector", sec("9.7.16.10.9.3"), true),
+        (R::AshiftNeedsATmem, "ashift", sec("9.7.16.10.9.1"), true),
+        (R::AshiftCollector, "collector", sec("9.7.16.10.9.1"), true),
+        (R::AshiftBlockScaled, "ashift", sec("9.7.16.10.9.1"), true),
+        (R::AshiftM, "m", sec("9.7.16.10.9.1"), false),
+        (
+            R::DisableOutputLaneLength,
+            "disable_output_lane",
+            sec("9.7.16.10.9.1"),
+            true,
+        ),
+        (
+            R::DisableOutputLaneBlockScaled,
+            "disable_output_lane",
+            sec("9.7.16.10.9.1"),
+            true,
+        ),
+        (
+            R::ScaleInputDRange,
+            "scale_input_d",
+            sec("9.7.16.10.9.1"),
+            true,
+        ),
+        (
+            R::ScaleInputDKind,
+            "scale_input_d",
+            sec("9.7.16.10.9.1"),
+            true,
+        ),
+        (
+            R::ScaleInputDI8,
+            "scale_input_d",
+            sec("9.7.16.10.9.1"),
+            false,
+        ),
+        (
+            R::ScaleInputDNotOnTarget,
+            "target",
+            sec("9.7.16.10.9.1"),
+            true,
+        ),
+        (
+            R::ZeroColumnMaskWithoutWs,
+            "zero_column_mask",
+            sec("9.7.16.10.9.3"),
+            true,
+        ),
+        (R::KindNotOnTarget, "target", Source::Decision(17), true),
+        (R::SparseNotOnTarget, "target", Source::Decision(17), true),
+        (R::SparseMismatch, "sparse", sec("9.7.16.4.2"), false),
+        (R::RegisterCount, "registers", Source::PtxTable(49), true),
+        (R::OffsetMissing, "offset", sec("9.7.16.8.3"), true),
+        (R::OffsetNotForShape, "offset", sec("9.7.16.8.3"), true),
+        (R::OffsetOutOfRange, "offset", Source::Decision(24), false),
+        (R::RedNotOnTarget, "target", sec("9.7.16.8.3"), true),
+        (R::RedShape, "shape", sec("9.7.16.8.3"), true),
+        (R::RedNum, "num", sec("9.7.16.8.3"), true),
+        (R::RedPack, "pack", sec("9.7.16.8.3"), true),
+        (R::RedAbsNaNType, "red", sec("9.7.16.8.3"), true),
+        (R::ShiftNotOnTarget, "target", sec("9.7.16.9.3"), true),
+        (R::CtaGroupMixed, "cta_group", sec("9.7.16.10.9.1"), true),
+        (R::VersionTooLow, "version", sec("9.7.16"), true),
+        (R::VersionTooHigh, "version", sec("9.7.16"), false),
+    ];
+    for (rule, field, source, ptxas) in expected {
+        let e = PtxError::rule(rule, 1);
+        assert_eq!(
+            (e.field(), e.source(), e.ptxas_checks(), e.severity()),
+            (field, source, ptxas, Severity::Error),
+            "{}",
+            rule.id()
+        );
+        assert_eq!(e.rule_id(), Some(rule.id()));
+    }
+    // Every rule is listed above once.
+    let mut listed: Vec<usize> = expected.iter().map(|(r, ..)| r.index()).collect();
+    listed.sort_unstable();
+    listed.dedup();
+    assert_eq!(listed.len(), PtxRule::ALL.len());
+    // The wrapped errors take their rule from their own table.
+    let tmem = PtxError::Tmem(crate::tensor_memory::TmemError::InvalidNum { num: 3 });
+    assert_eq!(tmem.rule_id(), Some("tmem.invalid_num"));
+    assert!(tmem.ptxas_checks());
+    let zmask = PtxError::Zmask(ZmaskError::ReservedBit { bit: 62 });
+    assert_eq!(zmask.rule_id(), Some("zmask.reserved_high_bit"));
+    assert!(!zmask.ptxas_checks());
+}

@@ -50,7 +50,7 @@
 
 use core::fmt;
 
-use crate::diagnostic::{Diagnostic, Diagnostics, Source};
+use crate::diagnostic::{Diagnostic, Diagnostics, Rule, RuleSource, Severity, Source};
 use crate::mma::CtaGroup;
 /// The scale vector of a block-scaled MMA, one type with [`crate::ptx::ScaleVec`] (defined in
 /// [`crate::mma`]).
@@ -109,9 +109,11 @@ impl fmt::Display for DataPathField {
     }
 }
 
-/// A rule of the data-path layouts or the scale-factor placement that a value breaks.
+/// A rule of the data-path layouts or the scale-factor placement that a value breaks; its
+/// field, source and severity are those of its rule's row ([`DataPathError::rule`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
 pub enum DataPathError {
     /// No row of the table of PTX ISA 9.7.16.10.5 has this M, `.cta_group`, sparsity and `.ws`
     /// (nor does Table 39).
@@ -212,26 +214,129 @@ pub enum DataPathError {
 }
 
 impl DataPathError {
+    /// The rule this error breaks.
+    #[must_use]
+    pub const fn rule(&self) -> DataPathRule {
+        match self {
+            DataPathError::NoLayout { .. } => DataPathRule::NoLayout,
+            DataPathError::InvalidN { .. } => DataPathRule::InvalidN,
+            DataPathError::RowOutOfRange { .. } => DataPathRule::RowOutOfRange,
+            DataPathError::ColumnOutOfRange { .. } => DataPathRule::ColumnOutOfRange,
+            DataPathError::LaneAlignment { .. } => DataPathRule::LaneAlignment,
+            DataPathError::ElementBits { .. } => DataPathRule::ElementBits,
+            DataPathError::SfId { .. } => DataPathRule::SfId,
+            DataPathError::ScaleVecOfKind { .. } => DataPathRule::ScaleVecOfKind,
+            DataPathError::KBlockOutOfRange { .. } => DataPathRule::KBlockOutOfRange,
+            DataPathError::KTooLarge { .. } => DataPathRule::KTooLarge,
+            DataPathError::NoFourBitShape { .. } => DataPathRule::NoFourBitShape,
+            DataPathError::NoBlockScaling { .. } => DataPathRule::NoBlockScaling,
+        }
+    }
+
     /// The field the error is about.
     #[must_use]
     pub const fn data_path_field(&self) -> DataPathField {
-        match self {
-            DataPathError::NoLayout { .. } | DataPathError::NoBlockScaling { .. } => {
-                DataPathField::M
-            }
-            DataPathError::InvalidN { .. } => DataPathField::N,
-            DataPathError::RowOutOfRange { .. } => DataPathField::Row,
-            DataPathError::ColumnOutOfRange { .. } => DataPathField::Column,
-            DataPathError::LaneAlignment { .. } => DataPathField::Lane,
-            DataPathError::ElementBits { .. } => DataPathField::ElementBits,
-            DataPathError::SfId { .. } => DataPathField::SfId,
-            DataPathError::ScaleVecOfKind { .. } => DataPathField::ScaleVec,
-            DataPathError::KBlockOutOfRange { .. } => DataPathField::KBlock,
-            DataPathError::KTooLarge { .. } => DataPathField::K,
-            DataPathError::NoFourBitShape { .. } => DataPathField::ElementBits,
-        }
+        DATA_PATH_RULES[self.rule() as usize].0
     }
 }
+
+/// The rules of the data-path layouts and the scale-factor placement, one per
+/// [`DataPathError`] variant, each with one row ([`DataPathRule::row`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+#[repr(u8)]
+pub enum DataPathRule {
+    /// [`DataPathError::NoLayout`].
+    NoLayout,
+    /// [`DataPathError::InvalidN`].
+    InvalidN,
+    /// [`DataPathError::RowOutOfRange`].
+    RowOutOfRange,
+    /// [`DataPathError::ColumnOutOfRange`].
+    ColumnOutOfRange,
+    /// [`DataPathError::LaneAlignment`].
+    LaneAlignment,
+    /// [`DataPathError::ElementBits`].
+    ElementBits,
+    /// [`DataPathError::SfId`].
+    SfId,
+    /// [`DataPathError::ScaleVecOfKind`].
+    ScaleVecOfKind,
+    /// [`DataPathError::KBlockOutOfRange`].
+    KBlockOutOfRange,
+    /// [`DataPathError::KTooLarge`].
+    KTooLarge,
+    /// [`DataPathError::NoFourBitShape`].
+    NoFourBitShape,
+    /// [`DataPathError::NoBlockScaling`].
+    NoBlockScaling,
+}
+
+impl DataPathRule {
+    /// The rule's row: identifier, source, severity and statement.
+    #[must_use]
+    pub const fn row(self) -> &'static Rule {
+        &DATA_PATH_RULES[self as usize].1
+    }
+
+    /// The rule's stable identifier, for example `"data_path.no_layout"`.
+    #[must_use]
+    pub const fn id(self) -> &'static str {
+        self.row().id
+    }
+}
+
+/// A row of [`DATA_PATH_RULES`].
+const fn rule(
+    field: DataPathField,
+    id: &'static str,
+    source: Source,
+    statement: &'static str,
+) -> (DataPathField, Rule) {
+    (
+        field,
+        Rule {
+            id,
+            source: RuleSource::Fixed(source),
+            severity: Severity::Error,
+            statement,
+        },
+    )
+}
+
+/// Every rule of the data-path layouts and the scale-factor placement, with the field it
+/// concerns, indexed by [`DataPathRule`].
+const DATA_PATH_RULES: [(DataPathField, Rule); 12] = {
+    use DataPathField as F;
+    const LAYOUTS: Source = Source::PtxSection("9.7.16.10.5");
+    [
+        rule(F::M, "data_path.no_layout", LAYOUTS,
+            "A data-path layout exists for the M, .cta_group, sparsity and .ws."),
+        rule(F::N, "data_path.invalid_n", Source::PtxTable(39),
+            "N is an N of Table 39 for the configuration."),
+        rule(F::Row, "data_path.row_out_of_range", Source::PtxSection("9.7.16.2.1"),
+            "A row index lies within the matrix."),
+        rule(F::Column, "data_path.column_out_of_range", Source::PtxSection("9.7.16.2.1"),
+            "A column index lies within the matrix."),
+        rule(F::Lane, "data_path.lane_alignment", LAYOUTS,
+            "The operand's lane is 0, or 0 or 16 for the half-datapath layouts C and F."),
+        rule(F::ElementBits, "data_path.element_bits", Source::PtxSection("9.7.16.10.4"),
+            "D holds 16- or 32-bit elements and A in Tensor Memory 32-, 16-, 8- or 4-bit containers."),
+        rule(F::SfId, "data_path.sf_id", Source::Decision(13),
+            "A scale-factor ID is one the scale vector allows."),
+        rule(F::ScaleVec, "data_path.scale_vec_of_kind", Source::PtxTable(56),
+            "The placement needs a scale vector of fixed size: 1X, 2X, 4X or .block16."),
+        rule(F::KBlock, "data_path.k_block_out_of_range", Source::PtxSection("9.7.16.10.7.1"),
+            "A K block lies within the scale factors of a row."),
+        rule(F::K, "data_path.k_too_large", Source::PtxSection("9.7.16.1.1"),
+            "A's K fits the 512 columns of Tensor Memory."),
+        rule(F::ElementBits, "data_path.no_four_bit_shape", Source::PtxTable(39),
+            "4-bit A has M = 128 or 256 and no .ws."),
+        rule(F::M, "data_path.no_block_scaling", Source::PtxTable(39),
+            "Block-scaled MMAs use only layouts A, B and D."),
+    ]
+};
 
 impl fmt::Display for DataPathError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -352,28 +457,21 @@ impl Diagnostic for DataPathError {
     }
 
     fn source(&self) -> Source {
-        match self {
-            DataPathError::NoLayout { .. } | DataPathError::LaneAlignment { .. } => {
-                Source::PtxSection("9.7.16.10.5")
-            }
-            DataPathError::InvalidN { .. } | DataPathError::NoBlockScaling { .. } => {
-                Source::PtxTable(39)
-            }
-            DataPathError::RowOutOfRange { .. } | DataPathError::ColumnOutOfRange { .. } => {
-                Source::PtxSection("9.7.16.2.1")
-            }
-            DataPathError::ElementBits { .. } => Source::PtxSection("9.7.16.10.4"),
-            DataPathError::SfId { .. } => Source::Decision(13),
-            DataPathError::ScaleVecOfKind { .. } => Source::PtxTable(56),
-            DataPathError::KBlockOutOfRange { .. } => Source::PtxSection("9.7.16.10.7.1"),
-            DataPathError::KTooLarge { .. } => Source::PtxSection("9.7.16.1.1"),
-            DataPathError::NoFourBitShape { .. } => Source::PtxTable(39),
-        }
+        self.rule()
+            .row()
+            .fixed_source(Source::PtxSection("9.7.16.10.5"))
+    }
+
+    fn severity(&self) -> Severity {
+        self.rule().row().severity
+    }
+
+    fn rule_id(&self) -> Option<&'static str> {
+        Some(self.rule().id())
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for DataPathError {}
+impl core::error::Error for DataPathError {}
 
 /// The data-path layouts of PTX ISA 9.7.16.10.5, by their letters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -1158,6 +1256,120 @@ impl SfLayout {
 mod tests {
     use super::*;
     use std::collections::BTreeSet;
+    #[test]
+    fn every_data_path_rule_has_one_row_that_says_what_the_rule_said() {
+        use crate::diagnostic::{check_rule_table, Rule, Severity};
+        let rows: std::vec::Vec<Rule> = DATA_PATH_RULES.iter().map(|(_, r)| *r).collect();
+        let e = Severity::Error;
+        let sec = Source::PtxSection;
+        check_rule_table(
+            "data_path",
+            &rows,
+            &[
+                (
+                    DataPathError::NoLayout {
+                        m: 96,
+                        cta_group: CtaGroup::One,
+                        ws: false,
+                        sparse: false,
+                    },
+                    "m",
+                    sec("9.7.16.10.5"),
+                    e,
+                ),
+                (
+                    DataPathError::InvalidN { layout: None, n: 7 },
+                    "n",
+                    Source::PtxTable(39),
+                    e,
+                ),
+                (
+                    DataPathError::RowOutOfRange { row: 9, rows: 8 },
+                    "row",
+                    sec("9.7.16.2.1"),
+                    e,
+                ),
+                (
+                    DataPathError::ColumnOutOfRange {
+                        column: 9,
+                        columns: 8,
+                    },
+                    "column",
+                    sec("9.7.16.2.1"),
+                    e,
+                ),
+                (
+                    DataPathError::LaneAlignment {
+                        layout: DataPathLayout::C,
+                        lane: 3,
+                    },
+                    "lane",
+                    sec("9.7.16.10.5"),
+                    e,
+                ),
+                (
+                    DataPathError::ElementBits { bits: 12 },
+                    "element_bits",
+                    sec("9.7.16.10.4"),
+                    e,
+                ),
+                (
+                    DataPathError::SfId {
+                        vec: ScaleVec::X4,
+                        id: 1,
+                    },
+                    "sf_id",
+                    Source::Decision(13),
+                    e,
+                ),
+                (
+                    DataPathError::ScaleVecOfKind {
+                        vec: ScaleVec::Default,
+                    },
+                    "scale_vec",
+                    Source::PtxTable(56),
+                    e,
+                ),
+                (
+                    DataPathError::KBlockOutOfRange {
+                        k_block: 4,
+                        count: 4,
+                    },
+                    "k_block",
+                    sec("9.7.16.10.7.1"),
+                    e,
+                ),
+                (
+                    DataPathError::KTooLarge {
+                        k: 9000,
+                        container_bits: 8,
+                    },
+                    "k",
+                    sec("9.7.16.1.1"),
+                    e,
+                ),
+                (
+                    DataPathError::NoFourBitShape {
+                        m: 64,
+                        cta_group: CtaGroup::One,
+                        ws: true,
+                        sparse: false,
+                    },
+                    "element_bits",
+                    Source::PtxTable(39),
+                    e,
+                ),
+                (
+                    DataPathError::NoBlockScaling {
+                        layout: DataPathLayout::E,
+                    },
+                    "m",
+                    Source::PtxTable(39),
+                    e,
+                ),
+            ],
+        );
+    }
 
     /// `a_cell` refuses a K whose column is past the 512 columns, for every container size.
     #[test]

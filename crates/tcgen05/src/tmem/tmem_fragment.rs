@@ -46,7 +46,7 @@
 
 use core::fmt;
 
-use crate::diagnostic::{Diagnostic, Diagnostics, Severity, Source};
+use crate::diagnostic::{Diagnostic, Diagnostics, Rule, RuleSource, Severity, Source};
 use crate::tensor_memory::{
     registers_per_thread, warp_first_lane, CpMulticast, CpShape, LdStShape, Num, TmemAddress,
     LANES_PER_WARP, TMEM_COLUMNS,
@@ -103,9 +103,11 @@ impl fmt::Display for FragmentField {
     }
 }
 
-/// A rule of the Tensor Memory fragment maps that a value breaks.
+/// A rule of the Tensor Memory fragment maps that a value breaks; its field, source and
+/// severity are those of its rule's row ([`FragmentError::rule`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
 pub enum FragmentError {
     /// The shape does not take this `.num` (Table 49 for `.ld`, Table 50 for `.st`).
     NumTooLargeForShape {
@@ -186,24 +188,128 @@ pub enum FragmentError {
 }
 
 impl FragmentError {
+    /// The rule this error breaks.
+    #[must_use]
+    pub const fn rule(&self) -> FragmentRule {
+        match self {
+            FragmentError::NumTooLargeForShape { .. } => FragmentRule::NumTooLargeForShape,
+            FragmentError::HalfSplitOffsetNotAllowed { .. } => {
+                FragmentRule::HalfSplitOffsetNotAllowed
+            }
+            FragmentError::HalfSplitOffsetTooLarge { .. } => FragmentRule::HalfSplitOffsetTooLarge,
+            FragmentError::HalvesOverlap { .. } => FragmentRule::HalvesOverlap,
+            FragmentError::ThreadOutOfRange { .. } => FragmentRule::ThreadOutOfRange,
+            FragmentError::RegisterOutOfRange { .. } => FragmentRule::RegisterOutOfRange,
+            FragmentError::HalfOutOfRange { .. } => FragmentRule::HalfOutOfRange,
+            FragmentError::LanesOutsideWarpQuadrant { .. } => {
+                FragmentRule::LanesOutsideWarpQuadrant
+            }
+            FragmentError::ColumnsPastEnd { .. } => FragmentRule::ColumnsPastEnd,
+            FragmentError::RowOutOfRange { .. } => FragmentRule::RowOutOfRange,
+            FragmentError::CpMulticastMismatch { .. } => FragmentRule::CpMulticastMismatch,
+        }
+    }
+
     /// The field the error is about.
     #[must_use]
     pub const fn fragment_field(&self) -> FragmentField {
-        match self {
-            FragmentError::NumTooLargeForShape { .. } => FragmentField::Num,
-            FragmentError::HalfSplitOffsetNotAllowed { .. }
-            | FragmentError::HalfSplitOffsetTooLarge { .. }
-            | FragmentError::HalvesOverlap { .. } => FragmentField::HalfSplitOffset,
-            FragmentError::ThreadOutOfRange { .. } => FragmentField::Thread,
-            FragmentError::RegisterOutOfRange { .. } => FragmentField::Register,
-            FragmentError::HalfOutOfRange { .. } => FragmentField::Half,
-            FragmentError::LanesOutsideWarpQuadrant { .. } => FragmentField::Lane,
-            FragmentError::ColumnsPastEnd { .. } => FragmentField::Column,
-            FragmentError::RowOutOfRange { .. } => FragmentField::Row,
-            FragmentError::CpMulticastMismatch { .. } => FragmentField::Multicast,
-        }
+        FRAGMENT_RULES[self.rule() as usize].0
     }
 }
+
+/// The rules of the fragment maps, one per [`FragmentError`] variant, each with one row
+/// ([`FragmentRule::row`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+#[repr(u8)]
+pub enum FragmentRule {
+    /// [`FragmentError::NumTooLargeForShape`].
+    NumTooLargeForShape,
+    /// [`FragmentError::HalfSplitOffsetNotAllowed`].
+    HalfSplitOffsetNotAllowed,
+    /// [`FragmentError::HalfSplitOffsetTooLarge`].
+    HalfSplitOffsetTooLarge,
+    /// [`FragmentError::HalvesOverlap`].
+    HalvesOverlap,
+    /// [`FragmentError::ThreadOutOfRange`].
+    ThreadOutOfRange,
+    /// [`FragmentError::RegisterOutOfRange`].
+    RegisterOutOfRange,
+    /// [`FragmentError::HalfOutOfRange`].
+    HalfOutOfRange,
+    /// [`FragmentError::LanesOutsideWarpQuadrant`].
+    LanesOutsideWarpQuadrant,
+    /// [`FragmentError::ColumnsPastEnd`].
+    ColumnsPastEnd,
+    /// [`FragmentError::RowOutOfRange`].
+    RowOutOfRange,
+    /// [`FragmentError::CpMulticastMismatch`].
+    CpMulticastMismatch,
+}
+
+impl FragmentRule {
+    /// The rule's row: identifier, source, severity and statement.
+    #[must_use]
+    pub const fn row(self) -> &'static Rule {
+        &FRAGMENT_RULES[self as usize].1
+    }
+
+    /// The rule's stable identifier, for example `"fragment.thread_out_of_range"`.
+    #[must_use]
+    pub const fn id(self) -> &'static str {
+        self.row().id
+    }
+}
+
+/// A row of [`FRAGMENT_RULES`].
+const fn rule(
+    field: FragmentField,
+    id: &'static str,
+    source: Source,
+    severity: Severity,
+    statement: &'static str,
+) -> (FragmentField, Rule) {
+    (
+        field,
+        Rule {
+            id,
+            source: RuleSource::Fixed(source),
+            severity,
+            statement,
+        },
+    )
+}
+
+/// Every rule of the fragment maps, with the field it concerns, indexed by [`FragmentRule`].
+const FRAGMENT_RULES: [(FragmentField, Rule); 11] = {
+    use FragmentField as F;
+    const E: Severity = Severity::Error;
+    const LD: Source = Source::PtxSection("9.7.16.8.3");
+    [
+        rule(F::Num, "fragment.num_too_large_for_shape", Source::PtxTable(49), E,
+            "The shape takes the .num (Table 49 for tcgen05.ld, Table 50 for tcgen05.st)."),
+        rule(F::HalfSplitOffset, "fragment.half_split_offset_not_allowed", LD, E,
+            "Only .16x32bx2 takes an immHalfSplitoff operand."),
+        rule(F::HalfSplitOffset, "fragment.half_split_offset_too_large", Source::Decision(24), E,
+            "The half-split offset stays within Tensor Memory's 512 columns."),
+        rule(F::HalfSplitOffset, "fragment.halves_overlap", LD, Severity::Warning,
+            "The second .16x32b access of .16x32bx2 starts past the columns of the first."),
+        rule(F::Thread, "fragment.thread_out_of_range", LD, E, "A warp has threads 0 to 31."),
+        rule(F::Register, "fragment.register_out_of_range", Source::PtxTable(49), E,
+            "A register index lies within the thread's register vector."),
+        rule(F::Half, "fragment.half_out_of_range", Source::PtxSection("9.7.16.8.2"), E,
+            "A register has two 16-bit halves with .pack::16b / .unpack::16b and one piece otherwise."),
+        rule(F::Lane, "fragment.lanes_outside_warp_quadrant", Source::PtxSection("9.7.16.8.1"), E,
+            "Warp w of a warpgroup accesses only lanes 32 * (w % 4) to 32 * (w % 4) + 31."),
+        rule(F::Column, "fragment.columns_past_end", Source::Decision(24), E,
+            "An access stays within columns 0 to 511."),
+        rule(F::Row, "fragment.row_out_of_range", Source::PtxSection("9.7.16.2.3"), E,
+            "A row lies within the rows of the tcgen05.cp shape."),
+        rule(F::Multicast, "fragment.cp_multicast_mismatch", Source::Decision(23), E,
+            ".64x128b takes .warpx2::02_13 or .warpx2::01_23, .32x128b takes .warpx4, and the other tcgen05.cp shapes take none."),
+    ]
+};
 
 impl fmt::Display for FragmentError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -293,31 +399,21 @@ impl Diagnostic for FragmentError {
     }
 
     fn source(&self) -> Source {
-        match self {
-            FragmentError::NumTooLargeForShape { .. } => Source::PtxTable(49),
-            FragmentError::HalfSplitOffsetNotAllowed { .. }
-            | FragmentError::HalvesOverlap { .. }
-            | FragmentError::ThreadOutOfRange { .. } => Source::PtxSection("9.7.16.8.3"),
-            FragmentError::HalfSplitOffsetTooLarge { .. }
-            | FragmentError::ColumnsPastEnd { .. } => Source::Decision(24),
-            FragmentError::RegisterOutOfRange { .. } => Source::PtxTable(49),
-            FragmentError::HalfOutOfRange { .. } => Source::PtxSection("9.7.16.8.2"),
-            FragmentError::LanesOutsideWarpQuadrant { .. } => Source::PtxSection("9.7.16.8.1"),
-            FragmentError::RowOutOfRange { .. } => Source::PtxSection("9.7.16.2.3"),
-            FragmentError::CpMulticastMismatch { .. } => Source::Decision(23),
-        }
+        self.rule()
+            .row()
+            .fixed_source(Source::PtxSection("9.7.16.8"))
     }
 
     fn severity(&self) -> Severity {
-        match self {
-            FragmentError::HalvesOverlap { .. } => Severity::Warning,
-            _ => Severity::Error,
-        }
+        self.rule().row().severity
+    }
+
+    fn rule_id(&self) -> Option<&'static str> {
+        Some(self.rule().id())
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for FragmentError {}
+impl core::error::Error for FragmentError {}
 
 /// `.pack::16b` on `tcgen05.ld` / `.unpack::16b` on `tcgen05.st` (PTX ISA 9.7.16.8.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -884,6 +980,107 @@ mod tests {
     use super::*;
     use std::collections::BTreeMap;
     use std::vec::Vec;
+    #[test]
+    fn every_fragment_rule_has_one_row_that_says_what_the_rule_said() {
+        use crate::diagnostic::{check_rule_table, Rule};
+        let rows: Vec<Rule> = FRAGMENT_RULES.iter().map(|(_, r)| *r).collect();
+        let (e, w) = (Severity::Error, Severity::Warning);
+        let ld = Source::PtxSection("9.7.16.8.3");
+        check_rule_table(
+            "fragment",
+            &rows,
+            &[
+                (
+                    FragmentError::NumTooLargeForShape {
+                        shape: LdStShape::S16x256b,
+                        num: Num::X128,
+                    },
+                    "num",
+                    Source::PtxTable(49),
+                    e,
+                ),
+                (
+                    FragmentError::HalfSplitOffsetNotAllowed {
+                        shape: LdStShape::S32x32b,
+                        offset: 8,
+                    },
+                    "half_split_offset",
+                    ld,
+                    e,
+                ),
+                (
+                    FragmentError::HalfSplitOffsetTooLarge { offset: 600 },
+                    "half_split_offset",
+                    Source::Decision(24),
+                    e,
+                ),
+                (
+                    FragmentError::HalvesOverlap { offset: 1, span: 2 },
+                    "half_split_offset",
+                    ld,
+                    w,
+                ),
+                (
+                    FragmentError::ThreadOutOfRange { thread: 32 },
+                    "thread",
+                    ld,
+                    e,
+                ),
+                (
+                    FragmentError::RegisterOutOfRange {
+                        register: 9,
+                        registers: 4,
+                    },
+                    "register",
+                    Source::PtxTable(49),
+                    e,
+                ),
+                (
+                    FragmentError::HalfOutOfRange { half: 2 },
+                    "half",
+                    Source::PtxSection("9.7.16.8.2"),
+                    e,
+                ),
+                (
+                    FragmentError::LanesOutsideWarpQuadrant {
+                        lane: 16,
+                        lanes: 32,
+                        warp: 0,
+                    },
+                    "lane",
+                    Source::PtxSection("9.7.16.8.1"),
+                    e,
+                ),
+                (
+                    FragmentError::ColumnsPastEnd {
+                        column: 510,
+                        span: 4,
+                    },
+                    "column",
+                    Source::Decision(24),
+                    e,
+                ),
+                (
+                    FragmentError::RowOutOfRange {
+                        shape: CpShape::S4x256b,
+                        row: 4,
+                    },
+                    "row",
+                    Source::PtxSection("9.7.16.2.3"),
+                    e,
+                ),
+                (
+                    FragmentError::CpMulticastMismatch {
+                        shape: CpShape::S32x128b,
+                        multicast: CpMulticast::None,
+                    },
+                    "multicast",
+                    Source::Decision(23),
+                    e,
+                ),
+            ],
+        );
+    }
 
     fn all_fragments() -> Vec<LdStFragment> {
         let mut v = Vec::new();

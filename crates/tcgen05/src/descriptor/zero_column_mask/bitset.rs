@@ -2,6 +2,7 @@
 //! its iterator and its errors.
 
 use super::*;
+use crate::diagnostic::{Rule, RuleSource};
 
 /// A column mask of up to 256 bits (N is at most 256): bit `j` set means column `j` is zeroed.
 ///
@@ -260,9 +261,11 @@ impl Iterator for Ones {
     }
 }
 
-/// Why a [`ColumnMask`] could not be built.
+/// Why a [`ColumnMask`] could not be built; every variant is a row of the column-mask rules
+/// ([`ColumnMaskError::row`]), all on field `mask`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
 pub enum ColumnMaskError {
     /// More than 256 columns (N is at most 256).
     WidthTooLarge {
@@ -322,6 +325,52 @@ impl fmt::Display for ColumnMaskError {
     }
 }
 
+impl ColumnMaskError {
+    /// The row of the rule this error breaks.
+    #[must_use]
+    pub const fn row(&self) -> &'static Rule {
+        &COLUMN_MASK_RULES[match self {
+            ColumnMaskError::WidthTooLarge { .. } => 0,
+            ColumnMaskError::BitBeyondWidth { .. } => 1,
+            ColumnMaskError::ColumnOutOfRange { .. } => 2,
+            ColumnMaskError::BadDigit { .. } => 3,
+            ColumnMaskError::NoDigits => 4,
+        }]
+    }
+}
+
+/// Every rule of a column mask (PTX ISA 9.7.16.4.3), in the order of the [`ColumnMaskError`]
+/// variants.
+const COLUMN_MASK_RULES: [Rule; 5] = {
+    const fn rule(id: &'static str, statement: &'static str) -> Rule {
+        Rule {
+            id,
+            source: RuleSource::Fixed(Source::PtxSection("9.7.16.4.3")),
+            severity: Severity::Error,
+            statement,
+        }
+    }
+    [
+        rule(
+            "column_mask.width_too_large",
+            "A column mask has at most 256 columns, N's maximum.",
+        ),
+        rule(
+            "column_mask.bit_beyond_width",
+            "No bit at or above the mask's width is set.",
+        ),
+        rule(
+            "column_mask.column_out_of_range",
+            "A column lies within the mask's width.",
+        ),
+        rule(
+            "column_mask.bad_digit",
+            "A mask is written in digits of its base, with _ or spaces between binary digits.",
+        ),
+        rule("column_mask.no_digits", "A mask has at least one digit."),
+    ]
+};
+
 impl Diagnostic for ColumnMaskError {
     fn field(&self) -> &'static str {
         "mask"
@@ -336,9 +385,50 @@ impl Diagnostic for ColumnMaskError {
         }
     }
     fn source(&self) -> Source {
-        Source::PtxSection("9.7.16.4.3")
+        self.row().fixed_source(Source::PtxSection("9.7.16.4.3"))
+    }
+    fn severity(&self) -> Severity {
+        self.row().severity
+    }
+    fn rule_id(&self) -> Option<&'static str> {
+        Some(self.row().id)
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for ColumnMaskError {}
+impl core::error::Error for ColumnMaskError {}
+
+#[cfg(test)]
+mod rule_tests {
+    use super::*;
+    use crate::diagnostic::check_rule_table;
+
+    #[test]
+    fn every_column_mask_rule_has_one_row_that_says_what_the_rule_said() {
+        let s = Source::PtxSection("9.7.16.4.3");
+        let e = Severity::Error;
+        check_rule_table(
+            "column_mask",
+            &COLUMN_MASK_RULES,
+            &[
+                (ColumnMaskError::WidthTooLarge { width: 300 }, "mask", s, e),
+                (
+                    ColumnMaskError::BitBeyondWidth { bit: 9, width: 8 },
+                    "mask",
+                    s,
+                    e,
+                ),
+                (
+                    ColumnMaskError::ColumnOutOfRange {
+                        column: 9,
+                        width: 8,
+                    },
+                    "mask",
+                    s,
+                    e,
+                ),
+                (ColumnMaskError::BadDigit { byte: b'x' }, "mask", s, e),
+                (ColumnMaskError::NoDigits, "mask", s, e),
+            ],
+        );
+    }
+}

@@ -1,11 +1,13 @@
 //! [`ZmaskError`]: a problem of a zero-column mask descriptor, in PTX wording.
 
 use super::*;
+use crate::diagnostic::{field_rule, FieldRule, Rule};
 
 /// A problem of a zero-column mask descriptor, alone or in an MMA (Table 45; decisions.md
-/// R16, R19-R22).
+/// R16, R19-R22); its source and severity are those of its rule's row ([`ZmaskError::rule`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
 pub enum ZmaskError {
     /// A reserved bit is set: 36-38 (Table 45) or 62-63 (decisions.md R22). Error.
     ReservedBit {
@@ -76,16 +78,101 @@ pub enum ZmaskError {
     },
 }
 
+/// The rules of the zero-column mask descriptor, one per [`ZmaskError`] variant (two for
+/// [`ZmaskError::ReservedBit`], whose bits come from two sources), each with one row
+/// ([`ZmaskRule::row`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+#[repr(u8)]
+pub enum ZmaskRule {
+    /// [`ZmaskError::ReservedBit`] for bits 36-38 (Table 45).
+    ReservedBit,
+    /// [`ZmaskError::ReservedBit`] for bits 62-63 (decisions.md R22).
+    ReservedHighBit,
+    /// [`ZmaskError::ColumnShift`].
+    ColumnShift,
+    /// [`ZmaskError::ColumnShiftAboveMaxShift`].
+    ColumnShiftAboveMaxShift,
+    /// [`ZmaskError::M`].
+    M,
+    /// [`ZmaskError::N`].
+    N,
+    /// [`ZmaskError::MaskWidth`].
+    MaskWidth,
+    /// [`ZmaskError::UnusedStartCount`].
+    UnusedStartCount,
+    /// [`ZmaskError::UnusedFirstSpan`].
+    UnusedFirstSpan,
+    /// [`ZmaskError::StartCountPastFirstRun`].
+    StartCountPastFirstRun,
+}
+
+impl ZmaskRule {
+    /// The rule's row: identifier, source, severity and statement.
+    #[must_use]
+    pub const fn row(self) -> &'static Rule {
+        &ZMASK_RULES[self as usize].rule
+    }
+
+    /// The rule's stable identifier, for example `"zmask.column_shift"`.
+    #[must_use]
+    pub const fn id(self) -> &'static str {
+        self.row().id
+    }
+}
+
+const WARNING: Severity = Severity::Warning;
+const ERROR: Severity = Severity::Error;
+
+/// Every rule of the zero-column mask descriptor, with the field it concerns (`bit N`,
+/// `start_count_i` and `first_span_i` name the bit or sub-mask of the value), indexed by
+/// [`ZmaskRule`].
+const ZMASK_RULES: [FieldRule; 10] = [
+    field_rule("zmask.reserved_bit", "bit N", Source::PtxTable(45), ERROR,
+        "Bits 36-38 of the zero-column mask descriptor are 0."),
+    field_rule("zmask.reserved_high_bit", "bit N", Source::Decision(22), ERROR,
+        "Bits 62-63 of the zero-column mask descriptor are 0."),
+    field_rule("zmask.column_shift", "column_shift", Source::PtxTable(45), ERROR,
+        "The column shift is at most 16 for M = 32 and at most 32 otherwise."),
+    field_rule("zmask.column_shift_above_max_shift", "column_shift", Source::Decision(22), ERROR,
+        "The column shift is at most the instruction descriptor's maximum shift."),
+    field_rule("zmask.m", "m", Source::PtxTable(45), ERROR,
+        "A zero-column mask is for M = 32, 64 or 128."),
+    field_rule("zmask.n", "n", Source::Decision(16), ERROR,
+        "The N of tcgen05.mma.ws is 64, 128 or 256."),
+    field_rule("zmask.mask_width", "n", Source::Decision(21), ERROR,
+        "N is 1 to 256 and splits into whole sub-masks for M."),
+    field_rule("zmask.unused_start_count", "start_count_i", Source::PtxTable(45), WARNING,
+        "A start count of a sub-mask that M does not use is 0, as the hardware ignores it."),
+    field_rule("zmask.unused_first_span", "first_span_i", Source::PtxTable(45), WARNING,
+        "A first span of a sub-mask that M does not use is 0, as the hardware ignores it."),
+    field_rule("zmask.start_count_past_first_run", "start_count_i", Source::Decision(20), WARNING,
+        "A start count stays within the first run of its sub-mask, the case the PTX examples cover."),
+];
+
 impl ZmaskError {
+    /// The rule this error breaks.
+    #[must_use]
+    pub const fn rule(&self) -> ZmaskRule {
+        match self {
+            ZmaskError::ReservedBit { bit } if *bit >= 62 => ZmaskRule::ReservedHighBit,
+            ZmaskError::ReservedBit { .. } => ZmaskRule::ReservedBit,
+            ZmaskError::ColumnShift { .. } => ZmaskRule::ColumnShift,
+            ZmaskError::ColumnShiftAboveMaxShift { .. } => ZmaskRule::ColumnShiftAboveMaxShift,
+            ZmaskError::M { .. } => ZmaskRule::M,
+            ZmaskError::N { .. } => ZmaskRule::N,
+            ZmaskError::MaskWidth { .. } => ZmaskRule::MaskWidth,
+            ZmaskError::UnusedStartCount { .. } => ZmaskRule::UnusedStartCount,
+            ZmaskError::UnusedFirstSpan { .. } => ZmaskRule::UnusedFirstSpan,
+            ZmaskError::StartCountPastFirstRun { .. } => ZmaskRule::StartCountPastFirstRun,
+        }
+    }
+
     /// True for errors, false for warnings (the `const` form of [`Diagnostic::severity`]).
     #[must_use]
     pub const fn is_error(&self) -> bool {
-        !matches!(
-            self,
-            ZmaskError::UnusedStartCount { .. }
-                | ZmaskError::UnusedFirstSpan { .. }
-                | ZmaskError::StartCountPastFirstRun { .. }
-        )
+        matches!(self.rule().row().severity, Severity::Error)
     }
 }
 
@@ -154,11 +241,6 @@ impl Diagnostic for ZmaskError {
                 63 => "bit 63",
                 _ => "reserved",
             },
-            ZmaskError::ColumnShift { .. } | ZmaskError::ColumnShiftAboveMaxShift { .. } => {
-                "column_shift"
-            }
-            ZmaskError::M { .. } => "m",
-            ZmaskError::N { .. } | ZmaskError::MaskWidth { .. } => "n",
             ZmaskError::UnusedStartCount { sub_mask, .. }
             | ZmaskError::StartCountPastFirstRun { sub_mask, .. } => {
                 ZmaskField::start_count(sub_mask as usize).name()
@@ -166,6 +248,7 @@ impl Diagnostic for ZmaskError {
             ZmaskError::UnusedFirstSpan { sub_mask, .. } => {
                 ZmaskField::first_span(sub_mask as usize).name()
             }
+            _ => ZMASK_RULES[self.rule() as usize].field,
         }
     }
 
@@ -182,33 +265,94 @@ impl Diagnostic for ZmaskError {
     }
 
     fn source(&self) -> Source {
-        match *self {
-            ZmaskError::ReservedBit { bit } => {
-                if bit >= 62 {
-                    Source::Decision(22)
-                } else {
-                    Source::PtxTable(45)
-                }
-            }
-            ZmaskError::ColumnShift { .. }
-            | ZmaskError::M { .. }
-            | ZmaskError::UnusedStartCount { .. }
-            | ZmaskError::UnusedFirstSpan { .. } => Source::PtxTable(45),
-            ZmaskError::ColumnShiftAboveMaxShift { .. } => Source::Decision(22),
-            ZmaskError::N { .. } => Source::Decision(16),
-            ZmaskError::MaskWidth { .. } => Source::Decision(21),
-            ZmaskError::StartCountPastFirstRun { .. } => Source::Decision(20),
-        }
+        self.rule().row().fixed_source(Source::PtxTable(45))
     }
 
     fn severity(&self) -> Severity {
-        if self.is_error() {
-            Severity::Error
-        } else {
-            Severity::Warning
-        }
+        self.rule().row().severity
+    }
+
+    fn rule_id(&self) -> Option<&'static str> {
+        Some(self.rule().id())
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for ZmaskError {}
+impl core::error::Error for ZmaskError {}
+
+#[cfg(test)]
+mod rule_tests {
+    use super::*;
+    use crate::diagnostic::check_rule_table;
+    use std::vec::Vec;
+
+    #[test]
+    fn every_zmask_rule_has_one_row_that_says_what_the_rule_said() {
+        let rows: Vec<Rule> = ZMASK_RULES.iter().map(|r| r.rule).collect();
+        let (e, w) = (Severity::Error, Severity::Warning);
+        let t45 = Source::PtxTable(45);
+        check_rule_table(
+            "zmask",
+            &rows,
+            &[
+                (ZmaskError::ReservedBit { bit: 37 }, "bit 37", t45, e),
+                (
+                    ZmaskError::ReservedBit { bit: 63 },
+                    "bit 63",
+                    Source::Decision(22),
+                    e,
+                ),
+                (
+                    ZmaskError::ColumnShift { shift: 20, max: 16 },
+                    "column_shift",
+                    t45,
+                    e,
+                ),
+                (
+                    ZmaskError::ColumnShiftAboveMaxShift {
+                        shift: 9,
+                        max_shift: MaxShift::Rows8,
+                    },
+                    "column_shift",
+                    Source::Decision(22),
+                    e,
+                ),
+                (ZmaskError::M { m: 256 }, "m", t45, e),
+                (ZmaskError::N { n: 8 }, "n", Source::Decision(16), e),
+                (
+                    ZmaskError::MaskWidth { n: 0, m: 64 },
+                    "n",
+                    Source::Decision(21),
+                    e,
+                ),
+                (
+                    ZmaskError::UnusedStartCount {
+                        sub_mask: 3,
+                        value: 1,
+                        m: 32,
+                    },
+                    "start_count_3",
+                    t45,
+                    w,
+                ),
+                (
+                    ZmaskError::UnusedFirstSpan { sub_mask: 2, m: 64 },
+                    "first_span_2",
+                    t45,
+                    w,
+                ),
+                (
+                    ZmaskError::StartCountPastFirstRun {
+                        sub_mask: 0,
+                        start_count: 9,
+                        first_run: 4,
+                    },
+                    "start_count_0",
+                    Source::Decision(20),
+                    w,
+                ),
+            ],
+        );
+        assert!(!ZmaskError::UnusedFirstSpan { sub_mask: 2, m: 64 }.is_error());
+        assert!(ZmaskError::M { m: 256 }.is_error());
+    }
+}

@@ -1,6 +1,7 @@
 //! [`solve`]: descriptor fields that generate a wanted column mask.
 
 use super::*;
+use crate::diagnostic::{field_rule, FieldRule, Rule};
 
 /// What [`solve`] may choose besides the pattern.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -43,9 +44,11 @@ impl SolveOptions {
 /// The last two variants are proofs that no descriptor generates the wanted mask: every run of
 /// zeroed columns that does not touch a sub-mask's edge must be exactly `skip_span + 1` long,
 /// every such run of used columns `use_span + 1`, and runs at the edges no longer than that
-/// (decisions.md R19-R21).
+/// (decisions.md R19-R21). Its source and severity are those of its rule's row
+/// ([`SolveError::rule`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
 pub enum SolveError {
     /// M is not 32, 64 or 128 (Table 45).
     M {
@@ -174,22 +177,88 @@ impl fmt::Display for SolveError {
     }
 }
 
+impl SolveError {
+    /// The rule that rules out every descriptor.
+    #[must_use]
+    pub const fn rule(&self) -> SolveRule {
+        match self {
+            SolveError::M { .. } => SolveRule::M,
+            SolveError::MaskWidth { .. } => SolveRule::MaskWidth,
+            SolveError::WidthMismatch { .. } => SolveRule::WidthMismatch,
+            SolveError::ColumnShift { .. } => SolveRule::ColumnShift,
+            SolveError::ColumnShiftAboveMaxShift { .. } => SolveRule::ColumnShiftAboveMaxShift,
+            SolveError::RunLengthsDiffer { .. } => SolveRule::RunLengthsDiffer,
+            SolveError::EdgeRunTooLong { .. } => SolveRule::EdgeRunTooLong,
+        }
+    }
+}
+
+/// The rules by which [`solve`] finds no descriptor, one per [`SolveError`] variant, each with
+/// one row ([`SolveRule::row`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+#[repr(u8)]
+pub enum SolveRule {
+    /// [`SolveError::M`].
+    M,
+    /// [`SolveError::MaskWidth`].
+    MaskWidth,
+    /// [`SolveError::WidthMismatch`].
+    WidthMismatch,
+    /// [`SolveError::ColumnShift`].
+    ColumnShift,
+    /// [`SolveError::ColumnShiftAboveMaxShift`].
+    ColumnShiftAboveMaxShift,
+    /// [`SolveError::RunLengthsDiffer`].
+    RunLengthsDiffer,
+    /// [`SolveError::EdgeRunTooLong`].
+    EdgeRunTooLong,
+}
+
+impl SolveRule {
+    /// The rule's row: identifier, source, severity and statement.
+    #[must_use]
+    pub const fn row(self) -> &'static Rule {
+        &SOLVE_RULES[self as usize].rule
+    }
+
+    /// The rule's stable identifier, for example `"zmask_solve.run_lengths_differ"`.
+    #[must_use]
+    pub const fn id(self) -> &'static str {
+        self.row().id
+    }
+}
+
+/// Every rule by which no descriptor generates a mask, with the field it concerns (`skip_span`
+/// stands for the span of the run's kind), indexed by [`SolveRule`].
+const SOLVE_RULES: [FieldRule; 7] = {
+    const E: Severity = Severity::Error;
+    [
+        field_rule("zmask_solve.m", "m", Source::PtxTable(45), E,
+            "A zero-column mask is for M = 32, 64 or 128."),
+        field_rule("zmask_solve.mask_width", "n", Source::Decision(21), E,
+            "N is 1 to 256 and splits into whole sub-masks for M."),
+        field_rule("zmask_solve.width_mismatch", "n", Source::Decision(21), E,
+            "The wanted mask is N bits wide."),
+        field_rule("zmask_solve.column_shift", "column_shift", Source::PtxTable(45), E,
+            "The column shift is at most 16 for M = 32 and at most 32 otherwise."),
+        field_rule("zmask_solve.column_shift_above_max_shift", "column_shift",
+            Source::Decision(22), E,
+            "The column shift is at most the instruction descriptor's maximum shift."),
+        field_rule("zmask_solve.run_lengths_differ", "skip_span", Source::Decision(20), E,
+            "Every inner run of zeroed columns is skip_span + 1 long and every inner run of used columns use_span + 1."),
+        field_rule("zmask_solve.edge_run_too_long", "skip_span", Source::Decision(20), E,
+            "A run at the edge of a sub-mask is no longer than the inner runs of its kind."),
+    ]
+};
+
 impl Diagnostic for SolveError {
     fn field(&self) -> &'static str {
         match *self {
-            SolveError::M { .. } => "m",
-            SolveError::MaskWidth { .. } | SolveError::WidthMismatch { .. } => "n",
-            SolveError::ColumnShift { .. } | SolveError::ColumnShiftAboveMaxShift { .. } => {
-                "column_shift"
-            }
-            SolveError::RunLengthsDiffer { zeroed, .. }
-            | SolveError::EdgeRunTooLong { zeroed, .. } => {
-                if zeroed {
-                    "skip_span"
-                } else {
-                    "use_span"
-                }
-            }
+            SolveError::RunLengthsDiffer { zeroed: false, .. }
+            | SolveError::EdgeRunTooLong { zeroed: false, .. } => "use_span",
+            _ => SOLVE_RULES[self.rule() as usize].field,
         }
     }
 
@@ -206,19 +275,19 @@ impl Diagnostic for SolveError {
     }
 
     fn source(&self) -> Source {
-        match *self {
-            SolveError::M { .. } | SolveError::ColumnShift { .. } => Source::PtxTable(45),
-            SolveError::MaskWidth { .. } | SolveError::WidthMismatch { .. } => Source::Decision(21),
-            SolveError::ColumnShiftAboveMaxShift { .. } => Source::Decision(22),
-            SolveError::RunLengthsDiffer { .. } | SolveError::EdgeRunTooLong { .. } => {
-                Source::Decision(20)
-            }
-        }
+        self.rule().row().fixed_source(Source::PtxTable(45))
+    }
+
+    fn severity(&self) -> Severity {
+        self.rule().row().severity
+    }
+
+    fn rule_id(&self) -> Option<&'static str> {
+        Some(self.rule().id())
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for SolveError {}
+impl core::error::Error for SolveError {}
 
 /// Finds descriptor fields that generate `wanted`, the N-bit column mask of an MMA with this M,
 /// or proves that none exist. A `const fn`, linear in N (a few hundred steps for N = 256).
@@ -385,5 +454,69 @@ const fn run_length(inner: u16, edge: u16) -> u16 {
         edge
     } else {
         1
+    }
+}
+
+#[cfg(test)]
+mod rule_tests {
+    use super::*;
+    use crate::diagnostic::check_rule_table;
+    use std::vec::Vec;
+
+    #[test]
+    fn every_solve_rule_has_one_row_that_says_what_the_rule_said() {
+        let rows: Vec<Rule> = SOLVE_RULES.iter().map(|r| r.rule).collect();
+        let e = Severity::Error;
+        let run = |zeroed| SolveError::RunLengthsDiffer {
+            zeroed,
+            length: 3,
+            column: 8,
+            expected: 2,
+            expected_column: 0,
+        };
+        let edge = |zeroed| SolveError::EdgeRunTooLong {
+            zeroed,
+            length: 5,
+            column: 0,
+            limit: 2,
+        };
+        check_rule_table(
+            "zmask_solve",
+            &rows,
+            &[
+                (SolveError::M { m: 256 }, "m", Source::PtxTable(45), e),
+                (
+                    SolveError::MaskWidth { n: 0, m: 64 },
+                    "n",
+                    Source::Decision(21),
+                    e,
+                ),
+                (
+                    SolveError::WidthMismatch { width: 8, n: 16 },
+                    "n",
+                    Source::Decision(21),
+                    e,
+                ),
+                (
+                    SolveError::ColumnShift { shift: 40, max: 32 },
+                    "column_shift",
+                    Source::PtxTable(45),
+                    e,
+                ),
+                (
+                    SolveError::ColumnShiftAboveMaxShift {
+                        shift: 9,
+                        max_shift: MaxShift::Rows8,
+                    },
+                    "column_shift",
+                    Source::Decision(22),
+                    e,
+                ),
+                (run(true), "skip_span", Source::Decision(20), e),
+                (run(false), "use_span", Source::Decision(20), e),
+                (edge(true), "skip_span", Source::Decision(20), e),
+                (edge(false), "use_span", Source::Decision(20), e),
+            ],
+        );
     }
 }

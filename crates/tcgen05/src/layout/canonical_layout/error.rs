@@ -1,6 +1,7 @@
 //! [`LayoutError`] and the field it names ([`LayoutField`]).
 
 use super::*;
+use crate::diagnostic::{Rule, RuleSource};
 
 /// The field of an operand, descriptor or query that a [`LayoutError`] concerns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -57,9 +58,10 @@ impl LayoutField {
 }
 
 /// A problem with an operand layout: the field, the value and the rule (see
-/// [`Diagnostic::source`]).
+/// [`Diagnostic::source`]), read from its rule's row ([`LayoutError::rule`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
 pub enum LayoutError {
     /// An accumulator-only type (f32, s32) given as an operand (Table 39).
     NotAnInput {
@@ -192,20 +194,14 @@ impl LayoutError {
     #[must_use]
     pub const fn layout_field(&self) -> LayoutField {
         match *self {
-            LayoutError::NotAnInput { .. } => LayoutField::ElementType,
-            LayoutError::KindRequired { .. } => LayoutField::Kind,
-            LayoutError::NotInKind { .. } => LayoutField::ElementType,
-            LayoutError::SubByteMnMajor { .. } => LayoutField::Major,
-            LayoutError::SwizzleNotAllowed { .. } => LayoutField::Swizzle,
-            LayoutError::AbsoluteModeLayout { .. } => LayoutField::LboMode,
-            LayoutError::Extent { field, .. } | LayoutError::ExtentTooLarge { field, .. } => field,
-            LayoutError::KCrossesSwizzleRow { .. } => LayoutField::K,
-            LayoutError::IndexOutOfRange { field, .. } => field,
-            LayoutError::AddressOutOfRange { .. }
-            | LayoutError::Overlap { .. }
-            | LayoutError::OutsideBuffer { .. }
-            | LayoutError::EmptyBuffer { .. } => LayoutField::Address,
+            LayoutError::Extent { field, .. }
+            | LayoutError::ExtentTooLarge { field, .. }
+            | LayoutError::IndexOutOfRange { field, .. } => field,
             LayoutError::Descriptor(_) => LayoutField::StartAddress,
+            _ => match self.rule() {
+                Some(rule) => LAYOUT_RULES[rule as usize].0,
+                None => LayoutField::StartAddress,
+            },
         }
     }
 
@@ -249,25 +245,142 @@ impl LayoutError {
     /// The rule's source.
     #[must_use]
     pub const fn source(&self) -> Source {
-        match *self {
-            LayoutError::NotAnInput { .. } => Source::PtxTable(39),
-            LayoutError::KindRequired { .. } => Source::PtxSection("9.7.16.10.4.4"),
-            LayoutError::NotInKind { .. } => Source::Decision(12),
-            LayoutError::SubByteMnMajor { .. } => Source::Decision(11),
-            LayoutError::SwizzleNotAllowed { .. } => Source::Decision(18),
-            LayoutError::AbsoluteModeLayout { .. } => Source::Decision(5),
-            LayoutError::KCrossesSwizzleRow { .. } => Source::PtxSection("9.7.16.3.1.2"),
-            LayoutError::ExtentTooLarge { .. } => Source::PtxTable(39),
-            LayoutError::AddressOutOfRange { .. } => Source::Decision(3),
-            LayoutError::Descriptor(e) => e.source(),
-            LayoutError::Extent { .. }
-            | LayoutError::IndexOutOfRange { .. }
-            | LayoutError::Overlap { .. }
-            | LayoutError::OutsideBuffer { .. }
-            | LayoutError::EmptyBuffer { .. } => Source::PtxSection("9.7.16.3.3"),
+        match (self, self.rule()) {
+            (LayoutError::Descriptor(e), _) => e.source(),
+            (_, Some(rule)) => rule.row().fixed_source(Source::PtxSection("9.7.16.3.3")),
+            (_, None) => Source::PtxSection("9.7.16.3.3"),
         }
     }
+
+    /// The rule this error breaks, or `None` for [`LayoutError::Descriptor`], whose rule is the
+    /// shared memory descriptor's.
+    #[must_use]
+    pub const fn rule(&self) -> Option<LayoutRule> {
+        Some(match self {
+            LayoutError::NotAnInput { .. } => LayoutRule::NotAnInput,
+            LayoutError::KindRequired { .. } => LayoutRule::KindRequired,
+            LayoutError::NotInKind { .. } => LayoutRule::NotInKind,
+            LayoutError::SubByteMnMajor { .. } => LayoutRule::SubByteMnMajor,
+            LayoutError::SwizzleNotAllowed { .. } => LayoutRule::SwizzleNotAllowed,
+            LayoutError::AbsoluteModeLayout { .. } => LayoutRule::AbsoluteModeLayout,
+            LayoutError::Extent { .. } => LayoutRule::Extent,
+            LayoutError::ExtentTooLarge { .. } => LayoutRule::ExtentTooLarge,
+            LayoutError::KCrossesSwizzleRow { .. } => LayoutRule::KCrossesSwizzleRow,
+            LayoutError::IndexOutOfRange { .. } => LayoutRule::IndexOutOfRange,
+            LayoutError::AddressOutOfRange { .. } => LayoutRule::AddressOutOfRange,
+            LayoutError::Overlap { .. } => LayoutRule::Overlap,
+            LayoutError::OutsideBuffer { .. } => LayoutRule::OutsideBuffer,
+            LayoutError::EmptyBuffer { .. } => LayoutRule::EmptyBuffer,
+            LayoutError::Descriptor(_) => return None,
+        })
+    }
 }
+
+/// The rules of the canonical layouts and their use, one per [`LayoutError`] variant but
+/// [`LayoutError::Descriptor`], each with one row ([`LayoutRule::row`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+#[repr(u8)]
+pub enum LayoutRule {
+    /// [`LayoutError::NotAnInput`].
+    NotAnInput,
+    /// [`LayoutError::KindRequired`].
+    KindRequired,
+    /// [`LayoutError::NotInKind`].
+    NotInKind,
+    /// [`LayoutError::SubByteMnMajor`].
+    SubByteMnMajor,
+    /// [`LayoutError::SwizzleNotAllowed`].
+    SwizzleNotAllowed,
+    /// [`LayoutError::AbsoluteModeLayout`].
+    AbsoluteModeLayout,
+    /// [`LayoutError::Extent`].
+    Extent,
+    /// [`LayoutError::ExtentTooLarge`].
+    ExtentTooLarge,
+    /// [`LayoutError::KCrossesSwizzleRow`].
+    KCrossesSwizzleRow,
+    /// [`LayoutError::IndexOutOfRange`].
+    IndexOutOfRange,
+    /// [`LayoutError::AddressOutOfRange`].
+    AddressOutOfRange,
+    /// [`LayoutError::Overlap`].
+    Overlap,
+    /// [`LayoutError::OutsideBuffer`].
+    OutsideBuffer,
+    /// [`LayoutError::EmptyBuffer`].
+    EmptyBuffer,
+}
+
+impl LayoutRule {
+    /// The rule's row: identifier, source, severity and statement.
+    #[must_use]
+    pub const fn row(self) -> &'static Rule {
+        &LAYOUT_RULES[self as usize].1
+    }
+
+    /// The rule's stable identifier, for example `"layout.overlap"`.
+    #[must_use]
+    pub const fn id(self) -> &'static str {
+        self.row().id
+    }
+}
+
+/// A row of [`LAYOUT_RULES`].
+const fn rule(
+    field: LayoutField,
+    id: &'static str,
+    source: Source,
+    statement: &'static str,
+) -> (LayoutField, Rule) {
+    (
+        field,
+        Rule {
+            id,
+            source: RuleSource::Fixed(source),
+            severity: Severity::Error,
+            statement,
+        },
+    )
+}
+
+const S_CANONICAL: Source = Source::PtxSection("9.7.16.3.3");
+
+/// Every rule of the canonical layouts, with the field it concerns (for the extents and
+/// indices, the field the error names overrides it), indexed by [`LayoutRule`].
+const LAYOUT_RULES: [(LayoutField, Rule); 14] = {
+    use LayoutField as F;
+    [
+        rule(F::ElementType, "layout.not_an_input", Source::PtxTable(39),
+            "Matrices A and B hold input element types, not accumulator types."),
+        rule(F::Kind, "layout.kind_required", Source::PtxSection("9.7.16.10.4.4"),
+            "The shared memory storage of a sub-byte type depends on the kind, so the kind is given."),
+        rule(F::ElementType, "layout.not_in_kind", Source::Decision(12),
+            "An operand's element type is one the kind takes."),
+        rule(F::Major, "layout.sub_byte_mn_major", Source::Decision(11),
+            "Sub-byte elements are K-major."),
+        rule(F::Swizzle, "layout.swizzle_not_allowed", Source::Decision(18),
+            "An operand's swizzling mode is one its major-ness and element width allow."),
+        rule(F::LboMode, "layout.absolute_mode_layout", Source::Decision(5),
+            "The leading dimension absolute mode is for K-major operands with 128-Byte swizzling only."),
+        rule(F::Mn, "layout.extent", S_CANONICAL,
+            "An extent is a positive multiple of the layout's unit."),
+        rule(F::Mn, "layout.extent_too_large", Source::PtxTable(39),
+            "An extent is at most what one MMA operand or shared memory tile holds."),
+        rule(F::K, "layout.k_crosses_swizzle_row", Source::PtxSection("9.7.16.3.1.2"),
+            "A K block stays within its swizzle row."),
+        rule(F::MnIndex, "layout.index_out_of_range", S_CANONICAL,
+            "An index lies within its extent."),
+        rule(F::Address, "layout.address_out_of_range", Source::Decision(3),
+            "Every element lies within the descriptor's 18-bit shared memory window."),
+        rule(F::Address, "layout.overlap", S_CANONICAL, "No two elements share a byte."),
+        rule(F::Address, "layout.outside_buffer", S_CANONICAL,
+            "Every element read lies within the buffer."),
+        rule(F::Address, "layout.empty_buffer", S_CANONICAL,
+            "A buffer ends after it starts."),
+    ]
+};
 
 impl fmt::Display for LayoutError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -390,15 +503,191 @@ impl Diagnostic for LayoutError {
         LayoutError::source(self)
     }
     fn severity(&self) -> Severity {
-        Severity::Error
+        // A descriptor problem stops the layout whatever its own severity.
+        match self.rule() {
+            Some(rule) => rule.row().severity,
+            None => Severity::Error,
+        }
+    }
+    fn rule_id(&self) -> Option<&'static str> {
+        match (self, self.rule()) {
+            (LayoutError::Descriptor(e), _) => e.rule_id(),
+            (_, rule) => match rule {
+                Some(rule) => Some(rule.id()),
+                None => None,
+            },
+        }
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for LayoutError {}
+impl core::error::Error for LayoutError {}
 
 impl From<SmemError> for LayoutError {
     fn from(e: SmemError) -> LayoutError {
         LayoutError::Descriptor(e)
+    }
+}
+
+#[cfg(test)]
+mod rule_tests {
+    use super::*;
+    use crate::diagnostic::check_rule_table;
+    use std::vec::Vec;
+
+    #[test]
+    fn every_layout_rule_has_one_row_that_says_what_the_rule_said() {
+        let rows: Vec<Rule> = LAYOUT_RULES.iter().map(|(_, r)| *r).collect();
+        let e = Severity::Error;
+        let canonical = Source::PtxSection("9.7.16.3.3");
+        check_rule_table(
+            "layout",
+            &rows,
+            &[
+                (
+                    LayoutError::NotAnInput {
+                        element: ElementType::F32,
+                    },
+                    "type",
+                    Source::PtxTable(39),
+                    e,
+                ),
+                (
+                    LayoutError::KindRequired {
+                        element: ElementType::E2m1,
+                    },
+                    "kind",
+                    Source::PtxSection("9.7.16.10.4.4"),
+                    e,
+                ),
+                (
+                    LayoutError::NotInKind {
+                        element: ElementType::E2m1,
+                        kind: Kind::F16,
+                    },
+                    "type",
+                    Source::Decision(12),
+                    e,
+                ),
+                (
+                    LayoutError::SubByteMnMajor { bits: 4 },
+                    "major",
+                    Source::Decision(11),
+                    e,
+                ),
+                (
+                    LayoutError::SwizzleNotAllowed {
+                        swizzle: Swizzle::B128Base32B,
+                        major: Major::K,
+                        bits: 16,
+                    },
+                    "swizzle",
+                    Source::Decision(18),
+                    e,
+                ),
+                (
+                    LayoutError::AbsoluteModeLayout {
+                        swizzle: Swizzle::None,
+                        major: Major::Mn,
+                    },
+                    "lbo_mode",
+                    Source::Decision(5),
+                    e,
+                ),
+                (
+                    LayoutError::Extent {
+                        field: LayoutField::K,
+                        value: 3,
+                        unit: 8,
+                    },
+                    "k",
+                    canonical,
+                    e,
+                ),
+                (
+                    LayoutError::ExtentTooLarge {
+                        field: LayoutField::Mn,
+                        value: 512,
+                        max: 256,
+                    },
+                    "mn",
+                    Source::PtxTable(39),
+                    e,
+                ),
+                (
+                    LayoutError::KCrossesSwizzleRow {
+                        offset: 96,
+                        bytes: 64,
+                        width: 128,
+                    },
+                    "k",
+                    Source::PtxSection("9.7.16.3.1.2"),
+                    e,
+                ),
+                (
+                    LayoutError::IndexOutOfRange {
+                        field: LayoutField::KIndex,
+                        value: 9,
+                        extent: 8,
+                    },
+                    "k_index",
+                    canonical,
+                    e,
+                ),
+                (
+                    LayoutError::AddressOutOfRange {
+                        mn: 0,
+                        k: 0,
+                        address: 1 << 18,
+                    },
+                    "address",
+                    Source::Decision(3),
+                    e,
+                ),
+                (
+                    LayoutError::Overlap {
+                        mn: 0,
+                        k: 0,
+                        other_mn: 1,
+                        other_k: 0,
+                        address: 0,
+                    },
+                    "address",
+                    canonical,
+                    e,
+                ),
+                (
+                    LayoutError::OutsideBuffer {
+                        mn: 0,
+                        k: 0,
+                        address: 64,
+                    },
+                    "address",
+                    canonical,
+                    e,
+                ),
+                (
+                    LayoutError::EmptyBuffer { start: 64, end: 0 },
+                    "address",
+                    canonical,
+                    e,
+                ),
+            ],
+        );
+        // A descriptor problem keeps its own field and source, and stops the layout.
+        let smem = SmemError::Misaligned {
+            field: SmemField::StartAddress,
+            value: 8,
+        };
+        let wrapped = LayoutError::Descriptor(smem);
+        assert_eq!(
+            (
+                wrapped.field(),
+                wrapped.source(),
+                wrapped.severity(),
+                wrapped.rule_id()
+            ),
+            (smem.field(), smem.source(), e, smem.rule_id())
+        );
+        assert_eq!(wrapped.layout_field(), LayoutField::StartAddress);
     }
 }

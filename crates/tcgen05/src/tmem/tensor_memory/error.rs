@@ -2,6 +2,7 @@
 //! [`TmemError`].
 
 use super::*;
+use crate::diagnostic::{Rule, RuleSource, Severity};
 
 /// What a [`TmemError`] is about: the two fields of a TMEM address, and the operands and
 /// qualifiers of the data-movement and allocation instructions.
@@ -79,10 +80,11 @@ impl fmt::Display for TmemOp {
 /// A rule of Tensor Memory addressing, allocation or data movement that a value breaks.
 ///
 /// Every variant names its [`TmemField`], the value it saw ([`Diagnostic::value`]) and the
-/// rule's [`Source`]. Name-parsing errors have no number to report: their value is 0 and the
+/// rule's [`Source`], read from the rule's row ([`TmemError::rule`]). Name-parsing errors have no number to report: their value is 0 and the
 /// message says what was expected.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
 pub enum TmemError {
     /// The lane is 128 or more: a CTA has 128 lanes (PTX ISA 9.7.16.1.1; decisions.md R24).
     LaneOutOfRange {
@@ -158,24 +160,131 @@ pub enum TmemError {
     },
 }
 
+/// The rules of Tensor Memory addressing, allocation and data movement, one per [`TmemError`]
+/// variant, each with one row ([`TmemRule::row`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+#[repr(u8)]
+pub enum TmemRule {
+    /// [`TmemError::LaneOutOfRange`].
+    LaneOutOfRange,
+    /// [`TmemError::ColumnOutOfRange`].
+    ColumnOutOfRange,
+    /// [`TmemError::LaneNotInWarpQuadrant`].
+    LaneNotInWarpQuadrant,
+    /// [`TmemError::NColsOutOfRange`].
+    NColsOutOfRange,
+    /// [`TmemError::NColsNotPowerOfTwo`].
+    NColsNotPowerOfTwo,
+    /// [`TmemError::UnknownShape`].
+    UnknownShape,
+    /// [`TmemError::ShapeOfOtherOp`].
+    ShapeOfOtherOp,
+    /// [`TmemError::InvalidNum`].
+    InvalidNum,
+    /// [`TmemError::NumTooLargeForShape`].
+    NumTooLargeForShape,
+    /// [`TmemError::UnknownMulticast`].
+    UnknownMulticast,
+    /// [`TmemError::CpMulticastMismatch`].
+    CpMulticastMismatch,
+    /// [`TmemError::ShiftLaneNotAligned`].
+    ShiftLaneNotAligned,
+}
+
+impl TmemRule {
+    /// The rule's row: identifier, source, severity and statement.
+    #[must_use]
+    pub const fn row(self) -> &'static Rule {
+        &TMEM_RULES[self as usize].1
+    }
+
+    /// The rule's stable identifier, for example `"tmem.n_cols_out_of_range"`.
+    #[must_use]
+    pub const fn id(self) -> &'static str {
+        self.row().id
+    }
+
+    /// The field the rule concerns.
+    #[must_use]
+    pub const fn field(self) -> TmemField {
+        TMEM_RULES[self as usize].0
+    }
+}
+
+/// A row of [`TMEM_RULES`].
+const fn rule(
+    field: TmemField,
+    id: &'static str,
+    source: Source,
+    statement: &'static str,
+) -> (TmemField, Rule) {
+    (
+        field,
+        Rule {
+            id,
+            source: RuleSource::Fixed(source),
+            severity: Severity::Error,
+            statement,
+        },
+    )
+}
+
+/// Every rule of Tensor Memory addressing, allocation and data movement, with the field it
+/// concerns, indexed by [`TmemRule`].
+const TMEM_RULES: [(TmemField, Rule); 12] = {
+    use TmemField as F;
+    [
+        rule(F::Lane, "tmem.lane_out_of_range", Source::Decision(24), "A CTA's Tensor Memory has lanes 0 to 127."),
+        rule(F::Column, "tmem.column_out_of_range", Source::Decision(24), "A CTA's Tensor Memory has columns 0 to 511."),
+        rule(F::Lane, "tmem.lane_not_in_warp_quadrant", Source::PtxSection("9.7.16.8.1"),
+            "Warp w of a warpgroup accesses only lanes 32 * (w % 4) to 32 * (w % 4) + 31."),
+        rule(F::NCols, "tmem.n_cols_out_of_range", Source::PtxSection("9.7.16.7.1"),
+            "The number of columns to allocate is from 32 to 512."),
+        rule(F::NCols, "tmem.n_cols_not_power_of_two", Source::PtxSection("9.7.16.7.1"),
+            "The number of columns to allocate is a power of two."),
+        rule(F::Shape, "tmem.unknown_shape", Source::PtxSection("9.7.16.2.3"),
+            "A data-movement shape is one the instruction defines."),
+        rule(F::Shape, "tmem.shape_of_other_op", Source::Decision(23),
+            "A shape of one instruction is not a shape of another."),
+        rule(F::Num, "tmem.invalid_num", Source::PtxSection("9.7.16.8.3"),
+            ".num is one of .x1, .x2, .x4, .x8, .x16, .x32, .x64 and .x128."),
+        rule(F::Num, "tmem.num_too_large_for_shape", Source::PtxTable(49),
+            "The shape and .num need at most 128 registers per thread."),
+        rule(F::Multicast, "tmem.unknown_multicast", Source::PtxSection("9.7.16.9.2"),
+            "A .multicast qualifier of tcgen05.cp is .warpx2::02_13, .warpx2::01_23 or .warpx4."),
+        rule(F::Multicast, "tmem.cp_multicast_mismatch", Source::Decision(23),
+            ".64x128b takes .warpx2::02_13 or .warpx2::01_23, .32x128b takes .warpx4, and the other tcgen05.cp shapes take none."),
+        rule(F::Lane, "tmem.shift_lane_not_aligned", Source::PtxSection("9.7.16.9.3"),
+            "The lane of a tcgen05.shift address is a multiple of 32."),
+    ]
+};
+
 impl TmemError {
+    /// The rule this error breaks.
+    #[must_use]
+    pub const fn rule(&self) -> TmemRule {
+        match self {
+            TmemError::LaneOutOfRange { .. } => TmemRule::LaneOutOfRange,
+            TmemError::ColumnOutOfRange { .. } => TmemRule::ColumnOutOfRange,
+            TmemError::LaneNotInWarpQuadrant { .. } => TmemRule::LaneNotInWarpQuadrant,
+            TmemError::NColsOutOfRange { .. } => TmemRule::NColsOutOfRange,
+            TmemError::NColsNotPowerOfTwo { .. } => TmemRule::NColsNotPowerOfTwo,
+            TmemError::UnknownShape { .. } => TmemRule::UnknownShape,
+            TmemError::ShapeOfOtherOp { .. } => TmemRule::ShapeOfOtherOp,
+            TmemError::InvalidNum { .. } => TmemRule::InvalidNum,
+            TmemError::NumTooLargeForShape { .. } => TmemRule::NumTooLargeForShape,
+            TmemError::UnknownMulticast => TmemRule::UnknownMulticast,
+            TmemError::CpMulticastMismatch { .. } => TmemRule::CpMulticastMismatch,
+            TmemError::ShiftLaneNotAligned { .. } => TmemRule::ShiftLaneNotAligned,
+        }
+    }
+
     /// The field the error is about.
     #[must_use]
     pub const fn tmem_field(&self) -> TmemField {
-        match self {
-            TmemError::LaneOutOfRange { .. }
-            | TmemError::LaneNotInWarpQuadrant { .. }
-            | TmemError::ShiftLaneNotAligned { .. } => TmemField::Lane,
-            TmemError::ColumnOutOfRange { .. } => TmemField::Column,
-            TmemError::NColsOutOfRange { .. } | TmemError::NColsNotPowerOfTwo { .. } => {
-                TmemField::NCols
-            }
-            TmemError::UnknownShape { .. } | TmemError::ShapeOfOtherOp { .. } => TmemField::Shape,
-            TmemError::InvalidNum { .. } | TmemError::NumTooLargeForShape { .. } => TmemField::Num,
-            TmemError::UnknownMulticast | TmemError::CpMulticastMismatch { .. } => {
-                TmemField::Multicast
-            }
-        }
+        self.rule().field()
     }
 }
 
@@ -292,25 +401,117 @@ impl Diagnostic for TmemError {
     }
 
     fn source(&self) -> Source {
-        match self {
-            TmemError::LaneOutOfRange { .. } | TmemError::ColumnOutOfRange { .. } => {
-                Source::Decision(24)
-            }
-            TmemError::LaneNotInWarpQuadrant { .. } => Source::PtxSection("9.7.16.8.1"),
-            TmemError::NColsOutOfRange { .. } | TmemError::NColsNotPowerOfTwo { .. } => {
-                Source::PtxSection("9.7.16.7.1")
-            }
-            TmemError::UnknownShape { .. } => Source::PtxSection("9.7.16.2.3"),
-            TmemError::ShapeOfOtherOp { .. } | TmemError::CpMulticastMismatch { .. } => {
-                Source::Decision(23)
-            }
-            TmemError::InvalidNum { .. } => Source::PtxSection("9.7.16.8.3"),
-            TmemError::NumTooLargeForShape { .. } => Source::PtxTable(49),
-            TmemError::UnknownMulticast => Source::PtxSection("9.7.16.9.2"),
-            TmemError::ShiftLaneNotAligned { .. } => Source::PtxSection("9.7.16.9.3"),
-        }
+        self.rule().row().fixed_source(Source::PtxSection("9.7.16"))
+    }
+
+    fn severity(&self) -> Severity {
+        self.rule().row().severity
+    }
+
+    fn rule_id(&self) -> Option<&'static str> {
+        Some(self.rule().id())
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for TmemError {}
+impl core::error::Error for TmemError {}
+
+#[cfg(test)]
+mod rule_tests {
+    use super::*;
+    use crate::diagnostic::check_rule_table;
+    use std::vec::Vec;
+
+    #[test]
+    fn every_tmem_rule_has_one_row_that_says_what_the_rule_said() {
+        let rows: Vec<Rule> = TMEM_RULES.iter().map(|(_, r)| *r).collect();
+        let sec = Source::PtxSection;
+        let e = Severity::Error;
+        check_rule_table(
+            "tmem",
+            &rows,
+            &[
+                (
+                    TmemError::LaneOutOfRange { lane: 128 },
+                    "lane",
+                    Source::Decision(24),
+                    e,
+                ),
+                (
+                    TmemError::ColumnOutOfRange { column: 512 },
+                    "column",
+                    Source::Decision(24),
+                    e,
+                ),
+                (
+                    TmemError::LaneNotInWarpQuadrant { lane: 40, warp: 0 },
+                    "lane",
+                    sec("9.7.16.8.1"),
+                    e,
+                ),
+                (
+                    TmemError::NColsOutOfRange { n_cols: 16 },
+                    "n_cols",
+                    sec("9.7.16.7.1"),
+                    e,
+                ),
+                (
+                    TmemError::NColsNotPowerOfTwo { n_cols: 48 },
+                    "n_cols",
+                    sec("9.7.16.7.1"),
+                    e,
+                ),
+                (
+                    TmemError::UnknownShape { op: TmemOp::Cp },
+                    "shape",
+                    sec("9.7.16.2.3"),
+                    e,
+                ),
+                (
+                    TmemError::ShapeOfOtherOp {
+                        shape: DataMovementShape::Shift(ShiftShape),
+                        wanted: TmemOp::Cp,
+                    },
+                    "shape",
+                    Source::Decision(23),
+                    e,
+                ),
+                (
+                    TmemError::InvalidNum { num: 3 },
+                    "num",
+                    sec("9.7.16.8.3"),
+                    e,
+                ),
+                (
+                    TmemError::NumTooLargeForShape {
+                        shape: LdStShape::S16x256b,
+                        num: Num::X128,
+                    },
+                    "num",
+                    Source::PtxTable(49),
+                    e,
+                ),
+                (
+                    TmemError::UnknownMulticast,
+                    "multicast",
+                    sec("9.7.16.9.2"),
+                    e,
+                ),
+                (
+                    TmemError::CpMulticastMismatch {
+                        shape: CpShape::S32x128b,
+                        multicast: CpMulticast::None,
+                    },
+                    "multicast",
+                    Source::Decision(23),
+                    e,
+                ),
+                (
+                    TmemError::ShiftLaneNotAligned { lane: 3 },
+                    "lane",
+                    sec("9.7.16.9.3"),
+                    e,
+                ),
+            ],
+        );
+    }
+}
