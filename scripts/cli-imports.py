@@ -118,3 +118,4 @@ for v, ws in sorted(edges.items()):
 print(f"imports against the layers (args/render -> commands/main, args <-> render): {len(bad)}")
 for b in bad:
     print("  " + b)
+sys.exit(1 if sccs or bad else 0)

@@ -19,6 +19,10 @@ cargo fmt --all -- --check
 step "lints (clippy, warnings are errors)"
 cargo clippy --workspace --all-targets --all-features -- -D warnings
 
+step "module structure: no import circle between the core's rooms, the command's layers one way (scripts/core-imports.py, scripts/cli-imports.py)"
+python3 scripts/core-imports.py | tail -n 4
+python3 scripts/cli-imports.py | tail -n 2
+
 step "core crate builds without std, alloc or serde (no_std, no required dependencies)"
 cargo build -p tcgen05 --no-default-features
 test "$(cargo tree -p tcgen05 --no-default-features -e normal --prefix none | sort -u | wc -l)" -eq 1
