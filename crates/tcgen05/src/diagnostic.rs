@@ -86,6 +86,41 @@ pub trait Diagnostic: Copy + fmt::Display + fmt::Debug {
     fn severity(&self) -> Severity {
         Severity::Error
     }
+    /// The identifier of the rule broken (for example `"idesc.reserved_bit"`), for error types
+    /// whose rules are written as a [`Rule`] table; `None` for the others.
+    fn rule_id(&self) -> Option<&'static str> {
+        None
+    }
+}
+
+/// Where a rule of a [`Rule`] table comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub enum RuleSource {
+    /// The same document for every value.
+    Fixed(Source),
+    /// The layout table of the descriptor's own variant (for the instruction descriptor, Table
+    /// 42, 43 or 44 according to the kind; decisions.md R8).
+    LayoutTable,
+}
+
+/// One rule of a descriptor, written once: its identifier, its source, how bad breaking it is,
+/// and what it says.
+///
+/// Each descriptor module keeps one `const` table of these, indexed by its rule enum; the
+/// errors of that module read their [`Diagnostic::rule_id`], [`Diagnostic::source`] and
+/// [`Diagnostic::severity`] from it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Rule {
+    /// Stable identifier, `module.rule` in snake case (for example `"idesc.n_out_of_range"`).
+    pub id: &'static str,
+    /// The document the rule comes from.
+    pub source: RuleSource,
+    /// Error or warning.
+    pub severity: Severity,
+    /// The rule in one sentence, as the PTX text or the ruling states it.
+    pub statement: &'static str,
 }
 
 /// A fixed-capacity list of problems, filled by validation and decoding without allocating.
