@@ -35,3 +35,33 @@ fn a_clean_slice_passes() {
     );
     assert!(String::from_utf8_lossy(&out.stdout).contains("sweep: 1 passed, 0 failed"));
 }
+
+/// A decoder that errs on one value, valid or not, fails the sweep, which names the value.
+#[test]
+fn a_wrong_verdict_fails_the_sweep() {
+    // 0x08100490 is valid under f16 (bf16 x bf16 -> f32, M = 128, N = 64); 0x00000000 is valid
+    // under no kind.
+    for value in ["0x08100490", "0"] {
+        let out = sweep(&[
+            "--start",
+            value,
+            "--flip-at",
+            value,
+            "--count",
+            "4096",
+            "--threads",
+            "2",
+            "--kind",
+            "f16",
+        ]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "a wrong verdict passed: {stderr}");
+        assert!(
+            stderr.contains(&format!(
+                "{:#010x}",
+                u32::from_str_radix(value.trim_start_matches("0x"), 16).unwrap_or(0)
+            )),
+            "{stderr}"
+        );
+    }
+}

@@ -1179,7 +1179,7 @@ impl InstructionDescriptor {
     /// concerned: the reserved bits first, lowest first, then the type codes and the rules of
     /// decisions.md R11-R13 and Table 39.
     #[must_use]
-    #[inline]
+    #[inline(always)]
     pub const fn decode(bits: u32, kind: Kind) -> IdescDecoded {
         IdescDecoded {
             bits,
@@ -1211,7 +1211,7 @@ impl InstructionDescriptor {
     /// assert!(!InstructionDescriptor::is_valid(0x0810_0490 | 1 << 23, Kind::F16));
     /// ```
     #[must_use]
-    #[inline]
+    #[inline(always)]
     pub const fn is_valid(bits: u32, kind: Kind) -> bool {
         let v = &VALIDITY[kind as usize];
         let types = ((bits >> 4) & 0x3) | ((bits >> 5) & 0xfc) | ((bits >> 7) & 0x300);
@@ -1328,6 +1328,7 @@ impl InstructionDescriptor {
     /// The kinds under which `bits` decodes without errors (warnings allowed), in
     /// [`Kind::ALL`] order: those for which [`InstructionDescriptor::is_valid`] holds.
     #[must_use]
+    #[inline]
     pub const fn valid_kinds(bits: u32) -> KindSet {
         let mut set = KindSet::EMPTY;
         let mut i = 0;
@@ -1811,88 +1812,153 @@ const fn flag(broken: bool, position: u32) -> u64 {
     (broken as u64) << position
 }
 
+/// The type codes of one kind as masks over the code (bit `c` for code `c`), read from
+/// [`AB_TYPES`] and [`D_TYPES`] at compile time.
+#[derive(Clone, Copy)]
+struct Codes {
+    /// dtype codes that name a type (all four for the block-scaled kinds, which have no dtype).
+    d: u32,
+    /// dtype codes that name f16.
+    d_f16: u32,
+    /// atype/btype codes that name a type.
+    ab: u32,
+    /// atype/btype codes that name bf16.
+    ab_bf16: u32,
+    /// atype/btype codes that name a 4- or 6-bit type (decisions.md R11).
+    ab_sub_byte: u32,
+}
+
+const CODES: [Codes; 7] = {
+    let mut out = [Codes {
+        d: 0,
+        d_f16: 0,
+        ab: 0,
+        ab_bf16: 0,
+        ab_sub_byte: 0,
+    }; 7];
+    let mut k = 0;
+    while k < 7 {
+        let mut c = 0;
+        while c < 8 {
+            if let Some(t) = AB_TYPES[k][c] {
+                out[k].ab |= 1 << c;
+                if matches!(t, ElementType::Bf16) {
+                    out[k].ab_bf16 |= 1 << c;
+                }
+                if t.is_sub_byte() {
+                    out[k].ab_sub_byte |= 1 << c;
+                }
+            }
+            if c < 4 {
+                if let Some(t) = D_TYPES[k][c] {
+                    out[k].d |= 1 << c;
+                    if matches!(t, ElementType::F16) {
+                        out[k].d_f16 |= 1 << c;
+                    }
+                }
+            }
+            c += 1;
+        }
+        k += 1;
+    }
+    out
+};
+
+/// True when bit `i` of `mask` is set.
+#[inline(always)]
+const fn has(mask: u32, i: u32) -> bool {
+    (mask >> i) & 1 == 1
+}
+
 /// The set of problems of a raw value under `kind`: the rules of [`check_fields`] as they apply
 /// to decoded fields, one bit each, plus the reserved bits.
-#[inline]
+#[inline(always)]
 const fn problems(bits: u32, kind: Kind) -> u64 {
     let l = layout_index(kind);
-    let k = kind as usize;
+    let c = &CODES[kind as usize];
     let table42 = l == 0;
-    let block = kind.is_block_scaled();
     let a_code = field(bits, l, IdescField::AType);
     let b_code = field(bits, l, IdescField::BType);
     let d_code = field(bits, l, IdescField::DType);
-    let a = AB_TYPES[k][a_code as usize];
-    let b = AB_TYPES[k][b_code as usize];
-    let d = D_TYPES[k][d_code as usize];
+    let (a_ok, b_ok, d_ok) = (has(c.ab, a_code), has(c.ab, b_code), has(c.d, d_code));
     let mut p = (bits & reserved_mask(kind)) as u64;
-    p |= flag(d.is_none(), at::D_CODE);
-    p |= flag(a.is_none(), at::A_CODE);
-    p |= flag(b.is_none(), at::B_CODE);
-    if matches!(kind, Kind::F16) && a.is_some() && b.is_some() {
-        let d16 = matches!(d, Some(ElementType::F16));
-        p |= flag(d16 && matches!(a, Some(ElementType::Bf16)), at::F16_ACC_A);
-        p |= flag(d16 && matches!(b, Some(ElementType::Bf16)), at::F16_ACC_B);
-        p |= flag(a_code != b_code, at::MIXED_F16_BF16);
+    p |= flag(!d_ok, at::D_CODE) | flag(!a_ok, at::A_CODE) | flag(!b_ok, at::B_CODE);
+    if matches!(kind, Kind::F16) {
+        // R12: an f16 accumulator takes f16 inputs; f16 with bf16 is a warning.
+        let both = a_ok & b_ok;
+        let d16 = d_ok & has(c.d_f16, d_code);
+        p |= flag(both & d16 & has(c.ab_bf16, a_code), at::F16_ACC_A);
+        p |= flag(both & d16 & has(c.ab_bf16, b_code), at::F16_ACC_B);
+        p |= flag(both & (a_code != b_code), at::MIXED_F16_BF16);
     }
-    let saturate = field(bits, l, IdescField::Saturate) != 0;
-    p |= flag(
-        table42 && saturate && !matches!(kind, Kind::I8),
-        at::SATURATE,
-    );
     let i8 = matches!(kind, Kind::I8);
-    p |= flag(i8 && field(bits, l, IdescField::NegateA) != 0, at::NEGATE_A);
-    p |= flag(i8 && field(bits, l, IdescField::NegateB) != 0, at::NEGATE_B);
+    let saturate = field(bits, l, IdescField::Saturate) != 0;
+    p |= flag(table42 & saturate & !i8, at::SATURATE);
+    p |= flag(
+        i8 & (field(bits, l, IdescField::NegateA) != 0),
+        at::NEGATE_A,
+    );
+    p |= flag(
+        i8 & (field(bits, l, IdescField::NegateB) != 0),
+        at::NEGATE_B,
+    );
     let no_transpose = matches!(kind, Kind::Mxf4 | Kind::Mxf4nvf4);
-    let a_sub = match a {
-        Some(t) => t.is_sub_byte(),
-        None => false,
-    };
-    let b_sub = match b {
-        Some(t) => t.is_sub_byte(),
-        None => false,
-    };
     let ta = field(bits, l, IdescField::TransposeA) != 0;
     let tb = field(bits, l, IdescField::TransposeB) != 0;
-    p |= flag(ta && (no_transpose || a_sub), at::TRANSPOSE_A);
-    p |= flag(tb && (no_transpose || b_sub), at::TRANSPOSE_B);
+    p |= flag(
+        ta & (no_transpose | has(c.ab_sub_byte, a_code)),
+        at::TRANSPOSE_A,
+    );
+    p |= flag(
+        tb & (no_transpose | has(c.ab_sub_byte, b_code)),
+        at::TRANSPOSE_B,
+    );
     let selector = field(bits, l, IdescField::SparsitySelector) != 0;
     let sparse = field(bits, l, IdescField::Sparse) != 0;
-    p |= flag(selector && !sparse, at::SELECTOR_DENSE);
+    p |= flag(selector & !sparse, at::SELECTOR_DENSE);
     p |= flag(
-        selector && sparse && matches!(kind, Kind::I8 | Kind::F8f6f4),
+        selector & sparse & matches!(kind, Kind::I8 | Kind::F8f6f4),
         at::SELECTOR_NOT_ZERO,
     );
     let n = field(bits, l, IdescField::N);
     p |= flag(n.wrapping_sub(1) >= 32, at::N_RANGE);
-    let m = field(bits, l, IdescField::M);
-    p |= flag((m_shapes(kind) >> m) & 1 == 0, at::M_SHAPE);
-    if block {
-        // Code 1 is UE8M0, code 0 UE4M3 (Tables 43-44).
+    p |= flag(
+        !has(m_shapes(kind), field(bits, l, IdescField::M)),
+        at::M_SHAPE,
+    );
+    if kind.is_block_scaled() {
+        // Code 1 is UE8M0, code 0 UE4M3 (Tables 43-44); IDs per decisions.md R13.
         let ue4m3 = field(bits, l, IdescField::ScaleType) == 0;
-        p |= flag(ue4m3 && !matches!(kind, Kind::Mxf4nvf4), at::SCALE_TYPE);
-        let sfa = field(bits, l, IdescField::SfaId);
-        let sfb = field(bits, l, IdescField::SfbId);
-        let any_id = matches!(kind, Kind::Mxf8f6f4);
-        let allowed = if ue4m3 { 0b0001 } else { 0b0101 };
-        p |= flag(!any_id && (allowed >> sfa) & 1 == 0, at::SFA_ID);
-        p |= flag(!any_id && (allowed >> sfb) & 1 == 0, at::SFB_ID);
+        p |= flag(ue4m3 & !matches!(kind, Kind::Mxf4nvf4), at::SCALE_TYPE);
+        if !matches!(kind, Kind::Mxf8f6f4) {
+            let allowed = if ue4m3 { 0b0001 } else { 0b0101 };
+            p |= flag(!has(allowed, field(bits, l, IdescField::SfaId)), at::SFA_ID);
+            p |= flag(!has(allowed, field(bits, l, IdescField::SfbId)), at::SFB_ID);
+        }
     }
-    p |= flag(field(bits, l, IdescField::K) != 0 && sparse, at::K96_SPARSE);
+    p |= flag(
+        (field(bits, l, IdescField::K) != 0) & sparse,
+        at::K96_SPARSE,
+    );
     p
 }
 
 /// The fields of a raw value under `kind`, or `None` when a type code names no type.
-#[inline]
+#[inline(always)]
 const fn decode_fields(bits: u32, kind: Kind) -> Option<IdescFields> {
     let l = layout_index(kind);
     let k = kind as usize;
-    let a = AB_TYPES[k][field(bits, l, IdescField::AType) as usize];
-    let b = AB_TYPES[k][field(bits, l, IdescField::BType) as usize];
-    let d = D_TYPES[k][field(bits, l, IdescField::DType) as usize];
-    let (Some(d_type), Some(a_type), Some(b_type)) = (d, a, b) else {
+    let c = &CODES[k];
+    let a_code = field(bits, l, IdescField::AType);
+    let b_code = field(bits, l, IdescField::BType);
+    let d_code = field(bits, l, IdescField::DType);
+    if !(has(c.ab, a_code) & has(c.ab, b_code) & has(c.d, d_code)) {
         return None;
-    };
+    }
+    // Every code the masks accept names a type (`CODES` is built from these tables).
+    let d_type = placeholder(D_TYPES[k][d_code as usize]);
+    let a_type = placeholder(AB_TYPES[k][a_code as usize]);
+    let b_type = placeholder(AB_TYPES[k][b_code as usize]);
     Some(IdescFields {
         kind,
         d_type,
@@ -2081,6 +2147,36 @@ impl IdescDiagnostics {
             kind: self.kind,
             set: self.set & WARNINGS,
         }
+    }
+
+    /// True when one of the problems breaks `rule`.
+    #[must_use]
+    pub const fn breaks(&self, rule: IdescRule) -> bool {
+        let positions = match rule {
+            IdescRule::ReservedBit => 0xffff_ffff,
+            IdescRule::InvalidTypeCode => (1 << at::D_CODE) | (1 << at::A_CODE) | (1 << at::B_CODE),
+            IdescRule::F16AccumulatorNeedsF16Inputs => (1 << at::F16_ACC_A) | (1 << at::F16_ACC_B),
+            IdescRule::MixedF16Bf16 => 1 << at::MIXED_F16_BF16,
+            IdescRule::SaturateNotI8 => 1 << at::SATURATE,
+            IdescRule::NegateI8 => (1 << at::NEGATE_A) | (1 << at::NEGATE_B),
+            IdescRule::TransposeNotAllowed => (1 << at::TRANSPOSE_A) | (1 << at::TRANSPOSE_B),
+            IdescRule::SparsitySelectorWithoutSparsity => 1 << at::SELECTOR_DENSE,
+            IdescRule::SparsitySelectorNotZero => 1 << at::SELECTOR_NOT_ZERO,
+            IdescRule::NOutOfRange => 1 << at::N_RANGE,
+            IdescRule::MNotInTable39 => 1 << at::M_SHAPE,
+            IdescRule::ScaleTypeNotForKind => 1 << at::SCALE_TYPE,
+            IdescRule::SfIdNotAllowed => (1 << at::SFA_ID) | (1 << at::SFB_ID),
+            IdescRule::K96Sparse => 1 << at::K96_SPARSE,
+            // Rules about field values that a raw word cannot hold (a type the kind does not
+            // take, a field the layout lacks, a value wider than its bits, an M or N that the
+            // word cannot store).
+            IdescRule::TypeNotForKind
+            | IdescRule::FieldNotInLayout
+            | IdescRule::FieldTooWide
+            | IdescRule::NNotMultipleOf8
+            | IdescRule::MNotEncodable => 0,
+        };
+        self.set & positions != 0
     }
 
     /// Number of errors.
@@ -2900,6 +2996,13 @@ mod tests {
                     assert_eq!(fast.diagnostics.get(i), Some(*e));
                 }
                 assert_eq!(fast.diagnostics.get(want.len()), None);
+                for rule in IdescRule::ALL {
+                    assert_eq!(
+                        fast.diagnostics.breaks(rule),
+                        want.iter().any(|e| e.rule() == rule),
+                        "{raw:#010x} under {kind}: {rule:?}"
+                    );
+                }
                 assert_eq!(fast.diagnostics.first_error(), list.first_error());
                 assert_eq!(
                     fast.diagnostics.warnings().collect::<Vec<_>>(),
