@@ -928,8 +928,7 @@ impl Diagnostic for SmemError {
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for SmemError {}
+impl core::error::Error for SmemError {}
 
 /// The first error (not warning) of a list, in the order found.
 const fn first_error(d: &SmemDiagnostics) -> Option<SmemError> {
