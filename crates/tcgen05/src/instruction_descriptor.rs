@@ -899,6 +899,7 @@ const RESERVED_BIT_NAMES: [&str; 32] = [
 ];
 
 impl Diagnostic for IdescError {
+    #[inline]
     fn field(&self) -> &'static str {
         match *self {
             IdescError::ReservedBit { bit, .. } => RESERVED_BIT_NAMES[(bit & 31) as usize],
@@ -909,6 +910,7 @@ impl Diagnostic for IdescError {
         }
     }
 
+    #[inline]
     fn value(&self) -> u64 {
         match *self {
             IdescError::ReservedBit { .. } => 1,
@@ -944,10 +946,12 @@ impl Diagnostic for IdescError {
         }
     }
 
+    #[inline]
     fn source(&self) -> Source {
         self.source_of()
     }
 
+    #[inline]
     fn severity(&self) -> Severity {
         self.severity_of()
     }
@@ -1181,15 +1185,15 @@ impl InstructionDescriptor {
     #[must_use]
     #[inline(always)]
     pub const fn decode(bits: u32, kind: Kind) -> IdescDecoded {
-        IdescDecoded {
-            bits,
-            kind,
-            fields: decode_fields(bits, kind),
-            diagnostics: IdescDiagnostics {
-                bits,
-                kind,
-                set: problems(bits, kind),
-            },
+        // One copy per kind, in which the layout and the codes are constants.
+        match kind {
+            Kind::F16 => decode_as::<0>(bits),
+            Kind::Tf32 => decode_as::<1>(bits),
+            Kind::F8f6f4 => decode_as::<2>(bits),
+            Kind::I8 => decode_as::<3>(bits),
+            Kind::Mxf8f6f4 => decode_as::<4>(bits),
+            Kind::Mxf4 => decode_as::<5>(bits),
+            Kind::Mxf4nvf4 => decode_as::<6>(bits),
         }
     }
 
@@ -1943,6 +1947,22 @@ const fn problems(bits: u32, kind: Kind) -> u64 {
     p
 }
 
+/// [`InstructionDescriptor::decode`] under the kind `Kind::ALL[K]`.
+#[inline(always)]
+const fn decode_as<const K: usize>(bits: u32) -> IdescDecoded {
+    let kind = Kind::ALL[K];
+    IdescDecoded {
+        bits,
+        kind,
+        fields: decode_fields(bits, kind),
+        diagnostics: IdescDiagnostics {
+            bits,
+            kind,
+            set: problems(bits, kind),
+        },
+    }
+}
+
 /// The fields of a raw value under `kind`, or `None` when a type code names no type.
 #[inline(always)]
 const fn decode_fields(bits: u32, kind: Kind) -> Option<IdescFields> {
@@ -1990,7 +2010,14 @@ const fn decode_fields(bits: u32, kind: Kind) -> Option<IdescFields> {
 
 /// The problem at `position` of a raw value's set, with its field and value read from the
 /// value.
+#[inline]
 const fn problem_at(bits: u32, kind: Kind, position: u32) -> IdescError {
+    if position < 32 {
+        return IdescError::ReservedBit {
+            bit: position as u8,
+            kind,
+        };
+    }
     let l = layout_index(kind);
     let k = kind as usize;
     let a_code = field(bits, l, IdescField::AType);
@@ -2123,6 +2150,7 @@ impl IdescDiagnostics {
     }
 
     /// All problems, in the order reported.
+    #[inline]
     pub fn iter(&self) -> IdescProblems {
         IdescProblems {
             bits: self.bits,
@@ -2241,6 +2269,7 @@ pub struct IdescProblems {
 impl Iterator for IdescProblems {
     type Item = IdescError;
 
+    #[inline]
     fn next(&mut self) -> Option<IdescError> {
         if self.set == 0 {
             return None;
