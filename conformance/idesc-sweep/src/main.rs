@@ -207,7 +207,7 @@ fn look(raw: u32, kind: Kind, flip: u32, by_fields_mask: u32) -> u8 {
         | (dec.fields.is_some() == dec.diagnostics.breaks(IdescRule::InvalidTypeCode))
         | (!valid & dec.diagnostics.is_empty());
     let sampled = raw.wrapping_mul(0x9E37_79B1) & by_fields_mask == 0;
-    u8::from(sampled) * SAMPLED | u8::from(valid) * VALID | u8::from(wrong) * WRONG
+    (u8::from(sampled) * SAMPLED) | (u8::from(valid) * VALID) | (u8::from(wrong) * WRONG)
 }
 
 /// The properties that only accepted values have, the slower cross-checks on the sampled ones,
