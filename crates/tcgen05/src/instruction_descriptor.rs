@@ -1875,7 +1875,8 @@ const fn has(mask: u32, i: u32) -> bool {
 }
 
 /// The set of problems of a raw value under `kind`: the rules of [`check_fields`] as they apply
-/// to decoded fields, one bit each, plus the reserved bits.
+/// to decoded fields, one bit each, plus the reserved bits. The decoder reads them from
+/// [`PROBLEM_TABLES`], built from this function.
 #[inline(always)]
 const fn problems(bits: u32, kind: Kind) -> u64 {
     let l = layout_index(kind);
@@ -1958,7 +1959,7 @@ const fn decode_as<const K: usize>(bits: u32) -> IdescDecoded {
         diagnostics: IdescDiagnostics {
             bits,
             kind,
-            set: problems(bits, kind),
+            set: problems_by_table(bits, kind),
         },
     }
 }
@@ -2430,6 +2431,87 @@ const fn validity(kind: Kind) -> Validity {
         v.k96_sparse = (1 << k_lo) | (1 << s_lo);
     }
     v
+}
+
+/// The check positions that each group of bits decides alone: the type fields with the
+/// transpositions (bits 4-5, 7-12, 15-16), the modifiers with K (bits 0-3, 13-14, 31), and the
+/// scale fields (bits 4-5, 23, 29-30). N (17-22) and M (24-28) are checked directly.
+const TYPE_CHECKS: u64 = (1 << at::D_CODE)
+    | (1 << at::A_CODE)
+    | (1 << at::B_CODE)
+    | (1 << at::F16_ACC_A)
+    | (1 << at::F16_ACC_B)
+    | (1 << at::MIXED_F16_BF16)
+    | (1 << at::TRANSPOSE_A)
+    | (1 << at::TRANSPOSE_B);
+const MODIFIER_CHECKS: u64 = (1 << at::SATURATE)
+    | (1 << at::NEGATE_A)
+    | (1 << at::NEGATE_B)
+    | (1 << at::SELECTOR_DENSE)
+    | (1 << at::SELECTOR_NOT_ZERO)
+    | (1 << at::K96_SPARSE);
+const SCALE_CHECKS: u64 = (1 << at::SCALE_TYPE) | (1 << at::SFA_ID) | (1 << at::SFB_ID);
+const PROBLEM_MODIFIER_BITS: [u32; 7] = [0, 1, 2, 3, 13, 14, 31];
+
+/// [`problems`] of one kind as tables over each group of bits (the checks above 32, shifted
+/// down by 32), built at compile time by running [`problems`] on every combination of the
+/// group's bits. That each group decides its checks alone is what the tests and the sweep
+/// check ([`problems_by_table`] against [`problems`] and against the field-by-field decode).
+#[derive(Clone, Copy)]
+struct ProblemTables {
+    types: [u32; 1024],
+    modifiers: [u32; 128],
+    scales: [u32; 32],
+}
+
+const PROBLEM_TABLES: [ProblemTables; 7] = {
+    let mut out = [ProblemTables {
+        types: [0; 1024],
+        modifiers: [0; 128],
+        scales: [0; 32],
+    }; 7];
+    let mut k = 0;
+    while k < 7 {
+        let kind = Kind::ALL[k];
+        let mut i = 0;
+        while i < 1024 {
+            let p = problems(scatter(i, &TYPE_BITS), kind) & TYPE_CHECKS;
+            out[k].types[i as usize] = (p >> 32) as u32;
+            i += 1;
+        }
+        let mut i = 0;
+        while i < 128 {
+            let p = problems(scatter(i, &PROBLEM_MODIFIER_BITS), kind) & MODIFIER_CHECKS;
+            out[k].modifiers[i as usize] = (p >> 32) as u32;
+            i += 1;
+        }
+        let mut i = 0;
+        while i < 32 {
+            let p = problems(scatter(i, &SCALE_BITS), kind) & SCALE_CHECKS;
+            out[k].scales[i as usize] = (p >> 32) as u32;
+            i += 1;
+        }
+        k += 1;
+    }
+    out
+};
+
+/// [`problems`] read from [`PROBLEM_TABLES`]: what [`InstructionDescriptor::decode`] uses.
+#[inline(always)]
+const fn problems_by_table(bits: u32, kind: Kind) -> u64 {
+    let t = &PROBLEM_TABLES[kind as usize];
+    let l = layout_index(kind);
+    let types = ((bits >> 4) & 0x3) | ((bits >> 5) & 0xfc) | ((bits >> 7) & 0x300);
+    let modifiers = (bits & 0xf) | ((bits >> 9) & 0x30) | ((bits >> 25) & 0x40);
+    let scales = ((bits >> 4) & 0x3) | ((bits >> 21) & 0x4) | ((bits >> 26) & 0x18);
+    let n = field(bits, l, IdescField::N);
+    let m = field(bits, l, IdescField::M);
+    let high = t.types[types as usize]
+        | t.modifiers[modifiers as usize]
+        | t.scales[scales as usize]
+        | (((n.wrapping_sub(1) >= 32) as u32) << (at::N_RANGE - 32))
+        | ((!has(m_shapes(kind), m) as u32) << (at::M_SHAPE - 32));
+    (bits & reserved_mask(kind)) as u64 | ((high as u64) << 32)
 }
 
 /// A raw instruction descriptor decoded under one kind: the fields (when every type code is
@@ -3055,6 +3137,19 @@ mod tests {
             valid > 2_000 && invalid > 20_000,
             "{valid} valid, {invalid} invalid"
         );
+    }
+
+    #[test]
+    fn the_problem_tables_equal_the_rules() {
+        for raw in probe_values() {
+            for kind in Kind::ALL {
+                assert_eq!(
+                    problems_by_table(raw, kind),
+                    problems(raw, kind),
+                    "{raw:#010x} under {kind}"
+                );
+            }
+        }
     }
 
     #[test]
