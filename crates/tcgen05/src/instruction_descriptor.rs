@@ -2464,6 +2464,9 @@ struct ProblemTables {
     scales: [u32; 32],
 }
 
+// A `const`, not a `static`: `decode` is a `const fn` and reads it (each use is a promoted
+// reference to one copy, 32 KiB in all).
+#[allow(clippy::large_const_arrays)]
 const PROBLEM_TABLES: [ProblemTables; 7] = {
     let mut out = [ProblemTables {
         types: [0; 1024],
