@@ -37,6 +37,7 @@ const fn n_ok(raw: u32) -> bool {
 
 /// True when `raw` is a valid instruction descriptor under `kind`, read from the tables.
 #[must_use]
+#[inline(always)]
 pub const fn valid(raw: u32, kind: Kind) -> bool {
     match kind {
         Kind::F16 | Kind::Tf32 | Kind::F8f6f4 | Kind::I8 => valid_42(raw, kind),

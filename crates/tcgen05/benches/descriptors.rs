@@ -2,7 +2,8 @@
 //!
 //! Run with `cargo bench -p tcgen05 --bench descriptors`. Each benchmark processes a batch of
 //! 1024 values so that the per-value figures criterion prints (in "thrpt") are not dominated by
-//! loop overhead; inputs are built before timing and pass through `black_box`.
+//! loop overhead; inputs are built before timing and pass through `black_box`. The benchmarks
+//! marked "7 kinds" handle each value under every kind and count one element per decode.
 
 // criterion_group! generates an undocumented public function.
 #![allow(missing_docs)]
@@ -13,7 +14,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use tcgen05::instruction_descriptor::{IdescFields, InstructionDescriptor};
 use tcgen05::shared_memory_descriptor::{SmemDescriptor, SmemFields, Swizzle};
 use tcgen05::zero_column_mask::{column_mask, ZeroColumnMask, ZmaskFields};
-use tcgen05::{ElementType, Kind, Target};
+use tcgen05::{Diagnostic, ElementType, Kind, Target};
 
 const BATCH: usize = 1024;
 
@@ -70,6 +71,34 @@ fn idesc(c: &mut Criterion) {
             }
         })
     });
+    // The next two count one element per (value, kind) decode.
+    g.throughput(Throughput::Elements(7 * BATCH as u64));
+    g.bench_function(
+        "decode and read every problem (random values, 7 kinds)",
+        |b| {
+            b.iter(|| {
+                for &v in &random {
+                    for kind in Kind::ALL {
+                        let d = InstructionDescriptor::decode(black_box(v), kind);
+                        for e in d.diagnostics.iter() {
+                            black_box((e.field(), e.value(), e.source(), e.severity()));
+                        }
+                        black_box(d.fields);
+                    }
+                }
+            })
+        },
+    );
+    g.bench_function("is_valid (random values, 7 kinds)", |b| {
+        b.iter(|| {
+            for &v in &random {
+                for kind in Kind::ALL {
+                    black_box(InstructionDescriptor::is_valid(black_box(v), kind));
+                }
+            }
+        })
+    });
+    g.throughput(Throughput::Elements(BATCH as u64));
     g.bench_function("valid_kinds (random values)", |b| {
         b.iter(|| {
             for &v in &random {

@@ -43,7 +43,7 @@
 use core::fmt;
 
 use crate::bits::{BitField, Role};
-use crate::diagnostic::{Diagnostic, Diagnostics, OneLine, Severity, Source};
+use crate::diagnostic::{Diagnostic, Diagnostics, OneLine, Rule, RuleSource, Severity, Source};
 use crate::mma::{ElementType, IdescLayout, Kind, MaxShift, ScaleType};
 
 /// A field of the instruction descriptor, in any of its three layouts.
@@ -475,7 +475,11 @@ impl IdescFields {
 pub const MAX_PROBLEMS: usize = 32;
 
 /// What makes an instruction descriptor, or the fields meant for one, invalid.
+///
+/// Each variant breaks one rule of [`IDESC_RULES`] ([`IdescError::rule`]), which gives its
+/// identifier, source and severity.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum IdescError {
     /// A reserved bit is set (decisions.md R10).
     ReservedBit {
@@ -636,6 +640,257 @@ impl IdescError {
     }
 }
 
+/// The rules of the instruction descriptor, one per [`IdescError`] variant; each has one row in
+/// [`IDESC_RULES`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+#[repr(u8)]
+pub enum IdescRule {
+    /// [`IdescError::ReservedBit`].
+    ReservedBit,
+    /// [`IdescError::InvalidTypeCode`].
+    InvalidTypeCode,
+    /// [`IdescError::TypeNotForKind`].
+    TypeNotForKind,
+    /// [`IdescError::F16AccumulatorNeedsF16Inputs`].
+    F16AccumulatorNeedsF16Inputs,
+    /// [`IdescError::MixedF16Bf16`].
+    MixedF16Bf16,
+    /// [`IdescError::FieldNotInLayout`].
+    FieldNotInLayout,
+    /// [`IdescError::SaturateNotI8`].
+    SaturateNotI8,
+    /// [`IdescError::NegateI8`].
+    NegateI8,
+    /// [`IdescError::TransposeNotAllowed`].
+    TransposeNotAllowed,
+    /// [`IdescError::SparsitySelectorWithoutSparsity`].
+    SparsitySelectorWithoutSparsity,
+    /// [`IdescError::SparsitySelectorNotZero`].
+    SparsitySelectorNotZero,
+    /// [`IdescError::FieldTooWide`].
+    FieldTooWide,
+    /// [`IdescError::NNotMultipleOf8`].
+    NNotMultipleOf8,
+    /// [`IdescError::NOutOfRange`].
+    NOutOfRange,
+    /// [`IdescError::MNotEncodable`].
+    MNotEncodable,
+    /// [`IdescError::MNotInTable39`].
+    MNotInTable39,
+    /// [`IdescError::ScaleTypeNotForKind`].
+    ScaleTypeNotForKind,
+    /// [`IdescError::SfIdNotAllowed`].
+    SfIdNotAllowed,
+    /// [`IdescError::K96Sparse`].
+    K96Sparse,
+}
+
+impl IdescRule {
+    /// Every rule, in the order of [`IDESC_RULES`].
+    pub const ALL: [IdescRule; 19] = [
+        IdescRule::ReservedBit,
+        IdescRule::InvalidTypeCode,
+        IdescRule::TypeNotForKind,
+        IdescRule::F16AccumulatorNeedsF16Inputs,
+        IdescRule::MixedF16Bf16,
+        IdescRule::FieldNotInLayout,
+        IdescRule::SaturateNotI8,
+        IdescRule::NegateI8,
+        IdescRule::TransposeNotAllowed,
+        IdescRule::SparsitySelectorWithoutSparsity,
+        IdescRule::SparsitySelectorNotZero,
+        IdescRule::FieldTooWide,
+        IdescRule::NNotMultipleOf8,
+        IdescRule::NOutOfRange,
+        IdescRule::MNotEncodable,
+        IdescRule::MNotInTable39,
+        IdescRule::ScaleTypeNotForKind,
+        IdescRule::SfIdNotAllowed,
+        IdescRule::K96Sparse,
+    ];
+
+    /// The rule's row of [`IDESC_RULES`].
+    #[must_use]
+    pub const fn row(self) -> &'static Rule {
+        &IDESC_RULES[self as usize]
+    }
+
+    /// The rule's stable identifier, for example `"idesc.reserved_bit"`.
+    #[must_use]
+    pub const fn id(self) -> &'static str {
+        self.row().id
+    }
+}
+
+/// Shorthand for a row of [`IDESC_RULES`].
+const fn rule(
+    id: &'static str,
+    source: RuleSource,
+    severity: Severity,
+    statement: &'static str,
+) -> Rule {
+    Rule {
+        id,
+        source,
+        severity,
+        statement,
+    }
+}
+
+const R10: RuleSource = RuleSource::Fixed(Source::Decision(10));
+const R11: RuleSource = RuleSource::Fixed(Source::Decision(11));
+const R12: RuleSource = RuleSource::Fixed(Source::Decision(12));
+const R13: RuleSource = RuleSource::Fixed(Source::Decision(13));
+const T39: RuleSource = RuleSource::Fixed(Source::PtxTable(39));
+const T42: RuleSource = RuleSource::Fixed(Source::PtxTable(42));
+const T44: RuleSource = RuleSource::Fixed(Source::PtxTable(44));
+const KIND_TABLE: RuleSource = RuleSource::LayoutTable;
+const ERROR: Severity = Severity::Error;
+
+/// Every rule of the instruction descriptor (PTX ISA 9.7.16.4.2 Tables 42-44, the Table 39
+/// ranges that hold for every `.cta_group` and `.ws`, decisions.md R8-R13), one row each,
+/// indexed by [`IdescRule`]. [`IdescError`] reads its identifier, source and severity here.
+pub const IDESC_RULES: [Rule; 19] = [
+    rule("idesc.reserved_bit", R10, ERROR, "Bits that the kind's layout reserves are 0."),
+    rule(
+        "idesc.type_code_undefined",
+        KIND_TABLE,
+        ERROR,
+        "dtype, atype and btype hold a code that the kind's table defines.",
+    ),
+    rule("idesc.type_not_for_kind", R12, ERROR, "Each operand has a type that the kind takes."),
+    rule(
+        "idesc.f16_accumulator_inputs",
+        R12,
+        ERROR,
+        "An .f16 accumulator takes .f16 inputs only.",
+    ),
+    rule(
+        "idesc.mixed_f16_bf16",
+        R12,
+        Severity::Warning,
+        "A and B do not mix .f16 with .bf16, a pair Table 39 does not list.",
+    ),
+    rule(
+        "idesc.field_not_in_layout",
+        R11,
+        ERROR,
+        "A field that the kind's layout lacks keeps its default.",
+    ),
+    rule("idesc.saturate_not_i8", R11, ERROR, "Saturate is set with .kind::i8 only."),
+    rule("idesc.negate_i8", R11, ERROR, ".kind::i8 negates neither A nor B."),
+    rule(
+        "idesc.transpose_not_allowed",
+        R11,
+        ERROR,
+        "An MN-major operand has an 8-bit or wider type, and .kind::mxf4 and .kind::mxf4nvf4 take none.",
+    ),
+    rule(
+        "idesc.selector_without_sparsity",
+        R11,
+        ERROR,
+        "A dense MMA has sparsity selector 0.",
+    ),
+    rule(
+        "idesc.selector_not_zero",
+        R11,
+        ERROR,
+        "The sparsity selector is 0 under .kind::i8 and .kind::f8f6f4.",
+    ),
+    rule("idesc.field_too_wide", T42, ERROR, "Each field's value fits its bits."),
+    rule(
+        "idesc.n_not_multiple_of_8",
+        T42,
+        ERROR,
+        "N is a multiple of 8 (the descriptor stores N >> 3).",
+    ),
+    rule("idesc.n_out_of_range", T39, ERROR, "N lies in 8..=256, the range of every shape."),
+    rule(
+        "idesc.m_not_encodable",
+        KIND_TABLE,
+        ERROR,
+        "M is a multiple of the layout's unit (M >> 4 in Table 42, M >> 7 in Tables 43-44) that fits its bits.",
+    ),
+    rule(
+        "idesc.m_not_in_table_39",
+        T39,
+        ERROR,
+        "M is a shape of the kind: 32 (.ws), 64, 128 or 256; 128 or 256 when block-scaled.",
+    ),
+    rule(
+        "idesc.scale_type_not_for_kind",
+        R12,
+        ERROR,
+        "A block-scaled kind has a scale type it takes (UE4M3 with .kind::mxf4nvf4 only); other kinds have none.",
+    ),
+    rule(
+        "idesc.sf_id_not_allowed",
+        R13,
+        ERROR,
+        "Scale-factor IDs are 0-3 for mxf8f6f4, 0 or 2 for mxf4 and mxf4nvf4, and 0 with UE4M3 scales.",
+    ),
+    rule("idesc.k96_sparse", T44, ERROR, "K = 96 (Table 44 bit 31) is for dense MMAs only."),
+];
+
+impl IdescError {
+    /// The rule this error breaks.
+    #[must_use]
+    pub const fn rule(&self) -> IdescRule {
+        match self {
+            IdescError::ReservedBit { .. } => IdescRule::ReservedBit,
+            IdescError::InvalidTypeCode { .. } => IdescRule::InvalidTypeCode,
+            IdescError::TypeNotForKind { .. } => IdescRule::TypeNotForKind,
+            IdescError::F16AccumulatorNeedsF16Inputs { .. } => {
+                IdescRule::F16AccumulatorNeedsF16Inputs
+            }
+            IdescError::MixedF16Bf16 => IdescRule::MixedF16Bf16,
+            IdescError::FieldNotInLayout { .. } => IdescRule::FieldNotInLayout,
+            IdescError::SaturateNotI8 { .. } => IdescRule::SaturateNotI8,
+            IdescError::NegateI8 { .. } => IdescRule::NegateI8,
+            IdescError::TransposeNotAllowed { .. } => IdescRule::TransposeNotAllowed,
+            IdescError::SparsitySelectorWithoutSparsity { .. } => {
+                IdescRule::SparsitySelectorWithoutSparsity
+            }
+            IdescError::SparsitySelectorNotZero { .. } => IdescRule::SparsitySelectorNotZero,
+            IdescError::FieldTooWide { .. } => IdescRule::FieldTooWide,
+            IdescError::NNotMultipleOf8 { .. } => IdescRule::NNotMultipleOf8,
+            IdescError::NOutOfRange { .. } => IdescRule::NOutOfRange,
+            IdescError::MNotEncodable { .. } => IdescRule::MNotEncodable,
+            IdescError::MNotInTable39 { .. } => IdescRule::MNotInTable39,
+            IdescError::ScaleTypeNotForKind { .. } => IdescRule::ScaleTypeNotForKind,
+            IdescError::SfIdNotAllowed { .. } => IdescRule::SfIdNotAllowed,
+            IdescError::K96Sparse => IdescRule::K96Sparse,
+        }
+    }
+
+    /// The kind whose layout a [`RuleSource::LayoutTable`] rule refers to.
+    const fn layout_kind(&self) -> Kind {
+        match *self {
+            IdescError::ReservedBit { kind, .. }
+            | IdescError::InvalidTypeCode { kind, .. }
+            | IdescError::MNotEncodable { kind, .. } => kind,
+            _ => Kind::F16,
+        }
+    }
+
+    /// Error or warning, from the rule's row.
+    #[must_use]
+    pub const fn severity_of(&self) -> Severity {
+        self.rule().row().severity
+    }
+
+    /// The rule's source, from the rule's row (the kind's table for layout-dependent rules).
+    #[must_use]
+    pub const fn source_of(&self) -> Source {
+        match self.rule().row().source {
+            RuleSource::Fixed(s) => s,
+            RuleSource::LayoutTable => Source::PtxTable(table_number(self.layout_kind())),
+        }
+    }
+}
+
 const RESERVED_BIT_NAMES: [&str; 32] = [
     "bit 0", "bit 1", "bit 2", "bit 3", "bit 4", "bit 5", "bit 6", "bit 7", "bit 8", "bit 9",
     "bit 10", "bit 11", "bit 12", "bit 13", "bit 14", "bit 15", "bit 16", "bit 17", "bit 18",
@@ -644,6 +899,7 @@ const RESERVED_BIT_NAMES: [&str; 32] = [
 ];
 
 impl Diagnostic for IdescError {
+    #[inline]
     fn field(&self) -> &'static str {
         match *self {
             IdescError::ReservedBit { bit, .. } => RESERVED_BIT_NAMES[(bit & 31) as usize],
@@ -654,6 +910,7 @@ impl Diagnostic for IdescError {
         }
     }
 
+    #[inline]
     fn value(&self) -> u64 {
         match *self {
             IdescError::ReservedBit { .. } => 1,
@@ -689,38 +946,18 @@ impl Diagnostic for IdescError {
         }
     }
 
+    #[inline]
     fn source(&self) -> Source {
-        match *self {
-            IdescError::ReservedBit { .. } => Source::Decision(10),
-            IdescError::InvalidTypeCode { kind, .. } | IdescError::MNotEncodable { kind, .. } => {
-                Source::PtxTable(table_number(kind))
-            }
-            IdescError::TypeNotForKind { .. }
-            | IdescError::F16AccumulatorNeedsF16Inputs { .. }
-            | IdescError::MixedF16Bf16
-            | IdescError::ScaleTypeNotForKind { .. } => Source::Decision(12),
-            IdescError::FieldNotInLayout { .. }
-            | IdescError::SaturateNotI8 { .. }
-            | IdescError::NegateI8 { .. }
-            | IdescError::TransposeNotAllowed { .. }
-            | IdescError::SparsitySelectorWithoutSparsity { .. }
-            | IdescError::SparsitySelectorNotZero { .. } => Source::Decision(11),
-            IdescError::FieldTooWide { .. } | IdescError::NNotMultipleOf8 { .. } => {
-                Source::PtxTable(42)
-            }
-            IdescError::NOutOfRange { .. } | IdescError::MNotInTable39 { .. } => {
-                Source::PtxTable(39)
-            }
-            IdescError::SfIdNotAllowed { .. } => Source::Decision(13),
-            IdescError::K96Sparse => Source::PtxTable(44),
-        }
+        self.source_of()
     }
 
+    #[inline]
     fn severity(&self) -> Severity {
-        match self {
-            IdescError::MixedF16Bf16 => Severity::Warning,
-            _ => Severity::Error,
-        }
+        self.severity_of()
+    }
+
+    fn rule_id(&self) -> Option<&'static str> {
+        Some(self.rule().id())
     }
 }
 
@@ -843,8 +1080,7 @@ impl fmt::Display for IdescError {
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for IdescError {}
+impl core::error::Error for IdescError {}
 
 /// A 32-bit instruction descriptor together with its kind, satisfying every rule of the kind's
 /// layout (Tables 42-44, decisions.md R8-R13) that does not depend on `.cta_group`, `.ws` or the
@@ -899,17 +1135,10 @@ impl InstructionDescriptor {
     /// # Errors
     /// The first error [`InstructionDescriptor::decode`] reports.
     pub const fn from_bits(bits: u32, kind: Kind) -> Result<Self, IdescError> {
-        let d = Self::decode(bits, kind);
-        let mut i = 0;
-        while i < d.diagnostics.len() {
-            if let Some(e) = d.diagnostics.get(i) {
-                if !matches!(e, IdescError::MixedF16Bf16) {
-                    return Err(e);
-                }
-            }
-            i += 1;
+        match Self::decode(bits, kind).diagnostics.first_error() {
+            Some(e) => Err(e),
+            None => Ok(Self { bits, kind }),
         }
-        Ok(Self { bits, kind })
     }
 
     /// Wraps a raw value without checking it. Nothing in this crate relies on its validity, but
@@ -948,8 +1177,72 @@ impl InstructionDescriptor {
     }
 
     /// Decodes any 32-bit value under `kind`, reporting every problem. Never panics.
+    ///
+    /// The problems are kept as a set of the rules broken ([`IdescDiagnostics`]); each
+    /// [`IdescError`] is built from the value when it is read, in the order of the fields
+    /// concerned: the reserved bits first, lowest first, then the type codes and the rules of
+    /// decisions.md R11-R13 and Table 39.
     #[must_use]
+    #[inline(always)]
     pub const fn decode(bits: u32, kind: Kind) -> IdescDecoded {
+        // One copy per kind, in which the layout and the codes are constants.
+        match kind {
+            Kind::F16 => decode_as::<0>(bits),
+            Kind::Tf32 => decode_as::<1>(bits),
+            Kind::F8f6f4 => decode_as::<2>(bits),
+            Kind::I8 => decode_as::<3>(bits),
+            Kind::Mxf8f6f4 => decode_as::<4>(bits),
+            Kind::Mxf4 => decode_as::<5>(bits),
+            Kind::Mxf4nvf4 => decode_as::<6>(bits),
+        }
+    }
+
+    /// True when `bits` is a valid instruction descriptor under `kind`: exactly when
+    /// [`InstructionDescriptor::decode`] reports no error (warnings allowed), which the
+    /// exhaustive sweep (`conformance/idesc-sweep`) checks on all 2^32 values of every kind.
+    ///
+    /// The rules of Tables 42-44 (reserved bits, decisions.md R10; type codes, R8 and R12;
+    /// transposition, negation, saturation and the sparsity selector, R11; scale type and
+    /// scale-factor IDs, R12-R13) and the Table 39 ranges of M and N are read here as masks and
+    /// small per-kind tables built at compile time, without building any diagnostic.
+    ///
+    /// ```
+    /// use tcgen05::instruction_descriptor::InstructionDescriptor;
+    /// use tcgen05::Kind;
+    ///
+    /// const OK: bool = InstructionDescriptor::is_valid(0x0810_0490, Kind::F16);
+    /// assert!(OK);
+    /// assert!(!InstructionDescriptor::is_valid(0x0810_0490 | 1 << 23, Kind::F16));
+    /// ```
+    #[must_use]
+    #[inline(always)]
+    pub const fn is_valid(bits: u32, kind: Kind) -> bool {
+        let v = &VALIDITY[kind as usize];
+        let types = ((bits >> 4) & 0x3) | ((bits >> 5) & 0xfc) | ((bits >> 7) & 0x300);
+        let modifiers = (bits & 0xf) | ((bits >> 9) & 0x30);
+        let scales = ((bits >> 4) & 0x3) | ((bits >> 21) & 0x4) | ((bits >> 26) & 0x18);
+        let n = (bits >> 17) & 0x3f;
+        let m = (bits >> 24) & 0x1f;
+        (bits & v.reserved == 0)
+            & (n.wrapping_sub(1) < 32)
+            & ((v.m_codes >> m) & 1 == 1)
+            & ((v.types[(types >> 5) as usize] >> (types & 31)) & 1 == 1)
+            & ((v.modifiers >> modifiers) & 1 == 1)
+            & ((v.scales >> scales) & 1 == 1)
+            & ((bits & v.k96_sparse != v.k96_sparse) | (v.k96_sparse == 0))
+    }
+
+    /// The decode of a raw value through its fields: reads them, then applies
+    /// [`IdescFields::validate`]'s rules to them, after the reserved bits and undefined type
+    /// codes. [`InstructionDescriptor::decode`] gives the same fields and the same problems in
+    /// the same order (checked by the tests and by the sweep); this path stays as the second
+    /// reading that proves it.
+    #[doc(hidden)]
+    #[must_use]
+    pub const fn decode_by_fields(
+        bits: u32,
+        kind: Kind,
+    ) -> (Option<IdescFields>, Diagnostics<IdescError, MAX_PROBLEMS>) {
         let raw = bits as u64;
         let mut d = Diagnostics::new();
         // Reserved bits, one error per set bit, lowest first.
@@ -1033,23 +1326,19 @@ impl InstructionDescriptor {
         } else {
             None
         };
-        IdescDecoded {
-            bits,
-            kind,
-            fields,
-            diagnostics: d,
-        }
+        (fields, d)
     }
 
     /// The kinds under which `bits` decodes without errors (warnings allowed), in
-    /// [`Kind::ALL`] order.
+    /// [`Kind::ALL`] order: those for which [`InstructionDescriptor::is_valid`] holds.
     #[must_use]
+    #[inline]
     pub const fn valid_kinds(bits: u32) -> KindSet {
         let mut set = KindSet::EMPTY;
         let mut i = 0;
         while i < Kind::ALL.len() {
             let k = Kind::ALL[i];
-            if Self::from_bits(bits, k).is_ok() {
+            if Self::is_valid(bits, k) {
                 set = set.with(k);
             }
             i += 1;
@@ -1384,6 +1673,850 @@ const fn check_sf_id(
     }
 }
 
+// ---------------------------------------------------------------------------------------------
+// The decoder's fast path: field positions, type codes and the rules as data.
+// ---------------------------------------------------------------------------------------------
+
+/// Where each field sits in each layout, as (lowest bit, mask of its width; 0 when the layout
+/// lacks it), read from [`TABLE_42`], [`TABLE_43`] and [`TABLE_44`] at compile time.
+const FIELD_BITS: [[(u32, u32); FIELD_COUNT]; 3] = [
+    field_bits(TABLE_42),
+    field_bits(TABLE_43),
+    field_bits(TABLE_44),
+];
+
+const fn field_bits(table: &[BitField<IdescField>]) -> [(u32, u32); FIELD_COUNT] {
+    let mut out = [(0u32, 0u32); FIELD_COUNT];
+    let mut i = 0;
+    while i < table.len() {
+        out[table[i].field as usize] = (table[i].lo as u32, table[i].max() as u32);
+        i += 1;
+    }
+    out
+}
+
+/// The raw bits of `field` in `bits` under the layout numbered `layout` (0 for Table 42), or 0
+/// when that layout lacks the field.
+#[inline(always)]
+const fn field(bits: u32, layout: usize, field: IdescField) -> u32 {
+    let (lo, mask) = FIELD_BITS[layout][field as usize];
+    (bits >> lo) & mask
+}
+
+const fn layout_index(kind: Kind) -> usize {
+    match kind.idesc_layout() {
+        IdescLayout::Table42 => 0,
+        IdescLayout::Table43 => 1,
+        IdescLayout::Table44 => 2,
+    }
+}
+
+/// The type each atype/btype code stands for under each kind ([`ElementType::from_ab_code`],
+/// Tables 42-44 and decisions.md R8), indexed by `kind as usize` and the code.
+const AB_TYPES: [[Option<ElementType>; 8]; 7] = {
+    let mut out = [[None; 8]; 7];
+    let mut k = 0;
+    while k < Kind::ALL.len() {
+        let kind = Kind::ALL[k];
+        assert!(kind as usize == k, "Kind::ALL is in declaration order");
+        let mut code = 0;
+        while code < 8 {
+            out[k][code] = ElementType::from_ab_code(kind, code as u8);
+            code += 1;
+        }
+        k += 1;
+    }
+    out
+};
+
+/// The accumulator type each dtype code stands for under each kind
+/// ([`ElementType::from_d_code`]; block-scaled kinds have no dtype field and always get f32).
+const D_TYPES: [[Option<ElementType>; 4]; 7] = {
+    let mut out = [[None; 4]; 7];
+    let mut k = 0;
+    while k < Kind::ALL.len() {
+        let kind = Kind::ALL[k];
+        let mut code = 0;
+        while code < 4 {
+            out[k][code] = if kind.is_block_scaled() {
+                Some(ElementType::F32)
+            } else {
+                ElementType::from_d_code(kind, code as u8)
+            };
+            code += 1;
+        }
+        k += 1;
+    }
+    out
+};
+
+/// The M field codes of the Table 39 shapes (32, 64, 128, 256; block-scaled 128, 256), as a
+/// mask over the field's value (M >> 4 in Table 42, M >> 7 in Tables 43-44).
+const fn m_shapes(kind: Kind) -> u32 {
+    let shapes: &[u16] = if kind.is_block_scaled() {
+        &[128, 256]
+    } else {
+        &[32, 64, 128, 256]
+    };
+    let mut mask = 0u32;
+    let mut i = 0;
+    while i < shapes.len() {
+        mask |= 1 << (shapes[i] / m_unit(kind));
+        i += 1;
+    }
+    mask
+}
+
+/// The same shapes as a mask over the five bits 24-28 (Table 42 stores M >> 4 there; Tables
+/// 43-44 store M >> 7 at 27-28 and reserve 24-26).
+const fn m_codes(kind: Kind) -> u32 {
+    let (lo, _) = FIELD_BITS[layout_index(kind)][IdescField::M as usize];
+    let shapes = m_shapes(kind);
+    let mut mask = 0u32;
+    let mut code = 0;
+    while code < 32 {
+        if (shapes >> code) & 1 == 1 {
+            mask |= 1 << (code << (lo - 24));
+        }
+        code += 1;
+    }
+    mask
+}
+
+/// Positions in an [`IdescDiagnostics`] set. Positions 0-31 are the reserved bits of the word
+/// themselves (decisions.md R10); the others are one check each, numbered in the order
+/// [`InstructionDescriptor::decode`] reports them.
+mod at {
+    pub const D_CODE: u32 = 32;
+    pub const A_CODE: u32 = 33;
+    pub const B_CODE: u32 = 34;
+    pub const F16_ACC_A: u32 = 35;
+    pub const F16_ACC_B: u32 = 36;
+    pub const MIXED_F16_BF16: u32 = 37;
+    pub const SATURATE: u32 = 38;
+    pub const NEGATE_A: u32 = 39;
+    pub const NEGATE_B: u32 = 40;
+    pub const TRANSPOSE_A: u32 = 41;
+    pub const TRANSPOSE_B: u32 = 42;
+    pub const SELECTOR_DENSE: u32 = 43;
+    pub const SELECTOR_NOT_ZERO: u32 = 44;
+    pub const N_RANGE: u32 = 45;
+    pub const M_SHAPE: u32 = 46;
+    pub const SCALE_TYPE: u32 = 47;
+    pub const SFA_ID: u32 = 48;
+    pub const SFB_ID: u32 = 49;
+    pub const K96_SPARSE: u32 = 50;
+}
+
+/// The positions whose problems are warnings (decisions.md R12's mixed f16/bf16 pair).
+const WARNINGS: u64 = 1 << at::MIXED_F16_BF16;
+
+#[inline(always)]
+const fn flag(broken: bool, position: u32) -> u64 {
+    (broken as u64) << position
+}
+
+/// The type codes of one kind as masks over the code (bit `c` for code `c`), read from
+/// [`AB_TYPES`] and [`D_TYPES`] at compile time.
+#[derive(Clone, Copy)]
+struct Codes {
+    /// dtype codes that name a type (all four for the block-scaled kinds, which have no dtype).
+    d: u32,
+    /// dtype codes that name f16.
+    d_f16: u32,
+    /// atype/btype codes that name a type.
+    ab: u32,
+    /// atype/btype codes that name bf16.
+    ab_bf16: u32,
+    /// atype/btype codes that name a 4- or 6-bit type (decisions.md R11).
+    ab_sub_byte: u32,
+}
+
+const CODES: [Codes; 7] = {
+    let mut out = [Codes {
+        d: 0,
+        d_f16: 0,
+        ab: 0,
+        ab_bf16: 0,
+        ab_sub_byte: 0,
+    }; 7];
+    let mut k = 0;
+    while k < 7 {
+        let mut c = 0;
+        while c < 8 {
+            if let Some(t) = AB_TYPES[k][c] {
+                out[k].ab |= 1 << c;
+                if matches!(t, ElementType::Bf16) {
+                    out[k].ab_bf16 |= 1 << c;
+                }
+                if t.is_sub_byte() {
+                    out[k].ab_sub_byte |= 1 << c;
+                }
+            }
+            if c < 4 {
+                if let Some(t) = D_TYPES[k][c] {
+                    out[k].d |= 1 << c;
+                    if matches!(t, ElementType::F16) {
+                        out[k].d_f16 |= 1 << c;
+                    }
+                }
+            }
+            c += 1;
+        }
+        k += 1;
+    }
+    out
+};
+
+/// True when bit `i` of `mask` is set.
+#[inline(always)]
+const fn has(mask: u32, i: u32) -> bool {
+    (mask >> i) & 1 == 1
+}
+
+/// The set of problems of a raw value under `kind`: the rules of [`check_fields`] as they apply
+/// to decoded fields, one bit each, plus the reserved bits. The decoder reads them from
+/// [`PROBLEM_TABLES`], built from this function.
+#[inline(always)]
+const fn problems(bits: u32, kind: Kind) -> u64 {
+    let l = layout_index(kind);
+    let c = &CODES[kind as usize];
+    let table42 = l == 0;
+    let a_code = field(bits, l, IdescField::AType);
+    let b_code = field(bits, l, IdescField::BType);
+    let d_code = field(bits, l, IdescField::DType);
+    let (a_ok, b_ok, d_ok) = (has(c.ab, a_code), has(c.ab, b_code), has(c.d, d_code));
+    let mut p = (bits & reserved_mask(kind)) as u64;
+    p |= flag(!d_ok, at::D_CODE) | flag(!a_ok, at::A_CODE) | flag(!b_ok, at::B_CODE);
+    if matches!(kind, Kind::F16) {
+        // R12: an f16 accumulator takes f16 inputs; f16 with bf16 is a warning.
+        let both = a_ok & b_ok;
+        let d16 = d_ok & has(c.d_f16, d_code);
+        p |= flag(both & d16 & has(c.ab_bf16, a_code), at::F16_ACC_A);
+        p |= flag(both & d16 & has(c.ab_bf16, b_code), at::F16_ACC_B);
+        p |= flag(both & (a_code != b_code), at::MIXED_F16_BF16);
+    }
+    let i8 = matches!(kind, Kind::I8);
+    let saturate = field(bits, l, IdescField::Saturate) != 0;
+    p |= flag(table42 & saturate & !i8, at::SATURATE);
+    p |= flag(
+        i8 & (field(bits, l, IdescField::NegateA) != 0),
+        at::NEGATE_A,
+    );
+    p |= flag(
+        i8 & (field(bits, l, IdescField::NegateB) != 0),
+        at::NEGATE_B,
+    );
+    let no_transpose = matches!(kind, Kind::Mxf4 | Kind::Mxf4nvf4);
+    let ta = field(bits, l, IdescField::TransposeA) != 0;
+    let tb = field(bits, l, IdescField::TransposeB) != 0;
+    p |= flag(
+        ta & (no_transpose | has(c.ab_sub_byte, a_code)),
+        at::TRANSPOSE_A,
+    );
+    p |= flag(
+        tb & (no_transpose | has(c.ab_sub_byte, b_code)),
+        at::TRANSPOSE_B,
+    );
+    let selector = field(bits, l, IdescField::SparsitySelector) != 0;
+    let sparse = field(bits, l, IdescField::Sparse) != 0;
+    p |= flag(selector & !sparse, at::SELECTOR_DENSE);
+    p |= flag(
+        selector & sparse & matches!(kind, Kind::I8 | Kind::F8f6f4),
+        at::SELECTOR_NOT_ZERO,
+    );
+    let n = field(bits, l, IdescField::N);
+    p |= flag(n.wrapping_sub(1) >= 32, at::N_RANGE);
+    p |= flag(
+        !has(m_shapes(kind), field(bits, l, IdescField::M)),
+        at::M_SHAPE,
+    );
+    if kind.is_block_scaled() {
+        // Code 1 is UE8M0, code 0 UE4M3 (Tables 43-44); IDs per decisions.md R13.
+        let ue4m3 = field(bits, l, IdescField::ScaleType) == 0;
+        p |= flag(ue4m3 & !matches!(kind, Kind::Mxf4nvf4), at::SCALE_TYPE);
+        if !matches!(kind, Kind::Mxf8f6f4) {
+            let allowed = if ue4m3 { 0b0001 } else { 0b0101 };
+            p |= flag(!has(allowed, field(bits, l, IdescField::SfaId)), at::SFA_ID);
+            p |= flag(!has(allowed, field(bits, l, IdescField::SfbId)), at::SFB_ID);
+        }
+    }
+    p |= flag(
+        (field(bits, l, IdescField::K) != 0) & sparse,
+        at::K96_SPARSE,
+    );
+    p
+}
+
+/// [`InstructionDescriptor::decode`] under the kind `Kind::ALL[K]`.
+#[inline(always)]
+const fn decode_as<const K: usize>(bits: u32) -> IdescDecoded {
+    let kind = Kind::ALL[K];
+    IdescDecoded {
+        bits,
+        kind,
+        fields: decode_fields(bits, kind),
+        diagnostics: IdescDiagnostics {
+            bits,
+            kind,
+            set: problems_by_table(bits, kind),
+        },
+    }
+}
+
+/// The fields of a raw value under `kind`, or `None` when a type code names no type.
+#[inline(always)]
+const fn decode_fields(bits: u32, kind: Kind) -> Option<IdescFields> {
+    let l = layout_index(kind);
+    let k = kind as usize;
+    let c = &CODES[k];
+    let a_code = field(bits, l, IdescField::AType);
+    let b_code = field(bits, l, IdescField::BType);
+    let d_code = field(bits, l, IdescField::DType);
+    if !(has(c.ab, a_code) & has(c.ab, b_code) & has(c.d, d_code)) {
+        return None;
+    }
+    // Every code the masks accept names a type (`CODES` is built from these tables).
+    let d_type = placeholder(D_TYPES[k][d_code as usize]);
+    let a_type = placeholder(AB_TYPES[k][a_code as usize]);
+    let b_type = placeholder(AB_TYPES[k][b_code as usize]);
+    Some(IdescFields {
+        kind,
+        d_type,
+        a_type,
+        b_type,
+        m: field(bits, l, IdescField::M) as u16 * m_unit(kind),
+        n: (field(bits, l, IdescField::N) as u16) << 3,
+        sparse: field(bits, l, IdescField::Sparse) != 0,
+        sparsity_selector: field(bits, l, IdescField::SparsitySelector) as u8,
+        saturate: field(bits, l, IdescField::Saturate) != 0,
+        negate_a: field(bits, l, IdescField::NegateA) != 0,
+        negate_b: field(bits, l, IdescField::NegateB) != 0,
+        transpose_a: field(bits, l, IdescField::TransposeA) != 0,
+        transpose_b: field(bits, l, IdescField::TransposeB) != 0,
+        max_shift: match MaxShift::from_code(field(bits, l, IdescField::MaxShift) as u8) {
+            Some(s) => s,
+            None => MaxShift::None,
+        },
+        scale_type: if kind.is_block_scaled() {
+            ScaleType::from_code(field(bits, l, IdescField::ScaleType) as u8)
+        } else {
+            None
+        },
+        sfa_id: field(bits, l, IdescField::SfaId) as u8,
+        sfb_id: field(bits, l, IdescField::SfbId) as u8,
+        k96: field(bits, l, IdescField::K) != 0,
+    })
+}
+
+/// The problem at `position` of a raw value's set, with its field and value read from the
+/// value.
+#[inline]
+const fn problem_at(bits: u32, kind: Kind, position: u32) -> IdescError {
+    if position < 32 {
+        return IdescError::ReservedBit {
+            bit: position as u8,
+            kind,
+        };
+    }
+    let l = layout_index(kind);
+    let k = kind as usize;
+    let a_code = field(bits, l, IdescField::AType);
+    let b_code = field(bits, l, IdescField::BType);
+    let scale = if kind.is_block_scaled() {
+        ScaleType::from_code(field(bits, l, IdescField::ScaleType) as u8)
+    } else {
+        None
+    };
+    let selector = field(bits, l, IdescField::SparsitySelector) as u8;
+    match position {
+        at::D_CODE => IdescError::InvalidTypeCode {
+            field: IdescField::DType,
+            code: field(bits, l, IdescField::DType) as u8,
+            kind,
+        },
+        at::A_CODE => IdescError::InvalidTypeCode {
+            field: IdescField::AType,
+            code: a_code as u8,
+            kind,
+        },
+        at::B_CODE => IdescError::InvalidTypeCode {
+            field: IdescField::BType,
+            code: b_code as u8,
+            kind,
+        },
+        at::F16_ACC_A => IdescError::F16AccumulatorNeedsF16Inputs {
+            field: IdescField::AType,
+        },
+        at::F16_ACC_B => IdescError::F16AccumulatorNeedsF16Inputs {
+            field: IdescField::BType,
+        },
+        at::MIXED_F16_BF16 => IdescError::MixedF16Bf16,
+        at::SATURATE => IdescError::SaturateNotI8 { kind },
+        at::NEGATE_A => IdescError::NegateI8 {
+            field: IdescField::NegateA,
+        },
+        at::NEGATE_B => IdescError::NegateI8 {
+            field: IdescField::NegateB,
+        },
+        at::TRANSPOSE_A => IdescError::TransposeNotAllowed {
+            field: IdescField::TransposeA,
+            kind,
+            ty: placeholder(AB_TYPES[k][a_code as usize]),
+        },
+        at::TRANSPOSE_B => IdescError::TransposeNotAllowed {
+            field: IdescField::TransposeB,
+            kind,
+            ty: placeholder(AB_TYPES[k][b_code as usize]),
+        },
+        at::SELECTOR_DENSE => IdescError::SparsitySelectorWithoutSparsity { value: selector },
+        at::SELECTOR_NOT_ZERO => IdescError::SparsitySelectorNotZero {
+            value: selector,
+            kind,
+        },
+        at::N_RANGE => IdescError::NOutOfRange {
+            n: (field(bits, l, IdescField::N) as u16) << 3,
+        },
+        at::M_SHAPE => IdescError::MNotInTable39 {
+            m: field(bits, l, IdescField::M) as u16 * m_unit(kind),
+            kind,
+        },
+        at::SCALE_TYPE => IdescError::ScaleTypeNotForKind { scale, kind },
+        at::SFA_ID => IdescError::SfIdNotAllowed {
+            field: IdescField::SfaId,
+            value: field(bits, l, IdescField::SfaId) as u8,
+            kind,
+            scale,
+        },
+        at::SFB_ID => IdescError::SfIdNotAllowed {
+            field: IdescField::SfbId,
+            value: field(bits, l, IdescField::SfbId) as u8,
+            kind,
+            scale,
+        },
+        at::K96_SPARSE => IdescError::K96Sparse,
+        bit => IdescError::ReservedBit {
+            bit: (bit & 31) as u8,
+            kind,
+        },
+    }
+}
+
+/// Every problem of a decoded instruction descriptor, kept as the set of checks it fails.
+///
+/// Reading the list ([`IdescDiagnostics::iter`], [`IdescDiagnostics::get`]) builds each
+/// [`IdescError`] from the raw value, so decoding itself builds no list. It answers the same
+/// questions as a [`Diagnostics`] list, in the same order; [`IdescDiagnostics::to_list`] gives
+/// one.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct IdescDiagnostics {
+    bits: u32,
+    kind: Kind,
+    set: u64,
+}
+
+impl IdescDiagnostics {
+    /// Number of problems.
+    #[must_use]
+    pub const fn len(&self) -> usize {
+        self.set.count_ones() as usize
+    }
+
+    /// True when there is no problem.
+    #[must_use]
+    pub const fn is_empty(&self) -> bool {
+        self.set == 0
+    }
+
+    /// Always false: the set holds every problem one value can have. (Kept so that this type
+    /// answers the same questions as [`Diagnostics`].)
+    #[must_use]
+    pub const fn overflowed(&self) -> bool {
+        false
+    }
+
+    /// The `i`-th problem, in the order reported.
+    #[must_use]
+    pub const fn get(&self, i: usize) -> Option<IdescError> {
+        let mut set = self.set;
+        let mut n = 0;
+        while set != 0 {
+            if n == i {
+                return Some(problem_at(self.bits, self.kind, set.trailing_zeros()));
+            }
+            set &= set - 1;
+            n += 1;
+        }
+        None
+    }
+
+    /// All problems, in the order reported.
+    #[inline]
+    #[must_use = "iterators are lazy and do nothing unless consumed"]
+    pub fn iter(&self) -> IdescProblems {
+        IdescProblems {
+            bits: self.bits,
+            kind: self.kind,
+            set: self.set,
+        }
+    }
+
+    /// The problems of severity [`Severity::Error`].
+    #[must_use = "iterators are lazy and do nothing unless consumed"]
+    pub fn errors(&self) -> IdescProblems {
+        IdescProblems {
+            bits: self.bits,
+            kind: self.kind,
+            set: self.set & !WARNINGS,
+        }
+    }
+
+    /// The problems of severity [`Severity::Warning`].
+    #[must_use = "iterators are lazy and do nothing unless consumed"]
+    pub fn warnings(&self) -> IdescProblems {
+        IdescProblems {
+            bits: self.bits,
+            kind: self.kind,
+            set: self.set & WARNINGS,
+        }
+    }
+
+    /// True when one of the problems breaks `rule`.
+    #[must_use]
+    pub const fn breaks(&self, rule: IdescRule) -> bool {
+        let positions = match rule {
+            IdescRule::ReservedBit => 0xffff_ffff,
+            IdescRule::InvalidTypeCode => (1 << at::D_CODE) | (1 << at::A_CODE) | (1 << at::B_CODE),
+            IdescRule::F16AccumulatorNeedsF16Inputs => (1 << at::F16_ACC_A) | (1 << at::F16_ACC_B),
+            IdescRule::MixedF16Bf16 => 1 << at::MIXED_F16_BF16,
+            IdescRule::SaturateNotI8 => 1 << at::SATURATE,
+            IdescRule::NegateI8 => (1 << at::NEGATE_A) | (1 << at::NEGATE_B),
+            IdescRule::TransposeNotAllowed => (1 << at::TRANSPOSE_A) | (1 << at::TRANSPOSE_B),
+            IdescRule::SparsitySelectorWithoutSparsity => 1 << at::SELECTOR_DENSE,
+            IdescRule::SparsitySelectorNotZero => 1 << at::SELECTOR_NOT_ZERO,
+            IdescRule::NOutOfRange => 1 << at::N_RANGE,
+            IdescRule::MNotInTable39 => 1 << at::M_SHAPE,
+            IdescRule::ScaleTypeNotForKind => 1 << at::SCALE_TYPE,
+            IdescRule::SfIdNotAllowed => (1 << at::SFA_ID) | (1 << at::SFB_ID),
+            IdescRule::K96Sparse => 1 << at::K96_SPARSE,
+            // Rules about field values that a raw word cannot hold (a type the kind does not
+            // take, a field the layout lacks, a value wider than its bits, an M or N that the
+            // word cannot store).
+            IdescRule::TypeNotForKind
+            | IdescRule::FieldNotInLayout
+            | IdescRule::FieldTooWide
+            | IdescRule::NNotMultipleOf8
+            | IdescRule::MNotEncodable => 0,
+        };
+        self.set & positions != 0
+    }
+
+    /// Number of errors.
+    #[must_use]
+    pub const fn error_count(&self) -> usize {
+        (self.set & !WARNINGS).count_ones() as usize
+    }
+
+    /// True when at least one problem is an error.
+    #[must_use]
+    pub const fn has_errors(&self) -> bool {
+        self.set & !WARNINGS != 0
+    }
+
+    /// The first error, if any.
+    #[must_use]
+    pub const fn first_error(&self) -> Option<IdescError> {
+        let errors = self.set & !WARNINGS;
+        if errors == 0 {
+            None
+        } else {
+            Some(problem_at(self.bits, self.kind, errors.trailing_zeros()))
+        }
+    }
+
+    /// The problems as a fixed-capacity list.
+    #[must_use]
+    pub const fn to_list(&self) -> Diagnostics<IdescError, MAX_PROBLEMS> {
+        let mut out = Diagnostics::new();
+        let mut set = self.set;
+        while set != 0 {
+            out.push(problem_at(self.bits, self.kind, set.trailing_zeros()));
+            set &= set - 1;
+        }
+        out
+    }
+}
+
+impl fmt::Debug for IdescDiagnostics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl IntoIterator for &IdescDiagnostics {
+    type Item = IdescError;
+    type IntoIter = IdescProblems;
+
+    fn into_iter(self) -> IdescProblems {
+        self.iter()
+    }
+}
+
+/// The problems of an [`IdescDiagnostics`], in the order reported.
+#[derive(Clone, Debug)]
+#[must_use = "iterators are lazy and do nothing unless consumed"]
+pub struct IdescProblems {
+    bits: u32,
+    kind: Kind,
+    set: u64,
+}
+
+impl Iterator for IdescProblems {
+    type Item = IdescError;
+
+    #[inline]
+    fn next(&mut self) -> Option<IdescError> {
+        if self.set == 0 {
+            return None;
+        }
+        let position = self.set.trailing_zeros();
+        self.set &= self.set - 1;
+        Some(problem_at(self.bits, self.kind, position))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.set.count_ones() as usize;
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for IdescProblems {}
+
+impl core::iter::FusedIterator for IdescProblems {}
+
+/// The validity rules of one kind as masks, for [`InstructionDescriptor::is_valid`].
+#[derive(Clone, Copy)]
+struct Validity {
+    /// Bits that must be 0 (decisions.md R10).
+    reserved: u32,
+    /// Allowed values of bits 24-28 (M, Table 39).
+    m_codes: u32,
+    /// Allowed combinations of bits 4-5, 7-12, 15-16 (dtype, atype, btype, transpose A and B;
+    /// R8, R11, R12), as a 1024-bit set.
+    types: [u32; 32],
+    /// Allowed combinations of bits 0-3, 13-14 (selector, sparsity, saturate, negate A and B;
+    /// R11), as a 64-bit set.
+    modifiers: u64,
+    /// Allowed combinations of bits 4-5, 23, 29-30 (scale-factor B ID, scale type, scale-factor
+    /// A ID; R12, R13), as a 32-bit set.
+    scales: u32,
+    /// Bits that must not be all set (Table 44: K = 96 with sparsity); 0 when no such pair.
+    k96_sparse: u32,
+}
+
+/// The masks of each kind, indexed by `kind as usize`.
+const VALIDITY: [Validity; 7] = {
+    let mut out = [Validity {
+        reserved: 0,
+        m_codes: 0,
+        types: [0; 32],
+        modifiers: 0,
+        scales: 0,
+        k96_sparse: 0,
+    }; 7];
+    let mut k = 0;
+    while k < Kind::ALL.len() {
+        out[k] = validity(Kind::ALL[k]);
+        k += 1;
+    }
+    out
+};
+
+/// Spreads the bits of `index` over the word positions `at` (lowest index bit first).
+const fn scatter(index: u32, at: &[u32]) -> u32 {
+    let mut raw = 0;
+    let mut i = 0;
+    while i < at.len() {
+        raw |= ((index >> i) & 1) << at[i];
+        i += 1;
+    }
+    raw
+}
+
+const TYPE_BITS: [u32; 10] = [4, 5, 7, 8, 9, 10, 11, 12, 15, 16];
+const MODIFIER_BITS: [u32; 6] = [0, 1, 2, 3, 13, 14];
+const SCALE_BITS: [u32; 5] = [4, 5, 23, 29, 30];
+
+/// What the kind allows, stated as what a value may hold (where [`check_fields`] states what
+/// it must not).
+const fn validity(kind: Kind) -> Validity {
+    let l = layout_index(kind);
+    let table42 = l == 0;
+    let mut v = Validity {
+        reserved: reserved_mask(kind),
+        m_codes: m_codes(kind),
+        types: [0; 32],
+        modifiers: 0,
+        scales: 0,
+        k96_sparse: 0,
+    };
+    let mut i = 0u32;
+    while i < 1024 {
+        let raw = scatter(i, &TYPE_BITS);
+        let d = if kind.is_block_scaled() {
+            Some(ElementType::F32)
+        } else {
+            ElementType::from_d_code(kind, field(raw, l, IdescField::DType) as u8)
+        };
+        let a = ElementType::from_ab_code(kind, field(raw, l, IdescField::AType) as u8);
+        let b = ElementType::from_ab_code(kind, field(raw, l, IdescField::BType) as u8);
+        let ok = match (d, a, b) {
+            (Some(d), Some(a), Some(b)) => {
+                let mn_major_ok = !matches!(kind, Kind::Mxf4 | Kind::Mxf4nvf4);
+                let inputs_ok = !matches!(d, ElementType::F16)
+                    || !matches!(kind, Kind::F16)
+                    || (matches!(a, ElementType::F16) && matches!(b, ElementType::F16));
+                let ta = field(raw, l, IdescField::TransposeA) != 0;
+                let tb = field(raw, l, IdescField::TransposeB) != 0;
+                inputs_ok
+                    && (!ta || (mn_major_ok && !a.is_sub_byte()))
+                    && (!tb || (mn_major_ok && !b.is_sub_byte()))
+            }
+            _ => false,
+        };
+        if ok {
+            v.types[(i >> 5) as usize] |= 1 << (i & 31);
+        }
+        i += 1;
+    }
+    let mut i = 0u32;
+    while i < 64 {
+        let raw = scatter(i, &MODIFIER_BITS);
+        let selector = field(raw, l, IdescField::SparsitySelector);
+        let sparse = field(raw, l, IdescField::Sparse) != 0;
+        let saturate = field(raw, l, IdescField::Saturate) != 0;
+        let negate =
+            field(raw, l, IdescField::NegateA) != 0 || field(raw, l, IdescField::NegateB) != 0;
+        let i8 = matches!(kind, Kind::I8);
+        let selector_ok = selector == 0 || (sparse && !matches!(kind, Kind::I8 | Kind::F8f6f4));
+        if selector_ok && (!saturate || i8 || !table42) && (!negate || !i8) {
+            v.modifiers |= 1 << i;
+        }
+        i += 1;
+    }
+    let mut i = 0u32;
+    while i < 32 {
+        let raw = scatter(i, &SCALE_BITS);
+        let ok = if kind.is_block_scaled() {
+            let sfa = field(raw, l, IdescField::SfaId);
+            let sfb = field(raw, l, IdescField::SfbId);
+            match ScaleType::from_code(field(raw, l, IdescField::ScaleType) as u8) {
+                Some(ScaleType::Ue8m0) => {
+                    matches!(kind, Kind::Mxf8f6f4) || (sfa % 2 == 0 && sfb % 2 == 0)
+                }
+                Some(ScaleType::Ue4m3) => matches!(kind, Kind::Mxf4nvf4) && sfa == 0 && sfb == 0,
+                None => false,
+            }
+        } else {
+            true
+        };
+        if ok {
+            v.scales |= 1 << i;
+        }
+        i += 1;
+    }
+    let (k_lo, k_mask) = FIELD_BITS[l][IdescField::K as usize];
+    let (s_lo, _) = FIELD_BITS[l][IdescField::Sparse as usize];
+    if k_mask != 0 {
+        v.k96_sparse = (1 << k_lo) | (1 << s_lo);
+    }
+    v
+}
+
+/// The check positions that each group of bits decides alone: the type fields with the
+/// transpositions (bits 4-5, 7-12, 15-16), the modifiers with K (bits 0-3, 13-14, 31), and the
+/// scale fields (bits 4-5, 23, 29-30). N (17-22) and M (24-28) are checked directly.
+const TYPE_CHECKS: u64 = (1 << at::D_CODE)
+    | (1 << at::A_CODE)
+    | (1 << at::B_CODE)
+    | (1 << at::F16_ACC_A)
+    | (1 << at::F16_ACC_B)
+    | (1 << at::MIXED_F16_BF16)
+    | (1 << at::TRANSPOSE_A)
+    | (1 << at::TRANSPOSE_B);
+const MODIFIER_CHECKS: u64 = (1 << at::SATURATE)
+    | (1 << at::NEGATE_A)
+    | (1 << at::NEGATE_B)
+    | (1 << at::SELECTOR_DENSE)
+    | (1 << at::SELECTOR_NOT_ZERO)
+    | (1 << at::K96_SPARSE);
+const SCALE_CHECKS: u64 = (1 << at::SCALE_TYPE) | (1 << at::SFA_ID) | (1 << at::SFB_ID);
+const PROBLEM_MODIFIER_BITS: [u32; 7] = [0, 1, 2, 3, 13, 14, 31];
+
+/// [`problems`] of one kind as tables over each group of bits (the checks above 32, shifted
+/// down by 32), built at compile time by running [`problems`] on every combination of the
+/// group's bits. That each group decides its checks alone is what the tests and the sweep
+/// check ([`problems_by_table`] against [`problems`] and against the field-by-field decode).
+#[derive(Clone, Copy)]
+struct ProblemTables {
+    types: [u32; 1024],
+    modifiers: [u32; 128],
+    scales: [u32; 32],
+}
+
+// A `const`, not a `static`: `decode` is a `const fn` and reads it (each use is a promoted
+// reference to one copy, 32 KiB in all).
+#[allow(clippy::large_const_arrays)]
+const PROBLEM_TABLES: [ProblemTables; 7] = {
+    let mut out = [ProblemTables {
+        types: [0; 1024],
+        modifiers: [0; 128],
+        scales: [0; 32],
+    }; 7];
+    let mut k = 0;
+    while k < 7 {
+        let kind = Kind::ALL[k];
+        let mut i = 0;
+        while i < 1024 {
+            let p = problems(scatter(i, &TYPE_BITS), kind) & TYPE_CHECKS;
+            out[k].types[i as usize] = (p >> 32) as u32;
+            i += 1;
+        }
+        let mut i = 0;
+        while i < 128 {
+            let p = problems(scatter(i, &PROBLEM_MODIFIER_BITS), kind) & MODIFIER_CHECKS;
+            out[k].modifiers[i as usize] = (p >> 32) as u32;
+            i += 1;
+        }
+        let mut i = 0;
+        while i < 32 {
+            let p = problems(scatter(i, &SCALE_BITS), kind) & SCALE_CHECKS;
+            out[k].scales[i as usize] = (p >> 32) as u32;
+            i += 1;
+        }
+        k += 1;
+    }
+    out
+};
+
+/// [`problems`] read from [`PROBLEM_TABLES`]: what [`InstructionDescriptor::decode`] uses.
+#[inline(always)]
+const fn problems_by_table(bits: u32, kind: Kind) -> u64 {
+    let t = &PROBLEM_TABLES[kind as usize];
+    let l = layout_index(kind);
+    let types = ((bits >> 4) & 0x3) | ((bits >> 5) & 0xfc) | ((bits >> 7) & 0x300);
+    let modifiers = (bits & 0xf) | ((bits >> 9) & 0x30) | ((bits >> 25) & 0x40);
+    let scales = ((bits >> 4) & 0x3) | ((bits >> 21) & 0x4) | ((bits >> 26) & 0x18);
+    let n = field(bits, l, IdescField::N);
+    let m = field(bits, l, IdescField::M);
+    let high = t.types[types as usize]
+        | t.modifiers[modifiers as usize]
+        | t.scales[scales as usize]
+        | (((n.wrapping_sub(1) >= 32) as u32) << (at::N_RANGE - 32))
+        | ((!has(m_shapes(kind), m) as u32) << (at::M_SHAPE - 32));
+    (bits & reserved_mask(kind)) as u64 | ((high as u64) << 32)
+}
+
 /// A raw instruction descriptor decoded under one kind: the fields (when every type code is
 /// defined for the kind) and every problem found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1395,13 +2528,13 @@ pub struct IdescDecoded {
     /// The fields; `None` when a type field holds a code the kind does not define.
     pub fields: Option<IdescFields>,
     /// Every error and warning, in bit order of the fields concerned.
-    pub diagnostics: Diagnostics<IdescError, MAX_PROBLEMS>,
+    pub diagnostics: IdescDiagnostics,
 }
 
 impl IdescDecoded {
     /// True when no problem is an error.
     #[must_use]
-    pub fn is_valid(&self) -> bool {
+    pub const fn is_valid(&self) -> bool {
         !self.diagnostics.has_errors()
     }
 }
@@ -1922,6 +3055,180 @@ mod tests {
         assert!(text.contains("error: bit 23:"), "{text}");
         assert!(text.contains("decisions.md R10"), "{text}");
         assert_eq!(text.lines().count(), 1 + TABLE_42.len() + 1);
+    }
+
+    /// A small deterministic generator, so that failures reproduce.
+    fn xorshift(state: &mut u64) -> u32 {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        *state as u32
+    }
+
+    /// Values that reach every branch of the rules: valid encodings of every kind with zero,
+    /// one or two bits flipped, and random words.
+    fn probe_values() -> Vec<u32> {
+        let mut s = 0x9E37_79B9_7F4A_7C15;
+        let mut valid = Vec::new();
+        // Valid values of every kind, found among the words with the reserved bits clear and
+        // N = 64, M = 128.
+        for kind in Kind::ALL {
+            let mut found = 0;
+            for _ in 0..200_000 {
+                let r = xorshift(&mut s) & !reserved_mask(kind);
+                let r = (r & !(0x3f << 17) & !(0x1f << 24)) | (8 << 17);
+                // M = 128: code 8 at bit 24 (Table 42) and code 1 at bit 27 (Tables 43-44)
+                // are the same bits.
+                let r = r | (8 << 24);
+                if InstructionDescriptor::decode(r, kind).is_valid() {
+                    valid.push(r);
+                    found += 1;
+                }
+            }
+            assert!(found > 50, "{kind}: only {found} valid probes");
+        }
+        let mut out = valid.clone();
+        for &v in &valid {
+            let b1 = xorshift(&mut s) % 32;
+            let b2 = xorshift(&mut s) % 32;
+            out.push(v ^ (1 << b1));
+            out.push(v ^ (1 << b1) ^ (1 << b2));
+        }
+        out.extend((0..20_000).map(|_| xorshift(&mut s)));
+        out.extend([0, u32::MAX, 0x0810_0490, 0x08a0_0480]);
+        out
+    }
+
+    #[test]
+    fn the_rule_set_decode_equals_the_field_by_field_decode() {
+        let (mut valid, mut invalid) = (0, 0);
+        for raw in probe_values() {
+            for kind in Kind::ALL {
+                let fast = InstructionDescriptor::decode(raw, kind);
+                let (fields, list) = InstructionDescriptor::decode_by_fields(raw, kind);
+                let got: Vec<_> = fast.diagnostics.iter().collect();
+                let want: Vec<_> = list.iter().collect();
+                assert_eq!(got, want, "{raw:#010x} under {kind}");
+                assert_eq!(fast.fields, fields, "{raw:#010x} under {kind}");
+                assert_eq!(fast.diagnostics.to_list(), list);
+                assert_eq!(fast.diagnostics.len(), list.len());
+                for (i, e) in want.iter().enumerate() {
+                    assert_eq!(fast.diagnostics.get(i), Some(*e));
+                }
+                assert_eq!(fast.diagnostics.get(want.len()), None);
+                for rule in IdescRule::ALL {
+                    assert_eq!(
+                        fast.diagnostics.breaks(rule),
+                        want.iter().any(|e| e.rule() == rule),
+                        "{raw:#010x} under {kind}: {rule:?}"
+                    );
+                }
+                assert_eq!(fast.diagnostics.first_error(), list.first_error());
+                assert_eq!(
+                    fast.diagnostics.warnings().collect::<Vec<_>>(),
+                    list.warnings().collect::<Vec<_>>()
+                );
+                if fast.is_valid() {
+                    valid += 1;
+                } else {
+                    invalid += 1;
+                }
+            }
+        }
+        // Both verdicts occur in a real share of the cases.
+        assert!(
+            valid > 2_000 && invalid > 20_000,
+            "{valid} valid, {invalid} invalid"
+        );
+    }
+
+    #[test]
+    fn the_problem_tables_equal_the_rules() {
+        for raw in probe_values() {
+            for kind in Kind::ALL {
+                assert_eq!(
+                    problems_by_table(raw, kind),
+                    problems(raw, kind),
+                    "{raw:#010x} under {kind}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn is_valid_is_the_verdict_of_decode() {
+        let (mut valid, mut invalid) = (0, 0);
+        for raw in probe_values() {
+            for kind in Kind::ALL {
+                let verdict = InstructionDescriptor::decode(raw, kind).is_valid();
+                assert_eq!(
+                    InstructionDescriptor::is_valid(raw, kind),
+                    verdict,
+                    "{raw:#010x} under {kind}"
+                );
+                assert_eq!(
+                    InstructionDescriptor::valid_kinds(raw).contains(kind),
+                    verdict
+                );
+                assert_eq!(InstructionDescriptor::from_bits(raw, kind).is_ok(), verdict);
+                if verdict {
+                    valid += 1;
+                } else {
+                    invalid += 1;
+                }
+            }
+        }
+        assert!(
+            valid > 2_000 && invalid > 20_000,
+            "{valid} valid, {invalid} invalid"
+        );
+    }
+
+    #[test]
+    fn each_rule_has_one_row_with_a_unique_identifier() {
+        for (i, rule) in IdescRule::ALL.iter().enumerate() {
+            assert_eq!(*rule as usize, i);
+            assert!(rule.id().starts_with("idesc."), "{}", rule.id());
+            assert!(!rule.row().statement.is_empty());
+        }
+        let mut ids: Vec<_> = IDESC_RULES.iter().map(|r| r.id).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), IDESC_RULES.len());
+        // Only the mixed f16/bf16 pair is a warning (decisions.md R12).
+        let warnings: Vec<_> = IdescRule::ALL
+            .iter()
+            .filter(|r| r.row().severity == Severity::Warning)
+            .collect();
+        assert_eq!(warnings, [&IdescRule::MixedF16Bf16]);
+    }
+
+    #[test]
+    fn errors_read_source_and_severity_from_their_rule() {
+        let e = IdescError::InvalidTypeCode {
+            field: IdescField::AType,
+            code: 7,
+            kind: Kind::Mxf4,
+        };
+        assert_eq!(e.source(), Source::PtxTable(44), "the kind's layout table");
+        assert_eq!(e.rule_id(), Some("idesc.type_code_undefined"));
+        let e = IdescError::MNotEncodable {
+            m: 100,
+            kind: Kind::F16,
+        };
+        assert_eq!(e.source(), Source::PtxTable(42));
+        assert_eq!(IdescError::MixedF16Bf16.severity(), Severity::Warning);
+        assert_eq!(IdescError::K96Sparse.source(), Source::PtxTable(44));
+        assert_eq!(
+            IdescError::ReservedBit {
+                bit: 6,
+                kind: Kind::Mxf4
+            }
+            .source(),
+            Source::Decision(10)
+        );
+        let boxed: &dyn core::error::Error = &IdescError::K96Sparse;
+        assert!(boxed.to_string().contains("K = 96"));
     }
 
     #[test]

@@ -78,7 +78,7 @@ use core::fmt;
 
 use crate::bit_layout;
 use crate::bits::{BitField, Role};
-use crate::diagnostic::{Diagnostic, Diagnostics, OneLine, Severity, Source};
+use crate::diagnostic::{Diagnostic, Diagnostics, OneLine, Rule, RuleSource, Severity, Source};
 use crate::mma::bytes_eq;
 use crate::targets::Target;
 
@@ -623,8 +623,183 @@ const fn is_byte_field(field: SmemField) -> bool {
     )
 }
 
+/// The rules of the shared memory descriptor, one per [`SmemError`] variant; each has one row in
+/// [`SMEM_RULES`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+#[repr(u8)]
+pub enum SmemRule {
+    /// [`SmemError::Misaligned`].
+    Misaligned,
+    /// [`SmemError::OutOfRange`].
+    OutOfRange,
+    /// [`SmemError::BaseOffsetOutOfRange`].
+    BaseOffsetOutOfRange,
+    /// [`SmemError::BaseOffsetWithoutSwizzle`].
+    BaseOffsetWithoutSwizzle,
+    /// [`SmemError::PatternStartWithoutSwizzle`].
+    PatternStartWithoutSwizzle,
+    /// [`SmemError::InvalidSwizzle`].
+    InvalidSwizzle,
+    /// [`SmemError::ReservedBit`].
+    ReservedBit,
+    /// [`SmemError::FixedBits`].
+    FixedBits,
+    /// [`SmemError::AbsoluteModeTarget`].
+    AbsoluteModeTarget,
+    /// [`SmemError::AbsoluteModeSwizzle`].
+    AbsoluteModeSwizzle,
+    /// [`SmemError::AbsoluteModeBaseOffset`].
+    AbsoluteModeBaseOffset,
+    /// [`SmemError::PatternStartNotLineAligned`].
+    PatternStartNotLineAligned,
+    /// [`SmemError::AdvanceMisaligned`].
+    AdvanceMisaligned,
+    /// [`SmemError::AdvanceOverflow`].
+    AdvanceOverflow,
+}
+
+impl SmemRule {
+    /// Every rule, in the order of [`SMEM_RULES`].
+    pub const ALL: [SmemRule; 14] = [
+        SmemRule::Misaligned,
+        SmemRule::OutOfRange,
+        SmemRule::BaseOffsetOutOfRange,
+        SmemRule::BaseOffsetWithoutSwizzle,
+        SmemRule::PatternStartWithoutSwizzle,
+        SmemRule::InvalidSwizzle,
+        SmemRule::ReservedBit,
+        SmemRule::FixedBits,
+        SmemRule::AbsoluteModeTarget,
+        SmemRule::AbsoluteModeSwizzle,
+        SmemRule::AbsoluteModeBaseOffset,
+        SmemRule::PatternStartNotLineAligned,
+        SmemRule::AdvanceMisaligned,
+        SmemRule::AdvanceOverflow,
+    ];
+
+    /// The rule's row of [`SMEM_RULES`].
+    #[must_use]
+    pub const fn row(self) -> &'static Rule {
+        &SMEM_RULES[self as usize]
+    }
+
+    /// The rule's stable identifier, for example `"smem.reserved_bit"`.
+    #[must_use]
+    pub const fn id(self) -> &'static str {
+        self.row().id
+    }
+}
+
+/// Shorthand for a row of [`SMEM_RULES`].
+const fn smem_rule(
+    id: &'static str,
+    source: Source,
+    severity: Severity,
+    statement: &'static str,
+) -> Rule {
+    Rule {
+        id,
+        source: RuleSource::Fixed(source),
+        severity,
+        statement,
+    }
+}
+
+/// Every rule of the shared memory descriptor (PTX ISA 9.7.16.4.1, Tables 40-41, decisions.md
+/// R1-R5 and R7), one row each, indexed by [`SmemRule`]. [`SmemError`] reads its identifier,
+/// source and severity here.
+pub const SMEM_RULES: [Rule; 14] = [
+    smem_rule(
+        "smem.misaligned",
+        Source::PtxSection("9.7.16.4.1"),
+        Severity::Error,
+        "Start address and byte offsets are multiples of 16 bytes (matrix-descriptor-encode drops the 4 low bits).",
+    ),
+    smem_rule(
+        "smem.out_of_range",
+        Source::Decision(3),
+        Severity::Error,
+        "A byte field fits the 18 bits that matrix-descriptor-encode keeps.",
+    ),
+    smem_rule(
+        "smem.base_offset_out_of_range",
+        Source::PtxTable(40),
+        Severity::Error,
+        "The base offset fits its 3 bits.",
+    ),
+    smem_rule(
+        "smem.base_offset_without_swizzle",
+        Source::Decision(4),
+        Severity::Warning,
+        "A base offset has a meaning only with swizzling.",
+    ),
+    smem_rule(
+        "smem.pattern_start_without_swizzle",
+        Source::Decision(4),
+        Severity::Warning,
+        "A swizzle pattern start has a meaning only with swizzling.",
+    ),
+    smem_rule(
+        "smem.invalid_swizzle",
+        Source::PtxTable(40),
+        Severity::Error,
+        "The swizzling mode is one of the codes 0, 1, 2, 4 and 6.",
+    ),
+    smem_rule(
+        "smem.reserved_bit",
+        Source::Decision(2),
+        Severity::Error,
+        "Bits 14, 15, 30 and 31 are 0.",
+    ),
+    smem_rule(
+        "smem.fixed_bits",
+        Source::Decision(1),
+        Severity::Error,
+        "Bits 46-48 hold 0b001 and bits 53-60 hold 0.",
+    ),
+    smem_rule(
+        "smem.absolute_mode_target",
+        Source::PtxSection("9.7.16.4.1.1"),
+        Severity::Error,
+        "The absolute leading-dimension mode exists on sm_103a only.",
+    ),
+    smem_rule(
+        "smem.absolute_mode_swizzle",
+        Source::Decision(5),
+        Severity::Error,
+        "The absolute leading-dimension mode goes with 128-byte swizzling (16-byte atomicity).",
+    ),
+    smem_rule(
+        "smem.absolute_mode_base_offset",
+        Source::Decision(5),
+        Severity::Error,
+        "The absolute leading-dimension mode goes with base offset 0.",
+    ),
+    smem_rule(
+        "smem.pattern_start_not_line_aligned",
+        Source::PtxTable(41),
+        Severity::Error,
+        "A swizzle pattern start lies on its repeat boundary or on a 128-byte line.",
+    ),
+    smem_rule(
+        "smem.advance_misaligned",
+        Source::Decision(7),
+        Severity::Error,
+        "A K advance is a multiple of 16 bytes.",
+    ),
+    smem_rule(
+        "smem.advance_overflow",
+        Source::Decision(7),
+        Severity::Error,
+        "A K advance keeps the start address within its 14-bit field.",
+    ),
+];
+
 /// A problem with a shared memory descriptor or its fields: the field, the value, and the rule
-/// (see [`Diagnostic::source`]).
+/// ([`SmemError::rule`], whose row of [`SMEM_RULES`] gives its identifier, source and
+/// severity).
 ///
 /// All are errors except [`SmemError::BaseOffsetWithoutSwizzle`] and
 /// [`SmemError::PatternStartWithoutSwizzle`], warnings.
@@ -775,39 +950,43 @@ impl SmemError {
         }
     }
 
-    /// Where the rule comes from.
+    /// The rule this error breaks.
+    #[must_use]
+    pub const fn rule(&self) -> SmemRule {
+        match self {
+            SmemError::Misaligned { .. } => SmemRule::Misaligned,
+            SmemError::OutOfRange { .. } => SmemRule::OutOfRange,
+            SmemError::BaseOffsetOutOfRange { .. } => SmemRule::BaseOffsetOutOfRange,
+            SmemError::BaseOffsetWithoutSwizzle { .. } => SmemRule::BaseOffsetWithoutSwizzle,
+            SmemError::PatternStartWithoutSwizzle { .. } => SmemRule::PatternStartWithoutSwizzle,
+            SmemError::InvalidSwizzle { .. } => SmemRule::InvalidSwizzle,
+            SmemError::ReservedBit { .. } => SmemRule::ReservedBit,
+            SmemError::FixedBits { .. } => SmemRule::FixedBits,
+            SmemError::AbsoluteModeTarget { .. } => SmemRule::AbsoluteModeTarget,
+            SmemError::AbsoluteModeSwizzle { .. } => SmemRule::AbsoluteModeSwizzle,
+            SmemError::AbsoluteModeBaseOffset { .. } => SmemRule::AbsoluteModeBaseOffset,
+            SmemError::PatternStartNotLineAligned { .. } => SmemRule::PatternStartNotLineAligned,
+            SmemError::AdvanceMisaligned { .. } => SmemRule::AdvanceMisaligned,
+            SmemError::AdvanceOverflow { .. } => SmemRule::AdvanceOverflow,
+        }
+    }
+
+    /// Where the rule comes from (the rule's row of [`SMEM_RULES`]).
     #[must_use]
     pub const fn source(&self) -> Source {
-        match self {
-            SmemError::Misaligned { .. } => Source::PtxSection("9.7.16.4.1"),
-            SmemError::OutOfRange { .. } => Source::Decision(3),
-            SmemError::BaseOffsetOutOfRange { .. } | SmemError::InvalidSwizzle { .. } => {
-                Source::PtxTable(40)
-            }
-            SmemError::BaseOffsetWithoutSwizzle { .. }
-            | SmemError::PatternStartWithoutSwizzle { .. } => Source::Decision(4),
-            SmemError::ReservedBit { .. } => Source::Decision(2),
-            SmemError::FixedBits { .. } => Source::Decision(1),
-            SmemError::AbsoluteModeTarget { .. } => Source::PtxSection("9.7.16.4.1.1"),
-            SmemError::AbsoluteModeSwizzle { .. } | SmemError::AbsoluteModeBaseOffset { .. } => {
-                Source::Decision(5)
-            }
-            SmemError::PatternStartNotLineAligned { .. } => Source::PtxTable(41),
-            SmemError::AdvanceMisaligned { .. } | SmemError::AdvanceOverflow { .. } => {
-                Source::Decision(7)
-            }
+        match self.rule().row().source {
+            RuleSource::Fixed(s) => s,
+            // No rule of this descriptor depends on a layout variant.
+            RuleSource::LayoutTable => Source::PtxTable(40),
         }
     }
 
     /// [`Severity::Warning`] for [`SmemError::BaseOffsetWithoutSwizzle`] and
-    /// [`SmemError::PatternStartWithoutSwizzle`], [`Severity::Error`] otherwise.
+    /// [`SmemError::PatternStartWithoutSwizzle`], [`Severity::Error`] otherwise (the rule's row
+    /// of [`SMEM_RULES`]).
     #[must_use]
     pub const fn severity(&self) -> Severity {
-        match self {
-            SmemError::BaseOffsetWithoutSwizzle { .. }
-            | SmemError::PatternStartWithoutSwizzle { .. } => Severity::Warning,
-            _ => Severity::Error,
-        }
+        self.rule().row().severity
     }
 
     /// True when the problem is an error rather than a warning.
@@ -926,10 +1105,12 @@ impl Diagnostic for SmemError {
     fn severity(&self) -> Severity {
         SmemError::severity(self)
     }
+    fn rule_id(&self) -> Option<&'static str> {
+        Some(self.rule().id())
+    }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for SmemError {}
+impl core::error::Error for SmemError {}
 
 /// The first error (not warning) of a list, in the order found.
 const fn first_error(d: &SmemDiagnostics) -> Option<SmemError> {
@@ -1660,6 +1841,36 @@ impl fmt::Display for SmemDecoded {
 mod tests {
     use super::*;
     use std::{format, string::String, vec::Vec};
+
+    #[test]
+    fn each_rule_has_one_row_with_a_unique_identifier() {
+        for (i, rule) in SmemRule::ALL.iter().enumerate() {
+            assert_eq!(*rule as usize, i);
+            assert!(rule.id().starts_with("smem."), "{}", rule.id());
+            assert!(!rule.row().statement.is_empty());
+        }
+        let mut ids: Vec<_> = SMEM_RULES.iter().map(|r| r.id).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), SMEM_RULES.len());
+        let warnings: Vec<_> = SmemRule::ALL
+            .iter()
+            .filter(|r| r.row().severity == Severity::Warning)
+            .collect();
+        assert_eq!(
+            warnings,
+            [
+                &SmemRule::BaseOffsetWithoutSwizzle,
+                &SmemRule::PatternStartWithoutSwizzle
+            ]
+        );
+        let e = SmemError::ReservedBit { bit: 14 };
+        assert_eq!(e.rule(), SmemRule::ReservedBit);
+        assert_eq!(Diagnostic::rule_id(&e), Some("smem.reserved_bit"));
+        assert_eq!(e.source(), Source::Decision(2));
+        let boxed: &dyn core::error::Error = &e;
+        assert!(!format!("{boxed}").is_empty());
+    }
 
     const T: Target = Target::Sm100a;
 
