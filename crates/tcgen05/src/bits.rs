@@ -219,6 +219,24 @@ impl<F: Copy> BitField<F> {
     }
 }
 
+impl<F: Copy> BitField<F> {
+    /// The bits that hold `value` in this row, before [`BitField::set`] places them: bytes
+    /// divided by the unit, a flag as 0 or 1, a name as its code. Not checked: callers validate
+    /// first (a byte value that is not a multiple of the unit loses its low bits).
+    #[must_use]
+    pub const fn bits_of(&self, value: RowValue) -> u64 {
+        match value {
+            RowValue::Number(n) | RowValue::InvalidCode(n) => n,
+            RowValue::Bytes(b) => match self.meaning {
+                Meaning::Bytes { shift, .. } if shift < 64 => b >> shift,
+                _ => b,
+            },
+            RowValue::Flag(b) => b as u64,
+            RowValue::Name(c) => c.code as u64,
+        }
+    }
+}
+
 /// The entry of `names` for `code`, if the enumeration defines it.
 const fn code_name(names: &'static [CodeName], code: u64) -> Option<&'static CodeName> {
     let mut i = 0;

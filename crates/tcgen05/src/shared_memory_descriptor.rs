@@ -77,7 +77,7 @@
 use core::fmt;
 
 use crate::bit_layout;
-use crate::bits::{Addressing, BitField, CodeName, LayoutField, Meaning, Role, Word};
+use crate::bits::{Addressing, BitField, CodeName, LayoutField, Meaning, Role, RowValue, Word};
 use crate::diagnostic::{Diagnostic, Diagnostics, OneLine, Severity, Source};
 use crate::mma::bytes_eq;
 use crate::targets::Target;
@@ -267,6 +267,18 @@ pub const SWIZZLE_CODES: [CodeName; 5] = {
 /// Meaning of bits 61-63: a code of [`SWIZZLE_CODES`] (Table 40).
 pub const SWIZZLE_CODE: Meaning = Meaning::Code(&SWIZZLE_CODES);
 
+/// The entry of [`SWIZZLE_CODES`] for a mode.
+const fn swizzle_value(swizzle: Swizzle) -> RowValue {
+    let mut i = 0;
+    while i < SWIZZLE_CODES.len() {
+        if SWIZZLE_CODES[i].code == swizzle.code() {
+            return RowValue::Name(&SWIZZLE_CODES[i]);
+        }
+        i += 1;
+    }
+    RowValue::InvalidCode(swizzle.code() as u64)
+}
+
 bit_layout! {
     /// The 64 bits of the shared memory descriptor (PTX ISA 9.7.16.4.1, Table 40), with the
     /// unnamed bits (decisions.md R2) and the corrected fixed constant (decisions.md R1).
@@ -287,9 +299,10 @@ bit_layout! {
     }
 }
 
-// Row i of the table describes `SmemField::ALL[i]`, so `SmemField::row` indexes in bounds; the
-// base offset's meaning names the swizzle's bits.
+// Row i of the table describes `SmemField::ALL[i]`, so `SmemField::row` indexes in bounds; entry
+// i of `LBO_MODE_CODES` is code i; the base offset's meaning names the swizzle's bits.
 const _: () = {
+    assert!(LBO_MODE_CODES[0].code == 0 && LBO_MODE_CODES[1].code == 1);
     assert!(match BASE_OFFSET_LINES {
         Meaning::Gated { needs, .. } => needs == SmemField::Swizzle.row().mask(),
         _ => false,
@@ -608,6 +621,25 @@ impl SmemFields {
     #[must_use]
     pub const fn with_lbo_mode(self, lbo_mode: LboMode) -> SmemFields {
         SmemFields { lbo_mode, ..self }
+    }
+
+    /// The value of one row as its [`Meaning`] reads it (bytes, a number or a code name), as
+    /// given, whether valid or not; `None` for fixed and reserved rows. Encoding writes these
+    /// values, and the command prints them for fields that do not encode.
+    #[must_use]
+    pub const fn value(&self, field: SmemField) -> Option<RowValue> {
+        match field {
+            SmemField::StartAddress => Some(RowValue::Bytes(self.start_address as u64)),
+            SmemField::LeadingByteOffset => Some(RowValue::Bytes(self.leading_byte_offset as u64)),
+            SmemField::StrideByteOffset => Some(RowValue::Bytes(self.stride_byte_offset as u64)),
+            SmemField::BaseOffset => Some(RowValue::Number(self.base_offset as u64)),
+            SmemField::LboMode => Some(RowValue::Name(&LBO_MODE_CODES[self.lbo_mode as usize])),
+            SmemField::Swizzle => Some(swizzle_value(self.swizzle)),
+            SmemField::Reserved14To15
+            | SmemField::Reserved30To31
+            | SmemField::Fixed46To48
+            | SmemField::Fixed53To60 => None,
+        }
     }
 }
 
@@ -1538,20 +1570,15 @@ const fn encode(fields: &SmemFields) -> u64 {
     let mut i = 0;
     while i < SMEM_LAYOUT.len() {
         let row = &SMEM_LAYOUT[i];
-        let value = match row.role {
+        let bits = match row.role {
             Role::Fixed(v) => v,
             Role::Reserved => 0,
-            Role::Value => match row.field {
-                SmemField::StartAddress => (fields.start_address >> UNIT_SHIFT) as u64,
-                SmemField::LeadingByteOffset => (fields.leading_byte_offset >> UNIT_SHIFT) as u64,
-                SmemField::StrideByteOffset => (fields.stride_byte_offset >> UNIT_SHIFT) as u64,
-                SmemField::BaseOffset => fields.base_offset as u64,
-                SmemField::LboMode => fields.lbo_mode.code() as u64,
-                SmemField::Swizzle => fields.swizzle.code() as u64,
-                _ => 0,
+            Role::Value => match fields.value(row.field) {
+                Some(v) => row.bits_of(v),
+                None => 0,
             },
         };
-        raw = row.set(raw, value);
+        raw = row.set(raw, bits);
         i += 1;
     }
     raw

@@ -78,7 +78,7 @@ use core::fmt;
 use core::ops::Range;
 
 use crate::bit_layout;
-use crate::bits::{BitField, LayoutField, Meaning, Role, Word};
+use crate::bits::{BitField, LayoutField, Meaning, Role, RowValue, Word};
 use crate::diagnostic::{Diagnostic, Diagnostics, Severity, Source};
 use crate::mma::MaxShift;
 
@@ -482,23 +482,40 @@ impl ZmaskFields {
     pub const fn to_raw_unchecked(&self) -> u64 {
         let mut raw = 0u64;
         let mut i = 0;
-        while i < 4 {
-            raw = ZmaskField::start_count(i)
-                .row()
-                .set(raw, self.start_count[i] as u64);
-            raw = ZmaskField::first_span(i)
-                .row()
-                .set(raw, self.first_span[i] as u64);
+        while i < ZMASK_LAYOUT.len() {
+            let row = &ZMASK_LAYOUT[i];
+            if let Some(v) = self.value(row.field) {
+                raw = row.set(raw, row.bits_of(v));
+            }
             i += 1;
         }
-        raw = ZmaskField::NonZeroMask
-            .row()
-            .set(raw, self.non_zero_mask as u64);
-        raw = ZmaskField::SkipSpan.row().set(raw, self.skip_span as u64);
-        raw = ZmaskField::UseSpan.row().set(raw, self.use_span as u64);
-        ZmaskField::ColumnShift
-            .row()
-            .set(raw, self.column_shift as u64)
+        raw
+    }
+
+    /// The value of one row as its [`Meaning`] reads it (a number or a flag), as given, whether
+    /// valid or not; `None` for the reserved rows. Encoding writes these values, and the command
+    /// prints them.
+    #[must_use]
+    pub const fn value(&self, field: ZmaskField) -> Option<RowValue> {
+        Some(match field {
+            ZmaskField::StartCount0
+            | ZmaskField::StartCount1
+            | ZmaskField::StartCount2
+            | ZmaskField::StartCount3 => RowValue::Number(
+                self.start_count[field as usize - ZmaskField::StartCount0 as usize] as u64,
+            ),
+            ZmaskField::FirstSpan0
+            | ZmaskField::FirstSpan1
+            | ZmaskField::FirstSpan2
+            | ZmaskField::FirstSpan3 => {
+                RowValue::Flag(self.first_span[field as usize - ZmaskField::FirstSpan0 as usize])
+            }
+            ZmaskField::NonZeroMask => RowValue::Flag(self.non_zero_mask),
+            ZmaskField::SkipSpan => RowValue::Number(self.skip_span as u64),
+            ZmaskField::UseSpan => RowValue::Number(self.use_span as u64),
+            ZmaskField::ColumnShift => RowValue::Number(self.column_shift as u64),
+            ZmaskField::Reserved36 | ZmaskField::Reserved62 => return None,
+        })
     }
 
     /// Every problem these fields have on their own (without M, N or the instruction
