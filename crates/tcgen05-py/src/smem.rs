@@ -4,13 +4,12 @@
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use tcgen05::shared_memory_descriptor::{
-    LboMode, SmemDecoded, SmemDescriptor, SmemField, SmemFields, SmemRowMeaning, Swizzle,
-    SMEM_LAYOUT,
+    LboMode, SmemDecoded, SmemDescriptor, SmemField, SmemFields, Swizzle,
 };
 use tcgen05::Source;
 
 use crate::args::Args;
-use crate::html::{bit_table, Row};
+use crate::html::{bit_table, word_rows, Row};
 use crate::problem::{self, descriptor_error, Problem};
 
 /// The swizzle of `raw`, or `None` when its code (bits 61-63) is not a mode of Table 40.
@@ -231,16 +230,7 @@ impl PySmem {
     }
     /// The bit table of Table 40, one row per field.
     fn rows(&self) -> Vec<Row> {
-        SMEM_LAYOUT
-            .iter()
-            .map(|r| Row {
-                lo: r.lo,
-                hi: r.hi(),
-                field: r.field.name().to_owned(),
-                raw: r.get(self.decoded.raw),
-                meaning: SmemRowMeaning::new(self.decoded.raw, r).to_string(),
-            })
-            .collect()
+        word_rows(self.decoded.word())
     }
     fn __int__(&self) -> u64 {
         self.decoded.raw

@@ -4,13 +4,11 @@
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
-use tcgen05::zero_column_mask::{
-    ZeroColumnMask, ZmaskDecoded, ZmaskField, ZmaskFields, ZmaskRowMeaning, ZMASK_LAYOUT,
-};
+use tcgen05::zero_column_mask::{ZeroColumnMask, ZmaskDecoded, ZmaskField, ZmaskFields};
 use tcgen05::{MaxShift, Source};
 
 use crate::args::Args;
-use crate::html::{bit_table, Row};
+use crate::html::{bit_table, word_rows, Row};
 use crate::problem::{self, descriptor_error, Problem};
 
 /// A zero-column mask descriptor (PTX ISA 9.7.16.4.3, Table 45): the `zero-column-mask-desc`
@@ -306,16 +304,7 @@ impl PyZmask {
     }
     /// The bit table of Table 45, one row per field.
     fn rows(&self) -> Vec<Row> {
-        ZMASK_LAYOUT
-            .iter()
-            .map(|r| Row {
-                lo: r.lo,
-                hi: r.hi(),
-                field: r.field.name().to_owned(),
-                raw: r.get(self.raw),
-                meaning: ZmaskRowMeaning::new(self.raw, r).to_string(),
-            })
-            .collect()
+        word_rows(ZeroColumnMask::from_bits_unchecked(self.raw).word())
     }
     fn __int__(&self) -> u64 {
         self.raw
