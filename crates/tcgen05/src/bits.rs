@@ -193,9 +193,7 @@ impl<F: Copy> BitField<F> {
     pub const fn set(&self, raw: u64, value: u64) -> u64 {
         (raw & !self.mask()) | ((value & self.max()) << self.lo)
     }
-}
 
-impl<F: Copy> BitField<F> {
     /// The row's value in `raw` as its [`Meaning`] reads it; `None` for fixed and reserved rows.
     #[must_use]
     pub const fn value(&self, raw: u64) -> Option<RowValue> {
@@ -217,9 +215,7 @@ impl<F: Copy> BitField<F> {
             },
         })
     }
-}
 
-impl<F: Copy> BitField<F> {
     /// The bits that hold `value` in this row, before [`BitField::set`] places them: bytes
     /// divided by the unit, a flag as 0 or 1, a name as its code. Not checked: callers validate
     /// first (a byte value that is not a multiple of the unit loses its low bits).
@@ -724,6 +720,122 @@ mod tests {
             !covers_exactly(&[row(0, 4, Role::Fixed(16)), row(4, 4, Role::Value)], 8),
             "fixed value wider than its field"
         );
+    }
+
+    #[test]
+    fn coverage_checks_meanings_against_widths() {
+        const CODES: [CodeName; 2] = [
+            CodeName {
+                code: 0,
+                name: "a",
+                words: "A",
+            },
+            CodeName {
+                code: 4,
+                name: "b",
+                words: "B",
+            },
+        ];
+        let with = |width, meaning| BitField {
+            meaning,
+            ..row(0, width, Role::Value)
+        };
+        let flag = Meaning::Flag {
+            names: ["no", "yes"],
+            text: "{}",
+        };
+        assert!(covers_exactly(&[with(1, flag)], 1));
+        assert!(!covers_exactly(&[with(2, flag)], 2), "a flag is one bit");
+        assert!(covers_exactly(&[with(3, Meaning::Code(&CODES))], 3));
+        assert!(
+            !covers_exactly(&[with(2, Meaning::Code(&CODES))], 2),
+            "code 4 needs 3 bits"
+        );
+        let bytes = Meaning::Bytes {
+            shift: 60,
+            addressing: Addressing::Offset,
+        };
+        assert!(!covers_exactly(&[with(8, bytes)], 8), "bytes past bit 63");
+    }
+
+    #[test]
+    fn readings_of_each_meaning() {
+        use std::string::ToString;
+        static CODES: [CodeName; 2] = [
+            CodeName {
+                code: 0,
+                name: "a",
+                words: "A",
+            },
+            CodeName {
+                code: 2,
+                name: "b",
+                words: "B",
+            },
+        ];
+        static ROWS: [BitField<T>; 4] = [
+            BitField {
+                field: T::A,
+                lo: 0,
+                width: 2,
+                role: Role::Value,
+                title: "",
+                source: Source::Decision(1),
+                meaning: Meaning::Code(&CODES),
+            },
+            BitField {
+                field: T::B,
+                lo: 2,
+                width: 4,
+                role: Role::Value,
+                title: "",
+                source: Source::Decision(1),
+                meaning: Meaning::Count {
+                    plus: 1,
+                    text: "{} long, {} again",
+                },
+            },
+            BitField {
+                field: T::A,
+                lo: 6,
+                width: 1,
+                role: Role::Reserved,
+                title: "",
+                source: Source::Decision(1),
+                meaning: Meaning::NUMBER,
+            },
+            BitField {
+                field: T::B,
+                lo: 7,
+                width: 1,
+                role: Role::Fixed(1),
+                title: "",
+                source: Source::Decision(1),
+                meaning: Meaning::NUMBER,
+            },
+        ];
+        let read = |raw| {
+            ROWS.iter()
+                .map(|row| RowReading { row, word: raw }.to_string())
+                .collect::<std::vec::Vec<_>>()
+        };
+        assert_eq!(
+            read(0b1_0_0011_10),
+            ["b: B", "4 long, 4 again", "reserved, 0", "fixed 0b1"]
+        );
+        assert_eq!(
+            read(0b0_1_0000_01),
+            [
+                "invalid code 1 (1 and 3 are invalid)",
+                "1 long, 1 again",
+                "reserved: SET, must be 0",
+                "WRONG: must be the fixed 0b1"
+            ]
+        );
+        assert_eq!(ROWS[0].value(0b11), Some(RowValue::InvalidCode(3)));
+        assert_eq!(ROWS[0].value(0b10), Some(RowValue::Name(&CODES[1])));
+        assert_eq!(ROWS[0].bits_of(RowValue::Name(&CODES[1])), 2);
+        assert_eq!(ROWS[2].value(0xff), None);
     }
 
     #[test]
