@@ -8,6 +8,7 @@ use tcgen05::zero_column_mask::{ZeroColumnMask, ZmaskDecoded, ZmaskField, ZmaskF
 use tcgen05::{MaxShift, Source};
 
 use crate::args::Args;
+use crate::fields::fields_dict;
 use crate::html::{bit_table, word_rows, Row};
 use crate::problem::{self, descriptor_error, Problem};
 
@@ -292,15 +293,7 @@ impl PyZmask {
     }
     /// The fields as a dict.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let d = PyDict::new(py);
-        let f = &self.decoded.fields;
-        d.set_item("start_count", self.start_count())?;
-        d.set_item("first_span", f.first_span.to_vec())?;
-        d.set_item("non_zero_mask", f.non_zero_mask)?;
-        d.set_item("skip_span", f.skip_span)?;
-        d.set_item("use_span", f.use_span)?;
-        d.set_item("column_shift", f.column_shift)?;
-        Ok(d)
+        fields_dict(py, ZeroColumnMask::from_bits_unchecked(self.raw).word())
     }
     /// The bit table of Table 45, one row per field.
     fn rows(&self) -> Vec<Row> {
