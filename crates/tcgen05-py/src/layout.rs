@@ -431,7 +431,9 @@ impl PyMatrixLayout {
             .iter()
             .filter_map(|p| match *p {
                 LayoutError::Overlap { address, .. }
-                | LayoutError::OutsideBuffer { address, .. } => Some(address & !(CHUNK_BYTES - 1)),
+                | LayoutError::OutsideBuffer { address, .. } => {
+                    Some(address & !(CHUNK_BYTES - 1))
+                }
                 _ => None,
             })
             .collect();

@@ -223,17 +223,7 @@ pub fn sf_layout<'py>(
     cta_group: Option<&Bound<'py, PyAny>>,
     ws: bool,
 ) -> PyResult<(u32, u32, u32, Bound<'py, PyBytes>)> {
-    let (s, vec) = sf_of(
-        py,
-        "sf_layout",
-        operand,
-        m,
-        n,
-        scale_vec,
-        sf_id,
-        cta_group,
-        ws,
-    )?;
+    let (s, vec) = sf_of(py, "sf_layout", operand, m, n, scale_vec, sf_id, cta_group, ws)?;
     let mut v = Vec::new();
     for i in 0..s.extent() {
         for kb in 0..vec.count() {
