@@ -149,6 +149,7 @@ pub fn a_layout<'py>(
     Ok((layout.letter(), words(py, &v)))
 }
 
+#[allow(clippy::too_many_arguments)]
 fn sf_of<'py>(
     py: Python<'py>,
     what: &str,
