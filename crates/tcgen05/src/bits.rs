@@ -820,11 +820,11 @@ mod tests {
                 .collect::<std::vec::Vec<_>>()
         };
         assert_eq!(
-            read(0b1_0_0011_10),
+            read((1 << 7) | (0b0011 << 2) | 0b10),
             ["b: B", "4 long, 4 again", "reserved, 0", "fixed 0b1"]
         );
         assert_eq!(
-            read(0b0_1_0000_01),
+            read((1 << 6) | 0b01),
             [
                 "invalid code 1 (1 and 3 are invalid)",
                 "1 long, 1 again",
