@@ -2,6 +2,7 @@
 //! row meanings.
 
 use pyo3::prelude::*;
+use tcgen05::bits::{LayoutField, Word};
 
 use crate::problem::Problem;
 
@@ -34,6 +35,19 @@ impl Row {
             self.lo, self.hi, self.field, self.raw, self.meaning
         )
     }
+}
+
+/// The rows of a word read through its layout, each with the core's meaning.
+pub fn word_rows<F: LayoutField>(word: Word<F>) -> Vec<Row> {
+    word.rows()
+        .map(|r| Row {
+            lo: r.row.lo,
+            hi: r.row.hi(),
+            field: r.row.field.name().to_owned(),
+            raw: r.bits(),
+            meaning: r.to_string(),
+        })
+        .collect()
 }
 
 /// `s` with the HTML special characters escaped.

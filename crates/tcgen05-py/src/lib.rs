@@ -16,6 +16,7 @@ mod args;
 mod batch;
 mod check;
 mod emulate;
+mod fields;
 mod html;
 mod idesc;
 mod layout;

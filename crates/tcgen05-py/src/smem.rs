@@ -4,13 +4,13 @@
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use tcgen05::shared_memory_descriptor::{
-    LboMode, SmemDecoded, SmemDescriptor, SmemField, SmemFields, SmemRowMeaning, Swizzle,
-    SMEM_LAYOUT,
+    LboMode, SmemDecoded, SmemDescriptor, SmemField, SmemFields, Swizzle,
 };
 use tcgen05::Source;
 
 use crate::args::Args;
-use crate::html::{bit_table, Row};
+use crate::fields::fields_dict;
+use crate::html::{bit_table, word_rows, Row};
 use crate::problem::{self, descriptor_error, Problem};
 
 /// The swizzle of `raw`, or `None` when its code (bits 61-63) is not a mode of Table 40.
@@ -218,29 +218,14 @@ impl PySmem {
     fn warnings(&self) -> Vec<Problem> {
         problem::warnings(&self.problems)
     }
-    /// The fields as a dict (the names of the Rust fields).
+    /// The fields as a dict (the names of the Rust fields); `swizzle` is `None` for a code
+    /// Table 40 does not define.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let d = PyDict::new(py);
-        d.set_item("start_address", self.start_address())?;
-        d.set_item("leading_byte_offset", self.leading_byte_offset())?;
-        d.set_item("stride_byte_offset", self.stride_byte_offset())?;
-        d.set_item("base_offset", self.base_offset())?;
-        d.set_item("lbo_mode", self.lbo_mode())?;
-        d.set_item("swizzle", self.swizzle())?;
-        Ok(d)
+        fields_dict(py, self.decoded.word())
     }
     /// The bit table of Table 40, one row per field.
     fn rows(&self) -> Vec<Row> {
-        SMEM_LAYOUT
-            .iter()
-            .map(|r| Row {
-                lo: r.lo,
-                hi: r.hi(),
-                field: r.field.name().to_owned(),
-                raw: r.get(self.decoded.raw),
-                meaning: SmemRowMeaning::new(self.decoded.raw, r).to_string(),
-            })
-            .collect()
+        word_rows(self.decoded.word())
     }
     fn __int__(&self) -> u64 {
         self.decoded.raw

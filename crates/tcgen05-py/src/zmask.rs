@@ -4,13 +4,12 @@
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
-use tcgen05::zero_column_mask::{
-    ZeroColumnMask, ZmaskDecoded, ZmaskField, ZmaskFields, ZmaskRowMeaning, ZMASK_LAYOUT,
-};
+use tcgen05::zero_column_mask::{ZeroColumnMask, ZmaskDecoded, ZmaskField, ZmaskFields};
 use tcgen05::{MaxShift, Source};
 
 use crate::args::Args;
-use crate::html::{bit_table, Row};
+use crate::fields::fields_dict;
+use crate::html::{bit_table, word_rows, Row};
 use crate::problem::{self, descriptor_error, Problem};
 
 /// A zero-column mask descriptor (PTX ISA 9.7.16.4.3, Table 45): the `zero-column-mask-desc`
@@ -294,28 +293,11 @@ impl PyZmask {
     }
     /// The fields as a dict.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let d = PyDict::new(py);
-        let f = &self.decoded.fields;
-        d.set_item("start_count", self.start_count())?;
-        d.set_item("first_span", f.first_span.to_vec())?;
-        d.set_item("non_zero_mask", f.non_zero_mask)?;
-        d.set_item("skip_span", f.skip_span)?;
-        d.set_item("use_span", f.use_span)?;
-        d.set_item("column_shift", f.column_shift)?;
-        Ok(d)
+        fields_dict(py, ZeroColumnMask::from_bits_unchecked(self.raw).word())
     }
     /// The bit table of Table 45, one row per field.
     fn rows(&self) -> Vec<Row> {
-        ZMASK_LAYOUT
-            .iter()
-            .map(|r| Row {
-                lo: r.lo,
-                hi: r.hi(),
-                field: r.field.name().to_owned(),
-                raw: r.get(self.raw),
-                meaning: ZmaskRowMeaning::new(self.raw, r).to_string(),
-            })
-            .collect()
+        word_rows(ZeroColumnMask::from_bits_unchecked(self.raw).word())
     }
     fn __int__(&self) -> u64 {
         self.raw

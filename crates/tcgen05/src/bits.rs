@@ -1,10 +1,13 @@
 //! Bit-layout tables: each descriptor's fields written once, with their bit ranges and sources.
 //!
 //! A descriptor module declares its layout with the `bit_layout!` macro, one line per field, its
-//! bit range beside it, as the PTX table prints it. The resulting `const` table drives encoding,
-//! decoding, validation of fixed and reserved bits, `Display`, the command-line tool's output and
-//! the rustdoc table on the constant itself. A compile-time check proves that the fields of each
-//! table do not overlap and cover every bit.
+//! bit range beside it, as the PTX table prints it, and what its value means ([`Meaning`]). The
+//! resulting `const` table drives encoding, decoding, validation of fixed and reserved bits, the
+//! one generic reading of a raw word ([`Word`], [`RowValue`]) with its `Display` table, the
+//! command-line tool's output and the rustdoc table on the constant itself. A compile-time check
+//! proves that the fields of each table do not overlap and cover every bit.
+
+use core::fmt;
 
 use crate::diagnostic::Source;
 
@@ -18,6 +21,111 @@ pub enum Role {
     Fixed(u64),
     /// Bits that must be zero.
     Reserved,
+}
+
+/// Whether a byte field ([`Meaning::Bytes`]) holds an address or an offset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Addressing {
+    /// Always a byte offset (shown as `1024 bytes`).
+    Offset,
+    /// Always a byte address (shown as `byte address 0x400`).
+    Address,
+    /// An offset, or an address while the word's bit `n` is set (the leading dimension byte
+    /// offset under its stride mode bit 52, PTX ISA Table 40).
+    AddressWhenBit(u8),
+}
+
+/// One defined code of a coded field ([`Meaning::Code`]): its number, short name and the PTX
+/// table's words for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CodeName {
+    /// The code.
+    pub code: u8,
+    /// The short name the command-line tool and the JSON output use, for example `"128B"`.
+    pub name: &'static str,
+    /// The PTX table's words, for example `"128-Byte swizzling"`.
+    pub words: &'static str,
+}
+
+/// What the value of a [`Role::Value`] row means. Fixed and reserved rows are read from their
+/// [`Role`]; their meaning is [`Meaning::NUMBER`].
+///
+/// A `text` is the wording of the value in the bit table, with `{}` standing for the value (or,
+/// for a flag, its name).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Meaning {
+    /// A number as stored.
+    Number {
+        /// Wording, `{}` for the number.
+        text: &'static str,
+    },
+    /// A number that means something only while some bit of `needs` is set in the word; a
+    /// non-zero value while they are all zero gets `note` after it (the matrix base offset
+    /// without swizzling, decisions.md R4).
+    Gated {
+        /// Bits of the word, in place, that give the value its meaning.
+        needs: u64,
+        /// Appended to a non-zero value that has no meaning.
+        note: &'static str,
+    },
+    /// A count stored as the count minus `plus` (the spans of Table 45, decisions.md R19): the
+    /// value is the stored number, the wording shows the count.
+    Count {
+        /// What the stored number is less than the count.
+        plus: u8,
+        /// Wording, `{}` for the count.
+        text: &'static str,
+    },
+    /// Bytes stored in units of `1 << shift` (Table 40's `matrix-descriptor-encode`,
+    /// decisions.md R3): the value is in bytes.
+    Bytes {
+        /// Bits dropped by the encoding.
+        shift: u8,
+        /// Address or offset.
+        addressing: Addressing,
+    },
+    /// A single bit read as a boolean.
+    Flag {
+        /// Names of 0 and 1.
+        names: [&'static str; 2],
+        /// Wording, `{}` for the name.
+        text: &'static str,
+    },
+    /// A code of an enumeration; codes not listed are invalid.
+    Code(&'static [CodeName]),
+}
+
+impl Meaning {
+    /// A plain number, shown as it is.
+    pub const NUMBER: Meaning = Meaning::Number { text: "{}" };
+}
+
+/// A row's value in one word, as [`Meaning`] reads it: what the JSON output and the typed
+/// getters give.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RowValue {
+    /// A number as stored ([`Meaning::Number`], [`Meaning::Gated`], [`Meaning::Count`]).
+    Number(u64),
+    /// A byte value, already multiplied out ([`Meaning::Bytes`]).
+    Bytes(u64),
+    /// A flag ([`Meaning::Flag`]).
+    Flag(bool),
+    /// A defined code ([`Meaning::Code`]).
+    Name(&'static CodeName),
+    /// A code the enumeration does not define ([`Meaning::Code`]).
+    InvalidCode(u64),
+}
+
+/// The names a descriptor's field enum gives its rows.
+pub trait LayoutField: Copy + 'static {
+    /// The row's own snake_case name, as the bit tables print it (`"start_address"`,
+    /// `"start_count_2"`).
+    fn name(self) -> &'static str;
+    /// The key of the value in JSON output. Consecutive value rows with the same key form one
+    /// array (the four start counts of Table 45 are `"start_count": [..]`).
+    fn key(self) -> &'static str {
+        self.name()
+    }
 }
 
 /// One row of a descriptor's bit layout.
@@ -38,6 +146,8 @@ pub struct BitField<F: Copy> {
     pub title: &'static str,
     /// The table or ruling that defines the row.
     pub source: Source,
+    /// What a value row's bits mean.
+    pub meaning: Meaning,
 }
 
 impl<F: Copy> BitField<F> {
@@ -83,9 +193,80 @@ impl<F: Copy> BitField<F> {
     pub const fn set(&self, raw: u64, value: u64) -> u64 {
         (raw & !self.mask()) | ((value & self.max()) << self.lo)
     }
+
+    /// The row's value in `raw` as its [`Meaning`] reads it; `None` for fixed and reserved rows.
+    #[must_use]
+    pub const fn value(&self, raw: u64) -> Option<RowValue> {
+        if !matches!(self.role, Role::Value) {
+            return None;
+        }
+        let v = self.get(raw);
+        Some(match self.meaning {
+            Meaning::Number { .. } | Meaning::Gated { .. } | Meaning::Count { .. } => {
+                RowValue::Number(v)
+            }
+            Meaning::Bytes { shift, .. } => {
+                RowValue::Bytes(if shift >= 64 { 0 } else { v << shift })
+            }
+            Meaning::Flag { .. } => RowValue::Flag(v != 0),
+            Meaning::Code(names) => match code_name(names, v) {
+                Some(c) => RowValue::Name(c),
+                None => RowValue::InvalidCode(v),
+            },
+        })
+    }
+
+    /// The bits that hold `value` in this row, before [`BitField::set`] places them: bytes
+    /// divided by the unit, a flag as 0 or 1, a name as its code. Not checked: callers validate
+    /// first (a byte value that is not a multiple of the unit loses its low bits).
+    #[must_use]
+    pub const fn bits_of(&self, value: RowValue) -> u64 {
+        match value {
+            RowValue::Number(n) | RowValue::InvalidCode(n) => n,
+            RowValue::Bytes(b) => match self.meaning {
+                Meaning::Bytes { shift, .. } if shift < 64 => b >> shift,
+                _ => b,
+            },
+            RowValue::Flag(b) => b as u64,
+            RowValue::Name(c) => c.code as u64,
+        }
+    }
 }
 
-/// True when the rows of `table` do not overlap and together cover bits `0..total_bits` exactly.
+/// The entry of `names` for `code`, if the enumeration defines it.
+const fn code_name(names: &'static [CodeName], code: u64) -> Option<&'static CodeName> {
+    let mut i = 0;
+    while i < names.len() {
+        if names[i].code as u64 == code {
+            return Some(&names[i]);
+        }
+        i += 1;
+    }
+    None
+}
+
+/// True when a row's [`Meaning`] fits its bits: a flag is one bit wide, bytes do not shift out of
+/// 64 bits, and every code of an enumeration fits the field.
+const fn meaning_fits<F: Copy>(row: &BitField<F>) -> bool {
+    match row.meaning {
+        Meaning::Flag { .. } => row.width == 1,
+        Meaning::Bytes { shift, .. } => shift as u32 + row.width as u32 <= 64,
+        Meaning::Code(names) => {
+            let mut i = 0;
+            while i < names.len() {
+                if !row.fits(names[i].code as u64) {
+                    return false;
+                }
+                i += 1;
+            }
+            true
+        }
+        Meaning::Number { .. } | Meaning::Gated { .. } | Meaning::Count { .. } => true,
+    }
+}
+
+/// True when the rows of `table` do not overlap and together cover bits `0..total_bits` exactly,
+/// and each row's fixed value and [`Meaning`] fit its bits.
 ///
 /// Every layout of this crate is checked with this at compile time.
 #[must_use]
@@ -105,6 +286,9 @@ pub const fn covers_exactly<F: Copy>(table: &[BitField<F>], total_bits: u32) -> 
                 return false;
             }
         }
+        if !meaning_fits(row) {
+            return false;
+        }
         seen |= row.mask();
         i += 1;
     }
@@ -114,6 +298,251 @@ pub const fn covers_exactly<F: Copy>(table: &[BitField<F>], total_bits: u32) -> 
         (1u64 << total_bits) - 1
     };
     seen == all
+}
+
+/// A raw word read through its layout: the one decoded result that every descriptor's bit
+/// table, `Display`, JSON output and doc table are made from.
+///
+/// `Display` writes the bit table: a heading line, then per row its bit range, name, raw bits
+/// (binary up to 8 bits wide, hexadecimal above) and [`RowReading`]'s meaning.
+///
+/// # Examples
+/// ```
+/// use tcgen05::bits::Word;
+/// use tcgen05::shared_memory_descriptor::SMEM_LAYOUT;
+///
+/// let w = Word::new(SMEM_LAYOUT, 0x4000_4040_0001_0040);
+/// let meanings: Vec<String> = w.rows().map(|r| r.to_string()).collect();
+/// assert_eq!(meanings[0], "byte address 0x400");
+/// assert_eq!(meanings[9], "128B: 128-Byte swizzling");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Word<F: Copy + 'static> {
+    /// The layout the word is read through.
+    pub layout: &'static [BitField<F>],
+    /// The word.
+    pub raw: u64,
+}
+
+impl<F: Copy + 'static> Word<F> {
+    /// `raw` read through `layout`.
+    #[must_use]
+    pub const fn new(layout: &'static [BitField<F>], raw: u64) -> Word<F> {
+        Word { layout, raw }
+    }
+
+    /// Every row of the layout, in table order, read from the word.
+    pub fn rows(self) -> impl Iterator<Item = RowReading<F>> {
+        self.layout.iter().map(move |row| RowReading {
+            row,
+            word: self.raw,
+        })
+    }
+}
+
+/// One row of a [`Word`]: the row, the whole word it is read from (a row's meaning may depend on
+/// other bits, as the leading dimension byte offset does on its mode bit), its raw bits and its
+/// value. `Display` writes the meaning in words, the last column of the bit table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RowReading<F: Copy + 'static> {
+    /// The layout row.
+    pub row: &'static BitField<F>,
+    /// The whole word.
+    pub word: u64,
+}
+
+impl<F: Copy + 'static> RowReading<F> {
+    /// The row's bits, shifted down to bit 0.
+    #[must_use]
+    pub const fn bits(&self) -> u64 {
+        self.row.get(self.word)
+    }
+
+    /// The row's value ([`BitField::value`]); `None` for fixed and reserved rows.
+    #[must_use]
+    pub const fn value(&self) -> Option<RowValue> {
+        self.row.value(self.word)
+    }
+
+    /// True when a byte value is an address rather than an offset in this word.
+    #[must_use]
+    pub const fn is_address(&self) -> bool {
+        match self.row.meaning {
+            Meaning::Bytes { addressing, .. } => match addressing {
+                Addressing::Offset => false,
+                Addressing::Address => true,
+                Addressing::AddressWhenBit(n) => n < 64 && (self.word >> n) & 1 == 1,
+            },
+            _ => false,
+        }
+    }
+}
+
+/// Writes `text` with each `{}` replaced by `arg`.
+fn fill(f: &mut fmt::Formatter<'_>, text: &str, arg: impl fmt::Display) -> fmt::Result {
+    let mut parts = text.split("{}");
+    if let Some(first) = parts.next() {
+        f.write_str(first)?;
+    }
+    for part in parts {
+        write!(f, "{arg}")?;
+        f.write_str(part)?;
+    }
+    Ok(())
+}
+
+/// Writes the codes of a field of `width` bits that `names` leaves undefined: `3, 5 and 7 are
+/// invalid`.
+fn write_invalid_codes(
+    f: &mut fmt::Formatter<'_>,
+    names: &'static [CodeName],
+    max: u64,
+) -> fmt::Result {
+    let undefined = || (0..=max.min(255)).filter(|c| code_name(names, *c).is_none());
+    let count = undefined().count();
+    for (i, c) in undefined().enumerate() {
+        if i > 0 {
+            f.write_str(if i + 1 == count { " and " } else { ", " })?;
+        }
+        write!(f, "{c}")?;
+    }
+    f.write_str(if count == 1 {
+        " is invalid"
+    } else {
+        " are invalid"
+    })
+}
+
+impl<F: Copy + 'static> fmt::Display for RowReading<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let row = self.row;
+        let v = self.bits();
+        match row.role {
+            Role::Reserved => {
+                return f.write_str(if v == 0 {
+                    "reserved, 0"
+                } else {
+                    "reserved: SET, must be 0"
+                })
+            }
+            Role::Fixed(want) => {
+                let w = row.width as usize + 2;
+                return if v == want {
+                    write!(f, "fixed {want:#0w$b}")
+                } else {
+                    write!(f, "WRONG: must be the fixed {want:#0w$b}")
+                };
+            }
+            Role::Value => {}
+        }
+        match row.meaning {
+            Meaning::Number { text } => fill(f, text, v),
+            Meaning::Gated { needs, note } => {
+                write!(f, "{v}")?;
+                if v != 0 && self.word & needs == 0 {
+                    f.write_str(note)?;
+                }
+                Ok(())
+            }
+            Meaning::Count { plus, text } => fill(f, text, v.saturating_add(plus as u64)),
+            Meaning::Bytes { .. } => {
+                let bytes = match self.value() {
+                    Some(RowValue::Bytes(b)) => b,
+                    _ => v,
+                };
+                if self.is_address() {
+                    write!(f, "byte address {bytes:#x}")
+                } else {
+                    write!(f, "{bytes} bytes")
+                }
+            }
+            Meaning::Flag { names, text } => fill(f, text, names[(v & 1) as usize]),
+            Meaning::Code(names) => match code_name(names, v) {
+                Some(c) => write!(f, "{}: {}", c.name, c.words),
+                None => {
+                    write!(f, "invalid code {v} (")?;
+                    write_invalid_codes(f, names, row.max())?;
+                    f.write_str(")")
+                }
+            },
+        }
+    }
+}
+
+/// Digits of `n` in decimal.
+const fn decimal_len(n: u8) -> usize {
+    if n >= 100 {
+        3
+    } else if n >= 10 {
+        2
+    } else {
+        1
+    }
+}
+
+/// Length of a row's bit-range cell: `17-22`, or `2` for one bit.
+const fn bits_cell_len<F: Copy>(row: &BitField<F>) -> usize {
+    if row.width == 1 {
+        decimal_len(row.lo)
+    } else {
+        decimal_len(row.lo) + 1 + decimal_len(row.hi())
+    }
+}
+
+/// Length of a row's raw-bits cell: the width in binary up to 8 bits, `0x` and hex digits above.
+const fn raw_cell_len<F: Copy>(row: &BitField<F>) -> usize {
+    if row.width <= 8 {
+        row.width as usize
+    } else {
+        (row.width as usize).div_ceil(4) + 2
+    }
+}
+
+/// Writes `n` spaces.
+fn spaces(f: &mut fmt::Formatter<'_>, n: usize) -> fmt::Result {
+    for _ in 0..n {
+        f.write_str(" ")?;
+    }
+    Ok(())
+}
+
+impl<F: LayoutField> fmt::Display for Word<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let rows = self.layout.iter();
+        let wb = rows.clone().map(bits_cell_len).max().unwrap_or(0).max(4);
+        let wf = rows
+            .clone()
+            .map(|r| r.field.name().len())
+            .max()
+            .unwrap_or(0)
+            .max(5);
+        let wr = rows.map(raw_cell_len).max().unwrap_or(0).max(3);
+        writeln!(
+            f,
+            "  {:<wb$}  {:<wf$}  {:<wr$}  meaning",
+            "bits", "field", "raw"
+        )?;
+        for r in self.rows() {
+            let row = r.row;
+            f.write_str("  ")?;
+            if row.width == 1 {
+                write!(f, "{}", row.lo)?;
+            } else {
+                write!(f, "{}-{}", row.lo, row.hi())?;
+            }
+            spaces(f, wb - bits_cell_len(row) + 2)?;
+            write!(f, "{:<wf$}  ", row.field.name())?;
+            let v = r.bits();
+            if row.width <= 8 {
+                write!(f, "{v:0w$b}", w = row.width as usize)?;
+            } else {
+                write!(f, "{v:#0w$x}", w = raw_cell_len(row))?;
+            }
+            spaces(f, wr - raw_cell_len(row) + 2)?;
+            writeln!(f, "{r}")?;
+        }
+        Ok(())
+    }
 }
 
 /// Text for a source tag in a layout table: `Table 40` or `R2`.
@@ -155,6 +584,30 @@ macro_rules! __role {
     };
 }
 
+/// The [`Meaning`] of a layout row: the named constant, or [`Meaning::NUMBER`].
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __meaning {
+    () => {
+        $crate::bits::Meaning::NUMBER
+    };
+    ($m:ident) => {
+        $m
+    };
+}
+
+/// The meaning column of a layout table's rustdoc: a link to the named constant, or empty.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __meaning_doc {
+    () => {
+        ""
+    };
+    ($m:ident) => {
+        concat!("[`", stringify!($m), "`]")
+    };
+}
+
 /// Text for a role tag in a layout table.
 #[doc(hidden)]
 #[macro_export]
@@ -173,13 +626,16 @@ macro_rules! __role_doc {
 /// Declares a descriptor's bit layout as a `const` table of [`BitField`] rows, with a rustdoc
 /// table generated from the same lines and a compile-time proof that the rows tile the word.
 ///
+/// A value row may name, after a colon, the `const` [`Meaning`] of its value; without one it is
+/// a plain number ([`Meaning::NUMBER`]).
+///
 /// ```text
 /// bit_layout! {
 ///     /// Doc for the table.
 ///     pub const SMEM_LAYOUT: [BitField<SmemField>; 64 bits] = {
-///         0 ..= 13  StartAddress       value       "Matrix start address"  (Table 40);
-///         14 ..= 15 Reserved14         reserved    "Unnamed"               (R 2);
-///         46 ..= 48 Fixed46            fixed = 0b001 "Fixed constant"      (Table 40);
+///         0 ..= 13  StartAddress       value: START   "Matrix start address"  (Table 40);
+///         14 ..= 15 Reserved14         reserved       "Unnamed"               (R 2);
+///         46 ..= 48 Fixed46            fixed = 0b001  "Fixed constant"        (Table 40);
 ///     }
 /// }
 /// ```
@@ -189,17 +645,18 @@ macro_rules! bit_layout {
     (
         $(#[$meta:meta])*
         $vis:vis const $NAME:ident : [BitField<$F:ident>; $bits:literal bits] = {
-            $( $lo:literal ..= $hi:literal $Var:ident $role:ident $(= $fixed:literal)? $title:literal ($sk:ident $sn:literal); )+
+            $( $lo:literal ..= $hi:literal $Var:ident $role:ident $(= $fixed:literal)? $(: $meaning:ident)? $title:literal ($sk:ident $sn:literal); )+
         }
     ) => {
         $(#[$meta])*
         ///
-        /// | Bits | Field | PTX wording | Source |
-        /// |---|---|---|---|
+        /// | Bits | Field | PTX wording | Meaning | Source |
+        /// |---|---|---|---|---|
         $(
             #[doc = concat!(
                 "| ", stringify!($lo), "-", stringify!($hi), " | `", stringify!($Var), "`",
-                $crate::__role_doc!($role $(= $fixed)?), " | ", $title, " | ", $crate::__source_doc!($sk $sn), " |"
+                $crate::__role_doc!($role $(= $fixed)?), " | ", $title, " | ",
+                $crate::__meaning_doc!($($meaning)?), " | ", $crate::__source_doc!($sk $sn), " |"
             )]
         )+
         $vis const $NAME: &[$crate::bits::BitField<$F>] = &[
@@ -211,12 +668,13 @@ macro_rules! bit_layout {
                     role: $crate::__role!($role $(= $fixed)?),
                     title: $title,
                     source: $crate::__source!($sk $sn),
+                    meaning: $crate::__meaning!($($meaning)?),
                 },
             )+
         ];
         const _: () = assert!(
             $crate::bits::covers_exactly($NAME, $bits),
-            concat!(stringify!($NAME), ": rows overlap, leave gaps, or hold a fixed value too wide")
+            concat!(stringify!($NAME), ": rows overlap, leave gaps, or hold a fixed value or meaning too wide")
         );
     };
 }
@@ -239,6 +697,7 @@ mod tests {
             role,
             title: "",
             source: Source::Decision(1),
+            meaning: Meaning::NUMBER,
         }
     }
 
@@ -264,6 +723,122 @@ mod tests {
     }
 
     #[test]
+    fn coverage_checks_meanings_against_widths() {
+        const CODES: [CodeName; 2] = [
+            CodeName {
+                code: 0,
+                name: "a",
+                words: "A",
+            },
+            CodeName {
+                code: 4,
+                name: "b",
+                words: "B",
+            },
+        ];
+        let with = |width, meaning| BitField {
+            meaning,
+            ..row(0, width, Role::Value)
+        };
+        let flag = Meaning::Flag {
+            names: ["no", "yes"],
+            text: "{}",
+        };
+        assert!(covers_exactly(&[with(1, flag)], 1));
+        assert!(!covers_exactly(&[with(2, flag)], 2), "a flag is one bit");
+        assert!(covers_exactly(&[with(3, Meaning::Code(&CODES))], 3));
+        assert!(
+            !covers_exactly(&[with(2, Meaning::Code(&CODES))], 2),
+            "code 4 needs 3 bits"
+        );
+        let bytes = Meaning::Bytes {
+            shift: 60,
+            addressing: Addressing::Offset,
+        };
+        assert!(!covers_exactly(&[with(8, bytes)], 8), "bytes past bit 63");
+    }
+
+    #[test]
+    fn readings_of_each_meaning() {
+        use std::string::ToString;
+        static CODES: [CodeName; 2] = [
+            CodeName {
+                code: 0,
+                name: "a",
+                words: "A",
+            },
+            CodeName {
+                code: 2,
+                name: "b",
+                words: "B",
+            },
+        ];
+        static ROWS: [BitField<T>; 4] = [
+            BitField {
+                field: T::A,
+                lo: 0,
+                width: 2,
+                role: Role::Value,
+                title: "",
+                source: Source::Decision(1),
+                meaning: Meaning::Code(&CODES),
+            },
+            BitField {
+                field: T::B,
+                lo: 2,
+                width: 4,
+                role: Role::Value,
+                title: "",
+                source: Source::Decision(1),
+                meaning: Meaning::Count {
+                    plus: 1,
+                    text: "{} long, {} again",
+                },
+            },
+            BitField {
+                field: T::A,
+                lo: 6,
+                width: 1,
+                role: Role::Reserved,
+                title: "",
+                source: Source::Decision(1),
+                meaning: Meaning::NUMBER,
+            },
+            BitField {
+                field: T::B,
+                lo: 7,
+                width: 1,
+                role: Role::Fixed(1),
+                title: "",
+                source: Source::Decision(1),
+                meaning: Meaning::NUMBER,
+            },
+        ];
+        let read = |raw| {
+            ROWS.iter()
+                .map(|row| RowReading { row, word: raw }.to_string())
+                .collect::<std::vec::Vec<_>>()
+        };
+        assert_eq!(
+            read((1 << 7) | (0b0011 << 2) | 0b10),
+            ["b: B", "4 long, 4 again", "reserved, 0", "fixed 0b1"]
+        );
+        assert_eq!(
+            read((1 << 6) | 0b01),
+            [
+                "invalid code 1 (1 and 3 are invalid)",
+                "1 long, 1 again",
+                "reserved: SET, must be 0",
+                "WRONG: must be the fixed 0b1"
+            ]
+        );
+        assert_eq!(ROWS[0].value(0b11), Some(RowValue::InvalidCode(3)));
+        assert_eq!(ROWS[0].value(0b10), Some(RowValue::Name(&CODES[1])));
+        assert_eq!(ROWS[0].bits_of(RowValue::Name(&CODES[1])), 2);
+        assert_eq!(ROWS[2].value(0xff), None);
+    }
+
+    #[test]
     fn get_set_round_trip() {
         let f = BitField {
             field: T::B,
@@ -272,6 +847,7 @@ mod tests {
             role: Role::Value,
             title: "",
             source: Source::PtxTable(42),
+            meaning: Meaning::NUMBER,
         };
         assert_eq!(f.mask(), 0x3f << 17);
         let raw = f.set(u64::MAX, 5);

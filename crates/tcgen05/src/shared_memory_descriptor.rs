@@ -77,7 +77,7 @@
 use core::fmt;
 
 use crate::bit_layout;
-use crate::bits::{BitField, Role};
+use crate::bits::{Addressing, BitField, CodeName, LayoutField, Meaning, Role, RowValue, Word};
 use crate::diagnostic::{Diagnostic, Diagnostics, OneLine, Rule, RuleSource, Severity, Source};
 use crate::mma::bytes_eq;
 use crate::targets::Target;
@@ -186,6 +186,99 @@ impl fmt::Display for SmemField {
     }
 }
 
+impl LayoutField for SmemField {
+    fn name(self) -> &'static str {
+        SmemField::name(self)
+    }
+}
+
+/// Meaning of bits 0-13: `matrix-descriptor-encode(matrix start address)`, a byte address in
+/// 16-byte units (Table 40; decisions.md R3).
+pub const START_ADDRESS_BYTES: Meaning = Meaning::Bytes {
+    shift: UNIT_SHIFT as u8,
+    addressing: Addressing::Address,
+};
+
+/// Meaning of bits 16-29: the leading dimension byte offset in 16-byte units, or its byte
+/// address while bit 52 selects the absolute mode (Table 40; decisions.md R3, R5).
+pub const LEADING_BYTES: Meaning = Meaning::Bytes {
+    shift: UNIT_SHIFT as u8,
+    addressing: Addressing::AddressWhenBit(52),
+};
+
+/// Meaning of bits 32-45: the stride dimension byte offset in 16-byte units (Table 40;
+/// decisions.md R3).
+pub const STRIDE_BYTES: Meaning = Meaning::Bytes {
+    shift: UNIT_SHIFT as u8,
+    addressing: Addressing::Offset,
+};
+
+/// Meaning of bits 49-51: the matrix base offset, in 128-byte lines (Table 41), which means
+/// nothing without swizzling, that is while bits 61-63 are zero (decisions.md R4).
+pub const BASE_OFFSET_LINES: Meaning = Meaning::Gated {
+    needs: 0b111 << 61,
+    note: " (no meaning without swizzling)",
+};
+
+/// The leading dimension stride modes of bit 52 (Table 40), from [`LboMode::ALL`].
+pub const LBO_MODE_CODES: [CodeName; 2] = {
+    let mut t = [CodeName {
+        code: 0,
+        name: "",
+        words: "",
+    }; 2];
+    let mut i = 0;
+    while i < t.len() {
+        let m = LboMode::ALL[i];
+        t[i] = CodeName {
+            code: m.code(),
+            name: m.name(),
+            words: m.description(),
+        };
+        i += 1;
+    }
+    t
+};
+
+/// Meaning of bit 52: a code of [`LBO_MODE_CODES`] (Table 40).
+pub const LBO_MODE_CODE: Meaning = Meaning::Code(&LBO_MODE_CODES);
+
+/// The swizzling modes of bits 61-63 (Table 40), from [`Swizzle::ALL`]; codes 3, 5 and 7 are
+/// missing because they are invalid.
+pub const SWIZZLE_CODES: [CodeName; 5] = {
+    let mut t = [CodeName {
+        code: 0,
+        name: "",
+        words: "",
+    }; 5];
+    let mut i = 0;
+    while i < t.len() {
+        let s = Swizzle::ALL[i];
+        t[i] = CodeName {
+            code: s.code(),
+            name: s.name(),
+            words: s.description(),
+        };
+        i += 1;
+    }
+    t
+};
+
+/// Meaning of bits 61-63: a code of [`SWIZZLE_CODES`] (Table 40).
+pub const SWIZZLE_CODE: Meaning = Meaning::Code(&SWIZZLE_CODES);
+
+/// The entry of [`SWIZZLE_CODES`] for a mode.
+const fn swizzle_value(swizzle: Swizzle) -> RowValue {
+    let mut i = 0;
+    while i < SWIZZLE_CODES.len() {
+        if SWIZZLE_CODES[i].code == swizzle.code() {
+            return RowValue::Name(&SWIZZLE_CODES[i]);
+        }
+        i += 1;
+    }
+    RowValue::InvalidCode(swizzle.code() as u64)
+}
+
 bit_layout! {
     /// The 64 bits of the shared memory descriptor (PTX ISA 9.7.16.4.1, Table 40), with the
     /// unnamed bits (decisions.md R2) and the corrected fixed constant (decisions.md R1).
@@ -193,21 +286,27 @@ bit_layout! {
     /// The byte fields hold `matrix-descriptor-encode(x) = (x & 0x3FFFF) >> 4`: the byte value in
     /// units of 16 bytes (decisions.md R3).
     pub const SMEM_LAYOUT: [BitField<SmemField>; 64 bits] = {
-        0 ..= 13  StartAddress      value         "matrix-descriptor-encode (Matrix start address)" (Table 40);
+        0 ..= 13  StartAddress      value: START_ADDRESS_BYTES "matrix-descriptor-encode (Matrix start address)" (Table 40);
         14 ..= 15 Reserved14To15    reserved      "Not described by Table 40; reserved on sm_100a and sm_103a" (R 2);
-        16 ..= 29 LeadingByteOffset value         "matrix-descriptor-encode (Leading dimension byte offset relative) OR matrix-descriptor-encode (Leading dimension byte address absolute)" (Table 40);
+        16 ..= 29 LeadingByteOffset value: LEADING_BYTES "matrix-descriptor-encode (Leading dimension byte offset relative) OR matrix-descriptor-encode (Leading dimension byte address absolute)" (Table 40);
         30 ..= 31 Reserved30To31    reserved      "Not described by Table 40; reserved on sm_100a and sm_103a" (R 2);
-        32 ..= 45 StrideByteOffset  value         "matrix-descriptor-encode (Stride dimension byte offset)" (Table 40);
+        32 ..= 45 StrideByteOffset  value: STRIDE_BYTES  "matrix-descriptor-encode (Stride dimension byte offset)" (Table 40);
         46 ..= 48 Fixed46To48       fixed = 0b001 "Fixed constant value of 0b001" (Table 40);
-        49 ..= 51 BaseOffset        value         "Matrix base offset" (Table 40);
-        52 ..= 52 LboMode           value         "Leading dimension stride mode: 0: byte offset relative, 1: byte address absolute" (Table 40);
+        49 ..= 51 BaseOffset        value: BASE_OFFSET_LINES "Matrix base offset" (Table 40);
+        52 ..= 52 LboMode           value: LBO_MODE_CODE "Leading dimension stride mode: 0: byte offset relative, 1: byte address absolute" (Table 40);
         53 ..= 60 Fixed53To60       fixed = 0     "Fixed constant value of 0 (printed 0xb00000000, a typo for eight zero bits)" (R 1);
-        61 ..= 63 Swizzle           value         "Specifies the swizzling mode to be used" (Table 40);
+        61 ..= 63 Swizzle           value: SWIZZLE_CODE  "Specifies the swizzling mode to be used" (Table 40);
     }
 }
 
-// Row i of the table describes `SmemField::ALL[i]`, so `SmemField::row` indexes in bounds.
+// Row i of the table describes `SmemField::ALL[i]`, so `SmemField::row` indexes in bounds; entry
+// i of `LBO_MODE_CODES` is code i; the base offset's meaning names the swizzle's bits.
 const _: () = {
+    assert!(LBO_MODE_CODES[0].code == 0 && LBO_MODE_CODES[1].code == 1);
+    assert!(match BASE_OFFSET_LINES {
+        Meaning::Gated { needs, .. } => needs == SmemField::Swizzle.row().mask(),
+        _ => false,
+    });
     assert!(SMEM_LAYOUT.len() == SmemField::ALL.len());
     let mut i = 0;
     while i < SMEM_LAYOUT.len() {
@@ -423,6 +522,16 @@ impl LboMode {
         }
     }
 
+    /// The mode in Table 40's words: `"leading byte offset"` (relative) or
+    /// `"leading byte address (sm_103a)"` (absolute, decisions.md R5).
+    #[must_use]
+    pub const fn description(self) -> &'static str {
+        match self {
+            LboMode::Relative => "leading byte offset",
+            LboMode::Absolute => "leading byte address (sm_103a)",
+        }
+    }
+
     /// Parses `"relative"` or `"absolute"`.
     #[must_use]
     pub const fn from_name(name: &str) -> Option<LboMode> {
@@ -512,6 +621,25 @@ impl SmemFields {
     #[must_use]
     pub const fn with_lbo_mode(self, lbo_mode: LboMode) -> SmemFields {
         SmemFields { lbo_mode, ..self }
+    }
+
+    /// The value of one row as its [`Meaning`] reads it (bytes, a number or a code name), as
+    /// given, whether valid or not; `None` for fixed and reserved rows. Encoding writes these
+    /// values, and the command prints them for fields that do not encode.
+    #[must_use]
+    pub const fn value(&self, field: SmemField) -> Option<RowValue> {
+        match field {
+            SmemField::StartAddress => Some(RowValue::Bytes(self.start_address as u64)),
+            SmemField::LeadingByteOffset => Some(RowValue::Bytes(self.leading_byte_offset as u64)),
+            SmemField::StrideByteOffset => Some(RowValue::Bytes(self.stride_byte_offset as u64)),
+            SmemField::BaseOffset => Some(RowValue::Number(self.base_offset as u64)),
+            SmemField::LboMode => Some(RowValue::Name(&LBO_MODE_CODES[self.lbo_mode as usize])),
+            SmemField::Swizzle => Some(swizzle_value(self.swizzle)),
+            SmemField::Reserved14To15
+            | SmemField::Reserved30To31
+            | SmemField::Fixed46To48
+            | SmemField::Fixed53To60 => None,
+        }
     }
 }
 
@@ -1185,6 +1313,13 @@ pub struct SmemDecoded {
 }
 
 impl SmemDecoded {
+    /// The raw value read through [`SMEM_LAYOUT`]: each row's bits, value and meaning (the
+    /// generic decoded result that the bit table and the command's output are made from).
+    #[must_use]
+    pub const fn word(&self) -> Word<SmemField> {
+        Word::new(SMEM_LAYOUT, self.raw)
+    }
+
     /// True when no problem is an error (warnings allowed).
     #[must_use]
     pub const fn is_valid(&self) -> bool {
@@ -1405,6 +1540,12 @@ impl SmemDescriptor {
         self.0
     }
 
+    /// The descriptor read through [`SMEM_LAYOUT`]: each row's bits, value and meaning.
+    #[must_use]
+    pub const fn word(self) -> Word<SmemField> {
+        Word::new(SMEM_LAYOUT, self.0)
+    }
+
     /// All fields, in bytes.
     #[must_use]
     pub const fn fields(self) -> SmemFields {
@@ -1610,20 +1751,15 @@ const fn encode(fields: &SmemFields) -> u64 {
     let mut i = 0;
     while i < SMEM_LAYOUT.len() {
         let row = &SMEM_LAYOUT[i];
-        let value = match row.role {
+        let bits = match row.role {
             Role::Fixed(v) => v,
             Role::Reserved => 0,
-            Role::Value => match row.field {
-                SmemField::StartAddress => (fields.start_address >> UNIT_SHIFT) as u64,
-                SmemField::LeadingByteOffset => (fields.leading_byte_offset >> UNIT_SHIFT) as u64,
-                SmemField::StrideByteOffset => (fields.stride_byte_offset >> UNIT_SHIFT) as u64,
-                SmemField::BaseOffset => fields.base_offset as u64,
-                SmemField::LboMode => fields.lbo_mode.code() as u64,
-                SmemField::Swizzle => fields.swizzle.code() as u64,
-                _ => 0,
+            Role::Value => match fields.value(row.field) {
+                Some(v) => row.bits_of(v),
+                None => 0,
             },
         };
-        raw = row.set(raw, value);
+        raw = row.set(raw, bits);
         i += 1;
     }
     raw
@@ -1666,150 +1802,11 @@ impl fmt::Debug for SmemDescriptor {
     }
 }
 
-/// A small stack buffer to format a cell before padding it (the crate does not allocate).
-struct Cell {
-    buf: [u8; 48],
-    len: usize,
-}
-
-impl Cell {
-    fn new() -> Cell {
-        Cell {
-            buf: [0; 48],
-            len: 0,
-        }
-    }
-
-    fn as_str(&self) -> &str {
-        match self.buf.get(..self.len) {
-            Some(b) => core::str::from_utf8(b).unwrap_or(""),
-            None => "",
-        }
-    }
-}
-
-impl fmt::Write for Cell {
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        let end = self.len.checked_add(s.len()).ok_or(fmt::Error)?;
-        let dst = self.buf.get_mut(self.len..end).ok_or(fmt::Error)?;
-        dst.copy_from_slice(s.as_bytes());
-        self.len = end;
-        Ok(())
-    }
-}
-
-/// The meaning, in words, of one [`SMEM_LAYOUT`] row's bits in a raw descriptor: the last
-/// column of the [`Display`](fmt::Display) table, and of the command-line tool's table.
-///
-/// ```
-/// use tcgen05::shared_memory_descriptor::{SmemField, SmemRowMeaning};
-///
-/// let sbo = SmemField::StrideByteOffset.row();
-/// assert_eq!(SmemRowMeaning::new(0x4000_4040_0001_0040, sbo).to_string(), "1024 bytes");
-/// ```
-#[derive(Clone, Copy, Debug)]
-pub struct SmemRowMeaning {
-    raw: u64,
-    row: &'static BitField<SmemField>,
-}
-
-impl SmemRowMeaning {
-    /// The meaning of `row`'s bits in `raw`.
-    #[must_use]
-    pub const fn new(raw: u64, row: &'static BitField<SmemField>) -> Self {
-        Self { raw, row }
-    }
-}
-
-impl fmt::Display for SmemRowMeaning {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (raw, row) = (self.raw, self.row);
-        let v = row.get(raw);
-        match row.role {
-            Role::Reserved => {
-                return f.write_str(if v == 0 {
-                    "reserved, 0"
-                } else {
-                    "reserved: SET, must be 0"
-                })
-            }
-            Role::Fixed(want) => {
-                let w = row.width as usize + 2;
-                return if v == want {
-                    write!(f, "fixed {want:#0w$b}")
-                } else {
-                    write!(f, "WRONG: must be the fixed {want:#0w$b}")
-                };
-            }
-            Role::Value => {}
-        }
-        let swizzle_code = SmemField::Swizzle.row().get(raw);
-        match row.field {
-            SmemField::StartAddress => write!(f, "byte address {:#x}", v << UNIT_SHIFT),
-            SmemField::LeadingByteOffset if matches!(lbo_mode_of(raw), LboMode::Absolute) => {
-                write!(f, "byte address {:#x}", v << UNIT_SHIFT)
-            }
-            SmemField::LeadingByteOffset | SmemField::StrideByteOffset => {
-                write!(f, "{} bytes", v << UNIT_SHIFT)
-            }
-            SmemField::BaseOffset => {
-                write!(f, "{v}")?;
-                if v != 0 && swizzle_code == 0 {
-                    f.write_str(" (no meaning without swizzling)")?;
-                }
-                Ok(())
-            }
-            SmemField::LboMode => f.write_str(if v == 0 {
-                "relative: leading byte offset"
-            } else {
-                "absolute: leading byte address (sm_103a)"
-            }),
-            // Three bits, so the cast keeps every bit.
-            SmemField::Swizzle => match Swizzle::from_code(v as u8) {
-                Ok(s) => write!(f, "{}: {}", s.name(), s.description()),
-                Err(_) => write!(f, "invalid code {v} (3, 5 and 7 are invalid)"),
-            },
-            _ => write!(f, "{v}"),
-        }
-    }
-}
-
-/// Writes the table of [`SMEM_LAYOUT`] rows for a raw value: bit range, raw bits, meaning.
-fn write_table(f: &mut fmt::Formatter<'_>, raw: u64) -> fmt::Result {
-    use fmt::Write as _;
-    writeln!(f, "  {:<7}{:<21}{:<9}meaning", "bits", "field", "raw")?;
-    for row in SMEM_LAYOUT {
-        let v = row.get(raw);
-        let mut bits = Cell::new();
-        if row.width == 1 {
-            write!(bits, "{}", row.lo)?;
-        } else {
-            write!(bits, "{}-{}", row.lo, row.hi())?;
-        }
-        let mut rawc = Cell::new();
-        if row.width <= 3 {
-            write!(rawc, "{v:#0w$b}", w = row.width as usize + 2)?;
-        } else {
-            write!(rawc, "{v:#0w$x}", w = (row.width as usize).div_ceil(4) + 2)?;
-        }
-        write!(
-            f,
-            "  {:<7}{:<21}{:<9}",
-            bits.as_str(),
-            row.field.name(),
-            rawc.as_str()
-        )?;
-        write!(f, "{}", SmemRowMeaning::new(raw, row))?;
-        f.write_str("\n")?;
-    }
-    Ok(())
-}
-
 /// A table with one line per row of [`SMEM_LAYOUT`]: bit range, raw bits, meaning in bytes.
 impl fmt::Display for SmemDescriptor {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "shared memory descriptor {:#018x}", self.0)?;
-        write_table(f, self.0)
+        write!(f, "{}", self.word())
     }
 }
 
@@ -1822,7 +1819,7 @@ impl fmt::Display for SmemDecoded {
             "shared memory descriptor {:#018x} for {}",
             self.raw, self.target
         )?;
-        write_table(f, self.raw)?;
+        write!(f, "{}", self.word())?;
         if self.diagnostics.is_empty() {
             return f.write_str("no problems\n");
         }
@@ -2455,31 +2452,31 @@ mod tests {
         assert_eq!(s.lines().count(), 2 + SMEM_LAYOUT.len(), "{s}");
         assert!(s.contains("0x4000404000010040"), "{s}");
         assert!(
-            s.contains("0-13   start_address        0x0040   byte address 0x400"),
+            s.contains("  0-13   start_address        0x0040    byte address 0x400\n"),
             "{s}"
         );
         assert!(
-            s.contains("16-29  leading_byte_offset  0x0001   16 bytes"),
+            s.contains("  16-29  leading_byte_offset  0x0001    16 bytes\n"),
             "{s}"
         );
         assert!(
-            s.contains("32-45  stride_byte_offset   0x0040   1024 bytes"),
+            s.contains("  32-45  stride_byte_offset   0x0040    1024 bytes\n"),
             "{s}"
         );
         assert!(
-            s.contains("46-48  fixed_46_48          0b001    fixed 0b001"),
+            s.contains("  46-48  fixed_46_48          001       fixed 0b001\n"),
             "{s}"
         );
         assert!(
-            s.contains("52     lbo_mode             0b0      relative: leading byte offset"),
+            s.contains("  52     lbo_mode             0         relative: leading byte offset\n"),
             "{s}"
         );
         assert!(
-            s.contains("53-60  fixed_53_60          0x00     fixed 0b00000000"),
+            s.contains("  53-60  fixed_53_60          00000000  fixed 0b00000000\n"),
             "{s}"
         );
         assert!(
-            s.contains("61-63  swizzle              0b010    128B: 128-Byte swizzling"),
+            s.contains("  61-63  swizzle              010       128B: 128-Byte swizzling\n"),
             "{s}"
         );
         assert_eq!(format!("{d:?}"), "SmemDescriptor(0x4000404000010040)");

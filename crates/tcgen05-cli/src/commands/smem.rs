@@ -3,10 +3,10 @@
 
 use std::fmt::{self, Write as _};
 
+use tcgen05::bits::Word;
 use tcgen05::diagnostic::Source;
 use tcgen05::shared_memory_descriptor::{
-    pattern_start_ignored, SmemDescriptor, SmemError, SmemField, SmemFields, SmemRowMeaning,
-    Swizzle, SMEM_LAYOUT,
+    pattern_start_ignored, SmemDescriptor, SmemError, SmemField, SmemFields, SMEM_LAYOUT,
 };
 use tcgen05::Target;
 
@@ -15,50 +15,14 @@ use super::problem::{narrow, CliError};
 use super::target::resolve_target;
 use crate::args::descriptor::EncodeSmem;
 use crate::args::value::TargetArg;
-use crate::render::{self, count, push_dec, push_hex, Cache, Ctx, Obj, Report, Row, Status, Style};
+use crate::render::{self, count, push_hex, Cache, Ctx, Obj, Report, Status, Style};
 
 /// The largest byte value a byte field holds: 14 bits of 16-byte units (decisions.md R3).
 const MAX_BYTES: u64 = 0x3_fff0;
 
-fn swizzle_code(raw: u64) -> u8 {
-    // Three bits.
-    (SmemField::Swizzle.row().get(raw) & 7) as u8
-}
-
-/// `"fields": {...}` of a raw value.
-// TODO(issue 15): core lacks one generic rendering of a decoded descriptor (rows that know their
-// values, item 2); the serde derive of `SmemFields` names enum variants, not the PTX names and the
-// raw code of an invalid swizzle that this documented JSON gives.
-fn fields_json(o: &mut Obj<'_>, raw: u64) -> fmt::Result {
-    let f = SmemDescriptor::decode(raw, Target::DEFAULT).fields;
-    fields_json_of(o, &f, swizzle_code(raw))
-}
-
-fn fields_json_of(o: &mut Obj<'_>, f: &SmemFields, swizzle: u8) -> fmt::Result {
-    let buf = o.key(key!("fields"));
-    let mut p = Obj::open(buf);
-    p.num(key!("start_address"), f.start_address.into())?;
-    p.num(key!("leading_byte_offset"), f.leading_byte_offset.into())?;
-    p.num(key!("stride_byte_offset"), f.stride_byte_offset.into())?;
-    p.num(key!("base_offset"), f.base_offset.into())?;
-    p.name(key!("lbo_mode"), f.lbo_mode.name())?;
-    match Swizzle::from_code(swizzle) {
-        Ok(s) => p.name(key!("swizzle"), s.name())?,
-        Err(_) => p.num(key!("swizzle"), swizzle.into())?,
-    }
-    p.close();
-    Ok(())
-}
-
-/// The field table of a raw value, rows flagged where a problem points.
-fn rows(raw: u64, problems: &[SmemError]) -> Vec<Row> {
-    render::layout_rows(
-        SMEM_LAYOUT,
-        raw,
-        SmemField::name,
-        |r| SmemRowMeaning::new(raw, r).to_string(),
-        problems,
-    )
+/// The raw value read through Table 40's layout.
+fn word(raw: u64) -> Word<SmemField> {
+    SmemDescriptor::from_bits_unchecked(raw).word()
 }
 
 fn heading(buf: &mut String, raw: u64, target: Target, style: Style) -> fmt::Result {
@@ -83,7 +47,11 @@ pub fn decode(ctx: Ctx, raw: u64, target: TargetArg) -> Result<Report, fmt::Erro
         rep.out.push('\n');
     } else {
         heading(&mut rep.out, raw, target, ctx.out)?;
-        render::table(&mut rep.out, &rows(raw, &problems), ctx.out)?;
+        render::table(
+            &mut rep.out,
+            &render::word_rows(d.word(), &problems),
+            ctx.out,
+        )?;
         let (e, w) = count(&problems);
         render::verdict(&mut rep.out, e, w, ctx.out)?;
     }
@@ -100,7 +68,7 @@ fn json_object(
     let mut o = Obj::open(buf);
     o.hex(key!("hex"), raw, 16);
     o.bool(key!("valid"), count(problems).0 == 0)?;
-    fields_json(&mut o, raw)?;
+    render::fields_json(&mut o, render::word_values(word(raw)))?;
     cache.json(&mut o, problems)?;
     o.close();
     Ok(())
@@ -135,24 +103,9 @@ impl Decoder for Batch {
         if json {
             json_object(buf, raw, &self.problems, &mut self.cache)?;
         } else {
-            let f = &d.fields;
             push_hex(buf, raw, 16);
             buf.push_str(if valid { " valid" } else { " invalid" });
-            buf.push_str(" start_address=0x");
-            write!(buf, "{:x}", f.start_address)?;
-            buf.push_str(" leading_byte_offset=");
-            push_dec(buf, f.leading_byte_offset.into());
-            buf.push_str(" stride_byte_offset=");
-            push_dec(buf, f.stride_byte_offset.into());
-            buf.push_str(" base_offset=");
-            push_dec(buf, f.base_offset.into());
-            buf.push_str(" lbo_mode=");
-            buf.push_str(f.lbo_mode.name());
-            buf.push_str(" swizzle=");
-            match Swizzle::from_code(swizzle_code(raw)) {
-                Ok(s) => buf.push_str(s.name()),
-                Err(_) => push_dec(buf, swizzle_code(raw).into()),
-            }
+            render::fields_text(buf, render::word_values(d.word()));
             self.cache.compact(buf, &self.problems)?;
         }
         Ok(valid)
@@ -220,7 +173,8 @@ pub fn encode(ctx: Ctx, a: &EncodeSmem) -> Result<Report, fmt::Error> {
             let mut o = Obj::open(&mut rep.out);
             o.raw(key!("hex"), "null")?;
             o.bool(key!("valid"), false)?;
-            fields_json_of(&mut o, &fields, fields.swizzle.code())?;
+            let given = render::given_values(SMEM_LAYOUT, |f| fields.value(f));
+            render::fields_json(&mut o, given)?;
             render::problems_json2(&mut o, &cli, &problems)?;
             o.close();
             rep.out.push('\n');
@@ -244,12 +198,16 @@ pub fn encode(ctx: Ctx, a: &EncodeSmem) -> Result<Report, fmt::Error> {
     if ctx.json {
         let mut o = Obj::open(&mut rep.out);
         o.str(key!("hex"), format_args!("{raw:#018x}"))?;
-        fields_json(&mut o, raw)?;
+        render::fields_json(&mut o, render::word_values(word(raw)))?;
         o.close();
         rep.out.push('\n');
     } else {
         heading(&mut rep.out, raw, target, ctx.out)?;
-        render::table(&mut rep.out, &rows(raw, &problems), ctx.out)?;
+        render::table(
+            &mut rep.out,
+            &render::word_rows(word(raw), &problems),
+            ctx.out,
+        )?;
         let (e, w) = count(&problems);
         render::verdict(&mut rep.out, e, w, ctx.out)?;
     }

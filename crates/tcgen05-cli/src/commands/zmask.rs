@@ -7,16 +7,15 @@ use tcgen05::diagnostic::{Diagnostic, Severity, Source};
 use tcgen05::mma::MaxShift;
 use tcgen05::zero_column_mask::{
     column_mask, solve, sub_mask_width, sub_masks, validate_for, ColumnMask, ColumnMaskError,
-    SolveOptions, ZeroColumnMask, ZmaskError, ZmaskField, ZmaskFields, ZmaskRowMeaning,
-    ZMASK_LAYOUT,
+    SolveOptions, ZeroColumnMask, ZmaskError, ZmaskField, ZmaskFields, ZMASK_LAYOUT,
 };
 
 use super::batch::Decoder;
 use super::problem::{narrow, CliError};
 use crate::args::descriptor::{EncodeZmask, MaskShape, SolveZmask};
 use crate::render::{
-    self, count, problems_json2, push_dec, push_hex, ranges, Ascii, Cache, Ctx, Obj, Report, Row,
-    Status, Style,
+    self, count, problems_json2, push_hex, ranges, Ascii, Cache, Ctx, Obj, Report, Row, Status,
+    Style,
 };
 
 /// Columns per line of the human column row.
@@ -82,18 +81,6 @@ fn problems_of(
     }
 }
 
-/// Appends four numbers, comma-separated, between `open` and `close`.
-fn push_list(buf: &mut String, items: [u8; 4], open: &str, close: &str) {
-    buf.push_str(open);
-    for (i, v) in items.into_iter().enumerate() {
-        if i > 0 {
-            buf.push(',');
-        }
-        push_dec(buf, v.into());
-    }
-    buf.push_str(close);
-}
-
 /// Appends a mask's bits, most significant column first, exactly its width.
 fn push_bits(buf: &mut String, m: &ColumnMask) {
     let mut text = [b'0'; ColumnMask::MAX_WIDTH as usize];
@@ -138,25 +125,9 @@ fn push_zeroed(buf: &mut String, subs: &[Option<ColumnMask>; 4]) {
     text.flush(buf);
 }
 
-/// `"fields": {...}` of a zero-column mask descriptor.
-// TODO(issue 15): core lacks one generic rendering of a decoded descriptor (rows that know their
-// values, item 2), so the field list stays written here.
+/// `"fields": {...}` of a zero-column mask descriptor, from Table 45's layout rows.
 fn fields_json(o: &mut Obj<'_>, f: &ZmaskFields) -> fmt::Result {
-    let buf = o.key(key!("fields"));
-    let mut p = Obj::open(buf);
-    push_list(p.key(key!("start_count")), f.start_count, "[", "]");
-    push_list(
-        p.key(key!("first_span")),
-        f.first_span.map(u8::from),
-        "[",
-        "]",
-    );
-    p.num(key!("non_zero_mask"), f.non_zero_mask.into())?;
-    p.num(key!("skip_span"), f.skip_span.into())?;
-    p.num(key!("use_span"), f.use_span.into())?;
-    p.num(key!("column_shift"), f.column_shift.into())?;
-    p.close();
-    Ok(())
+    render::fields_json(o, render::given_values(ZMASK_LAYOUT, |x| f.value(x)))
 }
 
 /// The sub-masks for the shape (the ones M uses), when M and N allow them.
@@ -193,13 +164,7 @@ fn masks_json(o: &mut Obj<'_>, f: &ZmaskFields, s: Shape) -> fmt::Result {
 }
 
 fn rows(raw: u64, problems: &[ZmaskError]) -> Vec<Row> {
-    render::layout_rows(
-        ZMASK_LAYOUT,
-        raw,
-        ZmaskField::name,
-        |r| ZmaskRowMeaning::new(raw, r).to_string(),
-        problems,
-    )
+    render::word_rows(ZeroColumnMask::from_bits_unchecked(raw).word(), problems)
 }
 
 /// The masks section of the human report: sub-masks most significant column first, then the
@@ -365,17 +330,7 @@ impl Decoder for Batch {
         }
         push_hex(buf, raw, 16);
         buf.push_str(if valid { " valid" } else { " invalid" });
-        push_list(buf, f.start_count, " start_count=", "");
-        push_list(buf, f.first_span.map(u8::from), " first_span=", "");
-        for (key, v) in [
-            (" non_zero_mask=", u8::from(f.non_zero_mask)),
-            (" skip_span=", f.skip_span),
-            (" use_span=", f.use_span),
-            (" column_shift=", f.column_shift),
-        ] {
-            buf.push_str(key);
-            push_dec(buf, v.into());
-        }
+        render::fields_text(buf, render::given_values(ZMASK_LAYOUT, |x| f.value(x)));
         if let Some(subs) = self.shape.and_then(|s| masks(&f, s)) {
             buf.push_str(" masks=");
             for (i, m) in subs.iter().flatten().enumerate() {

@@ -72,6 +72,19 @@ impl<'a> Obj<'a> {
         self.buf
     }
 
+    /// Writes a key that is a core name (letters, digits and `_`, such as a layout row's key),
+    /// with its comma, and returns the buffer for the value.
+    pub fn named_key(&mut self, name: &str) -> &mut String {
+        if !self.first {
+            self.buf.push(',');
+        }
+        self.first = false;
+        self.buf.push('"');
+        self.buf.push_str(name);
+        self.buf.push_str("\":");
+        self.buf
+    }
+
     /// A number value.
     #[inline(always)]
     pub fn num(&mut self, k: &'static str, v: u64) -> fmt::Result {

@@ -87,6 +87,13 @@ impl ZeroColumnMask {
         self.0
     }
 
+    /// The descriptor read through [`ZMASK_LAYOUT`]: each row's bits, value and meaning (the
+    /// generic decoded result that the bit table and the command's output are made from).
+    #[must_use]
+    pub const fn word(self) -> Word<ZmaskField> {
+        Word::new(ZMASK_LAYOUT, self.0)
+    }
+
     /// The fields.
     #[must_use]
     pub const fn fields(self) -> ZmaskFields {
@@ -159,111 +166,15 @@ impl fmt::Debug for ZeroColumnMask {
     }
 }
 
+/// A heading, then the bit table of [`ZMASK_LAYOUT`] ([`ZeroColumnMask::word`]).
 impl fmt::Display for ZeroColumnMask {
-    /// One line per row of [`ZMASK_LAYOUT`]: bit range, field, raw bits, meaning.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
+        writeln!(
             f,
             "zero-column mask descriptor {:#018x} (PTX ISA 9.7.16.4.3, Table 45)",
             self.0
         )?;
-        let mut i = 0;
-        while i < ZMASK_LAYOUT.len() {
-            let row = &ZMASK_LAYOUT[i];
-            f.write_str("\n  ")?;
-            if row.width == 1 {
-                write!(f, "{:>5}", row.lo)?;
-            } else {
-                write!(f, "{:>2}-{:<2}", row.lo, row.hi())?;
-            }
-            let v = row.get(self.0);
-            write!(
-                f,
-                "  {:<15} 0b{:0w$b}{:pad$}  ",
-                row.field.name(),
-                v,
-                "",
-                w = row.width as usize,
-                pad = 8 - row.width as usize
-            )?;
-            write!(f, "{}", ZmaskRowMeaning::new(self.0, row))?;
-            i += 1;
-        }
-        Ok(())
-    }
-}
-
-/// The meaning, in words, of one [`ZMASK_LAYOUT`] row's bits in a raw descriptor: the last
-/// column of the [`Display`](fmt::Display) table, and of the command-line tool's table.
-///
-/// ```
-/// use tcgen05::zero_column_mask::{ZmaskField, ZmaskRowMeaning};
-///
-/// let skip = ZmaskField::SkipSpan.row();
-/// assert_eq!(
-///     ZmaskRowMeaning::new(0x0003_0280_0000_0000, skip).to_string(),
-///     "runs of 3 zeroed column(s) (R19)"
-/// );
-/// ```
-#[derive(Clone, Copy, Debug)]
-pub struct ZmaskRowMeaning {
-    raw: u64,
-    row: &'static BitField<ZmaskField>,
-}
-
-impl ZmaskRowMeaning {
-    /// The meaning of `row`'s bits in `raw`.
-    #[must_use]
-    pub const fn new(raw: u64, row: &'static BitField<ZmaskField>) -> Self {
-        Self { raw, row }
-    }
-}
-
-impl fmt::Display for ZmaskRowMeaning {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let row = self.row;
-        let v = row.get(self.raw);
-        if row.role == Role::Reserved {
-            return f.write_str(if v == 0 {
-                "reserved, 0"
-            } else {
-                "reserved: SET, must be 0"
-            });
-        }
-        let used_by = match row.field.sub_mask() {
-            Some(0) => "every M",
-            Some(1) => "M = 32, 64",
-            _ => "M = 32",
-        };
-        let i = row.field.sub_mask().unwrap_or(0);
-        match row.field {
-            ZmaskField::StartCount0
-            | ZmaskField::StartCount1
-            | ZmaskField::StartCount2
-            | ZmaskField::StartCount3 => {
-                write!(
-                    f,
-                    "mask{i} skips {v} position(s) of its pattern ({used_by})"
-                )
-            }
-            ZmaskField::FirstSpan0
-            | ZmaskField::FirstSpan1
-            | ZmaskField::FirstSpan2
-            | ZmaskField::FirstSpan3 => write!(
-                f,
-                "mask{i} starts with {} columns ({used_by})",
-                if v == 1 { "zeroed" } else { "used" }
-            ),
-            ZmaskField::NonZeroMask => f.write_str(if v == 1 {
-                "1: generate the mask"
-            } else {
-                "0: no column is zeroed"
-            }),
-            ZmaskField::SkipSpan => write!(f, "runs of {} zeroed column(s) (R19)", v + 1),
-            ZmaskField::UseSpan => write!(f, "runs of {} used column(s) (R19)", v + 1),
-            ZmaskField::ColumnShift => write!(f, "the MMA reads B columns {v}..{v}+N-1"),
-            _ => write!(f, "{v}"),
-        }
+        write!(f, "{}", self.word())
     }
 }
 

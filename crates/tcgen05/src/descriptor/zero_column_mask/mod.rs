@@ -78,7 +78,7 @@ use core::fmt;
 use core::ops::Range;
 
 use crate::bit_layout;
-use crate::bits::{BitField, Role};
+use crate::bits::{BitField, LayoutField, Meaning, Role, RowValue, Word};
 use crate::diagnostic::{Diagnostic, Diagnostics, Severity, Source};
 use crate::mma::MaxShift;
 
@@ -240,25 +240,101 @@ impl fmt::Display for ZmaskField {
     }
 }
 
+impl LayoutField for ZmaskField {
+    fn name(self) -> &'static str {
+        ZmaskField::name(self)
+    }
+    fn key(self) -> &'static str {
+        self.json_key()
+    }
+}
+
+/// Meaning of Start Count 0: positions of sub-mask 0's pattern skipped before its bit 0, for
+/// every M (Table 45; decisions.md R20).
+pub const START_COUNT_0: Meaning = Meaning::Number {
+    text: "mask0 skips {} position(s) of its pattern (every M)",
+};
+/// Meaning of Start Count 1, used for M = 32 and 64 (Table 45; decisions.md R20).
+pub const START_COUNT_1: Meaning = Meaning::Number {
+    text: "mask1 skips {} position(s) of its pattern (M = 32, 64)",
+};
+/// Meaning of Start Count 2, used for M = 32 only (Table 45; decisions.md R20).
+pub const START_COUNT_2: Meaning = Meaning::Number {
+    text: "mask2 skips {} position(s) of its pattern (M = 32)",
+};
+/// Meaning of Start Count 3, used for M = 32 only (Table 45; decisions.md R20).
+pub const START_COUNT_3: Meaning = Meaning::Number {
+    text: "mask3 skips {} position(s) of its pattern (M = 32)",
+};
+
+/// The names of a First Span bit: 0 starts the pattern with used columns, 1 with zeroed ones
+/// (Table 45; decisions.md R19).
+const FIRST_SPAN_NAMES: [&str; 2] = ["used", "zeroed"];
+
+/// Meaning of First Span 0, for every M (Table 45).
+pub const FIRST_SPAN_0: Meaning = Meaning::Flag {
+    names: FIRST_SPAN_NAMES,
+    text: "mask0 starts with {} columns (every M)",
+};
+/// Meaning of First Span 1, used for M = 32 and 64 (Table 45).
+pub const FIRST_SPAN_1: Meaning = Meaning::Flag {
+    names: FIRST_SPAN_NAMES,
+    text: "mask1 starts with {} columns (M = 32, 64)",
+};
+/// Meaning of First Span 2, used for M = 32 only (Table 45).
+pub const FIRST_SPAN_2: Meaning = Meaning::Flag {
+    names: FIRST_SPAN_NAMES,
+    text: "mask2 starts with {} columns (M = 32)",
+};
+/// Meaning of First Span 3, used for M = 32 only (Table 45).
+pub const FIRST_SPAN_3: Meaning = Meaning::Flag {
+    names: FIRST_SPAN_NAMES,
+    text: "mask3 starts with {} columns (M = 32)",
+};
+
+/// Meaning of Non-Zero Mask: 0 zeroes no column whatever the other fields hold (PTX example 1;
+/// decisions.md R21), 1 generates the mask.
+pub const NON_ZERO_MASK: Meaning = Meaning::Flag {
+    names: ["0: no column is zeroed", "1: generate the mask"],
+    text: "{}",
+};
+
+/// Meaning of Skip Span: each run of zeroed columns is one longer (decisions.md R19).
+pub const SKIP_SPAN: Meaning = Meaning::Count {
+    plus: 1,
+    text: "runs of {} zeroed column(s) (R19)",
+};
+
+/// Meaning of Use Span: each run of used columns is one longer (decisions.md R19).
+pub const USE_SPAN: Meaning = Meaning::Count {
+    plus: 1,
+    text: "runs of {} used column(s) (R19)",
+};
+
+/// Meaning of Column Shift: the first column of B the MMA reads (Table 45; decisions.md R22).
+pub const COLUMN_SHIFT: Meaning = Meaning::Number {
+    text: "the MMA reads B columns {}..{}+N-1",
+};
+
 bit_layout! {
     /// The zero-column mask descriptor's bit layout (PTX ISA 9.7.16.4.3, Table 45), one row per
     /// field. Skip Span and Use Span follow the worked examples, not the table's description
     /// column (decisions.md R19); bits 62-63, which Table 45 does not list, are reserved (R22).
     pub const ZMASK_LAYOUT: [BitField<ZmaskField>; 64 bits] = {
-        0 ..= 7   StartCount0 value    "Start Count 0 (sc0)"                 (Table 45);
-        8 ..= 15  StartCount1 value    "Start Count 1 (sc1)"                 (Table 45);
-        16 ..= 23 StartCount2 value    "Start Count 2 (sc2)"                 (Table 45);
-        24 ..= 31 StartCount3 value    "Start Count 3 (sc3)"                 (Table 45);
-        32 ..= 32 FirstSpan0  value    "First Span 0 (fs0)"                  (Table 45);
-        33 ..= 33 FirstSpan1  value    "First Span 1 (fs1)"                  (Table 45);
-        34 ..= 34 FirstSpan2  value    "First Span 2 (fs2)"                  (Table 45);
-        35 ..= 35 FirstSpan3  value    "First Span 3 (fs3)"                  (Table 45);
-        36 ..= 38 Reserved36  reserved "Reserved"                            (Table 45);
-        39 ..= 39 NonZeroMask value    "Non-Zero Mask"                       (Table 45);
-        40 ..= 47 SkipSpan    value    "Skip Span (zeroed columns - 1)"      (R 19);
-        48 ..= 55 UseSpan     value    "Use Span (used columns - 1)"         (R 19);
-        56 ..= 61 ColumnShift value    "Column Shift"                        (Table 45);
-        62 ..= 63 Reserved62  reserved "Unnamed"                             (R 22);
+        0 ..= 7   StartCount0 value: START_COUNT_0 "Start Count 0 (sc0)"                 (Table 45);
+        8 ..= 15  StartCount1 value: START_COUNT_1 "Start Count 1 (sc1)"                 (Table 45);
+        16 ..= 23 StartCount2 value: START_COUNT_2 "Start Count 2 (sc2)"                 (Table 45);
+        24 ..= 31 StartCount3 value: START_COUNT_3 "Start Count 3 (sc3)"                 (Table 45);
+        32 ..= 32 FirstSpan0  value: FIRST_SPAN_0  "First Span 0 (fs0)"                  (Table 45);
+        33 ..= 33 FirstSpan1  value: FIRST_SPAN_1  "First Span 1 (fs1)"                  (Table 45);
+        34 ..= 34 FirstSpan2  value: FIRST_SPAN_2  "First Span 2 (fs2)"                  (Table 45);
+        35 ..= 35 FirstSpan3  value: FIRST_SPAN_3  "First Span 3 (fs3)"                  (Table 45);
+        36 ..= 38 Reserved36  reserved             "Reserved"                            (Table 45);
+        39 ..= 39 NonZeroMask value: NON_ZERO_MASK "Non-Zero Mask"                       (Table 45);
+        40 ..= 47 SkipSpan    value: SKIP_SPAN     "Skip Span (zeroed columns - 1)"      (R 19);
+        48 ..= 55 UseSpan     value: USE_SPAN      "Use Span (used columns - 1)"         (R 19);
+        56 ..= 61 ColumnShift value: COLUMN_SHIFT  "Column Shift"                        (Table 45);
+        62 ..= 63 Reserved62  reserved             "Unnamed"                             (R 22);
     }
 }
 
@@ -406,23 +482,40 @@ impl ZmaskFields {
     pub const fn to_raw_unchecked(&self) -> u64 {
         let mut raw = 0u64;
         let mut i = 0;
-        while i < 4 {
-            raw = ZmaskField::start_count(i)
-                .row()
-                .set(raw, self.start_count[i] as u64);
-            raw = ZmaskField::first_span(i)
-                .row()
-                .set(raw, self.first_span[i] as u64);
+        while i < ZMASK_LAYOUT.len() {
+            let row = &ZMASK_LAYOUT[i];
+            if let Some(v) = self.value(row.field) {
+                raw = row.set(raw, row.bits_of(v));
+            }
             i += 1;
         }
-        raw = ZmaskField::NonZeroMask
-            .row()
-            .set(raw, self.non_zero_mask as u64);
-        raw = ZmaskField::SkipSpan.row().set(raw, self.skip_span as u64);
-        raw = ZmaskField::UseSpan.row().set(raw, self.use_span as u64);
-        ZmaskField::ColumnShift
-            .row()
-            .set(raw, self.column_shift as u64)
+        raw
+    }
+
+    /// The value of one row as its [`Meaning`] reads it (a number or a flag), as given, whether
+    /// valid or not; `None` for the reserved rows. Encoding writes these values, and the command
+    /// prints them.
+    #[must_use]
+    pub const fn value(&self, field: ZmaskField) -> Option<RowValue> {
+        Some(match field {
+            ZmaskField::StartCount0
+            | ZmaskField::StartCount1
+            | ZmaskField::StartCount2
+            | ZmaskField::StartCount3 => RowValue::Number(
+                self.start_count[field as usize - ZmaskField::StartCount0 as usize] as u64,
+            ),
+            ZmaskField::FirstSpan0
+            | ZmaskField::FirstSpan1
+            | ZmaskField::FirstSpan2
+            | ZmaskField::FirstSpan3 => {
+                RowValue::Flag(self.first_span[field as usize - ZmaskField::FirstSpan0 as usize])
+            }
+            ZmaskField::NonZeroMask => RowValue::Flag(self.non_zero_mask),
+            ZmaskField::SkipSpan => RowValue::Number(self.skip_span as u64),
+            ZmaskField::UseSpan => RowValue::Number(self.use_span as u64),
+            ZmaskField::ColumnShift => RowValue::Number(self.column_shift as u64),
+            ZmaskField::Reserved36 | ZmaskField::Reserved62 => return None,
+        })
     }
 
     /// Every problem these fields have on their own (without M, N or the instruction

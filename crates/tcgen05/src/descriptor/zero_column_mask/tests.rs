@@ -587,15 +587,18 @@ fn display_table() {
         s.starts_with("zero-column mask descriptor 0x0203028301020100"),
         "{s}"
     );
-    assert_eq!(s.lines().count(), 15);
+    assert_eq!(s.lines().count(), 16);
     assert!(
-        s.contains("start_count_2   0b00000010  mask2 skips 2 position(s)"),
+        s.contains("  16-23  start_count_2   00000010  mask2 skips 2 position(s) of its pattern (M = 32)\n"),
         "{s}"
     );
     assert!(s.contains("runs of 3 zeroed column(s)"), "{s}");
     assert!(s.contains("runs of 4 used column(s)"), "{s}");
     assert!(s.contains("B columns 2..2+N-1"), "{s}");
-    assert!(s.contains("   39  non_zero_mask   0b1"), "{s}");
+    assert!(
+        s.contains("  39     non_zero_mask   1         1: generate the mask\n"),
+        "{s}"
+    );
     let bad = format!("{}", ZeroColumnMask::from_bits_unchecked(1 << 63));
     assert!(bad.contains("reserved: SET"), "{bad}");
 }
