@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyByteArray;
 use tcgen05::instruction_descriptor::InstructionDescriptor;
 use tcgen05::shared_memory_descriptor::{SmemDescriptor, Swizzle};
-use tcgen05::{ElementType, Kind, Severity, Target};
+use tcgen05::{ElementType, Kind, Target};
 
 use crate::idesc::{FieldRows, View};
 use crate::smem::swizzle_of;
@@ -78,11 +78,8 @@ fn count(n: usize) -> u8 {
 fn idesc_record(bits: u32, rows: &FieldRows, kind: Kind, out: &mut [u8]) {
     let d = InstructionDescriptor::decode(bits, kind);
     let v = View::of(&d, rows);
-    let errors = d
-        .diagnostics
-        .iter()
-        .filter(|e| tcgen05::Diagnostic::severity(e) == Severity::Error)
-        .count();
+    // Counted from the problem set, without building each problem.
+    let errors = d.diagnostics.error_count();
     let warnings = d.diagnostics.len() - errors;
     out[0..4].copy_from_slice(&bits.to_ne_bytes());
     out[4] = u8::from(errors == 0);

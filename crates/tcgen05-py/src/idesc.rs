@@ -102,6 +102,7 @@ impl FieldRows {
 impl View {
     /// The fields of `d`: the core's decoded fields, or, when a type code is undefined (the core
     /// then gives no fields), each field's raw bits read through the core's layout rows.
+    #[inline]
     pub fn of(d: &IdescDecoded, rows: &FieldRows) -> View {
         if let Some(f) = d.fields {
             return View {
@@ -128,7 +129,10 @@ impl View {
         let kind = rows.kind;
         let raw = u64::from(d.bits);
         // Every field of Tables 42-44 is at most 6 bits wide: the cast keeps the whole value.
-        let r: [u8; FIELDS.len()] = rows.rows.map(|(lo, mask)| ((raw >> lo) & mask) as u8);
+        let mut r = [0u8; FIELDS.len()];
+        for (v, &(lo, mask)) in r.iter_mut().zip(&rows.rows) {
+            *v = ((raw >> lo) & mask) as u8;
+        }
         View {
             m: u16::from(r[0]) * m_unit(kind),
             n: u16::from(r[1]) << 3,

@@ -254,8 +254,7 @@ impl fmt::Display for ReadProblem {
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for ReadProblem {}
+impl core::error::Error for ReadProblem {}
 
 /// A PTX module as read.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
