@@ -78,8 +78,8 @@ use core::fmt;
 
 use crate::bit_layout;
 use crate::bits::{Addressing, BitField, CodeName, LayoutField, Meaning, Role, RowValue, Word};
+use crate::bytes::bytes_eq;
 use crate::diagnostic::{Diagnostic, Diagnostics, OneLine, Rule, RuleSource, Severity, Source};
-use crate::mma::bytes_eq;
 use crate::targets::Target;
 
 mod descriptor;
