@@ -40,7 +40,7 @@
 //!
 //! | folder | concept | public modules it holds |
 //! |---|---|---|
-//! | `descriptor/` | the packed descriptor words | [`zero_column_mask`] (the shared memory and instruction descriptors, [`bits`] and [`diagnostic`] move in next) |
+//! | `descriptor/` | the packed descriptor words | [`shared_memory_descriptor`], [`instruction_descriptor`], [`zero_column_mask`], [`bits`] |
 //! | `mma/` | the MMA: kinds, types, `.cta_group`, [`ScaleVec`](mma::ScaleVec), Table 39 | [`mma`], [`shapes`] |
 //! | `tmem/` | Tensor Memory | [`tensor_memory`], [`data_path`], [`tmem_fragment`] |
 //! | `layout/` | shared memory layouts | [`canonical_layout`], [`tensor_copy`] |
@@ -58,7 +58,6 @@ extern crate alloc;
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
-pub mod bits;
 mod bytes;
 #[cfg(feature = "alloc")]
 #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
@@ -68,7 +67,6 @@ pub mod diagnostic;
 #[cfg(feature = "alloc")]
 #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub mod emulator;
-pub mod instruction_descriptor;
 mod layout;
 pub mod mma;
 pub mod numerics;
@@ -76,13 +74,12 @@ pub mod ptx;
 #[cfg(feature = "alloc")]
 #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub mod ptx_reader;
-pub mod shared_memory_descriptor;
 pub mod targets;
 mod tmem;
 
 // The stable public paths: each module keeps its flat name under the crate root, whatever
 // concept folder holds it.
-pub use descriptor::zero_column_mask;
+pub use descriptor::{bits, instruction_descriptor, shared_memory_descriptor, zero_column_mask};
 pub use layout::{canonical_layout, tensor_copy};
 pub use mma::shapes;
 pub use tmem::{data_path, tensor_memory, tmem_fragment};

@@ -13,10 +13,7 @@
 
 use core::fmt;
 
-use crate::bytes::strip_prefix;
-// The byte-string helpers lived here (now crate::bytes); shared_memory_descriptor.rs imports
-// bytes_eq from this path until it moves into descriptor/.
-pub(crate) use crate::bytes::bytes_eq;
+use crate::bytes::{bytes_eq, strip_prefix};
 
 pub mod shapes;
 
