@@ -63,9 +63,10 @@ def non_test(path):
     if os.path.basename(path) == "tests.rs" or "/tests/" in path:
         return []
     src = open(path).read()
-    i = src.find("#[cfg(test)]\nmod tests")
-    if i >= 0:
-        src = src[:i]
+    # The test module, possibly with attributes between `#[cfg(test)]` and `mod tests`.
+    m = re.search(r"^#\[cfg\(test\)\]\n(?:#\[[^\n]*\]\n)*mod tests", src, re.M)
+    if m:
+        src = src[: m.start()]
     return [l for l in src.split("\n") if not l.lstrip().startswith("//")]
 
 
