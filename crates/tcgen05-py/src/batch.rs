@@ -108,8 +108,9 @@ fn idesc_record(bits: u32, rows: &FieldRows, kind: Kind, out: &mut [u8]) {
 /// Decodes one value into its record.
 fn smem_record(raw: u64, target: Target, out: &mut [u8]) {
     let d = SmemDescriptor::decode(raw, target);
-    let errors = d.diagnostics.iter().filter(|e| e.is_error()).count();
-    let warnings = d.diagnostics.len() - errors;
+    // Counted from the problem set, without building each problem.
+    let errors = d.diagnostics.error_count();
+    let warnings = d.diagnostics.warning_count();
     let f = &d.fields;
     out[0..8].copy_from_slice(&raw.to_ne_bytes());
     out[8..12].copy_from_slice(&f.start_address.to_ne_bytes());

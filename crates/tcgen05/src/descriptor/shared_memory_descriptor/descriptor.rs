@@ -31,13 +31,13 @@ impl SmemDecoded {
     /// True when no problem is an error (warnings allowed).
     #[must_use]
     pub const fn is_valid(&self) -> bool {
-        first_error(&self.diagnostics).is_none()
+        !self.diagnostics.has_errors()
     }
 
     /// The first error, in bit order.
     #[must_use]
     pub const fn first_error(&self) -> Option<SmemError> {
-        first_error(&self.diagnostics)
+        self.diagnostics.first_error()
     }
 
     /// The validated descriptor, when the value has no error.
@@ -81,7 +81,7 @@ impl SmemDescriptor {
     /// assert_eq!(fields, ["start_address", "leading_byte_offset"]);
     /// ```
     #[must_use]
-    pub const fn validate(fields: &SmemFields, target: Target) -> SmemDiagnostics {
+    pub const fn validate(fields: &SmemFields, target: Target) -> SmemProblemList {
         let mut d = Diagnostics::new();
         check_bytes(&mut d, SmemField::StartAddress, fields.start_address);
         check_bytes(
@@ -176,51 +176,20 @@ impl SmemDescriptor {
     /// ```
     #[must_use]
     pub const fn decode(raw: u64, target: Target) -> SmemDecoded {
-        let mut d = Diagnostics::new();
-        let mut i = 0;
-        while i < SMEM_LAYOUT.len() {
-            let row = &SMEM_LAYOUT[i];
-            match row.role {
-                Role::Reserved => {
-                    let mut bit = row.lo;
-                    while bit <= row.hi() {
-                        if (raw >> bit) & 1 != 0 {
-                            d.push(SmemError::ReservedBit { bit });
-                        }
-                        bit += 1;
-                    }
-                }
-                Role::Fixed(v) => {
-                    let found = row.get(raw);
-                    if found != v {
-                        // Fixed rows are at most 8 bits wide, so the cast keeps every bit.
-                        d.push(SmemError::FixedBits {
-                            field: row.field,
-                            found: found as u8,
-                        });
-                    }
-                }
-                Role::Value => {}
-            }
-            i += 1;
-        }
-        // Three bits, so the cast keeps every bit.
-        let code = SmemField::Swizzle.row().get(raw) as u8;
-        let swizzle = match Swizzle::from_code(code) {
-            Ok(s) => s,
-            Err(e) => {
-                d.push(e);
-                Swizzle::None
-            }
-        };
-        let fields = fields_of(raw, swizzle);
-        check_combination(&mut d, fields.base_offset, fields.lbo_mode, code, target);
         SmemDecoded {
             raw,
             target,
-            fields,
-            diagnostics: d,
+            // An invalid swizzle code reads as no swizzling; the problem set reports the code.
+            fields: SmemDescriptor(raw).fields(),
+            diagnostics: SmemDiagnostics::of(raw, target),
         }
+    }
+
+    /// True when `raw` has no error for `target` (warnings allowed): the verdict of
+    /// [`SmemDescriptor::decode`] without the fields.
+    #[must_use]
+    pub const fn is_valid(raw: u64, target: Target) -> bool {
+        SmemDiagnostics::of(raw, target).error_count() == 0
     }
 
     /// Checks a raw value for `target` and wraps it.

@@ -493,7 +493,7 @@ impl Diagnostic for SmemError {
 impl core::error::Error for SmemError {}
 
 /// The first error (not warning) of a list, in the order found.
-pub(super) const fn first_error(d: &SmemDiagnostics) -> Option<SmemError> {
+pub(super) const fn first_error(d: &SmemProblemList) -> Option<SmemError> {
     let mut i = 0;
     while i < d.len() {
         if let Some(e) = d.get(i) {
@@ -507,7 +507,7 @@ pub(super) const fn first_error(d: &SmemDiagnostics) -> Option<SmemError> {
 }
 
 /// Checks one byte field for alignment and range, recording each problem.
-pub(super) const fn check_bytes(d: &mut SmemDiagnostics, field: SmemField, bytes: u32) {
+pub(super) const fn check_bytes(d: &mut SmemProblemList, field: SmemField, bytes: u32) {
     if bytes % (1 << UNIT_SHIFT) != 0 {
         d.push(SmemError::Misaligned {
             field,
@@ -525,7 +525,7 @@ pub(super) const fn check_bytes(d: &mut SmemDiagnostics, field: SmemField, bytes
 /// The rules that tie fields together (decisions.md R4, R5), shared by validation and decoding.
 /// `swizzle_code` may be an invalid code when decoding.
 pub(super) const fn check_combination(
-    d: &mut SmemDiagnostics,
+    d: &mut SmemProblemList,
     base_offset: u8,
     lbo_mode: LboMode,
     swizzle_code: u8,

@@ -85,9 +85,11 @@ use crate::targets::Target;
 mod descriptor;
 mod error;
 mod fields;
+mod problems;
 pub use descriptor::*;
 pub use error::*;
 pub use fields::*;
+pub use problems::*;
 
 /// A run of bits of the shared memory descriptor: the six fields of Table 40, its two fixed
 /// constants and the two unnamed (reserved) pairs of bits.
@@ -332,8 +334,10 @@ pub const SWIZZLE_LINE_BYTES: u32 = 128;
 /// How many problems one descriptor or one set of fields can have at most, with room to spare.
 pub const SMEM_DIAGNOSTICS_CAPACITY: usize = 16;
 
-/// Every problem found in one shared memory descriptor.
-pub type SmemDiagnostics = Diagnostics<SmemError, SMEM_DIAGNOSTICS_CAPACITY>;
+/// Every problem found in one set of shared memory descriptor fields
+/// ([`SmemDescriptor::validate`]), or a decoded value's problems as a list
+/// ([`SmemDiagnostics::to_list`]).
+pub type SmemProblemList = Diagnostics<SmemError, SMEM_DIAGNOSTICS_CAPACITY>;
 
 #[cfg(test)]
 mod tests;

@@ -37,6 +37,10 @@ fn problems(d: &SmemDiagnostics) -> Vec<SmemError> {
     d.iter().collect()
 }
 
+fn listed(d: &SmemProblemList) -> Vec<SmemError> {
+    d.iter().collect()
+}
+
 /// CUTLASS 4.2.0 values (spec/oracles.md §2): raw value and the fields it encodes.
 const CUTLASS: [(u64, SmemFields); 4] = [
     // K-major bf16, 128B swizzle, 128x64 tile at 0x400.
@@ -241,7 +245,7 @@ fn every_rule_broken_once() {
         ),
     ];
     for (fields, target, err, field) in cases {
-        assert_eq!(problems(&SmemDescriptor::validate(&fields, target)), [err]);
+        assert_eq!(listed(&SmemDescriptor::validate(&fields, target)), [err]);
         assert_eq!(SmemDescriptor::try_new(fields, target), Err(err));
         assert_eq!(err.field(), field);
         assert_eq!(err.severity(), Severity::Error);
@@ -256,7 +260,7 @@ fn every_rule_broken_once() {
     let w = SmemFields::new(0x400, 16, 1024, Swizzle::None).with_base_offset(3);
     let diags = SmemDescriptor::validate(&w, T);
     assert_eq!(
-        problems(&diags),
+        listed(&diags),
         [SmemError::BaseOffsetWithoutSwizzle { value: 3 }]
     );
     assert_eq!(diags.get(0).map(|e| e.severity()), Some(Severity::Warning));
@@ -282,7 +286,7 @@ fn every_rule_broken_once() {
 fn misaligned_and_too_large_is_two_problems() {
     let f = SmemFields::new(0x4_0008, 0, 0, Swizzle::None);
     assert_eq!(
-        problems(&SmemDescriptor::validate(&f, T)),
+        listed(&SmemDescriptor::validate(&f, T)),
         [
             SmemError::Misaligned {
                 field: SmemField::StartAddress,
@@ -701,4 +705,133 @@ fn error_messages_name_value_and_source() {
         assert_eq!(format!("{e}"), msg);
         assert_eq!(format!("{}", e.source()), source);
     }
+}
+
+/// The problems of a raw value as Table 40 and decisions.md R1, R2, R4 and R5 state them, written
+/// out bit by bit without the layout table.
+fn reference_problems(raw: u64, target: Target) -> Vec<SmemError> {
+    let mut out = Vec::new();
+    for bit in [14, 15, 30, 31] {
+        if raw >> bit & 1 == 1 {
+            out.push(SmemError::ReservedBit { bit });
+        }
+    }
+    let fixed46 = (raw >> 46 & 0b111) as u8;
+    if fixed46 != 0b001 {
+        out.push(SmemError::FixedBits {
+            field: SmemField::Fixed46To48,
+            found: fixed46,
+        });
+    }
+    let fixed53 = (raw >> 53 & 0xff) as u8;
+    if fixed53 != 0 {
+        out.push(SmemError::FixedBits {
+            field: SmemField::Fixed53To60,
+            found: fixed53,
+        });
+    }
+    let code = (raw >> 61) as u8;
+    // Table 40: 0 none, 1 128B with 32B atomicity, 2 128B, 4 64B, 6 32B.
+    if ![0, 1, 2, 4, 6].contains(&code) {
+        out.push(SmemError::InvalidSwizzle { code });
+    }
+    let base = (raw >> 49 & 0b111) as u8;
+    if base != 0 && code == 0 {
+        out.push(SmemError::BaseOffsetWithoutSwizzle { value: base });
+    }
+    if raw >> 52 & 1 == 1 {
+        if target != Target::Sm103a {
+            out.push(SmemError::AbsoluteModeTarget { target });
+        }
+        if code != 2 {
+            out.push(SmemError::AbsoluteModeSwizzle { code });
+        }
+        if base != 0 {
+            out.push(SmemError::AbsoluteModeBaseOffset { value: base });
+        }
+    }
+    out
+}
+
+/// The problem set gives, through every accessor, the list Table 40 gives: random words and
+/// valid CUTLASS words with single fields mutated, on both targets, with each rule broken in a
+/// real share of the cases and some values clean.
+#[test]
+fn problem_set_matches_table_40_through_every_accessor() {
+    let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut broken = std::collections::BTreeMap::<SmemRule, usize>::new();
+    let (mut clean, mut with_warning_only) = (0, 0);
+    let cases = 200_000;
+    for i in 0..cases {
+        let r = next();
+        let raw = match i % 4 {
+            0 => r,
+            // A valid word with one random field rewritten.
+            _ => {
+                let base = CUTLASS[(r % 4) as usize].0;
+                let row = &SMEM_LAYOUT[(r >> 8) as usize % SMEM_LAYOUT.len()];
+                let value = (r >> 16) & ((1 << row.width) - 1);
+                (base & !row.mask()) | (value << row.lo) | if i % 16 == 1 { 1 << 52 } else { 0 }
+            }
+        };
+        let target = if r >> 63 == 1 { Target::Sm103a } else { T };
+        let want = reference_problems(raw, target);
+        let d = SmemDescriptor::decode(raw, target);
+        let set = d.diagnostics;
+        assert_eq!(problems(&set), want, "{raw:#018x} {target}");
+        assert_eq!(listed(&set.to_list()), want);
+        assert_eq!(set.len(), want.len());
+        assert_eq!(set.is_empty(), want.is_empty());
+        assert_eq!(set.iter().len(), want.len());
+        for (k, e) in want.iter().enumerate() {
+            assert_eq!(set.get(k), Some(*e));
+        }
+        assert_eq!(set.get(want.len()), None);
+        let errors: Vec<_> = want.iter().copied().filter(SmemError::is_error).collect();
+        let warnings: Vec<_> = want.iter().copied().filter(|e| !e.is_error()).collect();
+        assert_eq!(set.errors().collect::<Vec<_>>(), errors);
+        assert_eq!(set.warnings().collect::<Vec<_>>(), warnings);
+        assert_eq!(set.error_count(), errors.len());
+        assert_eq!(set.warning_count(), warnings.len());
+        assert_eq!(set.has_errors(), !errors.is_empty());
+        assert_eq!(set.first_error(), errors.first().copied());
+        assert_eq!(d.is_valid(), errors.is_empty());
+        assert_eq!(SmemDescriptor::is_valid(raw, target), errors.is_empty());
+        assert_eq!(
+            SmemDescriptor::from_bits(raw, target).is_ok(),
+            errors.is_empty()
+        );
+        for rule in SmemRule::ALL {
+            assert_eq!(set.breaks(rule), want.iter().any(|e| e.rule() == rule));
+        }
+        for e in &want {
+            *broken.entry(e.rule()).or_default() += 1;
+        }
+        clean += usize::from(want.is_empty());
+        with_warning_only += usize::from(!want.is_empty() && errors.is_empty());
+    }
+    // Every rule a raw word can break is broken in at least 0.5% of the cases.
+    for rule in [
+        SmemRule::ReservedBit,
+        SmemRule::FixedBits,
+        SmemRule::InvalidSwizzle,
+        SmemRule::BaseOffsetWithoutSwizzle,
+        SmemRule::AbsoluteModeTarget,
+        SmemRule::AbsoluteModeSwizzle,
+        SmemRule::AbsoluteModeBaseOffset,
+    ] {
+        let n = broken.get(&rule).copied().unwrap_or(0);
+        assert!(n * 200 >= cases, "{rule:?} broken in {n} of {cases} cases");
+    }
+    assert!(clean * 200 >= cases, "{clean} clean values of {cases}");
+    assert!(
+        with_warning_only * 1000 >= cases,
+        "{with_warning_only} values with only warnings"
+    );
 }

@@ -1,0 +1,353 @@
+//! [`SmemDiagnostics`]: the problems of a decoded shared memory descriptor (Tables 40-41,
+//! decisions.md R1-R5), kept as the set of checks the raw value fails.
+
+use super::*;
+
+/// One check of a raw value that reads bits straight from [`SMEM_LAYOUT`]: a reserved bit
+/// (decisions.md R2) or a fixed row (R1).
+#[derive(Clone, Copy)]
+enum RawCheck {
+    /// This bit must be zero.
+    Reserved(u8),
+    /// The row at this index of [`SMEM_LAYOUT`] must hold its constant.
+    Fixed(usize),
+}
+
+/// How many raw checks [`SMEM_LAYOUT`] has: one per reserved bit and one per fixed row.
+const RAW_CHECKS: usize = {
+    let mut n = 0;
+    let mut i = 0;
+    while i < SMEM_LAYOUT.len() {
+        n += match SMEM_LAYOUT[i].role {
+            Role::Reserved => SMEM_LAYOUT[i].width as usize,
+            Role::Fixed(_) => 1,
+            Role::Value => 0,
+        };
+        i += 1;
+    }
+    n
+};
+
+/// The raw checks in the order the problems are reported: by bit, as [`SMEM_LAYOUT`] lists its
+/// rows.
+const CHECKS: [RawCheck; RAW_CHECKS] = {
+    let mut out = [RawCheck::Reserved(0); RAW_CHECKS];
+    let mut n = 0;
+    let mut i = 0;
+    while i < SMEM_LAYOUT.len() {
+        let row = &SMEM_LAYOUT[i];
+        match row.role {
+            Role::Reserved => {
+                let mut bit = row.lo;
+                while bit <= row.hi() {
+                    out[n] = RawCheck::Reserved(bit);
+                    n += 1;
+                    bit += 1;
+                }
+            }
+            Role::Fixed(_) => {
+                out[n] = RawCheck::Fixed(i);
+                n += 1;
+            }
+            Role::Value => {}
+        }
+        i += 1;
+    }
+    out
+};
+
+/// Positions in the set after the raw checks, one per rule that reads decoded fields, in the
+/// order reported: the swizzle code (Table 40), then the combinations of
+/// [`check_combination`] (R4, R5).
+mod at {
+    use super::RAW_CHECKS;
+    pub const SWIZZLE: u32 = RAW_CHECKS as u32;
+    pub const BASE_OFFSET_WITHOUT_SWIZZLE: u32 = SWIZZLE + 1;
+    pub const ABSOLUTE_TARGET: u32 = SWIZZLE + 2;
+    pub const ABSOLUTE_SWIZZLE: u32 = SWIZZLE + 3;
+    pub const ABSOLUTE_BASE_OFFSET: u32 = SWIZZLE + 4;
+    /// One past the last position.
+    pub const END: u32 = SWIZZLE + 5;
+}
+
+// Every position fits the set's 32 bits.
+const _: () = assert!(at::END <= 32);
+
+/// The rule checked at a position of the set.
+const fn rule_at(position: u32) -> SmemRule {
+    if position < at::SWIZZLE {
+        return match CHECKS[position as usize] {
+            RawCheck::Reserved(_) => SmemRule::ReservedBit,
+            RawCheck::Fixed(_) => SmemRule::FixedBits,
+        };
+    }
+    match position - at::SWIZZLE {
+        0 => SmemRule::InvalidSwizzle,
+        1 => SmemRule::BaseOffsetWithoutSwizzle,
+        2 => SmemRule::AbsoluteModeTarget,
+        3 => SmemRule::AbsoluteModeSwizzle,
+        _ => SmemRule::AbsoluteModeBaseOffset,
+    }
+}
+
+/// The positions whose rule is a warning, read from [`SMEM_RULES`].
+const WARNINGS: u32 = {
+    let mut mask = 0;
+    let mut p = 0;
+    while p < at::END {
+        if let Severity::Warning = rule_at(p).row().severity {
+            mask |= 1 << p;
+        }
+        p += 1;
+    }
+    mask
+};
+
+#[inline(always)]
+const fn flag(broken: bool, position: u32) -> u32 {
+    (broken as u32) << position
+}
+
+/// The set of checks `raw` fails for `target`.
+#[inline]
+pub(super) const fn problem_set(raw: u64, target: Target) -> u32 {
+    let mut set = 0;
+    let mut i = 0;
+    while i < RAW_CHECKS {
+        let broken = match CHECKS[i] {
+            RawCheck::Reserved(bit) => (raw >> bit) & 1 != 0,
+            RawCheck::Fixed(row) => match SMEM_LAYOUT[row].role {
+                Role::Fixed(v) => SMEM_LAYOUT[row].get(raw) != v,
+                _ => false,
+            },
+        };
+        set |= flag(broken, i as u32);
+        i += 1;
+    }
+    let word = SmemDescriptor::from_bits_unchecked(raw);
+    let code = word.swizzle_code();
+    let base_offset = word.base_offset();
+    set |= flag(Swizzle::from_code(code).is_err(), at::SWIZZLE);
+    set |= flag(
+        base_offset != 0 && code == Swizzle::None.code(),
+        at::BASE_OFFSET_WITHOUT_SWIZZLE,
+    );
+    if let LboMode::Absolute = word.lbo_mode() {
+        set |= flag(!target.supports_absolute_lbo(), at::ABSOLUTE_TARGET);
+        set |= flag(code != Swizzle::B128.code(), at::ABSOLUTE_SWIZZLE);
+        set |= flag(base_offset != 0, at::ABSOLUTE_BASE_OFFSET);
+    }
+    set
+}
+
+/// The problem at a position of the set, built from the raw value.
+const fn problem_at(raw: u64, target: Target, position: u32) -> SmemError {
+    if position < at::SWIZZLE {
+        return match CHECKS[position as usize] {
+            RawCheck::Reserved(bit) => SmemError::ReservedBit { bit },
+            RawCheck::Fixed(row) => SmemError::FixedBits {
+                field: SMEM_LAYOUT[row].field,
+                // Fixed rows are at most 8 bits wide, so the cast keeps every bit.
+                found: SMEM_LAYOUT[row].get(raw) as u8,
+            },
+        };
+    }
+    let word = SmemDescriptor::from_bits_unchecked(raw);
+    let code = word.swizzle_code();
+    let base_offset = word.base_offset();
+    match position - at::SWIZZLE {
+        0 => SmemError::InvalidSwizzle { code },
+        1 => SmemError::BaseOffsetWithoutSwizzle { value: base_offset },
+        2 => SmemError::AbsoluteModeTarget { target },
+        3 => SmemError::AbsoluteModeSwizzle { code },
+        _ => SmemError::AbsoluteModeBaseOffset { value: base_offset },
+    }
+}
+
+/// Every problem of a decoded shared memory descriptor, kept as the set of checks it fails.
+///
+/// Reading the list ([`SmemDiagnostics::iter`], [`SmemDiagnostics::get`]) builds each
+/// [`SmemError`] from the raw value, so decoding builds no list. The problems come in bit order:
+/// reserved bits and fixed rows as [`SMEM_LAYOUT`] lists them (R1, R2), the swizzle code
+/// (Table 40), then the rules that tie fields together (R4, R5).
+/// [`SmemDiagnostics::to_list`] gives them as a [`Diagnostics`] list.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SmemDiagnostics {
+    raw: u64,
+    target: Target,
+    set: u32,
+}
+
+impl SmemDiagnostics {
+    /// The problems of `raw` for `target`.
+    #[must_use]
+    pub const fn of(raw: u64, target: Target) -> SmemDiagnostics {
+        SmemDiagnostics {
+            raw,
+            target,
+            set: problem_set(raw, target),
+        }
+    }
+
+    /// Number of problems.
+    #[must_use]
+    pub const fn len(&self) -> usize {
+        self.set.count_ones() as usize
+    }
+
+    /// True when there is no problem.
+    #[must_use]
+    pub const fn is_empty(&self) -> bool {
+        self.set == 0
+    }
+
+    /// Always false: the set holds every problem one value can have. (Kept so that this type
+    /// answers the same questions as [`Diagnostics`].)
+    #[must_use]
+    pub const fn overflowed(&self) -> bool {
+        false
+    }
+
+    /// The `i`-th problem, in the order reported.
+    #[must_use]
+    pub const fn get(&self, i: usize) -> Option<SmemError> {
+        let mut set = self.set;
+        let mut n = 0;
+        while set != 0 {
+            if n == i {
+                return Some(problem_at(self.raw, self.target, set.trailing_zeros()));
+            }
+            set &= set - 1;
+            n += 1;
+        }
+        None
+    }
+
+    /// All problems, in the order reported.
+    #[inline]
+    #[must_use = "iterators are lazy and do nothing unless consumed"]
+    pub fn iter(&self) -> SmemProblems {
+        self.only(u32::MAX)
+    }
+
+    /// The problems of severity [`Severity::Error`].
+    #[must_use = "iterators are lazy and do nothing unless consumed"]
+    pub fn errors(&self) -> SmemProblems {
+        self.only(!WARNINGS)
+    }
+
+    /// The problems of severity [`Severity::Warning`].
+    #[must_use = "iterators are lazy and do nothing unless consumed"]
+    pub fn warnings(&self) -> SmemProblems {
+        self.only(WARNINGS)
+    }
+
+    fn only(&self, mask: u32) -> SmemProblems {
+        SmemProblems {
+            raw: self.raw,
+            target: self.target,
+            set: self.set & mask,
+        }
+    }
+
+    /// True when one of the problems breaks `rule`.
+    #[must_use]
+    pub const fn breaks(&self, rule: SmemRule) -> bool {
+        let mut set = self.set;
+        while set != 0 {
+            if rule_at(set.trailing_zeros()) as u8 == rule as u8 {
+                return true;
+            }
+            set &= set - 1;
+        }
+        false
+    }
+
+    /// Number of errors.
+    #[must_use]
+    pub const fn error_count(&self) -> usize {
+        (self.set & !WARNINGS).count_ones() as usize
+    }
+
+    /// Number of warnings.
+    #[must_use]
+    pub const fn warning_count(&self) -> usize {
+        (self.set & WARNINGS).count_ones() as usize
+    }
+
+    /// True when at least one problem is an error.
+    #[must_use]
+    pub const fn has_errors(&self) -> bool {
+        self.set & !WARNINGS != 0
+    }
+
+    /// The first error, in the order reported.
+    #[must_use]
+    pub const fn first_error(&self) -> Option<SmemError> {
+        let errors = self.set & !WARNINGS;
+        if errors == 0 {
+            None
+        } else {
+            Some(problem_at(self.raw, self.target, errors.trailing_zeros()))
+        }
+    }
+
+    /// The problems as a fixed-capacity list.
+    #[must_use]
+    pub const fn to_list(&self) -> SmemProblemList {
+        let mut out = Diagnostics::new();
+        let mut set = self.set;
+        while set != 0 {
+            out.push(problem_at(self.raw, self.target, set.trailing_zeros()));
+            set &= set - 1;
+        }
+        out
+    }
+}
+
+impl fmt::Debug for SmemDiagnostics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl IntoIterator for &SmemDiagnostics {
+    type Item = SmemError;
+    type IntoIter = SmemProblems;
+
+    fn into_iter(self) -> SmemProblems {
+        self.iter()
+    }
+}
+
+/// The problems of an [`SmemDiagnostics`], in the order reported.
+#[derive(Clone, Debug)]
+#[must_use = "iterators are lazy and do nothing unless consumed"]
+pub struct SmemProblems {
+    raw: u64,
+    target: Target,
+    set: u32,
+}
+
+impl Iterator for SmemProblems {
+    type Item = SmemError;
+
+    #[inline]
+    fn next(&mut self) -> Option<SmemError> {
+        if self.set == 0 {
+            return None;
+        }
+        let position = self.set.trailing_zeros();
+        self.set &= self.set - 1;
+        Some(problem_at(self.raw, self.target, position))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.set.count_ones() as usize;
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for SmemProblems {}
+
+impl core::iter::FusedIterator for SmemProblems {}
