@@ -225,6 +225,178 @@ impl<D: Copy + fmt::Debug, const N: usize> fmt::Debug for Diagnostics<D, N> {
     }
 }
 
+/// Defines the problems of a decoded value kept as a set of failed checks: a bit per check, in
+/// the order the problems are reported, plus the raw value and context that each problem is
+/// built from when read. Decoding then fills no list; reading answers the questions of
+/// [`Diagnostics`] with the same names (`len`, `get`, `iter`, `errors`, `first_error`, ...), and
+/// `to_list` gives one.
+///
+/// `problem_at(context..., position)` builds the problem of a position; `warnings` is the mask of
+/// the positions whose rule is a warning.
+macro_rules! problem_set {
+    (
+        $(#[$doc:meta])*
+        set $Set:ident, iterator $Iter:ident, bits $S:ty;
+        context { $($c:ident: $ct:ty),+ $(,)? }
+        problem $E:ty, list $L:ty, warnings $W:expr, built by $at:ident;
+    ) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+        pub struct $Set {
+            $(pub(super) $c: $ct,)+
+            pub(super) set: $S,
+        }
+
+        impl $Set {
+            /// Number of problems.
+            #[must_use]
+            pub const fn len(&self) -> usize {
+                self.set.count_ones() as usize
+            }
+
+            /// True when there is no problem.
+            #[must_use]
+            pub const fn is_empty(&self) -> bool {
+                self.set == 0
+            }
+
+            /// Always false: the set holds every problem one value can have. (Kept so that this
+            /// type answers the same questions as a `Diagnostics` list.)
+            #[must_use]
+            pub const fn overflowed(&self) -> bool {
+                false
+            }
+
+            /// The `i`-th problem, in the order reported.
+            #[must_use]
+            pub const fn get(&self, i: usize) -> Option<$E> {
+                let mut set = self.set;
+                let mut n = 0;
+                while set != 0 {
+                    if n == i {
+                        return Some($at($(self.$c,)+ set.trailing_zeros()));
+                    }
+                    set &= set - 1;
+                    n += 1;
+                }
+                None
+            }
+
+            /// All problems, in the order reported.
+            #[inline]
+            pub fn iter(&self) -> $Iter {
+                self.only(!0)
+            }
+
+            /// The problems of severity `Severity::Error`.
+            pub fn errors(&self) -> $Iter {
+                self.only(!$W)
+            }
+
+            /// The problems of severity `Severity::Warning`.
+            pub fn warnings(&self) -> $Iter {
+                self.only($W)
+            }
+
+            #[inline]
+            fn only(&self, mask: $S) -> $Iter {
+                $Iter {
+                    $($c: self.$c,)+
+                    set: self.set & mask,
+                }
+            }
+
+            /// Number of errors.
+            #[must_use]
+            pub const fn error_count(&self) -> usize {
+                (self.set & !$W).count_ones() as usize
+            }
+
+            /// Number of warnings.
+            #[must_use]
+            pub const fn warning_count(&self) -> usize {
+                (self.set & $W).count_ones() as usize
+            }
+
+            /// True when at least one problem is an error.
+            #[must_use]
+            pub const fn has_errors(&self) -> bool {
+                self.set & !$W != 0
+            }
+
+            /// The first error, in the order reported.
+            #[must_use]
+            pub const fn first_error(&self) -> Option<$E> {
+                let errors = self.set & !$W;
+                if errors == 0 {
+                    None
+                } else {
+                    Some($at($(self.$c,)+ errors.trailing_zeros()))
+                }
+            }
+
+            /// The problems as a fixed-capacity list.
+            #[must_use]
+            pub const fn to_list(&self) -> $L {
+                let mut out = <$L>::new();
+                let mut set = self.set;
+                while set != 0 {
+                    out.push($at($(self.$c,)+ set.trailing_zeros()));
+                    set &= set - 1;
+                }
+                out
+            }
+        }
+
+        impl core::fmt::Debug for $Set {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.debug_list().entries(self.iter()).finish()
+            }
+        }
+
+        impl IntoIterator for &$Set {
+            type Item = $E;
+            type IntoIter = $Iter;
+
+            fn into_iter(self) -> $Iter {
+                self.iter()
+            }
+        }
+
+        #[doc = concat!("The problems of a [`", stringify!($Set), "`], in the order reported.")]
+        #[derive(Clone, Debug)]
+        #[must_use = "iterators are lazy and do nothing unless consumed"]
+        pub struct $Iter {
+            $($c: $ct,)+
+            set: $S,
+        }
+
+        impl Iterator for $Iter {
+            type Item = $E;
+
+            #[inline]
+            fn next(&mut self) -> Option<$E> {
+                if self.set == 0 {
+                    return None;
+                }
+                let position = self.set.trailing_zeros();
+                self.set &= self.set - 1;
+                Some($at($(self.$c,)+ position))
+            }
+
+            fn size_hint(&self) -> (usize, Option<usize>) {
+                let n = self.set.count_ones() as usize;
+                (n, Some(n))
+            }
+        }
+
+        impl ExactSizeIterator for $Iter {}
+
+        impl core::iter::FusedIterator for $Iter {}
+    };
+}
+pub(crate) use problem_set;
+
 /// Formats a problem as `field: message (source)`, the one-line form the CLI prints.
 #[derive(Clone, Copy, Debug)]
 pub struct OneLine<'a, D>(pub &'a D);

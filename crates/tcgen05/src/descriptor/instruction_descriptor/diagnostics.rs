@@ -2,86 +2,21 @@
 //! [`KindSet`].
 
 use super::*;
+use crate::diagnostic::problem_set;
 
-/// Every problem of a decoded instruction descriptor, kept as the set of checks it fails.
-///
-/// Reading the list ([`IdescDiagnostics::iter`], [`IdescDiagnostics::get`]) builds each
-/// [`IdescError`] from the raw value, so decoding itself builds no list. It answers the same
-/// questions as a [`Diagnostics`] list, in the same order; [`IdescDiagnostics::to_list`] gives
-/// one.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct IdescDiagnostics {
-    pub(super) bits: u32,
-    pub(super) kind: Kind,
-    pub(super) set: u64,
+problem_set! {
+    /// Every problem of a decoded instruction descriptor, kept as the set of checks it fails.
+    ///
+    /// Reading the list ([`IdescDiagnostics::iter`], [`IdescDiagnostics::get`]) builds each
+    /// [`IdescError`] from the raw value, so decoding itself builds no list. It answers the same
+    /// questions as a [`Diagnostics`] list, in the same order; [`IdescDiagnostics::to_list`] gives
+    /// one.
+    set IdescDiagnostics, iterator IdescProblems, bits u64;
+    context { bits: u32, kind: Kind }
+    problem IdescError, list Diagnostics<IdescError, MAX_PROBLEMS>, warnings WARNINGS, built by problem_at;
 }
 
 impl IdescDiagnostics {
-    /// Number of problems.
-    #[must_use]
-    pub const fn len(&self) -> usize {
-        self.set.count_ones() as usize
-    }
-
-    /// True when there is no problem.
-    #[must_use]
-    pub const fn is_empty(&self) -> bool {
-        self.set == 0
-    }
-
-    /// Always false: the set holds every problem one value can have. (Kept so that this type
-    /// answers the same questions as [`Diagnostics`].)
-    #[must_use]
-    pub const fn overflowed(&self) -> bool {
-        false
-    }
-
-    /// The `i`-th problem, in the order reported.
-    #[must_use]
-    pub const fn get(&self, i: usize) -> Option<IdescError> {
-        let mut set = self.set;
-        let mut n = 0;
-        while set != 0 {
-            if n == i {
-                return Some(problem_at(self.bits, self.kind, set.trailing_zeros()));
-            }
-            set &= set - 1;
-            n += 1;
-        }
-        None
-    }
-
-    /// All problems, in the order reported.
-    #[inline]
-    #[must_use = "iterators are lazy and do nothing unless consumed"]
-    pub fn iter(&self) -> IdescProblems {
-        IdescProblems {
-            bits: self.bits,
-            kind: self.kind,
-            set: self.set,
-        }
-    }
-
-    /// The problems of severity [`Severity::Error`].
-    #[must_use = "iterators are lazy and do nothing unless consumed"]
-    pub fn errors(&self) -> IdescProblems {
-        IdescProblems {
-            bits: self.bits,
-            kind: self.kind,
-            set: self.set & !WARNINGS,
-        }
-    }
-
-    /// The problems of severity [`Severity::Warning`].
-    #[must_use = "iterators are lazy and do nothing unless consumed"]
-    pub fn warnings(&self) -> IdescProblems {
-        IdescProblems {
-            bits: self.bits,
-            kind: self.kind,
-            set: self.set & WARNINGS,
-        }
-    }
-
     /// True when one of the problems breaks `rule`.
     #[must_use]
     pub const fn breaks(&self, rule: IdescRule) -> bool {
@@ -111,89 +46,7 @@ impl IdescDiagnostics {
         };
         self.set & positions != 0
     }
-
-    /// Number of errors.
-    #[must_use]
-    pub const fn error_count(&self) -> usize {
-        (self.set & !WARNINGS).count_ones() as usize
-    }
-
-    /// True when at least one problem is an error.
-    #[must_use]
-    pub const fn has_errors(&self) -> bool {
-        self.set & !WARNINGS != 0
-    }
-
-    /// The first error, if any.
-    #[must_use]
-    pub const fn first_error(&self) -> Option<IdescError> {
-        let errors = self.set & !WARNINGS;
-        if errors == 0 {
-            None
-        } else {
-            Some(problem_at(self.bits, self.kind, errors.trailing_zeros()))
-        }
-    }
-
-    /// The problems as a fixed-capacity list.
-    #[must_use]
-    pub const fn to_list(&self) -> Diagnostics<IdescError, MAX_PROBLEMS> {
-        let mut out = Diagnostics::new();
-        let mut set = self.set;
-        while set != 0 {
-            out.push(problem_at(self.bits, self.kind, set.trailing_zeros()));
-            set &= set - 1;
-        }
-        out
-    }
 }
-
-impl fmt::Debug for IdescDiagnostics {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_list().entries(self.iter()).finish()
-    }
-}
-
-impl IntoIterator for &IdescDiagnostics {
-    type Item = IdescError;
-    type IntoIter = IdescProblems;
-
-    fn into_iter(self) -> IdescProblems {
-        self.iter()
-    }
-}
-
-/// The problems of an [`IdescDiagnostics`], in the order reported.
-#[derive(Clone, Debug)]
-#[must_use = "iterators are lazy and do nothing unless consumed"]
-pub struct IdescProblems {
-    bits: u32,
-    kind: Kind,
-    set: u64,
-}
-
-impl Iterator for IdescProblems {
-    type Item = IdescError;
-
-    #[inline]
-    fn next(&mut self) -> Option<IdescError> {
-        if self.set == 0 {
-            return None;
-        }
-        let position = self.set.trailing_zeros();
-        self.set &= self.set - 1;
-        Some(problem_at(self.bits, self.kind, position))
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.set.count_ones() as usize;
-        (n, Some(n))
-    }
-}
-
-impl ExactSizeIterator for IdescProblems {}
-
-impl core::iter::FusedIterator for IdescProblems {}
 
 /// A raw instruction descriptor decoded under one kind: the fields (when every type code is
 /// defined for the kind) and every problem found.

@@ -2,6 +2,7 @@
 //! decisions.md R1-R5), kept as the set of checks the raw value fails.
 
 use super::*;
+use crate::diagnostic::problem_set;
 
 /// One check of a raw value that reads bits straight from [`SMEM_LAYOUT`]: a reserved bit
 /// (decisions.md R2) or a fixed row (R1).
@@ -164,18 +165,17 @@ const fn problem_at(raw: u64, target: Target, position: u32) -> SmemError {
     }
 }
 
-/// Every problem of a decoded shared memory descriptor, kept as the set of checks it fails.
-///
-/// Reading the list ([`SmemDiagnostics::iter`], [`SmemDiagnostics::get`]) builds each
-/// [`SmemError`] from the raw value, so decoding builds no list. The problems come in bit order:
-/// reserved bits and fixed rows as [`SMEM_LAYOUT`] lists them (R1, R2), the swizzle code
-/// (Table 40), then the rules that tie fields together (R4, R5).
-/// [`SmemDiagnostics::to_list`] gives them as a [`Diagnostics`] list.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct SmemDiagnostics {
-    raw: u64,
-    target: Target,
-    set: u32,
+problem_set! {
+    /// Every problem of a decoded shared memory descriptor, kept as the set of checks it fails.
+    ///
+    /// Reading the list ([`SmemDiagnostics::iter`], [`SmemDiagnostics::get`]) builds each
+    /// [`SmemError`] from the raw value, so decoding builds no list. The problems come in bit
+    /// order: reserved bits and fixed rows as [`SMEM_LAYOUT`] lists them (R1, R2), the swizzle code
+    /// (Table 40), then the rules that tie fields together (R4, R5).
+    /// [`SmemDiagnostics::to_list`] gives them as a [`Diagnostics`] list.
+    set SmemDiagnostics, iterator SmemProblems, bits u32;
+    context { raw: u64, target: Target }
+    problem SmemError, list SmemProblemList, warnings WARNINGS, built by problem_at;
 }
 
 impl SmemDiagnostics {
@@ -186,67 +186,6 @@ impl SmemDiagnostics {
             raw,
             target,
             set: problem_set(raw, target),
-        }
-    }
-
-    /// Number of problems.
-    #[must_use]
-    pub const fn len(&self) -> usize {
-        self.set.count_ones() as usize
-    }
-
-    /// True when there is no problem.
-    #[must_use]
-    pub const fn is_empty(&self) -> bool {
-        self.set == 0
-    }
-
-    /// Always false: the set holds every problem one value can have. (Kept so that this type
-    /// answers the same questions as [`Diagnostics`].)
-    #[must_use]
-    pub const fn overflowed(&self) -> bool {
-        false
-    }
-
-    /// The `i`-th problem, in the order reported.
-    #[must_use]
-    pub const fn get(&self, i: usize) -> Option<SmemError> {
-        let mut set = self.set;
-        let mut n = 0;
-        while set != 0 {
-            if n == i {
-                return Some(problem_at(self.raw, self.target, set.trailing_zeros()));
-            }
-            set &= set - 1;
-            n += 1;
-        }
-        None
-    }
-
-    /// All problems, in the order reported.
-    #[inline]
-    #[must_use = "iterators are lazy and do nothing unless consumed"]
-    pub fn iter(&self) -> SmemProblems {
-        self.only(u32::MAX)
-    }
-
-    /// The problems of severity [`Severity::Error`].
-    #[must_use = "iterators are lazy and do nothing unless consumed"]
-    pub fn errors(&self) -> SmemProblems {
-        self.only(!WARNINGS)
-    }
-
-    /// The problems of severity [`Severity::Warning`].
-    #[must_use = "iterators are lazy and do nothing unless consumed"]
-    pub fn warnings(&self) -> SmemProblems {
-        self.only(WARNINGS)
-    }
-
-    fn only(&self, mask: u32) -> SmemProblems {
-        SmemProblems {
-            raw: self.raw,
-            target: self.target,
-            set: self.set & mask,
         }
     }
 
@@ -262,92 +201,4 @@ impl SmemDiagnostics {
         }
         false
     }
-
-    /// Number of errors.
-    #[must_use]
-    pub const fn error_count(&self) -> usize {
-        (self.set & !WARNINGS).count_ones() as usize
-    }
-
-    /// Number of warnings.
-    #[must_use]
-    pub const fn warning_count(&self) -> usize {
-        (self.set & WARNINGS).count_ones() as usize
-    }
-
-    /// True when at least one problem is an error.
-    #[must_use]
-    pub const fn has_errors(&self) -> bool {
-        self.set & !WARNINGS != 0
-    }
-
-    /// The first error, in the order reported.
-    #[must_use]
-    pub const fn first_error(&self) -> Option<SmemError> {
-        let errors = self.set & !WARNINGS;
-        if errors == 0 {
-            None
-        } else {
-            Some(problem_at(self.raw, self.target, errors.trailing_zeros()))
-        }
-    }
-
-    /// The problems as a fixed-capacity list.
-    #[must_use]
-    pub const fn to_list(&self) -> SmemProblemList {
-        let mut out = Diagnostics::new();
-        let mut set = self.set;
-        while set != 0 {
-            out.push(problem_at(self.raw, self.target, set.trailing_zeros()));
-            set &= set - 1;
-        }
-        out
-    }
 }
-
-impl fmt::Debug for SmemDiagnostics {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_list().entries(self.iter()).finish()
-    }
-}
-
-impl IntoIterator for &SmemDiagnostics {
-    type Item = SmemError;
-    type IntoIter = SmemProblems;
-
-    fn into_iter(self) -> SmemProblems {
-        self.iter()
-    }
-}
-
-/// The problems of an [`SmemDiagnostics`], in the order reported.
-#[derive(Clone, Debug)]
-#[must_use = "iterators are lazy and do nothing unless consumed"]
-pub struct SmemProblems {
-    raw: u64,
-    target: Target,
-    set: u32,
-}
-
-impl Iterator for SmemProblems {
-    type Item = SmemError;
-
-    #[inline]
-    fn next(&mut self) -> Option<SmemError> {
-        if self.set == 0 {
-            return None;
-        }
-        let position = self.set.trailing_zeros();
-        self.set &= self.set - 1;
-        Some(problem_at(self.raw, self.target, position))
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.set.count_ones() as usize;
-        (n, Some(n))
-    }
-}
-
-impl ExactSizeIterator for SmemProblems {}
-
-impl core::iter::FusedIterator for SmemProblems {}
