@@ -62,13 +62,14 @@ impl<'a> Obj<'a> {
     /// and returns the buffer for the value.
     #[inline(always)]
     pub fn key(&mut self, k: &'static str) -> &mut String {
-        let k = if self.first {
-            k.strip_prefix(',').unwrap_or(k)
+        // Each branch pushes a text whose length is known where this is inlined, which then
+        // compiles to a few moves instead of a call to copy memory.
+        if self.first {
+            self.first = false;
+            self.buf.push_str(k.strip_prefix(',').unwrap_or(k));
         } else {
-            k
-        };
-        self.first = false;
-        self.buf.push_str(k);
+            self.buf.push_str(k);
+        }
         self.buf
     }
 

@@ -1,7 +1,7 @@
 //! What one run prints and how it ends: the report, its exit status, and the cache of rendered
 //! problems of batch mode.
 
-use std::collections::hash_map::{Entry, HashMap};
+use std::collections::HashMap;
 use std::fmt::{self, Write as _};
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 
@@ -157,8 +157,24 @@ impl Report {
 
 /// Problems already rendered, so that batch mode formats each distinct problem once: random
 /// input gives the same few hundred problems millions of times.
+///
+/// Each problem is hashed once per use: a direct-mapped table of recent problems answers most
+/// lookups with one comparison; the map behind it holds every problem rendered so far (up to
+/// [`CACHE_LIMIT`]), so two problems that share a slot cost a map lookup, never a new rendering.
 pub struct Cache<D> {
-    map: HashMap<D, Rendered, BuildHasherDefault<Fx>>,
+    /// Recent problems by the top bits of their hash, each with its index in `rendered`.
+    front: Vec<Option<(D, u32)>>,
+    /// Every problem rendered, with its index in `rendered`.
+    map: HashMap<D, u32, BuildHasherDefault<Fx>>,
+    rendered: Vec<Rendered>,
+}
+
+impl<D> fmt::Debug for Cache<D> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Cache")
+            .field("rendered", &self.rendered.len())
+            .finish()
+    }
 }
 
 /// A fast non-cryptographic hasher for the cache's small keys (the multiply-rotate scheme of
@@ -174,29 +190,37 @@ impl Fx {
 }
 
 impl Hasher for Fx {
+    #[inline]
     fn write(&mut self, bytes: &[u8]) {
         for &b in bytes {
             self.add(u64::from(b));
         }
     }
+    #[inline(always)]
     fn write_u8(&mut self, v: u8) {
         self.add(u64::from(v));
     }
+    #[inline(always)]
     fn write_u16(&mut self, v: u16) {
         self.add(u64::from(v));
     }
+    #[inline(always)]
     fn write_u32(&mut self, v: u32) {
         self.add(u64::from(v));
     }
+    #[inline(always)]
     fn write_u64(&mut self, v: u64) {
         self.add(v);
     }
+    #[inline(always)]
     fn write_usize(&mut self, v: usize) {
         self.add(v as u64);
     }
+    #[inline(always)]
     fn write_isize(&mut self, v: isize) {
         self.add(v as u64);
     }
+    #[inline(always)]
     fn finish(&self) -> u64 {
         self.0
     }
@@ -212,43 +236,96 @@ struct Rendered {
 /// The most problems kept; a value space larger than this is rendered afresh after a reset.
 const CACHE_LIMIT: usize = 1 << 14;
 
+/// Bits of the hash that pick a slot of the direct-mapped table.
+const FRONT_BITS: u32 = 12;
+
 impl<D: Diagnostic + Hash + Eq> Cache<D> {
-    /// An empty cache.
+    /// An empty cache (its table is made on first use).
     pub fn new() -> Cache<D> {
         Cache {
+            front: Vec::new(),
             map: HashMap::default(),
+            rendered: Vec::new(),
         }
     }
 
+    /// The rendering of `d`, made on its first use.
+    #[inline]
     fn get(&mut self, d: &D) -> Result<&Rendered, fmt::Error> {
-        if self.map.len() >= CACHE_LIMIT && !self.map.contains_key(d) {
-            self.map.clear();
+        let mut h = Fx::default();
+        d.hash(&mut h);
+        // The top bits: the multiply leaves the low ones poorly mixed.
+        let slot = (h.finish() >> (64 - FRONT_BITS)) as usize;
+        if let Some(Some((k, i))) = self.front.get(slot) {
+            if k == d {
+                return self.rendered.get(*i as usize).ok_or(fmt::Error);
+            }
         }
-        Ok(match self.map.entry(*d) {
-            Entry::Occupied(e) => e.into_mut(),
-            Entry::Vacant(v) => {
+        self.get_slow(d, slot)
+    }
+
+    /// [`Cache::get`] for a problem not in its slot: from the map, or rendered now.
+    #[inline(never)]
+    fn get_slow(&mut self, d: &D, slot: usize) -> Result<&Rendered, fmt::Error> {
+        if self.front.is_empty() {
+            self.front.resize_with(1 << FRONT_BITS, || None);
+        }
+        let i = match self.map.get(d) {
+            Some(&i) => i,
+            None => {
+                if self.rendered.len() >= CACHE_LIMIT {
+                    self.map.clear();
+                    self.rendered.clear();
+                    self.front.iter_mut().for_each(|s| *s = None);
+                }
                 let mut json = String::new();
                 problem_json(&mut json, d)?;
                 let mut compact = String::new();
                 problems_compact(&mut compact, std::slice::from_ref(d))?;
-                v.insert(Rendered {
+                let i = u32::try_from(self.rendered.len()).map_err(|_| fmt::Error)?;
+                self.rendered.push(Rendered {
                     error: d.severity() == Severity::Error,
                     json,
                     compact,
-                })
+                });
+                self.map.insert(*d, i);
+                i
             }
-        })
+        };
+        if let Some(s) = self.front.get_mut(slot) {
+            *s = Some((*d, i));
+        }
+        self.rendered.get(i as usize).ok_or(fmt::Error)
     }
 
     /// Writes `"errors": [...], "warnings": [...]` (as [`problems_json2`] for one list).
+    ///
+    /// [`problems_json2`]: super::json::problems_json2
     pub fn json(&mut self, o: &mut Obj<'_>, items: &[D]) -> fmt::Result {
-        for (k, error) in [(key!("errors"), true), (key!("warnings"), false)] {
-            let buf = o.key(k);
-            buf.push('[');
+        let buf = o.key(key!("errors"));
+        buf.push('[');
+        let mut first = true;
+        let mut warnings = false;
+        for d in items {
+            let r = self.get(d)?;
+            if !r.error {
+                warnings = true;
+                continue;
+            }
+            if !first {
+                buf.push(',');
+            }
+            first = false;
+            buf.push_str(&r.json);
+        }
+        buf.push(']');
+        let buf = o.key(key!("warnings"));
+        buf.push('[');
+        if warnings {
             let mut first = true;
             for d in items {
                 let r = self.get(d)?;
-                if r.error != error {
+                if r.error {
                     continue;
                 }
                 if !first {
@@ -257,8 +334,8 @@ impl<D: Diagnostic + Hash + Eq> Cache<D> {
                 first = false;
                 buf.push_str(&r.json);
             }
-            buf.push(']');
         }
+        buf.push(']');
         Ok(())
     }
 
