@@ -109,7 +109,8 @@ fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
     format!("a decoding thread panicked ({msg})")
 }
 
-/// Lines per block handed to a worker: small enough that a block's output stays in cache.
+/// Lines per block handed to a worker: enough that handing blocks between threads costs little
+/// beside decoding them (a block of random descriptors gives a few megabytes of JSON).
 const BLOCK_LINES: usize = 4096;
 
 /// A block of input lines: their bytes, and for each its end in `data` and whether it was cut.

@@ -105,7 +105,13 @@ impl<'a> Obj<'a> {
     /// A boolean value.
     #[inline(always)]
     pub fn bool(&mut self, k: &'static str, v: bool) -> fmt::Result {
-        self.key(k).push_str(if v { "true" } else { "false" });
+        // Two pushes of known length rather than one of either length: no call to copy memory.
+        let buf = self.key(k);
+        if v {
+            buf.push_str("true");
+        } else {
+            buf.push_str("false");
+        }
         Ok(())
     }
 

@@ -256,9 +256,13 @@ impl<D: Diagnostic + Hash + Eq> Cache<D> {
         d.hash(&mut h);
         // The top bits: the multiply leaves the low ones poorly mixed.
         let slot = (h.finish() >> (64 - FRONT_BITS)) as usize;
-        if let Some(Some((k, i))) = self.front.get(slot) {
-            if k == d {
-                return self.rendered.get(*i as usize).ok_or(fmt::Error);
+        // Two slots per hash, side by side: two frequent problems that share one do not take
+        // turns evicting each other.
+        for s in [slot, slot ^ 1] {
+            if let Some(Some((k, i))) = self.front.get(s) {
+                if k == d {
+                    return self.rendered.get(*i as usize).ok_or(fmt::Error);
+                }
             }
         }
         self.get_slow(d, slot)
@@ -292,7 +296,11 @@ impl<D: Diagnostic + Hash + Eq> Cache<D> {
                 i
             }
         };
-        if let Some(s) = self.front.get_mut(slot) {
+        let free = [slot, slot ^ 1]
+            .into_iter()
+            .find(|&s| matches!(self.front.get(s), Some(None)))
+            .unwrap_or(slot);
+        if let Some(s) = self.front.get_mut(free) {
             *s = Some((*d, i));
         }
         self.rendered.get(i as usize).ok_or(fmt::Error)

@@ -305,8 +305,13 @@ pub fn push_dec(buf: &mut String, v: u64) {
     if v < 1000 {
         // Below 1000, so the cast keeps it.
         let at = 3 * v as usize;
-        let skip = if v < 100 { 1 } else { 0 };
-        if let Some(s) = DEC3.get(at + skip..at + 3) {
+        // Slices of known length, copied without a call.
+        let digits = if v < 100 {
+            DEC3.get(at + 1..at + 3)
+        } else {
+            DEC3.get(at..at + 3)
+        };
+        if let Some(s) = digits {
             buf.push_str(s);
             return;
         }
