@@ -42,39 +42,6 @@ pub trait Decoder {
     fn line(&mut self, raw: u64, buf: &mut String, json: bool) -> Result<bool, fmt::Error>;
 }
 
-/// Reads one line into `line` (without its newline), keeping at most [`MAX_LINE`] bytes.
-/// Returns `None` at the end of input, otherwise whether the line was cut.
-fn read_line<R: BufRead>(r: &mut R, line: &mut Vec<u8>) -> io::Result<Option<bool>> {
-    line.clear();
-    let mut cut = false;
-    let mut any = false;
-    loop {
-        let chunk = match r.fill_buf() {
-            Ok(c) => c,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if chunk.is_empty() {
-            return Ok(if any { Some(cut) } else { None });
-        }
-        any = true;
-        let (end, used, done) = match chunk.iter().position(|&b| b == b'\n') {
-            Some(i) => (i, i + 1, true),
-            None => (chunk.len(), chunk.len(), false),
-        };
-        let room = MAX_LINE.saturating_sub(line.len());
-        let keep = end.min(room);
-        if keep < end {
-            cut = true;
-        }
-        line.extend_from_slice(chunk.get(..keep).unwrap_or_default());
-        r.consume(used);
-        if done {
-            return Ok(Some(cut));
-        }
-    }
-}
-
 /// The start of an unreadable line, printable: escaped, cut at [`ECHO`] bytes.
 struct Echo<'a>(&'a [u8]);
 
@@ -445,30 +412,72 @@ where
 
 /// The reader: cuts `input` into blocks and sends them; returns the number of lines read.
 /// Stops early, without error, when the workers are gone (the output was closed).
+///
+/// Each line goes into its block without its newline, keeping at most [`MAX_LINE`] bytes (the
+/// rest is skipped and the line marked as cut); text after the last newline is a last line.
+/// Lines are cut out of the input's buffer as it comes, however they fall across its refills.
 fn read_blocks<R: BufRead>(mut input: R, tx: &mpsc::SyncSender<Block>) -> io::Result<u64> {
-    let mut line = Vec::with_capacity(MAX_LINE);
     let mut lines = 0u64;
     let mut seq = 0u64;
     let mut block = Block {
         first_line: 1,
         ..Block::default()
     };
-    while let Some(cut) = read_line(&mut input, &mut line)? {
-        lines += 1;
-        block.data.extend_from_slice(&line);
-        block.lines.push((block.data.len(), cut));
-        if block.lines.len() == BLOCK_LINES {
-            let next = Block {
-                seq: seq + 1,
-                first_line: lines + 1,
-                data: Vec::with_capacity(block.data.capacity()),
-                lines: Vec::with_capacity(BLOCK_LINES),
-            };
-            if tx.send(std::mem::replace(&mut block, next)).is_err() {
-                return Ok(lines);
-            }
-            seq += 1;
+    // The line being read: where it starts in the block, whether it was cut, whether it has
+    // any byte yet (a last line without a newline counts only then).
+    let mut start = 0;
+    let mut cut = false;
+    let mut open = false;
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            break;
         }
+        let used = chunk.len();
+        let mut rest = chunk;
+        while !rest.is_empty() {
+            open = true;
+            let (end, done) = match rest.iter().position(|&b| b == b'\n') {
+                Some(i) => (i, true),
+                None => (rest.len(), false),
+            };
+            let room = MAX_LINE.saturating_sub(block.data.len() - start);
+            let keep = end.min(room);
+            cut |= keep < end;
+            block
+                .data
+                .extend_from_slice(rest.get(..keep).unwrap_or_default());
+            if !done {
+                break;
+            }
+            rest = rest.get(end + 1..).unwrap_or_default();
+            lines += 1;
+            block.lines.push((block.data.len(), cut));
+            cut = false;
+            open = false;
+            if block.lines.len() == BLOCK_LINES {
+                let next = Block {
+                    seq: seq + 1,
+                    first_line: lines + 1,
+                    data: Vec::with_capacity(block.data.capacity()),
+                    lines: Vec::with_capacity(BLOCK_LINES),
+                };
+                if tx.send(std::mem::replace(&mut block, next)).is_err() {
+                    return Ok(lines);
+                }
+                seq += 1;
+            }
+            start = block.data.len();
+        }
+        input.consume(used);
+    }
+    if open {
+        lines += 1;
+        block.lines.push((block.data.len(), cut));
     }
     if !block.lines.is_empty() {
         // A closed channel only means the output side stopped first.
@@ -481,29 +490,53 @@ fn read_blocks<R: BufRead>(mut input: R, tx: &mpsc::SyncSender<Block>) -> io::Re
 mod tests {
     use super::*;
 
+    /// The lines `read_blocks` makes of `data` read through a buffer of `cap` bytes, with
+    /// whether each was cut, and the count it returns.
+    fn split(data: &[u8], cap: usize) -> (Vec<(Vec<u8>, bool)>, u64) {
+        let (tx, rx) = mpsc::sync_channel(1 << 12);
+        let n = read_blocks(io::BufReader::with_capacity(cap, data), &tx).expect("read");
+        drop(tx);
+        let mut got = Vec::new();
+        for block in rx.iter() {
+            let mut start = 0;
+            for &(end, cut) in &block.lines {
+                got.push((block.data.get(start..end).expect("in block").to_vec(), cut));
+                start = end;
+            }
+        }
+        (got, n)
+    }
+
     #[test]
     fn lines_are_split_and_cut() {
         let data = b"0x1\n\n  7 \r\nlast";
-        let mut r = &data[..];
-        let mut line = Vec::new();
-        let mut got = Vec::new();
-        while let Some(cut) = read_line(&mut r, &mut line).expect("read") {
-            got.push((line.clone(), cut));
+        let want = [
+            (b"0x1".to_vec(), false),
+            (b"".to_vec(), false),
+            (b"  7 \r".to_vec(), false),
+            (b"last".to_vec(), false),
+        ];
+        for cap in [1, 2, 3, 5, 8192] {
+            assert_eq!(split(data, cap), (want.to_vec(), 4), "buffer of {cap}");
+            let mut ended = data.to_vec();
+            ended.push(b'\n');
+            assert_eq!(split(&ended, cap), (want.to_vec(), 4), "buffer of {cap}");
         }
-        assert_eq!(
-            got,
-            [
-                (b"0x1".to_vec(), false),
-                (b"".to_vec(), false),
-                (b"  7 \r".to_vec(), false),
-                (b"last".to_vec(), false)
-            ]
-        );
-        let long = vec![b'1'; 1000];
-        let mut r = &long[..];
-        assert_eq!(read_line(&mut r, &mut line).expect("read"), Some(true));
-        assert_eq!(line.len(), MAX_LINE);
-        assert_eq!(read_line(&mut r, &mut line).expect("read"), None);
+        let mut long = vec![b'1'; 1000];
+        long.extend_from_slice(b"\n2\n");
+        long.extend(vec![b'3'; 300]);
+        for cap in [1, 7, 256, 8192] {
+            let (got, n) = split(&long, cap);
+            assert_eq!(n, 3);
+            assert_eq!(got[0], (vec![b'1'; MAX_LINE], true));
+            assert_eq!(got[1], (b"2".to_vec(), false));
+            assert_eq!(got[2], (vec![b'3'; MAX_LINE], true));
+        }
+        assert_eq!(split(b"", 8), (Vec::new(), 0));
+        let many: Vec<u8> = b"5\n".repeat(BLOCK_LINES * 2 + 1);
+        let (got, n) = split(&many, 64);
+        assert_eq!(n, BLOCK_LINES as u64 * 2 + 1);
+        assert!(got.iter().all(|l| *l == (b"5".to_vec(), false)));
     }
 
     /// Writes `raw` back; panics on 5000 (a stand-in for a decoder bug).
