@@ -6,6 +6,10 @@ use std::fmt::{self, Write as _};
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 use tcgen05::diagnostic::{Diagnostic, Severity};
+use tcgen05::instruction_descriptor::IdescError;
+use tcgen05::shapes::MmaError;
+use tcgen05::shared_memory_descriptor::SmemError;
+use tcgen05::zero_column_mask::ZmaskError;
 
 use super::json::{problem_json, Obj};
 use super::text::{problem_line, problems_compact, Style};
@@ -162,6 +166,9 @@ impl Report {
 /// lookups with one comparison; the map behind it holds every problem rendered so far (up to
 /// [`CACHE_LIMIT`]), so two problems that share a slot cost a map lookup, never a new rendering.
 pub struct Cache<D> {
+    /// Recent problems that have a [`ProblemKey`], by the top bits of the key's hash: the key
+    /// (0 for an empty slot) and the index in `rendered`.
+    keyed: Vec<(u64, u32)>,
     /// Recent problems by the top bits of their hash, each with its index in `rendered`.
     front: Vec<Option<(D, u32)>>,
     /// Every problem rendered, with its index in `rendered`.
@@ -182,10 +189,13 @@ impl<D> fmt::Debug for Cache<D> {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Fx(u64);
 
+/// The multiplier of [`Fx`].
+const FX_K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+
 impl Fx {
     #[inline(always)]
     fn add(&mut self, v: u64) {
-        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(FX_K);
     }
 }
 
@@ -233,16 +243,88 @@ struct Rendered {
     compact: String,
 }
 
+/// A problem as one number, for the variants whose fields are small: the cache finds such a
+/// problem's rendering by the number alone, without hashing and comparing the problem itself.
+pub trait ProblemKey {
+    /// The variant's tag in the top byte and its fields below it, never 0; two problems with the
+    /// same key are equal. `None` for a problem without one.
+    fn key(&self) -> Option<u64> {
+        None
+    }
+}
+
+impl ProblemKey for SmemError {}
+
+impl ProblemKey for ZmaskError {}
+
+/// A key: `tag` (not 0) in the top byte, then three 16-bit fields and one 8-bit field.
+#[inline(always)]
+fn pack(tag: u8, a: u16, b: u16, c: u16, d: u8) -> u64 {
+    u64::from(tag) << 56
+        | u64::from(a) << 40
+        | u64::from(b) << 24
+        | u64::from(c) << 8
+        | u64::from(d)
+}
+
+impl ProblemKey for MmaError {
+    /// The descriptor's own problems (what random input gives millions of times); those with a
+    /// 64-bit value, and the MMA's problems, have none.
+    #[inline]
+    fn key(&self) -> Option<u64> {
+        use IdescError as E;
+        let MmaError::Idesc(e) = *self else {
+            return None;
+        };
+        // Fieldless enums: each cast gives the variant's index, which fits.
+        let scale = |s: Option<tcgen05::ScaleType>| s.map_or(0, |s| s as u8 + 1);
+        Some(match e {
+            E::ReservedBit { bit, kind } => pack(1, bit.into(), kind as u16, 0, 0),
+            E::InvalidTypeCode { field, code, kind } => {
+                pack(2, field as u16, code.into(), kind as u16, 0)
+            }
+            E::TypeNotForKind { field, ty, kind } => {
+                pack(3, field as u16, ty as u16, kind as u16, 0)
+            }
+            E::F16AccumulatorNeedsF16Inputs { field } => pack(4, field as u16, 0, 0, 0),
+            E::MixedF16Bf16 => pack(5, 0, 0, 0, 0),
+            E::SaturateNotI8 { kind } => pack(6, kind as u16, 0, 0, 0),
+            E::NegateI8 { field } => pack(7, field as u16, 0, 0, 0),
+            E::TransposeNotAllowed { field, kind, ty } => {
+                pack(8, field as u16, kind as u16, ty as u16, 0)
+            }
+            E::SparsitySelectorWithoutSparsity { value } => pack(9, value.into(), 0, 0, 0),
+            E::SparsitySelectorNotZero { value, kind } => pack(10, value.into(), kind as u16, 0, 0),
+            E::NNotMultipleOf8 { n } => pack(11, n, 0, 0, 0),
+            E::NOutOfRange { n } => pack(12, n, 0, 0, 0),
+            E::MNotEncodable { m, kind } => pack(13, m, kind as u16, 0, 0),
+            E::MNotInTable39 { m, kind } => pack(14, m, kind as u16, 0, 0),
+            E::ScaleTypeNotForKind { scale: s, kind } => {
+                pack(15, scale(s).into(), kind as u16, 0, 0)
+            }
+            E::SfIdNotAllowed {
+                field,
+                value,
+                kind,
+                scale: s,
+            } => pack(16, field as u16, value.into(), kind as u16, scale(s)),
+            E::K96Sparse => pack(17, 0, 0, 0, 0),
+            _ => return None,
+        })
+    }
+}
+
 /// The most problems kept; a value space larger than this is rendered afresh after a reset.
 const CACHE_LIMIT: usize = 1 << 14;
 
 /// Bits of the hash that pick a slot of the direct-mapped table.
 const FRONT_BITS: u32 = 12;
 
-impl<D: Diagnostic + Hash + Eq> Cache<D> {
-    /// An empty cache (its table is made on first use).
+impl<D: Diagnostic + Hash + Eq + ProblemKey> Cache<D> {
+    /// An empty cache (its tables are made on first use).
     pub fn new() -> Cache<D> {
         Cache {
+            keyed: Vec::new(),
             front: Vec::new(),
             map: HashMap::default(),
             rendered: Vec::new(),
@@ -252,6 +334,17 @@ impl<D: Diagnostic + Hash + Eq> Cache<D> {
     /// The rendering of `d`, made on its first use.
     #[inline]
     fn get(&mut self, d: &D) -> Result<&Rendered, fmt::Error> {
+        if let Some(key) = d.key() {
+            let slot = (key.wrapping_mul(FX_K) >> (64 - FRONT_BITS)) as usize;
+            for s in [slot, slot ^ 1] {
+                if let Some(&(k, i)) = self.keyed.get(s) {
+                    if k == key {
+                        return self.rendered.get(i as usize).ok_or(fmt::Error);
+                    }
+                }
+            }
+            return self.get_keyed(d, key, slot);
+        }
         let mut h = Fx::default();
         d.hash(&mut h);
         // The top bits: the multiply leaves the low ones poorly mixed.
@@ -268,34 +361,55 @@ impl<D: Diagnostic + Hash + Eq> Cache<D> {
         self.get_slow(d, slot)
     }
 
+    /// [`Cache::get`] for a problem with a key that is not in its slot.
+    #[inline(never)]
+    fn get_keyed(&mut self, d: &D, key: u64, slot: usize) -> Result<&Rendered, fmt::Error> {
+        if self.keyed.is_empty() {
+            self.keyed.resize(1 << FRONT_BITS, (0, 0));
+        }
+        let i = self.index(d)?;
+        let free = [slot, slot ^ 1]
+            .into_iter()
+            .find(|&s| matches!(self.keyed.get(s), Some((0, _))))
+            .unwrap_or(slot);
+        if let Some(s) = self.keyed.get_mut(free) {
+            *s = (key, i);
+        }
+        self.rendered.get(i as usize).ok_or(fmt::Error)
+    }
+
+    /// The index of `d` in `rendered`: from the map, or rendered now.
+    fn index(&mut self, d: &D) -> Result<u32, fmt::Error> {
+        if let Some(&i) = self.map.get(d) {
+            return Ok(i);
+        }
+        if self.rendered.len() >= CACHE_LIMIT {
+            self.map.clear();
+            self.rendered.clear();
+            self.front.iter_mut().for_each(|s| *s = None);
+            self.keyed.iter_mut().for_each(|s| *s = (0, 0));
+        }
+        let mut json = String::new();
+        problem_json(&mut json, d)?;
+        let mut compact = String::new();
+        problems_compact(&mut compact, std::slice::from_ref(d))?;
+        let i = u32::try_from(self.rendered.len()).map_err(|_| fmt::Error)?;
+        self.rendered.push(Rendered {
+            error: d.severity() == Severity::Error,
+            json,
+            compact,
+        });
+        self.map.insert(*d, i);
+        Ok(i)
+    }
+
     /// [`Cache::get`] for a problem not in its slot: from the map, or rendered now.
     #[inline(never)]
     fn get_slow(&mut self, d: &D, slot: usize) -> Result<&Rendered, fmt::Error> {
         if self.front.is_empty() {
             self.front.resize_with(1 << FRONT_BITS, || None);
         }
-        let i = match self.map.get(d) {
-            Some(&i) => i,
-            None => {
-                if self.rendered.len() >= CACHE_LIMIT {
-                    self.map.clear();
-                    self.rendered.clear();
-                    self.front.iter_mut().for_each(|s| *s = None);
-                }
-                let mut json = String::new();
-                problem_json(&mut json, d)?;
-                let mut compact = String::new();
-                problems_compact(&mut compact, std::slice::from_ref(d))?;
-                let i = u32::try_from(self.rendered.len()).map_err(|_| fmt::Error)?;
-                self.rendered.push(Rendered {
-                    error: d.severity() == Severity::Error,
-                    json,
-                    compact,
-                });
-                self.map.insert(*d, i);
-                i
-            }
-        };
+        let i = self.index(d)?;
         let free = [slot, slot ^ 1]
             .into_iter()
             .find(|&s| matches!(self.front.get(s), Some(None)))
