@@ -469,3 +469,117 @@ impl<D: Diagnostic + Hash + Eq + ProblemKey> Cache<D> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::problems_json2;
+    use tcgen05::instruction_descriptor::IdescField;
+    use tcgen05::{ElementType, Kind, Target};
+
+    /// Problems of every kind the cache meets: with a key, and without one (a 64-bit value, an
+    /// MMA problem), errors and warnings.
+    fn sample() -> Vec<MmaError> {
+        let mut v = Vec::new();
+        for kind in Kind::ALL {
+            for bit in [6, 23, 29, 31] {
+                v.push(MmaError::Idesc(IdescError::ReservedBit { bit, kind }));
+            }
+            for code in 0..8 {
+                v.push(MmaError::Idesc(IdescError::InvalidTypeCode {
+                    field: IdescField::AType,
+                    code,
+                    kind,
+                }));
+            }
+            v.push(MmaError::Idesc(IdescError::MNotInTable39 { m: 48, kind }));
+            v.push(MmaError::Idesc(IdescError::SaturateNotI8 { kind }));
+            v.push(MmaError::Idesc(IdescError::FieldNotInLayout {
+                field: IdescField::SfaId,
+                value: 1 << 40,
+                kind,
+            }));
+            v.push(MmaError::KindNotOnTarget {
+                kind,
+                target: Target::DEFAULT,
+            });
+        }
+        v.push(MmaError::Idesc(IdescError::MixedF16Bf16));
+        v.push(MmaError::Idesc(IdescError::TransposeNotAllowed {
+            field: IdescField::TransposeA,
+            kind: Kind::F16,
+            ty: ElementType::F16,
+        }));
+        for n in [0, 8, 264, 504] {
+            v.push(MmaError::Idesc(IdescError::NOutOfRange { n }));
+        }
+        v
+    }
+
+    /// What the cache writes for `items`, and what rendering them afresh writes.
+    fn both(
+        cache: &mut Cache<MmaError>,
+        items: &[MmaError],
+    ) -> ((String, String), (String, String)) {
+        let (mut json, mut compact) = (String::new(), String::new());
+        let mut o = Obj::open(&mut json);
+        cache.json(&mut o, items).expect("fmt");
+        o.close();
+        cache.compact(&mut compact, items).expect("fmt");
+        let (mut json0, mut compact0) = (String::new(), String::new());
+        let mut o = Obj::open(&mut json0);
+        problems_json2::<MmaError, MmaError>(&mut o, &[], items).expect("fmt");
+        o.close();
+        problems_compact(&mut compact0, items).expect("fmt");
+        ((json, compact), (json0, compact0))
+    }
+
+    #[test]
+    fn keys_tell_problems_apart() {
+        let v = sample();
+        let mut seen = HashMap::new();
+        for d in &v {
+            if let Some(k) = d.key() {
+                assert_ne!(k, 0);
+                if let Some(other) = seen.insert(k, *d) {
+                    assert_eq!(other, *d, "two problems share the key {k:#x}");
+                }
+            }
+        }
+        assert!(seen.len() > v.len() / 2, "most sample problems have a key");
+    }
+
+    #[test]
+    fn repeated_problems_render_as_when_fresh() {
+        let v = sample();
+        let mut cache = Cache::new();
+        // Windows over the sample in turn, so that each problem is met again in other company.
+        for round in 0..3 {
+            for start in 0..v.len() {
+                let end = (start + 1 + (start * 7 + round) % 9).min(v.len());
+                let items = v.get(start..end).expect("in range");
+                let (got, want) = both(&mut cache, items);
+                assert_eq!(got, want, "items {start}..{end}, round {round}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_full_cache_starts_again_and_still_renders_right() {
+        let mut cache = Cache::new();
+        // More distinct problems than the cache keeps and its table has slots, with and without
+        // keys.
+        for m in 0..(CACHE_LIMIT as u16 + 2000) {
+            let items = [
+                MmaError::Idesc(IdescError::MNotInTable39 { m, kind: Kind::F16 }),
+                MmaError::Idesc(IdescError::FieldTooWide {
+                    field: IdescField::N,
+                    value: u64::from(m) << 20,
+                }),
+                MmaError::Idesc(IdescError::MixedF16Bf16),
+            ];
+            let (got, want) = both(&mut cache, &items);
+            assert_eq!(got, want, "m = {m}");
+        }
+    }
+}
