@@ -332,15 +332,13 @@ impl<D: Diagnostic + Hash + Eq + ProblemKey> Cache<D> {
     }
 
     /// The rendering of `d`, made on its first use.
-    #[inline]
+    #[inline(always)]
     fn get(&mut self, d: &D) -> Result<&Rendered, fmt::Error> {
         if let Some(key) = d.key() {
             let slot = (key.wrapping_mul(FX_K) >> (64 - FRONT_BITS)) as usize;
-            for s in [slot, slot ^ 1] {
-                if let Some(&(k, i)) = self.keyed.get(s) {
-                    if k == key {
-                        return self.rendered.get(i as usize).ok_or(fmt::Error);
-                    }
+            if let Some(&(k, i)) = self.keyed.get(slot) {
+                if k == key {
+                    return self.rendered.get(i as usize).ok_or(fmt::Error);
                 }
             }
             return self.get_keyed(d, key, slot);
@@ -361,9 +359,15 @@ impl<D: Diagnostic + Hash + Eq + ProblemKey> Cache<D> {
         self.get_slow(d, slot)
     }
 
-    /// [`Cache::get`] for a problem with a key that is not in its slot.
+    /// [`Cache::get`] for a problem with a key that is not in its first slot: in the second, or
+    /// from the map.
     #[inline(never)]
     fn get_keyed(&mut self, d: &D, key: u64, slot: usize) -> Result<&Rendered, fmt::Error> {
+        if let Some(&(k, i)) = self.keyed.get(slot ^ 1) {
+            if k == key {
+                return self.rendered.get(i as usize).ok_or(fmt::Error);
+            }
+        }
         if self.keyed.is_empty() {
             self.keyed.resize(1 << FRONT_BITS, (0, 0));
         }
