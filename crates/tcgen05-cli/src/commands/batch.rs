@@ -42,39 +42,6 @@ pub trait Decoder {
     fn line(&mut self, raw: u64, buf: &mut String, json: bool) -> Result<bool, fmt::Error>;
 }
 
-/// Reads one line into `line` (without its newline), keeping at most [`MAX_LINE`] bytes.
-/// Returns `None` at the end of input, otherwise whether the line was cut.
-fn read_line<R: BufRead>(r: &mut R, line: &mut Vec<u8>) -> io::Result<Option<bool>> {
-    line.clear();
-    let mut cut = false;
-    let mut any = false;
-    loop {
-        let chunk = match r.fill_buf() {
-            Ok(c) => c,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if chunk.is_empty() {
-            return Ok(if any { Some(cut) } else { None });
-        }
-        any = true;
-        let (end, used, done) = match chunk.iter().position(|&b| b == b'\n') {
-            Some(i) => (i, i + 1, true),
-            None => (chunk.len(), chunk.len(), false),
-        };
-        let room = MAX_LINE.saturating_sub(line.len());
-        let keep = end.min(room);
-        if keep < end {
-            cut = true;
-        }
-        line.extend_from_slice(chunk.get(..keep).unwrap_or_default());
-        r.consume(used);
-        if done {
-            return Ok(Some(cut));
-        }
-    }
-}
-
 /// The start of an unreadable line, printable: escaped, cut at [`ECHO`] bytes.
 struct Echo<'a>(&'a [u8]);
 
@@ -109,8 +76,9 @@ fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
     format!("a decoding thread panicked ({msg})")
 }
 
-/// Lines per block handed to a worker: small enough that a block's output stays in cache.
-const BLOCK_LINES: usize = 1024;
+/// Lines per block handed to a worker: enough that handing blocks between threads costs little
+/// beside decoding them (a block of random descriptors gives a few megabytes of JSON).
+const BLOCK_LINES: usize = 4096;
 
 /// A block of input lines: their bytes, and for each its end in `data` and whether it was cut.
 #[derive(Default)]
@@ -148,7 +116,10 @@ fn decode_block<D: Decoder>(dec: &mut D, block: &Block, ctx: Ctx, done: &mut Don
         let parsed = if cut {
             Err(NumError::TooLong)
         } else {
-            number::parse(line, D::BITS)
+            match plain_hex(line) {
+                Some(v) if D::BITS >= 64 || v >> D::BITS == 0 => Ok(v),
+                _ => number::parse(line, D::BITS),
+            }
         };
         match parsed {
             Ok(v) => {
@@ -185,6 +156,44 @@ fn decode_block<D: Decoder>(dec: &mut D, block: &Block, ctx: Ctx, done: &mut Don
         done.out.push('\n');
     }
     Ok(())
+}
+
+/// The value of each byte as a hexadecimal digit, or `0xff` for a byte that is not one.
+const HEX_DIGIT: [u8; 256] = hex_digits();
+
+const fn hex_digits() -> [u8; 256] {
+    let mut t = [0xff; 256];
+    let mut i = 0;
+    while i < 10 {
+        t[b'0' as usize + i] = i as u8;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < 6 {
+        t[b'a' as usize + i] = 10 + i as u8;
+        t[b'A' as usize + i] = 10 + i as u8;
+        i += 1;
+    }
+    t
+}
+
+/// Reads `0x` and 1 to 16 hexadecimal digits, nothing around them: the form most batch input
+/// takes, read without the general parser's checks. Anything else gives `None` and goes to
+/// [`number::parse`], which gives the same value for every line read here.
+#[inline]
+fn plain_hex(line: &[u8]) -> Option<u64> {
+    let digits = line.strip_prefix(b"0x")?;
+    if digits.is_empty() || digits.len() > 16 {
+        return None;
+    }
+    let mut v = 0u64;
+    let mut bad = 0u8;
+    for &b in digits {
+        let d = HEX_DIGIT[usize::from(b)];
+        bad |= d;
+        v = v << 4 | u64::from(d & 0xf);
+    }
+    (bad & 0xf0 == 0).then_some(v)
 }
 
 /// The most decoding threads `TCGEN05_THREADS` may ask for: far above any useful count (the
@@ -403,30 +412,72 @@ where
 
 /// The reader: cuts `input` into blocks and sends them; returns the number of lines read.
 /// Stops early, without error, when the workers are gone (the output was closed).
+///
+/// Each line goes into its block without its newline, keeping at most [`MAX_LINE`] bytes (the
+/// rest is skipped and the line marked as cut); text after the last newline is a last line.
+/// Lines are cut out of the input's buffer as it comes, however they fall across its refills.
 fn read_blocks<R: BufRead>(mut input: R, tx: &mpsc::SyncSender<Block>) -> io::Result<u64> {
-    let mut line = Vec::with_capacity(MAX_LINE);
     let mut lines = 0u64;
     let mut seq = 0u64;
     let mut block = Block {
         first_line: 1,
         ..Block::default()
     };
-    while let Some(cut) = read_line(&mut input, &mut line)? {
-        lines += 1;
-        block.data.extend_from_slice(&line);
-        block.lines.push((block.data.len(), cut));
-        if block.lines.len() == BLOCK_LINES {
-            let next = Block {
-                seq: seq + 1,
-                first_line: lines + 1,
-                data: Vec::with_capacity(block.data.capacity()),
-                lines: Vec::with_capacity(BLOCK_LINES),
-            };
-            if tx.send(std::mem::replace(&mut block, next)).is_err() {
-                return Ok(lines);
-            }
-            seq += 1;
+    // The line being read: where it starts in the block, whether it was cut, whether it has
+    // any byte yet (a last line without a newline counts only then).
+    let mut start = 0;
+    let mut cut = false;
+    let mut open = false;
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            break;
         }
+        let used = chunk.len();
+        let mut rest = chunk;
+        while !rest.is_empty() {
+            open = true;
+            let (end, done) = match rest.iter().position(|&b| b == b'\n') {
+                Some(i) => (i, true),
+                None => (rest.len(), false),
+            };
+            let room = MAX_LINE.saturating_sub(block.data.len() - start);
+            let keep = end.min(room);
+            cut |= keep < end;
+            block
+                .data
+                .extend_from_slice(rest.get(..keep).unwrap_or_default());
+            if !done {
+                break;
+            }
+            rest = rest.get(end + 1..).unwrap_or_default();
+            lines += 1;
+            block.lines.push((block.data.len(), cut));
+            cut = false;
+            open = false;
+            if block.lines.len() == BLOCK_LINES {
+                let next = Block {
+                    seq: seq + 1,
+                    first_line: lines + 1,
+                    data: Vec::with_capacity(block.data.capacity()),
+                    lines: Vec::with_capacity(BLOCK_LINES),
+                };
+                if tx.send(std::mem::replace(&mut block, next)).is_err() {
+                    return Ok(lines);
+                }
+                seq += 1;
+            }
+            start = block.data.len();
+        }
+        input.consume(used);
+    }
+    if open {
+        lines += 1;
+        block.lines.push((block.data.len(), cut));
     }
     if !block.lines.is_empty() {
         // A closed channel only means the output side stopped first.
@@ -439,29 +490,53 @@ fn read_blocks<R: BufRead>(mut input: R, tx: &mpsc::SyncSender<Block>) -> io::Re
 mod tests {
     use super::*;
 
+    /// The lines `read_blocks` makes of `data` read through a buffer of `cap` bytes, with
+    /// whether each was cut, and the count it returns.
+    fn split(data: &[u8], cap: usize) -> (Vec<(Vec<u8>, bool)>, u64) {
+        let (tx, rx) = mpsc::sync_channel(1 << 12);
+        let n = read_blocks(io::BufReader::with_capacity(cap, data), &tx).expect("read");
+        drop(tx);
+        let mut got = Vec::new();
+        for block in rx.iter() {
+            let mut start = 0;
+            for &(end, cut) in &block.lines {
+                got.push((block.data.get(start..end).expect("in block").to_vec(), cut));
+                start = end;
+            }
+        }
+        (got, n)
+    }
+
     #[test]
     fn lines_are_split_and_cut() {
         let data = b"0x1\n\n  7 \r\nlast";
-        let mut r = &data[..];
-        let mut line = Vec::new();
-        let mut got = Vec::new();
-        while let Some(cut) = read_line(&mut r, &mut line).expect("read") {
-            got.push((line.clone(), cut));
+        let want = [
+            (b"0x1".to_vec(), false),
+            (b"".to_vec(), false),
+            (b"  7 \r".to_vec(), false),
+            (b"last".to_vec(), false),
+        ];
+        for cap in [1, 2, 3, 5, 8192] {
+            assert_eq!(split(data, cap), (want.to_vec(), 4), "buffer of {cap}");
+            let mut ended = data.to_vec();
+            ended.push(b'\n');
+            assert_eq!(split(&ended, cap), (want.to_vec(), 4), "buffer of {cap}");
         }
-        assert_eq!(
-            got,
-            [
-                (b"0x1".to_vec(), false),
-                (b"".to_vec(), false),
-                (b"  7 \r".to_vec(), false),
-                (b"last".to_vec(), false)
-            ]
-        );
-        let long = vec![b'1'; 1000];
-        let mut r = &long[..];
-        assert_eq!(read_line(&mut r, &mut line).expect("read"), Some(true));
-        assert_eq!(line.len(), MAX_LINE);
-        assert_eq!(read_line(&mut r, &mut line).expect("read"), None);
+        let mut long = vec![b'1'; 1000];
+        long.extend_from_slice(b"\n2\n");
+        long.extend(vec![b'3'; 300]);
+        for cap in [1, 7, 256, 8192] {
+            let (got, n) = split(&long, cap);
+            assert_eq!(n, 3);
+            assert_eq!(got[0], (vec![b'1'; MAX_LINE], true));
+            assert_eq!(got[1], (b"2".to_vec(), false));
+            assert_eq!(got[2], (vec![b'3'; MAX_LINE], true));
+        }
+        assert_eq!(split(b"", 8), (Vec::new(), 0));
+        let many: Vec<u8> = b"5\n".repeat(BLOCK_LINES * 2 + 1);
+        let (got, n) = split(&many, 64);
+        assert_eq!(n, BLOCK_LINES as u64 * 2 + 1);
+        assert!(got.iter().all(|l| *l == (b"5".to_vec(), false)));
     }
 
     /// Writes `raw` back; panics on 5000 (a stand-in for a decoder bug).
@@ -496,7 +571,7 @@ mod tests {
         let (mut out, mut err) = (Vec::new(), Vec::new());
         let r = run(
             || Echoer,
-            io::Cursor::new(input(10_000)),
+            io::Cursor::new(input(20_000)),
             &mut out,
             &mut err,
             ctx(),
@@ -504,7 +579,7 @@ mod tests {
         let err = String::from_utf8_lossy(&err);
         assert_eq!(r.expect("no i/o error"), Status::Usage, "{err}");
         assert!(
-            err.contains("internal error decoding lines 4097-5120")
+            err.contains("internal error decoding lines 4097-8192")
                 && err.contains("a decoding thread panicked (injected)")
                 && err.contains("results written for the first 4096 lines only"),
             "{err}"

@@ -9,15 +9,45 @@ use super::text::{push_dec, push_hex};
 /// A `fmt::Write` adapter that escapes what it is given as the inside of a JSON string.
 pub struct JsonEsc<'a>(pub &'a mut String);
 
+/// Whether any byte of `w` (8 bytes of text) is `"`, `\` or a control character below 0x20.
+///
+/// Each test is the exact any-byte-zero test on a transformed word: `x - 0x01..01` borrows
+/// through a byte's top bit, where that byte's own top bit was clear, only when some byte is 0
+/// (for `x ^ c`: some byte equals `c`; for `x - 0x20..20`: some byte is below 0x20).
+#[inline(always)]
+fn needs_escape(w: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const TOPS: u64 = 0x8080_8080_8080_8080;
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x & TOPS;
+    let below = w.wrapping_sub(ONES * 0x20) & !w & TOPS;
+    zero(w ^ (ONES * u64::from(b'"'))) | zero(w ^ (ONES * u64::from(b'\\'))) | below != 0
+}
+
+/// Where the first byte of `s` that needs escaping is, if any: eight bytes at a time, then byte
+/// by byte within the word that has one (and in the last few bytes).
+#[inline]
+fn first_escape(s: &[u8]) -> Option<usize> {
+    let mut start = 0;
+    let mut words = s.chunks_exact(8);
+    for w in words.by_ref() {
+        let word = u64::from_le_bytes(w.try_into().unwrap_or_default());
+        if needs_escape(word) {
+            break;
+        }
+        start += 8;
+    }
+    s.get(start..)?
+        .iter()
+        .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+        .map(|i| start + i)
+}
+
 impl fmt::Write for JsonEsc<'_> {
     fn write_str(&mut self, s: &str) -> fmt::Result {
         // Copy runs of plain characters whole; only `"`, `\` and control characters (all ASCII,
         // so never inside a multi-byte character) need escaping.
         let mut rest = s;
-        while let Some(i) = rest
-            .bytes()
-            .position(|b| b == b'"' || b == b'\\' || b < 0x20)
-        {
+        while let Some(i) = first_escape(rest.as_bytes()) {
             let (plain, tail) = rest.split_at(i);
             self.0.push_str(plain);
             let mut chars = tail.chars();
@@ -62,13 +92,14 @@ impl<'a> Obj<'a> {
     /// and returns the buffer for the value.
     #[inline(always)]
     pub fn key(&mut self, k: &'static str) -> &mut String {
-        let k = if self.first {
-            k.strip_prefix(',').unwrap_or(k)
+        // Each branch pushes a text whose length is known where this is inlined, which then
+        // compiles to a few moves instead of a call to copy memory.
+        if self.first {
+            self.first = false;
+            self.buf.push_str(k.strip_prefix(',').unwrap_or(k));
         } else {
-            k
-        };
-        self.first = false;
-        self.buf.push_str(k);
+            self.buf.push_str(k);
+        }
         self.buf
     }
 
@@ -104,7 +135,13 @@ impl<'a> Obj<'a> {
     /// A boolean value.
     #[inline(always)]
     pub fn bool(&mut self, k: &'static str, v: bool) -> fmt::Result {
-        self.key(k).push_str(if v { "true" } else { "false" });
+        // Two pushes of known length rather than one of either length: no call to copy memory.
+        let buf = self.key(k);
+        if v {
+            buf.push_str("true");
+        } else {
+            buf.push_str("false");
+        }
         Ok(())
     }
 
@@ -244,6 +281,34 @@ mod tests {
         let mut s = String::new();
         json_str(&mut s, "plain ünïcode \"q\" back\\slash\nnl\ttab\u{1}").expect("fmt");
         assert_eq!(s, r#""plain ünïcode \"q\" back\\slash\nnl\ttab\u0001""#);
+    }
+
+    #[test]
+    fn escapes_found_at_every_place() {
+        let specials = ['"', '\\', '\n', '\u{0}', '\u{1f}', 'é', '\u{7f}', ' ', '~'];
+        for len in 0..20 {
+            for at in 0..len {
+                for &c in &specials {
+                    let text: String = (0..len).map(|i| if i == at { c } else { 'a' }).collect();
+                    let mut got = String::new();
+                    json_str(&mut got, &text).expect("fmt");
+                    let mut want = String::from("\"");
+                    for ch in text.chars() {
+                        match ch {
+                            '"' => want.push_str("\\\""),
+                            '\\' => want.push_str("\\\\"),
+                            '\n' => want.push_str("\\n"),
+                            c if (c as u32) < 0x20 => {
+                                want.push_str(&format!("\\u{:04x}", c as u32));
+                            }
+                            c => want.push(c),
+                        }
+                    }
+                    want.push('"');
+                    assert_eq!(got, want, "{text:?}");
+                }
+            }
+        }
     }
 
     #[test]

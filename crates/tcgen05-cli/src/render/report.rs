@@ -1,11 +1,15 @@
 //! What one run prints and how it ends: the report, its exit status, and the cache of rendered
 //! problems of batch mode.
 
-use std::collections::hash_map::{Entry, HashMap};
+use std::collections::HashMap;
 use std::fmt::{self, Write as _};
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 use tcgen05::diagnostic::{Diagnostic, Severity};
+use tcgen05::instruction_descriptor::IdescError;
+use tcgen05::shapes::MmaError;
+use tcgen05::shared_memory_descriptor::SmemError;
+use tcgen05::zero_column_mask::ZmaskError;
 
 use super::json::{problem_json, Obj};
 use super::text::{problem_line, problems_compact, Style};
@@ -157,8 +161,27 @@ impl Report {
 
 /// Problems already rendered, so that batch mode formats each distinct problem once: random
 /// input gives the same few hundred problems millions of times.
+///
+/// Each problem is hashed once per use: a direct-mapped table of recent problems answers most
+/// lookups with one comparison; the map behind it holds every problem rendered so far (up to
+/// [`CACHE_LIMIT`]), so two problems that share a slot cost a map lookup, never a new rendering.
 pub struct Cache<D> {
-    map: HashMap<D, Rendered, BuildHasherDefault<Fx>>,
+    /// Recent problems that have a [`ProblemKey`], by the top bits of the key's hash: the key
+    /// (0 for an empty slot) and the index in `rendered`.
+    keyed: Vec<(u64, u32)>,
+    /// Recent problems by the top bits of their hash, each with its index in `rendered`.
+    front: Vec<Option<(D, u32)>>,
+    /// Every problem rendered, with its index in `rendered`.
+    map: HashMap<D, u32, BuildHasherDefault<Fx>>,
+    rendered: Vec<Rendered>,
+}
+
+impl<D> fmt::Debug for Cache<D> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Cache")
+            .field("rendered", &self.rendered.len())
+            .finish()
+    }
 }
 
 /// A fast non-cryptographic hasher for the cache's small keys (the multiply-rotate scheme of
@@ -166,37 +189,48 @@ pub struct Cache<D> {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Fx(u64);
 
+/// The multiplier of [`Fx`].
+const FX_K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+
 impl Fx {
     #[inline(always)]
     fn add(&mut self, v: u64) {
-        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(FX_K);
     }
 }
 
 impl Hasher for Fx {
+    #[inline]
     fn write(&mut self, bytes: &[u8]) {
         for &b in bytes {
             self.add(u64::from(b));
         }
     }
+    #[inline(always)]
     fn write_u8(&mut self, v: u8) {
         self.add(u64::from(v));
     }
+    #[inline(always)]
     fn write_u16(&mut self, v: u16) {
         self.add(u64::from(v));
     }
+    #[inline(always)]
     fn write_u32(&mut self, v: u32) {
         self.add(u64::from(v));
     }
+    #[inline(always)]
     fn write_u64(&mut self, v: u64) {
         self.add(v);
     }
+    #[inline(always)]
     fn write_usize(&mut self, v: usize) {
         self.add(v as u64);
     }
+    #[inline(always)]
     fn write_isize(&mut self, v: isize) {
         self.add(v as u64);
     }
+    #[inline(always)]
     fn finish(&self) -> u64 {
         self.0
     }
@@ -209,46 +243,215 @@ struct Rendered {
     compact: String,
 }
 
+/// A problem as one number, for the variants whose fields are small: the cache finds such a
+/// problem's rendering by the number alone, without hashing and comparing the problem itself.
+pub trait ProblemKey {
+    /// The variant's tag in the top byte and its fields below it, never 0; two problems with the
+    /// same key are equal. `None` for a problem without one.
+    fn key(&self) -> Option<u64> {
+        None
+    }
+}
+
+impl ProblemKey for SmemError {}
+
+impl ProblemKey for ZmaskError {}
+
+/// A key: `tag` (not 0) in the top byte, then three 16-bit fields and one 8-bit field.
+#[inline(always)]
+fn pack(tag: u8, a: u16, b: u16, c: u16, d: u8) -> u64 {
+    u64::from(tag) << 56
+        | u64::from(a) << 40
+        | u64::from(b) << 24
+        | u64::from(c) << 8
+        | u64::from(d)
+}
+
+impl ProblemKey for MmaError {
+    /// The descriptor's own problems (what random input gives millions of times); those with a
+    /// 64-bit value, and the MMA's problems, have none.
+    #[inline]
+    fn key(&self) -> Option<u64> {
+        use IdescError as E;
+        let MmaError::Idesc(e) = *self else {
+            return None;
+        };
+        // Fieldless enums: each cast gives the variant's index, which fits.
+        let scale = |s: Option<tcgen05::ScaleType>| s.map_or(0, |s| s as u8 + 1);
+        Some(match e {
+            E::ReservedBit { bit, kind } => pack(1, bit.into(), kind as u16, 0, 0),
+            E::InvalidTypeCode { field, code, kind } => {
+                pack(2, field as u16, code.into(), kind as u16, 0)
+            }
+            E::TypeNotForKind { field, ty, kind } => {
+                pack(3, field as u16, ty as u16, kind as u16, 0)
+            }
+            E::F16AccumulatorNeedsF16Inputs { field } => pack(4, field as u16, 0, 0, 0),
+            E::MixedF16Bf16 => pack(5, 0, 0, 0, 0),
+            E::SaturateNotI8 { kind } => pack(6, kind as u16, 0, 0, 0),
+            E::NegateI8 { field } => pack(7, field as u16, 0, 0, 0),
+            E::TransposeNotAllowed { field, kind, ty } => {
+                pack(8, field as u16, kind as u16, ty as u16, 0)
+            }
+            E::SparsitySelectorWithoutSparsity { value } => pack(9, value.into(), 0, 0, 0),
+            E::SparsitySelectorNotZero { value, kind } => pack(10, value.into(), kind as u16, 0, 0),
+            E::NNotMultipleOf8 { n } => pack(11, n, 0, 0, 0),
+            E::NOutOfRange { n } => pack(12, n, 0, 0, 0),
+            E::MNotEncodable { m, kind } => pack(13, m, kind as u16, 0, 0),
+            E::MNotInTable39 { m, kind } => pack(14, m, kind as u16, 0, 0),
+            E::ScaleTypeNotForKind { scale: s, kind } => {
+                pack(15, scale(s).into(), kind as u16, 0, 0)
+            }
+            E::SfIdNotAllowed {
+                field,
+                value,
+                kind,
+                scale: s,
+            } => pack(16, field as u16, value.into(), kind as u16, scale(s)),
+            E::K96Sparse => pack(17, 0, 0, 0, 0),
+            _ => return None,
+        })
+    }
+}
+
 /// The most problems kept; a value space larger than this is rendered afresh after a reset.
 const CACHE_LIMIT: usize = 1 << 14;
 
-impl<D: Diagnostic + Hash + Eq> Cache<D> {
-    /// An empty cache.
+/// Bits of the hash that pick a slot of the direct-mapped table.
+const FRONT_BITS: u32 = 12;
+
+impl<D: Diagnostic + Hash + Eq + ProblemKey> Cache<D> {
+    /// An empty cache (its tables are made on first use).
     pub fn new() -> Cache<D> {
         Cache {
+            keyed: Vec::new(),
+            front: Vec::new(),
             map: HashMap::default(),
+            rendered: Vec::new(),
         }
     }
 
+    /// The rendering of `d`, made on its first use.
+    #[inline(always)]
     fn get(&mut self, d: &D) -> Result<&Rendered, fmt::Error> {
-        if self.map.len() >= CACHE_LIMIT && !self.map.contains_key(d) {
-            self.map.clear();
-        }
-        Ok(match self.map.entry(*d) {
-            Entry::Occupied(e) => e.into_mut(),
-            Entry::Vacant(v) => {
-                let mut json = String::new();
-                problem_json(&mut json, d)?;
-                let mut compact = String::new();
-                problems_compact(&mut compact, std::slice::from_ref(d))?;
-                v.insert(Rendered {
-                    error: d.severity() == Severity::Error,
-                    json,
-                    compact,
-                })
+        if let Some(key) = d.key() {
+            let slot = (key.wrapping_mul(FX_K) >> (64 - FRONT_BITS)) as usize;
+            if let Some(&(k, i)) = self.keyed.get(slot) {
+                if k == key {
+                    return self.rendered.get(i as usize).ok_or(fmt::Error);
+                }
             }
-        })
+            return self.get_keyed(d, key, slot);
+        }
+        let mut h = Fx::default();
+        d.hash(&mut h);
+        // The top bits: the multiply leaves the low ones poorly mixed.
+        let slot = (h.finish() >> (64 - FRONT_BITS)) as usize;
+        // Two slots per hash, side by side: two frequent problems that share one do not take
+        // turns evicting each other.
+        for s in [slot, slot ^ 1] {
+            if let Some(Some((k, i))) = self.front.get(s) {
+                if k == d {
+                    return self.rendered.get(*i as usize).ok_or(fmt::Error);
+                }
+            }
+        }
+        self.get_slow(d, slot)
+    }
+
+    /// [`Cache::get`] for a problem with a key that is not in its first slot: in the second, or
+    /// from the map.
+    #[inline(never)]
+    fn get_keyed(&mut self, d: &D, key: u64, slot: usize) -> Result<&Rendered, fmt::Error> {
+        if let Some(&(k, i)) = self.keyed.get(slot ^ 1) {
+            if k == key {
+                return self.rendered.get(i as usize).ok_or(fmt::Error);
+            }
+        }
+        if self.keyed.is_empty() {
+            self.keyed.resize(1 << FRONT_BITS, (0, 0));
+        }
+        let i = self.index(d)?;
+        let free = [slot, slot ^ 1]
+            .into_iter()
+            .find(|&s| matches!(self.keyed.get(s), Some((0, _))))
+            .unwrap_or(slot);
+        if let Some(s) = self.keyed.get_mut(free) {
+            *s = (key, i);
+        }
+        self.rendered.get(i as usize).ok_or(fmt::Error)
+    }
+
+    /// The index of `d` in `rendered`: from the map, or rendered now.
+    fn index(&mut self, d: &D) -> Result<u32, fmt::Error> {
+        if let Some(&i) = self.map.get(d) {
+            return Ok(i);
+        }
+        if self.rendered.len() >= CACHE_LIMIT {
+            self.map.clear();
+            self.rendered.clear();
+            self.front.iter_mut().for_each(|s| *s = None);
+            self.keyed.iter_mut().for_each(|s| *s = (0, 0));
+        }
+        let mut json = String::new();
+        problem_json(&mut json, d)?;
+        let mut compact = String::new();
+        problems_compact(&mut compact, std::slice::from_ref(d))?;
+        let i = u32::try_from(self.rendered.len()).map_err(|_| fmt::Error)?;
+        self.rendered.push(Rendered {
+            error: d.severity() == Severity::Error,
+            json,
+            compact,
+        });
+        self.map.insert(*d, i);
+        Ok(i)
+    }
+
+    /// [`Cache::get`] for a problem not in its slot: from the map, or rendered now.
+    #[inline(never)]
+    fn get_slow(&mut self, d: &D, slot: usize) -> Result<&Rendered, fmt::Error> {
+        if self.front.is_empty() {
+            self.front.resize_with(1 << FRONT_BITS, || None);
+        }
+        let i = self.index(d)?;
+        let free = [slot, slot ^ 1]
+            .into_iter()
+            .find(|&s| matches!(self.front.get(s), Some(None)))
+            .unwrap_or(slot);
+        if let Some(s) = self.front.get_mut(free) {
+            *s = Some((*d, i));
+        }
+        self.rendered.get(i as usize).ok_or(fmt::Error)
     }
 
     /// Writes `"errors": [...], "warnings": [...]` (as [`problems_json2`] for one list).
+    ///
+    /// [`problems_json2`]: super::json::problems_json2
     pub fn json(&mut self, o: &mut Obj<'_>, items: &[D]) -> fmt::Result {
-        for (k, error) in [(key!("errors"), true), (key!("warnings"), false)] {
-            let buf = o.key(k);
-            buf.push('[');
+        let buf = o.key(key!("errors"));
+        buf.push('[');
+        let mut first = true;
+        let mut warnings = false;
+        for d in items {
+            let r = self.get(d)?;
+            if !r.error {
+                warnings = true;
+                continue;
+            }
+            if !first {
+                buf.push(',');
+            }
+            first = false;
+            buf.push_str(&r.json);
+        }
+        buf.push(']');
+        let buf = o.key(key!("warnings"));
+        buf.push('[');
+        if warnings {
             let mut first = true;
             for d in items {
                 let r = self.get(d)?;
-                if r.error != error {
+                if r.error {
                     continue;
                 }
                 if !first {
@@ -257,8 +460,8 @@ impl<D: Diagnostic + Hash + Eq> Cache<D> {
                 first = false;
                 buf.push_str(&r.json);
             }
-            buf.push(']');
         }
+        buf.push(']');
         Ok(())
     }
 
@@ -268,5 +471,119 @@ impl<D: Diagnostic + Hash + Eq> Cache<D> {
             buf.push_str(&self.get(d)?.compact);
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::problems_json2;
+    use tcgen05::instruction_descriptor::IdescField;
+    use tcgen05::{ElementType, Kind, Target};
+
+    /// Problems of every kind the cache meets: with a key, and without one (a 64-bit value, an
+    /// MMA problem), errors and warnings.
+    fn sample() -> Vec<MmaError> {
+        let mut v = Vec::new();
+        for kind in Kind::ALL {
+            for bit in [6, 23, 29, 31] {
+                v.push(MmaError::Idesc(IdescError::ReservedBit { bit, kind }));
+            }
+            for code in 0..8 {
+                v.push(MmaError::Idesc(IdescError::InvalidTypeCode {
+                    field: IdescField::AType,
+                    code,
+                    kind,
+                }));
+            }
+            v.push(MmaError::Idesc(IdescError::MNotInTable39 { m: 48, kind }));
+            v.push(MmaError::Idesc(IdescError::SaturateNotI8 { kind }));
+            v.push(MmaError::Idesc(IdescError::FieldNotInLayout {
+                field: IdescField::SfaId,
+                value: 1 << 40,
+                kind,
+            }));
+            v.push(MmaError::KindNotOnTarget {
+                kind,
+                target: Target::DEFAULT,
+            });
+        }
+        v.push(MmaError::Idesc(IdescError::MixedF16Bf16));
+        v.push(MmaError::Idesc(IdescError::TransposeNotAllowed {
+            field: IdescField::TransposeA,
+            kind: Kind::F16,
+            ty: ElementType::F16,
+        }));
+        for n in [0, 8, 264, 504] {
+            v.push(MmaError::Idesc(IdescError::NOutOfRange { n }));
+        }
+        v
+    }
+
+    /// What the cache writes for `items`, and what rendering them afresh writes.
+    fn both(
+        cache: &mut Cache<MmaError>,
+        items: &[MmaError],
+    ) -> ((String, String), (String, String)) {
+        let (mut json, mut compact) = (String::new(), String::new());
+        let mut o = Obj::open(&mut json);
+        cache.json(&mut o, items).expect("fmt");
+        o.close();
+        cache.compact(&mut compact, items).expect("fmt");
+        let (mut json0, mut compact0) = (String::new(), String::new());
+        let mut o = Obj::open(&mut json0);
+        problems_json2::<MmaError, MmaError>(&mut o, &[], items).expect("fmt");
+        o.close();
+        problems_compact(&mut compact0, items).expect("fmt");
+        ((json, compact), (json0, compact0))
+    }
+
+    #[test]
+    fn keys_tell_problems_apart() {
+        let v = sample();
+        let mut seen = HashMap::new();
+        for d in &v {
+            if let Some(k) = d.key() {
+                assert_ne!(k, 0);
+                if let Some(other) = seen.insert(k, *d) {
+                    assert_eq!(other, *d, "two problems share the key {k:#x}");
+                }
+            }
+        }
+        assert!(seen.len() > v.len() / 2, "most sample problems have a key");
+    }
+
+    #[test]
+    fn repeated_problems_render_as_when_fresh() {
+        let v = sample();
+        let mut cache = Cache::new();
+        // Windows over the sample in turn, so that each problem is met again in other company.
+        for round in 0..3 {
+            for start in 0..v.len() {
+                let end = (start + 1 + (start * 7 + round) % 9).min(v.len());
+                let items = v.get(start..end).expect("in range");
+                let (got, want) = both(&mut cache, items);
+                assert_eq!(got, want, "items {start}..{end}, round {round}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_full_cache_starts_again_and_still_renders_right() {
+        let mut cache = Cache::new();
+        // More distinct problems than the cache keeps and its table has slots, with and without
+        // keys.
+        for m in 0..(CACHE_LIMIT as u16 + 2000) {
+            let items = [
+                MmaError::Idesc(IdescError::MNotInTable39 { m, kind: Kind::F16 }),
+                MmaError::Idesc(IdescError::FieldTooWide {
+                    field: IdescField::N,
+                    value: u64::from(m) << 20,
+                }),
+                MmaError::Idesc(IdescError::MixedF16Bf16),
+            ];
+            let (got, want) = both(&mut cache, &items);
+            assert_eq!(got, want, "m = {m}");
+        }
     }
 }

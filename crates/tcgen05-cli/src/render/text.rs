@@ -253,6 +253,47 @@ pub fn ranges(buf: &mut String, cols: &[u32], sep: &str) -> fmt::Result {
     Ok(())
 }
 
+/// `000` to `999`, three digits each: the decimal text of numbers below 1000, sliced.
+const DEC3: &str = match std::str::from_utf8(&DEC3_BYTES) {
+    Ok(s) => s,
+    Err(_) => "",
+};
+
+const DEC3_BYTES: [u8; 3000] = dec3();
+
+const fn dec3() -> [u8; 3000] {
+    let mut t = [0u8; 3000];
+    let mut v = 0;
+    while v < 1000 {
+        // Each a digit, so the casts keep them.
+        t[3 * v] = b'0' + (v / 100) as u8;
+        t[3 * v + 1] = b'0' + (v / 10 % 10) as u8;
+        t[3 * v + 2] = b'0' + (v % 10) as u8;
+        v += 1;
+    }
+    t
+}
+
+/// `00` to `ff`, two digits each: the hexadecimal text of each byte, sliced.
+const HEX2: &str = match std::str::from_utf8(&HEX2_BYTES) {
+    Ok(s) => s,
+    Err(_) => "",
+};
+
+const HEX2_BYTES: [u8; 512] = hex2();
+
+const fn hex2() -> [u8; 512] {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut t = [0u8; 512];
+    let mut v = 0;
+    while v < 256 {
+        t[2 * v] = HEX[v >> 4];
+        t[2 * v + 1] = HEX[v & 0xf];
+        v += 1;
+    }
+    t
+}
+
 /// Appends `v` in decimal.
 #[inline(always)]
 pub fn push_dec(buf: &mut String, v: u64) {
@@ -260,6 +301,20 @@ pub fn push_dec(buf: &mut String, v: u64) {
         // One digit, so the cast keeps it.
         buf.push(char::from(b'0' + v as u8));
         return;
+    }
+    if v < 1000 {
+        // Below 1000, so the cast keeps it.
+        let at = 3 * v as usize;
+        // Slices of known length, copied without a call.
+        let digits = if v < 100 {
+            DEC3.get(at + 1..at + 3)
+        } else {
+            DEC3.get(at..at + 3)
+        };
+        if let Some(s) = digits {
+            buf.push_str(s);
+            return;
+        }
     }
     let mut digits = [0u8; 20];
     let mut i = digits.len();
@@ -278,10 +333,17 @@ pub fn push_dec(buf: &mut String, v: u64) {
 /// Appends `v` as `0x` and exactly `width` lowercase hexadecimal digits (at most 16).
 #[inline(always)]
 pub fn push_hex(buf: &mut String, v: u64, width: u32) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
     buf.push_str("0x");
-    for i in (0..width.min(16)).rev() {
-        buf.push(char::from(HEX[((v >> (4 * i)) & 0xf) as usize]));
+    let width = width.min(16);
+    if width % 2 == 1 {
+        // One digit: the byte's second half.
+        let at = 2 * ((v >> (4 * (width - 1))) & 0xf) as usize + 1;
+        buf.push_str(HEX2.get(at..at + 1).unwrap_or_default());
+    }
+    for pair in (0..width / 2).rev() {
+        // A byte, so the cast keeps it.
+        let at = 2 * ((v >> (8 * pair)) & 0xff) as usize;
+        buf.push_str(HEX2.get(at..at + 2).unwrap_or_default());
     }
 }
 
@@ -414,7 +476,14 @@ mod tests {
         let mut s = String::new();
         push_hex(&mut s, 0x0810_0490, 8);
         push_hex(&mut s, u64::MAX, 16);
-        assert_eq!(s, "0x081004900xffffffffffffffff");
+        push_hex(&mut s, 0xabc, 3);
+        push_hex(&mut s, 0x1f, 1);
+        assert_eq!(s, "0x081004900xffffffffffffffff0xabc0xf");
+        for v in (0..2000).chain([9999, 123_456_789]) {
+            let mut s = String::new();
+            push_dec(&mut s, v);
+            assert_eq!(s, v.to_string());
+        }
     }
 
     #[test]
