@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use tcgen05::bits::{Addressing, BitField, LayoutField, Meaning, RowValue, Word};
+use tcgen05::bits::{Addressing, BitField, LayoutField, Listed, Meaning, RowValue, Show, Word};
 use tcgen05::diagnostic::Diagnostic;
 
 use super::json::Obj;
@@ -15,6 +15,15 @@ pub fn word_values<F: LayoutField>(
     word: Word<F>,
 ) -> impl Iterator<Item = (&'static BitField<F>, RowValue)> {
     word.rows().filter_map(|r| r.value().map(|v| (r.row, v)))
+}
+
+/// The entries of a value list (the instruction descriptor's JSON order, PTX ISA Tables 42-44),
+/// each with its value in `raw`.
+pub fn listed_values<F: LayoutField>(
+    list: &'static [Listed<F>],
+    raw: u64,
+) -> impl Iterator<Item = (&'static BitField<F>, RowValue)> {
+    list.iter().map(move |l| (&l.row, l.value(raw)))
 }
 
 /// The value rows of `layout` with the values `value` gives (fields that may not encode, such as
@@ -52,12 +61,13 @@ pub fn word_rows<F: LayoutField, D: Diagnostic>(word: Word<F>, problems: &[D]) -
         .collect()
 }
 
-/// Writes one value as JSON: numbers and bytes as numbers, a flag as 0 or 1, a code by its name
-/// (or its number when the enumeration does not define it).
+/// Writes one value as JSON: numbers and bytes as numbers, a flag as 0 or 1, a switch as `true`
+/// or `false`, a code by its name (or its number when the enumeration does not define it).
 fn value_json(buf: &mut String, v: RowValue) {
     match v {
         RowValue::Number(n) | RowValue::Bytes(n) | RowValue::InvalidCode(n) => push_dec(buf, n),
         RowValue::Flag(b) => buf.push(if b { '1' } else { '0' }),
+        RowValue::Bool(b) => buf.push_str(if b { "true" } else { "false" }),
         RowValue::Name(c) => {
             buf.push('"');
             buf.push_str(c.name);
@@ -131,6 +141,23 @@ pub fn fields_text<F: LayoutField>(
         while let Some((row, v)) = values.next_if(|(r, _)| r.field.key() == key) {
             buf.push(',');
             value_text(buf, row, v);
+        }
+    }
+}
+
+/// ` key=value` for each entry of a value list that its [`Show`] writes (a batch line of the
+/// instruction descriptor): a set switch or flag as its key alone.
+pub fn listed_text<F: Copy>(buf: &mut String, list: &'static [Listed<F>], raw: u64) {
+    for l in list {
+        let v = l.value(raw);
+        if l.show == Show::UnlessZero && v.is_zero() {
+            continue;
+        }
+        buf.push(' ');
+        buf.push_str(l.key);
+        if !matches!(v, RowValue::Flag(true) | RowValue::Bool(true)) {
+            buf.push('=');
+            value_text(buf, &l.row, v);
         }
     }
 }

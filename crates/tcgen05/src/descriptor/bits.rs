@@ -93,6 +93,58 @@ pub enum Meaning {
     },
     /// A code of an enumeration; codes not listed are invalid.
     Code(&'static [CodeName]),
+    /// A number stored without its `shift` low bits (M >> 4 and N >> 3 of PTX ISA Tables
+    /// 42-44): the value is the number itself.
+    Scaled {
+        /// Low bits the field leaves out.
+        shift: u8,
+        /// Wording, `{}` for the number.
+        text: &'static str,
+    },
+    /// A code of an enumeration whose names depend on a scope outside the word (the type codes of
+    /// PTX ISA Tables 42-44 name different types under each MMA kind): one table of names per
+    /// scope; codes not listed are invalid.
+    Named {
+        /// The codes the scope defines.
+        names: &'static [CodeName],
+        /// Wording of a defined code, `{}` for its name.
+        text: &'static str,
+        /// Wording of an undefined code, `{}` for the code, followed by `scope`.
+        invalid: &'static str,
+        /// The scope the names belong to, as the wording of an undefined code ends.
+        scope: &'static str,
+    },
+    /// A code that stands for a number (the maximum shift of PTX ISA Table 42: code 1 is 8 rows):
+    /// the value is `numbers[code]`; a code past the list is invalid.
+    Numbered {
+        /// The number of each code, in code order.
+        numbers: &'static [u64],
+        /// Wording of the number 0.
+        zero: &'static str,
+        /// Wording of any other number, `{}` for it.
+        text: &'static str,
+    },
+    /// A single bit that, with bit `with` of the word, picks a number (the K bit of PTX ISA
+    /// Table 44 with the sparsity bit): the value is `numbers[bit][bit with]`. `with` may be the
+    /// bit itself (K from the sparsity bit alone, Tables 42-43).
+    Picked {
+        /// The other bit of the word.
+        with: u8,
+        /// The number for each value of this bit, then of bit `with`.
+        numbers: [[u64; 2]; 2],
+        /// Wording of each value of this bit.
+        names: [&'static str; 2],
+    },
+    /// A single bit read as true or false (the switches of PTX ISA Tables 42-44, written `true`
+    /// and `false` in JSON where a [`Meaning::Flag`] is written 0 or 1).
+    Switch {
+        /// Names of 0 and 1.
+        names: [&'static str; 2],
+    },
+    /// A value a layout implies without storing it (the f32 accumulator of the block-scaled
+    /// kinds, whose Tables 43-44 have no dtype field): only a [`Listed`] entry has it, never a
+    /// row of a layout, and its bits are not read.
+    Implied(RowValue),
 }
 
 impl Meaning {
@@ -112,8 +164,26 @@ pub enum RowValue {
     Flag(bool),
     /// A defined code ([`Meaning::Code`]).
     Name(&'static CodeName),
-    /// A code the enumeration does not define ([`Meaning::Code`]).
+    /// A code the enumeration does not define ([`Meaning::Code`], [`Meaning::Named`],
+    /// [`Meaning::Numbered`]).
     InvalidCode(u64),
+    /// A switch ([`Meaning::Switch`]).
+    Bool(bool),
+}
+
+impl RowValue {
+    /// True for the number 0, a false flag or switch: the values a batch line leaves out
+    /// ([`Show::UnlessZero`]).
+    #[must_use]
+    pub const fn is_zero(self) -> bool {
+        matches!(
+            self,
+            RowValue::Number(0)
+                | RowValue::Bytes(0)
+                | RowValue::Flag(false)
+                | RowValue::Bool(false)
+        )
+    }
 }
 
 /// The names a descriptor's field enum gives its rows.
@@ -208,11 +278,27 @@ impl<F: Copy> BitField<F> {
             Meaning::Bytes { shift, .. } => {
                 RowValue::Bytes(if shift >= 64 { 0 } else { v << shift })
             }
+            Meaning::Scaled { shift, .. } => {
+                RowValue::Number(if shift >= 64 { 0 } else { v << shift })
+            }
             Meaning::Flag { .. } => RowValue::Flag(v != 0),
-            Meaning::Code(names) => match code_name(names, v) {
+            Meaning::Switch { .. } => RowValue::Bool(v != 0),
+            Meaning::Code(names) | Meaning::Named { names, .. } => match code_name(names, v) {
                 Some(c) => RowValue::Name(c),
                 None => RowValue::InvalidCode(v),
             },
+            Meaning::Numbered { numbers, .. } => {
+                if v < numbers.len() as u64 {
+                    RowValue::Number(numbers[v as usize])
+                } else {
+                    RowValue::InvalidCode(v)
+                }
+            }
+            Meaning::Picked { with, numbers, .. } => {
+                let other = if with < 64 { (raw >> with) & 1 } else { 0 };
+                RowValue::Number(numbers[(v & 1) as usize][other as usize])
+            }
+            Meaning::Implied(value) => value,
         })
     }
 
@@ -222,12 +308,26 @@ impl<F: Copy> BitField<F> {
     #[must_use]
     pub const fn bits_of(&self, value: RowValue) -> u64 {
         match value {
-            RowValue::Number(n) | RowValue::InvalidCode(n) => n,
+            RowValue::Number(n) => match self.meaning {
+                Meaning::Scaled { shift, .. } if shift < 64 => n >> shift,
+                Meaning::Numbered { numbers, .. } => {
+                    let mut code = 0;
+                    while code < numbers.len() && numbers[code] != n {
+                        code += 1;
+                    }
+                    code as u64
+                }
+                Meaning::Picked { numbers, .. } => {
+                    (numbers[1][0] == n || numbers[1][1] == n) as u64
+                }
+                _ => n,
+            },
+            RowValue::InvalidCode(n) => n,
             RowValue::Bytes(b) => match self.meaning {
                 Meaning::Bytes { shift, .. } if shift < 64 => b >> shift,
                 _ => b,
             },
-            RowValue::Flag(b) => b as u64,
+            RowValue::Flag(b) | RowValue::Bool(b) => b as u64,
             RowValue::Name(c) => c.code as u64,
         }
     }
@@ -245,13 +345,17 @@ const fn code_name(names: &'static [CodeName], code: u64) -> Option<&'static Cod
     None
 }
 
-/// True when a row's [`Meaning`] fits its bits: a flag is one bit wide, bytes do not shift out of
-/// 64 bits, and every code of an enumeration fits the field.
+/// True when a row's [`Meaning`] fits its bits: a flag, switch or picking bit is one bit wide,
+/// bytes and scaled numbers do not shift out of 64 bits, every code of an enumeration fits the
+/// field, every code of the field has its number, and no layout row is implied.
 const fn meaning_fits<F: Copy>(row: &BitField<F>) -> bool {
     match row.meaning {
-        Meaning::Flag { .. } => row.width == 1,
-        Meaning::Bytes { shift, .. } => shift as u32 + row.width as u32 <= 64,
-        Meaning::Code(names) => {
+        Meaning::Flag { .. } | Meaning::Switch { .. } => row.width == 1,
+        Meaning::Picked { with, .. } => row.width == 1 && with < 64,
+        Meaning::Bytes { shift, .. } | Meaning::Scaled { shift, .. } => {
+            shift as u32 + row.width as u32 <= 64
+        }
+        Meaning::Code(names) | Meaning::Named { names, .. } => {
             let mut i = 0;
             while i < names.len() {
                 if !row.fits(names[i].code as u64) {
@@ -261,8 +365,33 @@ const fn meaning_fits<F: Copy>(row: &BitField<F>) -> bool {
             }
             true
         }
+        Meaning::Numbered { numbers, .. } => {
+            row.width < 64 && numbers.len() as u64 == row.max() + 1
+        }
+        Meaning::Implied(_) => false,
         Meaning::Number { .. } | Meaning::Gated { .. } | Meaning::Count { .. } => true,
     }
+}
+
+/// True when every entry of `list` reads bits inside `0..total_bits` through a meaning that fits
+/// them ([`covers_exactly`]'s rules for one row), or is implied: the compile-time check of a
+/// [`Listed`] value list.
+#[must_use]
+pub const fn lists_within<F: Copy>(list: &[Listed<F>], total_bits: u32) -> bool {
+    let mut i = 0;
+    while i < list.len() {
+        let row = &list[i].row;
+        let implied = matches!(row.meaning, Meaning::Implied(_));
+        if !matches!(row.role, Role::Value)
+            || row.width == 0
+            || row.lo as u32 + row.width as u32 > total_bits
+            || !(implied || meaning_fits(row))
+        {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
 /// True when the rows of `table` do not overlap and together cover bits `0..total_bits` exactly,
@@ -337,6 +466,42 @@ impl<F: Copy + 'static> Word<F> {
             row,
             word: self.raw,
         })
+    }
+}
+
+/// When a batch line writes an entry of a [`Listed`] value list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Show {
+    /// Always, as `key=value`.
+    Always,
+    /// Only when the value is not zero ([`RowValue::is_zero`]); a switch or flag that is set is
+    /// written as its key alone.
+    UnlessZero,
+}
+
+/// One entry of a value list: a descriptor's values in the order and under the keys an output
+/// gives them, where that order is not the bit order of the layout (the instruction
+/// descriptor's JSON `"fields"` and batch lines, PTX ISA Tables 42-44). The entry reads a row
+/// of the layout, or a row of its own (K from the sparsity bit, a value the layout implies).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Listed<F: Copy + 'static> {
+    /// The key the output writes (JSON keys are the row's [`LayoutField::key`]).
+    pub key: &'static str,
+    /// The bits read and their meaning.
+    pub row: BitField<F>,
+    /// When a batch line writes the entry.
+    pub show: Show,
+}
+
+impl<F: Copy + 'static> Listed<F> {
+    /// The entry's value in `raw`; every entry of a list is a value row (checked by
+    /// [`lists_within`]), so the 0 of a fixed or reserved row never shows.
+    #[must_use]
+    pub const fn value(&self, raw: u64) -> RowValue {
+        match self.row.value(raw) {
+            Some(v) => v,
+            None => RowValue::Number(0),
+        }
     }
 }
 
@@ -457,6 +622,37 @@ impl<F: Copy + 'static> fmt::Display for RowReading<F> {
                 }
             }
             Meaning::Flag { names, text } => fill(f, text, names[(v & 1) as usize]),
+            Meaning::Switch { names } | Meaning::Picked { names, .. } => {
+                f.write_str(names[(v & 1) as usize])
+            }
+            Meaning::Scaled { text, .. } => match self.value() {
+                Some(RowValue::Number(n)) => fill(f, text, n),
+                _ => fill(f, text, v),
+            },
+            Meaning::Named {
+                names,
+                text,
+                invalid,
+                scope,
+            } => match code_name(names, v) {
+                Some(c) => fill(f, text, c.name),
+                None => {
+                    fill(f, invalid, v)?;
+                    f.write_str(scope)
+                }
+            },
+            Meaning::Numbered { zero, text, .. } => match self.value() {
+                Some(RowValue::Number(0)) => f.write_str(zero),
+                Some(RowValue::Number(n)) => fill(f, text, n),
+                _ => write!(f, "invalid code {v}"),
+            },
+            Meaning::Implied(value) => match value {
+                RowValue::Number(n) | RowValue::Bytes(n) | RowValue::InvalidCode(n) => {
+                    write!(f, "{n}")
+                }
+                RowValue::Flag(b) | RowValue::Bool(b) => write!(f, "{b}"),
+                RowValue::Name(c) => f.write_str(c.name),
+            },
             Meaning::Code(names) => match code_name(names, v) {
                 Some(c) => write!(f, "{}: {}", c.name, c.words),
                 None => {
