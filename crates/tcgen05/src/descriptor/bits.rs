@@ -1035,6 +1035,116 @@ mod tests {
     }
 
     #[test]
+    fn readings_of_the_instruction_descriptor_meanings() {
+        use std::string::ToString;
+        static NAMES: [CodeName; 1] = [CodeName {
+            code: 1,
+            name: "bf16",
+            words: "bf16",
+        }];
+        static SHIFTS: [u64; 4] = [0, 8, 16, 32];
+        let at = |lo, width, meaning| BitField {
+            meaning,
+            ..row(lo, width, Role::Value)
+        };
+        let text = |r: &'static BitField<T>, raw| RowReading { row: r, word: raw }.to_string();
+        // A reading holds its row for the life of the program, as a layout's rows live.
+        let leak = |r: BitField<T>| -> &'static BitField<T> {
+            std::boxed::Box::leak(std::boxed::Box::new(r))
+        };
+        let scaled = leak(at(
+            0,
+            5,
+            Meaning::Scaled {
+                shift: 4,
+                text: "M = {}",
+            },
+        ));
+        assert_eq!(scaled.value(8), Some(RowValue::Number(128)));
+        assert_eq!(scaled.bits_of(RowValue::Number(128)), 8);
+        assert_eq!(text(scaled, 8), "M = 128");
+        let named = leak(at(
+            0,
+            3,
+            Meaning::Named {
+                names: &NAMES,
+                text: ".{}",
+                invalid: "invalid code {} for .kind::",
+                scope: "f16",
+            },
+        ));
+        assert_eq!(named.value(1), Some(RowValue::Name(&NAMES[0])));
+        assert_eq!(text(named, 1), ".bf16");
+        assert_eq!(text(named, 5), "invalid code 5 for .kind::f16");
+        let numbered = leak(at(
+            0,
+            2,
+            Meaning::Numbered {
+                numbers: &SHIFTS,
+                zero: "no shift",
+                text: "{} rows",
+            },
+        ));
+        assert_eq!(numbered.value(3), Some(RowValue::Number(32)));
+        assert_eq!(numbered.bits_of(RowValue::Number(16)), 2);
+        assert_eq!(
+            (text(numbered, 0), text(numbered, 1)),
+            ("no shift".into(), "8 rows".into())
+        );
+        let picked = leak(at(
+            3,
+            1,
+            Meaning::Picked {
+                with: 0,
+                numbers: [[64, 128], [96, 96]],
+                names: ["dense or sparse", "96"],
+            },
+        ));
+        assert_eq!(picked.value(0b0001), Some(RowValue::Number(128)));
+        assert_eq!(picked.value(0b1000), Some(RowValue::Number(96)));
+        assert_eq!(text(picked, 0b1000), "96");
+        let switch = at(
+            0,
+            1,
+            Meaning::Switch {
+                names: ["no", "yes"],
+            },
+        );
+        assert_eq!(switch.value(1), Some(RowValue::Bool(true)));
+        assert!(RowValue::Bool(false).is_zero() && !RowValue::Number(8).is_zero());
+        assert!(covers_exactly(&[switch], 1));
+        assert!(
+            !covers_exactly(&[at(0, 2, switch.meaning)], 2),
+            "a switch is one bit"
+        );
+        let short = Meaning::Numbered {
+            numbers: &SHIFTS[..3],
+            zero: "",
+            text: "",
+        };
+        assert!(
+            !covers_exactly(&[at(0, 2, short)], 2),
+            "code 3 has no number"
+        );
+        let implied = at(0, 1, Meaning::Implied(RowValue::Number(0)));
+        assert!(
+            !covers_exactly(&[implied], 1),
+            "a layout row is never implied"
+        );
+        let listed = |row| Listed {
+            key: "k",
+            row,
+            show: Show::Always,
+        };
+        assert!(lists_within(&[listed(implied), listed(switch)], 1));
+        assert!(
+            !lists_within(&[listed(at(1, 1, switch.meaning))], 1),
+            "past the end"
+        );
+        assert_eq!(listed(implied).value(u64::MAX), RowValue::Number(0));
+    }
+
+    #[test]
     fn get_set_round_trip() {
         let f = BitField {
             field: T::B,

@@ -336,6 +336,7 @@ const SPARSITY_K: [&str; 2] = ["dense K", "sparse K"];
 /// A value list of `kind` with room for every field, and how many entries it has.
 type List = ([Listed<IdescField>; 17], usize);
 
+/// The entries of the JSON `"fields"` object under `kind`, in [`JSON_ORDER`].
 const fn json_list(kind: Kind) -> List {
     let none = Listed {
         key: "",
@@ -358,6 +359,7 @@ const fn json_list(kind: Kind) -> List {
     (out, n)
 }
 
+/// The entries of a batch line under `kind`, in [`LINE_ORDER`].
 const fn line_list(kind: Kind) -> List {
     let none = Listed {
         key: "",
@@ -382,10 +384,12 @@ const fn line_list(kind: Kind) -> List {
     (out, n)
 }
 
-const JSON_LISTS: [List; 7] = {
+/// The JSON list of each kind, indexed by `kind as usize`, checked at compile time.
+static JSON_LISTS: [List; 7] = {
     let mut out = [json_list(Kind::Tf32); 7];
     let mut k = 0;
     while k < 7 {
+        assert!(Kind::ALL[k] as usize == k);
         out[k] = json_list(Kind::ALL[k]);
         assert!(crate::bits::lists_within(out[k].0.split_at(out[k].1).0, 32));
         k += 1;
@@ -393,10 +397,12 @@ const JSON_LISTS: [List; 7] = {
     out
 };
 
-const LINE_LISTS: [List; 7] = {
+/// The batch line list of each kind, indexed by `kind as usize`, checked at compile time.
+static LINE_LISTS: [List; 7] = {
     let mut out = [line_list(Kind::Tf32); 7];
     let mut k = 0;
     while k < 7 {
+        assert!(Kind::ALL[k] as usize == k);
         out[k] = line_list(Kind::ALL[k]);
         assert!(crate::bits::lists_within(out[k].0.split_at(out[k].1).0, 32));
         k += 1;
@@ -404,15 +410,12 @@ const LINE_LISTS: [List; 7] = {
     out
 };
 
-static JSON_LISTS_STATIC: [List; 7] = JSON_LISTS;
-static LINE_LISTS_STATIC: [List; 7] = LINE_LISTS;
-
 /// The values of the command's JSON `"fields"` object under `kind`, in its key order: each
 /// field of the kind's layout (Tables 42-44), the fields of Table 42 that the block-scaled
 /// layouts lack at the values they imply, and, for Table 44, K.
 #[must_use]
 pub fn json_fields(kind: Kind) -> &'static [Listed<IdescField>] {
-    let (list, n) = &JSON_LISTS_STATIC[kind as usize];
+    let (list, n) = &JSON_LISTS[kind as usize];
     &list[..*n]
 }
 
@@ -421,7 +424,7 @@ pub fn json_fields(kind: Kind) -> &'static [Listed<IdescField>] {
 /// numbers that are set, and the scale fields of the block-scaled kinds.
 #[must_use]
 pub fn line_fields(kind: Kind) -> &'static [Listed<IdescField>] {
-    let (list, n) = &LINE_LISTS_STATIC[kind as usize];
+    let (list, n) = &LINE_LISTS[kind as usize];
     &list[..*n]
 }
 
