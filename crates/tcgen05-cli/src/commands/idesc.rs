@@ -44,7 +44,7 @@ fn table_source(kind: Kind) -> Option<Source> {
 
 /// `"fields": {...}` of a raw value under a kind: the core's values in their JSON order.
 fn fields_json(o: &mut Obj<'_>, bits: u32, kind: Kind) -> fmt::Result {
-    render::fields_json(o, render::listed_values(json_fields(kind), bits.into()))
+    render::listed_json(o, json_fields(kind), bits.into())
 }
 
 /// `"fields": {...}` of fields as given (for an encode that failed).

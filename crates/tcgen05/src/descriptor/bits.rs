@@ -266,6 +266,7 @@ impl<F: Copy> BitField<F> {
 
     /// The row's value in `raw` as its [`Meaning`] reads it; `None` for fixed and reserved rows.
     #[must_use]
+    #[inline]
     pub const fn value(&self, raw: u64) -> Option<RowValue> {
         if !matches!(self.role, Role::Value) {
             return None;
@@ -373,13 +374,36 @@ const fn meaning_fits<F: Copy>(row: &BitField<F>) -> bool {
     }
 }
 
-/// True when every entry of `list` reads bits inside `0..total_bits` through a meaning that fits
-/// them ([`covers_exactly`]'s rules for one row), or is implied: the compile-time check of a
-/// [`Listed`] value list.
+/// True when `a` and `b` are the same text.
+const fn same_text(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// True when the keys of `list` are distinct and every entry reads bits inside `0..total_bits`
+/// through a meaning that fits them ([`covers_exactly`]'s rules for one row), or is implied: the
+/// compile-time check of a [`Listed`] value list.
 #[must_use]
 pub const fn lists_within<F: Copy>(list: &[Listed<F>], total_bits: u32) -> bool {
     let mut i = 0;
     while i < list.len() {
+        let mut j = i + 1;
+        while j < list.len() {
+            if same_text(list[i].key, list[j].key) {
+                return false;
+            }
+            j += 1;
+        }
         let row = &list[i].row;
         let implied = matches!(row.meaning, Meaning::Implied(_));
         if !matches!(row.role, Role::Value)
@@ -497,6 +521,7 @@ impl<F: Copy + 'static> Listed<F> {
     /// The entry's value in `raw`; every entry of a list is a value row (checked by
     /// [`lists_within`]), so the 0 of a fixed or reserved row never shows.
     #[must_use]
+    #[inline]
     pub const fn value(&self, raw: u64) -> RowValue {
         match self.row.value(raw) {
             Some(v) => v,
@@ -1136,7 +1161,15 @@ mod tests {
             row,
             show: Show::Always,
         };
-        assert!(lists_within(&[listed(implied), listed(switch)], 1));
+        assert!(
+            !lists_within(&[listed(implied), listed(switch)], 1),
+            "one key twice"
+        );
+        let other = Listed {
+            key: "j",
+            ..listed(switch)
+        };
+        assert!(lists_within(&[listed(implied), other], 1));
         assert!(
             !lists_within(&[listed(at(1, 1, switch.meaning))], 1),
             "past the end"
