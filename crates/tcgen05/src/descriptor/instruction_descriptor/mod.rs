@@ -162,7 +162,8 @@ impl LayoutField for IdescField {
 
 crate::bit_layout! {
     /// Instruction descriptor layout for `.kind::tf32`, `.kind::f16`, `.kind::f8f6f4` and
-    /// `.kind::i8` (PTX ISA 9.7.16.4.2 Table 42).
+    /// `.kind::i8` (PTX ISA 9.7.16.4.2 Table 42). Its type rows hold plain codes; [`layout`]
+    /// gives each kind's table, with the codes named under the kind.
     pub const TABLE_42: [BitField<IdescField>; 32 bits] = {
         0 ..= 1   SparsitySelector value "Sparsity selector, if Sparsity is enabled" (Table 42);
         2 ..= 2   Sparse           value: SPARSITY "Sparsity: Dense = 0, Sparse = 1" (Table 42);
