@@ -5,12 +5,12 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use tcgen05::bits::{LayoutField, RowValue, Word};
 
-/// One value as Python sees it: numbers and bytes as `int`, a flag as `bool`, a code by its
-/// name, and a code the enumeration does not define as `None`.
+/// One value as Python sees it: numbers and bytes as `int`, a flag or switch as `bool`, a code
+/// by its name, and a code the enumeration does not define as `None`.
 fn value_py<'py>(py: Python<'py>, v: RowValue) -> PyResult<Bound<'py, PyAny>> {
     Ok(match v {
         RowValue::Number(n) | RowValue::Bytes(n) => n.into_pyobject(py)?.into_any(),
-        RowValue::Flag(b) => b.into_pyobject(py)?.to_owned().into_any(),
+        RowValue::Flag(b) | RowValue::Bool(b) => b.into_pyobject(py)?.to_owned().into_any(),
         RowValue::Name(c) => c.name.into_pyobject(py)?.into_any(),
         RowValue::InvalidCode(_) => py.None().into_bound(py),
     })

@@ -3,9 +3,9 @@
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use tcgen05::bits::BitField;
+use tcgen05::bits::RowValue;
 use tcgen05::instruction_descriptor::{
-    layout, m_unit, row, IdescDecoded, IdescField, IdescFields, InstructionDescriptor, RowMeaning,
+    line_fields, row, word, IdescDecoded, IdescField, IdescFields, InstructionDescriptor,
 };
 use tcgen05::{ElementType, Kind, MaxShift, ScaleType, Source};
 
@@ -55,55 +55,12 @@ pub struct View {
     pub k: Option<u16>,
 }
 
-/// The layout rows of one kind's fields, looked up once (the core's `row` searches the table).
-#[derive(Clone, Copy, Debug)]
-pub struct FieldRows {
-    kind: Kind,
-    /// Each field's low bit and width mask (0 for a field the kind's layout lacks), so that
-    /// reading a field is one shift and one mask.
-    rows: [(u32, u64); FIELDS.len()],
-}
-
-/// The fields [`View::of`] reads from raw bits, in [`FieldRows`] order.
-const FIELDS: [IdescField; 17] = [
-    IdescField::M,
-    IdescField::N,
-    IdescField::DType,
-    IdescField::AType,
-    IdescField::BType,
-    IdescField::Sparse,
-    IdescField::SparsitySelector,
-    IdescField::Saturate,
-    IdescField::NegateA,
-    IdescField::NegateB,
-    IdescField::TransposeA,
-    IdescField::TransposeB,
-    IdescField::MaxShift,
-    IdescField::ScaleType,
-    IdescField::SfaId,
-    IdescField::SfbId,
-    IdescField::K,
-];
-
-impl FieldRows {
-    /// The rows of `kind`'s layout (Tables 42-44).
-    pub fn new(kind: Kind) -> FieldRows {
-        FieldRows {
-            kind,
-            rows: FIELDS.map(|f| {
-                row(kind, f).map_or((0, 0), |r: &'static BitField<IdescField>| {
-                    (u32::from(r.lo), r.mask() >> r.lo)
-                })
-            }),
-        }
-    }
-}
-
 impl View {
     /// The fields of `d`: the core's decoded fields, or, when a type code is undefined (the core
-    /// then gives no fields), each field's raw bits read through the core's layout rows.
+    /// then gives no fields), the values of the core's layout rows under the kind (an undefined
+    /// type as `None`, and no K).
     #[inline]
-    pub fn of(d: &IdescDecoded, rows: &FieldRows) -> View {
+    pub fn of(d: &IdescDecoded) -> View {
         if let Some(f) = d.fields {
             return View {
                 m: f.m,
@@ -126,41 +83,44 @@ impl View {
                 k: Some(f.k()),
             };
         }
-        let kind = rows.kind;
         let raw = u64::from(d.bits);
-        // Every field of Tables 42-44 is at most 6 bits wide: the cast keeps the whole value.
-        let mut r = [0u8; FIELDS.len()];
-        for (v, &(lo, mask)) in r.iter_mut().zip(&rows.rows) {
-            *v = ((raw >> lo) & mask) as u8;
+        let mut v = View::default();
+        for l in line_fields(d.kind) {
+            let value = l.value(raw);
+            // Every value of Tables 42-44 fits its attribute: M and N up to 256, the rest less.
+            let number = match value {
+                RowValue::Number(n) => u16::try_from(n).unwrap_or(u16::MAX),
+                _ => 0,
+            };
+            let on = matches!(value, RowValue::Bool(true));
+            let name = match value {
+                RowValue::Name(c) => Some(c.name),
+                _ => None,
+            };
+            let small = u8::try_from(number).unwrap_or(u8::MAX);
+            match l.row.field {
+                IdescField::M => v.m = number,
+                IdescField::N => v.n = number,
+                IdescField::DType => v.d_type = name.and_then(ElementType::from_name),
+                IdescField::AType => v.a_type = name.and_then(ElementType::from_name),
+                IdescField::BType => v.b_type = name.and_then(ElementType::from_name),
+                IdescField::Sparse => v.sparse = on,
+                IdescField::SparsitySelector => v.sparsity_selector = small,
+                IdescField::Saturate => v.saturate = on,
+                IdescField::NegateA => v.negate_a = on,
+                IdescField::NegateB => v.negate_b = on,
+                IdescField::TransposeA => v.transpose_a = on,
+                IdescField::TransposeB => v.transpose_b = on,
+                IdescField::MaxShift => v.max_shift = small,
+                IdescField::ScaleType => v.scale_type = name.and_then(ScaleType::from_name),
+                IdescField::SfaId => v.sfa_id = small,
+                IdescField::SfbId => v.sfb_id = small,
+                // K (Table 39) is given only with the types; the K bit is read below.
+                _ => {}
+            }
         }
-        View {
-            m: u16::from(r[0]) * m_unit(kind),
-            n: u16::from(r[1]) << 3,
-            d_type: if kind.is_block_scaled() {
-                Some(ElementType::F32)
-            } else {
-                ElementType::from_d_code(kind, r[2])
-            },
-            a_type: ElementType::from_ab_code(kind, r[3]),
-            b_type: ElementType::from_ab_code(kind, r[4]),
-            sparse: r[5] == 1,
-            sparsity_selector: r[6],
-            saturate: r[7] == 1,
-            negate_a: r[8] == 1,
-            negate_b: r[9] == 1,
-            transpose_a: r[10] == 1,
-            transpose_b: r[11] == 1,
-            max_shift: MaxShift::from_code(r[12]).map_or(0, MaxShift::rows),
-            scale_type: if kind.is_block_scaled() {
-                ScaleType::from_code(r[13])
-            } else {
-                None
-            },
-            sfa_id: r[14],
-            sfb_id: r[15],
-            k96: r[16] == 1,
-            k: None,
-        }
+        v.k96 = row(d.kind, IdescField::K).is_some_and(|r| r.get(raw) == 1);
+        v
     }
 }
 
@@ -194,7 +154,7 @@ impl PyIdesc {
         PyIdesc {
             bits: d.bits,
             kind: d.kind,
-            view: View::of(d, &FieldRows::new(d.kind)),
+            view: View::of(d),
             problems: d
                 .diagnostics
                 .iter()
@@ -525,14 +485,14 @@ impl PyIdesc {
     }
     /// The bit table: one row per field of the kind's layout (bits, field, raw value, meaning).
     fn rows(&self) -> Vec<Row> {
-        layout(self.kind)
-            .iter()
+        word(self.bits, self.kind)
+            .rows()
             .map(|r| Row {
-                lo: r.lo,
-                hi: r.hi(),
-                field: r.field.name().to_owned(),
-                raw: r.get(u64::from(self.bits)),
-                meaning: RowMeaning::new(self.bits, self.kind, r).to_string(),
+                lo: r.row.lo,
+                hi: r.row.hi(),
+                field: r.row.field.name().to_owned(),
+                raw: r.bits(),
+                meaning: r.to_string(),
             })
             .collect()
     }

@@ -3,12 +3,13 @@
 
 use std::fmt::{self, Write as _};
 
+use tcgen05::bits::{RowReading, RowValue};
 use tcgen05::diagnostic::{Diagnostic, Severity, Source};
 use tcgen05::instruction_descriptor::{
-    layout, m_unit, reserved_mask, row, IdescDecoded, IdescField, IdescFields,
-    InstructionDescriptor, RowMeaning,
+    json_fields, layout, line_field, line_fields, reserved_mask, word, IdescDecoded, IdescField,
+    IdescFields, InstructionDescriptor,
 };
-use tcgen05::mma::{CtaGroup, ElementType, IdescLayout, Kind, MaxShift, ScaleType};
+use tcgen05::mma::{CtaGroup, ElementType, IdescLayout, Kind};
 use tcgen05::shapes::{validate_mma, MmaConfig, MmaError};
 use tcgen05::Target;
 
@@ -18,7 +19,7 @@ use super::target::resolve_target;
 use crate::args::descriptor::EncodeIdesc;
 use crate::args::value::TargetArg;
 use crate::render::{
-    self, count, problems_json2, push_dec, push_hex, Cache, Ctx, Obj, Report, Row, Status, Style,
+    self, count, problems_json2, push_hex, Cache, Ctx, Obj, Report, Status, Style,
 };
 
 /// The MMA a descriptor is checked for against Table 39.
@@ -32,78 +33,6 @@ pub struct Mma {
     pub target: Target,
 }
 
-/// A raw value read under one kind.
-// TODO(issue 15): core lacks the decoded fields of a value whose type codes the kind does not
-// define (`IdescDecoded::fields` is `None` then, yet `decode idesc` prints such values with the
-// codes), and a value meaning per layout row (issue 15, item 2). Until then `View` reads the raw
-// codes through the core's layout rows and scales M, N and K itself.
-#[derive(Clone, Copy)]
-struct View {
-    bits: u32,
-    kind: Kind,
-}
-
-/// A type field: its name, or its raw code when the code names no type under the kind.
-#[derive(Clone, Copy)]
-enum TypeVal {
-    Named(ElementType),
-    Code(u64),
-}
-
-impl fmt::Display for TypeVal {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TypeVal::Named(t) => f.write_str(t.name()),
-            TypeVal::Code(c) => write!(f, "{c}"),
-        }
-    }
-}
-
-impl View {
-    fn get(self, f: IdescField) -> Option<u64> {
-        row(self.kind, f).map(|r| r.get(u64::from(self.bits)))
-    }
-    fn flag(self, f: IdescField) -> bool {
-        self.get(f) == Some(1)
-    }
-    fn m(self) -> u64 {
-        self.get(IdescField::M).unwrap_or(0) * u64::from(m_unit(self.kind))
-    }
-    fn n(self) -> u64 {
-        self.get(IdescField::N).unwrap_or(0) << 3
-    }
-    fn k(self) -> u64 {
-        if self.flag(IdescField::K) {
-            96
-        } else {
-            u64::from(self.kind.dense_k()) * if self.flag(IdescField::Sparse) { 2 } else { 1 }
-        }
-    }
-    fn max_shift_rows(self) -> u64 {
-        let code = self.get(IdescField::MaxShift).unwrap_or(0);
-        u64::from(MaxShift::from_code(code as u8).map_or(0, MaxShift::rows))
-    }
-    fn d_type(self) -> TypeVal {
-        match self.get(IdescField::DType) {
-            // Block-scaled layouts have no dtype field: D is f32.
-            None => TypeVal::Named(ElementType::F32),
-            Some(c) => ElementType::from_d_code(self.kind, c as u8)
-                .map_or(TypeVal::Code(c), TypeVal::Named),
-        }
-    }
-    fn ab_type(self, f: IdescField) -> TypeVal {
-        let c = self.get(f).unwrap_or(0);
-        ElementType::from_ab_code(self.kind, c as u8).map_or(TypeVal::Code(c), TypeVal::Named)
-    }
-    fn scale(self) -> Option<ScaleType> {
-        self.get(IdescField::ScaleType)
-            .and_then(|c| ScaleType::from_code(c as u8))
-    }
-    fn layout(self) -> IdescLayout {
-        self.kind.idesc_layout()
-    }
-}
-
 /// The PTX table that lays out `kind`'s descriptor (Table 42, 43 or 44, with its section), as
 /// the core's layout rows cite it.
 fn table_source(kind: Kind) -> Option<Source> {
@@ -113,52 +42,9 @@ fn table_source(kind: Kind) -> Option<Source> {
         .find(|s| matches!(s, Source::PtxTable(_)))
 }
 
-fn type_json(o: &mut Obj<'_>, k: &'static str, t: TypeVal) -> fmt::Result {
-    match t {
-        TypeVal::Named(t) => o.name(k, t.name()),
-        TypeVal::Code(c) => o.num(k, c),
-    }
-}
-
-/// `"fields": {...}` of a raw value under a kind.
-// TODO(issue 15): core lacks one generic rendering of a decoded descriptor (rows that know their
-// values, item 2); the core's serde derives give other keys and shapes than this documented JSON
-// (`max_shift` in rows, `k`, type codes as numbers), so the list stays written here.
-fn fields_json(o: &mut Obj<'_>, v: View) -> fmt::Result {
-    let buf = o.key(key!("fields"));
-    let mut p = Obj::open(buf);
-    p.num(
-        key!("sparsity_selector"),
-        v.get(IdescField::SparsitySelector).unwrap_or(0),
-    )?;
-    p.bool(key!("sparse"), v.flag(IdescField::Sparse))?;
-    p.bool(key!("saturate"), v.flag(IdescField::Saturate))?;
-    type_json(&mut p, key!("d_type"), v.d_type())?;
-    type_json(&mut p, key!("a_type"), v.ab_type(IdescField::AType))?;
-    type_json(&mut p, key!("b_type"), v.ab_type(IdescField::BType))?;
-    p.bool(key!("negate_a"), v.flag(IdescField::NegateA))?;
-    p.bool(key!("negate_b"), v.flag(IdescField::NegateB))?;
-    p.bool(key!("transpose_a"), v.flag(IdescField::TransposeA))?;
-    p.bool(key!("transpose_b"), v.flag(IdescField::TransposeB))?;
-    p.num(key!("m"), v.m())?;
-    p.num(key!("n"), v.n())?;
-    p.num(key!("max_shift"), v.max_shift_rows())?;
-    if v.layout() != IdescLayout::Table42 {
-        match v.scale() {
-            Some(s) => p.name(key!("scale_type"), s.name())?,
-            None => p.num(
-                key!("scale_type"),
-                v.get(IdescField::ScaleType).unwrap_or(0),
-            )?,
-        }
-        p.num(key!("sfa_id"), v.get(IdescField::SfaId).unwrap_or(0))?;
-        p.num(key!("sfb_id"), v.get(IdescField::SfbId).unwrap_or(0))?;
-    }
-    if v.layout() == IdescLayout::Table44 {
-        p.num(key!("k"), v.k())?;
-    }
-    p.close();
-    Ok(())
+/// `"fields": {...}` of a raw value under a kind: the core's values in their JSON order.
+fn fields_json(o: &mut Obj<'_>, bits: u32, kind: Kind) -> fmt::Result {
+    render::listed_json(o, json_fields(kind), bits.into())
 }
 
 /// `"fields": {...}` of fields as given (for an encode that failed).
@@ -206,47 +92,54 @@ fn given_fields_json(o: &mut Obj<'_>, f: &IdescFields, cli: &[CliError]) -> fmt:
     Ok(())
 }
 
-fn rows(v: View, problems: &[MmaError]) -> Vec<Row> {
-    render::layout_rows(
-        layout(v.kind),
-        u64::from(v.bits),
-        IdescField::name,
-        |r| RowMeaning::new(v.bits, v.kind, r).to_string(),
-        problems,
-    )
+/// The value of `field` in `bits` under `kind`, as the core's batch line list reads it.
+fn value_of(bits: u32, kind: Kind, field: IdescField) -> Option<RowValue> {
+    line_field(kind, field).map(|l| l.value(bits.into()))
 }
 
 /// The shape and types in one line: `M = 128, N = 64, K = 16, dense; D .f32 = A .bf16 x B .bf16`.
-fn summary(buf: &mut String, v: View) -> fmt::Result {
+fn summary(buf: &mut String, bits: u32, kind: Kind) -> fmt::Result {
+    let number = |f| match value_of(bits, kind, f) {
+        Some(RowValue::Number(n)) => n,
+        _ => 0,
+    };
+    let sparsity = line_field(kind, IdescField::Sparse).map(|l| RowReading {
+        row: &l.row,
+        word: bits.into(),
+    });
     write!(
         buf,
-        "  MMA: M = {}, N = {}, K = {}, {}; D {} = A {} x B {}",
-        v.m(),
-        v.n(),
-        v.k(),
-        if v.flag(IdescField::Sparse) {
-            "sparse"
-        } else {
-            "dense"
-        },
-        TypeDot(v.d_type()),
-        TypeDot(v.ab_type(IdescField::AType)),
-        TypeDot(v.ab_type(IdescField::BType)),
+        "  MMA: M = {}, N = {}, K = {}, ",
+        number(IdescField::M),
+        number(IdescField::N),
+        number(IdescField::K),
     )?;
-    if let Some(s) = v.scale() {
-        write!(buf, ", scales .{s}")?;
+    if let Some(s) = sparsity {
+        write!(buf, "{s}")?;
+    }
+    write!(
+        buf,
+        "; D {} = A {} x B {}",
+        TypeDot(value_of(bits, kind, IdescField::DType)),
+        TypeDot(value_of(bits, kind, IdescField::AType)),
+        TypeDot(value_of(bits, kind, IdescField::BType)),
+    )?;
+    if let Some(RowValue::Name(s)) = value_of(bits, kind, IdescField::ScaleType) {
+        write!(buf, ", scales .{}", s.name)?;
     }
     buf.push('\n');
     Ok(())
 }
 
-struct TypeDot(TypeVal);
+/// A type in the summary: `.bf16`, or `(code 5)` for a code the kind does not define.
+struct TypeDot(Option<RowValue>);
 
 impl fmt::Display for TypeDot {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.0 {
-            TypeVal::Named(t) => write!(f, ".{t}"),
-            TypeVal::Code(c) => write!(f, "(code {c})"),
+            Some(RowValue::Name(t)) => write!(f, ".{}", t.name),
+            Some(RowValue::InvalidCode(c) | RowValue::Number(c)) => write!(f, "(code {c})"),
+            _ => Ok(()),
         }
     }
 }
@@ -301,48 +194,50 @@ fn is_valid(problems: &[MmaError]) -> bool {
 
 fn decode_object(
     buf: &mut String,
-    v: View,
+    bits: u32,
+    kind: Kind,
     problems: &[MmaError],
     cache: &mut Cache<MmaError>,
 ) -> fmt::Result {
     let mut o = Obj::open(buf);
-    o.hex(key!("hex"), v.bits.into(), 8);
-    o.name(key!("kind"), v.kind.name())?;
+    o.hex(key!("hex"), bits.into(), 8);
+    o.name(key!("kind"), kind.name())?;
     o.bool(key!("valid"), is_valid(problems))?;
-    fields_json(&mut o, v)?;
+    fields_json(&mut o, bits, kind)?;
     cache.json(&mut o, problems)?;
     o.close();
     Ok(())
 }
 
-fn heading(buf: &mut String, v: View, style: Style) -> fmt::Result {
+fn heading(buf: &mut String, bits: u32, kind: Kind, style: Style) -> fmt::Result {
     writeln!(
         buf,
         "{}instruction descriptor {:#010x} as .kind::{}{} ({})",
         style.bold(),
-        v.bits,
-        v.kind,
+        bits,
+        kind,
         style.reset(),
-        table_source(v.kind).unwrap_or(Source::PtxSection("9.7.16.4.2"))
+        table_source(kind).unwrap_or(Source::PtxSection("9.7.16.4.2"))
     )
 }
 
 fn human_block(
     buf: &mut String,
-    v: View,
+    bits: u32,
+    kind: Kind,
     problems: &[MmaError],
     mma: Option<Mma>,
     style: Style,
 ) -> fmt::Result {
-    heading(buf, v, style)?;
-    render::table(buf, &rows(v, problems), style)?;
-    summary(buf, v)?;
+    heading(buf, bits, kind, style)?;
+    render::table(buf, &render::word_rows(word(bits, kind), problems), style)?;
+    summary(buf, bits, kind)?;
     if let Some(m) = mma {
         writeln!(
             buf,
             "  checked as tcgen05.mma.{}.kind::{}{} on {} (Table 39)",
             m.cta_group,
-            v.kind,
+            kind,
             if m.ws { ".ws" } else { "" },
             m.target
         )?;
@@ -386,13 +281,12 @@ pub fn decode(
     let mut rep = Report::default();
     let mut problems = Vec::new();
     if let Some(kind) = kind {
-        let v = View { bits, kind };
         problems_of(bits, kind, mma, &mut problems);
         if ctx.json {
-            decode_object(&mut rep.out, v, &problems, &mut Cache::new())?;
+            decode_object(&mut rep.out, bits, kind, &problems, &mut Cache::new())?;
             rep.out.push('\n');
         } else {
-            human_block(&mut rep.out, v, &problems, mma, ctx.out)?;
+            human_block(&mut rep.out, bits, kind, &problems, mma, ctx.out)?;
         }
         rep.problems(&problems, ctx.err)?;
         return Ok(rep);
@@ -408,7 +302,7 @@ pub fn decode(
                 buf.push(',');
             }
             problems_of(bits, k, mma, &mut problems);
-            decode_object(buf, View { bits, kind: k }, &problems, &mut Cache::new())?;
+            decode_object(buf, bits, k, &problems, &mut Cache::new())?;
         }
         buf.push(']');
         o.close();
@@ -436,13 +330,7 @@ pub fn decode(
         for &k in &kinds {
             rep.out.push('\n');
             problems_of(bits, k, mma, &mut problems);
-            human_block(
-                &mut rep.out,
-                View { bits, kind: k },
-                &problems,
-                mma,
-                ctx.out,
-            )?;
+            human_block(&mut rep.out, bits, k, &problems, mma, ctx.out)?;
             // Only warnings here: the kind is valid.
             rep.problems(&problems, ctx.err)?;
         }
@@ -507,57 +395,12 @@ impl Batch {
     }
 }
 
-/// `f16: M=128 N=64 K=16 d=f32 a=bf16 b=bf16` and the fields that are not at their default.
-fn compact(buf: &mut String, v: View) {
-    buf.push_str(v.kind.name());
-    buf.push_str(": M=");
-    push_dec(buf, v.m());
-    buf.push_str(" N=");
-    push_dec(buf, v.n());
-    buf.push_str(" K=");
-    push_dec(buf, v.k());
-    for (key, t) in [
-        (" d=", v.d_type()),
-        (" a=", v.ab_type(IdescField::AType)),
-        (" b=", v.ab_type(IdescField::BType)),
-    ] {
-        buf.push_str(key);
-        match t {
-            TypeVal::Named(t) => buf.push_str(t.name()),
-            TypeVal::Code(c) => push_dec(buf, c),
-        }
-    }
-    for (f, name) in [
-        (IdescField::Sparse, " sparse"),
-        (IdescField::Saturate, " saturate"),
-        (IdescField::NegateA, " negate_a"),
-        (IdescField::NegateB, " negate_b"),
-        (IdescField::TransposeA, " transpose_a"),
-        (IdescField::TransposeB, " transpose_b"),
-    ] {
-        if v.flag(f) {
-            buf.push_str(name);
-        }
-    }
-    if let Some(s @ 1..) = v.get(IdescField::SparsitySelector) {
-        buf.push_str(" sparsity_selector=");
-        push_dec(buf, s);
-    }
-    if v.max_shift_rows() != 0 {
-        buf.push_str(" max_shift=");
-        push_dec(buf, v.max_shift_rows());
-    }
-    if v.layout() != IdescLayout::Table42 {
-        buf.push_str(" scale_type=");
-        match v.scale() {
-            Some(s) => buf.push_str(s.name()),
-            None => push_dec(buf, v.get(IdescField::ScaleType).unwrap_or(0)),
-        }
-        buf.push_str(" sfa_id=");
-        push_dec(buf, v.get(IdescField::SfaId).unwrap_or(0));
-        buf.push_str(" sfb_id=");
-        push_dec(buf, v.get(IdescField::SfbId).unwrap_or(0));
-    }
+/// `f16: M=128 N=64 K=16 d=f32 a=bf16 b=bf16` and the fields that are not at their default:
+/// the core's batch line list.
+fn compact(buf: &mut String, bits: u32, kind: Kind) {
+    buf.push_str(kind.name());
+    buf.push(':');
+    render::listed_text(buf, line_fields(kind), bits.into());
 }
 
 impl Decoder for Batch {
@@ -567,15 +410,14 @@ impl Decoder for Batch {
         // BITS = 32: the value fits.
         let bits = raw as u32;
         if let Some(kind) = self.kind {
-            let v = View { bits, kind };
             problems_of(bits, kind, self.mma, &mut self.problems);
             let valid = is_valid(&self.problems);
             if json {
-                decode_object(buf, v, &self.problems, &mut self.cache)?;
+                decode_object(buf, bits, kind, &self.problems, &mut self.cache)?;
             } else {
                 push_hex(buf, bits.into(), 8);
                 buf.push_str(if valid { " valid " } else { " invalid " });
-                compact(buf, v);
+                compact(buf, bits, kind);
                 self.cache.compact(buf, &self.problems)?;
             }
             return Ok(valid);
@@ -596,7 +438,7 @@ impl Decoder for Batch {
                     b.push(',');
                 }
                 any = true;
-                decode_object(b, View { bits, kind: k }, &self.problems, &mut self.cache)?;
+                decode_object(b, bits, k, &self.problems, &mut self.cache)?;
             }
             b.push(']');
             if !any {
@@ -619,7 +461,7 @@ impl Decoder for Batch {
                 }
                 any = true;
                 buf.push_str(" | ");
-                compact(buf, View { bits, kind: k });
+                compact(buf, bits, k);
                 self.cache.compact(buf, &self.problems)?;
             }
             if !any {
@@ -760,14 +602,11 @@ pub fn encode(ctx: Ctx, a: &EncodeIdesc) -> Result<Report, fmt::Error> {
         rep.status = rep.status.max(Status::Rule);
         return Ok(rep);
     };
-    let v = View {
-        bits: desc.bits(),
-        kind: a.kind,
-    };
+    let bits = desc.bits();
     if ctx.json {
         let mut o = Obj::open(&mut rep.out);
-        o.str(key!("hex"), format_args!("{:#010x}", v.bits))?;
-        fields_json(&mut o, v)?;
+        o.str(key!("hex"), format_args!("{bits:#010x}"))?;
+        fields_json(&mut o, bits, a.kind)?;
         o.close();
         rep.out.push('\n');
     } else {
@@ -776,7 +615,7 @@ pub fn encode(ctx: Ctx, a: &EncodeIdesc) -> Result<Report, fmt::Error> {
             ws: a.ws,
             target,
         };
-        human_block(&mut rep.out, v, &problems, Some(mma), ctx.out)?;
+        human_block(&mut rep.out, bits, a.kind, &problems, Some(mma), ctx.out)?;
     }
     rep.problems(&problems, ctx.err)?;
     Ok(rep)

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use tcgen05::bits::{Addressing, BitField, LayoutField, Meaning, RowValue, Word};
+use tcgen05::bits::{Addressing, BitField, LayoutField, Listed, Meaning, RowValue, Show, Word};
 use tcgen05::diagnostic::Diagnostic;
 
 use super::json::Obj;
@@ -52,12 +52,14 @@ pub fn word_rows<F: LayoutField, D: Diagnostic>(word: Word<F>, problems: &[D]) -
         .collect()
 }
 
-/// Writes one value as JSON: numbers and bytes as numbers, a flag as 0 or 1, a code by its name
-/// (or its number when the enumeration does not define it).
+/// Writes one value as JSON: numbers and bytes as numbers, a flag as 0 or 1, a switch as `true`
+/// or `false`, a code by its name (or its number when the enumeration does not define it).
+#[inline]
 fn value_json(buf: &mut String, v: RowValue) {
     match v {
         RowValue::Number(n) | RowValue::Bytes(n) | RowValue::InvalidCode(n) => push_dec(buf, n),
         RowValue::Flag(b) => buf.push(if b { '1' } else { '0' }),
+        RowValue::Bool(b) => buf.push_str(if b { "true" } else { "false" }),
         RowValue::Name(c) => {
             buf.push('"');
             buf.push_str(c.name);
@@ -131,6 +133,178 @@ pub fn fields_text<F: LayoutField>(
         while let Some((row, v)) = values.next_if(|(r, _)| r.field.key() == key) {
             buf.push(',');
             value_text(buf, row, v);
+        }
+    }
+}
+
+/// The text of one entry of a value list for each value of the bits its value depends on: the
+/// row's bits and, for [`Meaning::Picked`], the other bit above them.
+struct EntryTexts {
+    lo: u8,
+    width: u8,
+    with: Option<u8>,
+    texts: Vec<String>,
+}
+
+/// How an entry of a value list is written.
+type Writer<F> = fn(&mut String, &Listed<F>, RowValue);
+
+impl EntryTexts {
+    /// The widest row whose texts are made ahead (64 texts); a wider one is written each time.
+    const MAX_WIDTH: u8 = 6;
+
+    fn new<F: Copy>(l: &Listed<F>, write: Writer<F>) -> Option<EntryTexts> {
+        let (lo, width) = (l.row.lo, l.row.width);
+        if width > Self::MAX_WIDTH {
+            return None;
+        }
+        let with = match l.row.meaning {
+            Meaning::Picked { with, .. } => Some(with),
+            _ => None,
+        };
+        let count = (1u64 << width) << u8::from(with.is_some());
+        let texts = (0..count)
+            .map(|i| {
+                let mut raw = (i & ((1 << width) - 1)) << lo;
+                if let Some(w) = with {
+                    raw |= (i >> width) << w;
+                }
+                let mut t = String::new();
+                write(&mut t, l, l.value(raw));
+                t
+            })
+            .collect();
+        Some(EntryTexts {
+            lo,
+            width,
+            with,
+            texts,
+        })
+    }
+
+    #[inline]
+    fn get(&self, raw: u64) -> &str {
+        let mut i = (raw >> self.lo) & ((1 << self.width) - 1);
+        if let Some(w) = self.with {
+            i |= ((raw >> w) & 1) << self.width;
+        }
+        // `i` is below `texts.len()` by construction.
+        self.texts.get(i as usize).map_or("", String::as_str)
+    }
+}
+
+/// The entry texts of each value list and writer, found by their addresses.
+type Made = Vec<((usize, usize), Vec<Option<EntryTexts>>)>;
+
+thread_local! {
+    /// The entry texts made on this thread.
+    static LISTED_TEXTS: std::cell::RefCell<Made> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Writes each entry of `list` with `write`, `between` between two entries, from texts made
+/// once per thread for each value of the entry's bits.
+fn write_listed<F: Copy>(
+    buf: &mut String,
+    list: &'static [Listed<F>],
+    raw: u64,
+    between: &str,
+    write: Writer<F>,
+) {
+    let id = (list.as_ptr() as usize, write as usize);
+    LISTED_TEXTS.with_borrow_mut(|made| {
+        let i = match made.iter().position(|(at, _)| *at == id) {
+            Some(i) => i,
+            None => {
+                let texts = list.iter().map(|l| EntryTexts::new(l, write)).collect();
+                made.push((id, texts));
+                made.len() - 1
+            }
+        };
+        for (n, (l, t)) in list.iter().zip(&made[i].1).enumerate() {
+            if n > 0 {
+                buf.push_str(between);
+            }
+            match t {
+                Some(t) => buf.push_str(t.get(raw)),
+                None => write(buf, l, l.value(raw)),
+            }
+        }
+    });
+}
+
+/// `"key":value`.
+fn entry_json<F: Copy>(buf: &mut String, l: &Listed<F>, v: RowValue) {
+    buf.push('"');
+    buf.push_str(l.key);
+    buf.push_str("\":");
+    value_json(buf, v);
+}
+
+/// ` key=value`, ` key` for a set switch or flag, or nothing where [`Show::UnlessZero`] leaves
+/// the value out.
+fn entry_text<F: Copy>(buf: &mut String, l: &Listed<F>, v: RowValue) {
+    if l.show == Show::UnlessZero && v.is_zero() {
+        return;
+    }
+    buf.push(' ');
+    buf.push_str(l.key);
+    if !matches!(v, RowValue::Flag(true) | RowValue::Bool(true)) {
+        buf.push('=');
+        value_text(buf, &l.row, v);
+    }
+}
+
+/// `"fields": {...}` of a value list (the instruction descriptor's JSON order, PTX ISA Tables
+/// 42-44): each entry's value in `raw` under its key (the keys of a list are distinct,
+/// `bits::lists_within`).
+pub fn listed_json<F: Copy>(o: &mut Obj<'_>, list: &'static [Listed<F>], raw: u64) -> fmt::Result {
+    let buf = o.key(key!("fields"));
+    buf.push('{');
+    write_listed(buf, list, raw, ",", entry_json);
+    buf.push('}');
+    Ok(())
+}
+
+/// ` key=value` for each entry of a value list that its [`Show`] writes (a batch line of the
+/// instruction descriptor): a set switch or flag as its key alone.
+pub fn listed_text<F: Copy>(buf: &mut String, list: &'static [Listed<F>], raw: u64) {
+    write_listed(buf, list, raw, "", entry_text);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tcgen05::instruction_descriptor::{json_fields, line_fields};
+    use tcgen05::Kind;
+
+    /// Each entry written from its value, without the texts made ahead.
+    fn direct<F: Copy>(list: &[Listed<F>], raw: u64, between: &str, write: Writer<F>) -> String {
+        let mut out = String::new();
+        for (n, l) in list.iter().enumerate() {
+            if n > 0 {
+                out.push_str(between);
+            }
+            write(&mut out, l, l.value(raw));
+        }
+        out
+    }
+
+    #[test]
+    fn texts_made_ahead_equal_the_values_written_each_time() {
+        let mut s = 0x2545_f491_4f6c_dd1d_u64;
+        for _ in 0..20_000 {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            let raw = s & 0xffff_ffff;
+            for kind in Kind::ALL {
+                let mut json = String::new();
+                write_listed(&mut json, json_fields(kind), raw, ",", entry_json);
+                assert_eq!(json, direct(json_fields(kind), raw, ",", entry_json));
+                let mut line = String::new();
+                listed_text(&mut line, line_fields(kind), raw);
+                assert_eq!(line, direct(line_fields(kind), raw, "", entry_text));
+            }
         }
     }
 }

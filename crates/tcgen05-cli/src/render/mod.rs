@@ -12,9 +12,11 @@ pub mod svg;
 mod text;
 
 pub use json::{add_warnings, json_str, problem_json, problems_json2, JsonEsc, Obj};
-pub use layout::{fields_json, fields_text, given_values, word_rows, word_values};
+pub use layout::{
+    fields_json, fields_text, given_values, listed_json, listed_text, word_rows, word_values,
+};
 pub use report::{Cache, Ctx, Fx, Report, Status, REPEAT_CAP};
 pub use text::{
-    concerns, count, is_byte_field, layout_rows, problem_line, problem_text, problems_compact,
-    push_dec, push_hex, ranges, table, verdict, Ascii, BitRange, RawBits, Row, Style,
+    concerns, count, is_byte_field, problem_line, problem_text, problems_compact, push_dec,
+    push_hex, ranges, table, verdict, Ascii, BitRange, RawBits, Row, Style,
 };

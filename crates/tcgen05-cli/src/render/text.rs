@@ -2,7 +2,6 @@
 
 use std::fmt::{self, Write as _};
 
-use tcgen05::bits::BitField;
 use tcgen05::diagnostic::{Diagnostic, Severity};
 
 /// ANSI colour, on only when the stream is a terminal and `NO_COLOR` is unset (or `--color always`).
@@ -425,36 +424,6 @@ impl<const N: usize> Ascii<N> {
             out.push_str(s);
         }
     }
-}
-
-/// The table rows of a descriptor layout for one raw value: bit range, field name, raw bits, the
-/// meaning `meaning` gives for the row, and whether a problem concerns it.
-pub fn layout_rows<F: Copy, D: Diagnostic>(
-    table: &'static [BitField<F>],
-    raw: u64,
-    name: impl Fn(F) -> &'static str,
-    meaning: impl Fn(&'static BitField<F>) -> String,
-    problems: &[D],
-) -> Vec<Row> {
-    table
-        .iter()
-        .map(|r| {
-            let field = name(r.field);
-            Row {
-                bits: BitRange(r.lo, r.hi()).to_string(),
-                field: field.to_string(),
-                raw: RawBits {
-                    value: r.get(raw),
-                    width: r.width,
-                }
-                .to_string(),
-                meaning: meaning(r),
-                flagged: problems
-                    .iter()
-                    .any(|d| concerns(d.field(), field, r.lo, r.hi())),
-            }
-        })
-        .collect()
 }
 
 #[cfg(test)]

@@ -93,6 +93,58 @@ pub enum Meaning {
     },
     /// A code of an enumeration; codes not listed are invalid.
     Code(&'static [CodeName]),
+    /// A number stored without its `shift` low bits (M >> 4 and N >> 3 of PTX ISA Tables
+    /// 42-44): the value is the number itself.
+    Scaled {
+        /// Low bits the field leaves out.
+        shift: u8,
+        /// Wording, `{}` for the number.
+        text: &'static str,
+    },
+    /// A code of an enumeration whose names depend on a scope outside the word (the type codes of
+    /// PTX ISA Tables 42-44 name different types under each MMA kind): one table of names per
+    /// scope; codes not listed are invalid.
+    Named {
+        /// The codes the scope defines.
+        names: &'static [CodeName],
+        /// Wording of a defined code, `{}` for its name.
+        text: &'static str,
+        /// Wording of an undefined code, `{}` for the code, followed by `scope`.
+        invalid: &'static str,
+        /// The scope the names belong to, as the wording of an undefined code ends.
+        scope: &'static str,
+    },
+    /// A code that stands for a number (the maximum shift of PTX ISA Table 42: code 1 is 8 rows):
+    /// the value is `numbers[code]`; a code past the list is invalid.
+    Numbered {
+        /// The number of each code, in code order.
+        numbers: &'static [u64],
+        /// Wording of the number 0.
+        zero: &'static str,
+        /// Wording of any other number, `{}` for it.
+        text: &'static str,
+    },
+    /// A single bit that, with bit `with` of the word, picks a number (the K bit of PTX ISA
+    /// Table 44 with the sparsity bit): the value is `numbers[bit][bit with]`. `with` may be the
+    /// bit itself (K from the sparsity bit alone, Tables 42-43).
+    Picked {
+        /// The other bit of the word.
+        with: u8,
+        /// The number for each value of this bit, then of bit `with`.
+        numbers: [[u64; 2]; 2],
+        /// Wording of each value of this bit.
+        names: [&'static str; 2],
+    },
+    /// A single bit read as true or false (the switches of PTX ISA Tables 42-44, written `true`
+    /// and `false` in JSON where a [`Meaning::Flag`] is written 0 or 1).
+    Switch {
+        /// Names of 0 and 1.
+        names: [&'static str; 2],
+    },
+    /// A value a layout implies without storing it (the f32 accumulator of the block-scaled
+    /// kinds, whose Tables 43-44 have no dtype field): only a [`Listed`] entry has it, never a
+    /// row of a layout, and its bits are not read.
+    Implied(RowValue),
 }
 
 impl Meaning {
@@ -112,8 +164,26 @@ pub enum RowValue {
     Flag(bool),
     /// A defined code ([`Meaning::Code`]).
     Name(&'static CodeName),
-    /// A code the enumeration does not define ([`Meaning::Code`]).
+    /// A code the enumeration does not define ([`Meaning::Code`], [`Meaning::Named`],
+    /// [`Meaning::Numbered`]).
     InvalidCode(u64),
+    /// A switch ([`Meaning::Switch`]).
+    Bool(bool),
+}
+
+impl RowValue {
+    /// True for the number 0, a false flag or switch: the values a batch line leaves out
+    /// ([`Show::UnlessZero`]).
+    #[must_use]
+    pub const fn is_zero(self) -> bool {
+        matches!(
+            self,
+            RowValue::Number(0)
+                | RowValue::Bytes(0)
+                | RowValue::Flag(false)
+                | RowValue::Bool(false)
+        )
+    }
 }
 
 /// The names a descriptor's field enum gives its rows.
@@ -196,6 +266,7 @@ impl<F: Copy> BitField<F> {
 
     /// The row's value in `raw` as its [`Meaning`] reads it; `None` for fixed and reserved rows.
     #[must_use]
+    #[inline]
     pub const fn value(&self, raw: u64) -> Option<RowValue> {
         if !matches!(self.role, Role::Value) {
             return None;
@@ -208,11 +279,27 @@ impl<F: Copy> BitField<F> {
             Meaning::Bytes { shift, .. } => {
                 RowValue::Bytes(if shift >= 64 { 0 } else { v << shift })
             }
+            Meaning::Scaled { shift, .. } => {
+                RowValue::Number(if shift >= 64 { 0 } else { v << shift })
+            }
             Meaning::Flag { .. } => RowValue::Flag(v != 0),
-            Meaning::Code(names) => match code_name(names, v) {
+            Meaning::Switch { .. } => RowValue::Bool(v != 0),
+            Meaning::Code(names) | Meaning::Named { names, .. } => match code_name(names, v) {
                 Some(c) => RowValue::Name(c),
                 None => RowValue::InvalidCode(v),
             },
+            Meaning::Numbered { numbers, .. } => {
+                if v < numbers.len() as u64 {
+                    RowValue::Number(numbers[v as usize])
+                } else {
+                    RowValue::InvalidCode(v)
+                }
+            }
+            Meaning::Picked { with, numbers, .. } => {
+                let other = if with < 64 { (raw >> with) & 1 } else { 0 };
+                RowValue::Number(numbers[(v & 1) as usize][other as usize])
+            }
+            Meaning::Implied(value) => value,
         })
     }
 
@@ -222,12 +309,26 @@ impl<F: Copy> BitField<F> {
     #[must_use]
     pub const fn bits_of(&self, value: RowValue) -> u64 {
         match value {
-            RowValue::Number(n) | RowValue::InvalidCode(n) => n,
+            RowValue::Number(n) => match self.meaning {
+                Meaning::Scaled { shift, .. } if shift < 64 => n >> shift,
+                Meaning::Numbered { numbers, .. } => {
+                    let mut code = 0;
+                    while code < numbers.len() && numbers[code] != n {
+                        code += 1;
+                    }
+                    code as u64
+                }
+                Meaning::Picked { numbers, .. } => {
+                    (numbers[1][0] == n || numbers[1][1] == n) as u64
+                }
+                _ => n,
+            },
+            RowValue::InvalidCode(n) => n,
             RowValue::Bytes(b) => match self.meaning {
                 Meaning::Bytes { shift, .. } if shift < 64 => b >> shift,
                 _ => b,
             },
-            RowValue::Flag(b) => b as u64,
+            RowValue::Flag(b) | RowValue::Bool(b) => b as u64,
             RowValue::Name(c) => c.code as u64,
         }
     }
@@ -245,13 +346,17 @@ const fn code_name(names: &'static [CodeName], code: u64) -> Option<&'static Cod
     None
 }
 
-/// True when a row's [`Meaning`] fits its bits: a flag is one bit wide, bytes do not shift out of
-/// 64 bits, and every code of an enumeration fits the field.
+/// True when a row's [`Meaning`] fits its bits: a flag, switch or picking bit is one bit wide,
+/// bytes and scaled numbers do not shift out of 64 bits, every code of an enumeration fits the
+/// field, every code of the field has its number, and no layout row is implied.
 const fn meaning_fits<F: Copy>(row: &BitField<F>) -> bool {
     match row.meaning {
-        Meaning::Flag { .. } => row.width == 1,
-        Meaning::Bytes { shift, .. } => shift as u32 + row.width as u32 <= 64,
-        Meaning::Code(names) => {
+        Meaning::Flag { .. } | Meaning::Switch { .. } => row.width == 1,
+        Meaning::Picked { with, .. } => row.width == 1 && with < 64,
+        Meaning::Bytes { shift, .. } | Meaning::Scaled { shift, .. } => {
+            shift as u32 + row.width as u32 <= 64
+        }
+        Meaning::Code(names) | Meaning::Named { names, .. } => {
             let mut i = 0;
             while i < names.len() {
                 if !row.fits(names[i].code as u64) {
@@ -261,8 +366,56 @@ const fn meaning_fits<F: Copy>(row: &BitField<F>) -> bool {
             }
             true
         }
+        Meaning::Numbered { numbers, .. } => {
+            row.width < 64 && numbers.len() as u64 == row.max() + 1
+        }
+        Meaning::Implied(_) => false,
         Meaning::Number { .. } | Meaning::Gated { .. } | Meaning::Count { .. } => true,
     }
+}
+
+/// True when `a` and `b` are the same text.
+const fn same_text(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// True when the keys of `list` are distinct and every entry reads bits inside `0..total_bits`
+/// through a meaning that fits them ([`covers_exactly`]'s rules for one row), or is implied: the
+/// compile-time check of a [`Listed`] value list.
+#[must_use]
+pub const fn lists_within<F: Copy>(list: &[Listed<F>], total_bits: u32) -> bool {
+    let mut i = 0;
+    while i < list.len() {
+        let mut j = i + 1;
+        while j < list.len() {
+            if same_text(list[i].key, list[j].key) {
+                return false;
+            }
+            j += 1;
+        }
+        let row = &list[i].row;
+        let implied = matches!(row.meaning, Meaning::Implied(_));
+        if !matches!(row.role, Role::Value)
+            || row.width == 0
+            || row.lo as u32 + row.width as u32 > total_bits
+            || !(implied || meaning_fits(row))
+        {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
 /// True when the rows of `table` do not overlap and together cover bits `0..total_bits` exactly,
@@ -337,6 +490,43 @@ impl<F: Copy + 'static> Word<F> {
             row,
             word: self.raw,
         })
+    }
+}
+
+/// When a batch line writes an entry of a [`Listed`] value list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Show {
+    /// Always, as `key=value`.
+    Always,
+    /// Only when the value is not zero ([`RowValue::is_zero`]); a switch or flag that is set is
+    /// written as its key alone.
+    UnlessZero,
+}
+
+/// One entry of a value list: a descriptor's values in the order and under the keys an output
+/// gives them, where that order is not the bit order of the layout (the instruction
+/// descriptor's JSON `"fields"` and batch lines, PTX ISA Tables 42-44). The entry reads a row
+/// of the layout, or a row of its own (K from the sparsity bit, a value the layout implies).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Listed<F: Copy + 'static> {
+    /// The key the output writes (JSON keys are the row's [`LayoutField::key`]).
+    pub key: &'static str,
+    /// The bits read and their meaning.
+    pub row: BitField<F>,
+    /// When a batch line writes the entry.
+    pub show: Show,
+}
+
+impl<F: Copy + 'static> Listed<F> {
+    /// The entry's value in `raw`; every entry of a list is a value row (checked by
+    /// [`lists_within`]), so the 0 of a fixed or reserved row never shows.
+    #[must_use]
+    #[inline]
+    pub const fn value(&self, raw: u64) -> RowValue {
+        match self.row.value(raw) {
+            Some(v) => v,
+            None => RowValue::Number(0),
+        }
     }
 }
 
@@ -457,6 +647,37 @@ impl<F: Copy + 'static> fmt::Display for RowReading<F> {
                 }
             }
             Meaning::Flag { names, text } => fill(f, text, names[(v & 1) as usize]),
+            Meaning::Switch { names } | Meaning::Picked { names, .. } => {
+                f.write_str(names[(v & 1) as usize])
+            }
+            Meaning::Scaled { text, .. } => match self.value() {
+                Some(RowValue::Number(n)) => fill(f, text, n),
+                _ => fill(f, text, v),
+            },
+            Meaning::Named {
+                names,
+                text,
+                invalid,
+                scope,
+            } => match code_name(names, v) {
+                Some(c) => fill(f, text, c.name),
+                None => {
+                    fill(f, invalid, v)?;
+                    f.write_str(scope)
+                }
+            },
+            Meaning::Numbered { zero, text, .. } => match self.value() {
+                Some(RowValue::Number(0)) => f.write_str(zero),
+                Some(RowValue::Number(n)) => fill(f, text, n),
+                _ => write!(f, "invalid code {v}"),
+            },
+            Meaning::Implied(value) => match value {
+                RowValue::Number(n) | RowValue::Bytes(n) | RowValue::InvalidCode(n) => {
+                    write!(f, "{n}")
+                }
+                RowValue::Flag(b) | RowValue::Bool(b) => write!(f, "{b}"),
+                RowValue::Name(c) => f.write_str(c.name),
+            },
             Meaning::Code(names) => match code_name(names, v) {
                 Some(c) => write!(f, "{}: {}", c.name, c.words),
                 None => {
@@ -836,6 +1057,124 @@ mod tests {
         assert_eq!(ROWS[0].value(0b10), Some(RowValue::Name(&CODES[1])));
         assert_eq!(ROWS[0].bits_of(RowValue::Name(&CODES[1])), 2);
         assert_eq!(ROWS[2].value(0xff), None);
+    }
+
+    #[test]
+    fn readings_of_the_instruction_descriptor_meanings() {
+        use std::string::ToString;
+        static NAMES: [CodeName; 1] = [CodeName {
+            code: 1,
+            name: "bf16",
+            words: "bf16",
+        }];
+        static SHIFTS: [u64; 4] = [0, 8, 16, 32];
+        let at = |lo, width, meaning| BitField {
+            meaning,
+            ..row(lo, width, Role::Value)
+        };
+        let text = |r: &'static BitField<T>, raw| RowReading { row: r, word: raw }.to_string();
+        // A reading holds its row for the life of the program, as a layout's rows live.
+        let leak = |r: BitField<T>| -> &'static BitField<T> {
+            std::boxed::Box::leak(std::boxed::Box::new(r))
+        };
+        let scaled = leak(at(
+            0,
+            5,
+            Meaning::Scaled {
+                shift: 4,
+                text: "M = {}",
+            },
+        ));
+        assert_eq!(scaled.value(8), Some(RowValue::Number(128)));
+        assert_eq!(scaled.bits_of(RowValue::Number(128)), 8);
+        assert_eq!(text(scaled, 8), "M = 128");
+        let named = leak(at(
+            0,
+            3,
+            Meaning::Named {
+                names: &NAMES,
+                text: ".{}",
+                invalid: "invalid code {} for .kind::",
+                scope: "f16",
+            },
+        ));
+        assert_eq!(named.value(1), Some(RowValue::Name(&NAMES[0])));
+        assert_eq!(text(named, 1), ".bf16");
+        assert_eq!(text(named, 5), "invalid code 5 for .kind::f16");
+        let numbered = leak(at(
+            0,
+            2,
+            Meaning::Numbered {
+                numbers: &SHIFTS,
+                zero: "no shift",
+                text: "{} rows",
+            },
+        ));
+        assert_eq!(numbered.value(3), Some(RowValue::Number(32)));
+        assert_eq!(numbered.bits_of(RowValue::Number(16)), 2);
+        assert_eq!(
+            (text(numbered, 0), text(numbered, 1)),
+            ("no shift".into(), "8 rows".into())
+        );
+        let picked = leak(at(
+            3,
+            1,
+            Meaning::Picked {
+                with: 0,
+                numbers: [[64, 128], [96, 96]],
+                names: ["dense or sparse", "96"],
+            },
+        ));
+        assert_eq!(picked.value(0b0001), Some(RowValue::Number(128)));
+        assert_eq!(picked.value(0b1000), Some(RowValue::Number(96)));
+        assert_eq!(text(picked, 0b1000), "96");
+        let switch = at(
+            0,
+            1,
+            Meaning::Switch {
+                names: ["no", "yes"],
+            },
+        );
+        assert_eq!(switch.value(1), Some(RowValue::Bool(true)));
+        assert!(RowValue::Bool(false).is_zero() && !RowValue::Number(8).is_zero());
+        assert!(covers_exactly(&[switch], 1));
+        assert!(
+            !covers_exactly(&[at(0, 2, switch.meaning)], 2),
+            "a switch is one bit"
+        );
+        let short = Meaning::Numbered {
+            numbers: &SHIFTS[..3],
+            zero: "",
+            text: "",
+        };
+        assert!(
+            !covers_exactly(&[at(0, 2, short)], 2),
+            "code 3 has no number"
+        );
+        let implied = at(0, 1, Meaning::Implied(RowValue::Number(0)));
+        assert!(
+            !covers_exactly(&[implied], 1),
+            "a layout row is never implied"
+        );
+        let listed = |row| Listed {
+            key: "k",
+            row,
+            show: Show::Always,
+        };
+        assert!(
+            !lists_within(&[listed(implied), listed(switch)], 1),
+            "one key twice"
+        );
+        let other = Listed {
+            key: "j",
+            ..listed(switch)
+        };
+        assert!(lists_within(&[listed(implied), other], 1));
+        assert!(
+            !lists_within(&[listed(at(1, 1, switch.meaning))], 1),
+            "past the end"
+        );
+        assert_eq!(listed(implied).value(u64::MAX), RowValue::Number(0));
     }
 
     #[test]

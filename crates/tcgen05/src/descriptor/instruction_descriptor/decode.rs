@@ -43,7 +43,7 @@ pub(super) const fn layout_index(kind: Kind) -> usize {
 
 /// The type each atype/btype code stands for under each kind ([`ElementType::from_ab_code`],
 /// Tables 42-44 and decisions.md R8), indexed by `kind as usize` and the code.
-const AB_TYPES: [[Option<ElementType>; 8]; 7] = {
+pub(super) const AB_TYPES: [[Option<ElementType>; 8]; 7] = {
     let mut out = [[None; 8]; 7];
     let mut k = 0;
     while k < Kind::ALL.len() {
@@ -61,7 +61,7 @@ const AB_TYPES: [[Option<ElementType>; 8]; 7] = {
 
 /// The accumulator type each dtype code stands for under each kind
 /// ([`ElementType::from_d_code`]; block-scaled kinds have no dtype field and always get f32).
-const D_TYPES: [[Option<ElementType>; 4]; 7] = {
+pub(super) const D_TYPES: [[Option<ElementType>; 4]; 7] = {
     let mut out = [[None; 4]; 7];
     let mut k = 0;
     while k < Kind::ALL.len() {

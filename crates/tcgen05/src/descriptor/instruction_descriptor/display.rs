@@ -2,6 +2,7 @@
 //! [`RowMeaning`], one row's value in words.
 
 use super::*;
+use crate::bits::RowReading;
 
 /// The meaning, in words, of one layout row's bits in a raw value: what [`Display`] prints in
 /// the last column, and what the command-line tool prints too.
@@ -32,58 +33,13 @@ impl RowMeaning {
 
 impl fmt::Display for RowMeaning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let kind = self.kind;
-        let v = self.row.get(self.bits as u64);
-        if matches!(self.row.role, Role::Reserved) {
-            return f.write_str(if v == 0 {
-                "reserved, 0"
-            } else {
-                "reserved: SET, must be 0"
-            });
+        // The kind's own row gives the meaning (a row of Table 42 itself names no types).
+        let row = row(self.kind, self.row.field).unwrap_or(self.row);
+        RowReading {
+            row,
+            word: self.bits as u64,
         }
-        let yes_no = |b: u64| if b == 1 { "yes" } else { "no" };
-        match self.row.field {
-            IdescField::DType => match ElementType::from_d_code(kind, v as u8) {
-                Some(t) => write!(f, ".{t}"),
-                None => write!(f, "invalid code {v} for .kind::{kind}"),
-            },
-            IdescField::AType | IdescField::BType => {
-                match ElementType::from_ab_code(kind, v as u8) {
-                    Some(t) => write!(f, ".{t}"),
-                    None => write!(f, "invalid code {v} for .kind::{kind}"),
-                }
-            }
-            IdescField::Sparse => f.write_str(if v == 1 { "sparse" } else { "dense" }),
-            IdescField::TransposeA => f.write_str(if v == 1 {
-                "M-major (transposed)"
-            } else {
-                "K-major"
-            }),
-            IdescField::TransposeB => f.write_str(if v == 1 {
-                "N-major (transposed)"
-            } else {
-                "K-major"
-            }),
-            IdescField::Saturate | IdescField::NegateA | IdescField::NegateB => {
-                f.write_str(yes_no(v))
-            }
-            IdescField::N => write!(f, "N = {}", v << 3),
-            IdescField::M => write!(f, "M = {}", v * m_unit(kind) as u64),
-            IdescField::MaxShift => match MaxShift::from_code(v as u8) {
-                Some(MaxShift::None) | None => f.write_str("no shift"),
-                Some(s) => write!(f, "{} rows (.ws only)", s.rows()),
-            },
-            IdescField::ScaleType => match ScaleType::from_code(v as u8) {
-                Some(s) => write!(f, ".{s}"),
-                None => write!(f, "code {v}"),
-            },
-            IdescField::K => f.write_str(if v == 1 {
-                "K = 96 (dense, sm_103a)"
-            } else {
-                "K = 64 dense / 128 sparse"
-            }),
-            _ => write!(f, "{v}"),
-        }
+        .fmt(f)
     }
 }
 

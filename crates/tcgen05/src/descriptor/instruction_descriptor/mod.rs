@@ -42,7 +42,7 @@
 
 use core::fmt;
 
-use crate::bits::{BitField, Role};
+use crate::bits::{BitField, LayoutField, Meaning, Role, Word};
 use crate::diagnostic::{Diagnostic, Diagnostics, OneLine, Rule, RuleSource, Severity, Source};
 use crate::mma::{ElementType, IdescLayout, Kind, MaxShift, ScaleType};
 
@@ -52,12 +52,14 @@ mod display;
 mod encode;
 mod error;
 mod tables;
+mod values;
 use decode::*;
 pub use diagnostics::*;
 pub use display::*;
 pub use encode::*;
 pub use error::*;
 use tables::*;
+pub use values::*;
 
 /// A field of the instruction descriptor, in any of its three layouts.
 ///
@@ -152,26 +154,33 @@ impl IdescField {
     }
 }
 
+impl LayoutField for IdescField {
+    fn name(self) -> &'static str {
+        IdescField::name(self)
+    }
+}
+
 crate::bit_layout! {
     /// Instruction descriptor layout for `.kind::tf32`, `.kind::f16`, `.kind::f8f6f4` and
-    /// `.kind::i8` (PTX ISA 9.7.16.4.2 Table 42).
+    /// `.kind::i8` (PTX ISA 9.7.16.4.2 Table 42). Its type rows hold plain codes; [`layout`]
+    /// gives each kind's table, with the codes named under the kind.
     pub const TABLE_42: [BitField<IdescField>; 32 bits] = {
         0 ..= 1   SparsitySelector value "Sparsity selector, if Sparsity is enabled" (Table 42);
-        2 ..= 2   Sparse           value "Sparsity: Dense = 0, Sparse = 1" (Table 42);
-        3 ..= 3   Saturate         value "Saturate for integer types" (Table 42);
+        2 ..= 2   Sparse           value: SPARSITY "Sparsity: Dense = 0, Sparse = 1" (Table 42);
+        3 ..= 3   Saturate         value: YES_NO "Saturate for integer types" (Table 42);
         4 ..= 5   DType            value "dtype (Matrix D type)" (Table 42);
         6 ..= 6   Reserved6        reserved "Reserved" (Table 42);
         7 ..= 9   AType            value "atype (Matrix A type)" (Table 42);
         10 ..= 12 BType            value "btype (Matrix B type)" (Table 42);
-        13 ..= 13 NegateA          value "Negate A Matrix" (Table 42);
-        14 ..= 14 NegateB          value "Negate B Matrix" (Table 42);
-        15 ..= 15 TransposeA       value "Transpose A Matrix" (Table 42);
-        16 ..= 16 TransposeB       value "Transpose B Matrix" (Table 42);
-        17 ..= 22 N                value "N, Dimension of Matrix B (3 LSBs not included)" (Table 42);
+        13 ..= 13 NegateA          value: YES_NO "Negate A Matrix" (Table 42);
+        14 ..= 14 NegateB          value: YES_NO "Negate B Matrix" (Table 42);
+        15 ..= 15 TransposeA       value: TRANSPOSE_A "Transpose A Matrix" (Table 42);
+        16 ..= 16 TransposeB       value: TRANSPOSE_B "Transpose B Matrix" (Table 42);
+        17 ..= 22 N                value: N_BY_8 "N, Dimension of Matrix B (3 LSBs not included)" (Table 42);
         23 ..= 23 Reserved23       reserved "Reserved" (Table 42);
-        24 ..= 28 M                value "M, Dimension of Matrix A (4 LSBs not included)" (Table 42);
+        24 ..= 28 M                value: M_BY_16 "M, Dimension of Matrix A (4 LSBs not included)" (Table 42);
         29 ..= 29 Reserved29       reserved "Reserved" (Table 42);
-        30 ..= 31 MaxShift         value "Maximum shift while attempting B matrix reuse in .ws" (Table 42);
+        30 ..= 31 MaxShift         value: MAX_SHIFT "Maximum shift while attempting B matrix reuse in .ws" (Table 42);
     }
 }
 
@@ -179,20 +188,20 @@ crate::bit_layout! {
     /// Instruction descriptor layout for `.kind::mxf8f6f4` (PTX ISA 9.7.16.4.2 Table 43).
     pub const TABLE_43: [BitField<IdescField>; 32 bits] = {
         0 ..= 1   Reserved0   reserved "Reserved" (Table 43);
-        2 ..= 2   Sparse      value "Sparsity: Dense = 0, Sparse = 1" (Table 43);
+        2 ..= 2   Sparse      value: SPARSITY "Sparsity: Dense = 0, Sparse = 1" (Table 43);
         3 ..= 3   Reserved3   reserved "Reserved" (Table 43);
         4 ..= 5   SfbId       value "Matrix B Scale Factor Data ID" (Table 43);
         6 ..= 6   Reserved6   reserved "Reserved" (Table 43);
         7 ..= 9   AType       value "atype (Matrix A type)" (Table 43);
         10 ..= 12 BType       value "btype (Matrix B type)" (Table 43);
-        13 ..= 13 NegateA     value "Negate A Matrix" (Table 43);
-        14 ..= 14 NegateB     value "Negate B Matrix" (Table 43);
-        15 ..= 15 TransposeA  value "Transpose A Matrix" (Table 43);
-        16 ..= 16 TransposeB  value "Transpose B Matrix" (Table 43);
-        17 ..= 22 N           value "N, Dimension of Matrix B (3 LSBs not included)" (Table 43);
-        23 ..= 23 ScaleType   value "Scale Matrix Type, for both scale_A / scale_B" (Table 43);
+        13 ..= 13 NegateA     value: YES_NO "Negate A Matrix" (Table 43);
+        14 ..= 14 NegateB     value: YES_NO "Negate B Matrix" (Table 43);
+        15 ..= 15 TransposeA  value: TRANSPOSE_A "Transpose A Matrix" (Table 43);
+        16 ..= 16 TransposeB  value: TRANSPOSE_B "Transpose B Matrix" (Table 43);
+        17 ..= 22 N           value: N_BY_8 "N, Dimension of Matrix B (3 LSBs not included)" (Table 43);
+        23 ..= 23 ScaleType   value: SCALE_TYPE "Scale Matrix Type, for both scale_A / scale_B" (Table 43);
         24 ..= 26 Reserved24  reserved "Reserved" (Table 43);
-        27 ..= 28 M           value "M, Dimension of Matrix A (7 LSBs not included)" (Table 43);
+        27 ..= 28 M           value: M_BY_128 "M, Dimension of Matrix A (7 LSBs not included)" (Table 43);
         29 ..= 30 SfaId       value "Matrix A Scale Factor Data ID" (Table 43);
         31 ..= 31 Reserved31  reserved "Reserved" (Table 43);
     }
@@ -203,34 +212,31 @@ crate::bit_layout! {
     /// 9.7.16.4.2 Table 44). btype is 2 bits wide here and E2M1 is code 1 (decisions.md R8).
     pub const TABLE_44: [BitField<IdescField>; 32 bits] = {
         0 ..= 1   Reserved0   reserved "Reserved" (Table 44);
-        2 ..= 2   Sparse      value "Sparsity: Dense = 0, Sparse = 1" (Table 44);
+        2 ..= 2   Sparse      value: SPARSITY "Sparsity: Dense = 0, Sparse = 1" (Table 44);
         3 ..= 3   Reserved3   reserved "Reserved" (Table 44);
         4 ..= 5   SfbId       value "Matrix B Scale Factor Data ID" (Table 44);
         6 ..= 6   Reserved6   reserved "Reserved" (Table 44);
         7 ..= 9   AType       value "atype (Matrix A type)" (Table 44);
         10 ..= 11 BType       value "btype (Matrix B type)" (Table 44);
         12 ..= 12 Reserved12  reserved "Reserved" (Table 44);
-        13 ..= 13 NegateA     value "Negate A Matrix" (Table 44);
-        14 ..= 14 NegateB     value "Negate B Matrix" (Table 44);
-        15 ..= 15 TransposeA  value "Transpose A Matrix" (Table 44);
-        16 ..= 16 TransposeB  value "Transpose B Matrix" (Table 44);
-        17 ..= 22 N           value "N, Dimension of Matrix B (3 LSBs not included)" (Table 44);
-        23 ..= 23 ScaleType   value "Scale Matrix Type, for both scale_A / scale_B" (Table 44);
+        13 ..= 13 NegateA     value: YES_NO "Negate A Matrix" (Table 44);
+        14 ..= 14 NegateB     value: YES_NO "Negate B Matrix" (Table 44);
+        15 ..= 15 TransposeA  value: TRANSPOSE_A "Transpose A Matrix" (Table 44);
+        16 ..= 16 TransposeB  value: TRANSPOSE_B "Transpose B Matrix" (Table 44);
+        17 ..= 22 N           value: N_BY_8 "N, Dimension of Matrix B (3 LSBs not included)" (Table 44);
+        23 ..= 23 ScaleType   value: SCALE_TYPE "Scale Matrix Type, for both scale_A / scale_B" (Table 44);
         24 ..= 26 Reserved24  reserved "Reserved" (Table 44);
-        27 ..= 28 M           value "M, Dimension of Matrix A (7 LSBs not included)" (Table 44);
+        27 ..= 28 M           value: M_BY_128 "M, Dimension of Matrix A (7 LSBs not included)" (Table 44);
         29 ..= 30 SfaId       value "Matrix A Scale Factor Data ID" (Table 44);
-        31 ..= 31 K           value "K Dimension: (Dense K=64 / Sparse K=128) = 0, (Dense K=96) = 1" (Table 44);
+        31 ..= 31 K           value: K_BIT "K Dimension: (Dense K=64 / Sparse K=128) = 0, (Dense K=96) = 1" (Table 44);
     }
 }
 
-/// The layout table of a kind (decisions.md R8).
+/// The layout table of a kind (decisions.md R8), with the meanings the kind gives its rows:
+/// the type codes named under the kind and, in Table 44, the K bit giving the kind's K.
 #[must_use]
 pub const fn layout(kind: Kind) -> &'static [BitField<IdescField>] {
-    match kind.idesc_layout() {
-        IdescLayout::Table42 => TABLE_42,
-        IdescLayout::Table43 => TABLE_43,
-        IdescLayout::Table44 => TABLE_44,
-    }
+    kind_layout(kind)
 }
 
 const fn table_number(kind: Kind) -> u8 {
@@ -291,15 +297,12 @@ pub const fn reserved_mask(kind: Kind) -> u32 {
     }
 }
 
-/// The row of `field` in `kind`'s layout, or `None` when that layout has no such field.
+/// The row of `field` in `kind`'s layout ([`layout`]), or `None` when that layout has no such
+/// field.
 #[must_use]
 pub const fn row(kind: Kind, field: IdescField) -> Option<&'static BitField<IdescField>> {
-    let (table, index) = match kind.idesc_layout() {
-        IdescLayout::Table42 => (TABLE_42, &ROW_INDEX[0]),
-        IdescLayout::Table43 => (TABLE_43, &ROW_INDEX[1]),
-        IdescLayout::Table44 => (TABLE_44, &ROW_INDEX[2]),
-    };
-    let i = index[field as usize] as usize;
+    let table = layout(kind);
+    let i = ROW_INDEX[layout_index(kind)][field as usize] as usize;
     if i < table.len() {
         Some(&table[i])
     } else {
@@ -307,12 +310,16 @@ pub const fn row(kind: Kind, field: IdescField) -> Option<&'static BitField<Ides
     }
 }
 
-/// The granularity of M in a kind's layout: 16 (M >> 4, Table 42) or 128 (M >> 7, Tables 43-44).
+/// The granularity of M in a kind's layout: 16 (M >> 4, Table 42) or 128 (M >> 7, Tables 43-44),
+/// as the M row's meaning scales it.
 #[must_use]
 pub const fn m_unit(kind: Kind) -> u16 {
-    match kind.idesc_layout() {
-        IdescLayout::Table42 => 16,
-        IdescLayout::Table43 | IdescLayout::Table44 => 128,
+    match row(kind, IdescField::M) {
+        Some(BitField {
+            meaning: Meaning::Scaled { shift, .. },
+            ..
+        }) => 1 << *shift,
+        _ => 1,
     }
 }
 

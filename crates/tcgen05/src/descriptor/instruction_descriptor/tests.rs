@@ -528,3 +528,143 @@ fn k_is_implied_by_kind_and_sparsity() {
         96
     );
 }
+
+/// A row value written as the command's JSON writes it, for comparing value lists.
+fn shown(v: crate::bits::RowValue) -> std::string::String {
+    use crate::bits::RowValue;
+    match v {
+        RowValue::Number(n) | RowValue::Bytes(n) | RowValue::InvalidCode(n) => n.to_string(),
+        RowValue::Flag(b) => (b as u8).to_string(),
+        RowValue::Bool(b) => b.to_string(),
+        RowValue::Name(c) => format!("\"{}\"", c.name),
+    }
+}
+
+/// The JSON fields of a value whose fields decode, as Tables 42-44 define them through
+/// [`IdescFields`]: the fields of Table 42 for every kind, the scale fields for the block-scaled
+/// kinds and K where Table 44 stores its bit.
+fn fields_as_decoded(f: &IdescFields) -> Vec<(&'static str, std::string::String)> {
+    let mut out = vec![
+        ("sparsity_selector", f.sparsity_selector.to_string()),
+        ("sparse", f.sparse.to_string()),
+        ("saturate", f.saturate.to_string()),
+        ("d_type", format!("\"{}\"", f.d_type.name())),
+        ("a_type", format!("\"{}\"", f.a_type.name())),
+        ("b_type", format!("\"{}\"", f.b_type.name())),
+        ("negate_a", f.negate_a.to_string()),
+        ("negate_b", f.negate_b.to_string()),
+        ("transpose_a", f.transpose_a.to_string()),
+        ("transpose_b", f.transpose_b.to_string()),
+        ("m", f.m.to_string()),
+        ("n", f.n.to_string()),
+        ("max_shift", f.max_shift.rows().to_string()),
+    ];
+    if let Some(s) = f.scale_type {
+        out.push(("scale_type", format!("\"{}\"", s.name())));
+        out.push(("sfa_id", f.sfa_id.to_string()));
+        out.push(("sfb_id", f.sfb_id.to_string()));
+    }
+    if f.kind.idesc_layout() == IdescLayout::Table44 {
+        out.push(("k", f.k().to_string()));
+    }
+    out
+}
+
+#[test]
+fn json_values_are_the_decoded_fields() {
+    let mut checked = 0;
+    for raw in probe_values() {
+        for kind in Kind::ALL {
+            let Some(f) = InstructionDescriptor::decode(raw, kind).fields else {
+                continue;
+            };
+            let got: Vec<_> = json_fields(kind)
+                .iter()
+                .map(|l| (l.key, shown(l.value(raw.into()))))
+                .collect();
+            assert_eq!(got, fields_as_decoded(&f), "{raw:#010x} under {kind}");
+            let k = line_field(kind, IdescField::K).map(|l| l.value(raw.into()));
+            assert_eq!(k.map(shown), Some(f.k().to_string()), "{raw:#010x} {kind}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 1000, "only {checked} values decoded");
+}
+
+#[test]
+fn type_rows_name_the_codes_of_their_kind() {
+    use crate::bits::RowValue;
+    for raw in probe_values().into_iter().take(3000) {
+        for kind in Kind::ALL {
+            for field in [IdescField::DType, IdescField::AType, IdescField::BType] {
+                let Some(r) = row(kind, field) else {
+                    assert!(kind.is_block_scaled() && field == IdescField::DType);
+                    continue;
+                };
+                let code = r.get(raw.into());
+                let want = if field == IdescField::DType {
+                    ElementType::from_d_code(kind, code as u8)
+                } else {
+                    ElementType::from_ab_code(kind, code as u8)
+                };
+                let reading = crate::bits::RowReading {
+                    row: r,
+                    word: raw.into(),
+                };
+                match (r.value(raw.into()), want) {
+                    (Some(RowValue::Name(c)), Some(t)) => {
+                        assert_eq!(c.name, t.name());
+                        assert_eq!(reading.to_string(), format!(".{t}"));
+                    }
+                    (Some(RowValue::InvalidCode(c)), None) => {
+                        assert_eq!(c, code);
+                        assert_eq!(
+                            reading.to_string(),
+                            format!("invalid code {code} for .kind::{kind}")
+                        );
+                    }
+                    (got, _) => panic!("{raw:#010x} {kind} {field:?}: {got:?} for {want:?}"),
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn value_lists_follow_the_json_order_and_the_batch_line() {
+    let keys = |kind| json_fields(kind).iter().map(|l| l.key).collect::<Vec<_>>();
+    let table42 = [
+        "sparsity_selector",
+        "sparse",
+        "saturate",
+        "d_type",
+        "a_type",
+        "b_type",
+        "negate_a",
+        "negate_b",
+        "transpose_a",
+        "transpose_b",
+        "m",
+        "n",
+        "max_shift",
+    ];
+    assert_eq!(keys(Kind::F16), table42);
+    let mut table43 = table42.to_vec();
+    table43.extend(["scale_type", "sfa_id", "sfb_id"]);
+    assert_eq!(keys(Kind::Mxf8f6f4), table43);
+    table43.push("k");
+    assert_eq!(keys(Kind::Mxf4nvf4), table43);
+    let line = |kind| line_fields(kind).iter().map(|l| l.key).collect::<Vec<_>>();
+    assert_eq!(line(Kind::I8)[..6], ["M", "N", "K", "d", "a", "b"]);
+    assert_eq!(line(Kind::I8).last(), Some(&"max_shift"));
+    assert_eq!(line(Kind::Mxf4).last(), Some(&"sfb_id"));
+    // M and N give their real values; the layouts store M >> 4 or M >> 7 and N >> 3.
+    assert_eq!(m_unit(Kind::F16), 16);
+    assert_eq!(m_unit(Kind::Mxf4), 128);
+    let m = row(Kind::Mxf4, IdescField::M).expect("Table 44 has M");
+    assert_eq!(
+        m.value(0x0800_0000),
+        Some(crate::bits::RowValue::Number(128))
+    );
+    assert_eq!(m.bits_of(crate::bits::RowValue::Number(256)), 2);
+}
