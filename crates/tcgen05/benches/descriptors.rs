@@ -143,6 +143,23 @@ fn smem(c: &mut Criterion) {
             }
         })
     });
+    g.bench_function("decode and read every problem (random values)", |b| {
+        b.iter(|| {
+            for &v in &random {
+                let d = SmemDescriptor::decode(black_box(v), Target::Sm100a);
+                for e in d.diagnostics.iter() {
+                    black_box(e);
+                }
+            }
+        })
+    });
+    g.bench_function("is_valid (random values)", |b| {
+        b.iter(|| {
+            for &v in &random {
+                black_box(SmemDescriptor::is_valid(black_box(v), Target::Sm100a));
+            }
+        })
+    });
     g.finish();
 }
 
