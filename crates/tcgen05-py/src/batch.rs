@@ -10,7 +10,7 @@ use tcgen05::instruction_descriptor::InstructionDescriptor;
 use tcgen05::shared_memory_descriptor::{SmemDescriptor, Swizzle};
 use tcgen05::{ElementType, Kind, Target};
 
-use crate::idesc::View;
+use crate::idesc::LineReader;
 use crate::smem::swizzle_of;
 
 /// One record field: name, NumPy format (native byte order) and byte offset.
@@ -75,9 +75,9 @@ fn count(n: usize) -> u8 {
 }
 
 /// Decodes one value into its record.
-fn idesc_record(bits: u32, kind: Kind, out: &mut [u8]) {
+fn idesc_record(bits: u32, reader: &LineReader, kind: Kind, out: &mut [u8]) {
     let d = InstructionDescriptor::decode(bits, kind);
-    let v = View::of(&d);
+    let v = reader.view(&d);
     // Counted from the problem set, without building each problem.
     let errors = d.diagnostics.error_count();
     let warnings = d.diagnostics.len() - errors;
@@ -177,11 +177,12 @@ pub fn decode_idesc_records<'py>(
         ));
     }
     let threads = threads_or_all(threads);
+    let reader = LineReader::new(kind);
     // The records are written straight into the bytearray that NumPy then views (no copy).
     PyByteArray::new_with(py, data.len() / 4 * IDESC_SIZE, |out| {
         py.detach(|| {
             parallel::<4>(data, out, IDESC_SIZE, threads, |w, rec| {
-                idesc_record(u32::from_ne_bytes(w), kind, rec);
+                idesc_record(u32::from_ne_bytes(w), &reader, kind, rec);
             });
         });
         Ok(())

@@ -314,14 +314,27 @@ pub const fn row(kind: Kind, field: IdescField) -> Option<&'static BitField<Ides
 /// as the M row's meaning scales it.
 #[must_use]
 pub const fn m_unit(kind: Kind) -> u16 {
-    match row(kind, IdescField::M) {
-        Some(BitField {
+    M_UNITS[kind as usize]
+}
+
+/// [`m_unit`] of each kind, read from the M rows once, at compile time (decoding asks for it
+/// with every value).
+const M_UNITS: [u16; Kind::ALL.len()] = {
+    let mut out = [1; Kind::ALL.len()];
+    let mut i = 0;
+    while i < Kind::ALL.len() {
+        let kind = Kind::ALL[i];
+        if let Some(BitField {
             meaning: Meaning::Scaled { shift, .. },
             ..
-        }) => 1 << *shift,
-        _ => 1,
+        }) = row(kind, IdescField::M)
+        {
+            out[kind as usize] = 1 << *shift;
+        }
+        i += 1;
     }
-}
+    out
+};
 
 /// Every field of an instruction descriptor, as a kernel author states them.
 ///
