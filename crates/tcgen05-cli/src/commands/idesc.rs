@@ -204,30 +204,35 @@ fn problem_key(bits: u32, kind: Kind, position: u32) -> u64 {
     1 << 63 | (kind as u64) << 40 | u64::from(position) << 32 | u64::from(bits & reads)
 }
 
-/// The indices in `cache` of every problem of `d` (as [`problems_from`] lists them) into
-/// `indices`; returns whether none is an error. The descriptor's own problems are found by
-/// [`problem_key`], built only when first met.
+/// The indices in `cache` of every problem of `bits` under `kind` (as [`problems_of`] lists
+/// them) into `indices`; returns whether none is an error. The descriptor's own problems are
+/// found by [`problem_key`], built only when first met; the fields are read only for the MMA
+/// checks.
+#[inline]
 fn problem_indices(
-    d: &IdescDecoded,
+    bits: u32,
+    kind: Kind,
     mma: Option<Mma>,
     cache: &mut Cache<MmaError>,
     indices: &mut Vec<u32>,
 ) -> Result<bool, fmt::Error> {
     cache.begin();
     indices.clear();
-    let (bits, kind) = (d.bits, d.kind);
-    let mut set = d.diagnostics.positions();
+    let diags = InstructionDescriptor::decode(bits, kind).diagnostics;
+    let mut set = diags.positions();
     while set != 0 {
         let p = set.trailing_zeros();
         set &= set - 1;
-        let diags = &d.diagnostics;
         let i = cache.keyed(problem_key(bits, kind, p), || {
             diags.at(p).map(MmaError::Idesc)
         })?;
         indices.push(i);
     }
-    let mut valid = !d.diagnostics.has_errors();
-    if let (Some(mma), Some(fields)) = (mma, d.fields) {
+    let mut valid = !diags.has_errors();
+    let Some(mma) = mma else {
+        return Ok(valid);
+    };
+    if let Some(fields) = InstructionDescriptor::decode(bits, kind).fields {
         let cfg = MmaConfig {
             idesc: fields,
             cta_group: mma.cta_group,
@@ -269,8 +274,7 @@ fn decode_object(
 fn decode_object_once(buf: &mut String, bits: u32, kind: Kind, mma: Option<Mma>) -> fmt::Result {
     let mut cache = Cache::new();
     let mut indices = Vec::new();
-    let d = InstructionDescriptor::decode(bits, kind);
-    let valid = problem_indices(&d, mma, &mut cache, &mut indices)?;
+    let valid = problem_indices(bits, kind, mma, &mut cache, &mut indices)?;
     decode_object(buf, bits, kind, valid, &cache, &indices)
 }
 
@@ -474,8 +478,7 @@ impl Decoder for Batch {
         // BITS = 32: the value fits.
         let bits = raw as u32;
         if let Some(kind) = self.kind {
-            let d = InstructionDescriptor::decode(bits, kind);
-            let valid = problem_indices(&d, self.mma, &mut self.cache, &mut self.indices)?;
+            let valid = problem_indices(bits, kind, self.mma, &mut self.cache, &mut self.indices)?;
             if json {
                 decode_object(buf, bits, kind, valid, &self.cache, &self.indices)?;
             } else {
@@ -500,8 +503,7 @@ impl Decoder for Batch {
                 if !InstructionDescriptor::is_valid(bits, k) {
                     continue;
                 }
-                let d = InstructionDescriptor::decode(bits, k);
-                if !problem_indices(&d, self.mma, &mut self.cache, &mut self.indices)? {
+                if !problem_indices(bits, k, self.mma, &mut self.cache, &mut self.indices)? {
                     continue;
                 }
                 if any {
@@ -528,8 +530,7 @@ impl Decoder for Batch {
                 if !InstructionDescriptor::is_valid(bits, k) {
                     continue;
                 }
-                let d = InstructionDescriptor::decode(bits, k);
-                if !problem_indices(&d, self.mma, &mut self.cache, &mut self.indices)? {
+                if !problem_indices(bits, k, self.mma, &mut self.cache, &mut self.indices)? {
                     continue;
                 }
                 any = true;
@@ -753,8 +754,8 @@ mod tests {
             for bits in values(10_000) {
                 for kind in Kind::ALL {
                     let d = InstructionDescriptor::decode(bits, kind);
-                    let valid =
-                        problem_indices(&d, mma, &mut cache, &mut indices).expect("rendered");
+                    let valid = problem_indices(bits, kind, mma, &mut cache, &mut indices)
+                        .expect("rendered");
                     problems_from(&d, mma, &mut problems);
                     assert_eq!(valid, is_valid(&problems));
                     let (mut got, mut want) = (String::new(), String::new());
