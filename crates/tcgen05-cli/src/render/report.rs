@@ -353,9 +353,6 @@ impl<D: Diagnostic + Hash + Eq> Cache<D> {
     /// The rendering of `d`, made on its first use.
     #[inline(always)]
     fn get(&mut self, d: &D) -> Result<&Rendered, fmt::Error> {
-        if self.rendered.len() >= CACHE_LIMIT {
-            self.clear();
-        }
         let i = self.indexed(d)?;
         self.rendered.get(i as usize).ok_or(fmt::Error)
     }
@@ -379,9 +376,14 @@ impl<D: Diagnostic + Hash + Eq> Cache<D> {
         Ok(i)
     }
 
-    /// [`Cache::indexed`] for a problem not in its slot: from the map, or rendered now.
+    /// [`Cache::indexed`] for a problem not in its slot: from the map, or rendered now. A full
+    /// cache is emptied first (after [`Cache::begin`] there is always room, so indices already
+    /// given for the value stay good).
     #[inline(never)]
     fn get_slow(&mut self, d: &D, slot: usize) -> Result<u32, fmt::Error> {
+        if self.rendered.len() >= CACHE_LIMIT {
+            self.clear();
+        }
         if self.front.is_empty() {
             self.front.resize_with(1 << FRONT_BITS, || None);
         }
