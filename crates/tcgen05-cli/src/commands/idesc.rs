@@ -6,7 +6,7 @@ use std::fmt::{self, Write as _};
 use tcgen05::bits::{RowReading, RowValue};
 use tcgen05::diagnostic::{Diagnostic, Severity, Source};
 use tcgen05::instruction_descriptor::{
-    json_fields, layout, line_field, line_fields, reserved_mask, word, IdescDecoded, IdescField,
+    json_fields, layout, line_field, line_fields, word, IdescDecoded, IdescDiagnostics, IdescField,
     IdescFields, InstructionDescriptor,
 };
 use tcgen05::mma::{CtaGroup, ElementType, IdescLayout, Kind};
@@ -171,42 +171,111 @@ fn problems_from(d: &IdescDecoded, mma: Option<Mma>, out: &mut Vec<MmaError>) {
     }
 }
 
-/// Batch listing: whether `bits` is valid under `kind` (the core's verdict, as in
-/// `InstructionDescriptor::valid_kinds`) and, when given, in the MMA; its problems in `out`.
-// TODO(issue 15): core lacks a cheap validity check (item 4: `is_valid(raw, kind)`); until then a
-// kind whose reserved bits are set (always an error, decisions.md R10) is skipped by the core's
-// mask, without the seven decodes of `valid_kinds`.
-fn valid_under(bits: u32, kind: Kind, mma: Option<Mma>, out: &mut Vec<MmaError>) -> bool {
-    if bits & reserved_mask(kind) != 0 {
-        return false;
-    }
-    let d = InstructionDescriptor::decode(bits, kind);
-    if !d.is_valid() {
-        return false;
-    }
-    problems_from(&d, mma, out);
-    is_valid(out)
-}
-
 fn is_valid(problems: &[MmaError]) -> bool {
     !problems.iter().any(|d| d.severity() == Severity::Error)
+}
+
+/// `IdescDiagnostics::reads` of each kind (by `kind as usize`) and problem position, made at
+/// compile time.
+const READS: [[u32; 64]; 7] = {
+    let mut out = [[0; 64]; 7];
+    let mut k = 0;
+    while k < Kind::ALL.len() {
+        let mut p = 0;
+        while p < 64 {
+            out[Kind::ALL[k] as usize][p] = IdescDiagnostics::reads(Kind::ALL[k], p as u32);
+            p += 1;
+        }
+        k += 1;
+    }
+    out
+};
+
+/// The cache key of the problem at `position` of the problem set of `bits` under `kind`: the
+/// kind, the position and the bits that the core builds that problem from
+/// (`IdescDiagnostics::reads`), so that equal keys are equal problems.
+#[inline(always)]
+fn problem_key(bits: u32, kind: Kind, position: u32) -> u64 {
+    let reads = READS
+        .get(kind as usize)
+        .and_then(|r| r.get(position as usize))
+        .copied()
+        .unwrap_or(u32::MAX);
+    1 << 63 | (kind as u64) << 40 | u64::from(position) << 32 | u64::from(bits & reads)
+}
+
+/// The indices in `cache` of every problem of `bits` under `kind` (as [`problems_of`] lists
+/// them) into `indices`; returns whether none is an error. The descriptor's own problems are
+/// found by [`problem_key`], built only when first met; the fields are read only for the MMA
+/// checks.
+#[inline]
+fn problem_indices(
+    bits: u32,
+    kind: Kind,
+    mma: Option<Mma>,
+    cache: &mut Cache<MmaError>,
+    indices: &mut Vec<u32>,
+) -> Result<bool, fmt::Error> {
+    cache.begin();
+    indices.clear();
+    let diags = InstructionDescriptor::decode(bits, kind).diagnostics;
+    let mut set = diags.positions();
+    while set != 0 {
+        let p = set.trailing_zeros();
+        set &= set - 1;
+        let i = cache.keyed(problem_key(bits, kind, p), || {
+            diags.at(p).map(MmaError::Idesc)
+        })?;
+        indices.push(i);
+    }
+    let mut valid = !diags.has_errors();
+    let Some(mma) = mma else {
+        return Ok(valid);
+    };
+    if let Some(fields) = InstructionDescriptor::decode(bits, kind).fields {
+        let cfg = MmaConfig {
+            idesc: fields,
+            cta_group: mma.cta_group,
+            ws: mma.ws,
+            target: mma.target,
+            a_swizzle: None,
+            b_swizzle: None,
+        };
+        for e in validate_mma(&cfg).iter() {
+            if matches!(e, MmaError::Idesc(_)) {
+                continue;
+            }
+            valid &= e.severity() != Severity::Error;
+            indices.push(cache.indexed(&e)?);
+        }
+    }
+    Ok(valid)
 }
 
 fn decode_object(
     buf: &mut String,
     bits: u32,
     kind: Kind,
-    problems: &[MmaError],
-    cache: &mut Cache<MmaError>,
+    valid: bool,
+    cache: &Cache<MmaError>,
+    indices: &[u32],
 ) -> fmt::Result {
     let mut o = Obj::open(buf);
     o.hex(key!("hex"), bits.into(), 8);
     o.name(key!("kind"), kind.name())?;
-    o.bool(key!("valid"), is_valid(problems))?;
+    o.bool(key!("valid"), valid)?;
     fields_json(&mut o, bits, kind)?;
-    cache.json(&mut o, problems)?;
+    cache.json_indexed(&mut o, indices)?;
     o.close();
     Ok(())
+}
+
+/// [`decode_object`] of `bits` under `kind`, with a cache of its own.
+fn decode_object_once(buf: &mut String, bits: u32, kind: Kind, mma: Option<Mma>) -> fmt::Result {
+    let mut cache = Cache::new();
+    let mut indices = Vec::new();
+    let valid = problem_indices(bits, kind, mma, &mut cache, &mut indices)?;
+    decode_object(buf, bits, kind, valid, &cache, &indices)
 }
 
 fn heading(buf: &mut String, bits: u32, kind: Kind, style: Style) -> fmt::Result {
@@ -283,7 +352,7 @@ pub fn decode(
     if let Some(kind) = kind {
         problems_of(bits, kind, mma, &mut problems);
         if ctx.json {
-            decode_object(&mut rep.out, bits, kind, &problems, &mut Cache::new())?;
+            decode_object_once(&mut rep.out, bits, kind, mma)?;
             rep.out.push('\n');
         } else {
             human_block(&mut rep.out, bits, kind, &problems, mma, ctx.out)?;
@@ -301,8 +370,7 @@ pub fn decode(
             if i > 0 {
                 buf.push(',');
             }
-            problems_of(bits, k, mma, &mut problems);
-            decode_object(buf, bits, k, &problems, &mut Cache::new())?;
+            decode_object_once(buf, bits, k, mma)?;
         }
         buf.push(']');
         o.close();
@@ -379,7 +447,7 @@ fn valid_kinds(bits: u32, mma: Option<Mma>, scratch: &mut Vec<MmaError>) -> Vec<
 pub struct Batch {
     kind: Option<Kind>,
     mma: Option<Mma>,
-    problems: Vec<MmaError>,
+    indices: Vec<u32>,
     cache: Cache<MmaError>,
 }
 
@@ -389,7 +457,7 @@ impl Batch {
         Batch {
             kind,
             mma,
-            problems: Vec::with_capacity(32),
+            indices: Vec::with_capacity(64),
             cache: Cache::new(),
         }
     }
@@ -410,35 +478,39 @@ impl Decoder for Batch {
         // BITS = 32: the value fits.
         let bits = raw as u32;
         if let Some(kind) = self.kind {
-            problems_of(bits, kind, self.mma, &mut self.problems);
-            let valid = is_valid(&self.problems);
+            let valid = problem_indices(bits, kind, self.mma, &mut self.cache, &mut self.indices)?;
             if json {
-                decode_object(buf, bits, kind, &self.problems, &mut self.cache)?;
+                decode_object(buf, bits, kind, valid, &self.cache, &self.indices)?;
             } else {
                 push_hex(buf, bits.into(), 8);
                 buf.push_str(if valid { " valid " } else { " invalid " });
                 compact(buf, bits, kind);
-                self.cache.compact(buf, &self.problems)?;
+                self.cache.compact_indexed(buf, &self.indices)?;
             }
             return Ok(valid);
         }
-        // The kinds of `InstructionDescriptor::valid_kinds`, as in the single-value path (one
-        // decode per kind, see `valid_under`), narrowed by the MMA checks when given.
+        // The kinds of `InstructionDescriptor::valid_kinds` (each by the core's
+        // `InstructionDescriptor::is_valid`, as that list is made), narrowed by the MMA checks
+        // when given.
         let mut any = false;
+        let start = buf.len();
         if json {
             let mut o = Obj::open(buf);
             o.hex(key!("hex"), bits.into(), 8);
             let b = o.key(key!("kinds"));
             b.push('[');
             for k in Kind::ALL {
-                if !valid_under(bits, k, self.mma, &mut self.problems) {
+                if !InstructionDescriptor::is_valid(bits, k) {
+                    continue;
+                }
+                if !problem_indices(bits, k, self.mma, &mut self.cache, &mut self.indices)? {
                     continue;
                 }
                 if any {
                     b.push(',');
                 }
                 any = true;
-                decode_object(b, bits, k, &self.problems, &mut self.cache)?;
+                decode_object(b, bits, k, true, &self.cache, &self.indices)?;
             }
             b.push(']');
             if !any {
@@ -452,17 +524,19 @@ impl Decoder for Batch {
             }
             o.close();
         } else {
-            let start = buf.len();
             push_hex(buf, bits.into(), 8);
             buf.push_str(" valid");
             for k in Kind::ALL {
-                if !valid_under(bits, k, self.mma, &mut self.problems) {
+                if !InstructionDescriptor::is_valid(bits, k) {
+                    continue;
+                }
+                if !problem_indices(bits, k, self.mma, &mut self.cache, &mut self.indices)? {
                     continue;
                 }
                 any = true;
                 buf.push_str(" | ");
                 compact(buf, bits, k);
-                self.cache.compact(buf, &self.problems)?;
+                self.cache.compact_indexed(buf, &self.indices)?;
             }
             if !any {
                 buf.truncate(start);
@@ -619,4 +693,83 @@ pub fn encode(ctx: Ctx, a: &EncodeIdesc) -> Result<Report, fmt::Error> {
     }
     rep.problems(&problems, ctx.err)?;
     Ok(rep)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+    use tcgen05::instruction_descriptor::IdescError;
+
+    /// `n` pseudo-random 32-bit values, the same each run.
+    fn values(n: usize) -> impl Iterator<Item = u32> {
+        let mut s = 0x2545_f491_4f6c_dd1d_u64;
+        (0..n).map(move |_| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s as u32
+        })
+    }
+
+    #[test]
+    fn problems_with_one_key_are_one_problem() {
+        let mut seen: HashMap<u64, IdescError> = HashMap::new();
+        for bits in values(50_000) {
+            for kind in Kind::ALL {
+                let d = InstructionDescriptor::decode(bits, kind).diagnostics;
+                let mut set = d.positions();
+                while set != 0 {
+                    let p = set.trailing_zeros();
+                    set &= set - 1;
+                    let e = d.at(p).expect("a position of the set");
+                    let key = problem_key(bits, kind, p);
+                    assert_ne!(key, 0);
+                    if let Some(other) = seen.insert(key, e) {
+                        assert_eq!(other, e, "{bits:#010x} under {kind}: key {key:#x}");
+                    }
+                }
+            }
+        }
+        assert!(seen.len() > 500, "{} keys", seen.len());
+    }
+
+    #[test]
+    fn cached_problems_render_as_fresh_ones() {
+        let checked = |cta_group, ws| {
+            Some(Mma {
+                cta_group,
+                ws,
+                target: Target::DEFAULT,
+            })
+        };
+        for mma in [
+            None,
+            checked(CtaGroup::Two, false),
+            checked(CtaGroup::One, true),
+        ] {
+            let mut cache = Cache::new();
+            let mut indices = Vec::new();
+            let mut problems = Vec::new();
+            for bits in values(10_000) {
+                for kind in Kind::ALL {
+                    let d = InstructionDescriptor::decode(bits, kind);
+                    let valid = problem_indices(bits, kind, mma, &mut cache, &mut indices)
+                        .expect("rendered");
+                    problems_from(&d, mma, &mut problems);
+                    assert_eq!(valid, is_valid(&problems));
+                    let (mut got, mut want) = (String::new(), String::new());
+                    let mut o = Obj::open(&mut got);
+                    cache.json_indexed(&mut o, &indices).expect("fmt");
+                    o.close();
+                    let mut o = Obj::open(&mut want);
+                    problems_json2::<MmaError, MmaError>(&mut o, &[], &problems).expect("fmt");
+                    o.close();
+                    cache.compact_indexed(&mut got, &indices).expect("fmt");
+                    render::problems_compact(&mut want, &problems).expect("fmt");
+                    assert_eq!(got, want, "{bits:#010x} under {kind}, {mma:?}");
+                }
+            }
+        }
+    }
 }

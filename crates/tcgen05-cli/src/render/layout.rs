@@ -137,72 +137,137 @@ pub fn fields_text<F: LayoutField>(
     }
 }
 
-/// The text of one entry of a value list for each value of the bits its value depends on: the
-/// row's bits and, for [`Meaning::Picked`], the other bit above them.
-struct EntryTexts {
-    lo: u8,
-    width: u8,
-    with: Option<u8>,
-    texts: Vec<String>,
+/// The bits of a raw value that a value list entry reads: the row's bits and, for
+/// [`Meaning::Picked`], the other bit above them; `None` for a row too wide to be written ahead
+/// (more than [`Group::MAX_ENTRY_BITS`] bits).
+fn entry_bits<F: Copy>(l: &Listed<F>) -> Option<u64> {
+    let (lo, width) = (l.row.lo, l.row.width);
+    if width > Group::MAX_ENTRY_BITS {
+        return None;
+    }
+    let mut mask = ((1u64 << width) - 1) << lo;
+    if let Meaning::Picked { with, .. } = l.row.meaning {
+        mask |= 1 << with;
+    }
+    Some(mask)
+}
+
+/// A run of consecutive entries of a value list, written together: either the text of all of
+/// them for each value of the bits they read (at most [`Group::MAX_BITS`] bits), or one entry
+/// written from its value each time.
+enum Group {
+    /// Texts made ahead, found by the entries' bits gathered into one index.
+    Made {
+        /// The runs of consecutive bits read: lowest bit, mask of the run's width, and where
+        /// the run goes in the index.
+        runs: Vec<(u32, u64, u32)>,
+        /// Every text, one after the other.
+        texts: String,
+        /// The end of each text in `texts`, by index.
+        ends: Vec<u32>,
+    },
+    /// The entry at this place of the list, written each time.
+    Each(usize),
 }
 
 /// How an entry of a value list is written.
 type Writer<F> = fn(&mut String, &Listed<F>, RowValue);
 
-impl EntryTexts {
-    /// The widest row whose texts are made ahead (64 texts); a wider one is written each time.
-    const MAX_WIDTH: u8 = 6;
+impl Group {
+    /// The widest row whose texts are made ahead.
+    const MAX_ENTRY_BITS: u8 = 6;
 
-    fn new<F: Copy>(l: &Listed<F>, write: Writer<F>) -> Option<EntryTexts> {
-        let (lo, width) = (l.row.lo, l.row.width);
-        if width > Self::MAX_WIDTH {
-            return None;
-        }
-        let with = match l.row.meaning {
-            Meaning::Picked { with, .. } => Some(with),
-            _ => None,
-        };
-        let count = (1u64 << width) << u8::from(with.is_some());
-        let texts = (0..count)
-            .map(|i| {
-                let mut raw = (i & ((1 << width) - 1)) << lo;
-                if let Some(w) = with {
-                    raw |= (i >> width) << w;
+    /// The most bits one group of texts reads (1024 texts).
+    const MAX_BITS: u32 = 10;
+
+    /// The groups of `list`, in its order: each entry joins the group before it while the bits
+    /// they read together stay within [`Group::MAX_BITS`].
+    fn split<F: Copy>(list: &[Listed<F>], between: &str, write: Writer<F>) -> Vec<Group> {
+        let mut groups = Vec::new();
+        let mut start = 0;
+        let mut mask = 0u64;
+        for (i, l) in list.iter().enumerate() {
+            match entry_bits(l) {
+                Some(m) if (mask | m).count_ones() <= Self::MAX_BITS => mask |= m,
+                Some(m) => {
+                    groups.push(Self::made(
+                        list.get(start..i).unwrap_or_default(),
+                        mask,
+                        between,
+                        write,
+                    ));
+                    start = i;
+                    mask = m;
                 }
-                let mut t = String::new();
-                write(&mut t, l, l.value(raw));
-                t
-            })
-            .collect();
-        Some(EntryTexts {
-            lo,
-            width,
-            with,
-            texts,
-        })
+                None => {
+                    if start < i {
+                        groups.push(Self::made(
+                            list.get(start..i).unwrap_or_default(),
+                            mask,
+                            between,
+                            write,
+                        ));
+                    }
+                    groups.push(Group::Each(i));
+                    start = i + 1;
+                    mask = 0;
+                }
+            }
+        }
+        if start < list.len() {
+            groups.push(Self::made(
+                list.get(start..).unwrap_or_default(),
+                mask,
+                between,
+                write,
+            ));
+        }
+        groups
     }
 
-    #[inline]
-    fn get(&self, raw: u64) -> &str {
-        let mut i = (raw >> self.lo) & ((1 << self.width) - 1);
-        if let Some(w) = self.with {
-            i |= ((raw >> w) & 1) << self.width;
+    /// The texts of `entries` for each value of `mask`'s bits.
+    fn made<F: Copy>(entries: &[Listed<F>], mask: u64, between: &str, write: Writer<F>) -> Group {
+        let mut runs = Vec::new();
+        let (mut rest, mut at) = (mask, 0);
+        while rest != 0 {
+            let lo = rest.trailing_zeros();
+            let width = (rest >> lo).trailing_ones();
+            let m = if width >= 64 {
+                u64::MAX
+            } else {
+                (1 << width) - 1
+            };
+            runs.push((lo, m, at));
+            at += width;
+            rest &= !(m << lo);
         }
-        // `i` is below `texts.len()` by construction.
-        self.texts.get(i as usize).map_or("", String::as_str)
+        let (mut texts, mut ends) = (String::new(), Vec::new());
+        for i in 0..1u64 << at {
+            let raw = runs
+                .iter()
+                .fold(0, |raw, &(lo, m, at)| raw | ((i >> at) & m) << lo);
+            for (n, l) in entries.iter().enumerate() {
+                if n > 0 {
+                    texts.push_str(between);
+                }
+                write(&mut texts, l, l.value(raw));
+            }
+            ends.push(u32::try_from(texts.len()).unwrap_or(u32::MAX));
+        }
+        Group::Made { runs, texts, ends }
     }
 }
 
-/// The entry texts of each value list and writer, found by their addresses.
-type Made = Vec<((usize, usize), Vec<Option<EntryTexts>>)>;
+/// The groups of each value list, writer and separator, found by their addresses.
+type Made = Vec<((usize, usize, usize), Vec<Group>)>;
 
 thread_local! {
-    /// The entry texts made on this thread.
+    /// The groups made on this thread.
     static LISTED_TEXTS: std::cell::RefCell<Made> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// Writes each entry of `list` with `write`, `between` between two entries, from texts made
-/// once per thread for each value of the entry's bits.
+/// once per thread for each value of the bits that a few entries read together.
 fn write_listed<F: Copy>(
     buf: &mut String,
     list: &'static [Listed<F>],
@@ -210,23 +275,44 @@ fn write_listed<F: Copy>(
     between: &str,
     write: Writer<F>,
 ) {
-    let id = (list.as_ptr() as usize, write as usize);
+    let id = (
+        list.as_ptr() as usize,
+        write as usize,
+        between.as_ptr() as usize,
+    );
     LISTED_TEXTS.with_borrow_mut(|made| {
         let i = match made.iter().position(|(at, _)| *at == id) {
             Some(i) => i,
             None => {
-                let texts = list.iter().map(|l| EntryTexts::new(l, write)).collect();
-                made.push((id, texts));
+                made.push((id, Group::split(list, between, write)));
                 made.len() - 1
             }
         };
-        for (n, (l, t)) in list.iter().zip(&made[i].1).enumerate() {
+        let Some((_, groups)) = made.get(i) else {
+            return;
+        };
+        for (n, g) in groups.iter().enumerate() {
             if n > 0 {
                 buf.push_str(between);
             }
-            match t {
-                Some(t) => buf.push_str(t.get(raw)),
-                None => write(buf, l, l.value(raw)),
+            match g {
+                Group::Made { runs, texts, ends } => {
+                    let i = runs
+                        .iter()
+                        .fold(0, |i, &(lo, m, at)| i | ((raw >> lo) & m) << at)
+                        as usize;
+                    let start = match i.checked_sub(1) {
+                        Some(j) => ends.get(j).copied().unwrap_or(0),
+                        None => 0,
+                    };
+                    let end = ends.get(i).copied().unwrap_or(0);
+                    buf.push_str(texts.get(start as usize..end as usize).unwrap_or_default());
+                }
+                Group::Each(i) => {
+                    if let Some(l) = list.get(*i) {
+                        write(buf, l, l.value(raw));
+                    }
+                }
             }
         }
     });

@@ -6,10 +6,6 @@ use std::fmt::{self, Write as _};
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 use tcgen05::diagnostic::{Diagnostic, Severity};
-use tcgen05::instruction_descriptor::IdescError;
-use tcgen05::shapes::MmaError;
-use tcgen05::shared_memory_descriptor::SmemError;
-use tcgen05::zero_column_mask::ZmaskError;
 
 use super::json::{problem_json, Obj};
 use super::text::{problem_line, problems_compact, Style};
@@ -162,13 +158,17 @@ impl Report {
 /// Problems already rendered, so that batch mode formats each distinct problem once: random
 /// input gives the same few hundred problems millions of times.
 ///
-/// Each problem is hashed once per use: a direct-mapped table of recent problems answers most
-/// lookups with one comparison; the map behind it holds every problem rendered so far (up to
-/// [`CACHE_LIMIT`]), so two problems that share a slot cost a map lookup, never a new rendering.
+/// A problem is found either by a key, a number that only it has (see [`Cache::keyed`]), or by
+/// the problem itself, hashed once per use. Either way a direct-mapped table of recent problems
+/// answers most lookups with one comparison; the maps behind them hold every problem rendered
+/// so far (up to [`CACHE_LIMIT`]), so two problems that share a slot cost a map lookup, never a
+/// new rendering.
 pub struct Cache<D> {
-    /// Recent problems that have a [`ProblemKey`], by the top bits of the key's hash: the key
-    /// (0 for an empty slot) and the index in `rendered`.
+    /// Recent problems found by key, by the top bits of the key's hash: the key (0 for an empty
+    /// slot) and the index in `rendered`.
     keyed: Vec<(u64, u32)>,
+    /// Every key seen, with its index in `rendered`.
+    by_key: HashMap<u64, u32, BuildHasherDefault<Fx>>,
     /// Recent problems by the top bits of their hash, each with its index in `rendered`.
     front: Vec<Option<(D, u32)>>,
     /// Every problem rendered, with its index in `rendered`.
@@ -243,106 +243,97 @@ struct Rendered {
     compact: String,
 }
 
-/// A problem as one number, for the variants whose fields are small: the cache finds such a
-/// problem's rendering by the number alone, without hashing and comparing the problem itself.
-pub trait ProblemKey {
-    /// The variant's tag in the top byte and its fields below it, never 0; two problems with the
-    /// same key are equal. `None` for a problem without one.
-    fn key(&self) -> Option<u64> {
-        None
-    }
-}
-
-impl ProblemKey for SmemError {}
-
-impl ProblemKey for ZmaskError {}
-
-/// A key: `tag` (not 0) in the top byte, then three 16-bit fields and one 8-bit field.
-#[inline(always)]
-fn pack(tag: u8, a: u16, b: u16, c: u16, d: u8) -> u64 {
-    u64::from(tag) << 56
-        | u64::from(a) << 40
-        | u64::from(b) << 24
-        | u64::from(c) << 8
-        | u64::from(d)
-}
-
-impl ProblemKey for MmaError {
-    /// The descriptor's own problems (what random input gives millions of times); those with a
-    /// 64-bit value, and the MMA's problems, have none.
-    #[inline]
-    fn key(&self) -> Option<u64> {
-        use IdescError as E;
-        let MmaError::Idesc(e) = *self else {
-            return None;
-        };
-        // Fieldless enums: each cast gives the variant's index, which fits.
-        let scale = |s: Option<tcgen05::ScaleType>| s.map_or(0, |s| s as u8 + 1);
-        Some(match e {
-            E::ReservedBit { bit, kind } => pack(1, bit.into(), kind as u16, 0, 0),
-            E::InvalidTypeCode { field, code, kind } => {
-                pack(2, field as u16, code.into(), kind as u16, 0)
-            }
-            E::TypeNotForKind { field, ty, kind } => {
-                pack(3, field as u16, ty as u16, kind as u16, 0)
-            }
-            E::F16AccumulatorNeedsF16Inputs { field } => pack(4, field as u16, 0, 0, 0),
-            E::MixedF16Bf16 => pack(5, 0, 0, 0, 0),
-            E::SaturateNotI8 { kind } => pack(6, kind as u16, 0, 0, 0),
-            E::NegateI8 { field } => pack(7, field as u16, 0, 0, 0),
-            E::TransposeNotAllowed { field, kind, ty } => {
-                pack(8, field as u16, kind as u16, ty as u16, 0)
-            }
-            E::SparsitySelectorWithoutSparsity { value } => pack(9, value.into(), 0, 0, 0),
-            E::SparsitySelectorNotZero { value, kind } => pack(10, value.into(), kind as u16, 0, 0),
-            E::NNotMultipleOf8 { n } => pack(11, n, 0, 0, 0),
-            E::NOutOfRange { n } => pack(12, n, 0, 0, 0),
-            E::MNotEncodable { m, kind } => pack(13, m, kind as u16, 0, 0),
-            E::MNotInTable39 { m, kind } => pack(14, m, kind as u16, 0, 0),
-            E::ScaleTypeNotForKind { scale: s, kind } => {
-                pack(15, scale(s).into(), kind as u16, 0, 0)
-            }
-            E::SfIdNotAllowed {
-                field,
-                value,
-                kind,
-                scale: s,
-            } => pack(16, field as u16, value.into(), kind as u16, scale(s)),
-            E::K96Sparse => pack(17, 0, 0, 0, 0),
-            _ => return None,
-        })
-    }
-}
-
 /// The most problems kept; a value space larger than this is rendered afresh after a reset.
 const CACHE_LIMIT: usize = 1 << 14;
 
-/// Bits of the hash that pick a slot of the direct-mapped table.
+/// The most problems one value may add to the cache between two [`Cache::begin`] calls: the
+/// cache is emptied there, never while a value's indices are held.
+const VALUE_ROOM: usize = 1 << 10;
+
+/// Bits of the hash that pick a slot of the direct-mapped tables.
 const FRONT_BITS: u32 = 12;
 
-impl<D: Diagnostic + Hash + Eq + ProblemKey> Cache<D> {
+impl<D: Diagnostic + Hash + Eq> Cache<D> {
     /// An empty cache (its tables are made on first use).
     pub fn new() -> Cache<D> {
         Cache {
             keyed: Vec::new(),
+            by_key: HashMap::default(),
             front: Vec::new(),
             map: HashMap::default(),
             rendered: Vec::new(),
         }
     }
 
-    /// The rendering of `d`, made on its first use.
-    #[inline(always)]
-    fn get(&mut self, d: &D) -> Result<&Rendered, fmt::Error> {
-        if let Some(key) = d.key() {
-            let slot = (key.wrapping_mul(FX_K) >> (64 - FRONT_BITS)) as usize;
-            if let Some(&(k, i)) = self.keyed.get(slot) {
-                if k == key {
-                    return self.rendered.get(i as usize).ok_or(fmt::Error);
-                }
-            }
-            return self.get_keyed(d, key, slot);
+    /// Starts a value whose problems are looked up by index ([`Cache::keyed`],
+    /// [`Cache::indexed`]): empties the cache when it is nearly full, so that the indices of one
+    /// value stay good until the next call.
+    pub fn begin(&mut self) {
+        if self.rendered.len() + VALUE_ROOM > CACHE_LIMIT {
+            self.clear();
         }
+    }
+
+    fn clear(&mut self) {
+        self.map.clear();
+        self.by_key.clear();
+        self.rendered.clear();
+        self.front.iter_mut().for_each(|s| *s = None);
+        self.keyed.iter_mut().for_each(|s| *s = (0, 0));
+    }
+
+    /// The index of the rendering of the problem that `key` stands for: `key` is not 0, and
+    /// two problems with the same key are equal. `make` builds the problem when the key is new
+    /// (`None`, an error, when there is none).
+    #[inline(always)]
+    pub fn keyed(&mut self, key: u64, make: impl FnOnce() -> Option<D>) -> Result<u32, fmt::Error> {
+        let slot = (key.wrapping_mul(FX_K) >> (64 - FRONT_BITS)) as usize;
+        if let Some(&(k, i)) = self.keyed.get(slot) {
+            if k == key {
+                return Ok(i);
+            }
+        }
+        self.keyed_slow(key, slot, make)
+    }
+
+    /// [`Cache::keyed`] for a key that is not in its first slot: in the second, in the map, or
+    /// rendered now.
+    #[inline(never)]
+    fn keyed_slow(
+        &mut self,
+        key: u64,
+        slot: usize,
+        make: impl FnOnce() -> Option<D>,
+    ) -> Result<u32, fmt::Error> {
+        if let Some(&(k, i)) = self.keyed.get(slot ^ 1) {
+            if k == key {
+                return Ok(i);
+            }
+        }
+        if self.keyed.is_empty() {
+            self.keyed.resize(1 << FRONT_BITS, (0, 0));
+        }
+        let i = match self.by_key.get(&key) {
+            Some(&i) => i,
+            None => {
+                let i = self.index(&make().ok_or(fmt::Error)?)?;
+                self.by_key.insert(key, i);
+                i
+            }
+        };
+        let free = [slot, slot ^ 1]
+            .into_iter()
+            .find(|&s| matches!(self.keyed.get(s), Some((0, _))))
+            .unwrap_or(slot);
+        if let Some(s) = self.keyed.get_mut(free) {
+            *s = (key, i);
+        }
+        Ok(i)
+    }
+
+    /// The index of the rendering of `d`, made on its first use.
+    #[inline(always)]
+    pub fn indexed(&mut self, d: &D) -> Result<u32, fmt::Error> {
         let mut h = Fx::default();
         d.hash(&mut h);
         // The top bits: the multiply leaves the low ones poorly mixed.
@@ -352,33 +343,17 @@ impl<D: Diagnostic + Hash + Eq + ProblemKey> Cache<D> {
         for s in [slot, slot ^ 1] {
             if let Some(Some((k, i))) = self.front.get(s) {
                 if k == d {
-                    return self.rendered.get(*i as usize).ok_or(fmt::Error);
+                    return Ok(*i);
                 }
             }
         }
         self.get_slow(d, slot)
     }
 
-    /// [`Cache::get`] for a problem with a key that is not in its first slot: in the second, or
-    /// from the map.
-    #[inline(never)]
-    fn get_keyed(&mut self, d: &D, key: u64, slot: usize) -> Result<&Rendered, fmt::Error> {
-        if let Some(&(k, i)) = self.keyed.get(slot ^ 1) {
-            if k == key {
-                return self.rendered.get(i as usize).ok_or(fmt::Error);
-            }
-        }
-        if self.keyed.is_empty() {
-            self.keyed.resize(1 << FRONT_BITS, (0, 0));
-        }
-        let i = self.index(d)?;
-        let free = [slot, slot ^ 1]
-            .into_iter()
-            .find(|&s| matches!(self.keyed.get(s), Some((0, _))))
-            .unwrap_or(slot);
-        if let Some(s) = self.keyed.get_mut(free) {
-            *s = (key, i);
-        }
+    /// The rendering of `d`, made on its first use.
+    #[inline(always)]
+    fn get(&mut self, d: &D) -> Result<&Rendered, fmt::Error> {
+        let i = self.indexed(d)?;
         self.rendered.get(i as usize).ok_or(fmt::Error)
     }
 
@@ -386,12 +361,6 @@ impl<D: Diagnostic + Hash + Eq + ProblemKey> Cache<D> {
     fn index(&mut self, d: &D) -> Result<u32, fmt::Error> {
         if let Some(&i) = self.map.get(d) {
             return Ok(i);
-        }
-        if self.rendered.len() >= CACHE_LIMIT {
-            self.map.clear();
-            self.rendered.clear();
-            self.front.iter_mut().for_each(|s| *s = None);
-            self.keyed.iter_mut().for_each(|s| *s = (0, 0));
         }
         let mut json = String::new();
         problem_json(&mut json, d)?;
@@ -407,9 +376,14 @@ impl<D: Diagnostic + Hash + Eq + ProblemKey> Cache<D> {
         Ok(i)
     }
 
-    /// [`Cache::get`] for a problem not in its slot: from the map, or rendered now.
+    /// [`Cache::indexed`] for a problem not in its slot: from the map, or rendered now. A full
+    /// cache is emptied first (after [`Cache::begin`] there is always room, so indices already
+    /// given for the value stay good).
     #[inline(never)]
-    fn get_slow(&mut self, d: &D, slot: usize) -> Result<&Rendered, fmt::Error> {
+    fn get_slow(&mut self, d: &D, slot: usize) -> Result<u32, fmt::Error> {
+        if self.rendered.len() >= CACHE_LIMIT {
+            self.clear();
+        }
         if self.front.is_empty() {
             self.front.resize_with(1 << FRONT_BITS, || None);
         }
@@ -421,7 +395,73 @@ impl<D: Diagnostic + Hash + Eq + ProblemKey> Cache<D> {
         if let Some(s) = self.front.get_mut(free) {
             *s = Some((*d, i));
         }
+        Ok(i)
+    }
+
+    /// The rendering at `i`, an index given since the last [`Cache::begin`].
+    #[inline(always)]
+    fn at(&self, i: u32) -> Result<&Rendered, fmt::Error> {
         self.rendered.get(i as usize).ok_or(fmt::Error)
+    }
+
+    /// True when one of the problems at `indices` is an error.
+    pub fn any_error(&self, indices: &[u32]) -> Result<bool, fmt::Error> {
+        for &i in indices {
+            if self.at(i)?.error {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Writes `"errors": [...], "warnings": [...]` of the problems at `indices` (as
+    /// [`problems_json2`] for one list).
+    ///
+    /// [`problems_json2`]: super::json::problems_json2
+    pub fn json_indexed(&self, o: &mut Obj<'_>, indices: &[u32]) -> fmt::Result {
+        let buf = o.key(key!("errors"));
+        buf.push('[');
+        let mut first = true;
+        let mut warnings = false;
+        for &i in indices {
+            let r = self.at(i)?;
+            if !r.error {
+                warnings = true;
+                continue;
+            }
+            if !first {
+                buf.push(',');
+            }
+            first = false;
+            buf.push_str(&r.json);
+        }
+        buf.push(']');
+        let buf = o.key(key!("warnings"));
+        buf.push('[');
+        if warnings {
+            let mut first = true;
+            for &i in indices {
+                let r = self.at(i)?;
+                if r.error {
+                    continue;
+                }
+                if !first {
+                    buf.push(',');
+                }
+                first = false;
+                buf.push_str(&r.json);
+            }
+        }
+        buf.push(']');
+        Ok(())
+    }
+
+    /// Writes ` | error: ...` for each problem at `indices` (as [`problems_compact`]).
+    pub fn compact_indexed(&self, buf: &mut String, indices: &[u32]) -> fmt::Result {
+        for &i in indices {
+            buf.push_str(&self.at(i)?.compact);
+        }
+        Ok(())
     }
 
     /// Writes `"errors": [...], "warnings": [...]` (as [`problems_json2`] for one list).
@@ -478,7 +518,8 @@ impl<D: Diagnostic + Hash + Eq + ProblemKey> Cache<D> {
 mod tests {
     use super::*;
     use crate::render::problems_json2;
-    use tcgen05::instruction_descriptor::IdescField;
+    use tcgen05::instruction_descriptor::{IdescError, IdescField};
+    use tcgen05::shapes::MmaError;
     use tcgen05::{ElementType, Kind, Target};
 
     /// Problems of every kind the cache meets: with a key, and without one (a 64-bit value, an
@@ -536,21 +577,6 @@ mod tests {
         o.close();
         problems_compact(&mut compact0, items).expect("fmt");
         ((json, compact), (json0, compact0))
-    }
-
-    #[test]
-    fn keys_tell_problems_apart() {
-        let v = sample();
-        let mut seen = HashMap::new();
-        for d in &v {
-            if let Some(k) = d.key() {
-                assert_ne!(k, 0);
-                if let Some(other) = seen.insert(k, *d) {
-                    assert_eq!(other, *d, "two problems share the key {k:#x}");
-                }
-            }
-        }
-        assert!(seen.len() > v.len() / 2, "most sample problems have a key");
     }
 
     #[test]

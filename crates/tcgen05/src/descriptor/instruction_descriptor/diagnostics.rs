@@ -17,6 +17,52 @@ problem_set! {
 }
 
 impl IdescDiagnostics {
+    /// The problems as positions, one bit each: positions 0-31 are the reserved bits of the word
+    /// that are set, the positions above one check each, lowest first in the order reported.
+    #[must_use]
+    pub const fn positions(&self) -> u64 {
+        self.set
+    }
+
+    /// The problem at `position` (a set bit of [`IdescDiagnostics::positions`]), or `None` when
+    /// the set lacks it.
+    #[must_use]
+    pub const fn at(&self, position: u32) -> Option<IdescError> {
+        if position < 64 && (self.set >> position) & 1 == 1 {
+            Some(problem_at(self.bits, self.kind, position))
+        } else {
+            None
+        }
+    }
+
+    /// The bits of a raw value under `kind` that the problem at `position` is built from: two
+    /// values that agree on them have the same problem there (with the kind and the position, a
+    /// key for a cache of rendered problems).
+    #[must_use]
+    pub const fn reads(kind: Kind, position: u32) -> u32 {
+        let fields: &[IdescField] = match position {
+            at::D_CODE => &[IdescField::DType],
+            at::A_CODE | at::TRANSPOSE_A => &[IdescField::AType],
+            at::B_CODE | at::TRANSPOSE_B => &[IdescField::BType],
+            at::SELECTOR_DENSE | at::SELECTOR_NOT_ZERO => &[IdescField::SparsitySelector],
+            at::N_RANGE => &[IdescField::N],
+            at::M_SHAPE => &[IdescField::M],
+            at::SCALE_TYPE => &[IdescField::ScaleType],
+            at::SFA_ID => &[IdescField::SfaId, IdescField::ScaleType],
+            at::SFB_ID => &[IdescField::SfbId, IdescField::ScaleType],
+            _ => &[],
+        };
+        let table = &FIELD_BITS[layout_index(kind)];
+        let mut mask = 0;
+        let mut i = 0;
+        while i < fields.len() {
+            let (lo, width) = table[fields[i] as usize];
+            mask |= width << lo;
+            i += 1;
+        }
+        mask
+    }
+
     /// True when one of the problems breaks `rule`.
     #[must_use]
     pub const fn breaks(&self, rule: IdescRule) -> bool {

@@ -208,6 +208,18 @@ const PROBLEM_TABLES: [ProblemTables; 7] = {
     out
 };
 
+/// [`m_shapes`] of each kind, by `kind as usize`, made at compile time (so that the decoder
+/// reads one word, not the shapes' loop).
+const M_SHAPES: [u32; 7] = {
+    let mut out = [0; 7];
+    let mut k = 0;
+    while k < 7 {
+        out[k] = m_shapes(Kind::ALL[k]);
+        k += 1;
+    }
+    out
+};
+
 /// [`problems`] read from [`PROBLEM_TABLES`]: what [`InstructionDescriptor::decode`] uses.
 #[inline(always)]
 pub(super) const fn problems_by_table(bits: u32, kind: Kind) -> u64 {
@@ -222,6 +234,6 @@ pub(super) const fn problems_by_table(bits: u32, kind: Kind) -> u64 {
         | t.modifiers[modifiers as usize]
         | t.scales[scales as usize]
         | (((n.wrapping_sub(1) >= 32) as u32) << (at::N_RANGE - 32))
-        | ((!has(m_shapes(kind), m) as u32) << (at::M_SHAPE - 32));
+        | ((!has(M_SHAPES[kind as usize], m) as u32) << (at::M_SHAPE - 32));
     (bits & reserved_mask(kind)) as u64 | ((high as u64) << 32)
 }

@@ -668,3 +668,33 @@ fn value_lists_follow_the_json_order_and_the_batch_line() {
     );
     assert_eq!(m.bits_of(crate::bits::RowValue::Number(256)), 2);
 }
+
+#[test]
+fn a_problem_is_built_from_the_bits_it_reads() {
+    let mut s = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s as u32
+    };
+    for _ in 0..20_000 {
+        let (bits, other) = (next(), next());
+        for kind in Kind::ALL {
+            let d = InstructionDescriptor::decode(bits, kind).diagnostics;
+            let mut set = d.positions();
+            let mut listed = d.iter();
+            while set != 0 {
+                let p = set.trailing_zeros();
+                set &= set - 1;
+                let e = d.at(p).expect("a position of the set");
+                assert_eq!(Some(e), listed.next());
+                let reads = IdescDiagnostics::reads(kind, p);
+                let mixed = (bits & reads) | (other & !reads);
+                assert_eq!(problem_at(mixed, kind, p), e, "{bits:#x} {kind:?} at {p}");
+            }
+            assert_eq!(listed.next(), None);
+            assert_eq!(d.at(64), None);
+        }
+    }
+}
