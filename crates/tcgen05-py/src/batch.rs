@@ -10,8 +10,10 @@ use tcgen05::instruction_descriptor::InstructionDescriptor;
 use tcgen05::shared_memory_descriptor::{SmemDescriptor, Swizzle};
 use tcgen05::{ElementType, Kind, Target};
 
-use crate::idesc::LineReader;
+use crate::idesc::View;
 use crate::smem::swizzle_of;
+use tcgen05::bits::Meaning;
+use tcgen05::instruction_descriptor::{line_fields, row, IdescField};
 
 /// One record field: name, NumPy format (native byte order) and byte offset.
 pub type RecordField = (&'static str, &'static str, usize);
@@ -74,17 +76,8 @@ fn count(n: usize) -> u8 {
     u8::try_from(n).unwrap_or(u8::MAX)
 }
 
-/// Decodes one value into its record.
-fn idesc_record(bits: u32, reader: &LineReader, kind: Kind, out: &mut [u8]) {
-    let d = InstructionDescriptor::decode(bits, kind);
-    let v = reader.view(&d);
-    // Counted from the problem set, without building each problem.
-    let errors = d.diagnostics.error_count();
-    let warnings = d.diagnostics.len() - errors;
-    out[0..4].copy_from_slice(&bits.to_ne_bytes());
-    out[4] = u8::from(errors == 0);
-    out[5] = count(errors);
-    out[6] = count(warnings);
+/// Writes the field bytes (7 to 27) of an instruction-descriptor record.
+fn idesc_fields(v: &View, out: &mut [u8]) {
     out[7] = type_index(v.d_type);
     out[8] = type_index(v.a_type);
     out[9] = type_index(v.b_type);
@@ -103,6 +96,114 @@ fn idesc_record(bits: u32, reader: &LineReader, kind: Kind, out: &mut [u8]) {
     out[25] = v.sfa_id;
     out[26] = v.sfb_id;
     out[27] = u8::from(v.k96);
+}
+
+/// The record bytes one entry of a kind's line list writes for one value of its bits: at most
+/// two (M and N are 16-bit), as (offset, byte). Unused pairs write byte [`K96`], which is
+/// written last, so that every patch writes two bytes without a branch.
+type Patch = [(u8, u8); 2];
+
+/// The offset of `k96` in an instruction-descriptor record (the last field written).
+const K96: u8 = 27;
+
+/// The field bytes of the records of one kind, made ahead from the core's line list (Tables
+/// 42-44): for a value whose type codes are undefined (the core then gives no fields), each
+/// entry's bytes are looked up by the entry's bits instead of reading its row's meaning for
+/// every value. Equal, byte for byte, to writing [`View::of`].
+#[derive(Debug)]
+pub struct IdescRecords {
+    kind: Kind,
+    /// The field bytes of `View::default()`, which the entries' patches then change.
+    template: [u8; IDESC_SIZE],
+    /// Each entry's low bit, mask and one patch per value of its bits; `None` when an entry's
+    /// value also depends on bits outside its row (then every value is read through `View`).
+    entries: Option<Vec<(u32, u64, Vec<Patch>)>>,
+    /// The K bit (Table 44), for `k96`.
+    k_row: Option<(u32, u64)>,
+}
+
+impl IdescRecords {
+    /// The read-ahead records of `kind`.
+    pub fn new(kind: Kind) -> IdescRecords {
+        let mut template = [0u8; IDESC_SIZE];
+        idesc_fields(&View::default(), &mut template);
+        let mut list = Vec::new();
+        let mut usable = true;
+        for l in line_fields(kind) {
+            // K is given only with the types (View::set ignores it); its bit is read apart.
+            if matches!(l.row.field, IdescField::K) {
+                continue;
+            }
+            let lo = u32::from(l.row.lo);
+            let mask = l.row.mask() >> lo;
+            let own_bits = !matches!(
+                l.row.meaning,
+                Meaning::Picked { .. } | Meaning::Gated { .. }
+            );
+            if !own_bits || mask >= 256 {
+                usable = false;
+                break;
+            }
+            let mut patches = Vec::new();
+            for bits in 0..=mask {
+                let mut v = View::default();
+                v.set(l.row.field, l.value(bits << lo));
+                let mut r = [0u8; IDESC_SIZE];
+                idesc_fields(&v, &mut r);
+                let mut p: Patch = [(K96, 0); 2];
+                let changed = r
+                    .iter()
+                    .zip(&template)
+                    .enumerate()
+                    .filter(|(_, (a, b))| a != b);
+                for (n, (o, (&new, _))) in changed.enumerate() {
+                    // One field changes at most two bytes (else the reader is not used), at
+                    // offsets below IDESC_SIZE; k96 is written apart.
+                    if n == p.len() || o == usize::from(K96) {
+                        usable = false;
+                        break;
+                    }
+                    p[n] = (o as u8, new);
+                }
+                patches.push(p);
+            }
+            list.push((lo, mask, patches));
+        }
+        let k_row = row(kind, IdescField::K).map(|r| (u32::from(r.lo), r.mask() >> r.lo));
+        IdescRecords {
+            kind,
+            template,
+            entries: usable.then_some(list),
+            k_row,
+        }
+    }
+
+    /// Decodes one value into its record.
+    fn write(&self, bits: u32, out: &mut [u8]) {
+        let d = InstructionDescriptor::decode(bits, self.kind);
+        // Counted from the problem set, without building each problem.
+        let errors = d.diagnostics.error_count();
+        let warnings = d.diagnostics.len() - errors;
+        out[0..4].copy_from_slice(&bits.to_ne_bytes());
+        out[4] = u8::from(errors == 0);
+        out[5] = count(errors);
+        out[6] = count(warnings);
+        match (&self.entries, d.fields) {
+            (Some(entries), None) => {
+                let raw = u64::from(bits);
+                out[7..].copy_from_slice(&self.template[7..]);
+                for (lo, mask, patches) in entries {
+                    // The index is at most `mask`, below 256.
+                    let [(o0, b0), (o1, b1)] = patches[((raw >> lo) & mask) as usize];
+                    out[usize::from(o0)] = b0;
+                    out[usize::from(o1)] = b1;
+                }
+                out[usize::from(K96)] =
+                    u8::from(self.k_row.is_some_and(|(lo, m)| (raw >> lo) & m == 1));
+            }
+            _ => idesc_fields(&View::of(&d), out),
+        }
+    }
 }
 
 /// Decodes one value into its record.
@@ -177,12 +278,12 @@ pub fn decode_idesc_records<'py>(
         ));
     }
     let threads = threads_or_all(threads);
-    let reader = LineReader::new(kind);
+    let records = IdescRecords::new(kind);
     // The records are written straight into the bytearray that NumPy then views (no copy).
     PyByteArray::new_with(py, data.len() / 4 * IDESC_SIZE, |out| {
         py.detach(|| {
             parallel::<4>(data, out, IDESC_SIZE, threads, |w, rec| {
-                idesc_record(u32::from_ne_bytes(w), &reader, kind, rec);
+                records.write(u32::from_ne_bytes(w), rec);
             });
         });
         Ok(())

@@ -93,7 +93,7 @@ impl View {
     }
 
     /// Sets the attribute of `field` to a row's value.
-    fn set(&mut self, field: IdescField, value: RowValue) {
+    pub fn set(&mut self, field: IdescField, value: RowValue) {
         // Every value of Tables 42-44 fits its attribute: M and N up to 256, the rest less.
         let number = match value {
             RowValue::Number(n) => u16::try_from(n).unwrap_or(u16::MAX),
@@ -125,109 +125,6 @@ impl View {
             // K (Table 39) is given only with the types; the K bit is read apart.
             _ => {}
         }
-    }
-
-    /// Copies the attribute of `field` from `other`.
-    fn take(&mut self, field: IdescField, other: &View) {
-        match field {
-            IdescField::M => self.m = other.m,
-            IdescField::N => self.n = other.n,
-            IdescField::DType => self.d_type = other.d_type,
-            IdescField::AType => self.a_type = other.a_type,
-            IdescField::BType => self.b_type = other.b_type,
-            IdescField::Sparse => self.sparse = other.sparse,
-            IdescField::SparsitySelector => self.sparsity_selector = other.sparsity_selector,
-            IdescField::Saturate => self.saturate = other.saturate,
-            IdescField::NegateA => self.negate_a = other.negate_a,
-            IdescField::NegateB => self.negate_b = other.negate_b,
-            IdescField::TransposeA => self.transpose_a = other.transpose_a,
-            IdescField::TransposeB => self.transpose_b = other.transpose_b,
-            IdescField::MaxShift => self.max_shift = other.max_shift,
-            IdescField::ScaleType => self.scale_type = other.scale_type,
-            IdescField::SfaId => self.sfa_id = other.sfa_id,
-            IdescField::SfbId => self.sfb_id = other.sfb_id,
-            _ => {}
-        }
-    }
-}
-
-/// One entry of a kind's line list read ahead: the attribute it sets for each value of its bits.
-#[derive(Debug)]
-struct ReadAhead {
-    field: IdescField,
-    lo: u32,
-    mask: u64,
-    /// Index: the entry's bits. Each view has only this entry's attribute set.
-    views: Vec<View>,
-}
-
-/// [`View::of`] for many values of one kind: each entry of the core's line list (Tables 42-44)
-/// read once for every value of its bits, so that a value whose type codes are undefined costs
-/// a table look-up per field instead of a reading of each row's meaning.
-#[derive(Debug)]
-pub struct LineReader {
-    entries: Vec<ReadAhead>,
-    /// Entries whose value also depends on bits outside their row, read per value.
-    others: Vec<&'static tcgen05::bits::Listed<IdescField>>,
-    k_row: Option<(u32, u64)>,
-}
-
-impl LineReader {
-    /// The reader of `kind`'s line list.
-    pub fn new(kind: Kind) -> LineReader {
-        let mut entries = Vec::new();
-        let mut others = Vec::new();
-        for l in line_fields(kind) {
-            let lo = u32::from(l.row.lo);
-            let mask = l.row.mask() >> lo;
-            let own_bits = !matches!(
-                l.row.meaning,
-                tcgen05::bits::Meaning::Picked { .. } | tcgen05::bits::Meaning::Gated { .. }
-            );
-            if own_bits && mask < 256 {
-                let views = (0..=mask)
-                    .map(|bits| {
-                        let mut v = View::default();
-                        v.set(l.row.field, l.value(bits << lo));
-                        v
-                    })
-                    .collect();
-                entries.push(ReadAhead {
-                    field: l.row.field,
-                    lo,
-                    mask,
-                    views,
-                });
-            } else {
-                others.push(l);
-            }
-        }
-        let k_row = row(kind, IdescField::K).map(|r| (u32::from(r.lo), r.mask() >> r.lo));
-        LineReader {
-            entries,
-            others,
-            k_row,
-        }
-    }
-
-    /// The same view as [`View::of`].
-    #[inline]
-    pub fn view(&self, d: &IdescDecoded) -> View {
-        if d.fields.is_some() {
-            return View::of(d);
-        }
-        let raw = u64::from(d.bits);
-        let mut v = View::default();
-        for e in &self.entries {
-            // The index is at most `mask`, below 256.
-            let i = ((raw >> e.lo) & e.mask) as usize;
-            v.take(e.field, &e.views[i]);
-        }
-        for l in &self.others {
-            v.set(l.row.field, l.value(raw));
-        }
-        v.k96 = self.k_row.is_some_and(|(lo, mask)| (raw >> lo) & mask == 1);
-        v
     }
 }
 
