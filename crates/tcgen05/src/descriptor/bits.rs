@@ -9,6 +9,7 @@
 
 use core::fmt;
 
+use crate::bytes::bytes_eq;
 use crate::diagnostic::Source;
 
 /// What a run of bits holds.
@@ -374,22 +375,6 @@ const fn meaning_fits<F: Copy>(row: &BitField<F>) -> bool {
     }
 }
 
-/// True when `a` and `b` are the same text.
-const fn same_text(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
-
 /// True when the keys of `list` are distinct and every entry reads bits inside `0..total_bits`
 /// through a meaning that fits them ([`covers_exactly`]'s rules for one row), or is implied: the
 /// compile-time check of a [`Listed`] value list.
@@ -399,7 +384,7 @@ pub const fn lists_within<F: Copy>(list: &[Listed<F>], total_bits: u32) -> bool 
     while i < list.len() {
         let mut j = i + 1;
         while j < list.len() {
-            if same_text(list[i].key, list[j].key) {
+            if bytes_eq(list[i].key.as_bytes(), list[j].key.as_bytes()) {
                 return false;
             }
             j += 1;

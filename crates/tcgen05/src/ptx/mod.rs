@@ -332,18 +332,7 @@ const fn check_names(names: &[&str], op: OperandName, d: &mut PtxDiagnostics) {
 }
 
 const fn str_eq(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
+    crate::bytes::bytes_eq(a.as_bytes(), b.as_bytes())
 }
 
 /// The text an instruction is written as.
