@@ -99,6 +99,8 @@ if [ "${SKIP_KERNELS:-}" = 1 ] && [ -z "${CI:-}" ]; then
 else
   step "check corpus: compile Triton 3.9.0 kernels for sm_100a, tcgen05 check every one, idesc vs kernel parameters, mutations"
   conformance/kernels/run.sh --check
+  step "README sample kernels: regenerate examples/kernels/*.ptx with the pinned compilers, compare with the committed text"
+  examples/kernels/generate.sh --check
 fi
 
 step "hardware harness host logic in CPU emulation (every committed wgmma case)"

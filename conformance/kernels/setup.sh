@@ -39,6 +39,14 @@ for f in "$SITE/nvidia/cu13/bin/nvcc" "$SITE/nvidia/cu13/nvvm/bin/cicc"; do
   fi
 done
 
+# KERNELS_NO_CUTEDSL=1 (examples/kernels/generate.sh) stops here: the README's sample kernels
+# need Triton and nvcc only.
+if [ "${KERNELS_NO_CUTEDSL:-}" = 1 ]; then
+  printf 'PYTHON=%q\n' "$VENV/bin/python"
+  printf 'CUTLASS_INCLUDES=%q\n' "$SITE/cutlass_library/source/include $SITE/nvidia/cu13/include/cccl $SITE/nvidia/cu13/include"
+  exit 0
+fi
+
 # CuTe DSL in a virtualenv of its own (it brings its own CUDA 12 compiler libraries), with every
 # dependency pinned (the wheels go in with --no-deps).
 CUTEDSL_VENV="${CUTEDSL_VENV:-$ROOT/.cache/cutedsl-venv}"
