@@ -27,24 +27,30 @@ use numerics::Numerics;
 use ptx::PtxCommand;
 use tmem::Tmem;
 
-/// `tcgen05`: decode, encode and check the descriptors of NVIDIA Blackwell's tcgen05 MMA.
+/// `tcgen05`: check compiled kernels, and decode, encode, emulate and explain NVIDIA Blackwell's tcgen05
+/// instructions.
 #[derive(Debug, Parser)]
 #[command(
     name = "tcgen05",
     version,
     args_override_self = true,
-    about = "Decode, encode and check NVIDIA Blackwell tcgen05 descriptors, layouts, Tensor Memory maps and PTX",
-    long_about = "Decode, encode and check the descriptors of NVIDIA Blackwell's fifth-generation \
-tensor-core MMA (PTX ISA 9.7.16): the shared memory (matrix) descriptor, the instruction \
-descriptor and the zero-column mask descriptor, and list the MMA shapes of Table 39. Map operands \
-in shared memory and fragments in Tensor Memory, and write every tcgen05 instruction as PTX.\n\n\
+    about = "Check the tcgen05 instructions of compiled kernels; run, decode, encode and explain NVIDIA Blackwell tcgen05 descriptors, layouts, Tensor Memory maps, PTX and arithmetic",
+    long_about = "The reference for NVIDIA Blackwell's fifth-generation tensor-core instructions \
+(tcgen05, PTX ISA 9.7.16). `check` reads the PTX of compiled kernels (Triton, CUTLASS/CuTe, \
+nvcc) and applies every rule to each tcgen05 instruction and the descriptor bits known at compile \
+time; `emulate` runs tcgen05 instructions on a functional model of a CTA pair; `decode`, `encode` \
+and `solve` turn the shared memory, instruction and zero-column mask descriptors into fields and \
+back; `shapes` lists the MMA shapes of Table 39; `layout` maps operands in shared memory; `ptx` \
+writes every tcgen05 instruction as PTX; `tmem` maps fragments in Tensor Memory; `numerics` gives \
+the tensor cores' arithmetic bit for bit.\n\n\
 Every rule comes from the PTX ISA text or, where it is silent or contradicts itself, from the \
 project's decisions.md (R1-R24); each error names its source.\n\n\
 Numbers are 0x-prefixed hexadecimal or decimal, with optional `_` separators (0x4000_4040_0001_0040).",
-    after_help = "Example:\n  tcgen05 decode smem 0x4000404000010040\n  \
+    after_help = "Example:\n  tcgen05 check kernel.ptx\n  tcgen05 decode smem 0x4000404000010040\n  \
 tcgen05 decode idesc 0x08100490 --json\n  tcgen05 decode smem - < values.txt > decoded.txt",
     after_long_help = concat!(
         "Examples:\n",
+        "  tcgen05 check examples/kernels/triton_gemm_bf16.ptx\n",
         "  tcgen05 decode smem 0x4000404000010040\n",
         "  tcgen05 decode idesc 0x08100490 --kind f16 --json\n",
         "  tcgen05 encode idesc --kind f16 --m 128 --n 64 --d-type f32 --a-type bf16 --b-type bf16\n",
@@ -98,6 +104,14 @@ pub enum ColorChoice {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Check every tcgen05 instruction of PTX files: qualifiers, and the descriptor bits known
+    /// at compile time.
+    #[command(after_help = check::CHECK_HELP)]
+    Check(CheckArgs),
+    /// Run tcgen05 instruction lines on a functional model of a CTA pair: shared memory, Tensor
+    /// Memory and registers, bit for bit, or the rule the sequence breaks.
+    #[command(after_help = emulate::EMULATE_HELP)]
+    Emulate(EmulateArgs),
     /// Decode a raw descriptor value into its fields and check every rule.
     #[command(
         subcommand,
@@ -137,14 +151,6 @@ tcgen05 encode zmask --skip-span 2 --use-span 3 --m 128 --n 64"
     /// alignment and truncation of every term; the error of a whole K loop.
     #[command(subcommand)]
     Numerics(Numerics),
-    /// Check every tcgen05 instruction of PTX files: qualifiers, and the descriptor bits known
-    /// at compile time.
-    #[command(after_help = check::CHECK_HELP)]
-    Check(CheckArgs),
-    /// Run tcgen05 instruction lines on a functional model of a CTA pair: shared memory, Tensor
-    /// Memory and registers, bit for bit, or the rule the sequence breaks.
-    #[command(after_help = emulate::EMULATE_HELP)]
-    Emulate(EmulateArgs),
 }
 
 /// `decode` subcommands.

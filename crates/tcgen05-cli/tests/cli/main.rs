@@ -13,6 +13,7 @@ mod idesc;
 mod layout;
 mod numerics;
 mod ptx;
+mod readme;
 mod shapes;
 mod smem;
 mod snapshots;
