@@ -25,8 +25,9 @@ pub enum Numerics {
 /// The instruction form, shared by both subcommands.
 #[derive(Debug, Args)]
 pub struct FormArgs {
-    /// sm_90a (Hopper: wgmma) or sm_100a (Blackwell: tcgen05.mma).
-    #[arg(long, value_name = "ARCH")]
+    /// sm_90a (Hopper: wgmma), or sm_100a or any other target with tcgen05 (sm_100f, sm_103a,
+    /// sm_103f, sm_110a, sm_110f: all computed with sm_100a's model). Repeat to compare.
+    #[arg(long, value_name = "ARCH", default_value = "sm_100a")]
     pub arch: Vec<String>,
     /// wgmma, tcgen05.mma or mma.sync (default: wgmma on sm_90a, tcgen05.mma on sm_100a).
     #[arg(long, value_name = "INSTR")]
@@ -57,7 +58,8 @@ pub struct FormArgs {
 pub struct DotArgs {
     #[command(flatten)]
     pub form: FormArgs,
-    /// A's K values, comma-separated: decimals (exactly representable), inf, -inf, nan, or 0x
+    /// A's K values, comma-separated: decimals (a value of A's type written exactly, or the
+    /// shortest decimal of one as Python's repr or NumPy prints it), inf, -inf, nan, or 0x
     /// codes. Fewer than K are padded with zeros.
     #[arg(long, value_name = "V,V,...", allow_hyphen_values = true)]
     pub a: String,

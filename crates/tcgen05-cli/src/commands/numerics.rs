@@ -79,7 +79,7 @@ fn forms(f: &FormArgs, bad: &mut Vec<CliProblem>) -> Vec<Form> {
             None => p(
                 "arch",
                 v,
-                "unknown architecture (sm_90a, sm_100a)",
+                "unknown architecture (sm_90a, or a target with tcgen05: sm_100a, sm_100f, sm_103a, sm_103f, sm_110a, sm_110f)",
                 "PTX ISA 9.7.15 / 9.7.16",
             ),
         }
@@ -180,6 +180,34 @@ fn normal_decimal(s: &str) -> Option<String> {
     Some(out)
 }
 
+/// The two decimals a reader prints for the value of `code` besides its exact decimal, each
+/// normalised like [`normal_decimal`]: the shortest decimal that rounds to it in `f` (NumPy's
+/// printing of a float16 or float32) and the shortest that rounds to it in f64 (Python's
+/// `repr(float(x))`). Empty for codes without a finite value.
+fn shortest_decimals(f: Format, code: u32) -> Vec<String> {
+    let Ok(v) = f.decode(code) else {
+        return Vec::new();
+    };
+    let Some(x) = Exact::of(v).map(Exact::to_f64) else {
+        return Vec::new();
+    };
+    let rounds_back = |s: &str| {
+        s.parse::<f64>()
+            .ok()
+            .and_then(Exact::from_f64)
+            .and_then(|e| f.encode(e, Rounding::NearestEven).ok())
+            == Some(code)
+    };
+    let in_f = (1..=17)
+        .map(|digits| format!("{x:.*e}", digits - 1))
+        .find(|s| rounds_back(s));
+    [in_f, Some(format!("{x}"))]
+        .into_iter()
+        .flatten()
+        .filter_map(|s| normal_decimal(&s))
+        .collect()
+}
+
 /// Reads one value of format `f`: a 0x code (checked by the core's decoder later), a name, or
 /// a decimal that must be exactly representable.
 fn parse_value(f: Format, field: &str, v: &str, bad: &mut Vec<CliProblem>) -> u32 {
@@ -258,9 +286,10 @@ fn parse_value(f: Format, field: &str, v: &str, bad: &mut Vec<CliProblem>) -> u3
             let got = value_text(f, c);
             let got = if got == "-0" { "0".to_string() } else { got };
             let want = if norm == "-0" { "0".to_string() } else { norm };
-            if got != want {
+            if got != want && !shortest_decimals(f, c).contains(&want) {
                 p(format!(
-                    "not exactly representable in {f}; the nearest value is {got} ({c:#x})"
+                    "not exactly representable in {f}, nor the shortest decimal of a value of \
+                     {f} (in {f} or in f64); the nearest value is {got} ({c:#x})"
                 ));
             }
             if v.starts_with('-') && x == 0.0 {

@@ -138,11 +138,11 @@ fn every_problem_in_one_json_object() {
         "--b-type",
         "e4m3",
         "--a",
-        "0.1,1000,1",
+        "0.105,1000,1",
         "--b",
         "1",
         "--c",
-        "0.3",
+        "0.300000005",
     ]);
     r.code(1);
     let v = r.json();
@@ -150,11 +150,17 @@ fn every_problem_in_one_json_object() {
     let p = v["problems"].as_array().expect("test input");
     assert_eq!(p.len(), 3, "{v}");
     assert_eq!(p[0]["field"], "a");
-    assert_eq!(p[0]["value"], "0.1");
+    assert_eq!(p[0]["value"], "0.105");
+    // e4m3's values around it are 1.625 * 2^-4 and 1.75 * 2^-4 (PTX ISA 5.2.5.1).
     assert!(p[0]["message"]
         .as_str()
         .expect("test input")
         .contains("0.1015625"));
+    // f32's value nearest 0.300000005 is 0.300000011920928955078125 (IEEE 754 binary32).
+    assert!(p[2]["message"]
+        .as_str()
+        .expect("test input")
+        .contains("0.300000011920928955078125"));
     let u = run(&[
         "numerics", "dot", "--json", "--arch", "sm_99", "--kind", "f17", "--a-type", "e4m3",
         "--b-type", "e9m9", "--a", "1", "--b", "1",
@@ -243,4 +249,76 @@ fn readme_error_plot_is_what_the_command_draws() {
         want == got,
         "docs/img/numerics-fp8-error.svg differs from the command's output"
     );
+}
+
+/// The value of term `name` in a `numerics dot --json` answer.
+fn term(v: &serde_json::Value, name: &str) -> String {
+    v["terms"]
+        .as_array()
+        .expect("terms")
+        .iter()
+        .find(|t| t["term"] == name)
+        .unwrap_or_else(|| panic!("no term {name} in {v}"))["value"]
+        .as_str()
+        .expect("value")
+        .to_string()
+}
+
+#[test]
+fn decimals_as_python_and_numpy_print_them() {
+    // NumPy prints np.float16(0.1) as `0.1`; its value is 1638 * 2^-14 = 0.0999755859375.
+    // Python prints repr(float(np.float32(0.1))) as `0.10000000149011612`; NumPy prints
+    // np.float32(0.1) as `0.1`; the value is 13421773 * 2^-27 = 0.100000001490116119384765625.
+    for (a, c) in [
+        ("0.1", "0.1"),
+        ("0.0999755859375", "0.10000000149011612"),
+        ("0.09997558", "0.100000001490116119384765625"),
+    ] {
+        let r = run(&[
+            "numerics", "dot", "--json", "--kind", "f16", "--a-type", "f16", "--b-type", "f16",
+            "--a", a, "--b", "1", "--c", c,
+        ]);
+        if a == "0.09997558" {
+            // Neither the exact value nor a shortest decimal of any f16 value.
+            r.code(1);
+            let v = r.json();
+            let p = v["problems"].as_array().expect("problems");
+            assert_eq!(p.len(), 1, "{v}");
+            assert_eq!(p[0]["field"], "a");
+            assert!(
+                p[0]["message"]
+                    .as_str()
+                    .expect("message")
+                    .contains("0.0999755859375 (0x2e66)"),
+                "{v}"
+            );
+            continue;
+        }
+        r.code(0);
+        let v = r.json();
+        assert_eq!(term(&v, "a0*b0"), "0.0999755859375", "{a}");
+        assert_eq!(term(&v, "c"), "0.100000001490116119384765625", "{c}");
+    }
+}
+
+#[test]
+fn arch_defaults_to_sm_100a_and_takes_every_tcgen05_target() {
+    let args = [
+        "numerics", "dot", "--json", "--kind", "f16", "--a-type", "f16", "--b-type", "f16", "--a",
+        "1", "--b", "1",
+    ];
+    let base = run(&args);
+    base.code(0);
+    assert_eq!(base.json()["arch"], "sm_100a");
+    // The target names `tcgen05 check`, `decode`, `shapes` accept (PTX ISA 9.7.16 target notes).
+    for t in [
+        "sm_100a", "sm_100f", "sm_103a", "sm_103f", "sm_110a", "sm_110f", "sm_101a",
+    ] {
+        let r = run(&[&args[..], &["--arch", t]].concat());
+        r.code(0);
+        assert_eq!(r.json()["d_bits"], base.json()["d_bits"], "{t}");
+    }
+    // A name no command accepts is a usage error.
+    run(&[&args[..], &["--arch", "sm_120a"]].concat()).code(2);
+    run(&[&args[..], &["--arch", "sm_80"]].concat()).code(2);
 }

@@ -13,6 +13,7 @@ use super::fdpa::{
 use super::format::{DecodeError, Format};
 use crate::diagnostic::{Diagnostics, Severity};
 use crate::mma::Kind;
+use crate::targets::Target;
 use core::fmt;
 
 /// The GPU architecture family.
@@ -34,12 +35,17 @@ impl Arch {
             Arch::Sm100a => "sm_100a",
         }
     }
-    /// Parses `sm_90a` / `sm_100a`.
+    /// Parses `sm_90a`, or any target name with tcgen05 that [`Target::from_name`] reads
+    /// (`sm_100a`, `sm_100f`, `sm_103a`, `sm_103f`, `sm_110a`, `sm_110f` and the `sm_101`
+    /// aliases): their tensor cores share one Blackwell model, [`Arch::Sm100a`] (its rows'
+    /// evidence is B200's, mma-numerics.md section 3).
     #[must_use]
     pub fn from_name(s: &str) -> Option<Arch> {
-        [Arch::Sm90a, Arch::Sm100a]
-            .into_iter()
-            .find(|a| a.name() == s)
+        if s == Arch::Sm90a.name() {
+            Some(Arch::Sm90a)
+        } else {
+            Target::from_name(s).ok().map(|_| Arch::Sm100a)
+        }
     }
     /// The instruction an MMA of this architecture uses by default.
     #[must_use]
