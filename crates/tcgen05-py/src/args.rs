@@ -23,9 +23,27 @@ fn type_name(obj: &Bound<'_, PyAny>) -> String {
         .map_or_else(|_| "?".to_owned(), |n| n.to_string())
 }
 
+/// `obj` as a Python `int`: an `int` itself, or an object whose `__index__` gives one (NumPy's
+/// integer scalars, `np.uint32(5)`); never a `bool` (nor NumPy's); `None` for anything else.
+pub fn index<'py>(obj: &Bound<'py, PyAny>) -> Option<Bound<'py, PyAny>> {
+    if obj.is_instance_of::<PyBool>() || obj.is_instance_of::<PyString>() {
+        return None;
+    }
+    if obj.is_instance_of::<PyInt>() {
+        return Some(obj.clone());
+    }
+    if type_name(obj) == "bool" || !obj.hasattr("__index__").unwrap_or(false) {
+        return None;
+    }
+    obj.call_method0("__index__")
+        .ok()
+        .filter(|i| i.is_instance_of::<PyInt>() && !i.is_instance_of::<PyBool>())
+}
+
 impl Args {
-    /// An integer in `0..=max`. `bool` is refused (a `TypeError`), as any non-`int`; a negative
-    /// or too large value is a problem (and reads as 0).
+    /// An integer in `0..=max`: a Python `int` or a NumPy integer scalar ([`index`]). `bool`
+    /// is refused (a `TypeError`), as any other type; a negative or too large value is a
+    /// problem (and reads as 0).
     pub fn int(
         &mut self,
         field: &str,
@@ -33,12 +51,13 @@ impl Args {
         max: u64,
         source: Source,
     ) -> PyResult<u64> {
-        if obj.is_instance_of::<PyBool>() || !obj.is_instance_of::<PyInt>() {
+        let Some(obj) = index(obj) else {
             return Err(PyTypeError::new_err(format!(
                 "{field}: expected int, got {}",
                 type_name(obj)
             )));
-        }
+        };
+        let obj = &obj;
         let value = match obj.extract::<i128>() {
             Ok(v) => v,
             Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => {

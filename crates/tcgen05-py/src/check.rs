@@ -273,7 +273,34 @@ fn instruction(i: &InstructionReport<'_>) -> PyInstruction {
     }
 }
 
-/// Checks every tcgen05 instruction of a PTX module (`str` or `bytes`): its form (PTX ISA
+/// The PTX that `check_ptx`'s argument gives: the text of a `str` or `bytes`, or the contents of
+/// the file an `os.PathLike` names, or a one-line `str` without `;` names (such a line cannot be
+/// a PTX statement: every statement ends with `;`, PTX ISA 4.1).
+///
+/// # Errors
+/// `TypeError` for any other type; the `OSError` of a file that cannot be read.
+fn ptx_source(text: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    if let Ok(s) = text.cast::<PyString>() {
+        let s = s.extract::<String>()?;
+        if s.contains('\n') || s.contains(';') || s.trim().is_empty() {
+            Ok(s.into_bytes())
+        } else {
+            Ok(std::fs::read(&s)?)
+        }
+    } else if let Ok(b) = text.cast::<PyBytes>() {
+        Ok(b.as_bytes().to_vec())
+    } else if text.hasattr("__fspath__")? {
+        let path: std::path::PathBuf = text.call_method0("__fspath__")?.extract()?;
+        Ok(std::fs::read(path)?)
+    } else {
+        Err(PyTypeError::new_err(
+            "check_ptx: expected the PTX text (str or bytes) or a path (os.PathLike, or a str \
+             naming a file)",
+        ))
+    }
+}
+
+/// Checks every tcgen05 instruction of a PTX module (`str` or `bytes`, or a file named by a path): its form (PTX ISA
 /// 9.7.16), its immediate or compile-time-known descriptors (Tables 39-45) and its target; the
 /// module's `.target` is used unless `target` overrides it.
 #[pyfunction]
@@ -283,15 +310,7 @@ pub fn check_ptx(
     text: &Bound<'_, PyAny>,
     target: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyReport> {
-    let src: Vec<u8> = if let Ok(s) = text.cast::<PyString>() {
-        s.extract::<String>()?.into_bytes()
-    } else if let Ok(b) = text.cast::<PyBytes>() {
-        b.as_bytes().to_vec()
-    } else {
-        return Err(PyTypeError::new_err(
-            "check_ptx: expected the PTX text as str or bytes",
-        ));
-    };
+    let src = ptx_source(text)?;
     let mut a = Args::default();
     let target = match target.filter(|o| !o.is_none()) {
         Some(o) => match a.target(Some(o))? {

@@ -2,6 +2,7 @@
 //! Tables 42-44), wrapping [`tcgen05::instruction_descriptor`].
 
 use pyo3::prelude::*;
+use std::hash::{DefaultHasher, Hash, Hasher};
 use pyo3::types::PyDict;
 use tcgen05::bits::RowValue;
 use tcgen05::instruction_descriptor::{
@@ -499,6 +500,21 @@ impl PyIdesc {
                 meaning: r.to_string(),
             })
             .collect()
+    }
+    /// Equal to another `InstructionDescriptor` of the same 32 bits read under the same kind
+    /// (everything else follows from those two); never equal to anything else, an `int`
+    /// included (compare `.bits` for that).
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<PyIdesc>().is_ok_and(|o| {
+            let o = o.get();
+            o.bits == self.bits && o.kind == self.kind
+        })
+    }
+    /// A hash of what `==` compares.
+    fn __hash__(&self) -> u64 {
+        let mut h = DefaultHasher::new();
+        (self.bits, self.kind.name()).hash(&mut h);
+        h.finish()
     }
     fn __int__(&self) -> u32 {
         self.bits

@@ -222,7 +222,7 @@ fn value(
         )));
     }
     if codes {
-        if !obj.is_instance_of::<PyInt>() {
+        if crate::args::index(obj).is_none() {
             return Err(PyTypeError::new_err(format!(
                 "{field}: codes=True takes int bit patterns"
             )));
@@ -234,13 +234,14 @@ fn value(
         };
         return Ok(a.int(field, obj, max, FORMATS)? as u32);
     }
-    if !(obj.is_instance_of::<PyInt>() || obj.is_instance_of::<PyFloat>()) {
+    let int = crate::args::index(obj);
+    if int.is_none() && !obj.is_instance_of::<PyFloat>() {
         return Err(PyTypeError::new_err(format!(
             "{field}: expected an int or a float"
         )));
     }
-    let x: f64 = if obj.is_instance_of::<PyInt>() {
-        match obj.extract::<i64>() {
+    let x: f64 = if let Some(int) = int {
+        match int.extract::<i64>() {
             Ok(i) if i.unsigned_abs() < (1 << 53) => i as f64,
             _ => {
                 a.problems.push(Problem::argument(

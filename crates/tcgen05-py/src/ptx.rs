@@ -32,7 +32,7 @@ impl Operand {
     fn read(a: &mut Args, field: &str, obj: &Bound<'_, PyAny>, max: u64) -> PyResult<Operand> {
         if obj.is_instance_of::<PyString>() {
             Ok(Operand::Reg(obj.extract()?))
-        } else if obj.is_instance_of::<PyInt>() && !obj.is_instance_of::<PyBool>() {
+        } else if crate::args::index(obj).is_some() {
             Ok(Operand::Imm(a.int(field, obj, max, FORMS)?))
         } else {
             Err(PyTypeError::new_err(format!(

@@ -2,6 +2,7 @@
 //! Tables 40-41), wrapping [`tcgen05::shared_memory_descriptor`].
 
 use pyo3::prelude::*;
+use std::hash::{DefaultHasher, Hash, Hasher};
 use pyo3::types::PyDict;
 use tcgen05::shared_memory_descriptor::{
     LboMode, SmemDecoded, SmemDescriptor, SmemField, SmemFields, Swizzle,
@@ -226,6 +227,20 @@ impl PySmem {
     /// The bit table of Table 40, one row per field.
     fn rows(&self) -> Vec<Row> {
         word_rows(self.decoded.word())
+    }
+    /// Equal to another `SmemDescriptor` of the same 64 bits read for the same target; never
+    /// equal to anything else, an `int` included (compare `.bits` for that).
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<PySmem>().is_ok_and(|o| {
+            let o = o.get();
+            o.decoded.raw == self.decoded.raw && o.decoded.target == self.decoded.target
+        })
+    }
+    /// A hash of what `==` compares.
+    fn __hash__(&self) -> u64 {
+        let mut h = DefaultHasher::new();
+        (self.decoded.raw, self.decoded.target.name()).hash(&mut h);
+        h.finish()
     }
     fn __int__(&self) -> u64 {
         self.decoded.raw

@@ -3,6 +3,7 @@
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
+use std::hash::{DefaultHasher, Hash, Hasher};
 use pyo3::types::{PyDict, PyList, PyTuple};
 use tcgen05::zero_column_mask::{ZeroColumnMask, ZmaskDecoded, ZmaskField, ZmaskFields};
 use tcgen05::{MaxShift, Source};
@@ -298,6 +299,20 @@ impl PyZmask {
     /// The bit table of Table 45, one row per field.
     fn rows(&self) -> Vec<Row> {
         word_rows(ZeroColumnMask::from_bits_unchecked(self.raw).word())
+    }
+    /// Equal to another `ZeroColumnMask` of the same 64 bits checked for the same M and N (or
+    /// both for none); never equal to anything else, an `int` included.
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<PyZmask>().is_ok_and(|o| {
+            let o = o.get();
+            o.raw == self.raw && o.mma == self.mma
+        })
+    }
+    /// A hash of what `==` compares.
+    fn __hash__(&self) -> u64 {
+        let mut h = DefaultHasher::new();
+        (self.raw, self.mma).hash(&mut h);
+        h.finish()
     }
     fn __int__(&self) -> u64 {
         self.raw

@@ -932,6 +932,27 @@ fn plot(results: &[(&ParamRow, Vec<study::Checkpoint>)], a: &ErrorArgs) -> Strin
             "<polyline fill=\"none\" stroke=\"{col}\" stroke-width=\"2\" points=\"{}\"/>",
             path.join(" ")
         );
+        // A mean error of 0 has no place on a log axis: each is a hollow marker on the bottom
+        // edge, and the legend lists their K.
+        let zero: Vec<u64> = c
+            .iter()
+            .filter(|p| p.mean_rel <= 0.0)
+            .map(|p| p.k)
+            .collect();
+        for k in &zero {
+            let _ = writeln!(
+                s,
+                "<circle cx=\"{:.1}\" cy=\"{}\" r=\"4\" fill=\"white\" stroke=\"{col}\" stroke-width=\"2\"><title>K = {k}: mean relative error 0</title></circle>",
+                sx(*k as f64),
+                h - mb
+            );
+        }
+        let zero_note = if zero.is_empty() {
+            String::new()
+        } else {
+            let ks: Vec<String> = zero.iter().map(u64::to_string).collect();
+            format!("; error 0 at K = {} (circles on the axis)", ks.join(", "))
+        };
         let label = format!(
             "{} {} {}x{}->{} ({}, F = {})",
             row.arch.name(),
@@ -941,7 +962,7 @@ fn plot(results: &[(&ParamRow, Vec<study::Checkpoint>)], a: &ErrorArgs) -> Strin
             row.d,
             row.algorithm.name(),
             row.algorithm.f().unwrap_or(0)
-        );
+        ) + &zero_note;
         let ly = h - mb + 52.0 + 16.0 * i as f64;
         let _ = writeln!(s, "<line x1=\"{ml}\" x2=\"{}\" y1=\"{}\" y2=\"{}\" stroke=\"{col}\" stroke-width=\"2\"/><text x=\"{}\" y=\"{}\">{label}</text>", ml + 24.0, ly - 4.0, ly - 4.0, ml + 30.0, ly);
     }

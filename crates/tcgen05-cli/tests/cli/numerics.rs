@@ -322,3 +322,49 @@ fn arch_defaults_to_sm_100a_and_takes_every_tcgen05_target() {
     run(&[&args[..], &["--arch", "sm_120a"]].concat()).code(2);
     run(&[&args[..], &["--arch", "sm_80"]].concat()).code(2);
 }
+
+#[test]
+fn error_plot_shows_zero_error_points() {
+    // FP8 products summed over short K loops are often exact in f32: a mean relative error of
+    // 0, which a log axis cannot show. Every such checkpoint must still be drawn and named.
+    let dir = std::env::temp_dir().join(format!("tcgen05-zero-plot-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let svg = dir.join("e4m3.svg");
+    let r = run(&[
+        "numerics",
+        "error",
+        "--json",
+        "--kind",
+        "f8f6f4",
+        "--a-type",
+        "e4m3",
+        "--b-type",
+        "e4m3",
+        "--k",
+        "256",
+        "--trials",
+        "3",
+        "--svg",
+        svg.to_str().expect("utf-8 path"),
+    ]);
+    r.code(0);
+    let text = std::fs::read_to_string(&svg).expect("svg written");
+    std::fs::remove_dir_all(&dir).ok();
+    let v = r.json();
+    let zero_k: Vec<u64> = v["configs"][0]["points"]
+        .as_array()
+        .unwrap_or_else(|| panic!("points in {v}"))
+        .iter()
+        .filter(|c| c["mean_rel"].as_f64() == Some(0.0))
+        .map(|c| c["k"].as_u64().expect("k"))
+        .collect();
+    assert!(!zero_k.is_empty(), "the case has zero-error points: {v}");
+    for k in &zero_k {
+        assert!(
+            text.contains(&format!("<title>K = {k}: mean relative error 0</title>")),
+            "K = {k} not drawn"
+        );
+    }
+    let ks: Vec<String> = zero_k.iter().map(u64::to_string).collect();
+    assert!(text.contains(&format!("error 0 at K = {}", ks.join(", "))));
+}

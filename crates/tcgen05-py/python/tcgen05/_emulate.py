@@ -44,7 +44,10 @@ class Emulator:
         return self._native.target
 
     def write_smem(self, address: int, data: Union[bytes, bytearray, npt.ArrayLike], *, cta: int = 0) -> None:
-        """Writes ``data`` (bytes, or any NumPy array's raw bytes) at shared memory ``address``."""
+        """Writes ``data`` (bytes, or any NumPy array's raw bytes) at shared memory ``address``.
+        A ``str`` is refused (``TypeError``): its characters are not bytes of a matrix."""
+        if isinstance(data, str):
+            raise TypeError("write_smem: expected bytes or a NumPy array, got str")
         if not isinstance(data, (bytes, bytearray)):
             import numpy as np
 

@@ -140,6 +140,32 @@ def _codes(x: Any, what: str) -> np.ndarray[Any, Any]:
     return np.ascontiguousarray(arr, dtype=np.uint32)
 
 
+def _operand(x: Any, fmt: str, what: str) -> np.ndarray[Any, Any]:
+    """Codes of an operand array: an integer array is codes already; a float array holds values,
+    each converted exactly to its code in ``fmt`` by :func:`encode`, or refused: the
+    DescriptorError names every element that ``fmt`` does not hold (index, value, nearest)."""
+    import numpy as np
+
+    arr = np.asarray(x)
+    if arr.dtype.kind != "f":
+        return _codes(arr, what)
+    out = np.empty(arr.shape, dtype=np.uint32)
+    bad: list[str] = []
+    for idx, v in np.ndenumerate(arr):
+        try:
+            out[idx] = encode(fmt, float(v))
+        except _native.DescriptorError as e:
+            bad.append(f"{what}{list(idx)} = {float(v)!r}: {str(e).splitlines()[-1].strip()}")
+    if bad:
+        shown = bad[:10] + ([f"... and {len(bad) - 10} more"] if len(bad) > 10 else [])
+        err = _native.DescriptorError(
+            f"{what}: {len(bad)} element(s) not values of {fmt}\n  " + "\n  ".join(shown)
+        )
+        err.problems = []
+        raise err
+    return out
+
+
 def mma(
     *,
     arch: str,
@@ -157,19 +183,23 @@ def mma(
     instruction: Optional[str] = None,
     satfinite: bool = False,
 ) -> np.ndarray[Any, np.dtype[np.uint32]]:
-    """D's codes (uint32, M x N; 16-bit D in the low half) of one whole MMA on codes: ``a`` is
-    M x K, ``b`` N x K (row ``j`` is column ``j`` of B), ``c`` M x N in D's type (None: +0),
-    ``sfa`` M x blocks and ``sfb`` N x blocks for block-scaled forms. Runs with the GIL
+    """D's codes (uint32, M x N; 16-bit D in the low half) of one whole MMA: ``a`` is M x K,
+    ``b`` N x K (row ``j`` is column ``j`` of B), ``c`` M x N in D's type (None: +0), ``sfa``
+    M x blocks and ``sfb`` N x blocks for block-scaled forms. An integer array holds codes; a
+    float array holds values, each converted exactly to its type's code or refused (the
+    DescriptorError names every element that is not a value of the type). Runs with the GIL
     released, on every core."""
     import numpy as np
 
-    av, bv = _codes(a, "a"), _codes(b, "b")
+    av, bv = _operand(a, a_type, "a"), _operand(b, b_type, "b")
     if av.ndim != 2 or bv.ndim != 2:
         raise TypeError("a and b must be 2-D arrays (M x K and N x K)")
     m, n = av.shape[0], bv.shape[0]
-    cv = _codes(c, "c") if c is not None else np.zeros(0, dtype=np.uint32)
-    sa = _codes(sfa, "sfa") if sfa is not None else np.zeros(0, dtype=np.uint32)
-    sb = _codes(sfb, "sfb") if sfb is not None else np.zeros(0, dtype=np.uint32)
+    c_type = d_type or ("s32" if kind.strip().lower() == "i8" else "f32")
+    s_type = scale_type or "ue8m0"
+    cv = _operand(c, c_type, "c") if c is not None else np.zeros(0, dtype=np.uint32)
+    sa = _operand(sfa, s_type, "sfa") if sfa is not None else np.zeros(0, dtype=np.uint32)
+    sb = _operand(sfb, s_type, "sfb") if sfb is not None else np.zeros(0, dtype=np.uint32)
     raw = _native.numerics_mma_codes(
         arch=arch, kind=kind, a_type=a_type, b_type=b_type, m=m, n=n, a=av.tobytes(),
         b=bv.tobytes(), c=cv.tobytes(), sfa=sa.tobytes(), sfb=sb.tobytes(), d_type=d_type,
