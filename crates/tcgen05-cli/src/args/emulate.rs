@@ -11,10 +11,19 @@ pub struct EmulateArgs {
     /// Execute this PTX instruction line (repeatable; run in order, after --program).
     #[arg(long = "exec", value_name = "LINE")]
     pub exec: Vec<String>,
-    /// Execute the lines of this file (one instruction per line; `//` comments; `// @warp N`
-    /// sets the warp that issues the following ld/st).
+    /// Execute the tcgen05 instructions of this PTX file (a whole module as compilers and
+    /// `tcgen05 ptx kernel` write it: directives, declarations and labels are read and skipped,
+    /// other instructions are not executed; one statement per line; `// @warp N` sets the warp
+    /// that issues the following ld/st).
     #[arg(long, value_name = "FILE")]
     pub program: Option<String>,
+    /// The value of a register or variable the program reads (repeatable): `%r1=0x10`,
+    /// `taddr=0`, `%p1=1`. The emulator executes tcgen05 instructions only; every other value a
+    /// tcgen05 instruction reads is given here or proven by `tcgen05 check`'s known-bits
+    /// analysis (a descriptor operand of tcgen05.mma with every bit known), else it is an error
+    /// naming the register.
+    #[arg(long = "reg", value_name = "NAME=VALUE")]
+    pub reg: Vec<String>,
     /// Load shared memory of CTA 0 from a file (raw bytes, or the data of a little-endian
     /// C-order `.npy`) at a byte address: `FILE@ADDR` (repeatable). `FILE@ADDR@1` loads the
     /// peer CTA's.
@@ -59,13 +68,16 @@ pub const EMULATE_HELP: &str = concat!(
     "Tensor Memory each): the line's form is checked with the rules of `tcgen05 check`, operands\n",
     "are read through the descriptors (swizzle, base offset, LBO mode) and the data-path layouts,\n",
     "and D is computed with the measured tensor-core arithmetic of `tcgen05 numerics`. Reads of\n",
-    "memory never written are errors unless --random-inputs is given. Operands must be\n",
-    "immediates (descriptors as hex, Tensor Memory addresses as [lane << 16 | column]).\n",
+    "memory never written are errors unless --random-inputs is given. Operands are immediates\n",
+    "(descriptors as hex, Tensor Memory addresses as [lane << 16 | column]) or registers whose\n",
+    "value --reg gives or the checker proves; a program may be a whole PTX module, of which\n",
+    "only the tcgen05 instructions run, all with one .cta_group (PTX ISA 9.7.16).\n",
     "Timing, asynchrony and memory ordering are outside a functional model: commit, fence and\n",
     "wait are checked and do nothing.\n\n",
     "Exit status: 0 every line ran; 1 a line broke a rule (nothing after it runs); 2 an input\n",
     "file cannot be read.\n\n",
     "--json prints one object: {\"lines\": [{\"line\", \"instruction\", \"effect\", \"warnings\"}],\n",
-    "\"errors\": [{\"line\", \"rule\", \"field\", \"value\", \"message\", \"source\"}], \"d\": {\"m\", \"n\",\n",
+    "\"errors\": [{\"line\", \"rule\", \"field\", \"value\", \"message\", \"source\"}], \"not_executed\",\n",
+    "\"d\": {\"m\", \"n\",\n",
     "\"type\", \"layout\"}, \"reference\": {\"max_ulps\", \"at\", \"compared\", \"not_finite\"}}."
 );

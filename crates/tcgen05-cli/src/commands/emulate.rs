@@ -5,6 +5,7 @@ use std::fmt::{self, Write as _};
 use std::io::{self, Write as _};
 
 use npyz::WriterBuilder;
+use tcgen05::emulator::program::{Program, ProgramError, Statement};
 use tcgen05::emulator::{reference_error, EmuError, Machine, Outcome, Problem};
 use tcgen05::{ElementType, Severity, Target};
 
@@ -62,6 +63,12 @@ fn file_bytes(path: &str) -> Result<(Vec<u8>, Vec<u64>, usize), String> {
 struct Run {
     outcomes: Vec<(usize, Outcome)>,
     error: Option<(usize, String, EmuError)>,
+    /// A line that could not run for a reason of the program as a whole (a register without
+    /// a value, a second .cta_group).
+    program_error: Option<(usize, String, ProgramError)>,
+    /// Instructions other than tcgen05, and guarded instructions whose predicate was 0: read,
+    /// not executed.
+    not_executed: usize,
 }
 
 /// Runs the command; returns the exit status.
@@ -143,14 +150,30 @@ pub fn run(ctx: Ctx, a: &EmulateArgs) -> io::Result<Status> {
         }
     }
     let mut lines: Vec<(usize, String)> = Vec::new();
+    let mut program_text = String::new();
     if let Some(p) = &a.program {
         match std::fs::read_to_string(p) {
-            Ok(text) => lines.extend(
-                text.lines()
-                    .enumerate()
-                    .map(|(i, l)| (i + 1, l.to_string())),
-            ),
+            Ok(text) => {
+                lines.extend(
+                    text.lines()
+                        .enumerate()
+                        .map(|(i, l)| (i + 1, l.to_string())),
+                );
+                program_text = text;
+            }
             Err(e) => usage.push(format!("cannot read {p}: {e}")),
+        }
+    }
+    let mut program = Program::new(&program_text, target);
+    for spec in &a.reg {
+        match spec
+            .split_once('=')
+            .map(|(n, v)| (n.trim(), number(v.trim())))
+        {
+            Some((name, Some(v))) if !name.is_empty() => program.set(name, v),
+            _ => usage.push(format!(
+                "--reg {spec}: expected NAME=VALUE (a register or variable, and a number)"
+            )),
         }
     }
     let base = lines.len();
@@ -172,6 +195,8 @@ pub fn run(ctx: Ctx, a: &EmulateArgs) -> io::Result<Status> {
     let mut run = Run {
         outcomes: Vec::new(),
         error: None,
+        program_error: None,
+        not_executed: 0,
     };
     for (n, l) in &lines {
         let t = l.trim();
@@ -186,10 +211,19 @@ pub fn run(ctx: Ctx, a: &EmulateArgs) -> io::Result<Status> {
             }
             continue;
         }
-        if t.is_empty() {
-            continue;
-        }
-        match m.execute(t) {
+        let line = match program.statement(*n, t) {
+            Ok(Statement::Tcgen05(line)) => line,
+            Ok(Statement::Framing) => continue,
+            Ok(Statement::Other(_) | Statement::GuardFalse) => {
+                run.not_executed += 1;
+                continue;
+            }
+            Err(e) => {
+                run.program_error = Some((*n, t.to_string(), e));
+                break;
+            }
+        };
+        match m.execute(&line) {
             Ok(o) => run.outcomes.push((*n, o)),
             Err(e) => {
                 run.error = Some((*n, t.to_string(), e));
@@ -233,7 +267,7 @@ pub fn run(ctx: Ctx, a: &EmulateArgs) -> io::Result<Status> {
     io::stderr().lock().write_all(err.as_bytes())?;
     Ok(if !files_ok {
         Status::Usage
-    } else if run.error.is_some() {
+    } else if run.error.is_some() || run.program_error.is_some() {
         Status::Rule
     } else {
         Status::Valid
@@ -309,6 +343,29 @@ fn problem_json(s: &mut String, line: usize, p: &Problem) -> fmt::Result {
     Ok(())
 }
 
+/// A program error as one JSON problem: rule `register` (field: the register as written) or
+/// `cta_group`.
+fn program_error_json(s: &mut String, line: usize, e: &ProgramError) -> fmt::Result {
+    write!(s, "{{\"line\":{line},")?;
+    match e {
+        ProgramError::NoValue { name } => {
+            s.push_str("\"rule\":\"register\",\"field\":");
+            json_str(s, name)?;
+            s.push_str(",\"value\":null");
+        }
+        ProgramError::CtaGroupMixed { this, .. } => {
+            write!(
+                s,
+                "\"rule\":\"cta_group\",\"field\":\"cta_group\",\"value\":{this}"
+            )?;
+        }
+    }
+    s.push_str(",\"message\":");
+    json_str(s, e)?;
+    s.push_str(",\"source\":\"PTX ISA 9.7.16\"}");
+    Ok(())
+}
+
 fn json(
     s: &mut String,
     run: &Run,
@@ -334,6 +391,9 @@ fn json(
         s.push_str("]}");
     }
     s.push_str("],\"errors\":[");
+    if let Some((n, _, e)) = &run.program_error {
+        program_error_json(s, *n, e)?;
+    }
     if let Some((n, _, e)) = &run.error {
         for (j, p) in e.problems.iter().enumerate() {
             if j > 0 {
@@ -343,6 +403,7 @@ fn json(
         }
     }
     s.push(']');
+    write!(s, ",\"not_executed\":{}", run.not_executed)?;
     if let Some(r) = m.last_mma() {
         write!(
             s,
@@ -380,6 +441,21 @@ fn text(
         for w in &o.warnings {
             writeln!(err, "{yellow}warning{reset}: line {n}: {w}")?;
         }
+    }
+    if let Some((n, t, e)) = &run.program_error {
+        writeln!(err, "{red}error{reset}: line {n}: {t}")?;
+        writeln!(err, "  error: {e}")?;
+        writeln!(
+            err,
+            "  (the line changed nothing; the lines after it did not run)"
+        )?;
+    }
+    if run.not_executed > 0 {
+        writeln!(
+            out,
+            "{} instruction(s) other than tcgen05 (or guarded off) read and not executed: the model executes tcgen05 instructions only",
+            run.not_executed
+        )?;
     }
     if let Some((n, t, e)) = &run.error {
         writeln!(err, "{red}error{reset}: line {n}: {t}")?;

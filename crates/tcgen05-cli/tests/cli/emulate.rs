@@ -84,7 +84,10 @@ fn random_inputs_reference_text_and_json() {
         MMA,
     ])
     .json();
-    assert_eq!(keys(&v), set(&["lines", "errors", "d", "reference"]));
+    assert_eq!(
+        keys(&v),
+        set(&["lines", "errors", "not_executed", "d", "reference"])
+    );
     assert_eq!(
         keys(&v["lines"][0]),
         set(&["line", "instruction", "effect", "warnings"])
@@ -132,7 +135,7 @@ fn uninitialised_inputs_and_rule_errors_exit_1_with_json() {
     let r = run(&["emulate", "--json", "--exec", MMA]);
     r.code(1);
     let v = r.json();
-    assert_eq!(keys(&v), set(&["lines", "errors"]));
+    assert_eq!(keys(&v), set(&["lines", "errors", "not_executed"]));
     let rules: Vec<&str> = v["errors"]
         .as_array()
         .unwrap()
@@ -467,4 +470,144 @@ fn decompressing_copy_and_sparse_mma() {
     );
     assert_eq!(v["reference"]["max_ulps"], 0, "{v}");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Writes `text` to a fresh temporary file and returns its path.
+fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("tcgen05-emu-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+#[test]
+fn runs_its_own_ptx_kernel_output() {
+    // `tcgen05 ptx kernel` writes a whole module (.version, .target, .entry, .reg, .shared,
+    // labels, mbarrier and bar instructions); emulate runs its tcgen05 instructions with the
+    // values of its registers and variables given by --reg.
+    let k = run(&[
+        "ptx", "kernel", "--kind", "f16", "--m", "128", "--n", "64", "--d-type", "f32", "--a-type",
+        "bf16", "--b-type", "bf16",
+    ]);
+    k.code(0);
+    let path = temp_file("kernel.ptx", &k.stdout);
+    let p = path.to_str().unwrap();
+    // Without values: the first tcgen05 instruction's variable is named, with its line; no
+    // value is invented.
+    let r = run(&["emulate", "--json", "--random-inputs", "1", "--program", p]);
+    r.code(1);
+    let v = r.json();
+    let e = &v["errors"][0];
+    assert_eq!(e["rule"], "register");
+    assert_eq!(e["field"], "tmem_slot");
+    let alloc_line = k
+        .stdout
+        .lines()
+        .position(|l| l.contains("tcgen05.alloc"))
+        .unwrap()
+        + 1;
+    assert_eq!(e["line"], alloc_line);
+    assert!(!r.stdout.contains("0x0\""), "{}", r.stdout);
+    // With values: every tcgen05 instruction runs; D is the M x N = 128 x 64 f32 the kernel's
+    // instruction descriptor says (0x08100490, PTX ISA Table 42).
+    let r = run(&[
+        "emulate",
+        "--json",
+        "--random-inputs",
+        "1",
+        "--program",
+        p,
+        "--reg",
+        "tmem_slot=0x100",
+        "--reg",
+        "taddr=0",
+        "--reg",
+        "leader=1",
+        "--reg",
+        "a_desc=0x4000404000010040",
+        "--reg",
+        "b_desc=0x4000404000010840",
+        "--reg",
+        "mbar=0x200",
+    ]);
+    r.code(0);
+    let v = r.json();
+    assert_eq!(v["d"]["m"], 128);
+    assert_eq!(v["d"]["n"], 64);
+    assert_eq!(v["d"]["type"], "f32");
+    let ran: Vec<&str> = v["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["instruction"].as_str().unwrap())
+        .collect();
+    let in_file = k
+        .stdout
+        .lines()
+        .filter(|l| {
+            l.trim_start()
+                .trim_start_matches("@leader ")
+                .starts_with("tcgen05.")
+        })
+        .count();
+    assert_eq!(ran.len(), in_file, "{ran:?}");
+    assert!(v["not_executed"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn compiler_output_is_read_and_registers_are_named() {
+    // Triton's sample kernel: its first tcgen05 instruction (line 35) is guarded by %p1, whose
+    // value comes from instructions the model does not execute.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let file = root.join("examples/kernels/triton_gemm_bf16.ptx");
+    let f = file.to_str().unwrap();
+    let r = run(&["emulate", "--json", "--random-inputs", "1", "--program", f]);
+    r.code(1);
+    let v = r.json();
+    assert_eq!(v["errors"][0]["line"], 35);
+    assert_eq!(v["errors"][0]["field"], "%p1");
+    // Given the guard, the next missing value is the alloc's address register.
+    let r = run(&[
+        "emulate",
+        "--json",
+        "--random-inputs",
+        "1",
+        "--program",
+        f,
+        "--reg",
+        "%p1=1",
+    ]);
+    r.code(1);
+    assert_eq!(r.json()["errors"][0]["field"], "%r22");
+    // A guard of 0 skips the instruction.
+    let r = run(&[
+        "emulate",
+        "--json",
+        "--random-inputs",
+        "1",
+        "--program",
+        f,
+        "--reg",
+        "%p1=0",
+    ]);
+    assert_ne!(r.json()["errors"][0]["line"], 35);
+}
+
+#[test]
+fn one_cta_group_per_kernel() {
+    // PTX ISA 9.7.16: all tcgen05 instructions of a kernel use the same .cta_group.
+    let r = run(&[
+        "emulate",
+        "--json",
+        "--exec",
+        "tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;",
+        "--exec",
+        "tcgen05.relinquish_alloc_permit.cta_group::2.sync.aligned;",
+    ]);
+    r.code(1);
+    let v = r.json();
+    assert_eq!(v["errors"][0]["rule"], "cta_group");
+    assert_eq!(v["errors"][0]["line"], 2);
+    assert_eq!(v["lines"].as_array().unwrap().len(), 1);
 }

@@ -136,6 +136,7 @@ mod decompress;
 mod mma;
 mod movement;
 mod problem;
+pub mod program;
 mod random;
 mod reference;
 mod sparse;
