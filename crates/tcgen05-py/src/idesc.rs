@@ -2,8 +2,8 @@
 //! Tables 42-44), wrapping [`tcgen05::instruction_descriptor`].
 
 use pyo3::prelude::*;
-use std::hash::{DefaultHasher, Hash, Hasher};
 use pyo3::types::PyDict;
+use std::hash::{DefaultHasher, Hash, Hasher};
 use tcgen05::bits::RowValue;
 use tcgen05::instruction_descriptor::{
     line_fields, row, word, IdescDecoded, IdescField, IdescFields, InstructionDescriptor,

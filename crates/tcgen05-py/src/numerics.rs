@@ -9,7 +9,7 @@
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyBytes, PyFloat, PyInt};
+use pyo3::types::{PyBool, PyBytes, PyFloat};
 use tcgen05::numerics::exact::ExactSum;
 use tcgen05::numerics::fast::{FastRow, MmaOperands};
 use tcgen05::numerics::fdpa::{SpecialCause, TermSource};

@@ -7,7 +7,7 @@
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyInt, PyString};
+use pyo3::types::{PyBool, PyString};
 use tcgen05::ptx::{
     ASource, Alloc, Collector, CollectorOp, Commit, Context, Cp, CpSourceFormat, Dealloc, Fence,
     Instruction, Mma, RedOp, RedType, Reduction, RenderError, ScaleVec, Shift, Syntax, TmemLoad,

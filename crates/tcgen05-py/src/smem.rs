@@ -2,8 +2,8 @@
 //! Tables 40-41), wrapping [`tcgen05::shared_memory_descriptor`].
 
 use pyo3::prelude::*;
-use std::hash::{DefaultHasher, Hash, Hasher};
 use pyo3::types::PyDict;
+use std::hash::{DefaultHasher, Hash, Hasher};
 use tcgen05::shared_memory_descriptor::{
     LboMode, SmemDecoded, SmemDescriptor, SmemField, SmemFields, Swizzle,
 };

@@ -3,8 +3,8 @@
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use std::hash::{DefaultHasher, Hash, Hasher};
 use pyo3::types::{PyDict, PyList, PyTuple};
+use std::hash::{DefaultHasher, Hash, Hasher};
 use tcgen05::zero_column_mask::{ZeroColumnMask, ZmaskDecoded, ZmaskField, ZmaskFields};
 use tcgen05::{MaxShift, Source};
 

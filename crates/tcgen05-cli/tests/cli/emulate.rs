@@ -611,3 +611,44 @@ fn one_cta_group_per_kernel() {
     assert_eq!(v["errors"][0]["line"], 2);
     assert_eq!(v["lines"].as_array().unwrap().len(), 1);
 }
+
+#[test]
+fn cp_4x256b_copies_four_rows() {
+    // tcgen05.cp .4x256b (PTX ISA 9.7.16.2.3): 4 rows of 256 bits from shared memory, through a
+    // no-swizzle K-major descriptor (start 0, LBO 128, SBO 256: 0x0000401000080000), into
+    // lanes 0, 32, 64 and 96 (one row per 32-lane subpartition, as CUTLASS's SM100 copy atom
+    // places it). Row r's byte b lies at (b / 16) * LBO + r * 16 + b % 16 (the canonical
+    // no-swizzle layout's core matrix: 8 rows of 16 bytes).
+    let data: Vec<u8> = (0..512u32).map(|i| (i % 251) as u8).collect();
+    let smem = temp_file("cp.bin", "");
+    std::fs::write(&smem, &data).unwrap();
+    let dump = smem.with_file_name("cp_tmem.npy");
+    let r = run(&[
+        "emulate",
+        "--smem",
+        &format!("{}@0", smem.to_str().unwrap()),
+        "--exec",
+        "tcgen05.cp.cta_group::1.4x256b [0], 0x0000401000080000;",
+        "--dump-tmem",
+        dump.to_str().unwrap(),
+    ]);
+    r.code(0);
+    let (_, _, cells) = npy(&dump);
+    let cell = |lane: usize, col: usize| {
+        let at = (lane * 512 + col) * 4;
+        u32::from_le_bytes([cells[at], cells[at + 1], cells[at + 2], cells[at + 3]])
+    };
+    for row in 0..4usize {
+        for col in 0..8usize {
+            let byte = |b: usize| data[(b / 16) * 128 + row * 16 + b % 16];
+            let want = u32::from_le_bytes([
+                byte(4 * col),
+                byte(4 * col + 1),
+                byte(4 * col + 2),
+                byte(4 * col + 3),
+            ]);
+            assert_eq!(cell(32 * row, col), want, "row {row} column {col}");
+        }
+        assert_eq!(cell(32 * row + 1, 0), 0, "only one lane per subpartition");
+    }
+}

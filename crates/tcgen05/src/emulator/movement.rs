@@ -487,8 +487,14 @@ fn cp(machine: &mut Machine, ins: &Instruction<'_>) -> Result<String, EmuError> 
     let rows = cp_rows(shape);
     let row_bytes = shape.columns_per_lane() * 4;
     let storage = ElementStorage::of(ElementType::E4m3, None).map_err(Problem::from)?;
-    let ml = MatrixLayout::try_new(d, LayoutOperand::new(storage, Major::K, rows, row_bytes))
-        .map_err(Problem::from)?;
+    // The canonical layouts are built of 8-row core matrices (PTX ISA 9.7.16.3.3); the 4 rows
+    // of `.4x256b` (PTX ISA 9.7.16.2.3) are the first 4 rows of its one row of core matrices.
+    let layout_rows = rows.next_multiple_of(8);
+    let ml = MatrixLayout::try_new(
+        d,
+        LayoutOperand::new(storage, Major::K, layout_rows, row_bytes),
+    )
+    .map_err(Problem::from)?;
     let check_alloc = machine.check_allocation;
     let ctas = group_ctas(ins);
     let mut work = machine.ctas.clone();
