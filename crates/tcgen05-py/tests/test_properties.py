@@ -297,7 +297,11 @@ def test_numerics_and_layouts_never_panic(kwargs: dict[str, Any]) -> None:
 def test_check_ptx_and_emulator_take_any_text(raw: bytes, text: str) -> None:
     rep = tcgen05.check_ptx(raw)
     assert rep.errors >= 0
-    tcgen05.check_ptx(text)
+    try:
+        tcgen05.check_ptx(text)
+    except OSError:
+        # A one-line str without `;` names a file (check_ptx's rule: no PTX statement is one).
+        assert "\n" not in text and ";" not in text and text.strip()
     emu = tcgen05.Emulator(random_inputs=1)
     for line in (text, "tcgen05." + text, "tcgen05.mma.cta_group::1.kind::f16 " + text):
         _clean(emu.execute, line)

@@ -47,9 +47,9 @@ def test_numpy_integer_scalars_are_ints() -> None:
     s = tcgen05.SmemDescriptor.decode(np.uint64(0x4000404000010040))
     assert s.start_address == 0x400
     with pytest.raises(TypeError):
-        tcgen05.InstructionDescriptor.decode(np.bool_(True), kind="f16")
+        tcgen05.InstructionDescriptor.decode(np.bool_(True), kind="f16")  # type: ignore[arg-type]
     with pytest.raises(TypeError):
-        tcgen05.InstructionDescriptor.decode(np.float64(1.0), kind="f16")
+        tcgen05.InstructionDescriptor.decode(np.float64(1.0), kind="f16")  # type: ignore[arg-type]
     # f16 1.0 is the code 0x3C00 (IEEE 754 binary16).
     assert numerics.encode("f16", np.int64(1)) == 0x3C00
 
@@ -97,6 +97,6 @@ def test_numerics_mma_takes_float_arrays() -> None:
 def test_write_smem_refuses_text() -> None:
     emu = tcgen05.Emulator()
     with pytest.raises(TypeError):
-        emu.write_smem(0, "abcd")  # type: ignore[arg-type]
+        emu.write_smem(0, "abcd")
     emu.write_smem(0, b"abcd")
     assert emu.read_smem(0, 4) == b"abcd"

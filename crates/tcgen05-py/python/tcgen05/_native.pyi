@@ -1,7 +1,7 @@
 # Type stubs of the native module (crates/tcgen05-py/src). Every docstring's PTX citation is in
 # the Rust source's doc comments, which PyO3 turns into the runtime docstrings.
 import os
-from typing import Any, Optional, Sequence, Union, final
+from typing import Any, Optional, Sequence, SupportsIndex, Union, final
 
 KINDS: tuple[str, ...]
 ELEMENT_TYPES: tuple[str, ...]
@@ -63,19 +63,19 @@ class InstructionDescriptor:
         d_type: str,
         a_type: str,
         b_type: str,
-        m: int,
-        n: int,
+        m: SupportsIndex,
+        n: SupportsIndex,
         sparse: Optional[bool] = None,
-        sparsity_selector: Optional[int] = None,
+        sparsity_selector: Optional[SupportsIndex] = None,
         saturate: Optional[bool] = None,
         negate_a: Optional[bool] = None,
         negate_b: Optional[bool] = None,
         transpose_a: Optional[bool] = None,
         transpose_b: Optional[bool] = None,
-        max_shift: Optional[int] = None,
+        max_shift: Optional[SupportsIndex] = None,
         scale_type: Optional[str] = None,
-        sfa_id: Optional[int] = None,
-        sfb_id: Optional[int] = None,
+        sfa_id: Optional[SupportsIndex] = None,
+        sfb_id: Optional[SupportsIndex] = None,
         k96: Optional[bool] = None,
     ) -> None: ...
     @staticmethod
@@ -85,23 +85,23 @@ class InstructionDescriptor:
         d_type: str,
         a_type: str,
         b_type: str,
-        m: int,
-        n: int,
+        m: SupportsIndex,
+        n: SupportsIndex,
         sparse: Optional[bool] = None,
-        sparsity_selector: Optional[int] = None,
+        sparsity_selector: Optional[SupportsIndex] = None,
         saturate: Optional[bool] = None,
         negate_a: Optional[bool] = None,
         negate_b: Optional[bool] = None,
         transpose_a: Optional[bool] = None,
         transpose_b: Optional[bool] = None,
-        max_shift: Optional[int] = None,
+        max_shift: Optional[SupportsIndex] = None,
         scale_type: Optional[str] = None,
-        sfa_id: Optional[int] = None,
-        sfb_id: Optional[int] = None,
+        sfa_id: Optional[SupportsIndex] = None,
+        sfb_id: Optional[SupportsIndex] = None,
         k96: Optional[bool] = None,
     ) -> InstructionDescriptor: ...
     @staticmethod
-    def decode(raw: int, *, kind: str) -> InstructionDescriptor: ...
+    def decode(raw: SupportsIndex, *, kind: str) -> InstructionDescriptor: ...
     @property
     def bits(self) -> int: ...
     @property
@@ -165,27 +165,27 @@ class SmemDescriptor:
     def __init__(
         self,
         *,
-        start_address: int,
-        leading_byte_offset: int,
-        stride_byte_offset: int,
+        start_address: SupportsIndex,
+        leading_byte_offset: SupportsIndex,
+        stride_byte_offset: SupportsIndex,
         swizzle: str,
-        base_offset: Optional[int] = None,
+        base_offset: Optional[SupportsIndex] = None,
         lbo_mode: Optional[str] = None,
         target: Optional[str] = None,
     ) -> None: ...
     @staticmethod
     def encode(
         *,
-        start_address: int,
-        leading_byte_offset: int,
-        stride_byte_offset: int,
+        start_address: SupportsIndex,
+        leading_byte_offset: SupportsIndex,
+        stride_byte_offset: SupportsIndex,
         swizzle: str,
-        base_offset: Optional[int] = None,
+        base_offset: Optional[SupportsIndex] = None,
         lbo_mode: Optional[str] = None,
         target: Optional[str] = None,
     ) -> SmemDescriptor: ...
     @staticmethod
-    def decode(raw: int, *, target: Optional[str] = None) -> SmemDescriptor: ...
+    def decode(raw: SupportsIndex, *, target: Optional[str] = None) -> SmemDescriptor: ...
     @property
     def bits(self) -> int: ...
     @property
@@ -226,12 +226,12 @@ class ZeroColumnMask:
         start_count: Optional[Sequence[int]] = None,
         first_span: Optional[Sequence[bool]] = None,
         non_zero_mask: Optional[bool] = None,
-        skip_span: Optional[int] = None,
-        use_span: Optional[int] = None,
-        column_shift: Optional[int] = None,
-        m: Optional[int] = None,
-        n: Optional[int] = None,
-        max_shift: Optional[int] = None,
+        skip_span: Optional[SupportsIndex] = None,
+        use_span: Optional[SupportsIndex] = None,
+        column_shift: Optional[SupportsIndex] = None,
+        m: Optional[SupportsIndex] = None,
+        n: Optional[SupportsIndex] = None,
+        max_shift: Optional[SupportsIndex] = None,
     ) -> None: ...
     @staticmethod
     def encode(
@@ -239,20 +239,20 @@ class ZeroColumnMask:
         start_count: Optional[Sequence[int]] = None,
         first_span: Optional[Sequence[bool]] = None,
         non_zero_mask: Optional[bool] = None,
-        skip_span: Optional[int] = None,
-        use_span: Optional[int] = None,
-        column_shift: Optional[int] = None,
-        m: Optional[int] = None,
-        n: Optional[int] = None,
-        max_shift: Optional[int] = None,
+        skip_span: Optional[SupportsIndex] = None,
+        use_span: Optional[SupportsIndex] = None,
+        column_shift: Optional[SupportsIndex] = None,
+        m: Optional[SupportsIndex] = None,
+        n: Optional[SupportsIndex] = None,
+        max_shift: Optional[SupportsIndex] = None,
     ) -> ZeroColumnMask: ...
     @staticmethod
     def decode(
-        raw: int,
+        raw: SupportsIndex,
         *,
-        m: Optional[int] = None,
-        n: Optional[int] = None,
-        max_shift: Optional[int] = None,
+        m: Optional[SupportsIndex] = None,
+        n: Optional[SupportsIndex] = None,
+        max_shift: Optional[SupportsIndex] = None,
     ) -> ZeroColumnMask: ...
     @property
     def bits(self) -> int: ...
@@ -274,7 +274,7 @@ class ZeroColumnMask:
     def errors(self) -> list[Problem]: ...
     @property
     def warnings(self) -> list[Problem]: ...
-    def column_mask(self, m: int, n: int) -> list[bool]: ...
+    def column_mask(self, m: SupportsIndex, n: SupportsIndex) -> list[bool]: ...
     def to_dict(self) -> dict[str, Union[int, bool, list[int], list[bool]]]: ...
     def rows(self) -> list[BitRow]: ...
     def __int__(self) -> int: ...
@@ -302,23 +302,23 @@ class Shape:
     @property
     def k(self) -> int: ...
 
-def valid_kinds(raw: int) -> list[str]: ...
+def valid_kinds(raw: SupportsIndex) -> list[str]: ...
 def shapes(
     *,
     kind: Optional[str] = None,
-    cta_group: Optional[int] = None,
+    cta_group: Optional[SupportsIndex] = None,
     target: Optional[str] = None,
     ws: Optional[bool] = None,
     sparse: Optional[bool] = None,
 ) -> list[Shape]: ...
-def decode_idesc_records(data: bytes, kind: str, threads: Optional[int] = None) -> bytearray: ...
-def decode_smem_records(data: bytes, target: str, threads: Optional[int] = None) -> bytearray: ...
+def decode_idesc_records(data: bytes, kind: str, threads: Optional[SupportsIndex] = None) -> bytearray: ...
+def decode_smem_records(data: bytes, target: str, threads: Optional[SupportsIndex] = None) -> bytearray: ...
 
 # --- PTX builders (src/ptx.rs; PTX ISA 9.7.16.7-9.7.16.11) -----------------------------------
 
 def ptx_mma(
     *,
-    cta_group: int,
+    cta_group: SupportsIndex,
     kind: str,
     d: str,
     a: str,
@@ -334,10 +334,10 @@ def ptx_mma(
     collector: Optional[str] = None,
     ashift: Optional[bool] = None,
     disable_output_lane: Optional[Sequence[str]] = None,
-    scale_input_d: Optional[int] = None,
+    scale_input_d: Optional[SupportsIndex] = None,
     zero_column_mask: Optional[Union[str, int]] = None,
     target: Optional[str] = None,
-    version: Optional[int] = None,
+    version: Optional[SupportsIndex] = None,
     syntax: Optional[str] = None,
 ) -> str: ...
 def ptx_ld(
@@ -347,14 +347,14 @@ def ptx_ld(
     dst: Sequence[str],
     taddr: str,
     pack: Optional[bool] = None,
-    offset: Optional[int] = None,
+    offset: Optional[SupportsIndex] = None,
     red: Optional[str] = None,
     red_type: Optional[str] = None,
     redval: Optional[str] = None,
     red_abs: Optional[bool] = None,
     red_nan: Optional[bool] = None,
     target: Optional[str] = None,
-    version: Optional[int] = None,
+    version: Optional[SupportsIndex] = None,
     syntax: Optional[str] = None,
 ) -> str: ...
 def ptx_st(
@@ -364,40 +364,40 @@ def ptx_st(
     taddr: str,
     src: Sequence[str],
     unpack: Optional[bool] = None,
-    offset: Optional[int] = None,
+    offset: Optional[SupportsIndex] = None,
     target: Optional[str] = None,
-    version: Optional[int] = None,
+    version: Optional[SupportsIndex] = None,
     syntax: Optional[str] = None,
 ) -> str: ...
 def ptx_cp(
     *,
-    cta_group: int,
+    cta_group: SupportsIndex,
     shape: str,
     taddr: str,
     sdesc: Union[str, int],
     multicast: Optional[str] = None,
     source_format: Optional[str] = None,
     target: Optional[str] = None,
-    version: Optional[int] = None,
+    version: Optional[SupportsIndex] = None,
     syntax: Optional[str] = None,
 ) -> str: ...
 def ptx_group_op(
     op: str,
     *,
-    cta_group: int,
+    cta_group: SupportsIndex,
     taddr: Optional[str] = None,
     dst: Optional[str] = None,
     n_cols: Optional[Union[str, int]] = None,
     mbar: Optional[str] = None,
     multicast: Optional[Union[str, int]] = None,
     target: Optional[str] = None,
-    version: Optional[int] = None,
+    version: Optional[SupportsIndex] = None,
     syntax: Optional[str] = None,
 ) -> str: ...
 def ptx_fence_wait(
-    op: str, which: str, *, target: Optional[str] = None, version: Optional[int] = None
+    op: str, which: str, *, target: Optional[str] = None, version: Optional[SupportsIndex] = None
 ) -> str: ...
-def ptx_preamble(*, target: Optional[str] = None, version: Optional[int] = None) -> str: ...
+def ptx_preamble(*, target: Optional[str] = None, version: Optional[SupportsIndex] = None) -> str: ...
 
 # --- check_ptx (src/check.rs) -----------------------------------------------------------------
 
@@ -543,7 +543,7 @@ def numerics_dot(
     b: Sequence[Union[int, float]],
     d_type: Optional[str] = None,
     scale_type: Optional[str] = None,
-    block: Optional[int] = None,
+    block: Optional[SupportsIndex] = None,
     instruction: Optional[str] = None,
     c: Optional[Union[int, float]] = None,
     sfa: Optional[Sequence[Union[int, float]]] = None,
@@ -559,7 +559,7 @@ def numerics_form(
     b_type: str,
     d_type: Optional[str] = None,
     scale_type: Optional[str] = None,
-    block: Optional[int] = None,
+    block: Optional[SupportsIndex] = None,
     instruction: Optional[str] = None,
 ) -> tuple[int, str, Optional[str], Optional[int], str]: ...
 def numerics_mma_codes(
@@ -568,8 +568,8 @@ def numerics_mma_codes(
     kind: str,
     a_type: str,
     b_type: str,
-    m: int,
-    n: int,
+    m: SupportsIndex,
+    n: SupportsIndex,
     a: bytes,
     b: bytes,
     c: bytes,
@@ -577,7 +577,7 @@ def numerics_mma_codes(
     sfb: bytes,
     d_type: Optional[str] = None,
     scale_type: Optional[str] = None,
-    block: Optional[int] = None,
+    block: Optional[SupportsIndex] = None,
     instruction: Optional[str] = None,
     satfinite: bool = False,
 ) -> bytes: ...
@@ -585,8 +585,8 @@ def numerics_rows() -> list[
     tuple[str, str, str, str, str, str, Optional[str], Optional[int], str, Optional[int]]
 ]: ...
 
-def numerics_encode(format: str, value: Union[int, float]) -> int: ...
-def numerics_decode(format: str, code: int) -> Union[int, float]: ...
+def numerics_encode(format: str, value: Union[SupportsIndex, float]) -> int: ...
+def numerics_decode(format: str, code: SupportsIndex) -> Union[int, float]: ...
 
 # --- layouts (src/layout.rs) ------------------------------------------------------------------
 
@@ -598,13 +598,13 @@ class _TileLayout:
         element_type: str,
         major: str,
         swizzle: str,
-        mn: int,
-        k: int,
+        mn: SupportsIndex,
+        k: SupportsIndex,
         kind: Optional[str] = None,
-        start_address: Optional[int] = None,
+        start_address: Optional[SupportsIndex] = None,
         order: Optional[str] = None,
         anchor: Optional[str] = None,
-        k_per_block: Optional[int] = None,
+        k_per_block: Optional[SupportsIndex] = None,
     ) -> None: ...
     @property
     def k_blocks(self) -> int: ...
@@ -618,7 +618,7 @@ class _TileLayout:
     def storage(self) -> tuple[int, int]: ...
     @property
     def shape(self) -> tuple[int, int]: ...
-    def descriptor_bits(self, k_block: int, *, target: Optional[str] = None) -> int: ...
+    def descriptor_bits(self, k_block: SupportsIndex, *, target: Optional[str] = None) -> int: ...
     def locations(self) -> bytes: ...
     def svg(self, *, operand: str = "a") -> str: ...
 
@@ -626,20 +626,20 @@ class _TileLayout:
 class _MatrixLayout:
     def __init__(
         self,
-        descriptor: int,
+        descriptor: SupportsIndex,
         *,
         element_type: str,
         major: str,
-        mn: int,
-        k: int,
+        mn: SupportsIndex,
+        k: SupportsIndex,
         kind: Optional[str] = None,
         target: Optional[str] = None,
     ) -> None: ...
     @property
     def shape(self) -> tuple[int, int]: ...
     def locations(self) -> bytes: ...
-    def address(self, mn: int, k: int) -> tuple[int, int]: ...
-    def elements_at(self, address: int) -> list[tuple[int, int]]: ...
+    def address(self, mn: SupportsIndex, k: SupportsIndex) -> tuple[int, int]: ...
+    def elements_at(self, address: SupportsIndex) -> list[tuple[int, int]]: ...
     def check(self, *, buffer: Optional[tuple[int, int]] = None) -> list[Problem]: ...
     def svg(self, *, operand: str = "a", buffer: Optional[tuple[int, int]] = None) -> str: ...
 
@@ -647,44 +647,44 @@ def _agreement(
     layout: _MatrixLayout,
     boxes: Sequence[tuple[str, int, int, int, int, int]],
     *,
-    k_start: int = 0,
+    k_start: SupportsIndex = 0,
 ) -> tuple[Any, ...]: ...
 
 # --- Tensor Memory maps (src/tmem.rs) ---------------------------------------------------------
 
 def _ld_fragment(
-    shape: str, num: str, *, pack: bool = False, offset: Optional[int] = None
+    shape: str, num: str, *, pack: bool = False, offset: Optional[SupportsIndex] = None
 ) -> tuple[bytes, int, int, int]: ...
 def _d_layout(
-    m: int, n: int, *, cta_group: Optional[int] = None, ws: bool = False, sparse: bool = False
+    m: SupportsIndex, n: SupportsIndex, *, cta_group: Optional[SupportsIndex] = None, ws: bool = False, sparse: bool = False
 ) -> tuple[str, int, int, bytes]: ...
 def _a_layout(
-    m: int,
-    k: int,
-    bits: int,
+    m: SupportsIndex,
+    k: SupportsIndex,
+    bits: SupportsIndex,
     *,
-    cta_group: Optional[int] = None,
+    cta_group: Optional[SupportsIndex] = None,
     ws: bool = False,
     sparse: bool = False,
 ) -> tuple[str, bytes]: ...
 def _sf_layout(
     operand: str,
-    m: int,
-    n: int,
+    m: SupportsIndex,
+    n: SupportsIndex,
     scale_vec: str,
     *,
-    sf_id: int = 0,
-    cta_group: Optional[int] = None,
+    sf_id: SupportsIndex = 0,
+    cta_group: Optional[SupportsIndex] = None,
     ws: bool = False,
 ) -> tuple[int, int, int, bytes]: ...
 
-def _svg_ld(shape: str, num: str, *, pack: bool = False, offset: Optional[int] = None) -> str: ...
+def _svg_ld(shape: str, num: str, *, pack: bool = False, offset: Optional[SupportsIndex] = None) -> str: ...
 def _svg_d(
-    m: int, n: int, *, cta_group: Optional[int] = None, ws: bool = False, sparse: bool = False
+    m: SupportsIndex, n: SupportsIndex, *, cta_group: Optional[SupportsIndex] = None, ws: bool = False, sparse: bool = False
 ) -> str: ...
 def _svg_cp(shape: str, *, multicast: Optional[str] = None) -> str: ...
 def _svg_sf(
-    operand: str, m: int, n: int, scale_vec: str, *, sf_id: int = 0, cta_group: Any = None,
+    operand: str, m: SupportsIndex, n: SupportsIndex, scale_vec: str, *, sf_id: SupportsIndex = 0, cta_group: Any = None,
     ws: bool = False,
 ) -> str: ...
 
@@ -707,19 +707,19 @@ class Outcome:
     def warnings(self) -> list[Problem]: ...
 
 class _Emulator:
-    def __init__(self, *, target: Optional[str] = None, random_inputs: Optional[int] = None) -> None: ...
+    def __init__(self, *, target: Optional[str] = None, random_inputs: Optional[SupportsIndex] = None) -> None: ...
     @property
     def target(self) -> str: ...
     check_allocation: bool
-    def set_warp(self, warp: int) -> None: ...
-    def write_smem(self, address: int, data: bytes, *, cta: int = 0) -> None: ...
-    def read_smem(self, address: int, length: int, *, cta: int = 0) -> tuple[bytes, list[int]]: ...
+    def set_warp(self, warp: SupportsIndex) -> None: ...
+    def write_smem(self, address: SupportsIndex, data: bytes, *, cta: SupportsIndex = 0) -> None: ...
+    def read_smem(self, address: SupportsIndex, length: SupportsIndex, *, cta: SupportsIndex = 0) -> tuple[bytes, list[int]]: ...
     def write_tmem(
-        self, lane: int, column: int, columns: int, words: bytes, *, cta: int = 0
+        self, lane: SupportsIndex, column: SupportsIndex, columns: SupportsIndex, words: bytes, *, cta: SupportsIndex = 0
     ) -> None: ...
-    def tmem(self, *, cta: int = 0) -> tuple[bytes, bytes]: ...
-    def registers(self, warp: int = 0, *, cta: int = 0) -> list[tuple[str, list[Optional[int]]]]: ...
-    def allocations(self, *, cta: int = 0) -> list[tuple[int, int]]: ...
+    def tmem(self, *, cta: SupportsIndex = 0) -> tuple[bytes, bytes]: ...
+    def registers(self, warp: SupportsIndex = 0, *, cta: SupportsIndex = 0) -> list[tuple[str, list[Optional[int]]]]: ...
+    def allocations(self, *, cta: SupportsIndex = 0) -> list[tuple[int, int]]: ...
     def execute(self, line: str) -> Outcome: ...
     def run(self, program: str) -> list[Outcome]: ...
     def last_d(self) -> Optional[tuple[int, int, str, bytes]]: ...

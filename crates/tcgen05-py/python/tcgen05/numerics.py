@@ -19,7 +19,7 @@ no instruction has raises :class:`tcgen05.DescriptorError` listing every problem
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, NamedTuple, Optional, Sequence, SupportsIndex, Union
 
 from . import _native
 from ._native import Dot, Term
@@ -110,7 +110,7 @@ def form(
     )
 
 
-def encode(format: str, value: Number) -> int:
+def encode(format: str, value: Union[SupportsIndex, float]) -> int:
     """The code of ``value`` in ``format`` (PTX ISA 5.2); raises DescriptorError when the format
     does not hold it exactly (the message names the nearest value)."""
     return _native.numerics_encode(format, value)
