@@ -652,3 +652,42 @@ fn cp_4x256b_copies_four_rows() {
         assert_eq!(cell(32 * row + 1, 0), 0, "only one lane per subpartition");
     }
 }
+
+#[test]
+fn m64_lane_alignment_of_d_and_a() {
+    // M = 64 without .ws is data-path layout F, half the data path: D's address, and A's in
+    // Tensor Memory, has lane 0 or 16 (PTX ISA 9.7.16.10.5). 0x04100490: kind::f16, bf16 x
+    // bf16 -> f32, M = 64, N = 64 (Table 42).
+    let mma = |d: &str, a: &str| {
+        format!("tcgen05.mma.cta_group::1.kind::f16 [{d}], {a}, 0x0000401000080100, 0x04100490, 0;")
+    };
+    for (d, a, bad) in [
+        ("0x00000000", "0x0000401000080000", vec![]),
+        ("0x00100000", "0x0000401000080000", vec![]),
+        ("0x00080000", "0x0000401000080000", vec!["d_tmem"]),
+        ("0x00100000", "[0x00100040]", vec![]),
+        ("0x00000000", "[0x00080040]", vec!["a_tmem"]),
+        ("0x00180000", "[0x00040040]", vec!["d_tmem", "a_tmem"]),
+    ] {
+        let r = run(&[
+            "emulate",
+            "--json",
+            "--random-inputs",
+            "1",
+            "--exec",
+            &mma(d, a),
+        ]);
+        let v = r.json();
+        let fields: Vec<&str> = v["errors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["field"].as_str().unwrap())
+            .collect();
+        assert_eq!(fields, bad, "{d} {a}: {v}");
+        r.code(if bad.is_empty() { 0 } else { 1 });
+        if !bad.is_empty() {
+            assert_eq!(v["errors"][0]["source"], "PTX ISA 9.7.16.10.5");
+        }
+    }
+}

@@ -491,14 +491,13 @@ pub(super) fn execute(
     let d_layout = DLayout::with_layout(layout, n).map_err(Problem::from)?;
     // D's lane, and A's in Tensor Memory, is the layout's lane alignment: 0, or 0 or 16 for
     // the half-datapath layouts (M = 64; PTX ISA 9.7.16.10.5).
-    let mut lanes = vec![layout.check_address(line.d)];
+    let mut lanes = vec![("d_tmem", layout.check_address(line.d))];
     if let ASrc::Tmem(a) = line.a {
-        lanes.push(layout.check_address(a));
+        lanes.push(("a_tmem", layout.check_address(a)));
     }
     let misaligned: Vec<Problem> = lanes
         .into_iter()
-        .filter_map(Result::err)
-        .map(Problem::from)
+        .filter_map(|(field, r)| r.err().map(|e| Problem { field, ..e.into() }))
         .collect();
     if !misaligned.is_empty() {
         return Err(EmuError {
