@@ -30,7 +30,7 @@ pub struct EmulateArgs {
     #[arg(long, value_name = "FILE@ADDR")]
     pub smem: Vec<String>,
     /// Load Tensor Memory of CTA 0 from a 2-D `.npy` of 32-bit values (lanes x columns) at
-    /// `FILE@LANE,COL` (repeatable).
+    /// `FILE@LANE,COL` (repeatable). `FILE@LANE,COL@1` loads the peer CTA's.
     #[arg(long, value_name = "FILE@LANE,COL")]
     pub tmem: Vec<String>,
     /// Fill every operand the program reads that was never written with random finite values
@@ -40,9 +40,15 @@ pub struct EmulateArgs {
     /// Write D of the last MMA as an M x N row-major `.npy` in its element type (f32, f16, s32).
     #[arg(long, value_name = "FILE.npy")]
     pub dump_d: Option<String>,
-    /// Write CTA 0's Tensor Memory as a 128 x 512 `.npy` of u32 (never-written cells 0).
+    /// Write CTA 0's Tensor Memory as a 128 x 512 `.npy` of u32 (never-written cells 0);
+    /// `FILE.npy@1` writes the peer CTA's (repeatable).
     #[arg(long, value_name = "FILE.npy")]
-    pub dump_tmem: Option<String>,
+    pub dump_tmem: Vec<String>,
+    /// Write the registers tcgen05.ld left (both CTAs, every warp) as one JSON object:
+    /// {"ctas": [{"cta", "warps": [{"warp", "registers": {NAME: [32 values, null where never
+    /// written]}}]}]}.
+    #[arg(long, value_name = "FILE.json")]
+    pub dump_regs: Option<String>,
     /// Also compute D exactly from the operands the last MMA read and report the largest
     /// error of D in units in the last place.
     #[arg(long)]

@@ -121,14 +121,22 @@ pub fn run(ctx: Ctx, a: &EmulateArgs) -> io::Result<Status> {
     for spec in &a.tmem {
         let parsed = split_at_sign(spec).and_then(|(file, nums)| {
             let (l, c) = nums.first()?.split_once(',')?;
+            let cta = match nums.get(1) {
+                None => 0,
+                Some(s) => number(s).filter(|&c| c < 2)? as usize,
+            };
+            (nums.len() <= 2).then_some(())?;
             Some((
                 file,
                 u32::try_from(number(l)?).ok()?,
                 u32::try_from(number(c)?).ok()?,
+                cta,
             ))
         });
-        let Some((file, lane, col)) = parsed else {
-            usage.push(format!("--tmem {spec}: expected FILE@LANE,COL"));
+        let Some((file, lane, col, cta)) = parsed else {
+            usage.push(format!(
+                "--tmem {spec}: expected FILE@LANE,COL or FILE@LANE,COL@CTA (CTA 0 or 1)"
+            ));
             continue;
         };
         match file_bytes(file) {
@@ -137,7 +145,7 @@ pub fn run(ctx: Ctx, a: &EmulateArgs) -> io::Result<Status> {
                 for (i, w) in bytes.chunks_exact(4).enumerate() {
                     let v = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
                     let (l, c) = (lane + i as u32 / cols, col + i as u32 % cols);
-                    if let Err(p) = m.cta_mut(0).write_tmem(l, c, v) {
+                    if let Err(p) = m.cta_mut(cta).write_tmem(l, c, v) {
                         usage.push(format!("--tmem {spec}: {p}"));
                         break;
                     }
@@ -246,9 +254,18 @@ pub fn run(ctx: Ctx, a: &EmulateArgs) -> io::Result<Status> {
             None => writeln!(err, "warning: no MMA ran: {path} not written").map_err(fmt_err)?,
         }
     }
-    if let Some(path) = &a.dump_tmem {
-        let cells: Vec<u32> = m.cta(0).tmem_cells().map(|c| c.unwrap_or(0)).collect();
+    for spec in &a.dump_tmem {
+        let (path, cta) = dump_target(spec);
+        let cells: Vec<u32> = m.cta(cta).tmem_cells().map(|c| c.unwrap_or(0)).collect();
         if let Err(e) = write_u32(path, &cells, &[128, 512]) {
+            writeln!(err, "error: cannot write {path}: {e}").map_err(fmt_err)?;
+            files_ok = false;
+        }
+    }
+    if let Some(path) = &a.dump_regs {
+        let mut j = String::new();
+        registers_json(&mut j, &m).map_err(fmt_err)?;
+        if let Err(e) = std::fs::write(path, j) {
             writeln!(err, "error: cannot write {path}: {e}").map_err(fmt_err)?;
             files_ok = false;
         }
@@ -272,6 +289,56 @@ pub fn run(ctx: Ctx, a: &EmulateArgs) -> io::Result<Status> {
     } else {
         Status::Valid
     })
+}
+
+/// `FILE@1` (the peer CTA) or `FILE` (CTA 0) of `--dump-tmem`.
+fn dump_target(spec: &str) -> (&str, usize) {
+    match spec.rsplit_once('@') {
+        Some((file, "1")) if !file.is_empty() => (file, 1),
+        Some((file, "0")) if !file.is_empty() => (file, 0),
+        _ => (spec, 0),
+    }
+}
+
+/// The registers of both CTAs as `--dump-regs` writes them.
+fn registers_json(s: &mut String, m: &Machine) -> fmt::Result {
+    s.push_str("{\"ctas\":[");
+    for cta in 0..2 {
+        if cta > 0 {
+            s.push(',');
+        }
+        write!(s, "{{\"cta\":{cta},\"warps\":[")?;
+        let mut warp = None;
+        for (w, name, values) in m.cta(cta).all_registers() {
+            if warp != Some(w) {
+                if warp.is_some() {
+                    s.push_str("}},");
+                }
+                write!(s, "{{\"warp\":{w},\"registers\":{{")?;
+                warp = Some(w);
+            } else {
+                s.push(',');
+            }
+            json_str(s, name)?;
+            s.push_str(":[");
+            for (i, v) in values.iter().enumerate() {
+                if i > 0 {
+                    s.push(',');
+                }
+                match v {
+                    Some(v) => write!(s, "{v}")?,
+                    None => s.push_str("null"),
+                }
+            }
+            s.push(']');
+        }
+        if warp.is_some() {
+            s.push_str("}}");
+        }
+        s.push_str("]}");
+    }
+    s.push_str("]}\n");
+    Ok(())
 }
 
 fn finish_usage(ctx: Ctx, usage: &[String]) -> io::Result<Status> {

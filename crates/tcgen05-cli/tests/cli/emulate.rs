@@ -691,3 +691,69 @@ fn m64_lane_alignment_of_d_and_a() {
         }
     }
 }
+
+/// A little-endian C-order `.npy` of u32 (NumPy format 1.0) with `shape` (lanes, columns).
+fn npy_u32(path: &std::path::Path, lanes: usize, cols: usize, f: impl Fn(usize, usize) -> u32) {
+    let mut c = Vec::new();
+    c.extend_from_slice(b"\x93NUMPY\x01\x00");
+    let header =
+        format!("{{'descr': '<u4', 'fortran_order': False, 'shape': ({lanes}, {cols}), }}");
+    let pad = 64 - (10 + header.len() + 1) % 64;
+    let h = format!("{header}{}\n", " ".repeat(pad % 64));
+    c.extend_from_slice(&(h.len() as u16).to_le_bytes());
+    c.extend_from_slice(h.as_bytes());
+    for l in 0..lanes {
+        for col in 0..cols {
+            c.extend_from_slice(&f(l, col).to_le_bytes());
+        }
+    }
+    std::fs::write(path, c).unwrap();
+}
+
+#[test]
+fn registers_and_both_ctas_tensor_memory_dumped() {
+    // tcgen05.ld .32x32b (PTX ISA 9.7.16.8.3, Figure of shape 32x32b): thread t of the warp
+    // reads lane t (of the warp's quadrant), register j column j.
+    let t = temp_file("cells.npy", "");
+    npy_u32(&t, 32, 4, |l, c| (1000 * l + c) as u32);
+    let regs = t.with_file_name("regs.json");
+    let peer = t.with_file_name("peer.npy");
+    let own = t.with_file_name("own.npy");
+    let r = run(&[
+        "emulate",
+        "--tmem",
+        &format!("{}@0,0", t.display()),
+        "--tmem",
+        &format!("{}@32,8@1", t.display()),
+        "--exec",
+        "tcgen05.ld.sync.aligned.32x32b.x2.b32 {r0, r1}, [0];",
+        "--dump-regs",
+        regs.to_str().unwrap(),
+        "--dump-tmem",
+        &format!("{}@1", peer.display()),
+        "--dump-tmem",
+        own.to_str().unwrap(),
+    ]);
+    r.code(0);
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&regs).unwrap()).unwrap();
+    let w = &v["ctas"][0]["warps"][0];
+    assert_eq!(w["warp"], 0);
+    for t in 0..32u64 {
+        assert_eq!(w["registers"]["r0"][t as usize], 1000 * t);
+        assert_eq!(w["registers"]["r1"][t as usize], 1000 * t + 1);
+    }
+    assert_eq!(v["ctas"][1]["warps"].as_array().unwrap().len(), 0);
+    let cell = |b: &[u8], lane: usize, col: usize| {
+        let at = (lane * 512 + col) * 4;
+        u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
+    };
+    let (_, shape, p) = npy(&peer);
+    assert_eq!(shape, "128, 512, ");
+    let (_, _, o) = npy(&own);
+    // The peer's copy sits at lane 32, column 8; CTA 0's at lane 0, column 0.
+    assert_eq!(cell(&p, 32 + 5, 8 + 3), 5003);
+    assert_eq!(cell(&p, 5, 3), 0);
+    assert_eq!(cell(&o, 5, 3), 5003);
+    assert_eq!(cell(&o, 32 + 5, 8 + 3), 0);
+}

@@ -156,6 +156,12 @@ impl Cta {
             .map(|((_, n), v)| (n.as_str(), v))
     }
 
+    /// Every register written so far, of every warp, in (warp, name) order: warp, name, one
+    /// value per thread (`None` where never written).
+    pub fn all_registers(&self) -> impl Iterator<Item = (u32, &str, &[Option<u32>; 32])> {
+        self.registers.iter().map(|((w, n), v)| (*w, n.as_str(), v))
+    }
+
     /// Sets a register of every thread of `warp`.
     pub fn set_register(&mut self, warp: u32, name: &str, values: [u32; 32]) {
         self.registers.insert((warp, name.into()), values.map(Some));
