@@ -108,7 +108,6 @@ impl Program {
             text.as_bytes(),
             &Options {
                 target: Some(target),
-                ..Options::default()
             },
         );
         let mut proven: BTreeMap<usize, Vec<(String, u64)>> = BTreeMap::new();
