@@ -26,7 +26,9 @@ pub struct EmulateArgs {
     pub reg: Vec<String>,
     /// Load shared memory of CTA 0 from a file (raw bytes, or the data of a little-endian
     /// C-order `.npy`) at a byte address: `FILE@ADDR` (repeatable). `FILE@ADDR@1` loads the
-    /// peer CTA's.
+    /// peer CTA's. A `.npy` that an MMA reads as A or B must hold its element type: the codes
+    /// as unsigned integers of the element's size (or void, as ml_dtypes saves), float16 for
+    /// f16, float32 for tf32; any other dtype is an error naming both.
     #[arg(long, value_name = "FILE@ADDR")]
     pub smem: Vec<String>,
     /// Load Tensor Memory of CTA 0 from a 2-D `.npy` of 32-bit values (lanes x columns) at

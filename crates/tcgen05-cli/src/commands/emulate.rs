@@ -31,12 +31,16 @@ fn number(s: &str) -> Option<u64> {
     number::parse(s.as_bytes(), 64).ok()
 }
 
+/// A file's data: raw, or the data of a little-endian C-order `.npy`, with its shape, item
+/// size and NumPy dtype (`None` for a raw file).
+type FileData = (Vec<u8>, Vec<u64>, usize, Option<String>);
+
 /// The bytes of a file: raw, or the data of a little-endian C-order `.npy`, and its shape.
-fn file_bytes(path: &str) -> Result<(Vec<u8>, Vec<u64>, usize), String> {
+fn file_bytes(path: &str) -> Result<FileData, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
     if !bytes.starts_with(b"\x93NUMPY") {
         let n = bytes.len() as u64;
-        return Ok((bytes, vec![n], 1));
+        return Ok((bytes, vec![n], 1, None));
     }
     let npy =
         npyz::NpyFile::new(&bytes[..]).map_err(|e| format!("{path}: not a .npy file: {e}"))?;
@@ -57,7 +61,96 @@ fn file_bytes(path: &str) -> Result<(Vec<u8>, Vec<u64>, usize), String> {
         .checked_mul(item)
         .filter(|&t| t <= bytes.len())
         .ok_or_else(|| format!("{path}: the data is shorter than its shape"))?;
-    Ok((bytes[bytes.len() - total..].to_vec(), shape, item))
+    Ok((
+        bytes[bytes.len() - total..].to_vec(),
+        shape,
+        item,
+        Some(descr),
+    ))
+}
+
+/// Shared memory loaded from a `.npy`: the CTA, the byte range, the dtype and the file.
+struct NpyRegion {
+    cta: usize,
+    start: u32,
+    end: u32,
+    descr: String,
+    file: String,
+}
+
+/// Whether NumPy dtype `descr` holds elements of `t` as `tcgen05.mma` reads them: a float
+/// dtype only as the same IEEE type (`<f2` for f16, `<f4` for tf32's 32-bit container); a
+/// raw-bits dtype (unsigned, signed, void: ml_dtypes' bfloat16 and float8 types save as void)
+/// of the element's container size (1 byte for the 4- and 6-bit types).
+fn dtype_fits(descr: &str, t: ElementType) -> bool {
+    let d = descr.trim_start_matches(['<', '>', '|', '=']);
+    let size: u32 = d.get(1..).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let container = u32::from(t.bits()).div_ceil(8);
+    match d.chars().next() {
+        Some('f') => matches!((t, size), (ElementType::F16, 2) | (ElementType::Tf32, 4)),
+        Some('u' | 'i' | 'V') => size == container,
+        _ => false,
+    }
+}
+
+/// For a `tcgen05.mma` line with immediate operands: the first A or B operand that the MMA
+/// reads from shared memory loaded from a `.npy` whose dtype does not hold its element type,
+/// as (operand, message).
+fn npy_type_problem(line: &str, regions: &[NpyRegion]) -> Option<(&'static str, String)> {
+    if regions.is_empty() || !line.starts_with("tcgen05.mma") {
+        return None;
+    }
+    let ins = tcgen05::ptx_reader::read_instruction(line).ok()?;
+    let kind = ins
+        .qualifiers()
+        .find_map(|q| q.strip_prefix("kind::"))
+        .and_then(tcgen05::Kind::from_name)?;
+    let sparse = ins.qualifiers().any(|q| q == "sp");
+    let imm = |i: usize| match ins.operands.get(i) {
+        Some(tcgen05::ptx_reader::Operand::Imm(v)) => Some(*v),
+        _ => None,
+    };
+    let idesc = imm(if sparse { 4 } else { 3 })?;
+    let fields = tcgen05::instruction_descriptor::InstructionDescriptor::from_bits(
+        u32::try_from(idesc).ok()?,
+        kind,
+    )
+    .ok()?
+    .fields()?;
+    let ctas = if ins.qualifiers().any(|q| q == "cta_group::2") {
+        2
+    } else {
+        1
+    };
+    for (operand, at, t) in [("a", 1, fields.a_type), ("b", 2, fields.b_type)] {
+        let Some(desc) = imm(at) else { continue };
+        // Start address, bits 0-13 in 16-byte units (PTX ISA Table 40).
+        let start = ((desc & 0x3FFF) << 4) as u32;
+        for r in regions {
+            if r.cta < ctas && (r.start..r.end).contains(&start) && !dtype_fits(&r.descr, t) {
+                return Some((
+                    operand,
+                    format!(
+                        "{}: dtype {} does not hold {} elements, which the MMA reads as {operand} \
+                         at shared memory 0x{start:x} of CTA {} ({} bits each; give the element \
+                         codes as {}-byte unsigned integers{})",
+                        r.file,
+                        r.descr,
+                        t.name(),
+                        r.cta,
+                        t.bits(),
+                        u32::from(t.bits()).div_ceil(8),
+                        match t {
+                            ElementType::F16 => ", or float16",
+                            ElementType::Tf32 => ", or float32",
+                            _ => "",
+                        }
+                    ),
+                ));
+            }
+        }
+    }
+    None
 }
 
 struct Run {
@@ -66,6 +159,9 @@ struct Run {
     /// A line that could not run for a reason of the program as a whole (a register without
     /// a value, a second .cta_group).
     program_error: Option<(usize, String, ProgramError)>,
+    /// An MMA operand read from a `.npy` whose dtype does not hold its element type:
+    /// (line, text, operand, message).
+    input_error: Option<(usize, String, &'static str, String)>,
     /// Instructions other than tcgen05, and guarded instructions whose predicate was 0: read,
     /// not executed.
     not_executed: usize,
@@ -90,6 +186,7 @@ pub fn run(ctx: Ctx, a: &EmulateArgs) -> io::Result<Status> {
     if let Some(seed) = a.random_inputs {
         m.set_random_inputs(seed);
     }
+    let mut npy_regions: Vec<NpyRegion> = Vec::new();
     for spec in &a.smem {
         let Some((file, nums)) = split_at_sign(spec) else {
             usage.push(format!("--smem {spec}: expected FILE@ADDR"));
@@ -110,9 +207,18 @@ pub fn run(ctx: Ctx, a: &EmulateArgs) -> io::Result<Status> {
             continue;
         };
         match file_bytes(file) {
-            Ok((bytes, _, _)) => {
+            Ok((bytes, _, _, descr)) => {
                 if let Err(e) = m.cta_mut(cta as usize).write_smem(addr, &bytes) {
                     usage.push(format!("--smem {spec}: {e}"));
+                } else if let Some(descr) = descr {
+                    npy_regions.push(NpyRegion {
+                        cta: cta as usize,
+                        start: addr,
+                        end: addr.saturating_add(bytes.len() as u32),
+                        // npyz writes the dtype as Python does: quoted.
+                        descr: descr.trim_matches('\'').to_string(),
+                        file: file.to_string(),
+                    });
                 }
             }
             Err(e) => usage.push(e),
@@ -140,7 +246,7 @@ pub fn run(ctx: Ctx, a: &EmulateArgs) -> io::Result<Status> {
             continue;
         };
         match file_bytes(file) {
-            Ok((bytes, shape, 4)) if shape.len() == 2 => {
+            Ok((bytes, shape, 4, _)) if shape.len() == 2 => {
                 let cols = shape[1] as u32;
                 for (i, w) in bytes.chunks_exact(4).enumerate() {
                     let v = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
@@ -204,6 +310,7 @@ pub fn run(ctx: Ctx, a: &EmulateArgs) -> io::Result<Status> {
         outcomes: Vec::new(),
         error: None,
         program_error: None,
+        input_error: None,
         not_executed: 0,
     };
     for (n, l) in &lines {
@@ -231,6 +338,10 @@ pub fn run(ctx: Ctx, a: &EmulateArgs) -> io::Result<Status> {
                 break;
             }
         };
+        if let Some((operand, message)) = npy_type_problem(&line, &npy_regions) {
+            run.input_error = Some((*n, t.to_string(), operand, message));
+            break;
+        }
         match m.execute(&line) {
             Ok(o) => run.outcomes.push((*n, o)),
             Err(e) => {
@@ -284,7 +395,7 @@ pub fn run(ctx: Ctx, a: &EmulateArgs) -> io::Result<Status> {
     io::stderr().lock().write_all(err.as_bytes())?;
     Ok(if !files_ok {
         Status::Usage
-    } else if run.error.is_some() || run.program_error.is_some() {
+    } else if run.error.is_some() || run.program_error.is_some() || run.input_error.is_some() {
         Status::Rule
     } else {
         Status::Valid
@@ -461,6 +572,13 @@ fn json(
     if let Some((n, _, e)) = &run.program_error {
         program_error_json(s, *n, e)?;
     }
+    if let Some((n, _, operand, message)) = &run.input_error {
+        write!(s, "{{\"line\":{n},\"rule\":\"npy_dtype\",\"field\":")?;
+        json_str(s, operand)?;
+        s.push_str(",\"value\":null,\"message\":");
+        json_str(s, message)?;
+        s.push_str(",\"source\":\"PTX ISA 9.7.16.4.2 Tables 42-44\"}");
+    }
     if let Some((n, _, e)) = &run.error {
         for (j, p) in e.problems.iter().enumerate() {
             if j > 0 {
@@ -512,6 +630,17 @@ fn text(
     if let Some((n, t, e)) = &run.program_error {
         writeln!(err, "{red}error{reset}: line {n}: {t}")?;
         writeln!(err, "  error: {e}")?;
+        writeln!(
+            err,
+            "  (the line changed nothing; the lines after it did not run)"
+        )?;
+    }
+    if let Some((n, t, operand, message)) = &run.input_error {
+        writeln!(err, "{red}error{reset}: line {n}: {t}")?;
+        writeln!(
+            err,
+            "  error [npy_dtype]: {operand}: {message} (PTX ISA 9.7.16.4.2 Tables 42-44)"
+        )?;
         writeln!(
             err,
             "  (the line changed nothing; the lines after it did not run)"

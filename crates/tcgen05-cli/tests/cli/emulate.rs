@@ -757,3 +757,55 @@ fn registers_and_both_ctas_tensor_memory_dumped() {
     assert_eq!(cell(&o, 5, 3), 5003);
     assert_eq!(cell(&o, 32 + 5, 8 + 3), 0);
 }
+
+/// A little-endian C-order 1-D `.npy` of `n` items of dtype `descr`, all bytes `byte`.
+fn npy_raw(path: &std::path::Path, descr: &str, item: usize, n: usize, byte: u8) {
+    let mut c = Vec::new();
+    c.extend_from_slice(b"\x93NUMPY\x01\x00");
+    let header = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': ({n},), }}");
+    let pad = 64 - (10 + header.len() + 1) % 64;
+    let h = format!("{header}{}\n", " ".repeat(pad % 64));
+    c.extend_from_slice(&(h.len() as u16).to_le_bytes());
+    c.extend_from_slice(h.as_bytes());
+    c.extend(std::iter::repeat_n(byte, item * n));
+    std::fs::write(path, c).unwrap();
+}
+
+#[test]
+fn npy_dtype_must_hold_the_descriptors_element_type() {
+    // MMA reads A (at 0x0) and B (at 0x1000) as bf16 (0x08100490, PTX ISA Table 42): float32
+    // and float16 arrays are other types; uint16 (the codes) and void-2 (ml_dtypes' bfloat16)
+    // hold them.
+    let base = temp_file("a.npy", "");
+    for (descr, item, ok) in [
+        ("<f4", 4, false),
+        ("<f2", 2, false),
+        ("|u1", 1, false),
+        ("<u2", 2, true),
+        ("|V2", 2, true),
+    ] {
+        let f = base.with_file_name(format!("a_{}.npy", descr.replace(['<', '|'], "")));
+        npy_raw(&f, descr, item, 8192 / item, 0x3F);
+        let r = run(&[
+            "emulate",
+            "--json",
+            "--random-inputs",
+            "1",
+            "--smem",
+            &format!("{}@0", f.display()),
+            "--exec",
+            MMA,
+        ]);
+        let v = r.json();
+        if ok {
+            r.code(0);
+            continue;
+        }
+        r.code(1);
+        let e = &v["errors"][0];
+        assert_eq!(e["rule"], "npy_dtype", "{descr}: {v}");
+        assert_eq!(e["field"], "a");
+        let msg = e["message"].as_str().unwrap();
+        assert!(msg.contains(descr) && msg.contains("bf16"), "{msg}");
+    }
+}
