@@ -31,6 +31,15 @@ pub struct EmulateArgs {
     /// f16, float32 for tf32; any other dtype is an error naming both.
     #[arg(long, value_name = "FILE@ADDR")]
     pub smem: Vec<String>,
+    /// A as a 2-D `.npy` of element codes, M x K (the dtype as --smem requires), written
+    /// where the first tcgen05.mma's A descriptor reads it (its swizzle, offsets and
+    /// major-ness; with .cta_group::2 each CTA gets its rows).
+    #[arg(long = "a", value_name = "FILE.npy")]
+    pub a_matrix: Option<String>,
+    /// B as a 2-D `.npy` of element codes, N x K (row j is column j of B), written where the
+    /// first tcgen05.mma's B descriptor reads it.
+    #[arg(long = "b", value_name = "FILE.npy")]
+    pub b_matrix: Option<String>,
     /// Load Tensor Memory of CTA 0 from a 2-D `.npy` of 32-bit values (lanes x columns) at
     /// `FILE@LANE,COL` (repeatable). `FILE@LANE,COL@1` loads the peer CTA's.
     #[arg(long, value_name = "FILE@LANE,COL")]

@@ -5,6 +5,7 @@ use std::fmt::{self, Write as _};
 use std::io::{self, Write as _};
 
 use npyz::WriterBuilder;
+use tcgen05::emulator::placement::{operand_place, place, Which};
 use tcgen05::emulator::program::{Program, ProgramError, Statement};
 use tcgen05::emulator::{reference_error, EmuError, Machine, Outcome, Problem};
 use tcgen05::{ElementType, Severity, Target};
@@ -67,6 +68,64 @@ fn file_bytes(path: &str) -> Result<FileData, String> {
         item,
         Some(descr),
     ))
+}
+
+/// Writes `--a` and `--b` where the MMA `line` reads A and B; the first problem as (operand,
+/// message).
+fn place_operands(
+    m: &mut Machine,
+    line: &str,
+    target: Target,
+    a: &EmulateArgs,
+) -> Option<(&'static str, String)> {
+    for (operand, which, file) in [("a", Which::A, &a.a_matrix), ("b", Which::B, &a.b_matrix)] {
+        let Some(file) = file else { continue };
+        let p = match operand_place(line, which, target) {
+            Ok(p) => p,
+            Err(e) => return Some((operand, format!("--{operand} {file}: {e}"))),
+        };
+        let (bytes, shape, item, descr) = match file_bytes(file) {
+            Ok(d) => d,
+            Err(e) => return Some((operand, e)),
+        };
+        let descr = descr.map(|d| d.trim_matches('\'').to_string());
+        let Some(descr) = descr.filter(|d| dtype_fits(d, p.element)) else {
+            return Some((
+                operand,
+                format!(
+                    "--{operand} {file}: expected a .npy whose dtype holds {} codes ({}-byte \
+                     unsigned integers{})",
+                    p.element.name(),
+                    u32::from(p.element.bits()).div_ceil(8),
+                    match p.element {
+                        ElementType::F16 => ", or float16",
+                        ElementType::Tf32 => ", or float32",
+                        _ => "",
+                    }
+                ),
+            ));
+        };
+        if shape != [u64::from(p.rows), u64::from(p.k)] {
+            return Some((
+                operand,
+                format!(
+                    "--{operand} {file}: shape {shape:?} (dtype {descr}), but the MMA reads {} x {} \
+                     elements of {}",
+                    p.rows,
+                    p.k,
+                    p.element.name()
+                ),
+            ));
+        }
+        let codes: Vec<u32> = bytes
+            .chunks_exact(item)
+            .map(|c| c.iter().rev().fold(0u32, |w, &b| w << 8 | u32::from(b)))
+            .collect();
+        if let Err(e) = place(m, &p, &codes) {
+            return Some((operand, format!("--{operand} {file}: {e}")));
+        }
+    }
+    None
 }
 
 /// Shared memory loaded from a `.npy`: the CTA, the byte range, the dtype and the file.
@@ -313,6 +372,7 @@ pub fn run(ctx: Ctx, a: &EmulateArgs) -> io::Result<Status> {
         input_error: None,
         not_executed: 0,
     };
+    let mut operands_placed = false;
     for (n, l) in &lines {
         let t = l.trim();
         if let Some(rest) = t.strip_prefix("//") {
@@ -338,6 +398,13 @@ pub fn run(ctx: Ctx, a: &EmulateArgs) -> io::Result<Status> {
                 break;
             }
         };
+        if line.starts_with("tcgen05.mma") && !operands_placed {
+            operands_placed = true;
+            if let Some((operand, message)) = place_operands(&mut m, &line, target, a) {
+                run.input_error = Some((*n, t.to_string(), operand, message));
+                break;
+            }
+        }
         if let Some((operand, message)) = npy_type_problem(&line, &npy_regions) {
             run.input_error = Some((*n, t.to_string(), operand, message));
             break;

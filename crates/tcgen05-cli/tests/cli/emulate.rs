@@ -809,3 +809,111 @@ fn npy_dtype_must_hold_the_descriptors_element_type() {
         assert!(msg.contains(descr) && msg.contains("bf16"), "{msg}");
     }
 }
+
+/// A little-endian C-order 2-D `.npy` of u16 codes.
+fn npy_u16(path: &std::path::Path, rows: usize, cols: usize, f: impl Fn(usize, usize) -> u16) {
+    let mut c = Vec::new();
+    c.extend_from_slice(b"\x93NUMPY\x01\x00");
+    let header = format!("{{'descr': '<u2', 'fortran_order': False, 'shape': ({rows}, {cols}), }}");
+    let pad = 64 - (10 + header.len() + 1) % 64;
+    let h = format!("{header}{}\n", " ".repeat(pad % 64));
+    c.extend_from_slice(&(h.len() as u16).to_le_bytes());
+    c.extend_from_slice(h.as_bytes());
+    for r in 0..rows {
+        for k in 0..cols {
+            c.extend_from_slice(&f(r, k).to_le_bytes());
+        }
+    }
+    std::fs::write(path, c).unwrap();
+}
+
+#[test]
+fn a_and_b_placed_by_the_descriptors() {
+    // A (128 x 16) and B (64 x 16) of small integers in bf16 (the high half of binary32), put
+    // where 128-byte-swizzled K-major descriptors read them; every product and sum is exact,
+    // so D = A B^T exactly (an independent matrix product below).
+    let av = |i: usize, k: usize| ((i + 2 * k) % 5) as i32 - 2;
+    let bv = |j: usize, k: usize| ((3 * j + k) % 7) as i32 - 3;
+    let bf16 = |v: i32| ((v as f32).to_bits() >> 16) as u16;
+    let a = temp_file("A.npy", "");
+    let b = a.with_file_name("B.npy");
+    let d = a.with_file_name("D.npy");
+    npy_u16(&a, 128, 16, |i, k| bf16(av(i, k)));
+    npy_u16(&b, 64, 16, |j, k| bf16(bv(j, k)));
+    // Start 0x400 and 0x8400, LBO 16, SBO 1024, 128B swizzle (Table 40).
+    let mma = "tcgen05.mma.cta_group::1.kind::f16 [0], 0x4000404000010040, 0x4000404000010840, 0x08100490, 0;";
+    let r = run(&[
+        "emulate",
+        "--a",
+        a.to_str().unwrap(),
+        "--b",
+        b.to_str().unwrap(),
+        "--exec",
+        mma,
+        "--dump-d",
+        d.to_str().unwrap(),
+    ]);
+    r.code(0);
+    let (_, _, bytes) = npy(&d);
+    for i in 0..128 {
+        for j in 0..64 {
+            let want: i32 = (0..16).map(|k| av(i, k) * bv(j, k)).sum();
+            let at = (i * 64 + j) * 4;
+            let got = f32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
+            assert_eq!(got, want as f32, "D[{i}][{j}]");
+        }
+    }
+    // The placement against the canonical layout's formula (PTX ISA 9.7.16.3.3, no swizzle,
+    // K-major, 16-byte rows of 8 bf16 in core matrices of 8 rows): element (j, k) of B at
+    // start + (k / 8) * LBO + (j / 8) * SBO + (j % 8) * 16 + (k % 8) * 2. B is written by hand
+    // there, A by --a: a K permutation in the placement of A alone would change D.
+    let (lbo, sbo, b_start) = (128usize, 256usize, 0x1000usize);
+    let mut smem = vec![0u8; b_start + 8 * sbo];
+    for j in 0..64 {
+        for k in 0..16 {
+            let at = b_start + (k / 8) * lbo + (j / 8) * sbo + (j % 8) * 16 + (k % 8) * 2;
+            smem[at..at + 2].copy_from_slice(&bf16(bv(j, k)).to_le_bytes());
+        }
+    }
+    let raw = a.with_file_name("B.bin");
+    std::fs::write(&raw, &smem[b_start..]).unwrap();
+    let r = run(&[
+        "emulate",
+        "--a",
+        a.to_str().unwrap(),
+        "--smem",
+        &format!("{}@0x1000", raw.display()),
+        "--exec",
+        // 0x0000401000080000: start 0, LBO 128, SBO 256, no swizzle; B's at 0x1000.
+        "tcgen05.mma.cta_group::1.kind::f16 [0], 0x0000401000080000, 0x0000401000080100, 0x08100490, 0;",
+        "--dump-d",
+        d.to_str().unwrap(),
+    ]);
+    r.code(0);
+    let (_, _, bytes) = npy(&d);
+    for i in 0..128 {
+        for j in 0..64 {
+            let want: i32 = (0..16).map(|k| av(i, k) * bv(j, k)).sum();
+            let at = (i * 64 + j) * 4;
+            let got = f32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
+            assert_eq!(got, want as f32, "hand-laid B: D[{i}][{j}]");
+        }
+    }
+    // A wrong shape is refused, naming what the MMA reads.
+    npy_u16(&a, 64, 16, |i, k| bf16(av(i, k)));
+    let r = run(&[
+        "emulate",
+        "--json",
+        "--a",
+        a.to_str().unwrap(),
+        "--exec",
+        mma,
+    ]);
+    r.code(1);
+    let v = r.json();
+    assert_eq!(v["errors"][0]["field"], "a");
+    assert!(v["errors"][0]["message"]
+        .as_str()
+        .unwrap()
+        .contains("128 x 16"));
+}

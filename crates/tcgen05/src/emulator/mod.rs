@@ -135,6 +135,7 @@
 mod decompress;
 mod mma;
 mod movement;
+pub mod placement;
 mod problem;
 pub mod program;
 mod random;
