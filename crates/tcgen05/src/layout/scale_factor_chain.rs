@@ -134,7 +134,11 @@ impl fmt::Display for ChainError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ChainError::Copy(i, e) => write!(f, "tensor copy {i}: {e}"),
-            ChainError::CopyOutsideTensor(i, e) => write!(f, "tensor copy {i}: {e}"),
+            ChainError::CopyOutsideTensor(i, e) => write!(
+                f,
+                "tensor copy {i} reads global byte {}: {e}",
+                crate::diagnostic::Diagnostic::value(e)
+            ),
             ChainError::CpLayout(i, e) => write!(f, "tcgen05.cp {i}: {e}"),
             ChainError::CpShape(i, e) => write!(f, "tcgen05.cp {i}: {e}"),
             ChainError::Mma(i, e) => write!(f, "mma {i}: {e}"),

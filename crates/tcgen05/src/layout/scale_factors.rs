@@ -214,31 +214,28 @@ impl Diagnostic for ScaleFactorError {
 }
 
 impl fmt::Display for ScaleFactorError {
+    /// The rule broken (the field and value are the diagnostic's own).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            ScaleFactorError::Extent { field, value } => write!(
-                f,
-                "{field} = {value}: a scale-factor layout needs at least one {field} and a size that fits in 64 bits"
+            ScaleFactorError::Extent { .. } => f.write_str(
+                "a scale-factor layout needs an extent of at least 1, and a size in bytes that fits in 64 bits",
             ),
-            ScaleFactorError::Vec { vec } => write!(
-                f,
-                "vec = {vec}: a scale factor covers 16 or 32 elements of K (PTX ISA 9.7.16.10.7, .scale_vec::1X/2X: 32, 4X: 16)"
+            ScaleFactorError::Vec { .. } => f.write_str(
+                "a scale factor covers 32 elements of K (.scale_vec::1X, 2X) or 16 (.scale_vec::4X)",
             ),
-            ScaleFactorError::FormatVec { format, vec } => write!(
+            ScaleFactorError::FormatVec { format, .. } => write!(
                 f,
-                "vec = {vec} with {}: ue4m3 scales are used only with .scale_vec::4X, one scale factor per 16 elements (PTX ISA 9.7.16.10.7)",
+                "{} scales come only with .scale_vec::4X, one scale factor per 16 elements of K",
                 format.name()
             ),
             ScaleFactorError::Ue5m3NotYet => f.write_str(
-                "format = ue5m3: the PTX ISA 9.5 scale format is not supported yet (its own issue)",
+                "ue5m3, the scale format of PTX ISA 9.5, is not supported yet (its own issue)",
             ),
-            ScaleFactorError::OutOfRange {
-                field,
-                value,
-                extent,
-            } => write!(f, "{field} = {value}: the layout has {extent}"),
-            ScaleFactorError::OffsetOutOfRange { offset, bytes } => {
-                write!(f, "offset = {offset}: the layout has {bytes} bytes")
+            ScaleFactorError::OutOfRange { extent, .. } => {
+                write!(f, "the layout has {extent}, counted from 0")
+            }
+            ScaleFactorError::OffsetOutOfRange { bytes, .. } => {
+                write!(f, "the layout has {bytes} bytes")
             }
         }
     }
@@ -559,6 +556,6 @@ mod tests {
         assert_eq!(e.field_name(), "row");
         assert!(g.element(512).is_err());
         assert!(g.element(511).unwrap().is_none());
-        assert!(e.to_string().contains("row = 10"));
+        assert!(e.to_string().contains("the layout has 10"));
     }
 }
