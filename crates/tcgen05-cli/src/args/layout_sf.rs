@@ -103,6 +103,9 @@ pub struct SfExplainArgs {
     /// Also say what byte B holds (repeatable).
     #[arg(long, value_name = "B", value_parser = arg_u64)]
     pub offset: Vec<u64>,
+    /// Also draw the first 512 bytes (one 128x4 tile) as SVG into FILE.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<std::path::PathBuf>,
 }
 
 /// `layout sf convert`.
@@ -143,4 +146,8 @@ pub struct SfCheckArgs {
     /// 64x128b.warpx2::01_23, 128x128b.
     #[arg(long, value_name = "S", default_value = "32x128b.warpx4")]
     pub cp: String,
+    /// Also draw every (row, K block) the MMAs read, red where it is not the one meant, as SVG
+    /// into FILE.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<std::path::PathBuf>,
 }

@@ -3,13 +3,18 @@
 
 use std::fmt::{self, Write as _};
 
-use tcgen05::scale_factor_chain::{check_chain, one_tile_chain, ChainAgreement, SfPath};
+use tcgen05::scale_factor_chain::{
+    chain_reads, check_chain, one_tile_chain, ChainAgreement, SfPath,
+};
 use tcgen05::scale_factors::{
     validate_scheme, GlobalSfLayout, ScaleFormat, SfArrangement, SfIndex,
 };
 use tcgen05::tensor_memory::{CpMulticast, CpShape};
 
 use crate::args::layout_sf::{Sf, SfCheckArgs, SfConvertArgs, SfExplainArgs, SfShapeArgs};
+use tcgen05_svg::{svg_sf_chain, svg_sf_global};
+
+use crate::render::svg::write_svg;
 use crate::render::{problem_json, Ctx, Obj, Report, Status};
 
 /// Runs a `layout sf` subcommand.
@@ -140,6 +145,9 @@ fn explain(ctx: Ctx, a: &SfExplainArgs) -> Result<Report, fmt::Error> {
                 return Ok(rep);
             }
         }
+    }
+    if let Some(path) = &a.svg {
+        write_svg(&mut rep, ctx.err, path, &svg_sf_global(&g))?;
     }
     if ctx.json {
         let mut o = Obj::open(&mut rep.out);
@@ -413,6 +421,18 @@ fn check(ctx: Ctx, a: &SfCheckArgs) -> Result<Report, fmt::Error> {
             return Ok(rep);
         }
     };
+    if let Some(path) = &a.svg {
+        let title = format!(
+            "scale_A of one 128x4 tile: {} host tensor, tcgen05.cp{}{}",
+            host.name(),
+            shape.name(),
+            multicast.name()
+        );
+        match chain_reads(&chain) {
+            Ok(reads) => write_svg(&mut rep, ctx.err, path, &svg_sf_chain(&reads, &title))?,
+            Err(e) => usage(&mut rep, format_args!("{e}"))?,
+        }
+    }
     write_check(ctx, &mut rep, host, shape, multicast, result)?;
     Ok(rep)
 }

@@ -225,3 +225,48 @@ fn bad_parameters_are_errors_naming_the_field() {
     r.code(2);
     assert!(r.stderr.contains("--layout bogus"), "{}", r.stderr);
 }
+
+/// The chain picture of flashinfer#4087: the blocked byte of (r, k) is
+/// `16 (r % 32) + 4 (r / 32) + k`, which row-major holds row `4 (r % 32) + r / 32`; that is r
+/// only for rows 0 and 127, so 126 rows x 4 K blocks = 504 of the 512 cells are red. The layout
+/// picture labels byte 16 of a blocked tile with row 1, K block 0.
+#[test]
+fn svg_pictures_of_a_layout_and_of_a_disagreement() {
+    let dir = std::env::temp_dir().join(format!("tcgen05-sf-svg-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let chain = dir.join("chain.svg");
+    let r = run(&[
+        "layout",
+        "sf",
+        "check",
+        "--host",
+        "k-major",
+        "--svg",
+        chain.to_str().unwrap(),
+    ]);
+    r.code(1);
+    let svg = std::fs::read_to_string(&chain).unwrap();
+    assert!(svg.starts_with("<svg"));
+    assert_eq!(svg.matches("fill=\"#e33\"").count(), 504);
+    let layout = dir.join("layout.svg");
+    let r = run(&[
+        "layout",
+        "sf",
+        "explain",
+        "--layout",
+        "blocked",
+        "--rows",
+        "128",
+        "--k-blocks",
+        "4",
+        "--svg",
+        layout.to_str().unwrap(),
+    ]);
+    r.code(0);
+    let svg = std::fs::read_to_string(&layout).unwrap();
+    // Byte 16 is the cell of 16-byte row 1, column 0: y = TOP + 24 = 80, x = LEFT = 64.
+    assert!(svg.contains("<rect x=\"64\" y=\"80\""), "{svg:.400}");
+    let at = svg.find("<rect x=\"64\" y=\"80\"").unwrap();
+    assert!(svg[at..at + 300].contains(">r1<") && svg[at..at + 300].contains(">k0<"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -242,11 +242,32 @@ impl SfChain {
     }
 }
 
-/// Follows every scale factor each MMA of `chain` consumes back to the user's tensor.
-///
-/// # Errors
-/// A piece of the chain that is itself invalid ([`ChainError`]).
-pub fn check_chain(chain: &SfChain) -> Result<ChainAgreement, ChainError> {
+/// One scale factor an MMA reads: which, the element meant, and where the byte came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SfRead {
+    /// Which MMA of the list.
+    pub mma: usize,
+    /// Row of A (scale_A) or column of B (scale_B) within the MMA.
+    pub index: u32,
+    /// K block within the MMA.
+    pub k_block: u32,
+    /// The element meant (`None`: past the tensor).
+    pub intended: Option<SfIndex>,
+    /// Where the byte came from.
+    pub path: SfPath,
+}
+
+impl SfRead {
+    /// Whether the byte read is the one meant (any byte will do past the tensor).
+    #[must_use]
+    pub fn agrees(&self) -> bool {
+        self.intended.is_none() || self.path.element == self.intended
+    }
+}
+
+/// Calls `visit` on every Tensor Memory read of every MMA (MMAs, then indices, then K blocks,
+/// then CTAs and lane copies) until it returns `false`; gives the reads visited.
+fn walk(chain: &SfChain, visit: &mut dyn FnMut(SfRead) -> bool) -> Result<u64, ChainError> {
     let smem = chain.shared_memory()?;
     let tmem = chain.tensor_memory()?;
     let mut reads = 0u64;
@@ -267,23 +288,61 @@ pub fn check_chain(chain: &SfChain) -> Result<ChainAgreement, ChainError> {
                             m.taddr.column() + cell.column,
                             cell.byte,
                         );
-                        let path = trace(chain, &smem, &tmem, t);
                         reads += 1;
-                        if intended.is_some() && path.element != intended {
-                            return Ok(ChainAgreement::Differs {
-                                mma: mi,
-                                index,
-                                k_block: k,
-                                intended,
-                                path,
-                            });
+                        let read = SfRead {
+                            mma: mi,
+                            index,
+                            k_block: k,
+                            intended,
+                            path: trace(chain, &smem, &tmem, t),
+                        };
+                        if !visit(read) {
+                            return Ok(reads);
                         }
                     }
                 }
             }
         }
     }
-    Ok(ChainAgreement::Agree { reads })
+    Ok(reads)
+}
+
+/// Every Tensor Memory read of every MMA of `chain`, with its path (for pictures and reports).
+///
+/// # Errors
+/// A piece of the chain that is itself invalid ([`ChainError`]).
+pub fn chain_reads(chain: &SfChain) -> Result<Vec<SfRead>, ChainError> {
+    let mut all = Vec::new();
+    walk(chain, &mut |r| {
+        all.push(r);
+        true
+    })?;
+    Ok(all)
+}
+
+/// Follows every scale factor each MMA of `chain` consumes back to the user's tensor.
+///
+/// # Errors
+/// A piece of the chain that is itself invalid ([`ChainError`]).
+pub fn check_chain(chain: &SfChain) -> Result<ChainAgreement, ChainError> {
+    let mut first = None;
+    let reads = walk(chain, &mut |r| {
+        if r.agrees() {
+            return true;
+        }
+        first = Some(r);
+        false
+    })?;
+    Ok(match first {
+        None => ChainAgreement::Agree { reads },
+        Some(r) => ChainAgreement::Differs {
+            mma: r.mma,
+            index: r.index,
+            k_block: r.k_block,
+            intended: r.intended,
+            path: r.path,
+        },
+    })
 }
 
 fn trace(
