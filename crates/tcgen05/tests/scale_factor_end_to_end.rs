@@ -59,8 +59,12 @@ impl Rng {
             }
         }
     }
-    /// A ue8m0 code 2^-4 .. 2^4.
-    fn ue8m0(&mut self) -> u32 {
+    /// A ue8m0 code 2^-4 .. 2^4, or, for `repeated`, 2^0 with one code in 256 2^1 (scales
+    /// that mostly repeat, as trained weights' exponents do).
+    fn ue8m0(&mut self, repeated: bool) -> u32 {
+        if repeated {
+            return if self.next() % 256 == 0 { 128 } else { 127 };
+        }
         123 + (self.next() % 9) as u32
     }
 }
@@ -72,13 +76,13 @@ struct Problem {
     sfb: Vec<u32>, // N x KB
 }
 
-fn problem(seed: u64) -> Problem {
+fn problem(seed: u64, repeated: bool) -> Problem {
     let mut r = Rng(seed);
     Problem {
         a: (0..M * 32 * KB).map(|_| r.e4m3()).collect(),
         b: (0..N * 32 * KB).map(|_| r.e4m3()).collect(),
-        sfa: (0..M * KB).map(|_| r.ue8m0()).collect(),
-        sfb: (0..N * KB).map(|_| r.ue8m0()).collect(),
+        sfa: (0..M * KB).map(|_| r.ue8m0(repeated)).collect(),
+        sfb: (0..N * KB).map(|_| r.ue8m0(repeated)).collect(),
     }
 }
 
@@ -235,8 +239,8 @@ fn wrong(d: &[u32], want: &[u32]) -> usize {
 
 /// The host writes `arrangement`, the kernel reads blocked: D against the reference and the
 /// chain's answer.
-fn case(arrangement: SfArrangement) -> (usize, ChainAgreement) {
-    let p = problem(28);
+fn case(arrangement: SfArrangement, repeated: bool) -> (usize, ChainAgreement) {
+    let p = problem(28, repeated);
     let ga = GlobalSfLayout::try_new(arrangement, M, KB, 1).unwrap();
     let gb = GlobalSfLayout::try_new(arrangement, N, KB, 1).unwrap();
     let ca = chain(ga, SfOperand::A, SFA_SMEM, SFA_COL);
@@ -254,7 +258,7 @@ fn case(arrangement: SfArrangement) -> (usize, ChainAgreement) {
 
 #[test]
 fn blocked_scales_give_the_reference_d_and_the_chain_agrees() {
-    let (bad, agreement) = case(SfArrangement::Blocked128x4);
+    let (bad, agreement) = case(SfArrangement::Blocked128x4, false);
     assert_eq!(bad, 0, "elements of D that differ from the reference");
     // 4 MMAs x 128 rows x 1 K block x 4 lane copies.
     assert_eq!(agreement, ChainAgreement::Agree { reads: 2048 });
@@ -263,8 +267,9 @@ fn blocked_scales_give_the_reference_d_and_the_chain_agrees() {
 /// flashinfer#4087: row-major scales where the kernel reads 128 x 4 blocked ones.
 #[test]
 fn flashinfer_4087_row_major_scales_give_wrong_d_and_the_chain_names_row_1_k_block_0() {
-    let (bad, agreement) = case(SfArrangement::KMajor);
+    let (bad, agreement) = case(SfArrangement::KMajor, false);
     assert!(bad > 10_000, "{bad} wrong elements of D");
+    println!("row-major scales: {bad} of {} elements of D wrong", M * N);
     // MMA 0 (K block 0) reads byte 0 of lane r's 16 bytes: row r's K block 0 in both
     // layouts for row 0, so row 0 agrees; row 1's blocked byte (16) holds row 4's K block 0
     // in the row-major buffer.
@@ -303,8 +308,12 @@ fn flashinfer_4087_row_major_scales_give_wrong_d_and_the_chain_names_row_1_k_blo
 /// sglang#23625 (as modelled): the 128 x 4 permutation applied twice.
 #[test]
 fn sglang_23625_doubly_permuted_scales_give_wrong_d_and_the_chain_names_the_element() {
-    let (bad, agreement) = case(SfArrangement::BlockedTwice);
+    let (bad, agreement) = case(SfArrangement::BlockedTwice, false);
     assert!(bad > 10_000, "{bad} wrong elements of D");
+    println!(
+        "doubly permuted scales: {bad} of {} elements of D wrong",
+        M * N
+    );
     let ChainAgreement::Differs {
         mma,
         index,
@@ -327,4 +336,22 @@ fn sglang_23625_doubly_permuted_scales_give_wrong_d_and_the_chain_names_the_elem
             k_block: 0
         })
     );
+}
+
+/// flashinfer#4087's symptom: with scales that mostly repeat (one in 256 differs), most
+/// misplaced reads land on an equal scale, so only some elements of D are wrong, yet the chain
+/// check, which follows positions and not values, names the same first element.
+#[test]
+fn flashinfer_4087_with_repeated_scales_gives_sparse_errors_the_chain_still_finds() {
+    let (bad, agreement) = case(SfArrangement::KMajor, true);
+    let all = (M * N) as usize;
+    assert!(
+        bad > 0 && bad < all / 2,
+        "{bad} of {all} wrong elements of D"
+    );
+    let ChainAgreement::Differs { index, path, .. } = agreement else {
+        panic!("the chain must disagree: {agreement:?}")
+    };
+    assert_eq!((index, path.global), (1, Some(16)));
+    println!("repeated scales: {bad} of {all} elements of D wrong");
 }
