@@ -438,7 +438,9 @@ mod tests {
     use alloc::vec;
     use alloc::vec::Vec;
 
-    use super::{byte_storage, check_chain, ChainAgreement, SfChain, SfCp, SfMma, SfTensorCopy};
+    use super::{
+        byte_storage, chain_reads, check_chain, ChainAgreement, SfChain, SfCp, SfMma, SfTensorCopy,
+    };
     use crate::data_path::{DataPathLayout, ScaleVec, SfLayout, SfOperand};
     use crate::layout::scale_factors::{GlobalSfLayout, SfArrangement, SfIndex};
     use crate::shared_memory_descriptor::{SmemDescriptor, Swizzle};
@@ -594,5 +596,31 @@ mod tests {
             check_chain(&chain).unwrap(),
             ChainAgreement::Agree { reads: 2048 }
         );
+    }
+
+    /// facebookexperimental/triton#3653: with M = 128 and `.cta_group::2` (data-path layout
+    /// B) scale_B is laid out 2x2 (column n at lanes n' % 32 + 64 h and + 32, n' = n % 64,
+    /// h = n / 64), but a kernel that copies it as for the 4x1 layouts (`.32x128b.warpx4`,
+    /// column n at lane n % 32 of every subpartition) makes the MMA read, for every column n,
+    /// the scale of column n % 64: the "effective b_scale[n] = b_scale[n % 64]".
+    #[test]
+    fn triton_3653_two_cta_m128_scale_b_reads_column_n_mod_64() {
+        let chain = SfChain {
+            global: blocked(128, 4),
+            copies: vec![tile_copy(0, 0, 0x8000), tile_copy(1, 0, 0x8000)],
+            cps: vec![cp(2, CpShape::S32x128b, CpMulticast::Warpx4, 0x8000, 0)],
+            mmas: mmas(DataPathLayout::B, SfOperand::B, 128, 0, 4),
+        };
+        let ChainAgreement::Differs { index, path, .. } = check_chain(&chain).unwrap() else {
+            panic!("must differ")
+        };
+        assert_eq!((index, path.element.map(|e| e.row)), (64, Some(0)));
+        let reads = chain_reads(&chain).unwrap();
+        // 4 MMAs x 128 columns x 2 CTAs x 2 lane copies.
+        assert_eq!(reads.len(), 2048);
+        for r in &reads {
+            assert_eq!(r.path.element.map(|e| e.row), Some(r.index % 64), "{r:?}");
+            assert_eq!(r.path.element.map(|e| e.k_block), Some(r.mma as u32));
+        }
     }
 }
