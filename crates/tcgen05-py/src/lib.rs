@@ -204,6 +204,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tmem::sf_layout, m)?)?;
     m.add_function(wrap_pyfunction!(scales::sf_offsets, m)?)?;
     m.add_function(wrap_pyfunction!(scales::sf_check_chain, m)?)?;
+    m.add_function(wrap_pyfunction!(scales::svg_global, m)?)?;
+    m.add_function(wrap_pyfunction!(scales::svg_chain, m)?)?;
     m.add_function(wrap_pyfunction!(tmem::svg_ld, m)?)?;
     m.add_function(wrap_pyfunction!(tmem::svg_d, m)?)?;
     m.add_function(wrap_pyfunction!(tmem::svg_cp, m)?)?;

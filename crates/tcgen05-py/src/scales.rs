@@ -4,12 +4,13 @@
 
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use tcgen05::scale_factor_chain::{check_chain, one_tile_chain, ChainAgreement};
+use tcgen05::scale_factor_chain::{chain_reads, check_chain, one_tile_chain, ChainAgreement};
 use tcgen05::scale_factors::{
     validate_scheme, GlobalSfLayout, ScaleFormat, SfArrangement, SfIndex,
 };
 use tcgen05::tensor_memory::{CpMulticast, CpShape};
 use tcgen05::Source;
+use tcgen05_svg::{svg_sf_chain, svg_sf_global};
 
 use crate::problem::{descriptor_error, Problem, Value};
 
@@ -121,6 +122,101 @@ pub fn sf_check_chain(
     k_blocks: u32,
     cp: &str,
 ) -> PyResult<(u64, Option<Difference>)> {
+    let chain = chain_of(py, host, rows, k_blocks, cp)?;
+    let fail = |e: tcgen05::scale_factor_chain::ChainError| {
+        descriptor_error(
+            py,
+            "check_chain",
+            &[Problem::argument(
+                "chain",
+                Value::Name(cp.to_owned()),
+                e.to_string(),
+                SF,
+            )],
+        )
+    };
+    match check_chain(&chain).map_err(fail)? {
+        ChainAgreement::Agree { reads } => Ok((reads, None)),
+        ChainAgreement::Differs {
+            mma,
+            index,
+            k_block,
+            intended,
+            path,
+        } => Ok((
+            0,
+            Some((
+                mma,
+                index,
+                k_block,
+                intended.map(|i| (i.row, i.k_block)),
+                path.tmem,
+                path.smem,
+                path.global,
+                path.element.map(|i| (i.row, i.k_block)),
+            )),
+        )),
+    }
+}
+
+/// The SVG picture of a global layout's first tile (`tcgen05 layout sf explain --svg`).
+#[pyfunction]
+#[pyo3(name = "_svg_sf_global", signature = (layout, rows, k_blocks, *, batches=1, format="ue8m0", vec=32))]
+pub fn svg_global(
+    py: Python<'_>,
+    layout: &str,
+    rows: u32,
+    k_blocks: u32,
+    batches: u32,
+    format: &str,
+    vec: u32,
+) -> PyResult<String> {
+    let g = layout_of(
+        py,
+        "svg_layout",
+        layout,
+        (rows, k_blocks, batches),
+        format,
+        vec,
+    )?;
+    Ok(svg_sf_global(&g))
+}
+
+/// The SVG picture of the one-tile chain (`tcgen05 layout sf check --svg`).
+#[pyfunction]
+#[pyo3(name = "_svg_sf_chain", signature = (host, rows, k_blocks, *, cp="32x128b.warpx4"))]
+pub fn svg_chain(
+    py: Python<'_>,
+    host: &str,
+    rows: u32,
+    k_blocks: u32,
+    cp: &str,
+) -> PyResult<String> {
+    let chain = chain_of(py, host, rows, k_blocks, cp)?;
+    let reads = chain_reads(&chain).map_err(|e| {
+        descriptor_error(
+            py,
+            "svg_chain",
+            &[Problem::argument(
+                "chain",
+                Value::Name(cp.to_owned()),
+                e.to_string(),
+                SF,
+            )],
+        )
+    })?;
+    let title = format!("scale_A of one 128x4 tile: {host} host tensor, tcgen05.cp.{cp}");
+    Ok(svg_sf_chain(&reads, &title))
+}
+
+/// The one-tile chain of [`one_tile_chain`] for the host's layout and the cp shape.
+fn chain_of(
+    py: Python<'_>,
+    host: &str,
+    rows: u32,
+    k_blocks: u32,
+    cp: &str,
+) -> PyResult<tcgen05::scale_factor_chain::SfChain> {
     let g = layout_of(py, "check_chain", host, (rows, k_blocks, 1), "ue8m0", 32)?;
     let (shape, multicast) = match cp.split_once('.') {
         Some((s, m)) => (CpShape::from_name(s), CpMulticast::from_name(m)),
@@ -149,27 +245,5 @@ pub fn sf_check_chain(
             )],
         )
     };
-    let chain = one_tile_chain(g, shape, multicast).map_err(fail)?;
-    match check_chain(&chain).map_err(fail)? {
-        ChainAgreement::Agree { reads } => Ok((reads, None)),
-        ChainAgreement::Differs {
-            mma,
-            index,
-            k_block,
-            intended,
-            path,
-        } => Ok((
-            0,
-            Some((
-                mma,
-                index,
-                k_block,
-                intended.map(|i| (i.row, i.k_block)),
-                path.tmem,
-                path.smem,
-                path.global,
-                path.element.map(|i| (i.row, i.k_block)),
-            )),
-        )),
-    }
+    one_tile_chain(g, shape, multicast).map_err(fail)
 }

@@ -90,3 +90,11 @@ def test_bad_arguments_raise_descriptor_errors() -> None:
         scales.offsets("blocked", 0, 1)
     with pytest.raises(ValueError, match="elements"):
         scales.from_blocked(np.zeros(100, dtype=np.uint8), 100, 3)
+
+
+def test_svg_pictures() -> None:
+    # Byte 16 of a blocked tile holds row 1, K block 0; row-major scales read as blocked are
+    # right only for rows 0 and 127 (126 rows x 4 K blocks red, see the CLI's test).
+    assert ">r1<" in scales.svg_layout("blocked", 128, 4)
+    assert scales.svg_chain("k-major").count('fill="#e33"') == 504
+    assert scales.svg_chain("blocked").count('fill="#e33"') == 0

@@ -15,6 +15,8 @@ permutation applied to already blocked scales, this package's model of sglang#23
 - :func:`check_chain`: the CUTLASS-style chain of one 128 x 4 tile (TMA box, ``tcgen05.cp``,
   MMAs with SF id = K block) fed scales in the host's layout: agree, or the first (row, K block)
   read from elsewhere, with its path.
+- :func:`svg_layout`, :func:`svg_chain`: the pictures ``tcgen05 layout sf explain/check --svg``
+  draws, as SVG strings.
 
 Bad layouts, formats and sizes raise :class:`tcgen05.DescriptorError`.
 """
@@ -28,7 +30,10 @@ from . import _native
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["ChainResult", "check_chain", "convert", "from_blocked", "offsets", "to_blocked"]
+__all__ = [
+    "ChainResult", "check_chain", "convert", "from_blocked", "offsets", "svg_chain", "svg_layout",
+    "to_blocked",
+]
 
 
 def offsets(
@@ -138,3 +143,16 @@ def check_chain(host: str, rows: int = 128, k_blocks: int = 4, *, cp: str = "32x
         return ChainResult(True, reads)
     mma, row, k_block, intended, tmem, smem, glob, element = diff
     return ChainResult(False, 0, mma, row, k_block, intended, tmem, smem, glob, element)
+
+
+def svg_layout(
+    layout: str, rows: int, k_blocks: int, *, batches: int = 1, format: str = "ue8m0", vec: int = 32
+) -> str:
+    """The first 512 bytes of a layout, each labelled with the (row, K block) it holds."""
+    return _native._svg_sf_global(layout, rows, k_blocks, batches=batches, format=format, vec=vec)
+
+
+def svg_chain(host: str, rows: int = 128, k_blocks: int = 4, *, cp: str = "32x128b.warpx4") -> str:
+    """Every (row, K block) the MMAs of :func:`check_chain` read, red where it is not the one
+    meant."""
+    return _native._svg_sf_chain(host, rows, k_blocks, cp=cp)
