@@ -355,3 +355,147 @@ fn flashinfer_4087_with_repeated_scales_gives_sparse_errors_the_chain_still_find
     assert_eq!((index, path.global), (1, Some(16)));
     println!("repeated scales: {bad} of {all} elements of D wrong");
 }
+
+/// NVFP4 (`kind::mxf4nvf4`, e2m1 x e2m1, ue4m3 scales, `.scale_vec::4X`: one scale per 16
+/// elements, four per row in one MMA of K = 64) through the same chain: the 128 x 4 blocked
+/// scales, one `.32x128b.warpx4` copy, the four bytes of each cell read by the one MMA (SF id
+/// 0). `swap_nibbles` stores each byte of B (the weights) with its two e2m1 elements high
+/// nibble first, the checkpoint order of sgl-project/sglang#23625, where the kernel expects the
+/// first element in the low nibble (the shared-memory packing of PTX ISA 9.7.14.5.14, decision
+/// D5); the activations A keep the kernel's order (swapping both would cancel in the dot
+/// product). Returns the wrong elements of D and the chain's answer.
+fn nvfp4_case(host: SfArrangement, swap_nibbles: bool) -> (usize, ChainAgreement) {
+    use tcgen05::instruction_descriptor::{IdescFields, InstructionDescriptor};
+    use tcgen05::mma::ScaleType;
+    const K: u32 = 64;
+    let mut rng = Rng(96);
+    // e2m1 codes 0-15; ue4m3 scales 0x30-0x3f (0.5 to 0.94, positive, finite).
+    let a: Vec<u32> = (0..M * K).map(|_| (rng.next() & 0xF) as u32).collect();
+    let b: Vec<u32> = (0..N * K).map(|_| (rng.next() & 0xF) as u32).collect();
+    let sfa: Vec<u32> = (0..M * KB)
+        .map(|_| 0x30 + (rng.next() & 0xF) as u32)
+        .collect();
+    let sfb: Vec<u32> = (0..N * KB)
+        .map(|_| 0x30 + (rng.next() & 0xF) as u32)
+        .collect();
+    let ga = GlobalSfLayout::try_new(host, M, KB, 1).unwrap();
+    let gb = GlobalSfLayout::try_new(host, N, KB, 1).unwrap();
+    let mut m = Machine::new(Target::Sm100a);
+    let operands = [(&a, M, 0u32, false), (&b, N, 0x4000u32, swap_nibbles)];
+    for (codes, rows, base, swap) in operands {
+        for r in 0..rows {
+            for byte in 0..K / 2 {
+                let lo = codes[(r * K + 2 * byte) as usize];
+                let hi = codes[(r * K + 2 * byte + 1) as usize];
+                let v = if swap { hi | lo << 4 } else { lo | hi << 4 };
+                let addr = base + (r % 8) * 16 + (r / 8) * 256 + (byte / 16) * 128 + byte % 16;
+                m.cta_mut(0).write_smem(addr, &[v as u8]).unwrap();
+            }
+        }
+    }
+    let ca = chain(ga, SfOperand::A, SFA_SMEM, SFA_COL);
+    for (g, sf, smem, col) in [
+        (&ga, &sfa, SFA_SMEM, SFA_COL),
+        (&gb, &sfb, SFB_SMEM, SFB_COL),
+    ] {
+        let host_bytes = host_buffer(g, sf);
+        let c = chain(*g, SfOperand::A, smem, col).copies[0];
+        for o in 0..c.copy.outer {
+            for i in 0..c.copy.inner {
+                let at = c.copy.address(i, o).unwrap();
+                let byte = host_bytes[(u64::from(o) * c.pitch + u64::from(i)) as usize];
+                m.cta_mut(0).write_smem(at.address, &[byte]).unwrap();
+            }
+        }
+        m.execute(&format!(
+            "tcgen05.cp.cta_group::1.32x128b.warpx4 [{col}], {:#x};",
+            desc(smem, 128, 128)
+        ))
+        .unwrap();
+    }
+    let f = IdescFields::new(
+        Kind::Mxf4nvf4,
+        ElementType::F32,
+        ElementType::E2m1,
+        ElementType::E2m1,
+        M as u16,
+        N as u16,
+    )
+    .with_scale(ScaleType::Ue4m3, 0, 0);
+    let idesc = InstructionDescriptor::new(f).bits();
+    m.execute(&format!(
+        "tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.scale_vec::4X [0], {:#x}, {:#x}, {idesc:#x}, [{SFA_COL}], [{SFB_COL}], 0;",
+        desc(0, 128, 256),
+        desc(0x4000, 128, 256)
+    ))
+    .unwrap();
+    let d = m.last_d().unwrap().unwrap().codes;
+    let row = Form {
+        arch: Arch::Sm100a,
+        instruction: Some(NumInstruction::Tcgen05Mma),
+        kind: Kind::Mxf4nvf4,
+        a: Format::E2m1,
+        b: Format::E2m1,
+        d: Some(Format::F32),
+        scale: Some(Format::Ue4m3),
+        block: Some(16),
+    }
+    .row()
+    .unwrap();
+    let mut bad = 0;
+    for i in 0..M {
+        for j in 0..N {
+            let want = row
+                .dot(
+                    &Operands {
+                        a: &a[(i * K) as usize..((i + 1) * K) as usize],
+                        b: &b[(j * K) as usize..((j + 1) * K) as usize],
+                        c: 0,
+                        sfa: &sfa[(i * KB) as usize..((i + 1) * KB) as usize],
+                        sfb: &sfb[(j * KB) as usize..((j + 1) * KB) as usize],
+                    },
+                    false,
+                )
+                .unwrap()
+                .d_bits;
+            bad += usize::from(d[(i * N + j) as usize] != want);
+        }
+    }
+    // The scale chain of this kernel: one MMA reading the four bytes (K blocks 0-3) of SF id 0.
+    let mut c4 = ca;
+    c4.mmas = vec![SfMma {
+        layout: SfLayout::try_new(DataPathLayout::D, SfOperand::A, ScaleVec::X4, N, 0).unwrap(),
+        taddr: TmemAddress::new(0, SFA_COL),
+        batch: 0,
+        row_start: 0,
+        k_block_start: 0,
+    }];
+    (bad, check_chain(&c4).unwrap())
+}
+
+#[test]
+fn nvfp4_blocked_scales_give_the_reference_d_and_the_mistakes_do_not() {
+    let (bad, agreement) = nvfp4_case(SfArrangement::Blocked128x4, false);
+    assert_eq!(bad, 0, "elements of D that differ from the reference");
+    // 128 rows x 4 K blocks x 4 lane copies.
+    assert_eq!(agreement, ChainAgreement::Agree { reads: 2048 });
+    // sglang#23625's nibble order: the scales agree, the data does not.
+    let (bad, agreement) = nvfp4_case(SfArrangement::Blocked128x4, true);
+    assert!(bad > 10_000, "{bad} wrong elements of D");
+    println!(
+        "nvfp4, weight nibbles swapped: {bad} of {} elements of D wrong",
+        M * N
+    );
+    assert!(matches!(agreement, ChainAgreement::Agree { .. }));
+    // sglang#23625's doubly permuted scales: the chain names row 1 again.
+    let (bad, agreement) = nvfp4_case(SfArrangement::BlockedTwice, false);
+    assert!(bad > 10_000, "{bad} wrong elements of D");
+    println!(
+        "nvfp4, doubly permuted scales: {bad} of {} elements of D wrong",
+        M * N
+    );
+    let ChainAgreement::Differs { index, path, .. } = agreement else {
+        panic!("the chain must disagree: {agreement:?}")
+    };
+    assert_eq!((index, path.global), (1, Some(16)));
+}
