@@ -9,6 +9,8 @@
 //! 128 x 4 interleave) and of sgl-project/sglang#23625 (the 128 x 4 permutation applied on top
 //! of already blocked scales) are planted in the host-side scale layout: D is wrong, and
 //! `check_chain` names the first (row, K block) whose consumed scale is not the intended one.
+//! The same chain carries NVFP4 (`kind::mxf4nvf4`, ue4m3, `.scale_vec::4X`), where
+//! sglang#23625's swapped weight nibbles give wrong D while the scale chain agrees.
 
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
 
