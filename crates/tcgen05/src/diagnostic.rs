@@ -49,7 +49,7 @@ impl fmt::Display for Source {
                 None => write!(f, "PTX ISA Table {t}"),
             },
             Source::PtxSection(s) => write!(f, "PTX ISA {s}"),
-            Source::Decision(r) => write!(f, "decisions.md R{r}"),
+            Source::Decision(r) => write!(f, "rules.md R{r}"),
         }
     }
 }

@@ -74,6 +74,7 @@ pub mod ptx;
 #[cfg(feature = "alloc")]
 #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub mod ptx_reader;
+pub mod rules;
 pub mod targets;
 mod tmem;
 

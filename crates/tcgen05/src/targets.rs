@@ -284,7 +284,7 @@ const ALIAS_ROW: usize = 3;
 
 /// Every rule of target names (decisions.md R17): one row per [`TargetError`] variant, in its
 /// order, then the alias warning of [`TargetAlias`].
-const TARGET_RULES: [Rule; 4] = {
+pub(crate) const TARGET_RULES: [Rule; 4] = {
     const R17: RuleSource = RuleSource::Fixed(Source::Decision(17));
     [
         Rule {

@@ -478,7 +478,7 @@ const ERROR: Severity = Severity::Error;
 /// Every rule of an MMA configuration beyond the instruction descriptor's fields (Table 39,
 /// decisions.md R11, R14-R18), with the field it concerns (`a_swizzle` stands for the
 /// operand's), indexed by [`MmaRule`].
-const MMA_RULES: [FieldRule; 11] = [
+pub(crate) const MMA_RULES: [FieldRule; 11] = [
     field_rule(
         "mma.no_such_row",
         "cta_group",

@@ -307,11 +307,11 @@ const PTX_RULE_COUNT: usize = 44;
 /// One rule of the PTX syntax: the rule, the field it concerns, whether ptxas checks it too, and
 /// its [`Rule`] row.
 #[derive(Clone, Copy)]
-pub(super) struct PtxRow {
+pub(crate) struct PtxRow {
     pub(super) rule: PtxRule,
     field: &'static str,
     ptxas_checks: bool,
-    row: Rule,
+    pub(crate) row: Rule,
 }
 
 /// A row of [`PTX_RULES`] that ptxas 13.5.37 also checks.
@@ -358,7 +358,7 @@ const S_TARGETS: Source = Source::PtxSection("9.7.16");
 /// Every rule of the PTX syntax of the tcgen05 instructions, one row each, in the order of
 /// [`PtxRule::index`] (the test `ptx_rule_rows_follow_the_enum` checks it). The field of
 /// `ptx.register_name` is the operand's, given by the error.
-pub(super) const PTX_RULES: [PtxRow; PTX_RULE_COUNT] = {
+pub(crate) const PTX_RULES: [PtxRow; PTX_RULE_COUNT] = {
     use PtxRule as R;
     [
         both(R::RegisterName(OperandName::DTmem), "ptx.register_name", "operand", S4_4,

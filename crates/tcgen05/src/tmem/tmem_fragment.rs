@@ -282,7 +282,7 @@ const fn rule(
 }
 
 /// Every rule of the fragment maps, with the field it concerns, indexed by [`FragmentRule`].
-const FRAGMENT_RULES: [(FragmentField, Rule); 11] = {
+pub(crate) const FRAGMENT_RULES: [(FragmentField, Rule); 11] = {
     use FragmentField as F;
     const E: Severity = Severity::Error;
     const LD: Source = Source::PtxSection("9.7.16.8.3");

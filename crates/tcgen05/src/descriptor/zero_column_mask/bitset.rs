@@ -341,7 +341,7 @@ impl ColumnMaskError {
 
 /// Every rule of a column mask (PTX ISA 9.7.16.4.3), in the order of the [`ColumnMaskError`]
 /// variants.
-const COLUMN_MASK_RULES: [Rule; 5] = {
+pub(crate) const COLUMN_MASK_RULES: [Rule; 5] = {
     const fn rule(id: &'static str, statement: &'static str) -> Rule {
         Rule {
             id,

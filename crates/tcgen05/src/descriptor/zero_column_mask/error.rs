@@ -128,7 +128,7 @@ const ERROR: Severity = Severity::Error;
 /// Every rule of the zero-column mask descriptor, with the field it concerns (`bit N`,
 /// `start_count_i` and `first_span_i` name the bit or sub-mask of the value), indexed by
 /// [`ZmaskRule`].
-const ZMASK_RULES: [FieldRule; 10] = [
+pub(crate) const ZMASK_RULES: [FieldRule; 10] = [
     field_rule("zmask.reserved_bit", "bit N", Source::PtxTable(45), ERROR,
         "Bits 36-38 of the zero-column mask descriptor are 0."),
     field_rule("zmask.reserved_high_bit", "bit N", Source::Decision(22), ERROR,

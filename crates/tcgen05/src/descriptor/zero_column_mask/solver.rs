@@ -232,7 +232,7 @@ impl SolveRule {
 
 /// Every rule by which no descriptor generates a mask, with the field it concerns (`skip_span`
 /// stands for the span of the run's kind), indexed by [`SolveRule`].
-const SOLVE_RULES: [FieldRule; 7] = {
+pub(crate) const SOLVE_RULES: [FieldRule; 7] = {
     const E: Severity = Severity::Error;
     [
         field_rule("zmask_solve.m", "m", Source::PtxTable(45), E,

@@ -349,7 +349,7 @@ const S_CANONICAL: Source = Source::PtxSection("9.7.16.3.3");
 
 /// Every rule of the canonical layouts, with the field it concerns (for the extents and
 /// indices, the field the error names overrides it), indexed by [`LayoutRule`].
-const LAYOUT_RULES: [(LayoutField, Rule); 14] = {
+pub(crate) const LAYOUT_RULES: [(LayoutField, Rule); 14] = {
     use LayoutField as F;
     [
         rule(F::ElementType, "layout.not_an_input", Source::PtxTable(39),

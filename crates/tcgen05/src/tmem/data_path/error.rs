@@ -252,7 +252,7 @@ const fn rule(
 
 /// Every rule of the data-path layouts and the scale-factor placement, with the field it
 /// concerns, indexed by [`DataPathRule`].
-pub(super) const DATA_PATH_RULES: [(DataPathField, Rule); 12] = {
+pub(crate) const DATA_PATH_RULES: [(DataPathField, Rule); 12] = {
     use DataPathField as F;
     const LAYOUTS: Source = Source::PtxSection("9.7.16.10.5");
     [

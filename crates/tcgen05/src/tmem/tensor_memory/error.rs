@@ -233,7 +233,7 @@ const fn rule(
 
 /// Every rule of Tensor Memory addressing, allocation and data movement, with the field it
 /// concerns, indexed by [`TmemRule`].
-const TMEM_RULES: [(TmemField, Rule); 12] = {
+pub(crate) const TMEM_RULES: [(TmemField, Rule); 12] = {
     use TmemField as F;
     [
         rule(F::Lane, "tmem.lane_out_of_range", Source::Decision(24), "A CTA's Tensor Memory has lanes 0 to 127."),
