@@ -29,7 +29,7 @@ pub struct Alloc<'a> {
     pub cta_group: CtaGroup,
     /// The shared memory variable or address register that receives the address (`[dst]`).
     pub dst: &'a str,
-    /// `nCols`: a power of two from 32 to 512 (decisions.md R24).
+    /// `nCols`: a power of two from 32 to 512 (rules.md R24).
     pub n_cols: Value<'a, u32>,
 }
 

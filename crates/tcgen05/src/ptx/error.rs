@@ -103,15 +103,15 @@ pub enum PtxRule {
     /// `.scale_vec::NX` exists only on the `a` targets (PTX ISA 9.7.16.10.9.1 target notes);
     /// family targets spell it `.block16` / `.block32`.
     ScaleVecNotOnTarget,
-    /// UE4M3 scale factors need `.scale_vec::4X` or `.block16` (decisions.md R12; PTX ISA
+    /// UE4M3 scale factors need `.scale_vec::4X` or `.block16` (rules.md R12; PTX ISA
     /// 9.7.16.10.7.1). Seen only in an immediate instruction descriptor.
     ScaleTypeForScaleVec,
-    /// With `.scale_vec::4X` / `.block16` the scale-factor IDs must be 0 (decisions.md R13).
+    /// With `.scale_vec::4X` / `.block16` the scale-factor IDs must be 0 (rules.md R13).
     /// Seen only in an immediate instruction descriptor.
     ScaleFactorIdForScaleVec,
-    /// `.ws` takes only `.cta_group::1` (decisions.md R16; PTX ISA 9.7.16.10.9.3).
+    /// `.ws` takes only `.cta_group::1` (rules.md R16; PTX ISA 9.7.16.10.9.3).
     WsCtaGroup,
-    /// `.ws` is not for the block-scaled kinds (decisions.md R16).
+    /// `.ws` is not for the block-scaled kinds (rules.md R16).
     WsBlockScaled,
     /// `.ashift` is not a `.ws` qualifier (PTX ISA 9.7.16.10.9.3).
     WsAshift,
@@ -156,9 +156,9 @@ pub enum PtxRule {
     ScaleInputDNotOnTarget,
     /// `zero-column-mask-desc` is a `.ws` operand only (PTX ISA 9.7.16.10.9.3).
     ZeroColumnMaskWithoutWs,
-    /// `.kind::i8` only on `sm_100a` and `sm_110a` (decisions.md R17).
+    /// `.kind::i8` only on `sm_100a` and `sm_110a` (rules.md R17).
     KindNotOnTarget,
-    /// Sparse `.kind::mxf4` / `.kind::mxf4nvf4` only on the `a` targets (decisions.md R17).
+    /// Sparse `.kind::mxf4` / `.kind::mxf4nvf4` only on the `a` targets (rules.md R17).
     SparseNotOnTarget,
     /// The immediate instruction descriptor's sparsity bit disagrees with `.sp` (PTX ISA
     /// 9.7.16.4.2, Tables 42-44). The value is the bit.
@@ -170,7 +170,7 @@ pub enum PtxRule {
     OffsetMissing,
     /// Only `.16x32bx2` takes an `immHalfSplitoff` operand (PTX ISA 9.7.16.8.3).
     OffsetNotForShape,
-    /// `immHalfSplitoff` of 512 or more columns points outside Tensor Memory (decisions.md
+    /// `immHalfSplitoff` of 512 or more columns points outside Tensor Memory (rules.md
     /// R24). The value is the offset.
     OffsetOutOfRange,
     /// `tcgen05.ld.red` exists on `sm_103a`, `sm_103f`, `sm_110a`, `sm_110f` only (PTX ISA
@@ -464,14 +464,14 @@ pub enum PtxError {
         /// The value as a name.
         name: Option<&'static str>,
     },
-    /// The immediate instruction descriptor breaks a rule of Tables 39, 42-44 or decisions.md
+    /// The immediate instruction descriptor breaks a rule of Tables 39, 42-44 or rules.md
     /// (ptxas does not look inside it).
     Idesc(MmaError),
-    /// The immediate zero-column mask descriptor breaks a rule of Table 45 or decisions.md
+    /// The immediate zero-column mask descriptor breaks a rule of Table 45 or rules.md
     /// R19-R22.
     Zmask(ZmaskError),
     /// The immediate shared memory descriptor of `tcgen05.cp` breaks a rule of Tables 40-41 or
-    /// decisions.md R1-R5.
+    /// rules.md R1-R5.
     Smem(SmemError),
     /// A Tensor Memory rule: `.num` for the shape, `tcgen05.cp` multicast, column counts.
     Tmem(TmemError),

@@ -27,7 +27,7 @@ pub const fn kernel_scale_vec(cfg: &MmaConfig) -> Option<ScaleVec> {
 
 /// Tensor Memory columns the minimal kernel allocates for `cfg`: D's N columns, 16 for the scale
 /// factors of a block-scaled kind, 32 for sparsity metadata, rounded up to a power of two
-/// (decisions.md R24).
+/// (rules.md R24).
 #[must_use]
 pub const fn kernel_columns(cfg: &MmaConfig) -> u32 {
     let f = &cfg.idesc;

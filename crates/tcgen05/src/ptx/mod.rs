@@ -12,7 +12,7 @@
 //!   ranges, target and PTX ISA version requirements), each cited by the PTX section that states
 //!   it; [`PtxError::ptxas_checks`] says that ptxas 13.5 would refuse the form too;
 //! - the rules ptxas cannot see: an immediate instruction descriptor is checked against Table 39
-//!   and decisions.md through [`validate_mma`], an immediate
+//!   and rules.md through [`validate_mma`], an immediate
 //!   zero-column mask through [`ZeroColumnMask::decode_for`], an immediate shared memory
 //!   descriptor through [`SmemDescriptor::decode`], an immediate column count through
 //!   [`validate_alloc_columns`].

@@ -42,7 +42,7 @@ pub(super) const fn layout_index(kind: Kind) -> usize {
 }
 
 /// The type each atype/btype code stands for under each kind ([`ElementType::from_ab_code`],
-/// Tables 42-44 and decisions.md R8), indexed by `kind as usize` and the code.
+/// Tables 42-44 and rules.md R8), indexed by `kind as usize` and the code.
 pub(super) const AB_TYPES: [[Option<ElementType>; 8]; 7] = {
     let mut out = [[None; 8]; 7];
     let mut k = 0;
@@ -114,7 +114,7 @@ pub(super) const fn m_codes(kind: Kind) -> u32 {
 }
 
 /// Positions in an [`IdescDiagnostics`] set. Positions 0-31 are the reserved bits of the word
-/// themselves (decisions.md R10); the others are one check each, numbered in the order
+/// themselves (rules.md R10); the others are one check each, numbered in the order
 /// [`InstructionDescriptor::decode`] reports them.
 pub(super) mod at {
     pub const D_CODE: u32 = 32;
@@ -138,7 +138,7 @@ pub(super) mod at {
     pub const K96_SPARSE: u32 = 50;
 }
 
-/// The positions whose problems are warnings (decisions.md R12's mixed f16/bf16 pair).
+/// The positions whose problems are warnings (rules.md R12's mixed f16/bf16 pair).
 pub(super) const WARNINGS: u64 = 1 << at::MIXED_F16_BF16;
 
 #[inline(always)]
@@ -158,7 +158,7 @@ struct Codes {
     ab: u32,
     /// atype/btype codes that name bf16.
     ab_bf16: u32,
-    /// atype/btype codes that name a 4- or 6-bit type (decisions.md R11).
+    /// atype/btype codes that name a 4- or 6-bit type (rules.md R11).
     ab_sub_byte: u32,
 }
 
@@ -262,7 +262,7 @@ pub(super) const fn problems(bits: u32, kind: Kind) -> u64 {
         at::M_SHAPE,
     );
     if kind.is_block_scaled() {
-        // Code 1 is UE8M0, code 0 UE4M3 (Tables 43-44); IDs per decisions.md R13.
+        // Code 1 is UE8M0, code 0 UE4M3 (Tables 43-44); IDs per rules.md R13.
         let ue4m3 = field(bits, l, IdescField::ScaleType) == 0;
         p |= flag(ue4m3 & !matches!(kind, Kind::Mxf4nvf4), at::SCALE_TYPE);
         if !matches!(kind, Kind::Mxf8f6f4) {

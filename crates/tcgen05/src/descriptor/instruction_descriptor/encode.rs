@@ -4,7 +4,7 @@
 use super::*;
 
 /// A 32-bit instruction descriptor together with its kind, satisfying every rule of the kind's
-/// layout (Tables 42-44, decisions.md R8-R13) that does not depend on `.cta_group`, `.ws` or the
+/// layout (Tables 42-44, rules.md R8-R13) that does not depend on `.cta_group`, `.ws` or the
 /// target.
 ///
 /// Build one with [`InstructionDescriptor::try_new`] / [`InstructionDescriptor::new`] from
@@ -102,7 +102,7 @@ impl InstructionDescriptor {
     /// The problems are kept as a set of the rules broken ([`IdescDiagnostics`]); each
     /// [`IdescError`] is built from the value when it is read, in the order of the fields
     /// concerned: the reserved bits first, lowest first, then the type codes and the rules of
-    /// decisions.md R11-R13 and Table 39.
+    /// rules.md R11-R13 and Table 39.
     #[must_use]
     #[inline(always)]
     pub const fn decode(bits: u32, kind: Kind) -> IdescDecoded {
@@ -122,7 +122,7 @@ impl InstructionDescriptor {
     /// [`InstructionDescriptor::decode`] reports no error (warnings allowed), which the
     /// exhaustive sweep (`conformance/idesc-sweep`) checks on all 2^32 values of every kind.
     ///
-    /// The rules of Tables 42-44 (reserved bits, decisions.md R10; type codes, R8 and R12;
+    /// The rules of Tables 42-44 (reserved bits, rules.md R10; type codes, R8 and R12;
     /// transposition, negation, saturation and the sparsity selector, R11; scale type and
     /// scale-factor IDs, R12-R13) and the Table 39 ranges of M and N are read here as masks and
     /// small per-kind tables built at compile time, without building any diagnostic.

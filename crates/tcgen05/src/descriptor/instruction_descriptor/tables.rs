@@ -6,7 +6,7 @@ use super::*;
 /// The validity rules of one kind as masks, for [`InstructionDescriptor::is_valid`].
 #[derive(Clone, Copy)]
 pub(super) struct Validity {
-    /// Bits that must be 0 (decisions.md R10).
+    /// Bits that must be 0 (rules.md R10).
     pub(super) reserved: u32,
     /// Allowed values of bits 24-28 (M, Table 39).
     pub(super) m_codes: u32,

@@ -51,7 +51,7 @@ impl SmemDecoded {
     }
 }
 
-/// A shared memory descriptor (PTX ISA 9.7.16.4.1) that satisfies Tables 40-41 and decisions.md
+/// A shared memory descriptor (PTX ISA 9.7.16.4.1) that satisfies Tables 40-41 and rules.md
 /// R1-R5 for the target it was built or checked for.
 ///
 /// Always: bits 46-48 are 0b001 and bits 53-60 zero (R1), the reserved bits 14-15 and 30-31 are
@@ -373,7 +373,7 @@ impl SmemDescriptor {
     }
 
     /// The descriptor of the same matrix `bytes` further along K: `bytes >> 4` added to the
-    /// start-address field (decisions.md R7), as CUTLASS's descriptor iterator does, the base
+    /// start-address field (rules.md R7), as CUTLASS's descriptor iterator does, the base
     /// offset unchanged. In absolute mode the leading-dimension address is not moved: set it with
     /// [`SmemDescriptor::with_leading_byte_offset`].
     ///

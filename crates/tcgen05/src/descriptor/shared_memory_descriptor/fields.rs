@@ -15,7 +15,7 @@ pub enum Swizzle {
     #[default]
     None = 0,
     /// 1: 128-Byte with 32B atomic swizzling (CUTLASS `SWIZZLE_128B_BASE32B`); MN-major tf32
-    /// only (decisions.md R18).
+    /// only (rules.md R18).
     B128Base32B = 1,
     /// 2: 128-Byte swizzling (CUTLASS `SWIZZLE_128B`).
     B128 = 2,
@@ -102,7 +102,7 @@ impl Swizzle {
     }
 
     /// The boundary on which the mode's repeating pattern starts with base offset 0 (Table 41,
-    /// decisions.md R4): 1024 bytes for 128-Byte swizzling with either atomicity, 512 for 64-Byte,
+    /// rules.md R4): 1024 bytes for 128-Byte swizzling with either atomicity, 512 for 64-Byte,
     /// 256 for 32-Byte; `None` without swizzling (there is no pattern).
     #[must_use]
     pub const fn repeat_bytes(self) -> Option<u32> {
@@ -163,7 +163,7 @@ pub enum LboMode {
     /// mode CUTLASS writes outside SM103 K=96).
     #[default]
     Relative = 0,
-    /// 1: the leading-dimension field is an absolute byte address (sm_103a only; decisions.md
+    /// 1: the leading-dimension field is an absolute byte address (sm_103a only; rules.md
     /// R5).
     Absolute = 1,
 }
@@ -198,7 +198,7 @@ impl LboMode {
     }
 
     /// The mode in Table 40's words: `"leading byte offset"` (relative) or
-    /// `"leading byte address (sm_103a)"` (absolute, decisions.md R5).
+    /// `"leading byte address (sm_103a)"` (absolute, rules.md R5).
     #[must_use]
     pub const fn description(self) -> &'static str {
         match self {
@@ -227,7 +227,7 @@ impl fmt::Display for LboMode {
 }
 
 /// Every field of a shared memory descriptor as a user thinks of it: byte values, not the
-/// encoded 16-byte units (decisions.md R3).
+/// encoded 16-byte units (rules.md R3).
 ///
 /// A plain value with no invariant: [`SmemDescriptor::validate`] lists its problems and
 /// [`SmemDescriptor::try_new`] encodes it. `SmemDescriptor::decode(d.bits(), t).fields` gives back
@@ -239,7 +239,7 @@ pub struct SmemFields {
     pub start_address: u32,
     /// Leading dimension byte offset in bytes; in [`LboMode::Absolute`] the leading dimension
     /// byte address (16-byte aligned, below 2^18). Unused for swizzled K-major operands
-    /// (decisions.md R6).
+    /// (rules.md R6).
     pub leading_byte_offset: u32,
     /// Stride dimension byte offset in bytes (16-byte aligned, below 2^18).
     pub stride_byte_offset: u32,
@@ -319,7 +319,7 @@ impl SmemFields {
 }
 
 /// The warning that a pattern start has no effect, when `swizzle` is [`Swizzle::None`]:
-/// [`base_offset_for`] then gives 0 whatever the address (decisions.md R4).
+/// [`base_offset_for`] then gives 0 whatever the address (rules.md R4).
 ///
 /// # Examples
 /// ```
@@ -343,7 +343,7 @@ pub const fn pattern_start_ignored(pattern_start: u32, swizzle: Swizzle) -> Opti
 }
 
 /// The matrix base offset for a swizzle pattern that starts at `pattern_start` (a shared memory
-/// byte address), per Table 41 and decisions.md R4.
+/// byte address), per Table 41 and rules.md R4.
 ///
 /// - Without swizzling: 0 (the field has no meaning).
 /// - Pattern on its repeat boundary ([`Swizzle::repeat_bytes`]): 0.
@@ -381,7 +381,7 @@ pub const fn base_offset_for(pattern_start: u32, swizzle: Swizzle) -> Result<u8,
     Ok((lines & SmemField::BaseOffset.row().max()) as u8)
 }
 
-/// Table 40's `matrix-descriptor-encode` for one byte field, checked (decisions.md R3): the field
+/// Table 40's `matrix-descriptor-encode` for one byte field, checked (rules.md R3): the field
 /// value for `bytes`, which must be 16-byte aligned and below 2^18.
 ///
 /// Only [`SmemField::StartAddress`], [`SmemField::LeadingByteOffset`] and

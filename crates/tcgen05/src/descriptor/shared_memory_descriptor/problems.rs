@@ -1,11 +1,11 @@
 //! [`SmemDiagnostics`]: the problems of a decoded shared memory descriptor (Tables 40-41,
-//! decisions.md R1-R5), kept as the set of checks the raw value fails.
+//! rules.md R1-R5), kept as the set of checks the raw value fails.
 
 use super::*;
 use crate::diagnostic::problem_set;
 
 /// One check of a raw value that reads bits straight from [`SMEM_LAYOUT`]: a reserved bit
-/// (decisions.md R2) or a fixed row (R1).
+/// (rules.md R2) or a fixed row (R1).
 #[derive(Clone, Copy)]
 enum RawCheck {
     /// This bit must be zero.

@@ -3,13 +3,13 @@
 use super::*;
 use crate::diagnostic::{field_rule, FieldRule, Rule};
 
-/// A problem of a zero-column mask descriptor, alone or in an MMA (Table 45; decisions.md
+/// A problem of a zero-column mask descriptor, alone or in an MMA (Table 45; rules.md
 /// R16, R19-R22); its source and severity are those of its rule's row ([`ZmaskError::rule`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[non_exhaustive]
 pub enum ZmaskError {
-    /// A reserved bit is set: 36-38 (Table 45) or 62-63 (decisions.md R22). Error.
+    /// A reserved bit is set: 36-38 (Table 45) or 62-63 (rules.md R22). Error.
     ReservedBit {
         /// The bit number.
         bit: u8,
@@ -22,25 +22,25 @@ pub enum ZmaskError {
         max: u8,
     },
     /// The column shift is above the instruction descriptor's maximum shift (bits 30-31 of
-    /// Table 42; decisions.md R22). Error.
+    /// Table 42; rules.md R22). Error.
     ColumnShiftAboveMaxShift {
         /// The shift.
         shift: u8,
         /// The instruction descriptor's maximum shift.
         max_shift: MaxShift,
     },
-    /// M is not 32, 64 or 128, the M values of Table 45 (and of `.ws`, decisions.md R16). Error.
+    /// M is not 32, 64 or 128, the M values of Table 45 (and of `.ws`, rules.md R16). Error.
     M {
         /// The M given.
         m: u16,
     },
-    /// N is not 64, 128 or 256, the N values of `tcgen05.mma.ws` (Table 39; decisions.md R16).
+    /// N is not 64, 128 or 256, the N values of `tcgen05.mma.ws` (Table 39; rules.md R16).
     /// Error.
     N {
         /// The N given.
         n: u16,
     },
-    /// N is 0, above 256, or does not split into whole sub-masks for M (decisions.md R21).
+    /// N is 0, above 256, or does not split into whole sub-masks for M (rules.md R21).
     /// Error; only the mask generators report it.
     MaskWidth {
         /// The N given.
@@ -67,7 +67,7 @@ pub enum ZmaskError {
         m: u16,
     },
     /// A start count skips the whole first run of its sub-mask; no PTX example covers this and
-    /// the pattern is continued periodically (decisions.md R20). Warning.
+    /// the pattern is continued periodically (rules.md R20). Warning.
     StartCountPastFirstRun {
         /// The sub-mask.
         sub_mask: u8,
@@ -88,7 +88,7 @@ pub enum ZmaskError {
 pub enum ZmaskRule {
     /// [`ZmaskError::ReservedBit`] for bits 36-38 (Table 45).
     ReservedBit,
-    /// [`ZmaskError::ReservedBit`] for bits 62-63 (decisions.md R22).
+    /// [`ZmaskError::ReservedBit`] for bits 62-63 (rules.md R22).
     ReservedHighBit,
     /// [`ZmaskError::ColumnShift`].
     ColumnShift,

@@ -73,19 +73,19 @@ pub enum LayoutError {
         /// The type.
         element: ElementType,
     },
-    /// A type the kind does not take (Table 39, decisions.md R12).
+    /// A type the kind does not take (Table 39, rules.md R12).
     NotInKind {
         /// The type.
         element: ElementType,
         /// The kind.
         kind: Kind,
     },
-    /// An MN-major 4- or 6-bit operand (decisions.md R11).
+    /// An MN-major 4- or 6-bit operand (rules.md R11).
     SubByteMnMajor {
         /// Data bits of the element.
         bits: u8,
     },
-    /// A swizzling mode the major-ness and element width do not allow (decisions.md R18):
+    /// A swizzling mode the major-ness and element width do not allow (rules.md R18):
     /// 128-Byte with 32B atomicity except for MN-major 32-bit, or MN-major 32-bit without it.
     SwizzleNotAllowed {
         /// The swizzle.
@@ -96,7 +96,7 @@ pub enum LayoutError {
         bits: u8,
     },
     /// The leading-dimension byte address mode for a layout other than K-major with 128-Byte
-    /// swizzling (decisions.md R5).
+    /// swizzling (rules.md R5).
     AbsoluteModeLayout {
         /// The swizzle.
         swizzle: Swizzle,
@@ -144,7 +144,7 @@ pub enum LayoutError {
         extent: u32,
     },
     /// An element (or, from [`TileLayout::validate`], the end of a tile of `mn x k`) whose
-    /// address leaves the 18-bit shared memory window of the descriptor (decisions.md R3).
+    /// address leaves the 18-bit shared memory window of the descriptor (rules.md R3).
     AddressOutOfRange {
         /// Row.
         mn: u32,
@@ -185,7 +185,7 @@ pub enum LayoutError {
         end: u32,
     },
     /// A tile start address the descriptor cannot hold, or a swizzle pattern start that no
-    /// base offset describes (decisions.md R3, R4).
+    /// base offset describes (rules.md R3, R4).
     Descriptor(SmemError),
 }
 

@@ -68,7 +68,7 @@ impl MatrixLayout {
     #[must_use]
     pub const fn validate(fields: &SmemFields, operand: &Operand) -> LayoutDiagnostics {
         let mut d = Diagnostics::new();
-        // Byte fields the descriptor could not hold (decisions.md R3), for hand-made fields.
+        // Byte fields the descriptor could not hold (rules.md R3), for hand-made fields.
         let bytes = [
             (SmemField::StartAddress, fields.start_address),
             (SmemField::LeadingByteOffset, fields.leading_byte_offset),

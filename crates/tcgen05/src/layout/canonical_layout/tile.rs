@@ -48,7 +48,7 @@ impl AtomOrder {
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub enum SwizzleAnchor {
     /// The pattern's first line is the tile's start address: descriptors carry Table 41's base
-    /// offset `(start >> 7) & 7` when the start is off the repeat boundary (decisions.md R4),
+    /// offset `(start >> 7) & 7` when the start is off the repeat boundary (rules.md R4),
     /// which is how the hardware places the pattern (the Hopper `wgmma` experiment of
     /// issue 6 part 5).
     #[default]
@@ -85,7 +85,7 @@ impl SwizzleAnchor {
 /// the start address (or following absolute addresses, [`SwizzleAnchor`]). Each MMA reads one K-block of `k_per_block` elements;
 /// [`TileLayout::descriptor`] gives its shared memory descriptor.
 ///
-/// The descriptor follows the canonical layouts (PTX ISA 9.7.16.3.3) and decisions.md R3-R7:
+/// The descriptor follows the canonical layouts (PTX ISA 9.7.16.3.3) and rules.md R3-R7:
 /// byte fields (R3); base offset from the start address (R4); the K-major swizzled leading
 /// byte offset written as 16 (R6); K-blocks by advancing the start address (R7). A stride whose
 /// mode holds a single atom is never used by the MMA and is written as 0, as CUTLASS's
@@ -287,7 +287,7 @@ impl TileLayout {
                 unit: ak,
             });
         } else {
-            // The whole tile must fit the 18-bit window (decisions.md R3).
+            // The whole tile must fit the 18-bit window (rules.md R3).
             let (nm, nk) = self.atom_counts();
             let end = self.start_address as u64 + nm as u64 * nk as u64 * self.atom_bytes() as u64;
             if end > SHARED_WINDOW_BYTES {

@@ -388,8 +388,8 @@ impl DLayout {
     }
 }
 
-/// Whether N is an N of Table 39 for the layout (decisions.md R14, R16).
-/// N allowed for a configuration (Table 39 of PTX ISA 9.7.16.10.1, decisions.md R14, R16):
+/// Whether N is an N of Table 39 for the layout (rules.md R14, R16).
+/// N allowed for a configuration (Table 39 of PTX ISA 9.7.16.10.1, rules.md R14, R16):
 /// the layout's own N, and with `.ws` only 64, 128, 256, or 64, 128 when A is sparse.
 const fn n_ok_for(layout: DataPathLayout, n: u32, ws: bool, sparse: bool) -> bool {
     if !n_ok(layout, n) {

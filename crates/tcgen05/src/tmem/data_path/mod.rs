@@ -14,7 +14,7 @@
 //!   CUTLASS's `tmem_frg_ws` builds a 2x2 layout: we use 2x2.
 //! - Layout C (M = 128, `.cta_group::2`, sparse A) is "4x1 (1/2 datapath utilized)" with lane
 //!   alignment 0 or 16 in the table, the organization of layout F in each CTA; CUTLASS 4.2.0's
-//!   sparse 2-SM atoms reuse the dense 2x2 `tmem_frg_2sm`. The PTX table wins (decisions.md
+//!   sparse 2-SM atoms reuse the dense 2x2 `tmem_frg_2sm`. The PTX table wins (rules.md
 //!   preamble: the PTX text first): we use F's organization. The cross-check test records the
 //!   difference.
 //!

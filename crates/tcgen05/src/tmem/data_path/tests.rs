@@ -172,7 +172,7 @@ fn four_bit_a_only_where_table_39_has_it() {
     );
 }
 
-/// `.ws` N follows Table 39 (decisions.md R16): 64, 128, 256 dense, 64, 128 sparse, for
+/// `.ws` N follows Table 39 (rules.md R16): 64, 128, 256 dense, 64, 128 sparse, for
 /// every `.ws` M; `validate` and `try_new` agree on every N from 0 to 512.
 #[test]
 fn ws_n_follows_table_39() {

@@ -4,7 +4,7 @@
 use super::*;
 
 /// A data-movement shape of `tcgen05.ld` and `tcgen05.st`, written `lanes x bits` per lane
-/// (PTX ISA 9.7.16.2.3; decisions.md R23).
+/// (PTX ISA 9.7.16.2.3; rules.md R23).
 ///
 /// One warp executes the instruction; each repetition (`.num`) moves [`LdStShape::bits_per_lane`]
 /// bits in each of [`LdStShape::lanes`] lanes, [`LdStShape::accesses`] times.

@@ -4,7 +4,7 @@
 //! Sources: PTX ISA 9.7.16.1.1 (addressing), 9.7.16.2.3 (data movement shapes), 9.7.16.7.1
 //! (allocation), 9.7.16.8.1 (which warp may access which lanes), 9.7.16.8.3 Tables 49-50 (`.num`
 //! and register counts), 9.7.16.9.2 (`tcgen05.cp`), 9.7.16.9.3 (`tcgen05.shift`), and
-//! decisions.md R23-R24.
+//! rules.md R23-R24.
 //!
 //! - [`TmemAddress`]: a 32-bit TMEM address, lane in bits 31-16 and column in bits 15-0, always
 //!   inside the 128 lanes x 512 columns of one CTA (R24).

@@ -4,7 +4,7 @@ use super::*;
 
 /// `.31x256b`, the implicit shape of `tcgen05.shift.cta_group.down`: 31 rows of 256 bits move
 /// down one row (PTX ISA 9.7.16.2.3, 9.7.16.9.3). It is never written in the instruction and is
-/// not a `tcgen05.cp` shape (decisions.md R23).
+/// not a `tcgen05.cp` shape (rules.md R23).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct ShiftShape;
