@@ -153,9 +153,7 @@ impl Group {
             Group::Fragment => crate::tmem_fragment::FRAGMENT_RULES
                 .get(i)
                 .map(|(_, r)| of(r)),
-            Group::DataPath => crate::data_path::DATA_PATH_RULES
-                .get(i)
-                .map(|(_, r)| of(r)),
+            Group::DataPath => crate::data_path::DATA_PATH_RULES.get(i).map(|(_, r)| of(r)),
             Group::Target => crate::targets::TARGET_RULES.get(i).map(of),
             Group::Ptx => crate::ptx::PTX_RULES.get(i).map(|r| of(&r.row)),
             Group::Numerics => crate::numerics::RULES.get(i).map(|r| Entry {
@@ -365,8 +363,7 @@ fn closest(q: &str) -> [Option<&'static str>; 3] {
         } else {
             distance(q, name)
         };
-        if d > (q.len().max(name.len()) / 3).max(2) || best.iter().flatten().any(|b| b.1 == name)
-        {
+        if d > (q.len().max(name.len()) / 3).max(2) || best.iter().flatten().any(|b| b.1 == name) {
             continue;
         }
         // Insert in order; ties keep the earlier name.

@@ -36,7 +36,10 @@ fn rule_rows_and_sources_serialize() {
     let row = to_value(IDESC_RULES[0]).expect("serializes");
     assert_eq!(row["id"], json!(IDESC_RULES[0].id));
     assert!(row["statement"].as_str().is_some_and(|s| !s.is_empty()));
-    assert_eq!(to_value(Source::Decision(10)).expect("serializes"), json!({"Decision": 10}));
+    assert_eq!(
+        to_value(Source::Decision(10)).expect("serializes"),
+        json!({"Decision": 10})
+    );
     assert_eq!(
         to_value(Source::PtxTable(40)).expect("serializes"),
         json!({"PtxTable": 40})

@@ -5,7 +5,9 @@ use std::fmt;
 use std::io::{self, BufReader, BufWriter, Write as _};
 
 use super::target::resolve_target;
-use super::{batch, check, emulate, explain, idesc, layout, numerics, ptx, shapes, smem, tmem, zmask};
+use super::{
+    batch, check, emulate, explain, idesc, layout, numerics, ptx, shapes, smem, tmem, zmask,
+};
 use crate::args::number::{Operand, Stdin};
 use crate::args::numerics::Numerics;
 use crate::args::{Command, Decode, Encode, Solve};

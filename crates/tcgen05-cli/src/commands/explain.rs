@@ -98,7 +98,14 @@ fn one_text(
     let st = ctx.out;
     let write_rulings = |out: &mut String| -> fmt::Result {
         for r in rulings {
-            writeln!(out, "{}{}. {}{} (docs/rules.md)", st.bold(), r.name, r.title, st.reset())?;
+            writeln!(
+                out,
+                "{}{}. {}{} (docs/rules.md)",
+                st.bold(),
+                r.name,
+                r.title,
+                st.reset()
+            )?;
             writeln!(out, "{}\n", r.body)?;
         }
         Ok(())
@@ -123,7 +130,13 @@ fn one_text(
         if !entries.is_empty() {
             writeln!(out, "Rules that cite it:")?;
             for e in entries {
-                writeln!(out, "  {} ({}): {}", e.id, severity(e.severity), e.statement)?;
+                writeln!(
+                    out,
+                    "  {} ({}): {}",
+                    e.id,
+                    severity(e.severity),
+                    e.statement
+                )?;
             }
         }
     }

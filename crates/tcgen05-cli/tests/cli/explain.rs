@@ -26,7 +26,10 @@ fn headings(doc: &str) -> Vec<(String, String)> {
 
 /// The identifiers of the document's rule index: the first cell of each index row.
 fn index_ids(doc: &str) -> BTreeSet<String> {
-    let index = doc.split_once("<!-- rule-index:start -->").expect("index").1;
+    let index = doc
+        .split_once("<!-- rule-index:start -->")
+        .expect("index")
+        .1;
     index
         .lines()
         .filter_map(|l| l.strip_prefix("| `"))
@@ -45,7 +48,11 @@ fn a_ruling_prints_its_section_of_the_document() {
     for name in ["R19", "r19", "rules.md R19"] {
         let r = run(&["explain", name]);
         r.code(0);
-        assert!(r.stdout.starts_with(&format!("R19. {title}")), "{}", r.stdout);
+        assert!(
+            r.stdout.starts_with(&format!("R19. {title}")),
+            "{}",
+            r.stdout
+        );
         assert!(r.stdout.contains(first_line), "{}", r.stdout);
         assert!(r.stderr.is_empty(), "{}", r.stderr);
     }
@@ -56,7 +63,10 @@ fn a_rule_prints_its_source_statement_and_ruling() {
     let r = run(&["explain", "PTX.WS_CTA_GROUP"]);
     r.code(0);
     let first = r.stdout.lines().next().expect("a line");
-    assert!(first.starts_with("ptx.ws_cta_group ") && first.contains("rules.md R16"), "{first}");
+    assert!(
+        first.starts_with("ptx.ws_cta_group ") && first.contains("rules.md R16"),
+        "{first}"
+    );
     assert!(r.stdout.contains("R16. `.ws`"), "{}", r.stdout);
     let v = run(&["explain", "--json", "ptx.ws_cta_group"]).json();
     assert_eq!(v["rules"][0]["id"], "ptx.ws_cta_group");
@@ -112,7 +122,10 @@ fn the_list_is_every_ruling_and_every_rule_of_the_document() {
     let text = run(&["explain"]);
     text.code(0);
     for (name, title) in headings(&doc) {
-        assert!(text.stdout.contains(&format!("  {name:<4} {title}\n")), "{name}");
+        assert!(
+            text.stdout.contains(&format!("  {name:<4} {title}\n")),
+            "{name}"
+        );
     }
 }
 
@@ -122,8 +135,21 @@ fn every_ruling_errors_cite_explains() {
     let runs = [
         run(&["decode", "smem", "0x6000000000004040"]),
         run(&[
-            "encode", "idesc", "--kind", "f16", "--m", "48", "--n", "7", "--d-type", "f16",
-            "--a-type", "bf16", "--b-type", "f16", "--saturate",
+            "encode",
+            "idesc",
+            "--kind",
+            "f16",
+            "--m",
+            "48",
+            "--n",
+            "7",
+            "--d-type",
+            "f16",
+            "--a-type",
+            "bf16",
+            "--b-type",
+            "f16",
+            "--saturate",
         ]),
         run(&["decode", "idesc", "0xffffffff"]),
         run(&["shapes", "--target", "sm_120a"]),

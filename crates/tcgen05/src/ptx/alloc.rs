@@ -1,7 +1,11 @@
 //! `tcgen05.alloc` and `tcgen05.dealloc` (PTX ISA 9.7.16.7.1); `tcgen05.relinquish_alloc_permit`,
 //! without operands, is only an [`Instruction`] variant.
 
-use super::*;
+use super::error::{OperandName, PtxDiagnostics, PtxError};
+use super::{check_name, cta, Context, Value};
+use crate::mma::CtaGroup;
+use crate::tensor_memory::validate_alloc_columns;
+use core::fmt;
 
 const fn check_ncols(n: Value<'_, u32>, d: &mut PtxDiagnostics) {
     match n {

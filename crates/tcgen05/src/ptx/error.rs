@@ -1,8 +1,13 @@
 //! Why a form is refused: [`PtxError`] and the rule it breaks ([`PtxRule`]), and
 //! [`RenderError`].
 
-use super::*;
+use crate::diagnostic::{Diagnostic, Diagnostics, Severity, Source};
 use crate::diagnostic::{Rule, RuleSource};
+use crate::shapes::MmaError;
+use crate::shared_memory_descriptor::SmemError;
+use crate::tensor_memory::{TmemError, TMEM_COLUMNS};
+use crate::zero_column_mask::ZmaskError;
+use core::fmt;
 
 /// An operand of a tcgen05 instruction, as errors name it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -85,7 +90,7 @@ impl OperandName {
 pub enum PtxRule {
     /// A register or variable name that is not a PTX identifier (PTX ISA 4.4: a letter, or one
     /// of `_ $ %` followed by at least one more character; then letters, digits, `_`, `$`) nor a
-    /// Rust inline-assembly placeholder `{name}` ([`is_operand_name`]).
+    /// Rust inline-assembly placeholder `{name}` ([`is_operand_name`](super::is_operand_name)).
     /// The value is the element's index for vectors, else 0.
     RegisterName(OperandName),
     /// The same register twice among the destinations of `tcgen05.ld` (and its `redval`)
@@ -737,7 +742,7 @@ pub const PTX_DIAGNOSTICS_CAPACITY: usize = 64;
 /// Every problem of one instruction form (or one kernel).
 pub type PtxDiagnostics = Diagnostics<PtxError, PTX_DIAGNOSTICS_CAPACITY>;
 
-/// Why [`Instruction::render`] (and the builders' `render`) wrote nothing.
+/// Why [`Instruction::render`](super::Instruction::render) (and the builders' `render`) wrote nothing.
 ///
 /// It carries the whole problem list by value (no allocation in a `no_std` crate), hence its
 /// size.

@@ -1,6 +1,16 @@
 //! A minimal kernel: one whole MMA round trip, written as PTX from a configuration.
 
-use super::*;
+use super::alloc::{Alloc, Dealloc};
+use super::error::{PtxDiagnostics, PtxError, RenderError};
+use super::ld_st::TmemLoad;
+use super::mma::Mma;
+use super::sync::{Commit, Fence, Wait};
+use super::{cta, validate_kernel, ASource, Context, Instruction, Value};
+use crate::mma::ScaleVec;
+use crate::mma::{Kind, ScaleType};
+use crate::shapes::{validate_mma, MmaConfig, MmaError};
+use crate::tensor_memory::{LdStShape, Num, TMEM_COLUMNS};
+use core::fmt;
 
 /// The scale-vector qualifier the minimal kernel uses for a block-scaled configuration: none for
 /// `mxf8f6f4` and `mxf4` (their default), and for `mxf4nvf4` the 16-element vector with UE4M3

@@ -89,7 +89,10 @@ fn every_cited_ruling_resolves() {
     assert!(cited.len() >= 15, "{cited:?}");
     for n in cited {
         let r = decision(n).unwrap_or_else(|| panic!("rules.md has no R{n}"));
-        assert!(!r.body.is_empty() && r.body.contains("Evidence"), "R{n}: {r:?}");
+        assert!(
+            !r.body.is_empty() && r.body.contains("Evidence"),
+            "R{n}: {r:?}"
+        );
     }
 }
 
@@ -113,19 +116,28 @@ fn the_rulings_are_numbered_without_gaps_or_repeats() {
 #[test]
 fn the_document_names_only_rules_that_exist() {
     let prose = DOCUMENT.split_once(START).map_or(DOCUMENT, |(h, _)| h);
-    let prefixes: BTreeSet<&str> = entries().filter_map(|e| e.id.split_once('.')).map(|p| p.0).collect();
+    let prefixes: BTreeSet<&str> = entries()
+        .filter_map(|e| e.id.split_once('.'))
+        .map(|p| p.0)
+        .collect();
     let ids: BTreeSet<&str> = entries().map(|e| e.id).collect();
     let mut checked = 0;
     for (i, quoted) in prose.split('`').enumerate() {
         if i % 2 == 0 {
             continue;
         }
-        let dotted = quoted
-            .split_once('.')
-            .is_some_and(|(p, rest)| prefixes.contains(p) && rest.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'));
+        let dotted = quoted.split_once('.').is_some_and(|(p, rest)| {
+            prefixes.contains(p)
+                && rest
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+        });
         // `mma.sync` is a PTX instruction whose name looks like an identifier of `mma`.
         if dotted && quoted != "mma.sync" {
-            assert!(ids.contains(quoted), "docs/rules.md names `{quoted}`, which no rule table has");
+            assert!(
+                ids.contains(quoted),
+                "docs/rules.md names `{quoted}`, which no rule table has"
+            );
             checked += 1;
         }
     }
@@ -136,17 +148,32 @@ fn the_document_names_only_rules_that_exist() {
             && word.starts_with(['R', 'E', 'D', 'T'])
             && word[1..].bytes().all(|b| b.is_ascii_digit());
         if ruling_like && word.starts_with('R') {
-            assert!(ruling(word).is_some(), "docs/rules.md cites {word}, which it does not have");
+            assert!(
+                ruling(word).is_some(),
+                "docs/rules.md cites {word}, which it does not have"
+            );
         }
     }
 }
 
 #[test]
 fn lookup_finds_rulings_and_identifiers_in_any_case() {
-    assert_eq!(lookup("R10").map(|f| matches!(f, Found::Ruling(r) if r.name == "R10")), Ok(true));
-    assert_eq!(lookup(" rules.md r19 ").map(|f| matches!(f, Found::Ruling(r) if r.name == "R19")), Ok(true));
-    assert_eq!(lookup("e11").map(|f| matches!(f, Found::Ruling(r) if r.name == "E11")), Ok(true));
-    assert_eq!(lookup("PTX.WS_CTA_GROUP"), Ok(Found::Rule("ptx.ws_cta_group")));
+    assert_eq!(
+        lookup("R10").map(|f| matches!(f, Found::Ruling(r) if r.name == "R10")),
+        Ok(true)
+    );
+    assert_eq!(
+        lookup(" rules.md r19 ").map(|f| matches!(f, Found::Ruling(r) if r.name == "R19")),
+        Ok(true)
+    );
+    assert_eq!(
+        lookup("e11").map(|f| matches!(f, Found::Ruling(r) if r.name == "E11")),
+        Ok(true)
+    );
+    assert_eq!(
+        lookup("PTX.WS_CTA_GROUP"),
+        Ok(Found::Rule("ptx.ws_cta_group"))
+    );
     // The checker and the emulator both have `operands`.
     assert_eq!(lookup("operands"), Ok(Found::Rule("operands")));
     assert_eq!(entries_with_id("operands").count(), 2);
@@ -157,7 +184,10 @@ fn unknown_names_get_close_matches() {
     let u = lookup("idesc.reserved_bits").unwrap_err();
     assert_eq!(u.close[0], Some("idesc.reserved_bit"));
     let u = lookup("R99").unwrap_err();
-    assert!(u.names().all(|n| n.starts_with('R') || n.len() <= 4), "{u:?}");
+    assert!(
+        u.names().all(|n| n.starts_with('R') || n.len() <= 4),
+        "{u:?}"
+    );
     let u = lookup("ws_cta").unwrap_err();
     assert_eq!(u.close[0], Some("ptx.ws_cta_group"));
     let u = lookup("completely unrelated words").unwrap_err();
@@ -169,7 +199,12 @@ fn unknown_names_get_close_matches() {
 fn every_identifier_is_unique_within_its_table() {
     let mut seen = BTreeSet::new();
     for e in entries() {
-        assert!(seen.insert((e.group, e.id)), "{} twice in {}", e.id, e.group);
+        assert!(
+            seen.insert((e.group, e.id)),
+            "{} twice in {}",
+            e.id,
+            e.group
+        );
         assert!(!e.statement.is_empty(), "{}", e.id);
     }
     assert!(seen.len() > 150, "{}", seen.len());

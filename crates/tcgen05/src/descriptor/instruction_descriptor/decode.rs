@@ -1,7 +1,16 @@
 //! The decoder's fast path: field positions and type codes of Tables 42-44, the problems of a
 //! raw value as a bit set, and the fields and errors read back from it.
 
-use super::*;
+use super::diagnostics::IdescDecoded;
+use super::encode::placeholder;
+use super::error::IdescError;
+use super::tables::problems_by_table;
+use super::{
+    m_unit, reserved_mask, IdescDiagnostics, IdescField, IdescFields, FIELD_COUNT, TABLE_42,
+    TABLE_43, TABLE_44,
+};
+use crate::bits::BitField;
+use crate::mma::{ElementType, IdescLayout, Kind, MaxShift, ScaleType};
 
 // ---------------------------------------------------------------------------------------------
 // The decoder's fast path: field positions, type codes and the rules as data.

@@ -1,8 +1,12 @@
 //! [`IdescDiagnostics`] (the problems of a decoded value, Tables 42-44), [`IdescDecoded`] and
 //! [`KindSet`].
 
-use super::*;
+use super::decode::{layout_index, problem_at, FIELD_BITS, WARNINGS};
+use super::error::{IdescError, IdescRule, MAX_PROBLEMS};
+use super::{at, IdescField, IdescFields};
 use crate::diagnostic::problem_set;
+use crate::diagnostic::Diagnostics;
+use crate::mma::Kind;
 
 problem_set! {
     /// Every problem of a decoded instruction descriptor, kept as the set of checks it fails.

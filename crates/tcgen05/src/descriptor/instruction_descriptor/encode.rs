@@ -1,7 +1,14 @@
 //! [`InstructionDescriptor`]: encoding from [`IdescFields`] and the field-by-field checks of
 //! Tables 42-44.
 
-use super::*;
+use super::decode::decode_as;
+use super::diagnostics::{IdescDecoded, KindSet};
+use super::error::{IdescError, MAX_PROBLEMS};
+use super::tables::VALIDITY;
+use super::{layout, m_unit, reserved_mask, row, IdescField, IdescFields};
+use crate::bits::Role;
+use crate::diagnostic::Diagnostics;
+use crate::mma::{ElementType, IdescLayout, Kind, MaxShift, ScaleType};
 
 /// A 32-bit instruction descriptor together with its kind, satisfying every rule of the kind's
 /// layout (Tables 42-44, rules.md R8-R13) that does not depend on `.cta_group`, `.ws` or the
@@ -99,7 +106,7 @@ impl InstructionDescriptor {
 
     /// Decodes any 32-bit value under `kind`, reporting every problem. Never panics.
     ///
-    /// The problems are kept as a set of the rules broken ([`IdescDiagnostics`]); each
+    /// The problems are kept as a set of the rules broken ([`IdescDiagnostics`](super::IdescDiagnostics)); each
     /// [`IdescError`] is built from the value when it is read, in the order of the fields
     /// concerned: the reserved bits first, lowest first, then the type codes and the rules of
     /// rules.md R11-R13 and Table 39.

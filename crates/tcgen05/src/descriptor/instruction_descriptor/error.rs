@@ -1,7 +1,10 @@
 //! [`IdescError`], [`IdescRule`] and [`IDESC_RULES`]: the rules of Tables 42-44 (rules.md
 //! R8-R13, Table 39's M and N) and their wording.
 
-use super::*;
+use super::{m_unit, table_number, IdescField};
+use crate::diagnostic::{Diagnostic, Rule, RuleSource, Severity, Source};
+use crate::mma::{ElementType, Kind, ScaleType};
+use core::fmt;
 
 /// Capacity of the problem lists of this module: more than one value can break at once.
 pub const MAX_PROBLEMS: usize = 32;

@@ -40,10 +40,8 @@
 //!     InstructionDescriptor::new(IdescFields::new(Kind::F16, F32, F16, F16, 48, 64));
 //! ```
 
-use core::fmt;
-
-use crate::bits::{BitField, LayoutField, Meaning, Role, Word};
-use crate::diagnostic::{Diagnostic, Diagnostics, OneLine, Rule, RuleSource, Severity, Source};
+use crate::bits::{BitField, LayoutField, Meaning, Role};
+use crate::diagnostic::Diagnostics;
 use crate::mma::{ElementType, IdescLayout, Kind, MaxShift, ScaleType};
 
 mod decode;
@@ -58,7 +56,6 @@ pub use diagnostics::*;
 pub use display::*;
 pub use encode::*;
 pub use error::*;
-use tables::*;
 pub use values::*;
 
 /// A field of the instruction descriptor, in any of its three layouts.

@@ -1,4 +1,8 @@
+use super::tables::problems_by_table;
 use super::*;
+use crate::diagnostic::Diagnostic;
+use crate::diagnostic::Severity;
+use crate::diagnostic::Source;
 use crate::mma::ElementType::*;
 use std::{format, string::ToString, vec, vec::Vec};
 

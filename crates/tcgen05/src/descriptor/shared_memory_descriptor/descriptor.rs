@@ -1,7 +1,13 @@
 //! [`SmemDescriptor`] and [`SmemDecoded`]: encoding, decoding and `Display` of Table 40's 64-bit
 //! word.
 
-use super::*;
+use super::error::{check_bytes, check_combination, first_error, SmemError};
+use super::fields::{LboMode, SmemFields, Swizzle};
+use super::{SmemDiagnostics, SmemField, SmemProblemList, SMEM_LAYOUT, UNIT_SHIFT};
+use crate::bits::{Role, Word};
+use crate::diagnostic::{Diagnostics, OneLine, Severity};
+use crate::targets::Target;
+use core::fmt;
 
 /// A raw 64-bit value decoded into fields, with every problem found in it.
 ///
@@ -334,10 +340,10 @@ impl SmemDescriptor {
     }
 
     /// The same descriptor with the base offset of a swizzle pattern starting at `pattern_start`
-    /// ([`base_offset_for`] with this descriptor's swizzle).
+    /// ([`base_offset_for`](super::base_offset_for) with this descriptor's swizzle).
     ///
     /// # Errors
-    /// [`SmemError::PatternStartNotLineAligned`] as [`base_offset_for`];
+    /// [`SmemError::PatternStartNotLineAligned`] as [`base_offset_for`](super::base_offset_for);
     /// [`SmemError::AbsoluteModeBaseOffset`] when non-zero in absolute mode (R5).
     pub const fn with_pattern_start(self, pattern_start: u32) -> Result<SmemDescriptor, SmemError> {
         match self.fields().with_pattern_start(pattern_start) {

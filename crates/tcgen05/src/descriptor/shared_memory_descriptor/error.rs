@@ -1,7 +1,12 @@
 //! [`SmemRule`], [`SMEM_RULES`] and [`SmemError`]: the rules of Tables 40-41 (rules.md R1-R7),
 //! their wording, and the checks that find them.
 
-use super::*;
+use super::fields::{LboMode, Swizzle};
+use super::{SmemField, SmemProblemList, UNIT_SHIFT};
+use crate::bits::Role;
+use crate::diagnostic::{Diagnostic, Rule, RuleSource, Severity, Source};
+use crate::targets::Target;
+use core::fmt;
 
 /// The rules of the shared memory descriptor, one per [`SmemError`] variant; each has one row in
 /// [`SMEM_RULES`].
@@ -214,7 +219,7 @@ pub enum SmemError {
         value: u8,
     },
     /// A swizzle pattern start given without swizzling: there is no pattern, so it sets
-    /// nothing (rules.md R4). A warning ([`pattern_start_ignored`]).
+    /// nothing (rules.md R4). A warning ([`pattern_start_ignored`](super::pattern_start_ignored)).
     PatternStartWithoutSwizzle {
         /// The pattern start address given.
         address: u32,

@@ -1,7 +1,11 @@
 //! [`Swizzle`] (bits 61-63), [`LboMode`] (bit 52) and [`SmemFields`]: the fields of Table 40 as
 //! stated, in bytes, and the base offset of Table 41.
 
-use super::*;
+use super::error::SmemError;
+use super::{swizzle_value, SmemField, LBO_MODE_CODES, SWIZZLE_LINE_BYTES, UNIT_SHIFT};
+use crate::bits::RowValue;
+use crate::bytes::bytes_eq;
+use core::fmt;
 
 /// The swizzling mode of bits 61-63 (Table 40), with its PTX code as discriminant.
 ///
@@ -229,8 +233,8 @@ impl fmt::Display for LboMode {
 /// Every field of a shared memory descriptor as a user thinks of it: byte values, not the
 /// encoded 16-byte units (rules.md R3).
 ///
-/// A plain value with no invariant: [`SmemDescriptor::validate`] lists its problems and
-/// [`SmemDescriptor::try_new`] encodes it. `SmemDescriptor::decode(d.bits(), t).fields` gives back
+/// A plain value with no invariant: [`SmemDescriptor::validate`](super::SmemDescriptor::validate) lists its problems and
+/// [`SmemDescriptor::try_new`](super::SmemDescriptor::try_new) encodes it. `SmemDescriptor::decode(d.bits(), t).fields` gives back
 /// the fields `d` was built from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
@@ -298,7 +302,7 @@ impl SmemFields {
         SmemFields { lbo_mode, ..self }
     }
 
-    /// The value of one row as its [`Meaning`] reads it (bytes, a number or a code name), as
+    /// The value of one row as its [`Meaning`](super::Meaning) reads it (bytes, a number or a code name), as
     /// given, whether valid or not; `None` for fixed and reserved rows. Encoding writes these
     /// values, and the command prints them for fields that do not encode.
     #[must_use]

@@ -77,10 +77,9 @@
 use core::fmt;
 
 use crate::bit_layout;
-use crate::bits::{Addressing, BitField, CodeName, LayoutField, Meaning, Role, RowValue, Word};
+use crate::bits::{Addressing, BitField, CodeName, LayoutField, Meaning, RowValue};
 use crate::bytes::bytes_eq;
-use crate::diagnostic::{Diagnostic, Diagnostics, OneLine, Rule, RuleSource, Severity, Source};
-use crate::targets::Target;
+use crate::diagnostic::Diagnostics;
 
 mod descriptor;
 mod error;

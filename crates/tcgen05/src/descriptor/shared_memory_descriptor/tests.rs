@@ -1,4 +1,9 @@
 use super::*;
+use crate::bits::Role;
+use crate::diagnostic::Diagnostic;
+use crate::diagnostic::Severity;
+use crate::diagnostic::Source;
+use crate::targets::Target;
 use std::{format, string::String, vec::Vec};
 
 #[test]

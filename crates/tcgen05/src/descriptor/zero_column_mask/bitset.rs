@@ -1,8 +1,9 @@
 //! [`ColumnMask`]: the fixed-size bitset of up to 256 columns that a pattern generates, with
 //! its iterator and its errors.
 
-use super::*;
+use crate::diagnostic::{Diagnostic, Severity, Source};
 use crate::diagnostic::{Rule, RuleSource};
+use core::fmt;
 
 /// A column mask of up to 256 bits (N is at most 256): bit `j` set means column `j` is zeroed.
 ///

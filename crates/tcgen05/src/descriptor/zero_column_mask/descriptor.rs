@@ -1,7 +1,15 @@
 //! The zero-column mask descriptor itself (Table 45): the validated 64-bit word, its fields'
 //! Display, validation against an MMA, and the column pattern its fields generate.
 
-use super::*;
+use super::bitset::{ColumnMask, Ones};
+use super::error::ZmaskError;
+use super::{
+    max_column_shift, sub_mask_count, sub_mask_width, ZmaskDiagnostics, ZmaskField, ZmaskFields,
+    ZMASK_LAYOUT,
+};
+use crate::bits::{Role, Word};
+use crate::mma::MaxShift;
+use core::fmt;
 
 /// A validated zero-column mask descriptor (PTX ISA 9.7.16.4.3, Table 45).
 ///
@@ -350,7 +358,7 @@ pub(super) const fn pattern(
 
 /// Sub-mask `i` of the mask `fields` generate for M and N (Table 45; rules.md R20, R21),
 /// or `Ok(None)` when M does not use sub-mask `i`. Bit 0 is the lowest column the sub-mask
-/// covers ([`sub_mask_columns`]). With non-zero mask 0 every sub-mask is all zeros.
+/// covers ([`sub_mask_columns`](super::sub_mask_columns)). With non-zero mask 0 every sub-mask is all zeros.
 ///
 /// # Errors
 /// As [`sub_mask_width`].

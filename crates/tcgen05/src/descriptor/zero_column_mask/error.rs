@@ -1,7 +1,10 @@
 //! [`ZmaskError`]: a problem of a zero-column mask descriptor, in PTX wording.
 
-use super::*;
+use super::{sub_mask_count, ZmaskField, MAX_COLUMN_SHIFT};
 use crate::diagnostic::{field_rule, FieldRule, Rule};
+use crate::diagnostic::{Diagnostic, Severity, Source};
+use crate::mma::MaxShift;
+use core::fmt;
 
 /// A problem of a zero-column mask descriptor, alone or in an MMA (Table 45; rules.md
 /// R16, R19-R22); its source and severity are those of its rule's row ([`ZmaskError::rule`]).

@@ -78,9 +78,8 @@ use core::fmt;
 use core::ops::Range;
 
 use crate::bit_layout;
-use crate::bits::{BitField, LayoutField, Meaning, Role, RowValue, Word};
-use crate::diagnostic::{Diagnostic, Diagnostics, Severity, Source};
-use crate::mma::MaxShift;
+use crate::bits::{BitField, LayoutField, Meaning, RowValue};
+use crate::diagnostic::Diagnostics;
 
 // The descriptor, the column-mask bitset and its text forms, the errors and the solver, one
 // file each; their items are this module's.

@@ -1,7 +1,12 @@
 //! [`solve`]: descriptor fields that generate a wanted column mask.
 
-use super::*;
+use super::bitset::ColumnMask;
+use super::error::ZmaskError;
+use super::{max_column_shift, sub_mask_width, ZmaskFields};
 use crate::diagnostic::{field_rule, FieldRule, Rule};
+use crate::diagnostic::{Diagnostic, Severity, Source};
+use crate::mma::MaxShift;
+use core::fmt;
 
 /// What [`solve`] may choose besides the pattern.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -304,7 +309,7 @@ impl core::error::Error for SolveError {}
 /// does not use are 0. The column shift is `options.column_shift` (it does not change the
 /// mask).
 ///
-/// The result always passes [`validate_for`] without warnings when N is a `.ws` N.
+/// The result always passes [`validate_for`](super::validate_for) without warnings when N is a `.ws` N.
 ///
 /// # Errors
 /// [`SolveError::M`], [`SolveError::MaskWidth`], [`SolveError::WidthMismatch`],

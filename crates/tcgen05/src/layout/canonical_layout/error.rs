@@ -1,7 +1,10 @@
 //! [`LayoutError`] and the field it names ([`LayoutField`]).
 
-use super::*;
+use crate::diagnostic::{Diagnostic, Severity, Source};
 use crate::diagnostic::{Rule, RuleSource};
+use crate::mma::{ElementType, Kind, Major};
+use crate::shared_memory_descriptor::{SmemError, Swizzle};
+use core::fmt;
 
 /// The field of an operand, descriptor or query that a [`LayoutError`] concerns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -143,7 +146,7 @@ pub enum LayoutError {
         /// The extent.
         extent: u32,
     },
-    /// An element (or, from [`TileLayout::validate`], the end of a tile of `mn x k`) whose
+    /// An element (or, from [`TileLayout::validate`](super::TileLayout::validate), the end of a tile of `mn x k`) whose
     /// address leaves the 18-bit shared memory window of the descriptor (rules.md R3).
     AddressOutOfRange {
         /// Row.
@@ -532,6 +535,7 @@ impl From<SmemError> for LayoutError {
 mod rule_tests {
     use super::*;
     use crate::diagnostic::check_rule_table;
+    use crate::shared_memory_descriptor::SmemField;
     use std::vec::Vec;
 
     #[test]

@@ -1,7 +1,16 @@
 //! [`MatrixLayout`]: the byte an MMA reads for each operand element under a shared memory
 //! descriptor (PTX ISA 9.7.16.3.3), and the swizzle that maps it.
 
-use super::*;
+use super::error::{LayoutError, LayoutField};
+use super::{
+    BaseOffsetReading, ElementLocation, LayoutDiagnostics, Operand, CHUNK_BYTES, CORE_ROWS,
+    MAX_OPERAND_EXTENT, SHARED_WINDOW_BYTES,
+};
+use crate::diagnostic::Diagnostics;
+use crate::mma::Major;
+use crate::shared_memory_descriptor::{
+    encode_bytes, LboMode, SmemDescriptor, SmemField, SmemFields, Swizzle, SWIZZLE_LINE_BYTES,
+};
 
 /// The XOR of a swizzle mode as CuTe's `Swizzle<B, M, 3>`: `(B, M)`, or `None` without
 /// swizzling (`spec/ptx-beyond-seeds.md` §1.6).

@@ -2,7 +2,7 @@
 //! of PTX ISA 9.7.16.3.3 (the same as `wgmma`'s, 9.7.15.5.1.2) evaluated for a shared memory
 //! descriptor, and the descriptors that describe a tile laid out from intent.
 //!
-//! A [`MatrixLayout`] joins a [`SmemDescriptor`] with what the descriptor does not record: the
+//! A [`MatrixLayout`] joins a [`SmemDescriptor`](crate::shared_memory_descriptor::SmemDescriptor) with what the descriptor does not record: the
 //! operand's element storage ([`ElementStorage`]), its [`Major`]-ness, its extent along M (or N)
 //! and the instruction's K ([`Operand`]). [`MatrixLayout::address`] then gives the byte (and, for
 //! 4- and 6-bit elements, the bit) of element `(mn, k)`; [`MatrixLayout::elements_at`] is the
@@ -19,7 +19,7 @@
 //! elements (9.7.16.10.4.6). Element `j` of a chunk starts at bit `j * bits` of the chunk.
 //!
 //! The chunk's byte address before swizzling (`pre`), with `start`, `LBO`, `SBO` the
-//! descriptor's byte fields, `W` the swizzle width ([`Swizzle::width_bytes`]) and `kc = k / T`,
+//! descriptor's byte fields, `W` the swizzle width ([`Swizzle::width_bytes`](crate::shared_memory_descriptor::Swizzle::width_bytes)) and `kc = k / T`,
 //! `mc = mn / T` (PTX ISA 9.7.16.3.3 and its Figures; `spec/ptx-beyond-seeds.md` §1.5, §1.8):
 //!
 //! | major | swizzle | `pre` |
@@ -65,15 +65,8 @@
 //! # Ok::<(), tcgen05::canonical_layout::LayoutError>(())
 //! ```
 
-use core::fmt;
-
-use crate::diagnostic::{Diagnostic, Diagnostics, Severity, Source};
+use crate::diagnostic::Diagnostics;
 use crate::mma::{ElementType, Kind, Major};
-use crate::shared_memory_descriptor::{
-    base_offset_for, encode_bytes, LboMode, SmemDescriptor, SmemError, SmemField, SmemFields,
-    Swizzle, SWIZZLE_LINE_BYTES,
-};
-use crate::targets::Target;
 
 // The errors, the layout of a descriptor (matrix) and the layout from intent (tile), one file
 // each; their items are this module's.

@@ -1,6 +1,17 @@
 //! [`TileLayout`]: a tile laid out from intent, and the descriptors that describe it.
 
-use super::*;
+use super::error::{LayoutError, LayoutField};
+use super::matrix::{swizzle_address, MatrixLayout};
+use super::{
+    BaseOffsetReading, ElementLocation, ElementStorage, LayoutDiagnostics, Operand, CHUNK_BYTES,
+    CORE_ROWS, SHARED_WINDOW_BYTES,
+};
+use crate::diagnostic::Diagnostics;
+use crate::mma::Major;
+use crate::shared_memory_descriptor::{
+    base_offset_for, SmemDescriptor, SmemFields, Swizzle, SWIZZLE_LINE_BYTES,
+};
+use crate::targets::Target;
 
 /// The base offset of a pattern start, as an error of this module.
 pub(super) const fn pattern_base_offset(start: u32, swizzle: Swizzle) -> Result<u8, LayoutError> {

@@ -1,7 +1,10 @@
 //! [`ACell`]: where an element of A lives when A is read from Tensor Memory (PTX ISA
 //! 9.7.16.10.5).
 
-use super::*;
+use super::d_layout::DataPathLayout;
+use super::error::DataPathError;
+use crate::mma::CtaGroup;
+use crate::tmem_fragment::BitRange;
 
 /// Where an element of A lives when A is read from Tensor Memory: the copies (CTA, lane
 /// offset), the column offset and the bits of the cell.

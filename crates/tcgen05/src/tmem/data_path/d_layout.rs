@@ -1,7 +1,12 @@
 //! [`DataPathLayout`] and [`DLayout`]: the data-path layouts A-G of D (PTX ISA 9.7.16.10.5,
 //! Figures 205-218).
 
-use super::*;
+use super::error::DataPathError;
+use crate::diagnostic::Diagnostics;
+use crate::mma::CtaGroup;
+use crate::tensor_memory::TmemAddress;
+use crate::tmem_fragment::BitRange;
+use core::fmt;
 
 /// The data-path layouts of PTX ISA 9.7.16.10.5, by their letters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

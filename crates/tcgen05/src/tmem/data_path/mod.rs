@@ -48,15 +48,9 @@
 //! assert_eq!(d.element_at(c.cta, c.lane, c.column), Some((70, 200)));
 //! ```
 
-use core::fmt;
-
-use crate::diagnostic::{Diagnostic, Diagnostics, Rule, RuleSource, Severity, Source};
-use crate::mma::CtaGroup;
 /// The scale vector of a block-scaled MMA, one type with [`crate::ptx::ScaleVec`] (defined in
 /// [`crate::mma`]).
 pub use crate::mma::ScaleVec;
-use crate::tensor_memory::TmemAddress;
-use crate::tmem_fragment::BitRange;
 
 mod a_operand;
 mod d_layout;

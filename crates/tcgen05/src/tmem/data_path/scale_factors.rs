@@ -1,7 +1,10 @@
 //! [`SfLayout`]: the placement of block-scale factors in Tensor Memory (PTX ISA 9.7.16.10.7.2-3,
 //! Figures 231-258).
 
-use super::*;
+use super::d_layout::{n_ok, DataPathLayout};
+use super::error::DataPathError;
+use crate::diagnostic::Diagnostics;
+use crate::ptx::ScaleVec;
 
 /// Which scale-factor matrix: of A (one row per row of A) or of B (one per column of B).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

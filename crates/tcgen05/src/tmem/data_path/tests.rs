@@ -1,4 +1,9 @@
 use super::*;
+use crate::diagnostic::Diagnostic;
+use crate::diagnostic::Source;
+use crate::mma::CtaGroup;
+use crate::tensor_memory::TmemAddress;
+use crate::tmem_fragment::BitRange;
 use std::collections::BTreeSet;
 #[test]
 fn every_data_path_rule_has_one_row_that_says_what_the_rule_said() {

@@ -1,6 +1,10 @@
 //! Tensor Memory addresses: lane in bits 31-16, column in bits 15-0 (PTX ISA 9.7.16.1.1; R24).
 
-use super::*;
+use super::error::{TmemError, TmemField};
+use super::{LANES_PER_WARP, TMEM_COLUMNS, TMEM_LANES};
+use crate::bits::BitField;
+use crate::diagnostic::Diagnostics;
+use core::fmt;
 
 crate::bit_layout! {
     /// The 32-bit Tensor Memory address (PTX ISA 9.7.16.1.1 Figure "Tensor Memory addressing";

@@ -1,6 +1,9 @@
 //! The shapes of `tcgen05.cp` and the multicast each one needs (PTX ISA 9.7.16.9.2; R23).
 
-use super::*;
+use super::error::{TmemError, TmemOp};
+use super::shape::DataMovementShape;
+use crate::bytes::{bytes_eq, strip_prefix};
+use core::fmt;
 
 /// A data-movement shape of `tcgen05.cp` (shared memory to Tensor Memory), written
 /// `lanes x bits` per lane (PTX ISA 9.7.16.2.3, 9.7.16.9.2; rules.md R23).

@@ -1,8 +1,14 @@
 //! The fields of a Tensor Memory check ([`TmemField`]), the operation ([`TmemOp`]) and
 //! [`TmemError`].
 
-use super::*;
+use super::address::warp_first_lane;
+use super::cp::{CpMulticast, CpShape};
+use super::ld_st::{LdStShape, Num};
+use super::shape::DataMovementShape;
+use super::{LANES_PER_WARP, MAX_REGISTERS_PER_THREAD, TMEM_COLUMNS, TMEM_LANES};
+use crate::diagnostic::{Diagnostic, Source};
 use crate::diagnostic::{Rule, RuleSource, Severity};
+use core::fmt;
 
 /// What a [`TmemError`] is about: the two fields of a TMEM address, and the operands and
 /// qualifiers of the data-movement and allocation instructions.
@@ -417,6 +423,7 @@ impl core::error::Error for TmemError {}
 
 #[cfg(test)]
 mod rule_tests {
+    use super::super::shift::ShiftShape;
     use super::*;
     use crate::diagnostic::check_rule_table;
     use std::vec::Vec;

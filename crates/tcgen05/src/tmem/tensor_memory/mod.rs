@@ -17,7 +17,7 @@
 //! - [`ShiftShape`]: `.31x256b`, the implicit shape of `tcgen05.shift` (not a `.cp` shape, R23).
 //! - [`DataMovementShape`]: any of the above, parsed from its PTX name.
 //!
-//! Every problem is a [`TmemError`], which names the field, the value and the rule's [`Source`].
+//! Every problem is a [`TmemError`], which names the field, the value and the rule's [`Source`](crate::diagnostic::Source).
 //!
 //! # Examples
 //!
@@ -34,12 +34,6 @@
 //! assert_eq!(registers_per_thread(LdStShape::S16x256b, Num::X8), Ok(32));
 //! assert!(registers_per_thread(LdStShape::S16x256b, Num::X64).is_err());
 //! ```
-
-use core::fmt;
-
-use crate::bits::BitField;
-use crate::bytes::{bytes_eq, strip_prefix};
-use crate::diagnostic::{Diagnostic, Diagnostics, Source};
 
 // One file per section: errors, addresses, allocation and each data-movement shape; their
 // items are this module's.

@@ -1,4 +1,6 @@
 use super::*;
+use crate::diagnostic::Diagnostic;
+use crate::diagnostic::Source;
 use crate::diagnostic::{OneLine, Severity};
 use std::{format, string::ToString, vec::Vec};
 
