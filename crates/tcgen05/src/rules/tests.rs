@@ -181,16 +181,16 @@ fn lookup_finds_rulings_and_identifiers_in_any_case() {
 
 #[test]
 fn unknown_names_get_close_matches() {
-    let u = lookup("idesc.reserved_bits").unwrap_err();
+    let u = lookup("idesc.reserved_bits").expect_err("not a rule");
     assert_eq!(u.close[0], Some("idesc.reserved_bit"));
-    let u = lookup("R99").unwrap_err();
+    let u = lookup("R99").expect_err("not a rule");
     assert!(
         u.names().all(|n| n.starts_with('R') || n.len() <= 4),
         "{u:?}"
     );
-    let u = lookup("ws_cta").unwrap_err();
+    let u = lookup("ws_cta").expect_err("not a rule");
     assert_eq!(u.close[0], Some("ptx.ws_cta_group"));
-    let u = lookup("completely unrelated words").unwrap_err();
+    let u = lookup("completely unrelated words").expect_err("not a rule");
     assert_eq!(u.names().count(), 0, "{u:?}");
     assert!(lookup("").is_err());
 }

@@ -44,6 +44,7 @@ use crate::bits::{BitField, LayoutField, Meaning, Role};
 use crate::diagnostic::Diagnostics;
 use crate::mma::{ElementType, IdescLayout, Kind, MaxShift, ScaleType};
 
+mod codes;
 mod decode;
 mod diagnostics;
 mod display;
@@ -51,7 +52,7 @@ mod encode;
 mod error;
 mod tables;
 mod values;
-use decode::*;
+use codes::*;
 pub use diagnostics::*;
 pub use display::*;
 pub use encode::*;

@@ -1,7 +1,7 @@
 //! The rules of Tables 42-44 as tables built at compile time: the validity masks of
 //! [`InstructionDescriptor::is_valid`] and the problem tables of [`InstructionDescriptor::decode`].
 
-use super::decode::{field, has, layout_index, m_codes, m_shapes, problems, FIELD_BITS};
+use super::codes::{field, has, layout_index, m_codes, m_shapes, problems, FIELD_BITS};
 use super::{at, reserved_mask, IdescField};
 use crate::mma::{ElementType, Kind, ScaleType};
 

@@ -3,7 +3,7 @@
 //! and K bits, and the two value lists of the command's output (the JSON `"fields"` order and
 //! the batch line).
 
-use super::decode::{layout_index, AB_TYPES, D_TYPES, FIELD_BITS};
+use super::codes::{layout_index, AB_TYPES, D_TYPES, FIELD_BITS};
 use super::{layout, row, IdescField, IdescFields, ROW_INDEX, TABLE_42, TABLE_43, TABLE_44};
 use crate::bits::{BitField, Word};
 use crate::bits::{CodeName, Listed, Meaning, Show};

@@ -4,7 +4,7 @@
 use super::d_layout::DataPathLayout;
 use crate::diagnostic::{Diagnostic, Rule, RuleSource, Severity, Source};
 use crate::mma::CtaGroup;
-use crate::ptx::ScaleVec;
+use crate::mma::ScaleVec;
 use core::fmt;
 
 /// What a [`DataPathError`] is about.

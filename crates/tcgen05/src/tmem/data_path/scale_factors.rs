@@ -4,7 +4,7 @@
 use super::d_layout::{n_ok, DataPathLayout};
 use super::error::DataPathError;
 use crate::diagnostic::Diagnostics;
-use crate::ptx::ScaleVec;
+use crate::mma::ScaleVec;
 
 /// Which scale-factor matrix: of A (one row per row of A) or of B (one per column of B).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
