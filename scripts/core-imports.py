@@ -10,6 +10,9 @@ and `tests.rs`) and each subfolder is a node, and a file imports another when it
 defined there, directly (`super::decode::f`) or through the folder's re-exports (`super::f`, found
 by where `f` is defined). `mod.rs` re-exporting its children is not an edge.
 
+A file other than `mod.rs` that imports its parent with `use super::*` outside its tests fails
+too: files import what they use by name.
+
 Prints every node with its edges and non-test line count, the import circles (strongly connected
 components of more than one node, rooms and files) and the files over LIMIT non-test lines.
 Exits 1 when there is a circle. Usage: scripts/core-imports.py [SRC_DIR] [--limit N]
@@ -246,6 +249,16 @@ for m, f in modules.items():
         a, b = folder + (m[common],), folder + (t[common],)
         file_edges.setdefault(folder, {}).setdefault(a, set()).add(b)
 
+# File-level circles that existed when this check was introduced: an error enum that names the
+# folder's value types, whose checks in turn return that error. They are to be broken as the
+# instruction descriptor's and the shared memory descriptor's were; the list only shrinks (a
+# listed circle that is gone, or one that grew, fails too).
+KNOWN_FILE_CIRCLES = {
+    "tmem/data_path/d_layout <-> tmem/data_path/error",
+    "tmem/tensor_memory/address <-> tmem/tensor_memory/cp <-> tmem/tensor_memory/error"
+    " <-> tmem/tensor_memory/ld_st <-> tmem/tensor_memory/shape <-> tmem/tensor_memory/shift",
+}
+
 file_circles = []
 for folder, fe in sorted(file_edges.items()):
     fnodes = set(fe) | {x for v in fe.values() for x in v}
@@ -259,10 +272,29 @@ big = sorted((s, f) for f, s in sizes.items() if s > limit)
 print(f"rooms: {len(nodes)}; files: {len(sizes)}; import circles: {len(circles)}")
 for c in circles:
     print("  circle:", " <-> ".join(c))
-print(f"file-level import circles inside folders: {len(file_circles)}")
-for c in file_circles:
+# A glob import of the parent hides which sibling a name comes from (and this check cannot see
+# through it): files import by name.
+globs = sorted(
+    os.path.relpath(f, root)
+    for f in all_files
+    if os.path.basename(f) not in ("mod.rs", "lib.rs")
+    and re.search(r"^use super::\*;", "\n".join(non_test(f)), re.M)
+)
+
+known = [c for c in file_circles if c in KNOWN_FILE_CIRCLES]
+new_circles = [c for c in file_circles if c not in KNOWN_FILE_CIRCLES]
+gone = sorted(KNOWN_FILE_CIRCLES - set(file_circles))
+print(f"file-level import circles inside folders: {len(file_circles)} ({len(known)} listed as known)")
+for c in known:
+    print("  known circle:", c)
+for c in new_circles:
     print("  circle:", c)
+for c in gone:
+    print("  known circle no longer found (remove it from KNOWN_FILE_CIRCLES):", c)
+print(f"files importing their parent with `use super::*` outside tests: {len(globs)}")
+for g in globs:
+    print("  glob:", g)
 print(f"files over {limit} non-test lines: {len(big)}")
 for s, f in reversed(big):
     print(f"  {f}: {s}")
-sys.exit(1 if circles or file_circles else 0)
+sys.exit(1 if circles or new_circles or gone or globs else 0)

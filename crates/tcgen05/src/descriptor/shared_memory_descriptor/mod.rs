@@ -82,10 +82,12 @@ use crate::bytes::bytes_eq;
 use crate::diagnostic::Diagnostics;
 
 mod descriptor;
+mod encode;
 mod error;
 mod fields;
 mod problems;
 pub use descriptor::*;
+pub use encode::*;
 pub use error::*;
 pub use fields::*;
 pub use problems::*;
