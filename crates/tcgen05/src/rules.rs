@@ -129,6 +129,24 @@ impl Group {
         }
     }
 
+    /// A row of the checker's or the emulator's table, whose rules are written as messages.
+    #[cfg(feature = "alloc")]
+    fn message_row(
+        self,
+        id: &'static str,
+        severity: Severity,
+        source: Source,
+        message: &'static str,
+    ) -> Entry {
+        Entry {
+            id,
+            group: self.name(),
+            severity,
+            source: EntrySource::Rule(RuleSource::Fixed(source)),
+            statement: message,
+        }
+    }
+
     /// Row `i` of the group's table.
     fn row(self, i: usize) -> Option<Entry> {
         let of = |r: &'static Rule| Entry::of_rule(self, r);
@@ -164,21 +182,13 @@ impl Group {
                 statement: r.message,
             }),
             #[cfg(feature = "alloc")]
-            Group::Check => crate::check::RULES.get(i).map(|r| Entry {
-                id: r.id,
-                group: self.name(),
-                severity: r.severity,
-                source: EntrySource::Rule(RuleSource::Fixed(r.source)),
-                statement: r.message,
-            }),
+            Group::Check => crate::check::RULES
+                .get(i)
+                .map(|r| self.message_row(r.id, r.severity, r.source, r.message)),
             #[cfg(feature = "alloc")]
-            Group::Emulate => crate::emulator::RULES.get(i).map(|r| Entry {
-                id: r.id,
-                group: self.name(),
-                severity: r.severity,
-                source: EntrySource::Rule(RuleSource::Fixed(r.source)),
-                statement: r.message,
-            }),
+            Group::Emulate => crate::emulator::RULES
+                .get(i)
+                .map(|r| self.message_row(r.id, r.severity, r.source, r.message)),
         }
     }
 }
