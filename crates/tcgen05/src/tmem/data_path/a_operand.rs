@@ -1,8 +1,8 @@
 //! [`ACell`]: where an element of A lives when A is read from Tensor Memory (PTX ISA
 //! 9.7.16.10.5).
 
-use super::d_layout::DataPathLayout;
 use super::error::DataPathError;
+use super::layouts::DataPathLayout;
 use crate::mma::CtaGroup;
 use crate::tmem_fragment::BitRange;
 

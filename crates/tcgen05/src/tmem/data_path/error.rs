@@ -1,7 +1,7 @@
 //! [`DataPathField`], [`DataPathError`], [`DataPathRule`] and the rules table of the data-path
 //! layouts (PTX ISA 9.7.16.10.5, Table 39) and of the scale-factor placement (9.7.16.10.7).
 
-use super::d_layout::DataPathLayout;
+use super::layouts::DataPathLayout;
 use crate::diagnostic::{Diagnostic, Rule, RuleSource, Severity, Source};
 use crate::mma::CtaGroup;
 use crate::mma::ScaleVec;

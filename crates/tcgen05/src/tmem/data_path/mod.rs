@@ -55,10 +55,12 @@ pub use crate::mma::ScaleVec;
 mod a_operand;
 mod d_layout;
 mod error;
+mod layouts;
 mod scale_factors;
 pub use a_operand::*;
 pub use d_layout::*;
 pub use error::*;
+pub use layouts::*;
 pub use scale_factors::*;
 
 #[cfg(test)]

@@ -1,8 +1,9 @@
 //! [`SfLayout`]: the placement of block-scale factors in Tensor Memory (PTX ISA 9.7.16.10.7.2-3,
 //! Figures 231-258).
 
-use super::d_layout::{n_ok, DataPathLayout};
+use super::d_layout::n_ok;
 use super::error::DataPathError;
+use super::layouts::DataPathLayout;
 use crate::diagnostic::Diagnostics;
 use crate::mma::ScaleVec;
 
