@@ -21,9 +21,10 @@ cargo fmt --all -- --check
 step "lints (clippy, warnings are errors)"
 cargo clippy --workspace --all-targets --all-features -- -D warnings
 
-step "module structure: no import circle between the core's rooms, the command's layers one way (scripts/core-imports.py, scripts/cli-imports.py)"
-python3 scripts/core-imports.py | tail -n 4
+step "module structure: no import circle between the core's rooms or between the files of a folder, the command's layers one way, functions and files within their length limits (scripts/core-imports.py, scripts/cli-imports.py, scripts/code-limits.py)"
+python3 scripts/core-imports.py | tail -n 7
 python3 scripts/cli-imports.py | tail -n 2
+python3 scripts/code-limits.py | tail -n 1
 
 step "core crate builds without std, alloc or serde (no_std, no required dependencies)"
 cargo build -p tcgen05 --no-default-features

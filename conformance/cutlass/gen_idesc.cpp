@@ -7,7 +7,7 @@
 // sfb << 30): CUTLASS takes the scale-factor IDs from bits 31:30 of the scale factors' TMEM
 // addresses. The record holds the 32-bit descriptor (the runtime form's upper half).
 //
-// Every configuration is one that PTX allows (decisions.md R11-R13) except those marked with a
+// Every configuration is one that PTX allows (rules.md R11-R13) except those marked with a
 // "difference" (conformance/DIFFERENCES.md).
 
 #include "gen_common.hpp"
@@ -52,7 +52,7 @@ using E2M1U = detail::float_e2m1_unpacksmem_t;
 // CUTLASS maps to MXF8F6F4Format E2M3 = 3, E3M2 = 4, E2M1 = 5).
 using F8F6F4Types = TypeList<float_e4m3_t, float_e5m2_t, E2M3U, E3M2U, E2M1U>;
 
-// Type triples PTX allows (decisions.md R12).
+// Type triples PTX allows (rules.md R12).
 using DenseTris = typename Concat<
     TypeList<Tri<TF32, tfloat32_t, tfloat32_t, float>, Tri<F16, half_t, half_t, half_t>,
              Tri<F16, half_t, half_t, float>, Tri<F16, bfloat16_t, bfloat16_t, float>>,
@@ -79,7 +79,7 @@ constexpr const char* dense_mark(int kind, int m, int n) {
   return kind == I8 && n == 24 && (m == 64 || m == 128) ? "i8_n24_atom_rejects" : nullptr;
 }
 
-// Does PTX allow these flags for this triple (decisions.md R11)?
+// Does PTX allow these flags for this triple (rules.md R11)?
 template <class Tr>
 constexpr bool flags_legal(int f) {
   constexpr int k = Tr::kind;

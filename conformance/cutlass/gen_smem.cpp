@@ -28,7 +28,7 @@ constexpr int swz_width(Swz s) {
   return s == Swz::None ? 16 : s == Swz::B32 ? 32 : s == Swz::B64 ? 64 : 128;
 }
 
-// The repeat of the swizzle pattern in bytes (decisions.md R4); tile addresses are aligned to it, so
+// The repeat of the swizzle pattern in bytes (rules.md R4); tile addresses are aligned to it, so
 // base offset 0 (what CUTLASS always writes) is the right value.
 constexpr uint32_t swz_repeat(Swz s) {
   return s == Swz::None ? 16 : s == Swz::B32 ? 256 : s == Swz::B64 ? 512 : 1024;

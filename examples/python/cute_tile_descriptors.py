@@ -36,7 +36,7 @@ A_BASE, B_BASE = 0x0, 0x4000  # byte addresses of the A and B tiles in shared me
 SWIZZLE = "128B"
 ROW_BYTES = 128
 SBO = 8 * ROW_BYTES  # stride between 8-row core-matrix groups along M/N
-LBO = 16  # unused for swizzled K-major operands (decisions.md R6); CUTLASS writes 1 (16 bytes)
+LBO = 16  # unused for swizzled K-major operands (rules.md R6); CUTLASS writes 1 (16 bytes)
 
 
 def smem_desc(base: int, k_block: int) -> tcgen05.SmemDescriptor:

@@ -1,5 +1,5 @@
 //! A second, independent reading of PTX ISA 9.7.16.4.2 Tables 42-44 and the Table 39 ranges that
-//! hold for every `.cta_group` and `.ws` (decisions.md R8-R13): which raw 32-bit instruction
+//! hold for every `.cta_group` and `.ws` (rules.md R8-R13): which raw 32-bit instruction
 //! descriptors are valid under each kind, and how many there are.
 //!
 //! Nothing here calls the `tcgen05` decoder or its tables: bit positions, type codes and the
@@ -13,7 +13,7 @@ const fn bits(raw: u32, lo: u32, hi: u32) -> u32 {
     (raw >> lo) & ((1u32 << (hi - lo + 1)) - 1)
 }
 
-/// Reserved bits (decisions.md R10): Table 42 reserves 6, 23, 29; Table 43 reserves 0-1, 3, 6,
+/// Reserved bits (rules.md R10): Table 42 reserves 6, 23, 29; Table 43 reserves 0-1, 3, 6,
 /// 24-26, 31; Table 44 reserves 0-1, 3, 6, 12, 24-26.
 const RESERVED_42: u32 = (1 << 6) | (1 << 23) | (1 << 29);
 const RESERVED_43: u32 = 0b11 | (1 << 3) | (1 << 6) | (0b111 << 24) | (1 << 31);

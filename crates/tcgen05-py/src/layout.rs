@@ -1,4 +1,4 @@
-//! Shared-memory operand layouts (PTX ISA 9.7.16.10.4-6, the canonical layouts; decisions.md
+//! Shared-memory operand layouts (PTX ISA 9.7.16.10.4-6, the canonical layouts; rules.md
 //! R4-R9): `tcgen05.TileLayout` (a tile and the descriptor of each K-block, built from intent),
 //! `tcgen05.MatrixLayout` (the byte and bit of every element an MMA reads through a descriptor)
 //! and `tcgen05.agreement` (does a TMA box place every element where the MMA reads it), wrapping
@@ -80,7 +80,7 @@ fn layout_error(py: Python<'_>, what: &str, e: &LayoutError) -> PyErr {
 }
 
 /// A tile of one operand in shared memory, laid out in canonical swizzle atoms, and the
-/// descriptor of each K-block (PTX ISA 9.7.16.10.6 Table 55; decisions.md R4-R9).
+/// descriptor of each K-block (PTX ISA 9.7.16.10.6 Table 55; rules.md R4-R9).
 fn major_name(m: Major) -> &'static str {
     match m {
         Major::K => "K-major",
@@ -316,7 +316,7 @@ impl PyTileLayout {
 }
 
 /// The operand an MMA reads through one shared memory descriptor: where each element is
-/// (PTX ISA 9.7.16.10.4-5, the canonical layouts and swizzling; decisions.md R4).
+/// (PTX ISA 9.7.16.10.4-5, the canonical layouts and swizzling; rules.md R4).
 #[pyclass(module = "tcgen05", frozen, name = "_MatrixLayout")]
 #[derive(Debug)]
 pub struct PyMatrixLayout {
@@ -461,7 +461,7 @@ impl PyMatrixLayout {
 }
 
 /// Whether copies of tensor boxes put every element where the MMA reads it (PTX ISA 9.7.9.27
-/// / 9.7.16.10.5; decisions.md R4): `("agree", elements)` or
+/// / 9.7.16.10.5; rules.md R4): `("agree", elements)` or
 /// `("differs", mn, k, (mma_address, mma_bit), (copy_address, copy_bit) | None,
 /// (found_mn, found_k) | None)`. Each box is `(swizzle, inner, outer, destination,
 /// origin_inner, origin_outer)` in elements and bytes, with the layout's element storage.

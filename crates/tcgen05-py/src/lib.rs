@@ -115,7 +115,7 @@ impl PyShape {
 }
 
 /// Every valid `(kind, cta_group, ws, sparse, M, N, K)` of Table 39 (PTX ISA 9.7.16.2.1;
-/// decisions.md R14-R17) on `target` (default `"sm_100a"`), in Table 39 order; each filter left
+/// rules.md R14-R17) on `target` (default `"sm_100a"`), in Table 39 order; each filter left
 /// as None lets every value through.
 #[pyfunction]
 #[pyo3(signature = (*, kind=None, cta_group=None, target=None, ws=None, sparse=None))]

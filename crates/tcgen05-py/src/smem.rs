@@ -23,7 +23,7 @@ pub fn swizzle_of(raw: u64) -> Option<Swizzle> {
 }
 
 /// A shared memory descriptor (PTX ISA 9.7.16.4.1, Tables 40-41): the 64-bit `a-desc` /
-/// `b-desc` operand of `tcgen05.mma`. Byte fields are in bytes (decisions.md R3), not in the
+/// `b-desc` operand of `tcgen05.mma`. Byte fields are in bytes (rules.md R3), not in the
 /// encoded 16-byte units.
 #[pyclass(module = "tcgen05", frozen, name = "SmemDescriptor")]
 #[derive(Debug)]
@@ -143,7 +143,7 @@ impl PySmem {
         Ok(obj.cast_into::<PySmem>()?.unbind())
     }
 
-    /// Reads any 64-bit value for `target` (Tables 40-41, decisions.md R1-R5) and reports every
+    /// Reads any 64-bit value for `target` (Tables 40-41, rules.md R1-R5) and reports every
     /// problem in `.errors` / `.warnings`; raises only for a wrong argument type (`TypeError`), a
     /// value outside 0..2^64 or an unknown target (`DescriptorError`).
     #[staticmethod]

@@ -1,7 +1,7 @@
 //! Tensor Memory maps as packed arrays (the NumPy views are built in `tcgen05._tmem`): which
 //! thread and register hold which cell after `tcgen05.ld` / `.st` ([`tcgen05::tmem_fragment`],
 //! PTX ISA 9.7.16.8.3-4, Tables 49-50), where an MMA keeps D and A and the block-scale factors
-//! ([`tcgen05::data_path`], PTX ISA 9.7.16.10.5-7, data-path layouts A-G; decisions.md R24),
+//! ([`tcgen05::data_path`], PTX ISA 9.7.16.10.5-7, data-path layouts A-G; rules.md R24),
 //! as the core computes them.
 
 use pyo3::prelude::*;

@@ -15,7 +15,7 @@ use crate::problem::{self, descriptor_error, Problem};
 
 /// A zero-column mask descriptor (PTX ISA 9.7.16.4.3, Table 45): the `zero-column-mask-desc`
 /// operand of `tcgen05.mma.ws`. Spans hold the stored values, one less than the run lengths
-/// (decisions.md R19).
+/// (rules.md R19).
 #[pyclass(module = "tcgen05", frozen, name = "ZeroColumnMask")]
 #[derive(Debug)]
 pub struct PyZmask {

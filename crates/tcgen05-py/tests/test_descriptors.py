@@ -48,7 +48,7 @@ def test_every_problem_is_listed_with_field_value_message_source() -> None:
     fields = {p.field for p in err.problems if p.is_error}
     assert {"m", "n"} <= fields, err.problems
     for p in err.problems:
-        assert p.message and p.source.startswith(("PTX ISA", "decisions.md"))
+        assert p.message and p.source.startswith(("PTX ISA", "rules.md"))
         assert p.severity in ("error", "warning")
         assert str(p) in str(err) or not p.is_error
     m = next(p for p in err.problems if p.field == "m")
@@ -187,7 +187,7 @@ def test_shapes() -> None:
     f16 = tcgen05.shapes(kind="f16", cta_group=1, ws=False, sparse=False)
     assert {s.m for s in f16} == {64, 128} and {s.k for s in f16} == {16}
     assert all(s.n % 8 == 0 and 8 <= s.n <= 256 for s in f16)
-    # .kind::i8 exists only on sm_100a and sm_110a (decisions.md R17; PTX ISA 9.7.16.10.9).
+    # .kind::i8 exists only on sm_100a and sm_110a (rules.md R17; PTX ISA 9.7.16.10.9).
     assert tcgen05.shapes(kind="i8", target="sm_103a") == []
     assert len(tcgen05.shapes(kind="i8", target="sm_110a")) == len(tcgen05.shapes(kind="i8")) > 0
     with pytest.raises(DescriptorError):

@@ -2,7 +2,7 @@
 //!
 //! Every error and warning in this crate names the field it concerns, the value it saw, and the
 //! [`Source`] of the rule it applies: a table or section of the PTX ISA, or a ruling of the
-//! project's `decisions.md`. Validation never stops at the first problem: it fills a
+//! project's `rules.md`. Validation never stops at the first problem: it fills a
 //! [`Diagnostics`] list with all of them.
 
 use core::fmt;
@@ -10,7 +10,7 @@ use core::fmt;
 /// The document a rule comes from.
 ///
 /// PTX sections follow PTX ISA 9.1 numbering (the same as the specification seeds); rulings are
-/// those of the project's `decisions.md` (R1-R24), which decide where the PTX text contradicts
+/// those of the project's `rules.md` (R1-R24), which decide where the PTX text contradicts
 /// itself or is silent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
@@ -20,7 +20,7 @@ pub enum Source {
     /// A section of the PTX ISA, for example `"9.7.16.4.1.1"` (the target note on absolute
     /// leading-dimension mode).
     PtxSection(&'static str),
-    /// A ruling of `decisions.md`, for example `Decision(3)` for R3.
+    /// A ruling of `rules.md`, for example `Decision(3)` for R3.
     Decision(u8),
 }
 
@@ -49,7 +49,7 @@ impl fmt::Display for Source {
                 None => write!(f, "PTX ISA Table {t}"),
             },
             Source::PtxSection(s) => write!(f, "PTX ISA {s}"),
-            Source::Decision(r) => write!(f, "decisions.md R{r}"),
+            Source::Decision(r) => write!(f, "rules.md R{r}"),
         }
     }
 }
@@ -100,7 +100,7 @@ pub enum RuleSource {
     /// The same document for every value.
     Fixed(Source),
     /// The layout table of the descriptor's own variant (for the instruction descriptor, Table
-    /// 42, 43 or 44 according to the kind; decisions.md R8).
+    /// 42, 43 or 44 according to the kind; rules.md R8).
     LayoutTable,
 }
 

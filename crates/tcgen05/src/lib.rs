@@ -3,7 +3,7 @@
 //!
 //! A Blackwell MMA is driven by three packed bit-fields, and a wrong bit gives silently wrong
 //! numbers rather than an error. This crate builds each one from intent, checks it against every
-//! rule of the PTX ISA (and of the project's `decisions.md` where the PTX text is silent or
+//! rule of the PTX ISA (and of the project's `rules.md` where the PTX text is silent or
 //! contradicts itself), decodes raw values back into typed fields, and explains every violation:
 //!
 //! - [`shared_memory_descriptor`]: the 64-bit matrix descriptor (Tables 40-41).
@@ -74,6 +74,7 @@ pub mod ptx;
 #[cfg(feature = "alloc")]
 #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub mod ptx_reader;
+pub mod rules;
 pub mod targets;
 mod tmem;
 

@@ -1,7 +1,7 @@
 //! Compilation targets that have tcgen05, and the rules that depend on them.
 //!
 //! tcgen05 exists on the datacenter Blackwell targets only (PTX ISA 9.7.16 target notes;
-//! decisions.md R17). `sm_101a` was renamed `sm_110a` in PTX ISA 9.0 and is accepted as an alias.
+//! rules.md R17). `sm_101a` was renamed `sm_110a` in PTX ISA 9.0 and is accepted as an alias.
 //! Consumer Blackwell (`sm_120*`, `sm_121*`) has no tcgen05 at all; asking for it gives
 //! [`TargetError::ConsumerBlackwell`].
 
@@ -86,7 +86,7 @@ impl Target {
     }
 
     /// The warning that `name` is an earlier name of a target: `sm_101a` / `sm_101f`, which
-    /// [`Target::from_name`] reads as `sm_110a` / `sm_110f` (decisions.md R17); `None` for every
+    /// [`Target::from_name`] reads as `sm_110a` / `sm_110f` (rules.md R17); `None` for every
     /// other name.
     ///
     /// # Examples
@@ -123,27 +123,27 @@ impl Target {
         matches!(self, Target::Sm100a | Target::Sm103a | Target::Sm110a)
     }
 
-    /// `.kind::i8` exists only on `sm_100a` and `sm_110a` (decisions.md R17; PTX ISA 9.7.16.10.9
+    /// `.kind::i8` exists only on `sm_100a` and `sm_110a` (rules.md R17; PTX ISA 9.7.16.10.9
     /// target notes).
     #[must_use]
     pub const fn supports_kind_i8(self) -> bool {
         matches!(self, Target::Sm100a | Target::Sm110a)
     }
 
-    /// Sparse `.kind::mxf4` / `.kind::mxf4nvf4` exist only on the `a` targets (decisions.md R17).
+    /// Sparse `.kind::mxf4` / `.kind::mxf4nvf4` exist only on the `a` targets (rules.md R17).
     #[must_use]
     pub const fn supports_sparse_mxf4(self) -> bool {
         self.is_arch_specific()
     }
 
-    /// K = 96 (Table 44 bit 31) exists only on `sm_103a` (PTX ISA 9.7.16.2.1.1; decisions.md R15).
+    /// K = 96 (Table 44 bit 31) exists only on `sm_103a` (PTX ISA 9.7.16.2.1.1; rules.md R15).
     #[must_use]
     pub const fn supports_k96(self) -> bool {
         matches!(self, Target::Sm103a)
     }
 
     /// The absolute leading-dimension byte address mode (shared memory descriptor bit 52) exists
-    /// only on `sm_103a` (PTX ISA 9.7.16.4.1.1; decisions.md R5).
+    /// only on `sm_103a` (PTX ISA 9.7.16.4.1.1; rules.md R5).
     #[must_use]
     pub const fn supports_absolute_lbo(self) -> bool {
         matches!(self, Target::Sm103a)
@@ -181,7 +181,7 @@ impl fmt::Display for Target {
 
 /// A target given by its earlier name (a warning): PTX ISA 9.0 renamed `sm_101a` / `sm_101f`
 /// to `sm_110a` / `sm_110f`, and this crate reads the old name as the new one, so the checks,
-/// the PTX `.target` and the lowest PTX ISA version are those of the new name (decisions.md
+/// the PTX `.target` and the lowest PTX ISA version are those of the new name (rules.md
 /// R17).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TargetAlias {
@@ -243,7 +243,7 @@ impl Diagnostic for TargetAlias {
 #[non_exhaustive]
 #[repr(u8)]
 pub enum TargetError {
-    /// `sm_120*` / `sm_121*`: consumer Blackwell (RTX 50, DGX Spark) has no tcgen05 (decisions.md
+    /// `sm_120*` / `sm_121*`: consumer Blackwell (RTX 50, DGX Spark) has no tcgen05 (rules.md
     /// R17).
     ConsumerBlackwell,
     /// `sm_100`, `sm_103`, `sm_110` without a suffix: tcgen05 needs the `a` or `f` variant.
@@ -282,9 +282,9 @@ impl TargetError {
 /// The row of [`TargetAlias`] in [`TARGET_RULES`], after those of [`TargetError`].
 const ALIAS_ROW: usize = 3;
 
-/// Every rule of target names (decisions.md R17): one row per [`TargetError`] variant, in its
+/// Every rule of target names (rules.md R17): one row per [`TargetError`] variant, in its
 /// order, then the alias warning of [`TargetAlias`].
-const TARGET_RULES: [Rule; 4] = {
+pub(crate) const TARGET_RULES: [Rule; 4] = {
     const R17: RuleSource = RuleSource::Fixed(Source::Decision(17));
     [
         Rule {

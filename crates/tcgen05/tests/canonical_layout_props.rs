@@ -297,7 +297,7 @@ proptest! {
     }
 }
 
-/// The absolute leading-dimension mode (decisions.md R5, sm_103a) splits a row's K block at the
+/// The absolute leading-dimension mode (rules.md R5, sm_103a) splits a row's K block at the
 /// end of the start address's 128-byte line; it is accepted only K-major with 128-Byte swizzling.
 #[test]
 fn absolute_mode_layouts() {

@@ -26,7 +26,7 @@ fn accumulators(kind: Kind) -> Vec<ElementType> {
     }
 }
 
-/// Valid fields of any kind: each choice is drawn from what the kind allows (decisions.md
+/// Valid fields of any kind: each choice is drawn from what the kind allows (rules.md
 /// R8-R13), so every generated value must validate.
 fn valid_fields() -> impl Strategy<Value = IdescFields> {
     proptest::sample::select(Kind::ALL.to_vec()).prop_flat_map(|kind| {

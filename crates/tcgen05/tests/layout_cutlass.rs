@@ -170,7 +170,7 @@ fn descriptors_read_the_tile() {
 
 /// Where CUTLASS and the PTX rules part: CUTLASS always writes base offset 0 (its swizzled
 /// layouts follow absolute addresses, and its kernels align swizzled tiles to the repeat), while
-/// Table 41 / decisions.md R4 ask for `(start >> 7) & 7` when the pattern starts off the repeat
+/// Table 41 / rules.md R4 ask for `(start >> 7) & 7` when the pattern starts off the repeat
 /// boundary. Both are right for their data: the two anchors give the two values, and each
 /// descriptor reads its own tile's bytes, not the other's.
 #[test]

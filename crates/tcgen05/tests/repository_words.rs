@@ -1,8 +1,12 @@
 //! The repository speaks of itself only: no absolute paths to places outside it (notes, the
-//! shared spec), and no credits to people by issue or role. Every tracked text file is read.
+//! shared spec), and no credits to people by issue or role; every ruling it cites
+//! (`rules.md R10`, `rules.md R14-R17`) is a section of `docs/rules.md`, and nothing cites the
+//! document the rulings were first written in. Every tracked text file is read.
 
 use std::path::Path;
 use std::process::Command;
+
+use tcgen05::rules::decision;
 
 /// Phrases that must not appear (built at run time so that this file does not match itself).
 fn forbidden() -> Vec<String> {
@@ -15,8 +19,8 @@ fn forbidden() -> Vec<String> {
     ]
 }
 
-#[test]
-fn no_outside_paths_or_credits() {
+/// The tracked files, and the text of those that are text.
+fn tracked() -> (Vec<String>, Vec<(String, String)>) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let out = Command::new("git")
         .arg("-C")
@@ -30,15 +34,22 @@ fn no_outside_paths_or_credits() {
         .filter(|f| !f.is_empty())
         .map(str::to_owned)
         .collect();
+    // Binary files, and files deleted in the work tree, are not read.
+    let texts = files
+        .iter()
+        .filter_map(|f| Some((f.clone(), std::fs::read_to_string(root.join(f)).ok()?)))
+        .collect();
+    (files, texts)
+}
+
+#[test]
+fn no_outside_paths_or_credits() {
+    let (files, texts) = tracked();
     assert!(files.len() > 50, "only {} tracked files", files.len());
     let words = forbidden();
     let mut hits = Vec::new();
-    let mut read = 0;
-    for f in &files {
-        let Ok(text) = std::fs::read_to_string(root.join(f)) else {
-            continue; // binary, or deleted in the work tree
-        };
-        read += 1;
+    let read = texts.len();
+    for (f, text) in &texts {
         for (n, line) in text.lines().enumerate() {
             let lower = line.to_lowercase();
             for w in &words {
@@ -58,4 +69,53 @@ fn no_outside_paths_or_credits() {
     }
     assert!(read > 50, "only {read} text files read");
     assert!(hits.is_empty(), "{}", hits.join("\n"));
+}
+
+/// The numbers of `R<n>` and `R<n>-R<m>` at the start of `text`.
+fn cited_numbers(text: &str) -> Vec<u8> {
+    let number = |t: &str| -> (Option<u8>, usize) {
+        let digits: String = t.chars().take_while(char::is_ascii_digit).collect();
+        (digits.parse().ok(), digits.len())
+    };
+    let Some(rest) = text.strip_prefix('R') else {
+        return Vec::new();
+    };
+    let (Some(first), len) = number(rest) else {
+        return Vec::new();
+    };
+    let after = &rest[len..];
+    match after.strip_prefix("-R").map(number) {
+        Some((Some(last), _)) if last >= first => (first..=last).collect(),
+        _ => vec![first],
+    }
+}
+
+#[test]
+fn every_cited_ruling_is_in_the_rules_document() {
+    let old = ["decisions", ".md"].concat();
+    let mut cited = 0;
+    let mut bad = Vec::new();
+    for (file, text) in tracked().1 {
+        if text.contains(&old) {
+            bad.push(format!("{file}: cites {old}"));
+        }
+        for (i, _) in text.match_indices("rules.md ") {
+            for n in cited_numbers(&text[i + "rules.md ".len()..]) {
+                cited += 1;
+                if decision(n).is_none() {
+                    bad.push(format!("{file}: rules.md R{n} is not in docs/rules.md"));
+                }
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    // The messages, tests and docs cite the rulings hundreds of times.
+    assert!(cited > 200, "only {cited} citations found");
+}
+
+#[test]
+fn ranges_expand() {
+    assert_eq!(cited_numbers("R14-R17)"), vec![14, 15, 16, 17]);
+    assert_eq!(cited_numbers("R3: never"), vec![3]);
+    assert_eq!(cited_numbers("ruling"), Vec::<u8>::new());
 }

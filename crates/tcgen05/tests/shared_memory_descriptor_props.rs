@@ -1,4 +1,4 @@
-//! Properties of the shared memory descriptor (PTX ISA 9.7.16.4.1, Tables 40-41, decisions.md
+//! Properties of the shared memory descriptor (PTX ISA 9.7.16.4.1, Tables 40-41, rules.md
 //! R1-R7), checked on random values against a reference decoder written here with plain shifts.
 
 use proptest::prelude::*;

@@ -1,5 +1,5 @@
 //! Properties of Tensor Memory addresses, allocation sizes and data-movement shapes
-//! (PTX ISA 9.7.16.1.1, 9.7.16.2.3, 9.7.16.7.1, 9.7.16.8; decisions.md R23-R24).
+//! (PTX ISA 9.7.16.1.1, 9.7.16.2.3, 9.7.16.7.1, 9.7.16.8; rules.md R23-R24).
 
 use proptest::prelude::*;
 use tcgen05::tensor_memory::{

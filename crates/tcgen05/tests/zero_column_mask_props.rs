@@ -1,4 +1,4 @@
-//! Properties of the zero-column mask descriptor (PTX ISA 9.7.16.4.3, Table 45, decisions.md
+//! Properties of the zero-column mask descriptor (PTX ISA 9.7.16.4.3, Table 45, rules.md
 //! R19-R22): decoding against a reference written here with plain shifts, mask generation
 //! against R20's definition written bit by bit, and the solver against an exhaustive search.
 

@@ -30,7 +30,7 @@ pub const CHECK_HELP: &str = concat!(
     "Reads each PTX file, finds every tcgen05 instruction, recovers the bits of its descriptors\n",
     "that are known at compile time (constants, {lo, hi} packing, or/and/shifts/bfe/bfi/cvt/prmt),\n",
     "and applies every rule of this project: the instruction's qualifiers against the .target,\n",
-    "the instruction descriptor when fully known (Table 39, Tables 42-44, decisions.md), the\n",
+    "the instruction descriptor when fully known (Table 39, Tables 42-44, rules.md), the\n",
     "shared memory descriptors on their known bits only, alloc column counts, zero-column masks.\n",
     "A rule that needs an unknown bit is never reported.\n\n",
     "Exit status: 0 no errors (warnings allowed); 1 errors; 2 an input that cannot be read\n",

@@ -66,7 +66,7 @@ pub struct DecodeZmask {
     #[command(flatten)]
     pub shape: MaskShape,
     /// The instruction descriptor's maximum shift in rows (0, 8, 16, 32): the column shift must
-    /// not exceed it (decisions.md R22).
+    /// not exceed it (rules.md R22).
     #[arg(long, value_name = "0|8|16|32", value_parser = parse_max_shift)]
     pub max_shift: Option<MaxShift>,
 }
@@ -90,7 +90,7 @@ pub struct EncodeSmem {
     #[arg(long, value_name = "N", value_parser = arg_u64, conflicts_with = "pattern_start")]
     pub base_offset: Option<u64>,
     /// Address (bytes) where the swizzle's repeating pattern starts; the base offset is computed
-    /// from it (Table 41, decisions.md R4).
+    /// from it (Table 41, rules.md R4).
     #[arg(long, value_name = "B", value_parser = arg_u64)]
     pub pattern_start: Option<u64>,
     /// Leading dimension stride mode: relative (default) or absolute (sm_103a only).
@@ -172,10 +172,10 @@ pub struct EncodeIdesc {
 /// `encode zmask`.
 #[derive(Debug, Args)]
 pub struct EncodeZmask {
-    /// Skip Span as stored: each run of zeroed columns is S + 1 long (decisions.md R19).
+    /// Skip Span as stored: each run of zeroed columns is S + 1 long (rules.md R19).
     #[arg(long, value_name = "S", value_parser = arg_u64)]
     pub skip_span: u64,
-    /// Use Span as stored: each run of used columns is U + 1 long (decisions.md R19).
+    /// Use Span as stored: each run of used columns is U + 1 long (rules.md R19).
     #[arg(long, value_name = "U", value_parser = arg_u64)]
     pub use_span: u64,
     /// Non-Zero Mask: 1 (default) generates the mask, 0 zeroes no column.
@@ -193,7 +193,7 @@ pub struct EncodeZmask {
     #[command(flatten)]
     pub shape: MaskShape,
     /// The instruction descriptor's maximum shift in rows (0, 8, 16, 32), checked against the
-    /// column shift (decisions.md R22).
+    /// column shift (rules.md R22).
     #[arg(long, value_name = "0|8|16|32", value_parser = parse_max_shift)]
     pub max_shift: Option<MaxShift>,
 }

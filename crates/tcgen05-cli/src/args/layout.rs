@@ -63,7 +63,7 @@ const TMA_HELP: &str = concat!(
 #[command(after_help = LAYOUT_HELP)]
 pub enum Layout {
     /// The shared memory descriptor of every MMA K-block of a tile laid out from intent
-    /// (canonical layouts, PTX ISA 9.7.16.3.3; decisions.md R3-R7, R18).
+    /// (canonical layouts, PTX ISA 9.7.16.3.3; rules.md R3-R7, R18).
     #[command(after_help = DESC_HELP)]
     Desc(DescArgs),
     /// The shared-memory byte the MMA reads for every element of an operand, given its
@@ -119,7 +119,7 @@ pub struct DescArgs {
     #[arg(long, value_name = "O", value_parser = parse_order, default_value = "mn_first")]
     pub order: AtomOrder,
     /// Where the swizzle pattern starts: tile_start (Table 41's base offset for a start off the
-    /// repeat boundary, decisions.md R4) or address (absolute address bits, as TMA and CuTe
+    /// repeat boundary, rules.md R4) or address (absolute address bits, as TMA and CuTe
     /// write it; base offset 0, as CUTLASS writes).
     #[arg(long, value_name = "A", value_parser = parse_anchor, default_value = "tile_start")]
     pub anchor: SwizzleAnchor,

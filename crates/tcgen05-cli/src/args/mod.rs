@@ -5,6 +5,7 @@
 pub mod check;
 pub mod descriptor;
 pub mod emulate;
+pub mod explain;
 pub mod flags;
 pub mod layout;
 pub mod layout_sf;
@@ -23,6 +24,7 @@ use descriptor::{
     SolveZmask,
 };
 use emulate::EmulateArgs;
+use explain::ExplainArgs;
 use layout::Layout;
 use numerics::Numerics;
 use ptx::PtxCommand;
@@ -43,9 +45,10 @@ time; `emulate` runs tcgen05 instructions on a functional model of a CTA pair; `
 and `solve` turn the shared memory, instruction and zero-column mask descriptors into fields and \
 back; `shapes` lists the MMA shapes of Table 39; `layout` maps operands in shared memory; `ptx` \
 writes every tcgen05 instruction as PTX; `tmem` maps fragments in Tensor Memory; `numerics` gives \
-the tensor cores' arithmetic bit for bit.\n\n\
+the tensor cores' arithmetic bit for bit; `explain` prints the rule behind any error.\n\n\
 Every rule comes from the PTX ISA text or, where it is silent or contradicts itself, from the \
-project's decisions.md (R1-R24); each error names its source.\n\n\
+project's rules document, docs/rules.md (R1-R24); each error names its source, and \
+`tcgen05 explain` prints any of them.\n\n\
 Numbers are 0x-prefixed hexadecimal or decimal, with optional `_` separators (0x4000_4040_0001_0040).",
     after_help = "Example:\n  tcgen05 check kernel.ptx\n  tcgen05 decode smem 0x4000404000010040\n  \
 tcgen05 decode idesc 0x08100490 --json\n  tcgen05 decode smem - < values.txt > decoded.txt",
@@ -61,7 +64,7 @@ tcgen05 decode idesc 0x08100490 --json\n  tcgen05 decode smem - < values.txt > d
         "  0  valid (warnings allowed)\n",
         "  1  a value was read, or a configuration understood, but it breaks a rule; each error\n",
         "     is a stderr line `error: FIELD = VALUE: MESSAGE (SOURCE)`, SOURCE being the PTX ISA\n",
-        "     table or section, or the decisions.md ruling. A --target without tcgen05\n",
+        "     table or section, or the rules.md ruling. A --target without tcgen05\n",
         "     (sm_120*, sm_121* consumer Blackwell; sm_100 without a suffix) is such an error.\n",
         "  2  usage error: unknown subcommand, flag or name (including an unknown target),\n",
         "     unparsable number, a number too wide for its descriptor; also input/output errors.\n",
@@ -152,6 +155,10 @@ tcgen05 encode zmask --skip-span 2 --use-span 3 --m 128 --n 64"
     /// alignment and truncation of every term; the error of a whole K loop.
     #[command(subcommand)]
     Numerics(Numerics),
+    /// Print a ruling of the rules document or a rule by the name an error cites (`R10`,
+    /// `idesc.reserved_bit`), or list them all.
+    #[command(after_help = explain::EXPLAIN_HELP)]
+    Explain(ExplainArgs),
 }
 
 /// `decode` subcommands.
@@ -227,7 +234,7 @@ const DECODE_IDESC_HELP: &str = concat!(
     "  instruction descriptor 0x08100490 as .kind::f16 (PTX ISA 9.7.16.4.2 Table 42)\n",
     "    ...\n",
     "  $ tcgen05 decode idesc 0x08100490 --kind f16 --cta-group 1 --target sm_100a --json\n\n",
-    "A raw instruction descriptor means nothing without its kind (decisions.md R8). Without\n",
+    "A raw instruction descriptor means nothing without its kind (rules.md R8). Without\n",
     "--kind, the value is decoded under every kind under which it is valid; none gives exit\n",
     "status 1. With --cta-group, --ws or --target the MMA is also checked against Table 39 and the\n",
     "target rules (defaults: cta_group 1, no .ws, sm_100a); without them only the descriptor's\n",
@@ -247,7 +254,7 @@ const DECODE_ZMASK_HELP: &str = concat!(
     "  (PTX example 4: the field table, the four sub-masks, most significant column first,\n",
     "  and a row of columns 0..N-1 with the zeroed ones marked)\n",
     "  $ tcgen05 decode zmask 0x0003028000000000 --m 128 --n 64 --max-shift 0 --json\n\n",
-    "Spans follow the PTX worked examples (decisions.md R19): skip_span + 1 is the length of each\n",
+    "Spans follow the PTX worked examples (rules.md R19): skip_span + 1 is the length of each\n",
     "run of zeroed columns (mask bits 1), use_span + 1 of each run of used columns (mask bits 0).\n",
     "--max-shift is the instruction descriptor's maximum shift: a larger column shift is an error\n",
     "(R22).\n\n",
@@ -266,7 +273,7 @@ const ENCODE_SMEM_HELP: &str = concat!(
     "  $ tcgen05 encode smem --start-address 0x400 --lbo 16 --sbo 1024 --swizzle 64B \\\n",
     "        --pattern-start 0x500 --json\n\n",
     "All of --start-address, --lbo and --sbo are in bytes; they must be 16-byte aligned and below\n",
-    "2^18 (decisions.md R3: never masked). --pattern-start computes the base offset from the\n",
+    "2^18 (rules.md R3: never masked). --pattern-start computes the base offset from the\n",
     "address where the swizzle pattern starts (Table 41, R4). The absolute leading-dimension mode\n",
     "exists on sm_103a only (R5).\n\n",
     "JSON: {\"hex\", \"fields\"} (hex: 16 lowercase digits). When a rule is broken: exit status 1,\n",
@@ -284,7 +291,7 @@ const ENCODE_IDESC_HELP: &str = concat!(
     "The whole MMA is checked against Table 39 and the target rules for --cta-group (default 1),\n",
     "--ws (default off) and --target (default sm_100a). --d-type may be left out for the\n",
     "block-scaled kinds (D is f32). --scale-type defaults to ue8m0 for block-scaled kinds. K is\n",
-    "implied by kind and sparsity (decisions.md R15): --k 96 sets the K = 96 bit of Table 44, any\n",
+    "implied by kind and sparsity (rules.md R15): --k 96 sets the K = 96 bit of Table 44, any\n",
     "other --k must equal the implied K.\n\n",
     "JSON: {\"hex\", \"fields\"} (hex: 8 lowercase digits). When a rule is broken: exit status 1,\n",
     "errors on stderr, and with --json {\"hex\": null, \"valid\": false, \"fields\" (as given),\n",
@@ -296,7 +303,7 @@ const ENCODE_ZMASK_HELP: &str = concat!(
     "  $ tcgen05 encode zmask --skip-span 2 --use-span 3 --first-span 1,1,0,0 \\\n",
     "        --start-count 0,1,2,1 --column-shift 2 --m 32 --n 64\n",
     "  zero-column mask descriptor 0x0203028301020100 ... (PTX example 4)\n\n",
-    "Field values are given as stored: the spans are run lengths minus one (decisions.md R19:\n",
+    "Field values are given as stored: the spans are run lengths minus one (rules.md R19:\n",
     "skip_span + 1 zeroed columns, use_span + 1 used columns); item i of --first-span and\n",
     "--start-count is sub-mask i, missing items are 0; --non-zero-mask defaults to 1. With --m and\n",
     "--n the masks are shown and the MMA rules checked.\n\n",
@@ -313,7 +320,7 @@ const SOLVE_ZMASK_HELP: &str = concat!(
     "BITS is the wanted N-bit column mask, most significant (highest column) first, exactly N\n",
     "characters of 0 and 1 (`_` may group them); a 1 zeroes the column. The descriptor printed\n",
     "generates exactly this mask. When no descriptor can (runs of one kind with different\n",
-    "lengths, decisions.md R19-R21), the exit status is 1 and the error says which runs differ.\n\n",
+    "lengths, rules.md R19-R21), the exit status is 1 and the error says which runs differ.\n\n",
     "JSON: {\"hex\", \"fields\", \"masks\", \"zeroed_columns\"}, as encode zmask."
 );
 
@@ -325,7 +332,7 @@ const SHAPES_HELP: &str = concat!(
     "  {\"kind\":\"mxf4\",\"cta_group\":1,\"ws\":false,\"sparse\":false,\"m\":128,\"n\":8,\"k\":64},\n",
     "  ...\n",
     "  ]\n\n",
-    "Lists every valid combination of Table 39 (decisions.md R14-R17) for the target (default\n",
+    "Lists every valid combination of Table 39 (rules.md R14-R17) for the target (default\n",
     "sm_100a). Each filter narrows the list: --ws and --sparse alone mean true; --ws=false and\n",
     "--sparse=false keep only the non-.ws and dense rows. Human output gives one line per row of\n",
     "Table 39; --json gives a JSON array with one object per (kind, cta_group, ws, sparse, M, N,\n",

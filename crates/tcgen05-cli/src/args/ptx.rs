@@ -23,7 +23,7 @@ const PTX_HELP: &str = concat!(
     "Every form is checked before it is printed: the rules ptxas enforces (qualifier pairings,\n",
     "operand counts, immediate ranges, target and PTX ISA version) and those it cannot see (an\n",
     "immediate instruction descriptor, zero-column mask or shared memory descriptor is checked\n",
-    "against Tables 39-45 and decisions.md). Operands are register names (any PTX identifier) or,\n",
+    "against Tables 39-45 and rules.md). Operands are register names (any PTX identifier) or,\n",
     "where PTX allows, immediates (a number: 0x-hex or decimal).\n\n",
     "--asm prints a Rust asm! template string (vector braces doubled; operands may be\n",
     "placeholders such as '{taddr}').\n",

@@ -1,5 +1,5 @@
 //! Warnings about the command line itself, found before it is run: a target given by its
-//! earlier name (`sm_101a`, an alias of `sm_110a`: decisions.md R17) and a flag given more than
+//! earlier name (`sm_101a`, an alias of `sm_110a`: rules.md R17) and a flag given more than
 //! once, of which only the last value counts.
 
 use std::ffi::OsString;

@@ -5,7 +5,9 @@ use std::fmt;
 use std::io::{self, BufReader, BufWriter, Write as _};
 
 use super::target::resolve_target;
-use super::{batch, check, emulate, idesc, layout, numerics, ptx, shapes, smem, tmem, zmask};
+use super::{
+    batch, check, emulate, explain, idesc, layout, numerics, ptx, shapes, smem, tmem, zmask,
+};
 use crate::args::number::{Operand, Stdin};
 use crate::args::numerics::Numerics;
 use crate::args::{Command, Decode, Encode, Solve};
@@ -121,5 +123,6 @@ pub fn run(ctx: Ctx, command: &Command, warnings: &[(bool, String)]) -> Result<S
         Command::Numerics(Numerics::Error(a)) => emit(numerics::error(ctx, a)),
         Command::Check(a) => Ok(check::run(ctx, a)?),
         Command::Emulate(a) => Ok(emulate::run(ctx, a)?),
+        Command::Explain(a) => emit(explain::run(ctx, a)),
     }
 }

@@ -1,5 +1,5 @@
 //! `decode idesc` and `encode idesc`: the 32-bit instruction descriptor (PTX ISA 9.7.16.4.2,
-//! Tables 42-44; decisions.md R8-R13), checked against Table 39 when the MMA is described.
+//! Tables 42-44; rules.md R8-R13), checked against Table 39 when the MMA is described.
 
 use std::fmt::{self, Write as _};
 

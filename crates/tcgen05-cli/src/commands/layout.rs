@@ -237,7 +237,7 @@ fn desc(ctx: Ctx, a: &DescArgs, js: &mut JsonProblems) -> Result<Report, fmt::Er
     writeln!(
         rep.out,
         "  atoms of {am} x {ak} elements ({} bytes), {}; {} K-blocks of K = {kpb} \
-         (PTX ISA 9.7.16.3.3; decisions.md R3-R7)",
+         (PTX ISA 9.7.16.3.3; rules.md R3-R7)",
         tile.atom_bytes(),
         a.order.name(),
         descs.len()

@@ -8,6 +8,7 @@ pub mod check;
 pub mod command_line;
 mod dispatch;
 pub mod emulate;
+pub mod explain;
 pub mod idesc;
 pub mod layout;
 pub mod layout_sf;

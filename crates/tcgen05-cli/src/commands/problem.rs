@@ -20,7 +20,7 @@ pub enum CliError {
         /// Where the field's width comes from.
         source: Source,
     },
-    /// `--k` differs from the K that kind and sparsity imply (Table 39; decisions.md R15).
+    /// `--k` differs from the K that kind and sparsity imply (Table 39; rules.md R15).
     KMismatch {
         /// The K given.
         given: u64,

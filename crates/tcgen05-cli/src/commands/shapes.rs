@@ -1,4 +1,4 @@
-//! `shapes`: the valid M, N, K of Table 39 (PTX ISA 9.7.16.2.1; decisions.md R14-R17).
+//! `shapes`: the valid M, N, K of Table 39 (PTX ISA 9.7.16.2.1; rules.md R14-R17).
 
 use std::collections::BTreeSet;
 use std::fmt::{self, Write as _};
@@ -45,7 +45,7 @@ pub fn run(ctx: Ctx, a: &ShapesArgs) -> Result<Report, fmt::Error> {
     let st = ctx.out;
     writeln!(
         rep.out,
-        "{}Table 39 shapes on {target}{} (PTX ISA 9.7.16.2.1; decisions.md R14-R17)",
+        "{}Table 39 shapes on {target}{} (PTX ISA 9.7.16.2.1; rules.md R14-R17)",
         st.bold(),
         st.reset()
     )?;

@@ -1,5 +1,5 @@
 //! `decode smem` and `encode smem`: the 64-bit shared memory descriptor (PTX ISA 9.7.16.4.1,
-//! Tables 40-41; decisions.md R1-R7).
+//! Tables 40-41; rules.md R1-R7).
 
 use std::fmt::{self, Write as _};
 
@@ -17,7 +17,7 @@ use crate::args::descriptor::EncodeSmem;
 use crate::args::value::TargetArg;
 use crate::render::{self, count, push_hex, Cache, Ctx, Obj, Report, Status, Style};
 
-/// The largest byte value a byte field holds: 14 bits of 16-byte units (decisions.md R3).
+/// The largest byte value a byte field holds: 14 bits of 16-byte units (rules.md R3).
 const MAX_BYTES: u64 = 0x3_fff0;
 
 /// The raw value read through Table 40's layout.

@@ -1,5 +1,5 @@
 //! `decode zmask`, `encode zmask` and `solve zmask`: the 64-bit zero-column mask descriptor of
-//! `.ws` MMAs (PTX ISA 9.7.16.4.3, Table 45; decisions.md R19-R22).
+//! `.ws` MMAs (PTX ISA 9.7.16.4.3, Table 45; rules.md R19-R22).
 
 use std::fmt::{self, Write as _};
 
@@ -102,7 +102,7 @@ fn push_bits(buf: &mut String, m: &ColumnMask) {
 }
 
 /// Appends the zeroed columns of the sub-masks, comma-separated: sub-mask `i` covers columns
-/// `i * width ..` of the N-bit mask (decisions.md R21).
+/// `i * width ..` of the N-bit mask (rules.md R21).
 fn push_zeroed(buf: &mut String, subs: &[Option<ColumnMask>; 4]) {
     // At most 256 columns of at most 3 digits and a comma each.
     let mut text = Ascii::<1024>::new();

@@ -139,7 +139,7 @@ fn rejected_targets_exit_1_with_the_r17_message() {
             .stderr(predicate::str::starts_with(
                 "error: target: no tcgen05 on consumer Blackwell",
             ))
-            .stderr(predicate::str::contains("(decisions.md R17)"));
+            .stderr(predicate::str::contains("(rules.md R17)"));
     }
     cargo_bin_cmd!("tcgen05")
         .args(["decode", "smem", "-", "--target", "sm_120a"])
@@ -179,7 +179,7 @@ fn error_lines_name_field_value_and_source() {
         let (value, _) = rest.split_once(": ").expect("value: message");
         assert!(!value.is_empty());
         assert!(
-            line.ends_with(')') && (line.contains("(PTX ISA ") || line.contains("(decisions.md R")),
+            line.ends_with(')') && (line.contains("(PTX ISA ") || line.contains("(rules.md R")),
             "{line}"
         );
     }
@@ -367,7 +367,7 @@ fn tmem_sizes_follow_table_39_and_tensor_memory() {
 }
 
 /// Issue 16 D5: `sm_101a` is read as `sm_110a`; the run says so (a warning from the library,
-/// decisions.md R17), and the help says so.
+/// rules.md R17), and the help says so.
 #[test]
 fn target_alias_warns() {
     let idesc = [
@@ -380,7 +380,7 @@ fn target_alias_warns() {
         r.stderr_lines(),
         ["warning: target = sm_101a: sm_101a is an alias: it was renamed sm_110a in PTX ISA 9.0 \
           and is checked and written as sm_110a (.target sm_110a, PTX ISA 9.0 or later) \
-          (decisions.md R17)"]
+          (rules.md R17)"]
     );
     let r = run(&[
         "ptx",

@@ -1,5 +1,5 @@
 //! `decode idesc` and `encode idesc`: CUTLASS values (spec/oracles.md §2), kinds, Table 39, and
-//! every rule of Tables 42-44 (decisions.md R8-R17).
+//! every rule of Tables 42-44 (rules.md R8-R17).
 
 use serde_json::Value;
 
@@ -460,7 +460,7 @@ fn no_valid_kind() {
                 "field": "kind",
                 "message": "0xffffffff is not a valid instruction descriptor under any kind \
                             (f16, tf32, f8f6f4, i8, mxf8f6f4, mxf4, mxf4nvf4)",
-                "source": "decisions.md R8"
+                "source": "rules.md R8"
             }],
             "warnings": []
         })

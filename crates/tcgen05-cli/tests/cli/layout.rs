@@ -261,8 +261,8 @@ fn desc_reports_every_problem() {
         "{}",
         r.stderr
     );
-    assert!(lines[0].contains("decisions.md R11"));
-    assert!(lines[1].contains("decisions.md R18"));
+    assert!(lines[0].contains("rules.md R11"));
+    assert!(lines[1].contains("rules.md R18"));
     assert!(r.stdout.is_empty());
     // 4-bit without the kind: the storage is unknown.
     let r = run(&[
@@ -940,7 +940,7 @@ fn json_problems() {
     r.code(1);
     let v = r.json();
     assert_eq!(v["addresses"], serde_json::json!([]));
-    assert_eq!(v["errors"][0]["source"], "decisions.md R2");
+    assert_eq!(v["errors"][0]["source"], "rules.md R2");
     let r = run(&[
         "layout",
         "tma",

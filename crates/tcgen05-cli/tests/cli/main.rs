@@ -7,6 +7,7 @@ mod batch;
 mod check;
 mod emulate;
 mod errors;
+mod explain;
 mod flags;
 mod help;
 mod idesc;

@@ -187,7 +187,7 @@ fn each_rule_is_refused_with_its_field_and_source() {
         (
             &["mma", "--kind", "f16", "--ws", "--cta-group", "2"][..],
             "cta_group",
-            "decisions.md R16)",
+            "rules.md R16)",
         ),
         (
             &["mma", "--kind", "mxf8f6f4", "--scale-vec", "2X"][..],
@@ -212,7 +212,7 @@ fn each_rule_is_refused_with_its_field_and_source() {
         (
             &["mma", "--kind", "i8", "--target", "sm_103a"][..],
             "target",
-            "decisions.md R17)",
+            "rules.md R17)",
         ),
         (
             &["mma", "--kind", "f16", "--disable-output-lane", "a,b,c"][..],
@@ -262,7 +262,7 @@ fn each_rule_is_refused_with_its_field_and_source() {
         (
             &["cp", "--shape", "64x128b"][..],
             "multicast",
-            "decisions.md R23)",
+            "rules.md R23)",
         ),
         (
             &["shift", "--target", "sm_100f"][..],

@@ -1,4 +1,4 @@
-//! `shapes`: Table 39 per target (decisions.md R14-R17).
+//! `shapes`: Table 39 per target (rules.md R14-R17).
 
 use std::collections::BTreeSet;
 
@@ -100,7 +100,7 @@ fn human_and_errors() {
     assert!(r
         .stderr
         .starts_with("error: target: no tcgen05 on consumer Blackwell"));
-    assert!(r.stderr.contains("decisions.md R17"));
+    assert!(r.stderr.contains("rules.md R17"));
     assert!(r.stdout.is_empty());
     run(&["shapes", "--target", "sm_90a"]).code(2);
     run(&["shapes", "--kind", "f64"]).code(2);

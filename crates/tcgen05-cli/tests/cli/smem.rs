@@ -164,7 +164,7 @@ fn human_decode_flags_rows_and_lists_errors_on_stderr() {
     assert!(r.stdout.contains("INVALID: 3 errors"));
     let lines = r.stderr_lines();
     assert_eq!(lines.len(), 3);
-    assert!(lines[0].starts_with("error: bit 14 = 1: ") && lines[0].ends_with("(decisions.md R2)"));
+    assert!(lines[0].starts_with("error: bit 14 = 1: ") && lines[0].ends_with("(rules.md R2)"));
 }
 
 /// Runs `encode smem` with the given flags after the three byte fields of CUTLASS's first value.
@@ -308,7 +308,7 @@ fn names_are_checked() {
 }
 
 /// Issue 16 D5: a pattern start without swizzling sets nothing: a warning from the library
-/// (decisions.md R4), and the descriptor is the one without it.
+/// (rules.md R4), and the descriptor is the one without it.
 #[test]
 fn pattern_start_without_swizzle_warns() {
     let r = encode(&["--swizzle", "none", "--pattern-start", "0x500"], 0);
@@ -316,7 +316,7 @@ fn pattern_start_without_swizzle_warns() {
         r.stderr_lines(),
         [
             "warning: pattern_start_address = 0x500: pattern start 0x500 has no effect without \
-          swizzling: there is no pattern, and the base offset stays 0 (decisions.md R4)"
+          swizzling: there is no pattern, and the base offset stays 0 (rules.md R4)"
         ]
     );
     let with = encode(

@@ -421,7 +421,7 @@ fn cp_rows() {
     assert_eq!(v["rows"][40]["lanes"], serde_json::json!([40, 104]));
     let r = run(&["tmem", "cp", "--shape", "64x128b"]);
     r.code(1);
-    assert!(r.stderr_lines()[0].contains("(decisions.md R23)"));
+    assert!(r.stderr_lines()[0].contains("(rules.md R23)"));
     run(&["tmem", "cp", "--shape", "31x256b"]).code(2);
 }
 

@@ -1,5 +1,5 @@
 //! `decode zmask`, `encode zmask` and `solve zmask`: the four worked examples of PTX ISA
-//! 9.7.16.4.3 (seed 002), every rule of Table 45 and decisions.md R19-R22.
+//! 9.7.16.4.3 (seed 002), every rule of Table 45 and rules.md R19-R22.
 
 use serde_json::Value;
 

@@ -1,7 +1,7 @@
 """Encode, decode and check NVIDIA Blackwell ``tcgen05`` descriptors and MMA shapes.
 
 Python bindings of the ``tcgen05`` Rust crate: every rule, encoding and decoding is the crate's
-(PTX ISA 9.7.16 and the project's ``decisions.md``); this package reads Python arguments
+(PTX ISA 9.7.16 and the project's ``rules.md``); this package reads Python arguments
 strictly and renders the answers as Python objects.
 
 - :class:`InstructionDescriptor`: the 32-bit ``idesc`` (PTX ISA 9.7.16.4.2, Tables 42-44).

@@ -1,4 +1,4 @@
-"""Shared memory operand layouts (PTX ISA 9.7.16.10.4-6; decisions.md R4-R9) as NumPy arrays.
+"""Shared memory operand layouts (PTX ISA 9.7.16.10.4-6; rules.md R4-R9) as NumPy arrays.
 
 :class:`TileLayout` builds a tile of canonical swizzle atoms and the descriptor of each K-block
 from intent; :class:`MatrixLayout` gives the byte and bit of every element an MMA reads through
@@ -199,7 +199,7 @@ def agreement(
     layout: MatrixLayout, boxes: Sequence[TensorCopyBox], *, k_start: int = 0
 ) -> Agreement:
     """Whether the MMA reading ``layout`` finds every element ``(mn, k_start + k)`` where the
-    copies put it (PTX ISA 9.7.9.27 and 9.7.16.10.5; decisions.md R4)."""
+    copies put it (PTX ISA 9.7.9.27 and 9.7.16.10.5; rules.md R4)."""
     rows = [
         (b.swizzle, b.inner, b.outer, b.destination, b.origin_inner, b.origin_outer)
         for b in boxes

@@ -1,6 +1,6 @@
 //! Shared memory descriptors checked on their known bits only.
 //!
-//! The rules are those of [`SmemDescriptor::decode`] (Tables 40-41, decisions.md R1-R5); this
+//! The rules are those of [`SmemDescriptor::decode`] (Tables 40-41, rules.md R1-R5); this
 //! module adds only which bits each of its findings reads ([`reads`]). The value is decoded
 //! with its unknown bits at zero, and a finding is kept only when every bit it reads is known:
 //! its verdict is then the same for every value the unknown bits can take.

@@ -86,7 +86,7 @@ fn qualifiers_target_and_operands() {
             "unknown-qualifier"
         ]
     );
-    // i8 on sm_100f (decisions.md R17), and one operand missing.
+    // i8 on sm_100f (rules.md R17), and one operand missing.
     assert!(
         ids[1].contains(&"operands") && ids[1].contains(&"target"),
         "{ids:?}"
@@ -139,7 +139,7 @@ fn unknown_target_and_unreadable_input() {
 #[test]
 fn swizzle_against_major_ness_and_type() {
     // tf32, B N-major (0x08110910: transpose_b = 1): only 128B_base32B (code 1) is allowed for B
-    // (decisions.md R18). A stays K-major, where every mode but 128B_base32B is allowed.
+    // (rules.md R18). A stays K-major, where every mode but 128B_base32B is allowed.
     // Each case: A's descriptor, B's descriptor, idesc, the fields expected (the line of the
     // mov of the descriptor that breaks the rule: 7 for A, 8 for B).
     let k_major_128b = "0x4000404000010040"; // swizzle code 2 (128B)

@@ -62,14 +62,14 @@ pub enum Meaning {
     },
     /// A number that means something only while some bit of `needs` is set in the word; a
     /// non-zero value while they are all zero gets `note` after it (the matrix base offset
-    /// without swizzling, decisions.md R4).
+    /// without swizzling, rules.md R4).
     Gated {
         /// Bits of the word, in place, that give the value its meaning.
         needs: u64,
         /// Appended to a non-zero value that has no meaning.
         note: &'static str,
     },
-    /// A count stored as the count minus `plus` (the spans of Table 45, decisions.md R19): the
+    /// A count stored as the count minus `plus` (the spans of Table 45, rules.md R19): the
     /// value is the stored number, the wording shows the count.
     Count {
         /// What the stored number is less than the count.
@@ -78,7 +78,7 @@ pub enum Meaning {
         text: &'static str,
     },
     /// Bytes stored in units of `1 << shift` (Table 40's `matrix-descriptor-encode`,
-    /// decisions.md R3): the value is in bytes.
+    /// rules.md R3): the value is in bytes.
     Bytes {
         /// Bits dropped by the encoding.
         shift: u8,
@@ -759,7 +759,7 @@ macro_rules! __source_doc {
         concat!("PTX Table ", stringify!($n))
     };
     (R $n:literal) => {
-        concat!("decisions.md R", stringify!($n))
+        concat!("rules.md R", stringify!($n))
     };
 }
 

@@ -718,7 +718,7 @@ pub(super) fn execute(
         }
     }
 
-    // The `.ws` column shift: the MMA's column j is B's column s + j (decisions.md R22).
+    // The `.ws` column shift: the MMA's column j is B's column s + j (rules.md R22).
     let b_shift = line.zmask.map_or(0, |z| {
         u32::from(ZeroColumnMask::from_bits_unchecked(z).fields().column_shift)
     });

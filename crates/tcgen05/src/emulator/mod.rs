@@ -46,7 +46,7 @@
 //!   (data-path layouts A and B). The peer is CTA 1.
 //! - **E4 zero columns.** A column of B that the `.ws` zero-column mask selects is read as +0
 //!   codes, whatever shared memory holds there. With a column shift `s` the MMA's column `j` is
-//!   B's column `s + j` of the descriptor's layout (decisions.md R22), and mask bit `j` concerns
+//!   B's column `s + j` of the descriptor's layout (rules.md R22), and mask bit `j` concerns
 //!   the MMA's column `j`.
 //! - **E5 negation** of A or B (instruction descriptor bits 13, 14) flips the sign bit of every
 //!   element code before the arithmetic.

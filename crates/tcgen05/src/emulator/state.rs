@@ -11,9 +11,9 @@ use super::problem::{EmuError, EmuRule, Problem};
 /// Shared memory of one CTA: 228 KiB, the most a CTA can have on sm_100a (CUDA C++
 /// Programming Guide, compute capability 10.0: 228 KB per SM, of which 227 KB per block).
 pub const SMEM_BYTES: u32 = 228 * 1024;
-/// Lanes of Tensor Memory (PTX ISA 9.7.16.1; decisions.md R24).
+/// Lanes of Tensor Memory (PTX ISA 9.7.16.1; rules.md R24).
 pub const TMEM_LANES: u32 = 128;
-/// Columns of Tensor Memory (PTX ISA 9.7.16.1; decisions.md R24).
+/// Columns of Tensor Memory (PTX ISA 9.7.16.1; rules.md R24).
 pub const TMEM_COLUMNS: u32 = 512;
 
 /// A filled collector buffer: the operand's element codes and the shared-memory bytes they

@@ -430,7 +430,7 @@ fn two_cta_mma_splits_a_by_rows_and_b_by_columns() {
 
 /// `.ws` M = 64 with the zero-column mask 0x0003028000000000 (skip span 2, use span 3): the
 /// columns that `tcgen05 decode zmask 0x0003028000000000 --m 64 --n 64` lists as zeroed (4-6,
-/// 11-13, ..., from the PTX worked examples' reading, decisions.md R19) are read as zeros,
+/// 11-13, ..., from the PTX worked examples' reading, rules.md R19) are read as zeros,
 /// whatever shared memory holds, and the others as written.
 #[test]
 fn ws_zero_column_mask_zeroes_the_listed_columns() {

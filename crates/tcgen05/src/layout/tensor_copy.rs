@@ -201,7 +201,7 @@ impl TensorCopyRule {
 /// Every rule of a tensor copy (PTX ISA 5.5.7; 9.7.16.10.4.4 for the storage), with the field
 /// it concerns (`box_inner` stands for the extent the error names), indexed by
 /// [`TensorCopyRule`].
-const TENSOR_COPY_RULES: [FieldRule; 6] = {
+pub(crate) const TENSOR_COPY_RULES: [FieldRule; 6] = {
     const E: Severity = Severity::Error;
     [
         field_rule(

@@ -5,7 +5,7 @@
 //! of a whole MMA configuration.
 //!
 //! Sources: PTX ISA 9.7.16.4.2 Tables 42-44 (codes), 9.7.16.2.1 Table 39 (which types go with
-//! which kind), decisions.md R8 and R12.
+//! which kind), rules.md R8 and R12.
 //!
 //! The MMA's other faces live with their own concepts: its PTX text in [`crate::ptx`] (the
 //! `Mma` builder), its instruction descriptor in [`crate::instruction_descriptor`], where its
@@ -19,7 +19,7 @@ pub mod shapes;
 
 /// The `.kind` qualifier of `tcgen05.mma`.
 ///
-/// The kind decides which of the three instruction-descriptor layouts applies (decisions.md R8):
+/// The kind decides which of the three instruction-descriptor layouts applies (rules.md R8):
 /// Table 42 for `tf32`, `f16`, `f8f6f4` and `i8`; Table 43 for `mxf8f6f4`; Table 44 for `mxf4`
 /// and `mxf4nvf4`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -93,7 +93,7 @@ impl Kind {
         None
     }
 
-    /// The instruction-descriptor layout of this kind (decisions.md R8).
+    /// The instruction-descriptor layout of this kind (rules.md R8).
     #[must_use]
     pub const fn idesc_layout(self) -> IdescLayout {
         match self {
@@ -221,7 +221,7 @@ impl ElementType {
 
     /// The code of this type in the atype/btype fields under `kind`, or `None` when the kind
     /// does not take it as an input (Tables 42-44; E2M1 is 5 under f8f6f4 and mxf8f6f4 but 1
-    /// under mxf4 and mxf4nvf4, decisions.md R8).
+    /// under mxf4 and mxf4nvf4, rules.md R8).
     #[must_use]
     pub const fn ab_code(self, kind: Kind) -> Option<u8> {
         match kind {
@@ -299,7 +299,7 @@ impl ElementType {
         None
     }
 
-    /// True for the 4- and 6-bit types, which cannot be MN-major (decisions.md R11).
+    /// True for the 4- and 6-bit types, which cannot be MN-major (rules.md R11).
     #[must_use]
     pub const fn is_sub_byte(self) -> bool {
         matches!(
@@ -545,7 +545,7 @@ impl ScaleVec {
     }
 
     /// True for `.scale_vec::4X` and `.block16`: four scales per 32-bit word, so the scale
-    /// factor IDs must be 0 and the scale type may be UE4M3 (decisions.md R12, R13).
+    /// factor IDs must be 0 and the scale type may be UE4M3 (rules.md R12, R13).
     #[must_use]
     pub const fn is_16_elements(self) -> bool {
         matches!(self, ScaleVec::X4 | ScaleVec::Block16)

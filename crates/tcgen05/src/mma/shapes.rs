@@ -1,10 +1,10 @@
 //! Matrix shapes of `tcgen05.mma` (PTX ISA 9.7.16.2.1, Table 39) and validation of a whole MMA
 //! configuration.
 //!
-//! Table 39 is the source of truth for M, N and K (decisions.md R14): for each kind, `.ws` or
+//! Table 39 is the source of truth for M, N and K (rules.md R14): for each kind, `.ws` or
 //! not, `.cta_group` and dense or sparse, it lists the valid M, the valid N and the implied K.
 //! [`TABLE_39`] holds those rows as data; [`validate_mma`] checks a configuration against them
-//! and against the rules of decisions.md R11-R18 that involve more than the instruction
+//! and against the rules of rules.md R11-R18 that involve more than the instruction
 //! descriptor; [`shapes`] enumerates every valid `(kind, cta_group, ws, sparse, M, N, K)` for a
 //! target.
 //!
@@ -172,7 +172,7 @@ use CtaGroup::{One as CG1, Two as CG2};
 /// Table 39 of PTX ISA 9.7.16.2.1 as data: every valid combination of kind, `.ws`, `.cta_group`
 /// and sparsity, with its M, N and K. Combinations missing here are invalid ("Invalid" in the
 /// table). K = 96 (the `K1` column of mxf4 and mxf4nvf4) is a row of its own; it needs
-/// `sm_103a` (decisions.md R15).
+/// `sm_103a` (rules.md R15).
 pub const TABLE_39: &[ShapeRule] = &[
     // .kind::f16
     rule(Kind::F16, false, CG1, false, M_CG1, N8, 16),
@@ -258,7 +258,7 @@ pub const fn find_rule(
     None
 }
 
-/// True when the target offers the row at all (decisions.md R15, R17).
+/// True when the target offers the row at all (rules.md R15, R17).
 #[must_use]
 pub const fn rule_on_target(rule: &ShapeRule, target: Target) -> bool {
     if matches!(rule.kind, Kind::I8) && !target.supports_kind_i8() {
@@ -289,9 +289,9 @@ pub struct MmaConfig {
     /// The compilation target.
     pub target: Target,
     /// The swizzling mode of A's shared memory descriptor, when A is in shared memory and the
-    /// caller wants decisions.md R18 checked.
+    /// caller wants rules.md R18 checked.
     pub a_swizzle: Option<Swizzle>,
-    /// The swizzling mode of B's shared memory descriptor, for decisions.md R18.
+    /// The swizzling mode of B's shared memory descriptor, for rules.md R18.
     pub b_swizzle: Option<Swizzle>,
 }
 
@@ -311,7 +311,7 @@ impl MmaConfig {
 
     /// The same configuration with the swizzling modes of A's and B's shared memory
     /// descriptors, so that [`validate_mma`] checks them against the operands' major-ness
-    /// (decisions.md R18).
+    /// (rules.md R18).
     #[must_use]
     pub const fn with_swizzles(mut self, a: Option<Swizzle>, b: Option<Swizzle>) -> Self {
         self.a_swizzle = a;
@@ -320,7 +320,7 @@ impl MmaConfig {
     }
 }
 
-/// True when an operand of type `ty` and major-ness `major` may use `swizzle` (decisions.md
+/// True when an operand of type `ty` and major-ness `major` may use `swizzle` (rules.md
 /// R18; PTX ISA 9.7.16.10.3): K-major operands take every mode but 128-Byte with 32-Byte
 /// atomicity; MN-major 8- and 16-bit operands the same; MN-major tf32 only that mode.
 #[must_use]
@@ -349,7 +349,7 @@ pub enum MmaError {
     /// A problem of the instruction descriptor's fields.
     Idesc(IdescError),
     /// Table 39 has no row for this kind, `.ws`, `.cta_group` and sparsity
-    /// (decisions.md R16: `.ws` is `.cta_group::1` only and not for the block-scaled kinds).
+    /// (rules.md R16: `.ws` is `.cta_group::1` only and not for the block-scaled kinds).
     NoSuchRow {
         /// The kind.
         kind: Kind,
@@ -367,7 +367,7 @@ pub enum MmaError {
         /// The row.
         rule: &'static ShapeRule,
     },
-    /// N not in the row's set (Table 39, decisions.md R14).
+    /// N not in the row's set (Table 39, rules.md R14).
     N {
         /// N.
         n: u16,
@@ -375,7 +375,7 @@ pub enum MmaError {
         rule: &'static ShapeRule,
     },
     /// 8-bit MN-major B needs N in steps of 16 (`.cta_group::1`) or 32 (`.cta_group::2`)
-    /// (decisions.md R14; PTX ISA 9.7.16.10.1).
+    /// (rules.md R14; PTX ISA 9.7.16.10.1).
     NForMnMajor8Bit {
         /// N.
         n: u16,
@@ -383,38 +383,38 @@ pub enum MmaError {
         step: u16,
     },
     /// The kind is not available on the target (`.kind::i8` only on `sm_100a` / `sm_110a`;
-    /// decisions.md R17).
+    /// rules.md R17).
     KindNotOnTarget {
         /// The kind.
         kind: Kind,
         /// The target.
         target: Target,
     },
-    /// Sparse `.kind::mxf4` / `.kind::mxf4nvf4` need an `a` target (decisions.md R17).
+    /// Sparse `.kind::mxf4` / `.kind::mxf4nvf4` need an `a` target (rules.md R17).
     SparseNotOnTarget {
         /// The kind.
         kind: Kind,
         /// The target.
         target: Target,
     },
-    /// K = 96 needs `sm_103a` (PTX ISA 9.7.16.2.1.1; decisions.md R15).
+    /// K = 96 needs `sm_103a` (PTX ISA 9.7.16.2.1.1; rules.md R15).
     K96NotOnTarget {
         /// The target.
         target: Target,
     },
-    /// K = 96 outside its only row: dense, `.cta_group::2`, M = 256 (decisions.md R15).
+    /// K = 96 outside its only row: dense, `.cta_group::2`, M = 256 (rules.md R15).
     K96Shape {
         /// `.cta_group`.
         cta_group: CtaGroup,
         /// M.
         m: u16,
     },
-    /// A non-zero maximum shift on an MMA that is not `.ws` (decisions.md R11).
+    /// A non-zero maximum shift on an MMA that is not `.ws` (rules.md R11).
     MaxShiftWithoutWs {
         /// The shift.
         max_shift: MaxShift,
     },
-    /// A swizzling mode that the operand's major-ness and type do not allow (decisions.md R18).
+    /// A swizzling mode that the operand's major-ness and type do not allow (rules.md R18).
     SwizzleForMajor {
         /// True for A, false for B.
         a: bool,
@@ -476,9 +476,9 @@ impl MmaRule {
 const ERROR: Severity = Severity::Error;
 
 /// Every rule of an MMA configuration beyond the instruction descriptor's fields (Table 39,
-/// decisions.md R11, R14-R18), with the field it concerns (`a_swizzle` stands for the
+/// rules.md R11, R14-R18), with the field it concerns (`a_swizzle` stands for the
 /// operand's), indexed by [`MmaRule`].
-const MMA_RULES: [FieldRule; 11] = [
+pub(crate) const MMA_RULES: [FieldRule; 11] = [
     field_rule(
         "mma.no_such_row",
         "cta_group",
@@ -762,7 +762,7 @@ impl fmt::Display for MmaError {
 impl core::error::Error for MmaError {}
 
 /// Every problem with an MMA configuration: the instruction descriptor's own rules
-/// (decisions.md R8-R13), Table 39 (M, N, K for the kind, `.ws`, `.cta_group` and sparsity;
+/// (rules.md R8-R13), Table 39 (M, N, K for the kind, `.ws`, `.cta_group` and sparsity;
 /// R14-R16) and the target rules (R17).
 #[must_use]
 pub const fn validate_mma(c: &MmaConfig) -> Diagnostics<MmaError, MAX_PROBLEMS> {

@@ -1,7 +1,11 @@
 //! `tcgen05.alloc` and `tcgen05.dealloc` (PTX ISA 9.7.16.7.1); `tcgen05.relinquish_alloc_permit`,
 //! without operands, is only an [`Instruction`] variant.
 
-use super::*;
+use super::error::{OperandName, PtxDiagnostics, PtxError};
+use super::{check_name, cta, Context, Value};
+use crate::mma::CtaGroup;
+use crate::tensor_memory::validate_alloc_columns;
+use core::fmt;
 
 const fn check_ncols(n: Value<'_, u32>, d: &mut PtxDiagnostics) {
     match n {
@@ -29,7 +33,7 @@ pub struct Alloc<'a> {
     pub cta_group: CtaGroup,
     /// The shared memory variable or address register that receives the address (`[dst]`).
     pub dst: &'a str,
-    /// `nCols`: a power of two from 32 to 512 (decisions.md R24).
+    /// `nCols`: a power of two from 32 to 512 (rules.md R24).
     pub n_cols: Value<'a, u32>,
 }
 

@@ -1,6 +1,11 @@
 //! `tcgen05.cp` (PTX ISA 9.7.16.9.2).
 
-use super::*;
+use super::error::{OperandName, PtxDiagnostics, PtxError};
+use super::{check_name, cta, Context, Value};
+use crate::mma::CtaGroup;
+use crate::shared_memory_descriptor::SmemDescriptor;
+use crate::tensor_memory::{validate_cp, CpMulticast, CpShape};
+use core::fmt;
 
 /// The source format of a decompressing `tcgen05.cp` (destination format `.b8x16`; PTX ISA
 /// 9.7.16.9.1).

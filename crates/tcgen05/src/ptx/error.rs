@@ -1,8 +1,13 @@
 //! Why a form is refused: [`PtxError`] and the rule it breaks ([`PtxRule`]), and
 //! [`RenderError`].
 
-use super::*;
+use crate::diagnostic::{Diagnostic, Diagnostics, Severity, Source};
 use crate::diagnostic::{Rule, RuleSource};
+use crate::shapes::MmaError;
+use crate::shared_memory_descriptor::SmemError;
+use crate::tensor_memory::{TmemError, TMEM_COLUMNS};
+use crate::zero_column_mask::ZmaskError;
+use core::fmt;
 
 /// An operand of a tcgen05 instruction, as errors name it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -85,7 +90,7 @@ impl OperandName {
 pub enum PtxRule {
     /// A register or variable name that is not a PTX identifier (PTX ISA 4.4: a letter, or one
     /// of `_ $ %` followed by at least one more character; then letters, digits, `_`, `$`) nor a
-    /// Rust inline-assembly placeholder `{name}` ([`is_operand_name`]).
+    /// Rust inline-assembly placeholder `{name}` ([`is_operand_name`](super::is_operand_name)).
     /// The value is the element's index for vectors, else 0.
     RegisterName(OperandName),
     /// The same register twice among the destinations of `tcgen05.ld` (and its `redval`)
@@ -103,15 +108,15 @@ pub enum PtxRule {
     /// `.scale_vec::NX` exists only on the `a` targets (PTX ISA 9.7.16.10.9.1 target notes);
     /// family targets spell it `.block16` / `.block32`.
     ScaleVecNotOnTarget,
-    /// UE4M3 scale factors need `.scale_vec::4X` or `.block16` (decisions.md R12; PTX ISA
+    /// UE4M3 scale factors need `.scale_vec::4X` or `.block16` (rules.md R12; PTX ISA
     /// 9.7.16.10.7.1). Seen only in an immediate instruction descriptor.
     ScaleTypeForScaleVec,
-    /// With `.scale_vec::4X` / `.block16` the scale-factor IDs must be 0 (decisions.md R13).
+    /// With `.scale_vec::4X` / `.block16` the scale-factor IDs must be 0 (rules.md R13).
     /// Seen only in an immediate instruction descriptor.
     ScaleFactorIdForScaleVec,
-    /// `.ws` takes only `.cta_group::1` (decisions.md R16; PTX ISA 9.7.16.10.9.3).
+    /// `.ws` takes only `.cta_group::1` (rules.md R16; PTX ISA 9.7.16.10.9.3).
     WsCtaGroup,
-    /// `.ws` is not for the block-scaled kinds (decisions.md R16).
+    /// `.ws` is not for the block-scaled kinds (rules.md R16).
     WsBlockScaled,
     /// `.ashift` is not a `.ws` qualifier (PTX ISA 9.7.16.10.9.3).
     WsAshift,
@@ -156,9 +161,9 @@ pub enum PtxRule {
     ScaleInputDNotOnTarget,
     /// `zero-column-mask-desc` is a `.ws` operand only (PTX ISA 9.7.16.10.9.3).
     ZeroColumnMaskWithoutWs,
-    /// `.kind::i8` only on `sm_100a` and `sm_110a` (decisions.md R17).
+    /// `.kind::i8` only on `sm_100a` and `sm_110a` (rules.md R17).
     KindNotOnTarget,
-    /// Sparse `.kind::mxf4` / `.kind::mxf4nvf4` only on the `a` targets (decisions.md R17).
+    /// Sparse `.kind::mxf4` / `.kind::mxf4nvf4` only on the `a` targets (rules.md R17).
     SparseNotOnTarget,
     /// The immediate instruction descriptor's sparsity bit disagrees with `.sp` (PTX ISA
     /// 9.7.16.4.2, Tables 42-44). The value is the bit.
@@ -170,7 +175,7 @@ pub enum PtxRule {
     OffsetMissing,
     /// Only `.16x32bx2` takes an `immHalfSplitoff` operand (PTX ISA 9.7.16.8.3).
     OffsetNotForShape,
-    /// `immHalfSplitoff` of 512 or more columns points outside Tensor Memory (decisions.md
+    /// `immHalfSplitoff` of 512 or more columns points outside Tensor Memory (rules.md
     /// R24). The value is the offset.
     OffsetOutOfRange,
     /// `tcgen05.ld.red` exists on `sm_103a`, `sm_103f`, `sm_110a`, `sm_110f` only (PTX ISA
@@ -307,11 +312,11 @@ const PTX_RULE_COUNT: usize = 44;
 /// One rule of the PTX syntax: the rule, the field it concerns, whether ptxas checks it too, and
 /// its [`Rule`] row.
 #[derive(Clone, Copy)]
-pub(super) struct PtxRow {
+pub(crate) struct PtxRow {
     pub(super) rule: PtxRule,
     field: &'static str,
     ptxas_checks: bool,
-    row: Rule,
+    pub(crate) row: Rule,
 }
 
 /// A row of [`PTX_RULES`] that ptxas 13.5.37 also checks.
@@ -358,7 +363,7 @@ const S_TARGETS: Source = Source::PtxSection("9.7.16");
 /// Every rule of the PTX syntax of the tcgen05 instructions, one row each, in the order of
 /// [`PtxRule::index`] (the test `ptx_rule_rows_follow_the_enum` checks it). The field of
 /// `ptx.register_name` is the operand's, given by the error.
-pub(super) const PTX_RULES: [PtxRow; PTX_RULE_COUNT] = {
+pub(crate) const PTX_RULES: [PtxRow; PTX_RULE_COUNT] = {
     use PtxRule as R;
     [
         both(R::RegisterName(OperandName::DTmem), "ptx.register_name", "operand", S4_4,
@@ -464,14 +469,14 @@ pub enum PtxError {
         /// The value as a name.
         name: Option<&'static str>,
     },
-    /// The immediate instruction descriptor breaks a rule of Tables 39, 42-44 or decisions.md
+    /// The immediate instruction descriptor breaks a rule of Tables 39, 42-44 or rules.md
     /// (ptxas does not look inside it).
     Idesc(MmaError),
-    /// The immediate zero-column mask descriptor breaks a rule of Table 45 or decisions.md
+    /// The immediate zero-column mask descriptor breaks a rule of Table 45 or rules.md
     /// R19-R22.
     Zmask(ZmaskError),
     /// The immediate shared memory descriptor of `tcgen05.cp` breaks a rule of Tables 40-41 or
-    /// decisions.md R1-R5.
+    /// rules.md R1-R5.
     Smem(SmemError),
     /// A Tensor Memory rule: `.num` for the shape, `tcgen05.cp` multicast, column counts.
     Tmem(TmemError),
@@ -737,7 +742,7 @@ pub const PTX_DIAGNOSTICS_CAPACITY: usize = 64;
 /// Every problem of one instruction form (or one kernel).
 pub type PtxDiagnostics = Diagnostics<PtxError, PTX_DIAGNOSTICS_CAPACITY>;
 
-/// Why [`Instruction::render`] (and the builders' `render`) wrote nothing.
+/// Why [`Instruction::render`](super::Instruction::render) (and the builders' `render`) wrote nothing.
 ///
 /// It carries the whole problem list by value (no allocation in a `no_std` crate), hence its
 /// size.

@@ -1,6 +1,16 @@
 //! A minimal kernel: one whole MMA round trip, written as PTX from a configuration.
 
-use super::*;
+use super::alloc::{Alloc, Dealloc};
+use super::error::{PtxDiagnostics, PtxError, RenderError};
+use super::ld_st::TmemLoad;
+use super::mma::Mma;
+use super::sync::{Commit, Fence, Wait};
+use super::{cta, validate_kernel, ASource, Context, Instruction, Value};
+use crate::mma::ScaleVec;
+use crate::mma::{Kind, ScaleType};
+use crate::shapes::{validate_mma, MmaConfig, MmaError};
+use crate::tensor_memory::{LdStShape, Num, TMEM_COLUMNS};
+use core::fmt;
 
 /// The scale-vector qualifier the minimal kernel uses for a block-scaled configuration: none for
 /// `mxf8f6f4` and `mxf4` (their default), and for `mxf4nvf4` the 16-element vector with UE4M3
@@ -27,7 +37,7 @@ pub const fn kernel_scale_vec(cfg: &MmaConfig) -> Option<ScaleVec> {
 
 /// Tensor Memory columns the minimal kernel allocates for `cfg`: D's N columns, 16 for the scale
 /// factors of a block-scaled kind, 32 for sparsity metadata, rounded up to a power of two
-/// (decisions.md R24).
+/// (rules.md R24).
 #[must_use]
 pub const fn kernel_columns(cfg: &MmaConfig) -> u32 {
     let f = &cfg.idesc;

@@ -1,6 +1,11 @@
 //! `tcgen05.ld` and `tcgen05.st` (PTX ISA 9.7.16.8.3-9.7.16.8.4).
 
-use super::*;
+use super::error::{OperandName, PtxDiagnostics, PtxError, PtxRule, RenderError};
+use super::{
+    check_name, check_names, ld_red_on, str_eq, write_vector, Context, Instruction, Syntax,
+};
+use crate::tensor_memory::{registers_per_thread, LdStShape, Num, TMEM_COLUMNS};
+use core::fmt;
 
 /// The reduction of `tcgen05.ld.red` (PTX ISA 9.7.16.8.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -1,6 +1,16 @@
 //! `tcgen05.mma` in all its forms (PTX ISA 9.7.16.10.9).
 
-use super::*;
+use super::error::{OperandName, PtxDiagnostics, PtxError, PtxRule, RenderError};
+use super::{
+    check_name, check_names, cta, scale_input_d_on, write_vector, ASource, BlockScale, Collector,
+    CollectorOp, Context, Instruction, Syntax, Value,
+};
+use crate::instruction_descriptor::{IdescError, InstructionDescriptor};
+use crate::mma::ScaleVec;
+use crate::mma::{CtaGroup, Kind, ScaleType};
+use crate::shapes::{validate_mma, MmaConfig, MmaError};
+use crate::zero_column_mask::ZeroColumnMask;
+use core::fmt;
 
 /// `tcgen05.mma` in all its forms (PTX ISA 9.7.16.10.9): dense or `.sp`, activation-stationary
 /// or `.ws`, every kind, with or without `.block_scale`, collector and `.ashift` qualifiers.

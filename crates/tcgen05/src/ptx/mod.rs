@@ -12,10 +12,10 @@
 //!   ranges, target and PTX ISA version requirements), each cited by the PTX section that states
 //!   it; [`PtxError::ptxas_checks`] says that ptxas 13.5 would refuse the form too;
 //! - the rules ptxas cannot see: an immediate instruction descriptor is checked against Table 39
-//!   and decisions.md through [`validate_mma`], an immediate
-//!   zero-column mask through [`ZeroColumnMask::decode_for`], an immediate shared memory
-//!   descriptor through [`SmemDescriptor::decode`], an immediate column count through
-//!   [`validate_alloc_columns`].
+//!   and rules.md through [`validate_mma`](crate::shapes::validate_mma), an immediate
+//!   zero-column mask through [`ZeroColumnMask::decode_for`](crate::zero_column_mask::ZeroColumnMask::decode_for), an immediate shared memory
+//!   descriptor through [`SmemDescriptor::decode`](crate::shared_memory_descriptor::SmemDescriptor::decode), an immediate column count through
+//!   [`validate_alloc_columns`](crate::tensor_memory::validate_alloc_columns).
 //!
 //! Operands are registers named by the caller (any PTX identifier, `%r1`, `taddr`, ...) or
 //! immediates; register vectors must have exactly the length the form needs. Rendering writes to
@@ -40,17 +40,8 @@
 
 use core::fmt;
 
-use crate::diagnostic::{Diagnostic, Diagnostics, Severity, Source};
-use crate::instruction_descriptor::{IdescError, InstructionDescriptor};
-use crate::mma::{CtaGroup, Kind, ScaleType};
-use crate::shapes::{validate_mma, MmaConfig, MmaError};
-use crate::shared_memory_descriptor::{SmemDescriptor, SmemError};
+use crate::mma::CtaGroup;
 use crate::targets::Target;
-use crate::tensor_memory::{
-    registers_per_thread, validate_alloc_columns, validate_cp, CpMulticast, CpShape, LdStShape,
-    Num, TmemError, TMEM_COLUMNS,
-};
-use crate::zero_column_mask::{ZeroColumnMask, ZmaskError};
 
 // One file per instruction family, plus the errors; their items are this module's.
 mod alloc;

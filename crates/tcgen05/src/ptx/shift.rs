@@ -1,6 +1,9 @@
 //! `tcgen05.shift` (PTX ISA 9.7.16.9.3).
 
-use super::*;
+use super::error::{OperandName, PtxDiagnostics, PtxError, PtxRule};
+use super::{check_name, cta, Context};
+use crate::mma::CtaGroup;
+use core::fmt;
 
 /// `tcgen05.shift.cta_group.down`: shift 32-byte rows of Tensor Memory down by one row (PTX ISA
 /// 9.7.16.9.3).

@@ -1,6 +1,9 @@
 //! `tcgen05.commit`, `tcgen05.fence::*` and `tcgen05.wait::*` (PTX ISA 9.7.16; `wait` in 9.7.16.8.5).
 
-use super::*;
+use super::error::{OperandName, PtxDiagnostics};
+use super::{check_name, cta, Context, Value};
+use crate::mma::CtaGroup;
+use core::fmt;
 
 /// `tcgen05.commit`: make an mbarrier track the completion of this thread's earlier
 /// asynchronous tcgen05 operations (PTX ISA 9.7.16 `tcgen05.commit`, anchor

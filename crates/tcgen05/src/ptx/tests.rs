@@ -1,4 +1,13 @@
 use super::*;
+use crate::diagnostic::Diagnostic;
+use crate::diagnostic::Severity;
+use crate::diagnostic::Source;
+use crate::mma::Kind;
+use crate::tensor_memory::CpMulticast;
+use crate::tensor_memory::CpShape;
+use crate::tensor_memory::LdStShape;
+use crate::tensor_memory::Num;
+use crate::zero_column_mask::ZmaskError;
 use std::{string::String, vec::Vec};
 
 fn text(i: Instruction<'_>, ctx: &Context) -> String {

@@ -124,7 +124,7 @@ pub enum FragmentError {
         offset: u32,
     },
     /// The half-split offset reaches past the 512 columns of Tensor Memory (PTX ISA 9.7.16.8.3;
-    /// decisions.md R24).
+    /// rules.md R24).
     HalfSplitOffsetTooLarge {
         /// The offset, in columns.
         offset: u32,
@@ -164,7 +164,7 @@ pub enum FragmentError {
         /// The warp's index in its CTA.
         warp: u32,
     },
-    /// The access reaches past column 511 (PTX ISA 9.7.16.1.1; decisions.md R24).
+    /// The access reaches past column 511 (PTX ISA 9.7.16.1.1; rules.md R24).
     ColumnsPastEnd {
         /// The column of the address.
         column: u32,
@@ -178,7 +178,7 @@ pub enum FragmentError {
         /// The row asked for.
         row: u32,
     },
-    /// The `tcgen05.cp` shape needs another multicast (PTX ISA 9.7.16.9.2; decisions.md R23).
+    /// The `tcgen05.cp` shape needs another multicast (PTX ISA 9.7.16.9.2; rules.md R23).
     CpMulticastMismatch {
         /// The shape.
         shape: CpShape,
@@ -282,7 +282,7 @@ const fn rule(
 }
 
 /// Every rule of the fragment maps, with the field it concerns, indexed by [`FragmentRule`].
-const FRAGMENT_RULES: [(FragmentField, Rule); 11] = {
+pub(crate) const FRAGMENT_RULES: [(FragmentField, Rule); 11] = {
     use FragmentField as F;
     const E: Severity = Severity::Error;
     const LD: Source = Source::PtxSection("9.7.16.8.3");

@@ -1,281 +1,186 @@
-//! The decoder's fast path: field positions and type codes of Tables 42-44, the problems of a
-//! raw value as a bit set, and the fields and errors read back from it.
+//! Decoding: any 32-bit value under a kind, read into its fields and the set of problems it
+//! has (PTX ISA 9.7.16.4.2, Tables 42-44), and the validity test without building problems.
 
-use super::*;
+use super::codes::{field, has, layout_index, placeholder, AB_TYPES, CODES, D_TYPES};
+use super::diagnostics::IdescDiagnostics;
+use super::diagnostics::{IdescDecoded, KindSet};
+use super::encode::{check_fields, InstructionDescriptor, TypesKnown};
+use super::error::{IdescError, MAX_PROBLEMS};
+use super::tables::{problems_by_table, VALIDITY};
+use super::{m_unit, reserved_mask, row, IdescField, IdescFields};
+use crate::diagnostic::Diagnostics;
+use crate::mma::{ElementType, Kind, MaxShift, ScaleType};
 
-// ---------------------------------------------------------------------------------------------
-// The decoder's fast path: field positions, type codes and the rules as data.
-// ---------------------------------------------------------------------------------------------
-
-/// Where each field sits in each layout, as (lowest bit, mask of its width; 0 when the layout
-/// lacks it), read from [`TABLE_42`], [`TABLE_43`] and [`TABLE_44`] at compile time.
-pub(super) const FIELD_BITS: [[(u32, u32); FIELD_COUNT]; 3] = [
-    field_bits(TABLE_42),
-    field_bits(TABLE_43),
-    field_bits(TABLE_44),
-];
-
-const fn field_bits(table: &[BitField<IdescField>]) -> [(u32, u32); FIELD_COUNT] {
-    let mut out = [(0u32, 0u32); FIELD_COUNT];
-    let mut i = 0;
-    while i < table.len() {
-        out[table[i].field as usize] = (table[i].lo as u32, table[i].max() as u32);
-        i += 1;
-    }
-    out
-}
-
-/// The raw bits of `field` in `bits` under the layout numbered `layout` (0 for Table 42), or 0
-/// when that layout lacks the field.
-#[inline(always)]
-pub(super) const fn field(bits: u32, layout: usize, field: IdescField) -> u32 {
-    let (lo, mask) = FIELD_BITS[layout][field as usize];
-    (bits >> lo) & mask
-}
-
-pub(super) const fn layout_index(kind: Kind) -> usize {
-    match kind.idesc_layout() {
-        IdescLayout::Table42 => 0,
-        IdescLayout::Table43 => 1,
-        IdescLayout::Table44 => 2,
-    }
-}
-
-/// The type each atype/btype code stands for under each kind ([`ElementType::from_ab_code`],
-/// Tables 42-44 and decisions.md R8), indexed by `kind as usize` and the code.
-pub(super) const AB_TYPES: [[Option<ElementType>; 8]; 7] = {
-    let mut out = [[None; 8]; 7];
-    let mut k = 0;
-    while k < Kind::ALL.len() {
-        let kind = Kind::ALL[k];
-        assert!(kind as usize == k, "Kind::ALL is in declaration order");
-        let mut code = 0;
-        while code < 8 {
-            out[k][code] = ElementType::from_ab_code(kind, code as u8);
-            code += 1;
+impl InstructionDescriptor {
+    /// Decodes any 32-bit value under `kind`, reporting every problem. Never panics.
+    ///
+    /// The problems are kept as a set of the rules broken ([`IdescDiagnostics`](super::IdescDiagnostics)); each
+    /// [`IdescError`] is built from the value when it is read, in the order of the fields
+    /// concerned: the reserved bits first, lowest first, then the type codes and the rules of
+    /// rules.md R11-R13 and Table 39.
+    #[must_use]
+    #[inline(always)]
+    pub const fn decode(bits: u32, kind: Kind) -> IdescDecoded {
+        // One copy per kind, in which the layout and the codes are constants.
+        match kind {
+            Kind::F16 => decode_as::<0>(bits),
+            Kind::Tf32 => decode_as::<1>(bits),
+            Kind::F8f6f4 => decode_as::<2>(bits),
+            Kind::I8 => decode_as::<3>(bits),
+            Kind::Mxf8f6f4 => decode_as::<4>(bits),
+            Kind::Mxf4 => decode_as::<5>(bits),
+            Kind::Mxf4nvf4 => decode_as::<6>(bits),
         }
-        k += 1;
     }
-    out
-};
 
-/// The accumulator type each dtype code stands for under each kind
-/// ([`ElementType::from_d_code`]; block-scaled kinds have no dtype field and always get f32).
-pub(super) const D_TYPES: [[Option<ElementType>; 4]; 7] = {
-    let mut out = [[None; 4]; 7];
-    let mut k = 0;
-    while k < Kind::ALL.len() {
-        let kind = Kind::ALL[k];
-        let mut code = 0;
-        while code < 4 {
-            out[k][code] = if kind.is_block_scaled() {
-                Some(ElementType::F32)
-            } else {
-                ElementType::from_d_code(kind, code as u8)
-            };
-            code += 1;
+    /// True when `bits` is a valid instruction descriptor under `kind`: exactly when
+    /// [`InstructionDescriptor::decode`] reports no error (warnings allowed), which the
+    /// exhaustive sweep (`conformance/idesc-sweep`) checks on all 2^32 values of every kind.
+    ///
+    /// The rules of Tables 42-44 (reserved bits, rules.md R10; type codes, R8 and R12;
+    /// transposition, negation, saturation and the sparsity selector, R11; scale type and
+    /// scale-factor IDs, R12-R13) and the Table 39 ranges of M and N are read here as masks and
+    /// small per-kind tables built at compile time, without building any diagnostic.
+    ///
+    /// ```
+    /// use tcgen05::instruction_descriptor::InstructionDescriptor;
+    /// use tcgen05::Kind;
+    ///
+    /// const OK: bool = InstructionDescriptor::is_valid(0x0810_0490, Kind::F16);
+    /// assert!(OK);
+    /// assert!(!InstructionDescriptor::is_valid(0x0810_0490 | 1 << 23, Kind::F16));
+    /// ```
+    #[must_use]
+    #[inline(always)]
+    pub const fn is_valid(bits: u32, kind: Kind) -> bool {
+        let v = &VALIDITY[kind as usize];
+        let types = ((bits >> 4) & 0x3) | ((bits >> 5) & 0xfc) | ((bits >> 7) & 0x300);
+        let modifiers = (bits & 0xf) | ((bits >> 9) & 0x30);
+        let scales = ((bits >> 4) & 0x3) | ((bits >> 21) & 0x4) | ((bits >> 26) & 0x18);
+        let n = (bits >> 17) & 0x3f;
+        let m = (bits >> 24) & 0x1f;
+        (bits & v.reserved == 0)
+            & (n.wrapping_sub(1) < 32)
+            & ((v.m_codes >> m) & 1 == 1)
+            & ((v.types[(types >> 5) as usize] >> (types & 31)) & 1 == 1)
+            & ((v.modifiers >> modifiers) & 1 == 1)
+            & ((v.scales >> scales) & 1 == 1)
+            & ((bits & v.k96_sparse != v.k96_sparse) | (v.k96_sparse == 0))
+    }
+
+    /// The decode of a raw value through its fields: reads them, then applies
+    /// [`IdescFields::validate`]'s rules to them, after the reserved bits and undefined type
+    /// codes. [`InstructionDescriptor::decode`] gives the same fields and the same problems in
+    /// the same order (checked by the tests and by the sweep); this path stays as the second
+    /// reading that proves it.
+    #[doc(hidden)]
+    #[must_use]
+    pub const fn decode_by_fields(
+        bits: u32,
+        kind: Kind,
+    ) -> (Option<IdescFields>, Diagnostics<IdescError, MAX_PROBLEMS>) {
+        let raw = bits as u64;
+        let mut d = Diagnostics::new();
+        // Reserved bits, one error per set bit, lowest first.
+        let mut reserved = bits & reserved_mask(kind);
+        while reserved != 0 {
+            let bit = reserved.trailing_zeros() as u8;
+            d.push(IdescError::ReservedBit { bit, kind });
+            reserved &= reserved - 1;
         }
-        k += 1;
-    }
-    out
-};
-
-/// The M field codes of the Table 39 shapes (32, 64, 128, 256; block-scaled 128, 256), as a
-/// mask over the field's value (M >> 4 in Table 42, M >> 7 in Tables 43-44).
-pub(super) const fn m_shapes(kind: Kind) -> u32 {
-    let shapes: &[u16] = if kind.is_block_scaled() {
-        &[128, 256]
-    } else {
-        &[32, 64, 128, 256]
-    };
-    let mut mask = 0u32;
-    let mut i = 0;
-    while i < shapes.len() {
-        mask |= 1 << (shapes[i] / m_unit(kind));
-        i += 1;
-    }
-    mask
-}
-
-/// The same shapes as a mask over the five bits 24-28 (Table 42 stores M >> 4 there; Tables
-/// 43-44 store M >> 7 at 27-28 and reserve 24-26).
-pub(super) const fn m_codes(kind: Kind) -> u32 {
-    let (lo, _) = FIELD_BITS[layout_index(kind)][IdescField::M as usize];
-    let shapes = m_shapes(kind);
-    let mut mask = 0u32;
-    let mut code = 0;
-    while code < 32 {
-        if (shapes >> code) & 1 == 1 {
-            mask |= 1 << (code << (lo - 24));
-        }
-        code += 1;
-    }
-    mask
-}
-
-/// Positions in an [`IdescDiagnostics`] set. Positions 0-31 are the reserved bits of the word
-/// themselves (decisions.md R10); the others are one check each, numbered in the order
-/// [`InstructionDescriptor::decode`] reports them.
-pub(super) mod at {
-    pub const D_CODE: u32 = 32;
-    pub const A_CODE: u32 = 33;
-    pub const B_CODE: u32 = 34;
-    pub const F16_ACC_A: u32 = 35;
-    pub const F16_ACC_B: u32 = 36;
-    pub const MIXED_F16_BF16: u32 = 37;
-    pub const SATURATE: u32 = 38;
-    pub const NEGATE_A: u32 = 39;
-    pub const NEGATE_B: u32 = 40;
-    pub const TRANSPOSE_A: u32 = 41;
-    pub const TRANSPOSE_B: u32 = 42;
-    pub const SELECTOR_DENSE: u32 = 43;
-    pub const SELECTOR_NOT_ZERO: u32 = 44;
-    pub const N_RANGE: u32 = 45;
-    pub const M_SHAPE: u32 = 46;
-    pub const SCALE_TYPE: u32 = 47;
-    pub const SFA_ID: u32 = 48;
-    pub const SFB_ID: u32 = 49;
-    pub const K96_SPARSE: u32 = 50;
-}
-
-/// The positions whose problems are warnings (decisions.md R12's mixed f16/bf16 pair).
-pub(super) const WARNINGS: u64 = 1 << at::MIXED_F16_BF16;
-
-#[inline(always)]
-const fn flag(broken: bool, position: u32) -> u64 {
-    (broken as u64) << position
-}
-
-/// The type codes of one kind as masks over the code (bit `c` for code `c`), read from
-/// [`AB_TYPES`] and [`D_TYPES`] at compile time.
-#[derive(Clone, Copy)]
-struct Codes {
-    /// dtype codes that name a type (all four for the block-scaled kinds, which have no dtype).
-    d: u32,
-    /// dtype codes that name f16.
-    d_f16: u32,
-    /// atype/btype codes that name a type.
-    ab: u32,
-    /// atype/btype codes that name bf16.
-    ab_bf16: u32,
-    /// atype/btype codes that name a 4- or 6-bit type (decisions.md R11).
-    ab_sub_byte: u32,
-}
-
-const CODES: [Codes; 7] = {
-    let mut out = [Codes {
-        d: 0,
-        d_f16: 0,
-        ab: 0,
-        ab_bf16: 0,
-        ab_sub_byte: 0,
-    }; 7];
-    let mut k = 0;
-    while k < 7 {
-        let mut c = 0;
-        while c < 8 {
-            if let Some(t) = AB_TYPES[k][c] {
-                out[k].ab |= 1 << c;
-                if matches!(t, ElementType::Bf16) {
-                    out[k].ab_bf16 |= 1 << c;
-                }
-                if t.is_sub_byte() {
-                    out[k].ab_sub_byte |= 1 << c;
-                }
+        let a_code = get(raw, kind, IdescField::AType) as u8;
+        let b_code = get(raw, kind, IdescField::BType) as u8;
+        let a_type = ElementType::from_ab_code(kind, a_code);
+        let b_type = ElementType::from_ab_code(kind, b_code);
+        let d_type = if kind.is_block_scaled() {
+            Some(ElementType::F32)
+        } else {
+            let c = get(raw, kind, IdescField::DType) as u8;
+            let t = ElementType::from_d_code(kind, c);
+            if t.is_none() {
+                d.push(IdescError::InvalidTypeCode {
+                    field: IdescField::DType,
+                    code: c,
+                    kind,
+                });
             }
-            if c < 4 {
-                if let Some(t) = D_TYPES[k][c] {
-                    out[k].d |= 1 << c;
-                    if matches!(t, ElementType::F16) {
-                        out[k].d_f16 |= 1 << c;
-                    }
-                }
+            t
+        };
+        if a_type.is_none() {
+            d.push(IdescError::InvalidTypeCode {
+                field: IdescField::AType,
+                code: a_code,
+                kind,
+            });
+        }
+        if b_type.is_none() {
+            d.push(IdescError::InvalidTypeCode {
+                field: IdescField::BType,
+                code: b_code,
+                kind,
+            });
+        }
+        let scale_type = if kind.is_block_scaled() {
+            ScaleType::from_code(get(raw, kind, IdescField::ScaleType) as u8)
+        } else {
+            None
+        };
+        // Every rule that does not read a type is checked even when a type code names no type
+        // (an M = 0 or an N = 0 is reported next to a bad d_type); a placeholder stands in for
+        // each unknown type and the rules that read it are skipped (`TypesKnown`).
+        let known = TypesKnown {
+            d: d_type.is_some(),
+            a: a_type.is_some(),
+            b: b_type.is_some(),
+        };
+        let f = IdescFields {
+            kind,
+            d_type: placeholder(d_type),
+            a_type: placeholder(a_type),
+            b_type: placeholder(b_type),
+            m: (get(raw, kind, IdescField::M) as u16) * m_unit(kind),
+            n: (get(raw, kind, IdescField::N) as u16) << 3,
+            sparse: get(raw, kind, IdescField::Sparse) == 1,
+            sparsity_selector: get(raw, kind, IdescField::SparsitySelector) as u8,
+            saturate: get(raw, kind, IdescField::Saturate) == 1,
+            negate_a: get(raw, kind, IdescField::NegateA) == 1,
+            negate_b: get(raw, kind, IdescField::NegateB) == 1,
+            transpose_a: get(raw, kind, IdescField::TransposeA) == 1,
+            transpose_b: get(raw, kind, IdescField::TransposeB) == 1,
+            max_shift: match MaxShift::from_code(get(raw, kind, IdescField::MaxShift) as u8) {
+                Some(s) => s,
+                None => MaxShift::None,
+            },
+            scale_type,
+            sfa_id: get(raw, kind, IdescField::SfaId) as u8,
+            sfb_id: get(raw, kind, IdescField::SfbId) as u8,
+            k96: get(raw, kind, IdescField::K) == 1,
+        };
+        check_fields(&f, known, &mut d);
+        let fields = if known.d && known.a && known.b {
+            Some(f)
+        } else {
+            None
+        };
+        (fields, d)
+    }
+
+    /// The kinds under which `bits` decodes without errors (warnings allowed), in
+    /// [`Kind::ALL`] order: those for which [`InstructionDescriptor::is_valid`] holds.
+    #[must_use]
+    #[inline]
+    pub const fn valid_kinds(bits: u32) -> KindSet {
+        let mut set = KindSet::EMPTY;
+        let mut i = 0;
+        while i < Kind::ALL.len() {
+            let k = Kind::ALL[i];
+            if Self::is_valid(bits, k) {
+                set = set.with(k);
             }
-            c += 1;
+            i += 1;
         }
-        k += 1;
+        set
     }
-    out
-};
-
-/// True when bit `i` of `mask` is set.
-#[inline(always)]
-pub(super) const fn has(mask: u32, i: u32) -> bool {
-    (mask >> i) & 1 == 1
-}
-
-/// The set of problems of a raw value under `kind`: the rules of [`check_fields`] as they apply
-/// to decoded fields, one bit each, plus the reserved bits. The decoder reads them from
-/// [`PROBLEM_TABLES`], built from this function.
-#[inline(always)]
-pub(super) const fn problems(bits: u32, kind: Kind) -> u64 {
-    let l = layout_index(kind);
-    let c = &CODES[kind as usize];
-    let table42 = l == 0;
-    let a_code = field(bits, l, IdescField::AType);
-    let b_code = field(bits, l, IdescField::BType);
-    let d_code = field(bits, l, IdescField::DType);
-    let (a_ok, b_ok, d_ok) = (has(c.ab, a_code), has(c.ab, b_code), has(c.d, d_code));
-    let mut p = (bits & reserved_mask(kind)) as u64;
-    p |= flag(!d_ok, at::D_CODE) | flag(!a_ok, at::A_CODE) | flag(!b_ok, at::B_CODE);
-    if matches!(kind, Kind::F16) {
-        // R12: an f16 accumulator takes f16 inputs; f16 with bf16 is a warning.
-        let both = a_ok & b_ok;
-        let d16 = d_ok & has(c.d_f16, d_code);
-        p |= flag(both & d16 & has(c.ab_bf16, a_code), at::F16_ACC_A);
-        p |= flag(both & d16 & has(c.ab_bf16, b_code), at::F16_ACC_B);
-        p |= flag(both & (a_code != b_code), at::MIXED_F16_BF16);
-    }
-    let i8 = matches!(kind, Kind::I8);
-    let saturate = field(bits, l, IdescField::Saturate) != 0;
-    p |= flag(table42 & saturate & !i8, at::SATURATE);
-    p |= flag(
-        i8 & (field(bits, l, IdescField::NegateA) != 0),
-        at::NEGATE_A,
-    );
-    p |= flag(
-        i8 & (field(bits, l, IdescField::NegateB) != 0),
-        at::NEGATE_B,
-    );
-    let no_transpose = matches!(kind, Kind::Mxf4 | Kind::Mxf4nvf4);
-    let ta = field(bits, l, IdescField::TransposeA) != 0;
-    let tb = field(bits, l, IdescField::TransposeB) != 0;
-    p |= flag(
-        ta & (no_transpose | has(c.ab_sub_byte, a_code)),
-        at::TRANSPOSE_A,
-    );
-    p |= flag(
-        tb & (no_transpose | has(c.ab_sub_byte, b_code)),
-        at::TRANSPOSE_B,
-    );
-    let selector = field(bits, l, IdescField::SparsitySelector) != 0;
-    let sparse = field(bits, l, IdescField::Sparse) != 0;
-    p |= flag(selector & !sparse, at::SELECTOR_DENSE);
-    p |= flag(
-        selector & sparse & matches!(kind, Kind::I8 | Kind::F8f6f4),
-        at::SELECTOR_NOT_ZERO,
-    );
-    let n = field(bits, l, IdescField::N);
-    p |= flag(n.wrapping_sub(1) >= 32, at::N_RANGE);
-    p |= flag(
-        !has(m_shapes(kind), field(bits, l, IdescField::M)),
-        at::M_SHAPE,
-    );
-    if kind.is_block_scaled() {
-        // Code 1 is UE8M0, code 0 UE4M3 (Tables 43-44); IDs per decisions.md R13.
-        let ue4m3 = field(bits, l, IdescField::ScaleType) == 0;
-        p |= flag(ue4m3 & !matches!(kind, Kind::Mxf4nvf4), at::SCALE_TYPE);
-        if !matches!(kind, Kind::Mxf8f6f4) {
-            let allowed = if ue4m3 { 0b0001 } else { 0b0101 };
-            p |= flag(!has(allowed, field(bits, l, IdescField::SfaId)), at::SFA_ID);
-            p |= flag(!has(allowed, field(bits, l, IdescField::SfbId)), at::SFB_ID);
-        }
-    }
-    p |= flag(
-        (field(bits, l, IdescField::K) != 0) & sparse,
-        at::K96_SPARSE,
-    );
-    p
 }
 
 /// [`InstructionDescriptor::decode`] under the kind `Kind::ALL[K]`.
@@ -339,95 +244,10 @@ const fn decode_fields(bits: u32, kind: Kind) -> Option<IdescFields> {
     })
 }
 
-/// The problem at `position` of a raw value's set, with its field and value read from the
-/// value.
-#[inline]
-pub(super) const fn problem_at(bits: u32, kind: Kind, position: u32) -> IdescError {
-    if position < 32 {
-        return IdescError::ReservedBit {
-            bit: position as u8,
-            kind,
-        };
-    }
-    let l = layout_index(kind);
-    let k = kind as usize;
-    let a_code = field(bits, l, IdescField::AType);
-    let b_code = field(bits, l, IdescField::BType);
-    let scale = if kind.is_block_scaled() {
-        ScaleType::from_code(field(bits, l, IdescField::ScaleType) as u8)
-    } else {
-        None
-    };
-    let selector = field(bits, l, IdescField::SparsitySelector) as u8;
-    match position {
-        at::D_CODE => IdescError::InvalidTypeCode {
-            field: IdescField::DType,
-            code: field(bits, l, IdescField::DType) as u8,
-            kind,
-        },
-        at::A_CODE => IdescError::InvalidTypeCode {
-            field: IdescField::AType,
-            code: a_code as u8,
-            kind,
-        },
-        at::B_CODE => IdescError::InvalidTypeCode {
-            field: IdescField::BType,
-            code: b_code as u8,
-            kind,
-        },
-        at::F16_ACC_A => IdescError::F16AccumulatorNeedsF16Inputs {
-            field: IdescField::AType,
-        },
-        at::F16_ACC_B => IdescError::F16AccumulatorNeedsF16Inputs {
-            field: IdescField::BType,
-        },
-        at::MIXED_F16_BF16 => IdescError::MixedF16Bf16,
-        at::SATURATE => IdescError::SaturateNotI8 { kind },
-        at::NEGATE_A => IdescError::NegateI8 {
-            field: IdescField::NegateA,
-        },
-        at::NEGATE_B => IdescError::NegateI8 {
-            field: IdescField::NegateB,
-        },
-        at::TRANSPOSE_A => IdescError::TransposeNotAllowed {
-            field: IdescField::TransposeA,
-            kind,
-            ty: placeholder(AB_TYPES[k][a_code as usize]),
-        },
-        at::TRANSPOSE_B => IdescError::TransposeNotAllowed {
-            field: IdescField::TransposeB,
-            kind,
-            ty: placeholder(AB_TYPES[k][b_code as usize]),
-        },
-        at::SELECTOR_DENSE => IdescError::SparsitySelectorWithoutSparsity { value: selector },
-        at::SELECTOR_NOT_ZERO => IdescError::SparsitySelectorNotZero {
-            value: selector,
-            kind,
-        },
-        at::N_RANGE => IdescError::NOutOfRange {
-            n: (field(bits, l, IdescField::N) as u16) << 3,
-        },
-        at::M_SHAPE => IdescError::MNotInTable39 {
-            m: field(bits, l, IdescField::M) as u16 * m_unit(kind),
-            kind,
-        },
-        at::SCALE_TYPE => IdescError::ScaleTypeNotForKind { scale, kind },
-        at::SFA_ID => IdescError::SfIdNotAllowed {
-            field: IdescField::SfaId,
-            value: field(bits, l, IdescField::SfaId) as u8,
-            kind,
-            scale,
-        },
-        at::SFB_ID => IdescError::SfIdNotAllowed {
-            field: IdescField::SfbId,
-            value: field(bits, l, IdescField::SfbId) as u8,
-            kind,
-            scale,
-        },
-        at::K96_SPARSE => IdescError::K96Sparse,
-        bit => IdescError::ReservedBit {
-            bit: (bit & 31) as u8,
-            kind,
-        },
+/// Reads `field` from `raw` under `kind`, or 0 when the layout lacks it.
+const fn get(raw: u64, kind: Kind, field: IdescField) -> u64 {
+    match row(kind, field) {
+        Some(r) => r.get(raw),
+        None => 0,
     }
 }

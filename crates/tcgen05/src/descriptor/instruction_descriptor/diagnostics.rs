@@ -1,8 +1,13 @@
 //! [`IdescDiagnostics`] (the problems of a decoded value, Tables 42-44), [`IdescDecoded`] and
 //! [`KindSet`].
 
-use super::*;
+use super::codes::{field, layout_index, placeholder, AB_TYPES, FIELD_BITS, WARNINGS};
+use super::error::{IdescError, IdescRule, MAX_PROBLEMS};
+use super::{at, m_unit, IdescField, IdescFields};
 use crate::diagnostic::problem_set;
+use crate::diagnostic::Diagnostics;
+use crate::mma::Kind;
+use crate::mma::ScaleType;
 
 problem_set! {
     /// Every problem of a decoded instruction descriptor, kept as the set of checks it fails.
@@ -151,5 +156,98 @@ impl KindSet {
     /// The kinds in the set, in [`Kind::ALL`] order.
     pub fn iter(self) -> impl Iterator<Item = Kind> {
         Kind::ALL.into_iter().filter(move |k| self.contains(*k))
+    }
+}
+
+/// The problem at `position` of a raw value's set, with its field and value read from the
+/// value.
+#[inline]
+pub(super) const fn problem_at(bits: u32, kind: Kind, position: u32) -> IdescError {
+    if position < 32 {
+        return IdescError::ReservedBit {
+            bit: position as u8,
+            kind,
+        };
+    }
+    let l = layout_index(kind);
+    let k = kind as usize;
+    let a_code = field(bits, l, IdescField::AType);
+    let b_code = field(bits, l, IdescField::BType);
+    let scale = if kind.is_block_scaled() {
+        ScaleType::from_code(field(bits, l, IdescField::ScaleType) as u8)
+    } else {
+        None
+    };
+    let selector = field(bits, l, IdescField::SparsitySelector) as u8;
+    match position {
+        at::D_CODE => IdescError::InvalidTypeCode {
+            field: IdescField::DType,
+            code: field(bits, l, IdescField::DType) as u8,
+            kind,
+        },
+        at::A_CODE => IdescError::InvalidTypeCode {
+            field: IdescField::AType,
+            code: a_code as u8,
+            kind,
+        },
+        at::B_CODE => IdescError::InvalidTypeCode {
+            field: IdescField::BType,
+            code: b_code as u8,
+            kind,
+        },
+        at::F16_ACC_A => IdescError::F16AccumulatorNeedsF16Inputs {
+            field: IdescField::AType,
+        },
+        at::F16_ACC_B => IdescError::F16AccumulatorNeedsF16Inputs {
+            field: IdescField::BType,
+        },
+        at::MIXED_F16_BF16 => IdescError::MixedF16Bf16,
+        at::SATURATE => IdescError::SaturateNotI8 { kind },
+        at::NEGATE_A => IdescError::NegateI8 {
+            field: IdescField::NegateA,
+        },
+        at::NEGATE_B => IdescError::NegateI8 {
+            field: IdescField::NegateB,
+        },
+        at::TRANSPOSE_A => IdescError::TransposeNotAllowed {
+            field: IdescField::TransposeA,
+            kind,
+            ty: placeholder(AB_TYPES[k][a_code as usize]),
+        },
+        at::TRANSPOSE_B => IdescError::TransposeNotAllowed {
+            field: IdescField::TransposeB,
+            kind,
+            ty: placeholder(AB_TYPES[k][b_code as usize]),
+        },
+        at::SELECTOR_DENSE => IdescError::SparsitySelectorWithoutSparsity { value: selector },
+        at::SELECTOR_NOT_ZERO => IdescError::SparsitySelectorNotZero {
+            value: selector,
+            kind,
+        },
+        at::N_RANGE => IdescError::NOutOfRange {
+            n: (field(bits, l, IdescField::N) as u16) << 3,
+        },
+        at::M_SHAPE => IdescError::MNotInTable39 {
+            m: field(bits, l, IdescField::M) as u16 * m_unit(kind),
+            kind,
+        },
+        at::SCALE_TYPE => IdescError::ScaleTypeNotForKind { scale, kind },
+        at::SFA_ID => IdescError::SfIdNotAllowed {
+            field: IdescField::SfaId,
+            value: field(bits, l, IdescField::SfaId) as u8,
+            kind,
+            scale,
+        },
+        at::SFB_ID => IdescError::SfIdNotAllowed {
+            field: IdescField::SfbId,
+            value: field(bits, l, IdescField::SfbId) as u8,
+            kind,
+            scale,
+        },
+        at::K96_SPARSE => IdescError::K96Sparse,
+        bit => IdescError::ReservedBit {
+            bit: (bit & 31) as u8,
+            kind,
+        },
     }
 }

@@ -1,8 +1,13 @@
 //! `Display` of an instruction descriptor as its layout table (Tables 42-44) and
 //! [`RowMeaning`], one row's value in words.
 
-use super::*;
+use super::encode::InstructionDescriptor;
+use super::{layout, row, table_number, IdescField};
+use crate::bits::BitField;
 use crate::bits::RowReading;
+use crate::diagnostic::{Diagnostic, OneLine, Severity};
+use crate::mma::Kind;
+use core::fmt;
 
 /// The meaning, in words, of one layout row's bits in a raw value: what [`Display`] prints in
 /// the last column, and what the command-line tool prints too.

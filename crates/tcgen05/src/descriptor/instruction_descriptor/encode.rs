@@ -1,10 +1,14 @@
 //! [`InstructionDescriptor`]: encoding from [`IdescFields`] and the field-by-field checks of
 //! Tables 42-44.
 
-use super::*;
+use super::error::{IdescError, MAX_PROBLEMS};
+use super::{layout, m_unit, row, IdescField, IdescFields};
+use crate::bits::Role;
+use crate::diagnostic::Diagnostics;
+use crate::mma::{ElementType, IdescLayout, Kind, ScaleType};
 
 /// A 32-bit instruction descriptor together with its kind, satisfying every rule of the kind's
-/// layout (Tables 42-44, decisions.md R8-R13) that does not depend on `.cta_group`, `.ws` or the
+/// layout (Tables 42-44, rules.md R8-R13) that does not depend on `.cta_group`, `.ws` or the
 /// target.
 ///
 /// Build one with [`InstructionDescriptor::try_new`] / [`InstructionDescriptor::new`] from
@@ -96,192 +100,14 @@ impl InstructionDescriptor {
             None => None,
         }
     }
-
-    /// Decodes any 32-bit value under `kind`, reporting every problem. Never panics.
-    ///
-    /// The problems are kept as a set of the rules broken ([`IdescDiagnostics`]); each
-    /// [`IdescError`] is built from the value when it is read, in the order of the fields
-    /// concerned: the reserved bits first, lowest first, then the type codes and the rules of
-    /// decisions.md R11-R13 and Table 39.
-    #[must_use]
-    #[inline(always)]
-    pub const fn decode(bits: u32, kind: Kind) -> IdescDecoded {
-        // One copy per kind, in which the layout and the codes are constants.
-        match kind {
-            Kind::F16 => decode_as::<0>(bits),
-            Kind::Tf32 => decode_as::<1>(bits),
-            Kind::F8f6f4 => decode_as::<2>(bits),
-            Kind::I8 => decode_as::<3>(bits),
-            Kind::Mxf8f6f4 => decode_as::<4>(bits),
-            Kind::Mxf4 => decode_as::<5>(bits),
-            Kind::Mxf4nvf4 => decode_as::<6>(bits),
-        }
-    }
-
-    /// True when `bits` is a valid instruction descriptor under `kind`: exactly when
-    /// [`InstructionDescriptor::decode`] reports no error (warnings allowed), which the
-    /// exhaustive sweep (`conformance/idesc-sweep`) checks on all 2^32 values of every kind.
-    ///
-    /// The rules of Tables 42-44 (reserved bits, decisions.md R10; type codes, R8 and R12;
-    /// transposition, negation, saturation and the sparsity selector, R11; scale type and
-    /// scale-factor IDs, R12-R13) and the Table 39 ranges of M and N are read here as masks and
-    /// small per-kind tables built at compile time, without building any diagnostic.
-    ///
-    /// ```
-    /// use tcgen05::instruction_descriptor::InstructionDescriptor;
-    /// use tcgen05::Kind;
-    ///
-    /// const OK: bool = InstructionDescriptor::is_valid(0x0810_0490, Kind::F16);
-    /// assert!(OK);
-    /// assert!(!InstructionDescriptor::is_valid(0x0810_0490 | 1 << 23, Kind::F16));
-    /// ```
-    #[must_use]
-    #[inline(always)]
-    pub const fn is_valid(bits: u32, kind: Kind) -> bool {
-        let v = &VALIDITY[kind as usize];
-        let types = ((bits >> 4) & 0x3) | ((bits >> 5) & 0xfc) | ((bits >> 7) & 0x300);
-        let modifiers = (bits & 0xf) | ((bits >> 9) & 0x30);
-        let scales = ((bits >> 4) & 0x3) | ((bits >> 21) & 0x4) | ((bits >> 26) & 0x18);
-        let n = (bits >> 17) & 0x3f;
-        let m = (bits >> 24) & 0x1f;
-        (bits & v.reserved == 0)
-            & (n.wrapping_sub(1) < 32)
-            & ((v.m_codes >> m) & 1 == 1)
-            & ((v.types[(types >> 5) as usize] >> (types & 31)) & 1 == 1)
-            & ((v.modifiers >> modifiers) & 1 == 1)
-            & ((v.scales >> scales) & 1 == 1)
-            & ((bits & v.k96_sparse != v.k96_sparse) | (v.k96_sparse == 0))
-    }
-
-    /// The decode of a raw value through its fields: reads them, then applies
-    /// [`IdescFields::validate`]'s rules to them, after the reserved bits and undefined type
-    /// codes. [`InstructionDescriptor::decode`] gives the same fields and the same problems in
-    /// the same order (checked by the tests and by the sweep); this path stays as the second
-    /// reading that proves it.
-    #[doc(hidden)]
-    #[must_use]
-    pub const fn decode_by_fields(
-        bits: u32,
-        kind: Kind,
-    ) -> (Option<IdescFields>, Diagnostics<IdescError, MAX_PROBLEMS>) {
-        let raw = bits as u64;
-        let mut d = Diagnostics::new();
-        // Reserved bits, one error per set bit, lowest first.
-        let mut reserved = bits & reserved_mask(kind);
-        while reserved != 0 {
-            let bit = reserved.trailing_zeros() as u8;
-            d.push(IdescError::ReservedBit { bit, kind });
-            reserved &= reserved - 1;
-        }
-        let a_code = get(raw, kind, IdescField::AType) as u8;
-        let b_code = get(raw, kind, IdescField::BType) as u8;
-        let a_type = ElementType::from_ab_code(kind, a_code);
-        let b_type = ElementType::from_ab_code(kind, b_code);
-        let d_type = if kind.is_block_scaled() {
-            Some(ElementType::F32)
-        } else {
-            let c = get(raw, kind, IdescField::DType) as u8;
-            let t = ElementType::from_d_code(kind, c);
-            if t.is_none() {
-                d.push(IdescError::InvalidTypeCode {
-                    field: IdescField::DType,
-                    code: c,
-                    kind,
-                });
-            }
-            t
-        };
-        if a_type.is_none() {
-            d.push(IdescError::InvalidTypeCode {
-                field: IdescField::AType,
-                code: a_code,
-                kind,
-            });
-        }
-        if b_type.is_none() {
-            d.push(IdescError::InvalidTypeCode {
-                field: IdescField::BType,
-                code: b_code,
-                kind,
-            });
-        }
-        let scale_type = if kind.is_block_scaled() {
-            ScaleType::from_code(get(raw, kind, IdescField::ScaleType) as u8)
-        } else {
-            None
-        };
-        // Every rule that does not read a type is checked even when a type code names no type
-        // (an M = 0 or an N = 0 is reported next to a bad d_type); a placeholder stands in for
-        // each unknown type and the rules that read it are skipped (`TypesKnown`).
-        let known = TypesKnown {
-            d: d_type.is_some(),
-            a: a_type.is_some(),
-            b: b_type.is_some(),
-        };
-        let f = IdescFields {
-            kind,
-            d_type: placeholder(d_type),
-            a_type: placeholder(a_type),
-            b_type: placeholder(b_type),
-            m: (get(raw, kind, IdescField::M) as u16) * m_unit(kind),
-            n: (get(raw, kind, IdescField::N) as u16) << 3,
-            sparse: get(raw, kind, IdescField::Sparse) == 1,
-            sparsity_selector: get(raw, kind, IdescField::SparsitySelector) as u8,
-            saturate: get(raw, kind, IdescField::Saturate) == 1,
-            negate_a: get(raw, kind, IdescField::NegateA) == 1,
-            negate_b: get(raw, kind, IdescField::NegateB) == 1,
-            transpose_a: get(raw, kind, IdescField::TransposeA) == 1,
-            transpose_b: get(raw, kind, IdescField::TransposeB) == 1,
-            max_shift: match MaxShift::from_code(get(raw, kind, IdescField::MaxShift) as u8) {
-                Some(s) => s,
-                None => MaxShift::None,
-            },
-            scale_type,
-            sfa_id: get(raw, kind, IdescField::SfaId) as u8,
-            sfb_id: get(raw, kind, IdescField::SfbId) as u8,
-            k96: get(raw, kind, IdescField::K) == 1,
-        };
-        check_fields(&f, known, &mut d);
-        let fields = if known.d && known.a && known.b {
-            Some(f)
-        } else {
-            None
-        };
-        (fields, d)
-    }
-
-    /// The kinds under which `bits` decodes without errors (warnings allowed), in
-    /// [`Kind::ALL`] order: those for which [`InstructionDescriptor::is_valid`] holds.
-    #[must_use]
-    #[inline]
-    pub const fn valid_kinds(bits: u32) -> KindSet {
-        let mut set = KindSet::EMPTY;
-        let mut i = 0;
-        while i < Kind::ALL.len() {
-            let k = Kind::ALL[i];
-            if Self::is_valid(bits, k) {
-                set = set.with(k);
-            }
-            i += 1;
-        }
-        set
-    }
-}
-
-/// A decoded type, or a placeholder for a code that names no type (its rules are skipped).
-pub(super) const fn placeholder(t: Option<ElementType>) -> ElementType {
-    match t {
-        Some(t) => t,
-        None => ElementType::F32,
-    }
 }
 
 /// Which of the three types are known: a decoded type code may name no type under the kind.
 #[derive(Clone, Copy)]
 pub(super) struct TypesKnown {
-    d: bool,
-    a: bool,
-    b: bool,
+    pub(super) d: bool,
+    pub(super) a: bool,
+    pub(super) b: bool,
 }
 
 impl TypesKnown {
@@ -290,14 +116,6 @@ impl TypesKnown {
         a: true,
         b: true,
     };
-}
-
-/// Reads `field` from `raw` under `kind`, or 0 when the layout lacks it.
-const fn get(raw: u64, kind: Kind, field: IdescField) -> u64 {
-    match row(kind, field) {
-        Some(r) => r.get(raw),
-        None => 0,
-    }
 }
 
 /// The value each layout field takes for `f` (M and N already shifted).

@@ -1,7 +1,10 @@
-//! [`IdescError`], [`IdescRule`] and [`IDESC_RULES`]: the rules of Tables 42-44 (decisions.md
+//! [`IdescError`], [`IdescRule`] and [`IDESC_RULES`]: the rules of Tables 42-44 (rules.md
 //! R8-R13, Table 39's M and N) and their wording.
 
-use super::*;
+use super::{m_unit, table_number, IdescField};
+use crate::diagnostic::{Diagnostic, Rule, RuleSource, Severity, Source};
+use crate::mma::{ElementType, Kind, ScaleType};
+use core::fmt;
 
 /// Capacity of the problem lists of this module: more than one value can break at once.
 pub const MAX_PROBLEMS: usize = 32;
@@ -13,7 +16,7 @@ pub const MAX_PROBLEMS: usize = 32;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum IdescError {
-    /// A reserved bit is set (decisions.md R10).
+    /// A reserved bit is set (rules.md R10).
     ReservedBit {
         /// The bit.
         bit: u8,
@@ -29,7 +32,7 @@ pub enum IdescError {
         /// The kind.
         kind: Kind,
     },
-    /// A type that the kind does not take for this operand (Tables 39, 42-44; decisions.md R12).
+    /// A type that the kind does not take for this operand (Tables 39, 42-44; rules.md R12).
     TypeNotForKind {
         /// `DType`, `AType` or `BType`.
         field: IdescField,
@@ -38,15 +41,15 @@ pub enum IdescError {
         /// The kind.
         kind: Kind,
     },
-    /// An f16 accumulator with a bf16 input (decisions.md R12: D = f16 only with f16 inputs).
+    /// An f16 accumulator with a bf16 input (rules.md R12: D = f16 only with f16 inputs).
     F16AccumulatorNeedsF16Inputs {
         /// The offending input's field.
         field: IdescField,
     },
-    /// f16 mixed with bf16 (a warning: Table 39 does not list the pair; decisions.md R12).
+    /// f16 mixed with bf16 (a warning: Table 39 does not list the pair; rules.md R12).
     MixedF16Bf16,
     /// A field that the kind's layout does not have was given a non-default value
-    /// (decisions.md R11).
+    /// (rules.md R11).
     FieldNotInLayout {
         /// The field.
         field: IdescField,
@@ -55,17 +58,17 @@ pub enum IdescError {
         /// The kind.
         kind: Kind,
     },
-    /// Saturate is only for `.kind::i8` (Table 42; decisions.md R11).
+    /// Saturate is only for `.kind::i8` (Table 42; rules.md R11).
     SaturateNotI8 {
         /// The kind.
         kind: Kind,
     },
-    /// Negation is not allowed with `.kind::i8` (Table 42; decisions.md R11).
+    /// Negation is not allowed with `.kind::i8` (Table 42; rules.md R11).
     NegateI8 {
         /// `NegateA` or `NegateB`.
         field: IdescField,
     },
-    /// Transposition (MN-major) is not allowed for this kind or element type (decisions.md R11;
+    /// Transposition (MN-major) is not allowed for this kind or element type (rules.md R11;
     /// PTX ISA 9.7.16.10.1).
     TransposeNotAllowed {
         /// `TransposeA` or `TransposeB`.
@@ -75,12 +78,12 @@ pub enum IdescError {
         /// The operand's type.
         ty: ElementType,
     },
-    /// A non-zero sparsity selector with a dense MMA (Table 42; decisions.md R11).
+    /// A non-zero sparsity selector with a dense MMA (Table 42; rules.md R11).
     SparsitySelectorWithoutSparsity {
         /// The selector.
         value: u8,
     },
-    /// A non-zero sparsity selector with `.kind::i8` or `.kind::f8f6f4` (decisions.md R11).
+    /// A non-zero sparsity selector with `.kind::i8` or `.kind::f8f6f4` (rules.md R11).
     SparsitySelectorNotZero {
         /// The selector.
         value: u8,
@@ -119,14 +122,14 @@ pub enum IdescError {
         kind: Kind,
     },
     /// A block-scaled kind without a scale type, or a scale type the kind does not take
-    /// (Tables 43-44; decisions.md R12).
+    /// (Tables 43-44; rules.md R12).
     ScaleTypeNotForKind {
         /// The scale type (`None` when missing).
         scale: Option<ScaleType>,
         /// The kind.
         kind: Kind,
     },
-    /// A scale-factor ID the kind does not allow (decisions.md R13: 0-3 for mxf8f6f4, 0 or 2 for
+    /// A scale-factor ID the kind does not allow (rules.md R13: 0-3 for mxf8f6f4, 0 or 2 for
     /// mxf4/mxf4nvf4, only 0 with UE4M3 scales, which imply the 4X / block16 vector).
     SfIdNotAllowed {
         /// `SfaId` or `SfbId`.
@@ -282,7 +285,7 @@ const KIND_TABLE: RuleSource = RuleSource::LayoutTable;
 const ERROR: Severity = Severity::Error;
 
 /// Every rule of the instruction descriptor (PTX ISA 9.7.16.4.2 Tables 42-44, the Table 39
-/// ranges that hold for every `.cta_group` and `.ws`, decisions.md R8-R13), one row each,
+/// ranges that hold for every `.cta_group` and `.ws`, rules.md R8-R13), one row each,
 /// indexed by [`IdescRule`]. [`IdescError`] reads its identifier, source and severity here.
 pub const IDESC_RULES: [Rule; 19] = [
     rule("idesc.reserved_bit", R10, ERROR, "Bits that the kind's layout reserves are 0."),

@@ -2,7 +2,7 @@
 //!
 //! The descriptor gives the shapes, types, sparsity, negation, transposition and (for the
 //! block-scaled kinds) the scale-factor selection of one MMA. Its layout depends on the MMA kind
-//! (decisions.md R8), so a raw value cannot be decoded without the kind:
+//! (rules.md R8), so a raw value cannot be decoded without the kind:
 //!
 //! | Kinds | Layout |
 //! |---|---|
@@ -40,12 +40,11 @@
 //!     InstructionDescriptor::new(IdescFields::new(Kind::F16, F32, F16, F16, 48, 64));
 //! ```
 
-use core::fmt;
-
-use crate::bits::{BitField, LayoutField, Meaning, Role, Word};
-use crate::diagnostic::{Diagnostic, Diagnostics, OneLine, Rule, RuleSource, Severity, Source};
+use crate::bits::{BitField, LayoutField, Meaning, Role};
+use crate::diagnostic::Diagnostics;
 use crate::mma::{ElementType, IdescLayout, Kind, MaxShift, ScaleType};
 
+mod codes;
 mod decode;
 mod diagnostics;
 mod display;
@@ -53,12 +52,11 @@ mod encode;
 mod error;
 mod tables;
 mod values;
-use decode::*;
+use codes::*;
 pub use diagnostics::*;
 pub use display::*;
 pub use encode::*;
 pub use error::*;
-use tables::*;
 pub use values::*;
 
 /// A field of the instruction descriptor, in any of its three layouts.
@@ -209,7 +207,7 @@ crate::bit_layout! {
 
 crate::bit_layout! {
     /// Instruction descriptor layout for `.kind::mxf4` and `.kind::mxf4nvf4` (PTX ISA
-    /// 9.7.16.4.2 Table 44). btype is 2 bits wide here and E2M1 is code 1 (decisions.md R8).
+    /// 9.7.16.4.2 Table 44). btype is 2 bits wide here and E2M1 is code 1 (rules.md R8).
     pub const TABLE_44: [BitField<IdescField>; 32 bits] = {
         0 ..= 1   Reserved0   reserved "Reserved" (Table 44);
         2 ..= 2   Sparse      value: SPARSITY "Sparsity: Dense = 0, Sparse = 1" (Table 44);
@@ -232,7 +230,7 @@ crate::bit_layout! {
     }
 }
 
-/// The layout table of a kind (decisions.md R8), with the meanings the kind gives its rows:
+/// The layout table of a kind (rules.md R8), with the meanings the kind gives its rows:
 /// the type codes named under the kind and, in Table 44, the K bit giving the kind's K.
 #[must_use]
 pub const fn layout(kind: Kind) -> &'static [BitField<IdescField>] {
@@ -287,7 +285,7 @@ const fn role_mask(table: &[BitField<IdescField>]) -> u32 {
     mask as u32
 }
 
-/// The bits that `kind`'s layout reserves (decisions.md R10).
+/// The bits that `kind`'s layout reserves (rules.md R10).
 #[must_use]
 pub const fn reserved_mask(kind: Kind) -> u32 {
     match kind.idesc_layout() {

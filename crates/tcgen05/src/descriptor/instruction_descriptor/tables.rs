@@ -1,12 +1,14 @@
 //! The rules of Tables 42-44 as tables built at compile time: the validity masks of
 //! [`InstructionDescriptor::is_valid`] and the problem tables of [`InstructionDescriptor::decode`].
 
-use super::*;
+use super::codes::{field, has, layout_index, m_codes, m_shapes, problems, FIELD_BITS};
+use super::{at, reserved_mask, IdescField};
+use crate::mma::{ElementType, Kind, ScaleType};
 
 /// The validity rules of one kind as masks, for [`InstructionDescriptor::is_valid`].
 #[derive(Clone, Copy)]
 pub(super) struct Validity {
-    /// Bits that must be 0 (decisions.md R10).
+    /// Bits that must be 0 (rules.md R10).
     pub(super) reserved: u32,
     /// Allowed values of bits 24-28 (M, Table 39).
     pub(super) m_codes: u32,

@@ -1,4 +1,8 @@
+use super::tables::problems_by_table;
 use super::*;
+use crate::diagnostic::Diagnostic;
+use crate::diagnostic::Severity;
+use crate::diagnostic::Source;
 use crate::mma::ElementType::*;
 use std::{format, string::ToString, vec, vec::Vec};
 
@@ -331,7 +335,7 @@ fn display_lists_every_row_and_problem() {
     assert!(text.contains("0x08900490"), "{text}");
     assert!(text.contains("N = 64") && text.contains("M = 128") && text.contains(".bf16"));
     assert!(text.contains("error: bit 23:"), "{text}");
-    assert!(text.contains("decisions.md R10"), "{text}");
+    assert!(text.contains("rules.md R10"), "{text}");
     assert_eq!(text.lines().count(), 1 + TABLE_42.len() + 1);
 }
 
@@ -473,7 +477,7 @@ fn each_rule_has_one_row_with_a_unique_identifier() {
     ids.sort_unstable();
     ids.dedup();
     assert_eq!(ids.len(), IDESC_RULES.len());
-    // Only the mixed f16/bf16 pair is a warning (decisions.md R12).
+    // Only the mixed f16/bf16 pair is a warning (rules.md R12).
     let warnings: Vec<_> = IdescRule::ALL
         .iter()
         .filter(|r| r.row().severity == Severity::Warning)

@@ -3,8 +3,11 @@
 //! and K bits, and the two value lists of the command's output (the JSON `"fields"` order and
 //! the batch line).
 
-use super::*;
+use super::codes::{layout_index, AB_TYPES, D_TYPES, FIELD_BITS};
+use super::{layout, row, IdescField, IdescFields, ROW_INDEX, TABLE_42, TABLE_43, TABLE_44};
+use crate::bits::{BitField, Word};
 use crate::bits::{CodeName, Listed, Meaning, Show};
+use crate::mma::{ElementType, Kind, MaxShift, ScaleType};
 
 /// Meaning of bits 17-22: N without its 3 low bits (Tables 42-44).
 pub const N_BY_8: Meaning = Meaning::Scaled {

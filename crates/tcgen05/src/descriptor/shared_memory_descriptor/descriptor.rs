@@ -1,7 +1,13 @@
 //! [`SmemDescriptor`] and [`SmemDecoded`]: encoding, decoding and `Display` of Table 40's 64-bit
 //! word.
 
-use super::*;
+use super::error::{check_bytes, check_combination, first_error, SmemError};
+use super::fields::{LboMode, SmemFields, Swizzle};
+use super::{SmemDiagnostics, SmemField, SmemProblemList, SMEM_LAYOUT, UNIT_SHIFT};
+use crate::bits::{Role, Word};
+use crate::diagnostic::{Diagnostics, OneLine, Severity};
+use crate::targets::Target;
+use core::fmt;
 
 /// A raw 64-bit value decoded into fields, with every problem found in it.
 ///
@@ -51,7 +57,7 @@ impl SmemDecoded {
     }
 }
 
-/// A shared memory descriptor (PTX ISA 9.7.16.4.1) that satisfies Tables 40-41 and decisions.md
+/// A shared memory descriptor (PTX ISA 9.7.16.4.1) that satisfies Tables 40-41 and rules.md
 /// R1-R5 for the target it was built or checked for.
 ///
 /// Always: bits 46-48 are 0b001 and bits 53-60 zero (R1), the reserved bits 14-15 and 30-31 are
@@ -334,10 +340,10 @@ impl SmemDescriptor {
     }
 
     /// The same descriptor with the base offset of a swizzle pattern starting at `pattern_start`
-    /// ([`base_offset_for`] with this descriptor's swizzle).
+    /// ([`base_offset_for`](super::base_offset_for) with this descriptor's swizzle).
     ///
     /// # Errors
-    /// [`SmemError::PatternStartNotLineAligned`] as [`base_offset_for`];
+    /// [`SmemError::PatternStartNotLineAligned`] as [`base_offset_for`](super::base_offset_for);
     /// [`SmemError::AbsoluteModeBaseOffset`] when non-zero in absolute mode (R5).
     pub const fn with_pattern_start(self, pattern_start: u32) -> Result<SmemDescriptor, SmemError> {
         match self.fields().with_pattern_start(pattern_start) {
@@ -373,7 +379,7 @@ impl SmemDescriptor {
     }
 
     /// The descriptor of the same matrix `bytes` further along K: `bytes >> 4` added to the
-    /// start-address field (decisions.md R7), as CUTLASS's descriptor iterator does, the base
+    /// start-address field (rules.md R7), as CUTLASS's descriptor iterator does, the base
     /// offset unchanged. In absolute mode the leading-dimension address is not moved: set it with
     /// [`SmemDescriptor::with_leading_byte_offset`].
     ///

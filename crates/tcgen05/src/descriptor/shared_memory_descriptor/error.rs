@@ -1,7 +1,12 @@
-//! [`SmemRule`], [`SMEM_RULES`] and [`SmemError`]: the rules of Tables 40-41 (decisions.md R1-R7),
+//! [`SmemRule`], [`SMEM_RULES`] and [`SmemError`]: the rules of Tables 40-41 (rules.md R1-R7),
 //! their wording, and the checks that find them.
 
-use super::*;
+use super::fields::{LboMode, Swizzle};
+use super::{SmemField, SmemProblemList, UNIT_SHIFT};
+use crate::bits::Role;
+use crate::diagnostic::{Diagnostic, Rule, RuleSource, Severity, Source};
+use crate::targets::Target;
+use core::fmt;
 
 /// The rules of the shared memory descriptor, one per [`SmemError`] variant; each has one row in
 /// [`SMEM_RULES`].
@@ -87,7 +92,7 @@ const fn smem_rule(
     }
 }
 
-/// Every rule of the shared memory descriptor (PTX ISA 9.7.16.4.1, Tables 40-41, decisions.md
+/// Every rule of the shared memory descriptor (PTX ISA 9.7.16.4.1, Tables 40-41, rules.md
 /// R1-R5 and R7), one row each, indexed by [`SmemRule`]. [`SmemError`] reads its identifier,
 /// source and severity here.
 pub const SMEM_RULES: [Rule; 14] = [
@@ -187,7 +192,7 @@ pub const SMEM_RULES: [Rule; 14] = [
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub enum SmemError {
     /// A byte field (start address, leading or stride dimension byte offset) is not 16-byte
-    /// aligned (PTX ISA 9.7.16.4.1; decisions.md R3).
+    /// aligned (PTX ISA 9.7.16.4.1; rules.md R3).
     Misaligned {
         /// The field.
         field: SmemField,
@@ -195,7 +200,7 @@ pub enum SmemError {
         value: u32,
     },
     /// A byte field needs more than the 18 bits that `matrix-descriptor-encode` keeps
-    /// (decisions.md R3).
+    /// (rules.md R3).
     OutOfRange {
         /// The field.
         field: SmemField,
@@ -207,14 +212,14 @@ pub enum SmemError {
         /// The base offset given.
         value: u8,
     },
-    /// A non-zero base offset without swizzling, where it has no meaning (decisions.md R4).
+    /// A non-zero base offset without swizzling, where it has no meaning (rules.md R4).
     /// A warning.
     BaseOffsetWithoutSwizzle {
         /// The base offset.
         value: u8,
     },
     /// A swizzle pattern start given without swizzling: there is no pattern, so it sets
-    /// nothing (decisions.md R4). A warning ([`pattern_start_ignored`]).
+    /// nothing (rules.md R4). A warning ([`pattern_start_ignored`](super::pattern_start_ignored)).
     PatternStartWithoutSwizzle {
         /// The pattern start address given.
         address: u32,
@@ -224,12 +229,12 @@ pub enum SmemError {
         /// The code.
         code: u8,
     },
-    /// A reserved bit (14, 15, 30 or 31) is set (decisions.md R2).
+    /// A reserved bit (14, 15, 30 or 31) is set (rules.md R2).
     ReservedBit {
         /// The bit's position.
         bit: u8,
     },
-    /// Bits 46-48 are not 0b001, or bits 53-60 are not zero (decisions.md R1).
+    /// Bits 46-48 are not 0b001, or bits 53-60 are not zero (rules.md R1).
     FixedBits {
         /// [`SmemField::Fixed46To48`] or [`SmemField::Fixed53To60`].
         field: SmemField,
@@ -237,18 +242,18 @@ pub enum SmemError {
         found: u8,
     },
     /// The absolute leading-dimension byte address mode on a target other than `sm_103a`
-    /// (PTX ISA 9.7.16.4.1.1; decisions.md R5).
+    /// (PTX ISA 9.7.16.4.1.1; rules.md R5).
     AbsoluteModeTarget {
         /// The target.
         target: Target,
     },
     /// The absolute leading-dimension mode with a swizzling mode other than 128-Byte (16-byte
-    /// atomicity) (decisions.md R5).
+    /// atomicity) (rules.md R5).
     AbsoluteModeSwizzle {
         /// The swizzle code (possibly an invalid one).
         code: u8,
     },
-    /// The absolute leading-dimension mode with a non-zero base offset (decisions.md R5).
+    /// The absolute leading-dimension mode with a non-zero base offset (rules.md R5).
     AbsoluteModeBaseOffset {
         /// The base offset.
         value: u8,
@@ -262,12 +267,12 @@ pub enum SmemError {
         /// The pattern start address in bytes.
         address: u32,
     },
-    /// A K advance that is not a multiple of 16 bytes (decisions.md R7).
+    /// A K advance that is not a multiple of 16 bytes (rules.md R7).
     AdvanceMisaligned {
         /// The advance in bytes.
         bytes: u32,
     },
-    /// A K advance that carries the start address out of its 14-bit field (decisions.md R7).
+    /// A K advance that carries the start address out of its 14-bit field (rules.md R7).
     AdvanceOverflow {
         /// The start address before the advance, in bytes.
         start: u32,
@@ -522,7 +527,7 @@ pub(super) const fn check_bytes(d: &mut SmemProblemList, field: SmemField, bytes
     }
 }
 
-/// The rules that tie fields together (decisions.md R4, R5), shared by validation and decoding.
+/// The rules that tie fields together (rules.md R4, R5), shared by validation and decoding.
 /// `swizzle_code` may be an invalid code when decoding.
 pub(super) const fn check_combination(
     d: &mut SmemProblemList,

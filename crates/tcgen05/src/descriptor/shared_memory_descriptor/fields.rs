@@ -1,7 +1,10 @@
 //! [`Swizzle`] (bits 61-63), [`LboMode`] (bit 52) and [`SmemFields`]: the fields of Table 40 as
 //! stated, in bytes, and the base offset of Table 41.
 
-use super::*;
+use super::{swizzle_value, SmemField, LBO_MODE_CODES};
+use crate::bits::RowValue;
+use crate::bytes::bytes_eq;
+use core::fmt;
 
 /// The swizzling mode of bits 61-63 (Table 40), with its PTX code as discriminant.
 ///
@@ -15,7 +18,7 @@ pub enum Swizzle {
     #[default]
     None = 0,
     /// 1: 128-Byte with 32B atomic swizzling (CUTLASS `SWIZZLE_128B_BASE32B`); MN-major tf32
-    /// only (decisions.md R18).
+    /// only (rules.md R18).
     B128Base32B = 1,
     /// 2: 128-Byte swizzling (CUTLASS `SWIZZLE_128B`).
     B128 = 2,
@@ -39,22 +42,6 @@ impl Swizzle {
     #[must_use]
     pub const fn code(self) -> u8 {
         self as u8
-    }
-
-    /// The mode of a code of bits 61-63.
-    ///
-    /// # Errors
-    /// [`SmemError::InvalidSwizzle`], keeping the code, for 3, 5, 7 (Table 40: "Values 3, 5 and 7
-    /// are invalid") and for anything above 7.
-    pub const fn from_code(code: u8) -> Result<Swizzle, SmemError> {
-        match code {
-            0 => Ok(Swizzle::None),
-            1 => Ok(Swizzle::B128Base32B),
-            2 => Ok(Swizzle::B128),
-            4 => Ok(Swizzle::B64),
-            6 => Ok(Swizzle::B32),
-            _ => Err(SmemError::InvalidSwizzle { code }),
-        }
     }
 
     /// The mode's short name, used by the command-line tool: `"none"`, `"128B_base32B"`,
@@ -102,7 +89,7 @@ impl Swizzle {
     }
 
     /// The boundary on which the mode's repeating pattern starts with base offset 0 (Table 41,
-    /// decisions.md R4): 1024 bytes for 128-Byte swizzling with either atomicity, 512 for 64-Byte,
+    /// rules.md R4): 1024 bytes for 128-Byte swizzling with either atomicity, 512 for 64-Byte,
     /// 256 for 32-Byte; `None` without swizzling (there is no pattern).
     #[must_use]
     pub const fn repeat_bytes(self) -> Option<u32> {
@@ -163,7 +150,7 @@ pub enum LboMode {
     /// mode CUTLASS writes outside SM103 K=96).
     #[default]
     Relative = 0,
-    /// 1: the leading-dimension field is an absolute byte address (sm_103a only; decisions.md
+    /// 1: the leading-dimension field is an absolute byte address (sm_103a only; rules.md
     /// R5).
     Absolute = 1,
 }
@@ -198,7 +185,7 @@ impl LboMode {
     }
 
     /// The mode in Table 40's words: `"leading byte offset"` (relative) or
-    /// `"leading byte address (sm_103a)"` (absolute, decisions.md R5).
+    /// `"leading byte address (sm_103a)"` (absolute, rules.md R5).
     #[must_use]
     pub const fn description(self) -> &'static str {
         match self {
@@ -227,10 +214,10 @@ impl fmt::Display for LboMode {
 }
 
 /// Every field of a shared memory descriptor as a user thinks of it: byte values, not the
-/// encoded 16-byte units (decisions.md R3).
+/// encoded 16-byte units (rules.md R3).
 ///
-/// A plain value with no invariant: [`SmemDescriptor::validate`] lists its problems and
-/// [`SmemDescriptor::try_new`] encodes it. `SmemDescriptor::decode(d.bits(), t).fields` gives back
+/// A plain value with no invariant: [`SmemDescriptor::validate`](super::SmemDescriptor::validate) lists its problems and
+/// [`SmemDescriptor::try_new`](super::SmemDescriptor::try_new) encodes it. `SmemDescriptor::decode(d.bits(), t).fields` gives back
 /// the fields `d` was built from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
@@ -239,11 +226,11 @@ pub struct SmemFields {
     pub start_address: u32,
     /// Leading dimension byte offset in bytes; in [`LboMode::Absolute`] the leading dimension
     /// byte address (16-byte aligned, below 2^18). Unused for swizzled K-major operands
-    /// (decisions.md R6).
+    /// (rules.md R6).
     pub leading_byte_offset: u32,
     /// Stride dimension byte offset in bytes (16-byte aligned, below 2^18).
     pub stride_byte_offset: u32,
-    /// Matrix base offset, 0-7 (Table 41; see [`base_offset_for`]).
+    /// Matrix base offset, 0-7 (Table 41; see [`base_offset_for`](super::base_offset_for)).
     pub base_offset: u8,
     /// Leading dimension stride mode (bit 52).
     pub lbo_mode: LboMode,
@@ -280,25 +267,13 @@ impl SmemFields {
         }
     }
 
-    /// The same fields with the base offset computed from the address where the swizzle's
-    /// repeating pattern starts, by [`base_offset_for`] with these fields' swizzle.
-    ///
-    /// # Errors
-    /// [`SmemError::PatternStartNotLineAligned`] as [`base_offset_for`].
-    pub const fn with_pattern_start(self, pattern_start: u32) -> Result<SmemFields, SmemError> {
-        match base_offset_for(pattern_start, self.swizzle) {
-            Ok(base_offset) => Ok(self.with_base_offset(base_offset)),
-            Err(e) => Err(e),
-        }
-    }
-
     /// The same fields with another leading dimension stride mode.
     #[must_use]
     pub const fn with_lbo_mode(self, lbo_mode: LboMode) -> SmemFields {
         SmemFields { lbo_mode, ..self }
     }
 
-    /// The value of one row as its [`Meaning`] reads it (bytes, a number or a code name), as
+    /// The value of one row as its [`Meaning`](super::Meaning) reads it (bytes, a number or a code name), as
     /// given, whether valid or not; `None` for fixed and reserved rows. Encoding writes these
     /// values, and the command prints them for fields that do not encode.
     #[must_use]
@@ -316,112 +291,4 @@ impl SmemFields {
             | SmemField::Fixed53To60 => None,
         }
     }
-}
-
-/// The warning that a pattern start has no effect, when `swizzle` is [`Swizzle::None`]:
-/// [`base_offset_for`] then gives 0 whatever the address (decisions.md R4).
-///
-/// # Examples
-/// ```
-/// use tcgen05::shared_memory_descriptor::{pattern_start_ignored, SmemError, Swizzle};
-///
-/// assert_eq!(pattern_start_ignored(0x500, Swizzle::B128), None);
-/// assert_eq!(
-///     pattern_start_ignored(0x500, Swizzle::None),
-///     Some(SmemError::PatternStartWithoutSwizzle { address: 0x500 })
-/// );
-/// ```
-#[must_use]
-pub const fn pattern_start_ignored(pattern_start: u32, swizzle: Swizzle) -> Option<SmemError> {
-    if swizzle.is_swizzled() {
-        None
-    } else {
-        Some(SmemError::PatternStartWithoutSwizzle {
-            address: pattern_start,
-        })
-    }
-}
-
-/// The matrix base offset for a swizzle pattern that starts at `pattern_start` (a shared memory
-/// byte address), per Table 41 and decisions.md R4.
-///
-/// - Without swizzling: 0 (the field has no meaning).
-/// - Pattern on its repeat boundary ([`Swizzle::repeat_bytes`]): 0.
-/// - Otherwise `(pattern_start >> 7) & 7`, which is then non-zero, as Table 41 requires.
-///
-/// # Errors
-/// [`SmemError::PatternStartNotLineAligned`] when the pattern is swizzled, not on its boundary, and
-/// does not start on a 128-byte line: no base offset describes it (a decision of this crate; see
-/// the [module documentation](crate::shared_memory_descriptor)).
-///
-/// # Examples
-/// ```
-/// use tcgen05::shared_memory_descriptor::{base_offset_for, Swizzle};
-///
-/// assert_eq!(base_offset_for(0x800, Swizzle::B128), Ok(0)); // 1024-byte boundary
-/// assert_eq!(base_offset_for(0x500, Swizzle::B64), Ok(2)); // 1024 + 256: (0x500 >> 7) & 7
-/// assert_eq!(base_offset_for(0x600, Swizzle::B64), Ok(0)); // 512-byte boundary
-/// assert!(base_offset_for(0x440, Swizzle::B128).is_err()); // formula 0, not on the boundary
-/// ```
-pub const fn base_offset_for(pattern_start: u32, swizzle: Swizzle) -> Result<u8, SmemError> {
-    let Some(repeat) = swizzle.repeat_bytes() else {
-        return Ok(0);
-    };
-    if pattern_start % repeat == 0 {
-        return Ok(0);
-    }
-    if pattern_start % SWIZZLE_LINE_BYTES != 0 {
-        return Err(SmemError::PatternStartNotLineAligned {
-            swizzle,
-            address: pattern_start,
-        });
-    }
-    let lines = (pattern_start / SWIZZLE_LINE_BYTES) as u64;
-    // At most the field's maximum (7), so the cast keeps every bit.
-    Ok((lines & SmemField::BaseOffset.row().max()) as u8)
-}
-
-/// Table 40's `matrix-descriptor-encode` for one byte field, checked (decisions.md R3): the field
-/// value for `bytes`, which must be 16-byte aligned and below 2^18.
-///
-/// Only [`SmemField::StartAddress`], [`SmemField::LeadingByteOffset`] and
-/// [`SmemField::StrideByteOffset`] hold bytes; any other field gives `None`.
-///
-/// # Examples
-/// ```
-/// use tcgen05::shared_memory_descriptor::{encode_bytes, SmemError, SmemField};
-///
-/// assert_eq!(encode_bytes(SmemField::StrideByteOffset, 1024), Some(Ok(64)));
-/// assert_eq!(
-///     encode_bytes(SmemField::StartAddress, 0x408),
-///     Some(Err(SmemError::Misaligned { field: SmemField::StartAddress, value: 0x408 }))
-/// );
-/// ```
-#[must_use]
-pub const fn encode_bytes(field: SmemField, bytes: u32) -> Option<Result<u16, SmemError>> {
-    if !is_byte_field(field) {
-        return None;
-    }
-    if bytes % (1 << UNIT_SHIFT) != 0 {
-        return Some(Err(SmemError::Misaligned {
-            field,
-            value: bytes,
-        }));
-    }
-    let units = bytes >> UNIT_SHIFT;
-    if !field.row().fits(units as u64) {
-        return Some(Err(SmemError::OutOfRange {
-            field,
-            value: bytes,
-        }));
-    }
-    // Fits in 14 bits, so in u16.
-    Some(Ok(units as u16))
-}
-
-const fn is_byte_field(field: SmemField) -> bool {
-    matches!(
-        field,
-        SmemField::StartAddress | SmemField::LeadingByteOffset | SmemField::StrideByteOffset
-    )
 }

@@ -2,7 +2,7 @@
 //! matrix lies in shared memory and how it is laid out (PTX ISA 9.7.16.4.1, Tables 40-41).
 //!
 //! CUTLASS calls this value `UMMA::SmemDescriptor`. Its layout is [`SMEM_LAYOUT`]; the rules that
-//! the PTX text leaves open are decided by decisions.md R1-R7:
+//! the PTX text leaves open are decided by rules.md R1-R7:
 //!
 //! - **R1** bits 46-48 always hold 0b001 and bits 53-60 are zero (Table 40's "0xb00000000" is a
 //!   typo for eight zero bits).
@@ -77,16 +77,17 @@
 use core::fmt;
 
 use crate::bit_layout;
-use crate::bits::{Addressing, BitField, CodeName, LayoutField, Meaning, Role, RowValue, Word};
+use crate::bits::{Addressing, BitField, CodeName, LayoutField, Meaning, RowValue};
 use crate::bytes::bytes_eq;
-use crate::diagnostic::{Diagnostic, Diagnostics, OneLine, Rule, RuleSource, Severity, Source};
-use crate::targets::Target;
+use crate::diagnostic::Diagnostics;
 
 mod descriptor;
+mod encode;
 mod error;
 mod fields;
 mod problems;
 pub use descriptor::*;
+pub use encode::*;
 pub use error::*;
 pub use fields::*;
 pub use problems::*;
@@ -100,22 +101,22 @@ pub use problems::*;
 pub enum SmemField {
     /// Bits 0-13: matrix-descriptor-encode(matrix start address).
     StartAddress,
-    /// Bits 14-15: not described by Table 40; reserved (decisions.md R2).
+    /// Bits 14-15: not described by Table 40; reserved (rules.md R2).
     Reserved14To15,
     /// Bits 16-29: matrix-descriptor-encode(leading dimension byte offset), or of the leading
     /// dimension byte address in absolute mode.
     LeadingByteOffset,
-    /// Bits 30-31: not described by Table 40; reserved (decisions.md R2).
+    /// Bits 30-31: not described by Table 40; reserved (rules.md R2).
     Reserved30To31,
     /// Bits 32-45: matrix-descriptor-encode(stride dimension byte offset).
     StrideByteOffset,
-    /// Bits 46-48: the fixed constant 0b001 (decisions.md R1; CUTLASS's 2-bit `version_` = 1).
+    /// Bits 46-48: the fixed constant 0b001 (rules.md R1; CUTLASS's 2-bit `version_` = 1).
     Fixed46To48,
     /// Bits 49-51: matrix base offset (Table 41).
     BaseOffset,
     /// Bit 52: leading dimension stride mode (0 relative, 1 absolute).
     LboMode,
-    /// Bits 53-60: the fixed constant 0 (decisions.md R1).
+    /// Bits 53-60: the fixed constant 0 (rules.md R1).
     Fixed53To60,
     /// Bits 61-63: swizzling mode.
     Swizzle,
@@ -202,28 +203,28 @@ impl LayoutField for SmemField {
 }
 
 /// Meaning of bits 0-13: `matrix-descriptor-encode(matrix start address)`, a byte address in
-/// 16-byte units (Table 40; decisions.md R3).
+/// 16-byte units (Table 40; rules.md R3).
 pub const START_ADDRESS_BYTES: Meaning = Meaning::Bytes {
     shift: UNIT_SHIFT as u8,
     addressing: Addressing::Address,
 };
 
 /// Meaning of bits 16-29: the leading dimension byte offset in 16-byte units, or its byte
-/// address while bit 52 selects the absolute mode (Table 40; decisions.md R3, R5).
+/// address while bit 52 selects the absolute mode (Table 40; rules.md R3, R5).
 pub const LEADING_BYTES: Meaning = Meaning::Bytes {
     shift: UNIT_SHIFT as u8,
     addressing: Addressing::AddressWhenBit(52),
 };
 
 /// Meaning of bits 32-45: the stride dimension byte offset in 16-byte units (Table 40;
-/// decisions.md R3).
+/// rules.md R3).
 pub const STRIDE_BYTES: Meaning = Meaning::Bytes {
     shift: UNIT_SHIFT as u8,
     addressing: Addressing::Offset,
 };
 
 /// Meaning of bits 49-51: the matrix base offset, in 128-byte lines (Table 41), which means
-/// nothing without swizzling, that is while bits 61-63 are zero (decisions.md R4).
+/// nothing without swizzling, that is while bits 61-63 are zero (rules.md R4).
 pub const BASE_OFFSET_LINES: Meaning = Meaning::Gated {
     needs: 0b111 << 61,
     note: " (no meaning without swizzling)",
@@ -290,10 +291,10 @@ const fn swizzle_value(swizzle: Swizzle) -> RowValue {
 
 bit_layout! {
     /// The 64 bits of the shared memory descriptor (PTX ISA 9.7.16.4.1, Table 40), with the
-    /// unnamed bits (decisions.md R2) and the corrected fixed constant (decisions.md R1).
+    /// unnamed bits (rules.md R2) and the corrected fixed constant (rules.md R1).
     ///
     /// The byte fields hold `matrix-descriptor-encode(x) = (x & 0x3FFFF) >> 4`: the byte value in
-    /// units of 16 bytes (decisions.md R3).
+    /// units of 16 bytes (rules.md R3).
     pub const SMEM_LAYOUT: [BitField<SmemField>; 64 bits] = {
         0 ..= 13  StartAddress      value: START_ADDRESS_BYTES "matrix-descriptor-encode (Matrix start address)" (Table 40);
         14 ..= 15 Reserved14To15    reserved      "Not described by Table 40; reserved on sm_100a and sm_103a" (R 2);

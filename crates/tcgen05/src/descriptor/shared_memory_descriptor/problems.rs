@@ -1,11 +1,17 @@
 //! [`SmemDiagnostics`]: the problems of a decoded shared memory descriptor (Tables 40-41,
-//! decisions.md R1-R5), kept as the set of checks the raw value fails.
+//! rules.md R1-R5), kept as the set of checks the raw value fails.
 
-use super::*;
+use super::descriptor::SmemDescriptor;
+use super::error::{SmemError, SmemRule};
+use super::fields::{LboMode, Swizzle};
+use super::{SmemProblemList, SMEM_LAYOUT};
+use crate::bits::Role;
 use crate::diagnostic::problem_set;
+use crate::diagnostic::Severity;
+use crate::targets::Target;
 
 /// One check of a raw value that reads bits straight from [`SMEM_LAYOUT`]: a reserved bit
-/// (decisions.md R2) or a fixed row (R1).
+/// (rules.md R2) or a fixed row (R1).
 #[derive(Clone, Copy)]
 enum RawCheck {
     /// This bit must be zero.
@@ -172,7 +178,7 @@ problem_set! {
     /// [`SmemError`] from the raw value, so decoding builds no list. The problems come in bit
     /// order: reserved bits and fixed rows as [`SMEM_LAYOUT`] lists them (R1, R2), the swizzle code
     /// (Table 40), then the rules that tie fields together (R4, R5).
-    /// [`SmemDiagnostics::to_list`] gives them as a [`Diagnostics`] list.
+    /// [`SmemDiagnostics::to_list`] gives them as a [`Diagnostics`](super::Diagnostics) list.
     set SmemDiagnostics, iterator SmemProblems, bits u32;
     context { raw: u64, target: Target }
     problem SmemError, list SmemProblemList, warnings WARNINGS, built by problem_at;

@@ -1,4 +1,9 @@
 use super::*;
+use crate::bits::Role;
+use crate::diagnostic::Diagnostic;
+use crate::diagnostic::Severity;
+use crate::diagnostic::Source;
+use crate::targets::Target;
 use std::{format, string::String, vec::Vec};
 
 #[test]
@@ -576,7 +581,7 @@ fn setters_revalidate() {
 
 #[test]
 fn swizzled_k_major_lbo_is_written_as_given() {
-    // decisions.md R6: CUTLASS writes 16 bytes, DeepGEMM 0, Triton a derived value; all encode.
+    // rules.md R6: CUTLASS writes 16 bytes, DeepGEMM 0, Triton a derived value; all encode.
     for lbo in [0, 16, 256, 0x3_fff0] {
         let f = SmemFields::new(0x400, lbo, 1024, Swizzle::B128);
         let d = SmemDescriptor::try_new(f, T).expect("any aligned LBO");
@@ -654,7 +659,7 @@ fn display_is_a_table_of_the_layout() {
         s.contains("error: fixed_46_48: bits 46-48 must hold"),
         "{s}"
     );
-    assert!(s.contains("(decisions.md R1)"), "{s}");
+    assert!(s.contains("(rules.md R1)"), "{s}");
     assert!(format!("{}", SmemDescriptor::decode(d.bits(), T)).ends_with("no problems\n"));
 }
 
@@ -676,7 +681,7 @@ fn error_messages_name_value_and_source() {
             },
             "leading dimension byte offset 0x40000 does not fit in the 18 bits kept by \
              matrix-descriptor-encode (at most 0x3fff0)",
-            "decisions.md R3",
+            "rules.md R3",
         ),
         (
             SmemError::FixedBits {
@@ -684,7 +689,7 @@ fn error_messages_name_value_and_source() {
                 found: 0,
             },
             "bits 46-48 must hold the fixed constant value 0b001, found 0b000",
-            "decisions.md R1",
+            "rules.md R1",
         ),
         (
             SmemError::AbsoluteModeTarget {
@@ -707,7 +712,7 @@ fn error_messages_name_value_and_source() {
     }
 }
 
-/// The problems of a raw value as Table 40 and decisions.md R1, R2, R4 and R5 state them, written
+/// The problems of a raw value as Table 40 and rules.md R1, R2, R4 and R5 state them, written
 /// out bit by bit without the layout table.
 fn reference_problems(raw: u64, target: Target) -> Vec<SmemError> {
     let mut out = Vec::new();

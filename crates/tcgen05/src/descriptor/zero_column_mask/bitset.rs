@@ -1,8 +1,9 @@
 //! [`ColumnMask`]: the fixed-size bitset of up to 256 columns that a pattern generates, with
 //! its iterator and its errors.
 
-use super::*;
+use crate::diagnostic::{Diagnostic, Severity, Source};
 use crate::diagnostic::{Rule, RuleSource};
+use core::fmt;
 
 /// A column mask of up to 256 bits (N is at most 256): bit `j` set means column `j` is zeroed.
 ///
@@ -341,7 +342,7 @@ impl ColumnMaskError {
 
 /// Every rule of a column mask (PTX ISA 9.7.16.4.3), in the order of the [`ColumnMaskError`]
 /// variants.
-const COLUMN_MASK_RULES: [Rule; 5] = {
+pub(crate) const COLUMN_MASK_RULES: [Rule; 5] = {
     const fn rule(id: &'static str, statement: &'static str) -> Rule {
         Rule {
             id,

@@ -1,7 +1,15 @@
 //! The zero-column mask descriptor itself (Table 45): the validated 64-bit word, its fields'
 //! Display, validation against an MMA, and the column pattern its fields generate.
 
-use super::*;
+use super::bitset::{ColumnMask, Ones};
+use super::error::ZmaskError;
+use super::{
+    max_column_shift, sub_mask_count, sub_mask_width, ZmaskDiagnostics, ZmaskField, ZmaskFields,
+    ZMASK_LAYOUT,
+};
+use crate::bits::{Role, Word};
+use crate::mma::MaxShift;
+use core::fmt;
 
 /// A validated zero-column mask descriptor (PTX ISA 9.7.16.4.3, Table 45).
 ///
@@ -222,10 +230,10 @@ const fn first_error(d: &ZmaskDiagnostics) -> Option<ZmaskError> {
 /// descriptor is known, its maximum shift (bits 30-31 of Table 42).
 ///
 /// Errors: M not 32, 64 or 128 (Table 45); N not 64, 128 or 256 (`.ws` rows of Table 39,
-/// decisions.md R16); a column shift above 16 for M = 32 or above 32 otherwise (Table 45); a
-/// column shift above the maximum shift (decisions.md R22). Warnings (only with non-zero mask
+/// rules.md R16); a column shift above 16 for M = 32 or above 32 otherwise (Table 45); a
+/// column shift above the maximum shift (rules.md R22). Warnings (only with non-zero mask
 /// 1): a start count or first span set for a sub-mask that M does not use (Table 45); a start
-/// count at least as long as its sub-mask's first run (decisions.md R20). Reserved bits are not
+/// count at least as long as its sub-mask's first run (rules.md R20). Reserved bits are not
 /// part of [`ZmaskFields`]: [`ZeroColumnMask::decode_for`] adds them.
 ///
 /// # Examples
@@ -306,7 +314,7 @@ pub const fn validate_for(
     d
 }
 
-/// The pattern of one sub-mask with non-zero mask 1 (decisions.md R20): the periodic sequence
+/// The pattern of one sub-mask with non-zero mask 1 (rules.md R20): the periodic sequence
 /// that starts with a run of `first_span`, alternating `skip_span + 1` ones and `use_span + 1`
 /// zeros, with `start_count` positions skipped. `width` is at most 256.
 pub(super) const fn pattern(
@@ -348,9 +356,9 @@ pub(super) const fn pattern(
     mask
 }
 
-/// Sub-mask `i` of the mask `fields` generate for M and N (Table 45; decisions.md R20, R21),
+/// Sub-mask `i` of the mask `fields` generate for M and N (Table 45; rules.md R20, R21),
 /// or `Ok(None)` when M does not use sub-mask `i`. Bit 0 is the lowest column the sub-mask
-/// covers ([`sub_mask_columns`]). With non-zero mask 0 every sub-mask is all zeros.
+/// covers ([`sub_mask_columns`](super::sub_mask_columns)). With non-zero mask 0 every sub-mask is all zeros.
 ///
 /// # Errors
 /// As [`sub_mask_width`].
@@ -417,7 +425,7 @@ pub const fn sub_masks(
 }
 
 /// The N-bit column mask: the sub-masks side by side, sub-mask 0 in the lowest columns
-/// (decisions.md R21). Bit `j` set means the MMA's column `j` (B column `column_shift + j`) is
+/// (rules.md R21). Bit `j` set means the MMA's column `j` (B column `column_shift + j`) is
 /// replaced by zeros.
 ///
 /// # Errors

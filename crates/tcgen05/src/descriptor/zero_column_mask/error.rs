@@ -1,15 +1,18 @@
 //! [`ZmaskError`]: a problem of a zero-column mask descriptor, in PTX wording.
 
-use super::*;
+use super::{sub_mask_count, ZmaskField, MAX_COLUMN_SHIFT};
 use crate::diagnostic::{field_rule, FieldRule, Rule};
+use crate::diagnostic::{Diagnostic, Severity, Source};
+use crate::mma::MaxShift;
+use core::fmt;
 
-/// A problem of a zero-column mask descriptor, alone or in an MMA (Table 45; decisions.md
+/// A problem of a zero-column mask descriptor, alone or in an MMA (Table 45; rules.md
 /// R16, R19-R22); its source and severity are those of its rule's row ([`ZmaskError::rule`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[non_exhaustive]
 pub enum ZmaskError {
-    /// A reserved bit is set: 36-38 (Table 45) or 62-63 (decisions.md R22). Error.
+    /// A reserved bit is set: 36-38 (Table 45) or 62-63 (rules.md R22). Error.
     ReservedBit {
         /// The bit number.
         bit: u8,
@@ -22,25 +25,25 @@ pub enum ZmaskError {
         max: u8,
     },
     /// The column shift is above the instruction descriptor's maximum shift (bits 30-31 of
-    /// Table 42; decisions.md R22). Error.
+    /// Table 42; rules.md R22). Error.
     ColumnShiftAboveMaxShift {
         /// The shift.
         shift: u8,
         /// The instruction descriptor's maximum shift.
         max_shift: MaxShift,
     },
-    /// M is not 32, 64 or 128, the M values of Table 45 (and of `.ws`, decisions.md R16). Error.
+    /// M is not 32, 64 or 128, the M values of Table 45 (and of `.ws`, rules.md R16). Error.
     M {
         /// The M given.
         m: u16,
     },
-    /// N is not 64, 128 or 256, the N values of `tcgen05.mma.ws` (Table 39; decisions.md R16).
+    /// N is not 64, 128 or 256, the N values of `tcgen05.mma.ws` (Table 39; rules.md R16).
     /// Error.
     N {
         /// The N given.
         n: u16,
     },
-    /// N is 0, above 256, or does not split into whole sub-masks for M (decisions.md R21).
+    /// N is 0, above 256, or does not split into whole sub-masks for M (rules.md R21).
     /// Error; only the mask generators report it.
     MaskWidth {
         /// The N given.
@@ -67,7 +70,7 @@ pub enum ZmaskError {
         m: u16,
     },
     /// A start count skips the whole first run of its sub-mask; no PTX example covers this and
-    /// the pattern is continued periodically (decisions.md R20). Warning.
+    /// the pattern is continued periodically (rules.md R20). Warning.
     StartCountPastFirstRun {
         /// The sub-mask.
         sub_mask: u8,
@@ -88,7 +91,7 @@ pub enum ZmaskError {
 pub enum ZmaskRule {
     /// [`ZmaskError::ReservedBit`] for bits 36-38 (Table 45).
     ReservedBit,
-    /// [`ZmaskError::ReservedBit`] for bits 62-63 (decisions.md R22).
+    /// [`ZmaskError::ReservedBit`] for bits 62-63 (rules.md R22).
     ReservedHighBit,
     /// [`ZmaskError::ColumnShift`].
     ColumnShift,
@@ -128,7 +131,7 @@ const ERROR: Severity = Severity::Error;
 /// Every rule of the zero-column mask descriptor, with the field it concerns (`bit N`,
 /// `start_count_i` and `first_span_i` name the bit or sub-mask of the value), indexed by
 /// [`ZmaskRule`].
-const ZMASK_RULES: [FieldRule; 10] = [
+pub(crate) const ZMASK_RULES: [FieldRule; 10] = [
     field_rule("zmask.reserved_bit", "bit N", Source::PtxTable(45), ERROR,
         "Bits 36-38 of the zero-column mask descriptor are 0."),
     field_rule("zmask.reserved_high_bit", "bit N", Source::Decision(22), ERROR,

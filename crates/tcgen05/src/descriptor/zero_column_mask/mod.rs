@@ -5,11 +5,11 @@
 //! a periodic pattern that the hardware expands into an N-bit *column mask*, where a 1-bit means
 //! "use zeros for this whole column of B" and a 0-bit means "use the column from shared memory".
 //!
-//! # The pattern (decisions.md R19-R21)
+//! # The pattern (rules.md R19-R21)
 //!
 //! - **Spans.** Table 45's description column says Skip Span counts the columns where B is used
 //!   and Use Span the columns where zeros are used. The worked examples of the same section, the
-//!   field names and CUTLASS all say the opposite, and the examples win (decisions.md R19):
+//!   field names and CUTLASS all say the opposite, and the examples win (rules.md R19):
 //!   `skip_span + 1` is the length of every run of **zeroed** columns (mask bits 1) and
 //!   `use_span + 1` the length of every run of **used** columns (mask bits 0).
 //! - **Sub-masks.** M = 128 has one sub-mask of N bits, M = 64 two of N/2 bits, M = 32 four of N/4
@@ -50,7 +50,7 @@
 //!   and draw no warnings.
 //! - The generators accept any N from 1 to 256 that splits into whole sub-masks, so that small
 //!   patterns can be explored; [`validate_for`] insists on the `.ws` values 64, 128 and 256
-//!   (decisions.md R16).
+//!   (rules.md R16).
 //!
 //! # Examples
 //!
@@ -78,9 +78,8 @@ use core::fmt;
 use core::ops::Range;
 
 use crate::bit_layout;
-use crate::bits::{BitField, LayoutField, Meaning, Role, RowValue, Word};
-use crate::diagnostic::{Diagnostic, Diagnostics, Severity, Source};
-use crate::mma::MaxShift;
+use crate::bits::{BitField, LayoutField, Meaning, RowValue};
+use crate::diagnostic::Diagnostics;
 
 // The descriptor, the column-mask bitset and its text forms, the errors and the solver, one
 // file each; their items are this module's.
@@ -121,13 +120,13 @@ pub enum ZmaskField {
     Reserved36,
     /// Non-Zero Mask, bit 39.
     NonZeroMask,
-    /// Skip Span, bits 40-47: length of each run of zeroed columns, minus one (decisions.md R19).
+    /// Skip Span, bits 40-47: length of each run of zeroed columns, minus one (rules.md R19).
     SkipSpan,
-    /// Use Span, bits 48-55: length of each run of used columns, minus one (decisions.md R19).
+    /// Use Span, bits 48-55: length of each run of used columns, minus one (rules.md R19).
     UseSpan,
     /// Column Shift, bits 56-61.
     ColumnShift,
-    /// Reserved bits 62-63 (decisions.md R22).
+    /// Reserved bits 62-63 (rules.md R22).
     Reserved62,
 }
 
@@ -250,25 +249,25 @@ impl LayoutField for ZmaskField {
 }
 
 /// Meaning of Start Count 0: positions of sub-mask 0's pattern skipped before its bit 0, for
-/// every M (Table 45; decisions.md R20).
+/// every M (Table 45; rules.md R20).
 pub const START_COUNT_0: Meaning = Meaning::Number {
     text: "mask0 skips {} position(s) of its pattern (every M)",
 };
-/// Meaning of Start Count 1, used for M = 32 and 64 (Table 45; decisions.md R20).
+/// Meaning of Start Count 1, used for M = 32 and 64 (Table 45; rules.md R20).
 pub const START_COUNT_1: Meaning = Meaning::Number {
     text: "mask1 skips {} position(s) of its pattern (M = 32, 64)",
 };
-/// Meaning of Start Count 2, used for M = 32 only (Table 45; decisions.md R20).
+/// Meaning of Start Count 2, used for M = 32 only (Table 45; rules.md R20).
 pub const START_COUNT_2: Meaning = Meaning::Number {
     text: "mask2 skips {} position(s) of its pattern (M = 32)",
 };
-/// Meaning of Start Count 3, used for M = 32 only (Table 45; decisions.md R20).
+/// Meaning of Start Count 3, used for M = 32 only (Table 45; rules.md R20).
 pub const START_COUNT_3: Meaning = Meaning::Number {
     text: "mask3 skips {} position(s) of its pattern (M = 32)",
 };
 
 /// The names of a First Span bit: 0 starts the pattern with used columns, 1 with zeroed ones
-/// (Table 45; decisions.md R19).
+/// (Table 45; rules.md R19).
 const FIRST_SPAN_NAMES: [&str; 2] = ["used", "zeroed"];
 
 /// Meaning of First Span 0, for every M (Table 45).
@@ -293,25 +292,25 @@ pub const FIRST_SPAN_3: Meaning = Meaning::Flag {
 };
 
 /// Meaning of Non-Zero Mask: 0 zeroes no column whatever the other fields hold (PTX example 1;
-/// decisions.md R21), 1 generates the mask.
+/// rules.md R21), 1 generates the mask.
 pub const NON_ZERO_MASK: Meaning = Meaning::Flag {
     names: ["0: no column is zeroed", "1: generate the mask"],
     text: "{}",
 };
 
-/// Meaning of Skip Span: each run of zeroed columns is one longer (decisions.md R19).
+/// Meaning of Skip Span: each run of zeroed columns is one longer (rules.md R19).
 pub const SKIP_SPAN: Meaning = Meaning::Count {
     plus: 1,
     text: "runs of {} zeroed column(s) (R19)",
 };
 
-/// Meaning of Use Span: each run of used columns is one longer (decisions.md R19).
+/// Meaning of Use Span: each run of used columns is one longer (rules.md R19).
 pub const USE_SPAN: Meaning = Meaning::Count {
     plus: 1,
     text: "runs of {} used column(s) (R19)",
 };
 
-/// Meaning of Column Shift: the first column of B the MMA reads (Table 45; decisions.md R22).
+/// Meaning of Column Shift: the first column of B the MMA reads (Table 45; rules.md R22).
 pub const COLUMN_SHIFT: Meaning = Meaning::Number {
     text: "the MMA reads B columns {}..{}+N-1",
 };
@@ -319,7 +318,7 @@ pub const COLUMN_SHIFT: Meaning = Meaning::Number {
 bit_layout! {
     /// The zero-column mask descriptor's bit layout (PTX ISA 9.7.16.4.3, Table 45), one row per
     /// field. Skip Span and Use Span follow the worked examples, not the table's description
-    /// column (decisions.md R19); bits 62-63, which Table 45 does not list, are reserved (R22).
+    /// column (rules.md R19); bits 62-63, which Table 45 does not list, are reserved (R22).
     pub const ZMASK_LAYOUT: [BitField<ZmaskField>; 64 bits] = {
         0 ..= 7   StartCount0 value: START_COUNT_0 "Start Count 0 (sc0)"                 (Table 45);
         8 ..= 15  StartCount1 value: START_COUNT_1 "Start Count 1 (sc1)"                 (Table 45);
@@ -373,7 +372,7 @@ pub const fn max_column_shift(m: u16) -> u8 {
     }
 }
 
-/// How many sub-masks M splits the column mask into (Table 45; decisions.md R21): 1 for
+/// How many sub-masks M splits the column mask into (Table 45; rules.md R21): 1 for
 /// M = 128, 2 for M = 64, 4 for M = 32, `None` for any other M.
 #[must_use]
 pub const fn sub_mask_count(m: u16) -> Option<u8> {
@@ -385,7 +384,7 @@ pub const fn sub_mask_count(m: u16) -> Option<u8> {
     }
 }
 
-/// The width of each sub-mask: N / (128 / M) (Table 45; decisions.md R21).
+/// The width of each sub-mask: N / (128 / M) (Table 45; rules.md R21).
 ///
 /// # Errors
 /// [`ZmaskError::M`] when M is not 32, 64 or 128; [`ZmaskError::MaskWidth`] when N is 0, above
@@ -422,13 +421,13 @@ pub const fn sub_mask_columns(i: usize, m: u16, n: u16) -> Result<Option<Range<u
 
 /// Every field of a zero-column mask descriptor, as stored (Table 45).
 ///
-/// The spans hold the stored values, one less than the run lengths (decisions.md R19). Index `i`
+/// The spans hold the stored values, one less than the run lengths (rules.md R19). Index `i`
 /// of `start_count` and `first_span` is sub-mask `i` (`sc_i`, `fs_i`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct ZmaskFields {
     /// Start Count `sc_i` (bits 0-31, 8 bits each): how many positions of sub-mask `i`'s
-    /// periodic pattern are skipped before its bit 0 (decisions.md R20).
+    /// periodic pattern are skipped before its bit 0 (rules.md R20).
     pub start_count: [u8; 4],
     /// First Span `fs_i` (bits 32-35): `true` when sub-mask `i`'s pattern starts with a run of
     /// zeroed columns, `false` when it starts with a run of used columns.
@@ -437,13 +436,13 @@ pub struct ZmaskFields {
     /// other fields hold; `true` generates the mask.
     pub non_zero_mask: bool,
     /// Skip Span (bits 40-47): each run of zeroed columns (mask bits 1) is `skip_span + 1` long
-    /// (decisions.md R19).
+    /// (rules.md R19).
     pub skip_span: u8,
     /// Use Span (bits 48-55): each run of used columns (mask bits 0) is `use_span + 1` long
-    /// (decisions.md R19).
+    /// (rules.md R19).
     pub use_span: u8,
     /// Column Shift (bits 56-61): the MMA reads B columns `column_shift .. column_shift + N`.
-    /// At most 16 for M = 32 and 32 otherwise (Table 45; decisions.md R22).
+    /// At most 16 for M = 32 and 32 otherwise (Table 45; rules.md R22).
     pub column_shift: u8,
 }
 
@@ -533,7 +532,7 @@ impl ZmaskFields {
     }
 
     /// The length of the run that sub-mask `i`'s pattern starts with: `skip_span + 1` when it
-    /// starts zeroed, `use_span + 1` otherwise (decisions.md R19, R20). `i` is taken modulo 4.
+    /// starts zeroed, `use_span + 1` otherwise (rules.md R19, R20). `i` is taken modulo 4.
     #[must_use]
     pub const fn first_run(&self, i: usize) -> u16 {
         if self.first_span[i & 3] {
@@ -544,7 +543,7 @@ impl ZmaskFields {
     }
 
     /// The columns of B that an MMA of width `n` reads: `column_shift .. column_shift + n`
-    /// (Table 45; PTX example 4: shift 2 and N = 128 read columns 2 to 129; decisions.md R22).
+    /// (Table 45; PTX example 4: shift 2 and N = 128 read columns 2 to 129; rules.md R22).
     /// Bit `j` of the column mask concerns B column `column_shift + j`.
     #[must_use]
     pub const fn read_columns(&self, n: u16) -> Range<u16> {

@@ -1,7 +1,12 @@
 //! [`solve`]: descriptor fields that generate a wanted column mask.
 
-use super::*;
+use super::bitset::ColumnMask;
+use super::error::ZmaskError;
+use super::{max_column_shift, sub_mask_width, ZmaskFields};
 use crate::diagnostic::{field_rule, FieldRule, Rule};
+use crate::diagnostic::{Diagnostic, Severity, Source};
+use crate::mma::MaxShift;
+use core::fmt;
 
 /// What [`solve`] may choose besides the pattern.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -9,7 +14,7 @@ pub struct SolveOptions {
     /// The column shift to put in the result (it does not change the mask). Default 0.
     pub column_shift: u8,
     /// The instruction descriptor's maximum shift, when known: the column shift must not exceed
-    /// it (decisions.md R22).
+    /// it (rules.md R22).
     pub max_shift: Option<MaxShift>,
 }
 
@@ -44,7 +49,7 @@ impl SolveOptions {
 /// The last two variants are proofs that no descriptor generates the wanted mask: every run of
 /// zeroed columns that does not touch a sub-mask's edge must be exactly `skip_span + 1` long,
 /// every such run of used columns `use_span + 1`, and runs at the edges no longer than that
-/// (decisions.md R19-R21). Its source and severity are those of its rule's row
+/// (rules.md R19-R21). Its source and severity are those of its rule's row
 /// ([`SolveError::rule`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
@@ -55,7 +60,7 @@ pub enum SolveError {
         /// The M given.
         m: u16,
     },
-    /// N is 0, above 256, or does not split into whole sub-masks for M (decisions.md R21).
+    /// N is 0, above 256, or does not split into whole sub-masks for M (rules.md R21).
     MaskWidth {
         /// The N given.
         n: u16,
@@ -77,7 +82,7 @@ pub enum SolveError {
         max: u8,
     },
     /// The requested column shift is above the instruction descriptor's maximum shift
-    /// (decisions.md R22).
+    /// (rules.md R22).
     ColumnShiftAboveMaxShift {
         /// The shift asked for.
         shift: u8,
@@ -232,7 +237,7 @@ impl SolveRule {
 
 /// Every rule by which no descriptor generates a mask, with the field it concerns (`skip_span`
 /// stands for the span of the run's kind), indexed by [`SolveRule`].
-const SOLVE_RULES: [FieldRule; 7] = {
+pub(crate) const SOLVE_RULES: [FieldRule; 7] = {
     const E: Severity = Severity::Error;
     [
         field_rule("zmask_solve.m", "m", Source::PtxTable(45), E,
@@ -292,7 +297,7 @@ impl core::error::Error for SolveError {}
 /// Finds descriptor fields that generate `wanted`, the N-bit column mask of an MMA with this M,
 /// or proves that none exist. A `const fn`, linear in N (a few hundred steps for N = 256).
 ///
-/// The mask is cut into its sub-masks (decisions.md R21) and each into maximal runs. In any
+/// The mask is cut into its sub-masks (rules.md R21) and each into maximal runs. In any
 /// generated mask (R19, R20) every run of zeroed columns that touches neither edge of its
 /// sub-mask is exactly `skip_span + 1` long and every such run of used columns `use_span + 1`;
 /// runs at an edge are cut from a full run, so no longer. Conversely, spans satisfying that,
@@ -304,7 +309,7 @@ impl core::error::Error for SolveError {}
 /// does not use are 0. The column shift is `options.column_shift` (it does not change the
 /// mask).
 ///
-/// The result always passes [`validate_for`] without warnings when N is a `.ws` N.
+/// The result always passes [`validate_for`](super::validate_for) without warnings when N is a `.ws` N.
 ///
 /// # Errors
 /// [`SolveError::M`], [`SolveError::MaskWidth`], [`SolveError::WidthMismatch`],

@@ -1,4 +1,9 @@
 use super::*;
+use crate::bits::Role;
+use crate::diagnostic::Diagnostic;
+use crate::diagnostic::Severity;
+use crate::diagnostic::Source;
+use crate::mma::MaxShift;
 use std::{format, string::String, string::ToString, vec::Vec};
 
 const EX1: ZmaskFields = ZmaskFields {

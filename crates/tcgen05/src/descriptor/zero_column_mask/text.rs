@@ -1,7 +1,8 @@
 //! Text forms of a [`ColumnMask`]: parsing binary and hexadecimal strings, and `Display`,
 //! `Debug` and `{:x}`.
 
-use super::*;
+use super::bitset::{ColumnMask, ColumnMaskError};
+use core::fmt;
 
 impl ColumnMask {
     /// Parses a binary string, most significant bit first as the PTX examples print masks

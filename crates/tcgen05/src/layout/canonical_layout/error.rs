@@ -1,7 +1,10 @@
 //! [`LayoutError`] and the field it names ([`LayoutField`]).
 
-use super::*;
+use crate::diagnostic::{Diagnostic, Severity, Source};
 use crate::diagnostic::{Rule, RuleSource};
+use crate::mma::{ElementType, Kind, Major};
+use crate::shared_memory_descriptor::{SmemError, Swizzle};
+use core::fmt;
 
 /// The field of an operand, descriptor or query that a [`LayoutError`] concerns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -73,19 +76,19 @@ pub enum LayoutError {
         /// The type.
         element: ElementType,
     },
-    /// A type the kind does not take (Table 39, decisions.md R12).
+    /// A type the kind does not take (Table 39, rules.md R12).
     NotInKind {
         /// The type.
         element: ElementType,
         /// The kind.
         kind: Kind,
     },
-    /// An MN-major 4- or 6-bit operand (decisions.md R11).
+    /// An MN-major 4- or 6-bit operand (rules.md R11).
     SubByteMnMajor {
         /// Data bits of the element.
         bits: u8,
     },
-    /// A swizzling mode the major-ness and element width do not allow (decisions.md R18):
+    /// A swizzling mode the major-ness and element width do not allow (rules.md R18):
     /// 128-Byte with 32B atomicity except for MN-major 32-bit, or MN-major 32-bit without it.
     SwizzleNotAllowed {
         /// The swizzle.
@@ -96,7 +99,7 @@ pub enum LayoutError {
         bits: u8,
     },
     /// The leading-dimension byte address mode for a layout other than K-major with 128-Byte
-    /// swizzling (decisions.md R5).
+    /// swizzling (rules.md R5).
     AbsoluteModeLayout {
         /// The swizzle.
         swizzle: Swizzle,
@@ -143,8 +146,8 @@ pub enum LayoutError {
         /// The extent.
         extent: u32,
     },
-    /// An element (or, from [`TileLayout::validate`], the end of a tile of `mn x k`) whose
-    /// address leaves the 18-bit shared memory window of the descriptor (decisions.md R3).
+    /// An element (or, from [`TileLayout::validate`](super::TileLayout::validate), the end of a tile of `mn x k`) whose
+    /// address leaves the 18-bit shared memory window of the descriptor (rules.md R3).
     AddressOutOfRange {
         /// Row.
         mn: u32,
@@ -185,7 +188,7 @@ pub enum LayoutError {
         end: u32,
     },
     /// A tile start address the descriptor cannot hold, or a swizzle pattern start that no
-    /// base offset describes (decisions.md R3, R4).
+    /// base offset describes (rules.md R3, R4).
     Descriptor(SmemError),
 }
 
@@ -349,7 +352,7 @@ const S_CANONICAL: Source = Source::PtxSection("9.7.16.3.3");
 
 /// Every rule of the canonical layouts, with the field it concerns (for the extents and
 /// indices, the field the error names overrides it), indexed by [`LayoutRule`].
-const LAYOUT_RULES: [(LayoutField, Rule); 14] = {
+pub(crate) const LAYOUT_RULES: [(LayoutField, Rule); 14] = {
     use LayoutField as F;
     [
         rule(F::ElementType, "layout.not_an_input", Source::PtxTable(39),
@@ -532,6 +535,7 @@ impl From<SmemError> for LayoutError {
 mod rule_tests {
     use super::*;
     use crate::diagnostic::check_rule_table;
+    use crate::shared_memory_descriptor::SmemField;
     use std::vec::Vec;
 
     #[test]

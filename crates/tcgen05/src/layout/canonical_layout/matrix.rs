@@ -1,7 +1,16 @@
 //! [`MatrixLayout`]: the byte an MMA reads for each operand element under a shared memory
 //! descriptor (PTX ISA 9.7.16.3.3), and the swizzle that maps it.
 
-use super::*;
+use super::error::{LayoutError, LayoutField};
+use super::{
+    BaseOffsetReading, ElementLocation, LayoutDiagnostics, Operand, CHUNK_BYTES, CORE_ROWS,
+    MAX_OPERAND_EXTENT, SHARED_WINDOW_BYTES,
+};
+use crate::diagnostic::Diagnostics;
+use crate::mma::Major;
+use crate::shared_memory_descriptor::{
+    encode_bytes, LboMode, SmemDescriptor, SmemField, SmemFields, Swizzle, SWIZZLE_LINE_BYTES,
+};
 
 /// The XOR of a swizzle mode as CuTe's `Swizzle<B, M, 3>`: `(B, M)`, or `None` without
 /// swizzling (`spec/ptx-beyond-seeds.md` §1.6).
@@ -68,7 +77,7 @@ impl MatrixLayout {
     #[must_use]
     pub const fn validate(fields: &SmemFields, operand: &Operand) -> LayoutDiagnostics {
         let mut d = Diagnostics::new();
-        // Byte fields the descriptor could not hold (decisions.md R3), for hand-made fields.
+        // Byte fields the descriptor could not hold (rules.md R3), for hand-made fields.
         let bytes = [
             (SmemField::StartAddress, fields.start_address),
             (SmemField::LeadingByteOffset, fields.leading_byte_offset),

@@ -2,7 +2,7 @@
 //! of PTX ISA 9.7.16.3.3 (the same as `wgmma`'s, 9.7.15.5.1.2) evaluated for a shared memory
 //! descriptor, and the descriptors that describe a tile laid out from intent.
 //!
-//! A [`MatrixLayout`] joins a [`SmemDescriptor`] with what the descriptor does not record: the
+//! A [`MatrixLayout`] joins a [`SmemDescriptor`](crate::shared_memory_descriptor::SmemDescriptor) with what the descriptor does not record: the
 //! operand's element storage ([`ElementStorage`]), its [`Major`]-ness, its extent along M (or N)
 //! and the instruction's K ([`Operand`]). [`MatrixLayout::address`] then gives the byte (and, for
 //! 4- and 6-bit elements, the bit) of element `(mn, k)`; [`MatrixLayout::elements_at`] is the
@@ -19,7 +19,7 @@
 //! elements (9.7.16.10.4.6). Element `j` of a chunk starts at bit `j * bits` of the chunk.
 //!
 //! The chunk's byte address before swizzling (`pre`), with `start`, `LBO`, `SBO` the
-//! descriptor's byte fields, `W` the swizzle width ([`Swizzle::width_bytes`]) and `kc = k / T`,
+//! descriptor's byte fields, `W` the swizzle width ([`Swizzle::width_bytes`](crate::shared_memory_descriptor::Swizzle::width_bytes)) and `kc = k / T`,
 //! `mc = mn / T` (PTX ISA 9.7.16.3.3 and its Figures; `spec/ptx-beyond-seeds.md` §1.5, §1.8):
 //!
 //! | major | swizzle | `pre` |
@@ -35,13 +35,13 @@
 //! and 2 for 128B with 32B atomicity (`M = 5`). The line is counted from the start of the
 //! repeating pattern: `L = (pre >> 7) - base_offset` (modulo `2^B`) under the default
 //! [`BaseOffsetReading::PatternStart`], so that the descriptor's base offset (Table 41:
-//! `(pattern start addr >> 7) & 7`, decisions.md R4) moves the pattern's first line to the
+//! `(pattern start addr >> 7) & 7`, rules.md R4) moves the pattern's first line to the
 //! pattern start. PTX does not spell out how the hardware uses the field (ptx-beyond-seeds.md
 //! §1.7); the other readings are available for experiments ([`BaseOffsetReading`]). With base
 //! offset 0 all readings but [`BaseOffsetReading::StartLine`] agree: the XOR uses absolute
 //! address bits 7-9, which is what lets a K advance add to the start address alone (R7).
 //!
-//! With the leading-dimension byte address mode (bit 52, decisions.md R5: K-major, 128-Byte
+//! With the leading-dimension byte address mode (bit 52, rules.md R5: K-major, 128-Byte
 //! swizzling) the part of a row's K block that would cross the end of the start address's
 //! 128-byte line is read from the address in the leading-dimension field instead (PTX ISA
 //! 9.7.16.3.1.2). That split point is this crate's reading of the text, not verified on hardware.
@@ -65,15 +65,8 @@
 //! # Ok::<(), tcgen05::canonical_layout::LayoutError>(())
 //! ```
 
-use core::fmt;
-
-use crate::diagnostic::{Diagnostic, Diagnostics, Severity, Source};
+use crate::diagnostic::Diagnostics;
 use crate::mma::{ElementType, Kind, Major};
-use crate::shared_memory_descriptor::{
-    base_offset_for, encode_bytes, LboMode, SmemDescriptor, SmemError, SmemField, SmemFields,
-    Swizzle, SWIZZLE_LINE_BYTES,
-};
-use crate::targets::Target;
 
 // The errors, the layout of a descriptor (matrix) and the layout from intent (tile), one file
 // each; their items are this module's.
@@ -91,7 +84,7 @@ pub const CHUNK_BYTES: u32 = 16;
 /// Rows of one core matrix along the strided dimension (PTX ISA 9.7.16.3.3).
 pub const CORE_ROWS: u32 = 8;
 
-/// Shared memory addresses the descriptor can express: 18 bits (Table 40, decisions.md R3).
+/// Shared memory addresses the descriptor can express: 18 bits (Table 40, rules.md R3).
 pub const SHARED_WINDOW_BYTES: u64 = 1 << 18;
 
 /// The largest M/N or K extent of one MMA operand: Table 39's M and N are at most 256, and its K
@@ -124,7 +117,7 @@ impl ElementStorage {
     /// # Errors
     /// [`LayoutError::NotAnInput`] for the accumulator types f32 and s32,
     /// [`LayoutError::KindRequired`] for a 4- or 6-bit type without a kind, and
-    /// [`LayoutError::NotInKind`] for a type the kind does not take (Table 39, decisions.md R12).
+    /// [`LayoutError::NotInKind`] for a type the kind does not take (Table 39, rules.md R12).
     ///
     /// # Examples
     /// ```

@@ -1,4 +1,12 @@
 use super::*;
+use crate::diagnostic::Diagnostic;
+use crate::diagnostic::Source;
+use crate::shared_memory_descriptor::LboMode;
+use crate::shared_memory_descriptor::SmemDescriptor;
+use crate::shared_memory_descriptor::SmemError;
+use crate::shared_memory_descriptor::SmemFields;
+use crate::shared_memory_descriptor::Swizzle;
+use crate::targets::Target;
 use std::vec::Vec;
 
 /// `TileLayout::address` and `offset` near 2^32 (every swizzle, both majors, both atom

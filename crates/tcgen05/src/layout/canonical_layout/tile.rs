@@ -1,6 +1,17 @@
 //! [`TileLayout`]: a tile laid out from intent, and the descriptors that describe it.
 
-use super::*;
+use super::error::{LayoutError, LayoutField};
+use super::matrix::{swizzle_address, MatrixLayout};
+use super::{
+    BaseOffsetReading, ElementLocation, ElementStorage, LayoutDiagnostics, Operand, CHUNK_BYTES,
+    CORE_ROWS, SHARED_WINDOW_BYTES,
+};
+use crate::diagnostic::Diagnostics;
+use crate::mma::Major;
+use crate::shared_memory_descriptor::{
+    base_offset_for, SmemDescriptor, SmemFields, Swizzle, SWIZZLE_LINE_BYTES,
+};
+use crate::targets::Target;
 
 /// The base offset of a pattern start, as an error of this module.
 pub(super) const fn pattern_base_offset(start: u32, swizzle: Swizzle) -> Result<u8, LayoutError> {
@@ -48,7 +59,7 @@ impl AtomOrder {
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub enum SwizzleAnchor {
     /// The pattern's first line is the tile's start address: descriptors carry Table 41's base
-    /// offset `(start >> 7) & 7` when the start is off the repeat boundary (decisions.md R4),
+    /// offset `(start >> 7) & 7` when the start is off the repeat boundary (rules.md R4),
     /// which is how the hardware places the pattern (the Hopper `wgmma` experiment of
     /// issue 6 part 5).
     #[default]
@@ -85,7 +96,7 @@ impl SwizzleAnchor {
 /// the start address (or following absolute addresses, [`SwizzleAnchor`]). Each MMA reads one K-block of `k_per_block` elements;
 /// [`TileLayout::descriptor`] gives its shared memory descriptor.
 ///
-/// The descriptor follows the canonical layouts (PTX ISA 9.7.16.3.3) and decisions.md R3-R7:
+/// The descriptor follows the canonical layouts (PTX ISA 9.7.16.3.3) and rules.md R3-R7:
 /// byte fields (R3); base offset from the start address (R4); the K-major swizzled leading
 /// byte offset written as 16 (R6); K-blocks by advancing the start address (R7). A stride whose
 /// mode holds a single atom is never used by the MMA and is written as 0, as CUTLASS's
@@ -287,7 +298,7 @@ impl TileLayout {
                 unit: ak,
             });
         } else {
-            // The whole tile must fit the 18-bit window (decisions.md R3).
+            // The whole tile must fit the 18-bit window (rules.md R3).
             let (nm, nk) = self.atom_counts();
             let end = self.start_address as u64 + nm as u64 * nk as u64 * self.atom_bytes() as u64;
             if end > SHARED_WINDOW_BYTES {

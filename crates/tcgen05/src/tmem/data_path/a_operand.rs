@@ -1,7 +1,10 @@
 //! [`ACell`]: where an element of A lives when A is read from Tensor Memory (PTX ISA
 //! 9.7.16.10.5).
 
-use super::*;
+use super::error::DataPathError;
+use super::layouts::DataPathLayout;
+use crate::mma::CtaGroup;
+use crate::tmem_fragment::BitRange;
 
 /// Where an element of A lives when A is read from Tensor Memory: the copies (CTA, lane
 /// offset), the column offset and the bits of the cell.
@@ -45,7 +48,7 @@ impl ACell {
 /// # Errors
 /// [`DataPathError::ElementBits`], [`DataPathError::RowOutOfRange`], and
 /// [`DataPathError::KTooLarge`] when `k` falls past the 512 columns of Tensor Memory
-/// (PTX ISA 9.7.16.1.1; decisions.md R24).
+/// (PTX ISA 9.7.16.1.1; rules.md R24).
 pub const fn a_cell(
     layout: DataPathLayout,
     m: u32,
@@ -88,7 +91,7 @@ pub const fn a_cell(
 /// Whether an MMA with this M, `.cta_group`, `.ws` and sparsity can read A of
 /// `container_bits`-bit containers: 4-bit A belongs to mxf4 / mxf4nvf4 only, whose shapes are
 /// M = 128 (`.cta_group::1` dense or sparse, `.cta_group::2` dense) and M = 256
-/// (`.cta_group::2`), never `.ws` (PTX ISA 9.7.16.10.1 Table 39; decisions.md R16). Other
+/// (`.cta_group::2`), never `.ws` (PTX ISA 9.7.16.10.1 Table 39; rules.md R16). Other
 /// container sizes pass.
 ///
 /// # Errors
@@ -122,7 +125,7 @@ pub const fn a_bits_have_shape(
 
 /// Whether A with `k` stored elements per row (`k` counts, indices `0..k`) of
 /// `container_bits`-bit containers fits the 512 columns of Tensor Memory (PTX ISA 9.7.16.1.1;
-/// decisions.md R24): `k <= 512 * 32 / container_bits`.
+/// rules.md R24): `k <= 512 * 32 / container_bits`.
 ///
 /// # Errors
 /// [`DataPathError::ElementBits`], [`DataPathError::KTooLarge`].

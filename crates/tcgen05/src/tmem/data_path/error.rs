@@ -1,7 +1,11 @@
 //! [`DataPathField`], [`DataPathError`], [`DataPathRule`] and the rules table of the data-path
 //! layouts (PTX ISA 9.7.16.10.5, Table 39) and of the scale-factor placement (9.7.16.10.7).
 
-use super::*;
+use super::layouts::DataPathLayout;
+use crate::diagnostic::{Diagnostic, Rule, RuleSource, Severity, Source};
+use crate::mma::CtaGroup;
+use crate::mma::ScaleVec;
+use core::fmt;
 
 /// What a [`DataPathError`] is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -74,7 +78,7 @@ pub enum DataPathError {
     },
     /// N is not an N of Table 39 for this configuration: a multiple of 8 (16 with
     /// `.cta_group::2`) from 8 to 256, or 64, 128, 256 with `.ws` (64, 128 with `.ws` and sparse
-    /// A; decisions.md R14, R16).
+    /// A; rules.md R14, R16).
     InvalidN {
         /// The layout, when the configuration has one.
         layout: Option<DataPathLayout>,
@@ -110,7 +114,7 @@ pub enum DataPathError {
         bits: u32,
     },
     /// The scale-factor ID is not one the scale vector allows: 0-3 for 1X, 0 or 2 for 2X, 0 for
-    /// 4X (PTX ISA 9.7.16.10.7.2-3; decisions.md R13).
+    /// 4X (PTX ISA 9.7.16.10.7.2-3; rules.md R13).
     SfId {
         /// The scale vector.
         vec: ScaleVec,
@@ -131,7 +135,7 @@ pub enum DataPathError {
         count: u32,
     },
     /// A's K (stored elements per row) needs more than the 512 columns of Tensor Memory
-    /// (PTX ISA 9.7.16.1.1; decisions.md R24).
+    /// (PTX ISA 9.7.16.1.1; rules.md R24).
     KTooLarge {
         /// K as asked.
         k: u32,
@@ -140,7 +144,7 @@ pub enum DataPathError {
     },
     /// 4-bit A (mxf4 / mxf4nvf4) exists only for M = 128 (`.cta_group::1` dense or sparse,
     /// `.cta_group::2` dense) and M = 256 (`.cta_group::2`), never with `.ws` (Table 39;
-    /// decisions.md R16).
+    /// rules.md R16).
     NoFourBitShape {
         /// M.
         m: u32,
@@ -252,7 +256,7 @@ const fn rule(
 
 /// Every rule of the data-path layouts and the scale-factor placement, with the field it
 /// concerns, indexed by [`DataPathRule`].
-pub(super) const DATA_PATH_RULES: [(DataPathField, Rule); 12] = {
+pub(crate) const DATA_PATH_RULES: [(DataPathField, Rule); 12] = {
     use DataPathField as F;
     const LAYOUTS: Source = Source::PtxSection("9.7.16.10.5");
     [

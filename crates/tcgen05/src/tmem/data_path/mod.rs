@@ -14,7 +14,7 @@
 //!   CUTLASS's `tmem_frg_ws` builds a 2x2 layout: we use 2x2.
 //! - Layout C (M = 128, `.cta_group::2`, sparse A) is "4x1 (1/2 datapath utilized)" with lane
 //!   alignment 0 or 16 in the table, the organization of layout F in each CTA; CUTLASS 4.2.0's
-//!   sparse 2-SM atoms reuse the dense 2x2 `tmem_frg_2sm`. The PTX table wins (decisions.md
+//!   sparse 2-SM atoms reuse the dense 2x2 `tmem_frg_2sm`. The PTX table wins (rules.md
 //!   preamble: the PTX text first): we use F's organization. The cross-check test records the
 //!   difference.
 //!
@@ -48,23 +48,19 @@
 //! assert_eq!(d.element_at(c.cta, c.lane, c.column), Some((70, 200)));
 //! ```
 
-use core::fmt;
-
-use crate::diagnostic::{Diagnostic, Diagnostics, Rule, RuleSource, Severity, Source};
-use crate::mma::CtaGroup;
 /// The scale vector of a block-scaled MMA, one type with [`crate::ptx::ScaleVec`] (defined in
 /// [`crate::mma`]).
 pub use crate::mma::ScaleVec;
-use crate::tensor_memory::TmemAddress;
-use crate::tmem_fragment::BitRange;
 
 mod a_operand;
 mod d_layout;
 mod error;
+mod layouts;
 mod scale_factors;
 pub use a_operand::*;
 pub use d_layout::*;
 pub use error::*;
+pub use layouts::*;
 pub use scale_factors::*;
 
 #[cfg(test)]

@@ -1,7 +1,11 @@
 //! [`SfLayout`]: the placement of block-scale factors in Tensor Memory (PTX ISA 9.7.16.10.7.2-3,
 //! Figures 231-258).
 
-use super::*;
+use super::d_layout::n_ok;
+use super::error::DataPathError;
+use super::layouts::DataPathLayout;
+use crate::diagnostic::Diagnostics;
+use crate::mma::ScaleVec;
 
 /// Which scale-factor matrix: of A (one row per row of A) or of B (one per column of B).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

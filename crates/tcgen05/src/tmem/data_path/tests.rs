@@ -1,4 +1,9 @@
 use super::*;
+use crate::diagnostic::Diagnostic;
+use crate::diagnostic::Source;
+use crate::mma::CtaGroup;
+use crate::tensor_memory::TmemAddress;
+use crate::tmem_fragment::BitRange;
 use std::collections::BTreeSet;
 #[test]
 fn every_data_path_rule_has_one_row_that_says_what_the_rule_said() {
@@ -172,7 +177,7 @@ fn four_bit_a_only_where_table_39_has_it() {
     );
 }
 
-/// `.ws` N follows Table 39 (decisions.md R16): 64, 128, 256 dense, 64, 128 sparse, for
+/// `.ws` N follows Table 39 (rules.md R16): 64, 128, 256 dense, 64, 128 sparse, for
 /// every `.ws` M; `validate` and `try_new` agree on every N from 0 to 512.
 #[test]
 fn ws_n_follows_table_39() {

@@ -1,10 +1,14 @@
 //! Tensor Memory addresses: lane in bits 31-16, column in bits 15-0 (PTX ISA 9.7.16.1.1; R24).
 
-use super::*;
+use super::error::{TmemError, TmemField};
+use super::{LANES_PER_WARP, TMEM_COLUMNS, TMEM_LANES};
+use crate::bits::BitField;
+use crate::diagnostic::Diagnostics;
+use core::fmt;
 
 crate::bit_layout! {
     /// The 32-bit Tensor Memory address (PTX ISA 9.7.16.1.1 Figure "Tensor Memory addressing";
-    /// decisions.md R24): `lane << 16 | column`.
+    /// rules.md R24): `lane << 16 | column`.
     pub const TMEM_ADDRESS_LAYOUT: [BitField<TmemField>; 32 bits] = {
         0 ..= 15  Column  value  "Column index"  (R 24);
         16 ..= 31 Lane    value  "Lane index"    (R 24);
@@ -46,7 +50,7 @@ impl TmemAddressFields {
         }
     }
 
-    /// Every rule the fields break: lane below 128, column below 512 (decisions.md R24).
+    /// Every rule the fields break: lane below 128, column below 512 (rules.md R24).
     #[must_use]
     pub const fn validate(&self) -> Diagnostics<TmemError, 2> {
         let mut d = Diagnostics::new();
@@ -73,7 +77,7 @@ impl TmemAddressFields {
 }
 
 /// A Tensor Memory address: lane (row) index in bits 31-16, column index in bits 15-0
-/// (PTX ISA 9.7.16.1.1; decisions.md R24).
+/// (PTX ISA 9.7.16.1.1; rules.md R24).
 ///
 /// A `TmemAddress` always satisfies R24: lane below 128 and column below 512, the size of one
 /// CTA's Tensor Memory on every tcgen05 target. (CUTLASS keeps a sub-word byte offset in bits
@@ -91,7 +95,7 @@ impl TmemAddress {
     ///
     /// # Errors
     /// [`TmemError::LaneOutOfRange`] when `lane >= 128`, otherwise
-    /// [`TmemError::ColumnOutOfRange`] when `column >= 512` (decisions.md R24).
+    /// [`TmemError::ColumnOutOfRange`] when `column >= 512` (rules.md R24).
     ///
     /// # Examples
     /// ```
@@ -131,10 +135,10 @@ impl TmemAddress {
         match Self::try_new(lane, column) {
             Ok(a) => a,
             Err(TmemError::LaneOutOfRange { .. }) => {
-                panic!("TMEM lane out of range: a CTA has lanes 0-127 (decisions.md R24)")
+                panic!("TMEM lane out of range: a CTA has lanes 0-127 (rules.md R24)")
             }
             Err(_) => {
-                panic!("TMEM column out of range: a CTA has columns 0-511 (decisions.md R24)")
+                panic!("TMEM column out of range: a CTA has columns 0-511 (rules.md R24)")
             }
         }
     }

@@ -1,9 +1,11 @@
 //! The column count of `tcgen05.alloc` / `tcgen05.dealloc` (PTX ISA 9.7.16.7.1; R24).
 
-use super::*;
+use super::error::TmemError;
+use super::TMEM_COLUMNS;
+use core::fmt;
 
 /// A column count that `tcgen05.alloc` and `tcgen05.dealloc` accept: a power of two from 32 to
-/// 512 (PTX ISA 9.7.16.7.1; decisions.md R24). Allocation always covers all 128 lanes.
+/// 512 (PTX ISA 9.7.16.7.1; rules.md R24). Allocation always covers all 128 lanes.
 ///
 /// An `AllocColumns` always holds 32, 64, 128, 256 or 512.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

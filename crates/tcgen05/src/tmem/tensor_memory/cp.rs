@@ -1,9 +1,12 @@
 //! The shapes of `tcgen05.cp` and the multicast each one needs (PTX ISA 9.7.16.9.2; R23).
 
-use super::*;
+use super::error::{TmemError, TmemOp};
+use super::shape::DataMovementShape;
+use crate::bytes::{bytes_eq, strip_prefix};
+use core::fmt;
 
 /// A data-movement shape of `tcgen05.cp` (shared memory to Tensor Memory), written
-/// `lanes x bits` per lane (PTX ISA 9.7.16.2.3, 9.7.16.9.2; decisions.md R23).
+/// `lanes x bits` per lane (PTX ISA 9.7.16.2.3, 9.7.16.9.2; rules.md R23).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub enum CpShape {
@@ -49,7 +52,7 @@ impl CpShape {
     ///
     /// # Errors
     /// [`TmemError::ShapeOfOtherOp`] for `.31x256b` (the implicit shape of `tcgen05.shift`,
-    /// decisions.md R23) and for the `tcgen05.ld` / `.st` shapes; [`TmemError::UnknownShape`]
+    /// rules.md R23) and for the `tcgen05.ld` / `.st` shapes; [`TmemError::UnknownShape`]
     /// otherwise.
     ///
     /// # Examples
@@ -99,7 +102,7 @@ impl CpShape {
     }
 
     /// The `.multicast` qualifiers the shape takes: `.64x128b` one of the two `.warpx2`,
-    /// `.32x128b` `.warpx4`, the others none (decisions.md R23).
+    /// `.32x128b` `.warpx4`, the others none (rules.md R23).
     #[must_use]
     pub const fn allowed_multicasts(self) -> &'static [CpMulticast] {
         match self {
@@ -190,7 +193,7 @@ impl fmt::Display for CpMulticast {
 }
 
 /// Checks the pairing of a `tcgen05.cp` shape and `.multicast` qualifier (PTX ISA 9.7.16.9.2;
-/// decisions.md R23): `.64x128b` requires `.warpx2::02_13` or `.warpx2::01_23`, `.32x128b`
+/// rules.md R23): `.64x128b` requires `.warpx2::02_13` or `.warpx2::01_23`, `.32x128b`
 /// requires `.warpx4`, and `.128x256b`, `.4x256b`, `.128x128b` take no qualifier.
 ///
 /// # Errors

@@ -1,8 +1,14 @@
 //! The fields of a Tensor Memory check ([`TmemField`]), the operation ([`TmemOp`]) and
 //! [`TmemError`].
 
-use super::*;
+use super::address::warp_first_lane;
+use super::cp::{CpMulticast, CpShape};
+use super::ld_st::{LdStShape, Num};
+use super::shape::DataMovementShape;
+use super::{LANES_PER_WARP, MAX_REGISTERS_PER_THREAD, TMEM_COLUMNS, TMEM_LANES};
+use crate::diagnostic::{Diagnostic, Source};
 use crate::diagnostic::{Rule, RuleSource, Severity};
+use core::fmt;
 
 /// What a [`TmemError`] is about: the two fields of a TMEM address, and the operands and
 /// qualifiers of the data-movement and allocation instructions.
@@ -86,12 +92,12 @@ impl fmt::Display for TmemOp {
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[non_exhaustive]
 pub enum TmemError {
-    /// The lane is 128 or more: a CTA has 128 lanes (PTX ISA 9.7.16.1.1; decisions.md R24).
+    /// The lane is 128 or more: a CTA has 128 lanes (PTX ISA 9.7.16.1.1; rules.md R24).
     LaneOutOfRange {
         /// The lane asked for.
         lane: u64,
     },
-    /// The column is 512 or more: a CTA has 512 columns (PTX ISA 9.7.16.1.1; decisions.md R24).
+    /// The column is 512 or more: a CTA has 512 columns (PTX ISA 9.7.16.1.1; rules.md R24).
     ColumnOutOfRange {
         /// The column asked for.
         column: u64,
@@ -104,12 +110,12 @@ pub enum TmemError {
         /// The warp's index in its CTA (only `warp % 4` matters).
         warp: u32,
     },
-    /// `nCols` is below 32 or above 512 (PTX ISA 9.7.16.7.1; decisions.md R24).
+    /// `nCols` is below 32 or above 512 (PTX ISA 9.7.16.7.1; rules.md R24).
     NColsOutOfRange {
         /// The column count asked for.
         n_cols: u32,
     },
-    /// `nCols` is between 32 and 512 but not a power of two (PTX ISA 9.7.16.7.1; decisions.md
+    /// `nCols` is between 32 and 512 but not a power of two (PTX ISA 9.7.16.7.1; rules.md
     /// R24).
     NColsNotPowerOfTwo {
         /// The column count asked for.
@@ -122,7 +128,7 @@ pub enum TmemError {
         op: TmemOp,
     },
     /// The name is the shape of another instruction, for example `.31x256b` (the implicit shape
-    /// of `tcgen05.shift`) given as a `tcgen05.cp` shape (decisions.md R23).
+    /// of `tcgen05.shift`) given as a `tcgen05.cp` shape (rules.md R23).
     ShapeOfOtherOp {
         /// The shape the name stands for.
         shape: DataMovementShape,
@@ -146,7 +152,7 @@ pub enum TmemError {
     UnknownMulticast,
     /// The `tcgen05.cp` shape needs another `.multicast` qualifier: `.64x128b` needs
     /// `.warpx2::02_13` or `.warpx2::01_23`, `.32x128b` needs `.warpx4`, the other shapes take
-    /// none (PTX ISA 9.7.16.9.2; decisions.md R23).
+    /// none (PTX ISA 9.7.16.9.2; rules.md R23).
     CpMulticastMismatch {
         /// The copy shape.
         shape: CpShape,
@@ -233,7 +239,7 @@ const fn rule(
 
 /// Every rule of Tensor Memory addressing, allocation and data movement, with the field it
 /// concerns, indexed by [`TmemRule`].
-const TMEM_RULES: [(TmemField, Rule); 12] = {
+pub(crate) const TMEM_RULES: [(TmemField, Rule); 12] = {
     use TmemField as F;
     [
         rule(F::Lane, "tmem.lane_out_of_range", Source::Decision(24), "A CTA's Tensor Memory has lanes 0 to 127."),
@@ -417,6 +423,7 @@ impl core::error::Error for TmemError {}
 
 #[cfg(test)]
 mod rule_tests {
+    use super::super::shift::ShiftShape;
     use super::*;
     use crate::diagnostic::check_rule_table;
     use std::vec::Vec;

@@ -1,10 +1,13 @@
 //! The shapes and `.num` of `tcgen05.ld` / `tcgen05.st` and their register vectors (PTX ISA
 //! 9.7.16.8.3, Tables 49-50).
 
-use super::*;
+use super::error::{TmemError, TmemOp};
+use super::shape::DataMovementShape;
+use crate::bytes::{bytes_eq, strip_prefix};
+use core::fmt;
 
 /// A data-movement shape of `tcgen05.ld` and `tcgen05.st`, written `lanes x bits` per lane
-/// (PTX ISA 9.7.16.2.3; decisions.md R23).
+/// (PTX ISA 9.7.16.2.3; rules.md R23).
 ///
 /// One warp executes the instruction; each repetition (`.num`) moves [`LdStShape::bits_per_lane`]
 /// bits in each of [`LdStShape::lanes`] lanes, [`LdStShape::accesses`] times.

@@ -4,7 +4,7 @@
 //! Sources: PTX ISA 9.7.16.1.1 (addressing), 9.7.16.2.3 (data movement shapes), 9.7.16.7.1
 //! (allocation), 9.7.16.8.1 (which warp may access which lanes), 9.7.16.8.3 Tables 49-50 (`.num`
 //! and register counts), 9.7.16.9.2 (`tcgen05.cp`), 9.7.16.9.3 (`tcgen05.shift`), and
-//! decisions.md R23-R24.
+//! rules.md R23-R24.
 //!
 //! - [`TmemAddress`]: a 32-bit TMEM address, lane in bits 31-16 and column in bits 15-0, always
 //!   inside the 128 lanes x 512 columns of one CTA (R24).
@@ -17,7 +17,7 @@
 //! - [`ShiftShape`]: `.31x256b`, the implicit shape of `tcgen05.shift` (not a `.cp` shape, R23).
 //! - [`DataMovementShape`]: any of the above, parsed from its PTX name.
 //!
-//! Every problem is a [`TmemError`], which names the field, the value and the rule's [`Source`].
+//! Every problem is a [`TmemError`], which names the field, the value and the rule's [`Source`](crate::diagnostic::Source).
 //!
 //! # Examples
 //!
@@ -34,12 +34,6 @@
 //! assert_eq!(registers_per_thread(LdStShape::S16x256b, Num::X8), Ok(32));
 //! assert!(registers_per_thread(LdStShape::S16x256b, Num::X64).is_err());
 //! ```
-
-use core::fmt;
-
-use crate::bits::BitField;
-use crate::bytes::{bytes_eq, strip_prefix};
-use crate::diagnostic::{Diagnostic, Diagnostics, Source};
 
 // One file per section: errors, addresses, allocation and each data-movement shape; their
 // items are this module's.

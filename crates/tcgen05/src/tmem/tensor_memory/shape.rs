@@ -1,6 +1,11 @@
 //! [`DataMovementShape`]: any data-movement shape, parsed from its PTX name (PTX ISA 9.7.16.2.3).
 
-use super::*;
+use super::cp::CpShape;
+use super::error::{TmemError, TmemOp};
+use super::ld_st::LdStShape;
+use super::shift::ShiftShape;
+use crate::bytes::{bytes_eq, strip_prefix};
+use core::fmt;
 
 /// Any data-movement shape of PTX ISA 9.7.16.2.3, with the instruction it belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

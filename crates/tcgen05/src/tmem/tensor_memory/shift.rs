@@ -1,10 +1,14 @@
 //! `.31x256b`, the implicit shape of `tcgen05.shift` (PTX ISA 9.7.16.9.3; R23).
 
-use super::*;
+use super::address::TmemAddress;
+use super::error::{TmemError, TmemOp};
+use super::shape::DataMovementShape;
+use super::LANES_PER_WARP;
+use core::fmt;
 
 /// `.31x256b`, the implicit shape of `tcgen05.shift.cta_group.down`: 31 rows of 256 bits move
 /// down one row (PTX ISA 9.7.16.2.3, 9.7.16.9.3). It is never written in the instruction and is
-/// not a `tcgen05.cp` shape (decisions.md R23).
+/// not a `tcgen05.cp` shape (rules.md R23).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct ShiftShape;

@@ -1,4 +1,6 @@
 use super::*;
+use crate::diagnostic::Diagnostic;
+use crate::diagnostic::Source;
 use crate::diagnostic::{OneLine, Severity};
 use std::{format, string::ToString, vec::Vec};
 
@@ -339,7 +341,7 @@ fn address_fields_out_of_range() {
     assert_eq!(
         format!("{}", OneLine(&TmemError::ColumnOutOfRange { column: 512 })),
         "column: column 512 (0x200) is outside Tensor Memory: a CTA has columns 0-511 \
-         (decisions.md R24)"
+         (rules.md R24)"
     );
 }
 
@@ -452,7 +454,7 @@ fn display_is_a_table_from_the_layout() {
         lines[2].contains("15-0") && lines[2].contains("Column index"),
         "{s}"
     );
-    assert!(lines[2].contains("decisions.md R24"), "{s}");
+    assert!(lines[2].contains("rules.md R24"), "{s}");
     assert_eq!(
         format!("{:?}", TmemAddress::new(1, 2)),
         "TmemAddress(0x00010002: lane 1, column 2)"
