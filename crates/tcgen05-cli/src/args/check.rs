@@ -20,6 +20,11 @@ pub struct CheckArgs {
     /// problems.
     #[arg(long)]
     pub verbose: bool,
+    /// Do not read `desc + stage * C` under decisions R7 (an addition into a shared memory
+    /// descriptor does not carry out of the start-address field): leave such descriptors'
+    /// fields unknown.
+    #[arg(long)]
+    pub no_assume: bool,
 }
 
 pub const CHECK_HELP: &str = concat!(

@@ -66,7 +66,10 @@ pub fn run(ctx: Ctx, a: &CheckArgs) -> io::Result<Status> {
             return Ok(Status::Rule);
         }
     };
-    let options = Options { target };
+    let options = Options {
+        target,
+        no_assume: a.no_assume,
+    };
     let inputs: Vec<Input> = a.files.iter().map(|p| read_input(p)).collect();
     let reports: Vec<Option<Report<'_>>> = inputs
         .iter()

@@ -107,6 +107,17 @@ impl Value {
         self
     }
 
+    /// These bits with the origins of `other` restricted to `mask` (the bits `other` decides).
+    fn with_origins_masked(mut self, other: &Value, mask: u64) -> Value {
+        for o in other.origins() {
+            self.add(Origin {
+                mask: o.mask & mask,
+                line: o.line,
+            });
+        }
+        self
+    }
+
     fn join(self, other: &Value) -> Value {
         let bits = self.bits.join(other.bits);
         let mut v = Value {
@@ -120,6 +131,35 @@ impl Value {
     }
 }
 
+/// What the analysis knows besides a function's instructions.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Environment<'m, 'a> {
+    /// The module's `.shared` variables: their addresses lie in the shared memory window.
+    pub shared: &'m [&'a str],
+    /// Decisions R7: an addition into a shared memory descriptor does not carry out of the
+    /// start-address field (bits 0-13), so the descriptor's other fields survive
+    /// `desc + stage * C` with a run-time `stage`. Off: those fields become unknown.
+    pub assume_no_carry_out: bool,
+}
+
+/// Addresses of the shared memory window (`.shared` variables, `cvta.to.shared`,
+/// `%dynamic_smem_size`) are below 2^18: a CTA has at most 228 KB of shared memory on
+/// sm_100 (CUDA C++ Programming Guide, Table 24 "Maximum amount of shared memory per thread
+/// block"), so bits 18 and up are zero.
+pub const SHARED_WINDOW_BITS: u32 = 18;
+
+/// The known bits of a shared memory address.
+#[must_use]
+pub const fn shared_address() -> KnownBits {
+    KnownBits {
+        known: !width_mask(SHARED_WINDOW_BITS),
+        value: 0,
+    }
+}
+
+/// Bits 14-63 of a shared memory descriptor: every field but the start address.
+const ABOVE_START_ADDRESS: u64 = !width_mask(14);
+
 /// The register values of one function.
 #[derive(Debug, Default)]
 pub struct Registers<'a> {
@@ -127,6 +167,8 @@ pub struct Registers<'a> {
     values: Vec<Option<Value>>,
     /// Line of the definition, when a register has exactly one.
     def_line: Vec<Option<u32>>,
+    /// Registers whose value relied on decisions R7 ([`Environment::assume_no_carry_out`]).
+    assumed: Vec<bool>,
 }
 
 impl<'a> Registers<'a> {
@@ -137,6 +179,16 @@ impl<'a> Registers<'a> {
             .get(name)
             .and_then(|&i| self.values.get(i).copied().flatten())
             .unwrap_or(Value::UNKNOWN)
+    }
+
+    /// True when the register's known bits rely on decisions R7 (an addition into a
+    /// descriptor that does not carry out of the start-address field).
+    #[must_use]
+    pub fn assumed(&self, name: &str) -> bool {
+        self.ids
+            .get(name)
+            .and_then(|&i| self.assumed.get(i).copied())
+            .unwrap_or(false)
     }
 
     /// The line of the register's definition when it has exactly one.
@@ -165,6 +217,7 @@ impl<'a> Registers<'a> {
         self.ids.insert(name, i);
         self.values.push(None);
         self.def_line.push(None);
+        self.assumed.push(false);
         i
     }
 }
@@ -236,8 +289,14 @@ fn effect(ins: &Instruction<'_>) -> Effect {
             | "cvt"
             | "prmt"
             | "selp"
+            | "mad"
+            | "shfl"
+            | "cvta"
     );
     if !modelled {
+        return Effect::Unknown;
+    }
+    if base == "cvta" && !ins.opcode.starts_with("cvta.to.shared") {
         return Effect::Unknown;
     }
     let (t, _) = types(ins);
@@ -252,9 +311,15 @@ fn width(ins: &Instruction<'_>) -> u32 {
     types(ins).0[0].map_or(64, |t| t.0)
 }
 
-/// Runs the analysis over `f`.
+/// Runs the analysis over `f` with no `.shared` variable known and decisions R7 off.
 #[must_use]
 pub fn analyse<'a>(f: &Function<'a>) -> Registers<'a> {
+    analyse_in(f, &Environment::default())
+}
+
+/// Runs the analysis over `f` in a module's environment.
+#[must_use]
+pub fn analyse_in<'a>(f: &Function<'a>, env: &Environment<'_, 'a>) -> Registers<'a> {
     let mut regs = Registers::default();
     let n = f.instructions.len();
     // Per instruction: the registers it writes; per register: the instructions that read it,
@@ -339,10 +404,20 @@ pub fn analyse<'a>(f: &Function<'a>) -> Registers<'a> {
             queued[idx] = false;
             let ins = &f.instructions[idx];
             results.clear();
-            if !evaluate(ins, &regs, &writes[idx], &mut results) {
+            let mut assumed = false;
+            if !evaluate(ins, &regs, env, &writes[idx], &mut results, &mut assumed) {
                 continue;
             }
+            let used = assumed
+                || ins.operands.iter().skip(1).any(|op| {
+                    let mut any = false;
+                    for_each_name(op, &mut |n| any |= regs.assumed(n));
+                    any
+                });
             for &(id, v) in &results {
+                if used {
+                    regs.assumed[id] = true;
+                }
                 let new = match regs.values[id] {
                     None => v,
                     Some(old) => old.join(&v),
@@ -411,9 +486,18 @@ fn for_each_name<'a>(op: &Operand<'a>, f: &mut impl FnMut(&'a str)) {
 }
 
 /// The value of a source operand, `None` when a register has no value yet (bottom).
-fn src(regs: &Registers<'_>, op: &Operand<'_>, line: u32, width: u32) -> Option<Value> {
+fn src(
+    regs: &Registers<'_>,
+    env: &Environment<'_, '_>,
+    op: &Operand<'_>,
+    line: u32,
+    width: u32,
+) -> Option<Value> {
     let v = match op {
         Operand::Imm(v) | Operand::Float(v) => Value::new(KnownBits::constant(*v, 64), line),
+        Operand::Name(n) if *n == "%dynamic_smem_size" || env.shared.contains(n) => {
+            Value::new(shared_address(), line)
+        }
         Operand::Name(n) => {
             if n.starts_with("%") && n.contains('.') {
                 // A special register (%tid.x, %ctaid.y, ...).
@@ -440,13 +524,121 @@ fn amount(v: &Value) -> Option<u32> {
     }
 }
 
+/// The widths of an `add`, `sub`, `mul` or `mad`: operands of `operand_width` bits and a
+/// result of `result_width` bits (twice as wide for `.wide`).
+#[derive(Clone, Copy)]
+struct ArithShape {
+    operand_width: u32,
+    result_width: u32,
+}
+
+impl ArithShape {
+    /// The operands as the operation reads them: extended to the result's width for `.wide`.
+    fn widen(self, a: KnownBits, b: KnownBits, signed: bool) -> (KnownBits, KnownBits) {
+        if self.result_width == self.operand_width {
+            (a, b)
+        } else {
+            (
+                a.widen(self.operand_width, signed),
+                b.widen(self.operand_width, signed),
+            )
+        }
+    }
+}
+
+/// The widths of a modelled integer `add`, `sub`, `mul` or `mad`; `None` for the forms whose
+/// result is not the low part of the exact result (`.hi`, `.sat`, floating point, `mul` and
+/// `mad` without `.lo` / `.wide`).
+fn arith_shape(ins: &Instruction<'_>) -> Option<ArithShape> {
+    let q: Vec<&str> = ins.qualifiers().collect();
+    if q.iter().any(|q| {
+        matches!(
+            *q,
+            "hi" | "sat" | "f16" | "f32" | "f64" | "rn" | "rz" | "rm" | "rp"
+        )
+    }) {
+        return None;
+    }
+    let w = width(ins);
+    let wide = q.contains(&"wide");
+    let product = matches!(ins.base(), "mul" | "mad");
+    if product && !(wide || q.contains(&"lo")) {
+        return None;
+    }
+    if wide && (!product || w > 32) {
+        return None;
+    }
+    Some(ArithShape {
+        operand_width: w,
+        result_width: if wide { 2 * w } else { w },
+    })
+}
+
+/// `a + b` or `a - b` in `width` bits, with the origins of the bits each operand passes
+/// through unchanged. Under decisions R7, when one operand looks like a shared memory
+/// descriptor (bits 14-63 known, the fixed bits 46-48 = 0b001 of Table 40) and the result
+/// would lose them, its bits 14-63 are kept: `desc + stage * C` only moves the start address.
+fn sum(
+    a: &Value,
+    b: &Value,
+    op: Arith,
+    width: u32,
+    line: u32,
+    env: &Environment<'_, '_>,
+    assumed: &mut bool,
+) -> Value {
+    let bits = a.bits.arith(b.bits, width, op);
+    let mut v = Value::new(bits, line);
+    // Credit to an operand the known bits of the result above the other operand's highest
+    // bit that can be set, and above the carry out of it (attribution only: the bits
+    // themselves are those of `arith`).
+    let passes = |x: &Value, other: &Value| -> u64 {
+        let max = (other.bits.value | !other.bits.known) & width_mask(width);
+        let span = 64 - max.leading_zeros();
+        let above = !width_mask((span + 1).min(64));
+        above & x.bits.known & bits.known
+    };
+    v = v.with_origins_masked(a, passes(a, b));
+    if op == Arith::Add {
+        v = v.with_origins_masked(b, passes(b, a));
+    }
+    if env.assume_no_carry_out && width == 64 {
+        for (d, other) in [(a, b), (b, a)] {
+            if op == Arith::Sub && core::ptr::eq(d, b) {
+                continue;
+            }
+            let looks_like_descriptor = d.bits.known & ABOVE_START_ADDRESS == ABOVE_START_ADDRESS
+                && (d.bits.value >> 46) & 0b111 == 0b001;
+            let lost = ABOVE_START_ADDRESS & !bits.known != 0;
+            if looks_like_descriptor
+                && lost
+                && other.bits.known & ABOVE_START_ADDRESS != ABOVE_START_ADDRESS
+            {
+                let low = width_mask(14);
+                let kept = KnownBits {
+                    known: (bits.known & low) | ABOVE_START_ADDRESS,
+                    value: (bits.value & low) | (d.bits.value & ABOVE_START_ADDRESS),
+                };
+                *assumed = true;
+                return Value::new(kept, line).with_origins_masked(d, ABOVE_START_ADDRESS);
+            }
+        }
+    }
+    v
+}
+
 /// Evaluates one modelled instruction; `false` when an operand has no value yet.
 fn evaluate(
     ins: &Instruction<'_>,
     regs: &Registers<'_>,
+    env: &Environment<'_, '_>,
     writes: &[usize],
     out: &mut Vec<(usize, Value)>,
+    assumed: &mut bool,
 ) -> bool {
+    let src = |regs: &Registers<'_>, op: &Operand<'_>, line: u32, width: u32| {
+        src(regs, env, op, line, width)
+    };
     let w = width(ins);
     let line = ins.line;
     let ops = &ins.operands;
@@ -539,11 +731,25 @@ fn evaluate(
                 "and" => a.bits.and(b.bits),
                 _ => a.bits.xor(b.bits),
             };
+            let bits = bits.truncate(w);
+            // Each known bit is credited to the operand that decides it: for `or` a one
+            // comes from an operand holding a one, for `and` a zero from an operand holding a
+            // zero; a bit both operands decide is credited to the one with more known bits
+            // (the constant of `or(constant, address)`).
+            let (ka, kb) = (a.bits.known.count_ones(), b.bits.known.count_ones());
+            let (first, second) = if ka >= kb { (&a, &b) } else { (&b, &a) };
+            let decided_by = |x: &Value| match ins.base() {
+                "or" => x.bits.known & x.bits.value,
+                "and" => x.bits.known & !x.bits.value,
+                _ => 0,
+            };
+            let from_second = decided_by(second) & !decided_by(first);
             let v = Value {
-                bits: bits.truncate(w),
+                bits,
                 ..Value::UNKNOWN
             }
-            .with_origins_of(&[&a, &b], 0);
+            .with_origins_masked(first, !from_second)
+            .with_origins_masked(second, from_second);
             single(out, v)
         }
         ("not", [_, a]) => {
@@ -581,17 +787,13 @@ fn evaluate(
             single(out, v)
         }
         ("add" | "sub" | "mul", [_, a, b]) => {
-            let q: Vec<&str> = ins.qualifiers().collect();
-            if q.iter()
-                .any(|q| matches!(*q, "hi" | "wide" | "sat" | "cc" | "f32" | "f64"))
-                && !(ins.base() != "mul" && q.contains(&"cc"))
-            {
+            let Some(shape) = arith_shape(ins) else {
                 return unknown_all(out);
-            }
-            if ins.base() == "mul" && !q.contains(&"lo") {
-                return unknown_all(out);
-            }
-            let (Some(a), Some(b)) = (src(regs, a, line, w), src(regs, b, line, w)) else {
+            };
+            let (Some(a), Some(b)) = (
+                src(regs, a, line, shape.operand_width),
+                src(regs, b, line, shape.operand_width),
+            ) else {
                 return false;
             };
             let op = match ins.base() {
@@ -599,7 +801,46 @@ fn evaluate(
                 "sub" => Arith::Sub,
                 _ => Arith::Mul,
             };
-            single(out, own(a.bits.arith(b.bits, w, op)))
+            let (a_bits, b_bits) = shape.widen(a.bits, b.bits, signed);
+            let dw = shape.result_width;
+            let v = if op == Arith::Mul {
+                Value::new(a_bits.arith(b_bits, dw, op), line)
+            } else {
+                sum(&a, &b, op, dw, line, env, assumed)
+            };
+            single(out, v)
+        }
+        ("mad", [_, a, b, c]) => {
+            let Some(shape) = arith_shape(ins) else {
+                return unknown_all(out);
+            };
+            let (Some(a), Some(b), Some(c)) = (
+                src(regs, a, line, shape.operand_width),
+                src(regs, b, line, shape.operand_width),
+                src(regs, c, line, shape.result_width),
+            ) else {
+                return false;
+            };
+            let (a_bits, b_bits) = shape.widen(a.bits, b.bits, signed);
+            let dw = shape.result_width;
+            let product = Value::new(a_bits.arith(b_bits, dw, Arith::Mul), line);
+            single(out, sum(&product, &c, Arith::Add, dw, line, env, assumed))
+        }
+        ("shfl", [_, a, ..]) => {
+            // shfl.sync (PTX ISA 9.7.9.6): the destination is `a` of another lane; the bits
+            // known here hold in every lane, so they hold in the one read. The predicate
+            // destination is unknown.
+            let Some(a) = src(regs, a, line, w) else {
+                return false;
+            };
+            for (k, &id) in writes.iter().enumerate() {
+                out.push((id, if k == 0 { a } else { Value::UNKNOWN }));
+            }
+            true
+        }
+        ("cvta", [_, _]) => {
+            // cvta.to.shared: an address of the shared memory window.
+            single(out, own(shared_address()))
         }
         ("bfe", [_, a, p, l]) => {
             let (Some(a), Some(p), Some(l)) = (

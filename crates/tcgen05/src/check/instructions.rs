@@ -78,7 +78,11 @@ pub(super) fn check_module<'a>(module: &Module<'a>, options: &Options) -> Report
         {
             continue;
         }
-        let regs = dataflow::analyse(f);
+        let env = dataflow::Environment {
+            shared: &module.shared,
+            assume_no_carry_out: !options.no_assume,
+        };
+        let regs = dataflow::analyse_in(f, &env);
         let mut first_group: Option<CtaGroup> = None;
         let mut mixed_reported = false;
         for ins in &f.instructions {

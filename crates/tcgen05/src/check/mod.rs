@@ -301,6 +301,10 @@ impl InstructionReport<'_> {
 pub struct Options {
     /// Overrides the module's `.target`.
     pub target: Option<Target>,
+    /// Turns decisions R7 off: an addition into a shared memory descriptor may carry out of
+    /// the start-address field, so `desc + stage * C` with a run-time `stage` leaves the
+    /// descriptor's fields unknown (`--no-assume`).
+    pub no_assume: bool,
 }
 
 /// The result of checking one module.

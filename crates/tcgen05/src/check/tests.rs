@@ -70,6 +70,7 @@ fn qualifiers_target_and_operands() {
         src.as_bytes(),
         &Options {
             target: Some(Target::Sm100f),
+            ..Options::default()
         },
     );
     let ids: Vec<Vec<&str>> = r

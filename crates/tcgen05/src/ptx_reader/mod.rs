@@ -266,6 +266,9 @@ pub struct Module<'a> {
     /// The functions, in order; instructions outside any function are in a
     /// [`FunctionKind::TopLevel`] function.
     pub functions: Vec<Function<'a>>,
+    /// The variables declared in the `.shared` state space (`.shared .align 16 .b8 smem[];`),
+    /// at module scope or in a function.
+    pub shared: Vec<&'a str>,
     /// Number of statements read (directives, labels, instructions).
     pub statements: usize,
     /// What was skipped, in order (at most [`MAX_PROBLEMS`]).
@@ -655,6 +658,14 @@ fn directive<'a>(
             Some(t) => m.target = Some((t, line)),
             None => m.problem(ReadProblemKind::BadDirective, line, 1, text.len()),
         },
+        _ if text
+            .split(|c: char| c.is_ascii_whitespace())
+            .any(|w| w == ".shared") =>
+        {
+            if let Some(name) = variable_name(text) {
+                m.shared.push(name);
+            }
+        }
         _ => {
             // `.visible .entry name(`, `.func (.param .b32 r) name(`, `.weak .func name`.
             let mut kind = None;
@@ -670,6 +681,18 @@ fn directive<'a>(
             }
         }
     }
+}
+
+/// The name a variable declaration declares: its last word that is not a directive, without
+/// an array size or initializer (`.shared .align 16 .b8 smem[1024];` -> `smem`).
+fn variable_name(text: &str) -> Option<&str> {
+    let head = text.split(['=', ';']).next()?;
+    let word = head
+        .split(|c: char| c.is_ascii_whitespace())
+        .rev()
+        .find(|w| !w.is_empty() && !w.starts_with('.'))?;
+    let name = word.split('[').next()?.trim_end_matches(',');
+    (!name.is_empty()).then_some(name)
 }
 
 /// The name in a function header: the word after `.entry` / `.func` (and after a return
