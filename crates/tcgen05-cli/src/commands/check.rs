@@ -89,20 +89,20 @@ pub fn run(ctx: Ctx, a: &CheckArgs) -> io::Result<Status> {
     }
     let mut out = String::new();
     let mut err = String::new();
+    let sarif_to_stdout = a.sarif.as_deref() == Some("-");
     if ctx.json {
         json(&mut out, &inputs, &reports, (n, errors, warnings)).map_err(fmt_err)?;
     } else {
         text(&mut out, &mut err, &inputs, &reports, a.verbose, ctx).map_err(fmt_err)?;
-        writeln!(
-            out,
-            "{n} instructions checked, {errors} errors, {warnings} warnings"
-        )
-        .map_err(fmt_err)?;
+        summary(&mut out, &reports, (n, errors, warnings)).map_err(fmt_err)?;
     }
     if let Some(path) = &a.sarif {
         let mut s = String::new();
         sarif(&mut s, &inputs, &reports).map_err(fmt_err)?;
-        if let Err(e) = std::fs::write(path, s) {
+        if sarif_to_stdout {
+            // `--sarif -`: the SARIF log is the only thing on standard output.
+            out = s;
+        } else if let Err(e) = std::fs::write(path, s) {
             writeln!(err, "error: cannot write {path}: {e}").map_err(fmt_err)?;
             unreadable = true;
         }
@@ -118,31 +118,101 @@ pub fn run(ctx: Ctx, a: &CheckArgs) -> io::Result<Status> {
     })
 }
 
+/// `N` and the noun, singular for one.
+fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+/// The last lines: what was checked, the errors and warnings, and how much of the shared
+/// memory descriptors was known.
+fn summary(
+    out: &mut String,
+    reports: &[Option<Report<'_>>],
+    (n, errors, warnings): (usize, usize, usize),
+) -> fmt::Result {
+    let (mut descriptors, mut known, mut assumed) = (0, 0, 0);
+    for r in reports.iter().flatten() {
+        let (d, k, _) = r.descriptors();
+        descriptors += d;
+        known += k;
+        assumed += r.assumed;
+    }
+    writeln!(
+        out,
+        "{} checked, {}, {}",
+        count(n, "instruction"),
+        count(errors, "error"),
+        count(warnings, "warning")
+    )?;
+    if descriptors > 0 {
+        write!(
+            out,
+            "{}: {known} with every field but the start address known, {} left partly unknown",
+            count(descriptors, "shared memory descriptor"),
+            descriptors - known
+        )?;
+        if assumed > 0 {
+            write!(
+                out,
+                "; {} read under decisions R7 (an addition into a descriptor does not carry out of the start-address field; --no-assume turns it off)",
+                count(assumed, "instruction")
+            )?;
+        }
+        writeln!(out)?;
+    }
+    Ok(())
+}
+
 fn fmt_err(_: fmt::Error) -> io::Error {
     io::Error::other("formatting failed")
 }
 
-fn value_text<'t>(f: &Finding, ins_text: &'t str) -> ValueText<'t> {
+fn value_text<'t>(f: &Finding, i: &InstructionReport<'t>) -> ValueText<'t> {
     match f.value {
         // PTX ISA versions are kept as major * 10 + minor.
-        FindingValue::Number(v) if f.field == "version" => ValueText(f.value, ins_text, Some(v)),
-        _ => ValueText(f.value, ins_text, None),
+        FindingValue::Number(v) if f.field == "version" => {
+            ValueText(f.value, i.text, i.target_name, Some(v))
+        }
+        _ => ValueText(f.value, i.text, i.target_name, None),
     }
 }
 
-struct ValueText<'t>(FindingValue, &'t str, Option<u64>);
+struct ValueText<'t>(FindingValue, &'t str, Option<&'t str>, Option<u64>);
 
 impl fmt::Display for ValueText<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(v) = self.2 {
+        if let Some(v) = self.3 {
             return write!(f, "{}.{}", v / 10, v % 10);
         }
         match self.0 {
             FindingValue::Number(v) if v < 1024 => write!(f, "{v}"),
             FindingValue::Number(v) => write!(f, "{v:#x}"),
             FindingValue::Name(n) => f.write_str(n),
-            FindingValue::Text(s, e) => f.write_str(self.1.get(s..e).unwrap_or("?")),
+            FindingValue::Text(s, e) => {
+                let written = self.1.get(s..e).unwrap_or("?");
+                // An unknown qualifier is shown as PTX writes it, with its dot.
+                let dot = if written.bytes().next().is_some_and(|c| c.is_ascii_digit()) {
+                    ""
+                } else {
+                    "."
+                };
+                write!(f, "{dot}{written}")
+            }
+            FindingValue::Target => f.write_str(self.2.unwrap_or("?")),
         }
+    }
+}
+
+/// Why an input is not PTX, in one sentence.
+fn not_ptx(r: &Report<'_>) -> &'static str {
+    if r.binary {
+        "not PTX: binary data (a NUL byte or an ELF header; PTX is ASCII text, PTX ISA 4); give cuobjdump -ptx's output instead"
+    } else {
+        "not PTX: no statement in it could be read (PTX ISA 4)"
     }
 }
 
@@ -176,6 +246,10 @@ fn text(
             }
             (None, Ok(_)) => continue,
         };
+        if r.unreadable() {
+            writeln!(err, "error: {path}: {}", not_ptx(r))?;
+            continue;
+        }
         for p in &r.read_problems {
             writeln!(err, "warning: {path}:{}:{}: {p}", p.line, p.column)?;
         }
@@ -186,8 +260,12 @@ fn text(
                 r.read_problems_dropped
             )?;
         }
-        if r.unreadable() {
-            writeln!(err, "error: {path}: nothing in it is PTX text")?;
+        if r.instructions.is_empty() {
+            writeln!(
+                out,
+                "{path}: no tcgen05 instruction in it ({} read)",
+                count(r.statements, "PTX statement")
+            )?;
         }
         for i in &r.instructions {
             if !verbose && i.findings.is_empty() {
@@ -207,14 +285,14 @@ fn text(
                     Severity::Warning => ("warning", yellow),
                 };
                 write!(out, "  {colour}{word}{reset}: ")?;
-                if let Some(op) = f.operand {
+                if let Some(op) = f.operand.filter(|o| o.name() != f.field) {
                     write!(out, "{} ", op.name())?;
                 }
                 writeln!(
                     out,
                     "{} = {}: {f} ({}) [value from line {}]",
                     f.field,
-                    value_text(f, i.text),
+                    value_text(f, i),
                     f.source,
                     f.line
                 )?;
@@ -295,7 +373,14 @@ fn findings_json<'f>(s: &mut String, items: impl Iterator<Item = &'f Finding>) -
         if k > 0 {
             s.push(',');
         }
-        s.push_str("{\"field\":");
+        s.push_str("{\"rule\":");
+        json_str(s, f.rule_id())?;
+        s.push_str(",\"operand\":");
+        match f.operand {
+            Some(o) => json_str(s, o.name())?,
+            None => s.push_str("null"),
+        }
+        s.push_str(",\"field\":");
         json_str(s, f.field)?;
         s.push_str(",\"message\":");
         json_str(s, f)?;
@@ -355,10 +440,11 @@ fn json(
                 s.push_str(",\"error\":");
                 json_str(s, e)?;
             }
+            (Some(r), _) if r.unreadable() => {
+                s.push_str(",\"error\":");
+                json_str(s, not_ptx(r))?;
+            }
             (Some(r), _) if !r.read_problems.is_empty() => {
-                if r.unreadable() {
-                    s.push_str(",\"error\":\"nothing in it is PTX text\"");
-                }
                 s.push_str(",\"skipped\":[");
                 for (j, p) in r.read_problems.iter().enumerate() {
                     if j > 0 {
@@ -376,6 +462,17 @@ fn json(
             }
             _ => {}
         }
+        if let Some(r) = rep {
+            let (d, k, u) = r.descriptors();
+            write!(
+                s,
+                ",\"smem_descriptors\":{{\"total\":{d},\"known_but_start_address\":{k},\"partly_unknown\":{u},\"assumed_r7\":{}}}",
+                r.assumed
+            )?;
+            if r.instructions.is_empty() && !r.unreadable() {
+                s.push_str(",\"note\":\"no tcgen05 instruction in it\"");
+            }
+        }
         s.push('}');
     }
     writeln!(
@@ -387,21 +484,30 @@ fn json(
 /// SARIF 2.1.0 (OASIS): one run, one result per finding, located at the instruction, with the
 /// line that defined the value as a related location.
 fn sarif(s: &mut String, inputs: &[Input], reports: &[Option<Report<'_>>]) -> fmt::Result {
-    let mut rules: Vec<(String, String)> = Vec::new();
+    let mut rules: Vec<(String, String, String)> = Vec::new();
     let mut results = String::new();
     for (input, rep) in inputs.iter().zip(reports) {
         let Some(r) = rep else { continue };
         for i in &r.instructions {
             for f in &i.findings {
-                let id = format!("tcgen05/{}", f.rule_id());
-                if !rules.iter().any(|(r, _)| *r == id) {
-                    rules.push((id.clone(), f.source.to_string()));
+                let id = f.rule_id().to_string();
+                if !rules.iter().any(|r| r.0 == id) {
+                    let statement = f.statement().map_or_else(|| f.to_string(), str::to_string);
+                    rules.push((id.clone(), statement, f.source.to_string()));
                 }
                 if !results.is_empty() {
                     results.push(',');
                 }
                 results.push_str("{\"ruleId\":");
                 json_str(&mut results, &id)?;
+                results.push_str(",\"properties\":{\"operand\":");
+                match f.operand {
+                    Some(o) => json_str(&mut results, o.name())?,
+                    None => results.push_str("null"),
+                }
+                results.push_str(",\"field\":");
+                json_str(&mut results, f.field)?;
+                results.push('}');
                 let level = match f.severity {
                     Severity::Error => "error",
                     Severity::Warning => "warning",
@@ -413,7 +519,7 @@ fn sarif(s: &mut String, inputs: &[Input], reports: &[Option<Report<'_>>]) -> fm
                         "{}: {} = {}: {f} ({})",
                         i.instruction,
                         f.field,
-                        value_text(f, i.text),
+                        value_text(f, i),
                         f.source
                     ),
                 )?;
@@ -438,14 +544,19 @@ fn sarif(s: &mut String, inputs: &[Input], reports: &[Option<Report<'_>>]) -> fm
     s.push_str("{\"$schema\":\"https://json.schemastore.org/sarif-2.1.0.json\",\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":{\"name\":\"tcgen05\",\"version\":");
     json_str(s, env!("CARGO_PKG_VERSION"))?;
     s.push_str(",\"rules\":[");
-    for (k, (id, source)) in rules.iter().enumerate() {
+    for (k, (id, statement, source)) in rules.iter().enumerate() {
         if k > 0 {
             s.push(',');
         }
         s.push_str("{\"id\":");
         json_str(s, id)?;
         s.push_str(",\"shortDescription\":{\"text\":");
-        json_str(s, format_args!("{id} ({source})"))?;
+        json_str(s, statement)?;
+        s.push_str("},\"fullDescription\":{\"text\":");
+        json_str(
+            s,
+            format_args!("{statement} ({source}; tcgen05 explain {id})"),
+        )?;
         s.push_str("}}");
     }
     s.push_str("]}},\"results\":[");

@@ -20,28 +20,46 @@ use crate::shared_memory_descriptor::Swizzle;
 use crate::targets::Target;
 use crate::tensor_memory::{CpMulticast, CpShape, LdStShape, Num};
 
+/// The newest PTX ISA version read without a warning: 9.5 (compilers of 2026 write 9.4 and
+/// 9.5). Its instructions are checked as [`MAX_PTX_VERSION`]'s forms.
+const MAX_READ_VERSION: u8 = 95;
+
 /// Where the module's directives are.
 struct Places {
     target_line: u32,
     version_line: u32,
 }
 
-pub(super) fn check_module<'a>(module: &Module<'a>, options: &Options) -> Report<'a> {
+/// The rules' context of one module of the input: its target, and the findings every
+/// instruction of it carries (an unknown target, no `.target`).
+struct ModuleContext<'a> {
+    places: Places,
+    target: Option<Target>,
+    target_name: Option<&'a str>,
+    version: Option<u8>,
+    findings: Vec<Finding>,
+}
+
+fn module_context<'a>(
+    options: &Options,
+    version: Option<(u8, u32)>,
+    module_target: Option<(&'a str, u32)>,
+) -> ModuleContext<'a> {
     let places = Places {
-        target_line: module.target.map_or(0, |t| t.1),
-        version_line: module.version.map_or(0, |v| v.1),
+        target_line: module_target.map_or(0, |t| t.1),
+        version_line: version.map_or(0, |v| v.1),
     };
-    let mut file_findings: Vec<Finding> = Vec::new();
-    let (target, target_name) = match (options.target, module.target) {
+    let mut findings: Vec<Finding> = Vec::new();
+    let (target, target_name) = match (options.target, module_target) {
         (Some(t), _) => (Some(t), Some(t.name())),
         (None, Some((name, line))) => match Target::from_name(name) {
             Ok(t) => (Some(t), Some(name)),
             Err(e) => {
-                file_findings.push(Finding {
+                findings.push(Finding {
                     severity: Severity::Error,
                     operand: None,
                     field: "target",
-                    value: FindingValue::Name("as written in .target"),
+                    value: FindingValue::Target,
                     rule: Rule::Target(e),
                     source: e.source(),
                     line,
@@ -50,7 +68,7 @@ pub(super) fn check_module<'a>(module: &Module<'a>, options: &Options) -> Report
             }
         },
         (None, None) => {
-            file_findings.push(check_finding(
+            findings.push(check_finding(
                 CheckRule::NoTarget,
                 None,
                 "target",
@@ -60,16 +78,29 @@ pub(super) fn check_module<'a>(module: &Module<'a>, options: &Options) -> Report
             (Some(Target::Sm100a), None)
         }
     };
-    let version = module.version.map(|v| v.0);
-    let mut report = Report {
+    ModuleContext {
+        places,
         target,
         target_name,
+        version: version.map(|v| v.0),
+        findings,
+    }
+}
+
+pub(super) fn check_module<'a>(module: &Module<'a>, options: &Options) -> Report<'a> {
+    let first = module_context(options, module.version, module.target);
+    let mut report = Report {
+        target: first.target,
+        target_name: first.target_name,
         instructions: Vec::new(),
         read_problems: module.problems.clone(),
         read_problems_dropped: module.problems_dropped,
         statements: module.statements,
+        binary: module.binary,
+        assumed: 0,
     };
     let mut version_reported = false;
+    let mut first_set = false;
     for f in &module.functions {
         if !f
             .instructions
@@ -78,6 +109,14 @@ pub(super) fn check_module<'a>(module: &Module<'a>, options: &Options) -> Report
         {
             continue;
         }
+        let mc = module_context(options, f.version, f.target);
+        if !first_set {
+            first_set = true;
+            report.target = mc.target;
+            report.target_name = mc.target_name;
+        }
+        let (places, target, version, file_findings) =
+            (&mc.places, mc.target, mc.version, &mc.findings);
         let env = dataflow::Environment {
             shared: &module.shared,
             assume_no_carry_out: !options.no_assume,
@@ -95,6 +134,7 @@ pub(super) fn check_module<'a>(module: &Module<'a>, options: &Options) -> Report
                 instruction: ins.opcode,
                 text: ins.text,
                 function: f.name,
+                target_name: mc.target_name,
                 kind: None,
                 idesc: None,
                 idesc_bits: None,
@@ -102,13 +142,14 @@ pub(super) fn check_module<'a>(module: &Module<'a>, options: &Options) -> Report
                 b_desc: None,
                 s_desc: None,
                 findings: Vec::new(),
+                assumed: false,
             };
             // File-level problems go on every instruction: each is checked under them.
             r.findings.extend(file_findings.iter().copied());
             let ctx = match target {
                 Some(t) => {
                     let v = version.unwrap_or(t.min_ptx_version());
-                    if v > MAX_PTX_VERSION {
+                    if v > MAX_READ_VERSION {
                         if !version_reported {
                             version_reported = true;
                             r.findings.push(check_finding(
@@ -120,13 +161,17 @@ pub(super) fn check_module<'a>(module: &Module<'a>, options: &Options) -> Report
                             ));
                         }
                         Some(Context::new(t).with_version(MAX_PTX_VERSION.max(t.min_ptx_version())))
+                    } else if v > MAX_PTX_VERSION {
+                        // PTX ISA 9.2-9.5: read, their forms checked as 9.1's (the forms new in
+                        // those versions are refused as unknown qualifiers, not accepted).
+                        Some(Context::new(t).with_version(MAX_PTX_VERSION.max(t.min_ptx_version())))
                     } else {
                         Some(Context::new(t).with_version(v))
                     }
                 }
                 None => None,
             };
-            let group = check_instruction(ins, f, &regs, ctx, &places, &mut r);
+            let group = check_instruction(ins, f, &regs, ctx, places, &mut r);
             if let Some(g) = group {
                 match first_group {
                     None => first_group = Some(g),
@@ -145,6 +190,7 @@ pub(super) fn check_module<'a>(module: &Module<'a>, options: &Options) -> Report
                     _ => {}
                 }
             }
+            report.assumed += usize::from(r.assumed);
             report.instructions.push(r);
         }
     }
@@ -463,6 +509,7 @@ fn check_instruction<'a>(
                 ASource::Smem(a.name)
             };
             r.b_desc = Some(b.value.bits);
+            r.assumed = (!a_tmem && regs.assumed(a.name)) || regs.assumed(b.name);
             let mut mma = Mma::new(group, kind, d.name, a_src, b.name, idesc_v, enable_v)
                 .with_ws(ws)
                 .with_ashift(ashift);
@@ -700,6 +747,7 @@ fn check_instruction<'a>(
                 bad_operands(r, "tcgen05.cp [taddr], s-desc");
             }
             r.s_desc = Some(sdesc.value.bits);
+            r.assumed = regs.assumed(sdesc.name);
             // The descriptor is checked on its known bits below, whether fully known or not.
             let mut cp = Cp::new(
                 group,
@@ -763,6 +811,20 @@ fn check_instruction<'a>(
             let n = operand(regs, ops.get(1), "n_cols", line);
             if ops.len() != 2 {
                 bad_operands(r, "two operands");
+            }
+            if let Some(Operand::Other(w)) = ops.get(1) {
+                // A decimal too large for 64 bits (`99999999999999999999999`): the reader keeps
+                // it as written; it fits no column count.
+                if w.bytes().next().is_some_and(|c| c.is_ascii_digit()) {
+                    let start = ins.text.find(w).unwrap_or(0);
+                    r.findings.push(check_finding(
+                        CheckRule::ImmediateTooWide,
+                        Some(OperandName::NCols),
+                        "n_cols",
+                        FindingValue::Text(start, start + w.len()),
+                        line,
+                    ));
+                }
             }
             let n_cols = match constant(&n.value, 32) {
                 Some(v) => ptx::Value::Imm(u32::try_from(v).unwrap_or(u32::MAX)),

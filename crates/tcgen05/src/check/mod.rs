@@ -90,7 +90,7 @@ pub enum CheckRule {
 pub struct RuleRow {
     /// The rule.
     pub rule: CheckRule,
-    /// Its identifier, as reports print it.
+    /// Its stable identifier, `check.rule` in snake case, as reports print it.
     pub id: &'static str,
     /// Error or warning.
     pub severity: Severity,
@@ -104,56 +104,56 @@ pub struct RuleRow {
 pub const RULES: [RuleRow; 8] = [
     RuleRow {
         rule: CheckRule::UnknownQualifier,
-        id: "unknown-qualifier",
+        id: "check.unknown_qualifier",
         severity: Severity::Error,
         source: Source::PtxSection("9.7.16"),
-        message: "qualifier .{} is not part of this instruction's syntax",
+        message: "the qualifier is not part of this instruction's syntax",
     },
     RuleRow {
         rule: CheckRule::MissingQualifier,
-        id: "missing-qualifier",
+        id: "check.missing_qualifier",
         severity: Severity::Error,
         source: Source::PtxSection("9.7.16"),
         message: "the instruction needs a {} qualifier",
     },
     RuleRow {
         rule: CheckRule::Operands,
-        id: "operands",
+        id: "check.operands",
         severity: Severity::Error,
         source: Source::PtxSection("9.7.16"),
         message: "the operands do not match the instruction's form: {}",
     },
     RuleRow {
         rule: CheckRule::ImmediateTooWide,
-        id: "immediate-too-wide",
+        id: "check.immediate_too_wide",
         severity: Severity::Error,
         source: Source::PtxSection("9.7.16"),
-        message: "immediate {} does not fit the operand",
+        message: "the immediate does not fit the operand",
     },
     RuleRow {
         rule: CheckRule::Target,
-        id: "target",
+        id: "check.target",
         severity: Severity::Error,
         source: Source::Decision(17),
         message: "target {} has no tcgen05 instructions",
     },
     RuleRow {
         rule: CheckRule::NoTarget,
-        id: "no-target",
+        id: "check.no_target",
         severity: Severity::Warning,
         source: Source::PtxSection("11.1"),
         message: "no .target directive: the rules are applied for {}",
     },
     RuleRow {
         rule: CheckRule::VersionAboveModel,
-        id: "version-above-model",
+        id: "check.version_above_model",
         severity: Severity::Warning,
         source: Source::PtxSection("9.7.16"),
-        message: "PTX ISA {} is above 9.1, the version whose tcgen05 forms this crate implements; the instruction is checked as a 9.1 form",
+        message: "PTX ISA {} is above 9.5, the newest version this crate reads; the instruction is checked as a 9.1 form",
     },
     RuleRow {
         rule: CheckRule::SwizzleForMajor,
-        id: "swizzle-for-major",
+        id: "check.swizzle_for_major",
         severity: Severity::Error,
         source: Source::Decision(18),
         message: "swizzling mode {} is not allowed for this operand's major-ness and type (K-major and MN-major 8/16-bit: every mode but 128B_base32B; MN-major tf32: only 128B_base32B)",
@@ -194,6 +194,8 @@ pub enum FindingValue {
     /// A name as written in the input (an unknown qualifier), by its byte range in the
     /// instruction's text.
     Text(usize, usize),
+    /// The module's `.target` as written ([`InstructionReport::target_name`]).
+    Target,
 }
 
 /// One error or warning about one instruction.
@@ -224,7 +226,9 @@ impl fmt::Display for Finding {
             Rule::Target(e) => e.fmt(f),
             Rule::Check(r) => {
                 let row = r.row();
-                let (before, after) = row.message.split_once("{}").unwrap_or((row.message, ""));
+                let Some((before, after)) = row.message.split_once("{}") else {
+                    return f.write_str(row.message);
+                };
                 f.write_str(before)?;
                 match self.value {
                     FindingValue::Number(v) if r == CheckRule::VersionAboveModel => {
@@ -232,7 +236,8 @@ impl fmt::Display for Finding {
                     }
                     FindingValue::Number(v) => write!(f, "{v:#x}")?,
                     FindingValue::Name(n) => f.write_str(n)?,
-                    FindingValue::Text(..) => f.write_str("(as written)")?,
+                    FindingValue::Text(..) => f.write_str("as written")?,
+                    FindingValue::Target => f.write_str("of .target")?,
                 }
                 f.write_str(after)
             }
@@ -241,14 +246,46 @@ impl fmt::Display for Finding {
 }
 
 impl Finding {
-    /// The rule's identifier: the checker's rule id, or the field for module rules.
+    /// The rule's stable identifier (for example `"idesc.n_out_of_range"`,
+    /// `"check.unknown_qualifier"`): that of the rule table the rule is written in
+    /// ([`Diagnostic::rule_id`](crate::Diagnostic::rule_id)), or the field where the error type
+    /// has no table.
     #[must_use]
     pub fn rule_id(&self) -> &'static str {
+        use crate::diagnostic::Diagnostic;
+        let id = match self.rule {
+            Rule::Check(r) => Some(r.row().id),
+            Rule::Ptx(e) => e.rule_id(),
+            Rule::Smem(e) => e.rule_id(),
+            Rule::Target(e) => e.rule_id(),
+        };
+        id.unwrap_or(self.field)
+    }
+
+    /// The rule in one sentence, as its table states it, where the table is reachable from
+    /// the finding (the checker's own rules, the PTX rules, the shared memory descriptor's and
+    /// the target's); `None` otherwise.
+    #[must_use]
+    pub fn statement(&self) -> Option<&'static str> {
         match self.rule {
-            Rule::Check(r) => r.row().id,
-            _ => self.field,
+            Rule::Check(r) => Some(r.row().message),
+            Rule::Ptx(PtxError::Rule { rule, .. }) => Some(rule.row().statement),
+            Rule::Smem(e) => Some(e.rule().row().statement),
+            Rule::Target(e) => Some(e.row().statement),
+            Rule::Ptx(_) => None,
         }
     }
+}
+
+/// Bits 14-63 of a shared memory descriptor: every field but the start address (Table 40).
+pub const FIELDS_BUT_START_ADDRESS: u64 = !0x3fff;
+
+/// True when every field of a shared memory descriptor but its start address is known: what
+/// a compiler fixes at compile time (the start address comes from the buffer's run-time
+/// address).
+#[must_use]
+pub const fn known_but_start_address(bits: KnownBits) -> bool {
+    bits.known & FIELDS_BUT_START_ADDRESS == FIELDS_BUT_START_ADDRESS
 }
 
 /// What the checker knows of one tcgen05 instruction, and what is wrong with it.
@@ -264,6 +301,8 @@ pub struct InstructionReport<'a> {
     pub text: &'a str,
     /// The function it is in.
     pub function: Option<&'a str>,
+    /// The `.target` of its module as written (or the override's name).
+    pub target_name: Option<&'a str>,
     /// The `.kind` of an MMA.
     pub kind: Option<Kind>,
     /// The instruction descriptor when all 32 bits are known.
@@ -278,6 +317,9 @@ pub struct InstructionReport<'a> {
     pub s_desc: Option<KnownBits>,
     /// Every error and warning.
     pub findings: Vec<Finding>,
+    /// Its shared memory descriptors' known bits rely on decisions R7: an addition into a
+    /// descriptor does not carry out of the start-address field ([`Options::no_assume`]).
+    pub assumed: bool,
 }
 
 impl InstructionReport<'_> {
@@ -322,6 +364,11 @@ pub struct Report<'a> {
     pub read_problems_dropped: usize,
     /// Statements read.
     pub statements: usize,
+    /// The input is binary (a NUL byte, an ELF file), not PTX text.
+    pub binary: bool,
+    /// Instructions whose shared memory descriptors' known bits rely on decisions R7
+    /// ([`Options::no_assume`]).
+    pub assumed: usize,
 }
 
 impl Report<'_> {
@@ -337,10 +384,29 @@ impl Report<'_> {
         self.instructions.iter().map(|i| i.warnings().count()).sum()
     }
 
-    /// True when nothing in the input could be read as PTX: no statement, but bytes skipped.
+    /// The shared memory descriptors of every instruction (`a_desc`, `b_desc`, `s_desc`):
+    /// how many, how many have every field but the start address known, and how many are
+    /// left partly unknown.
+    #[must_use]
+    pub fn descriptors(&self) -> (usize, usize, usize) {
+        let all = self
+            .instructions
+            .iter()
+            .flat_map(|i| [i.a_desc, i.b_desc, i.s_desc])
+            .flatten();
+        let (mut n, mut known) = (0, 0);
+        for d in all {
+            n += 1;
+            known += usize::from(known_but_start_address(d));
+        }
+        (n, known, n - known)
+    }
+
+    /// True when the input is not PTX: binary (a NUL byte, an ELF file), or no statement read
+    /// but bytes skipped.
     #[must_use]
     pub fn unreadable(&self) -> bool {
-        self.statements == 0 && !self.read_problems.is_empty()
+        self.binary || (self.statements == 0 && !self.read_problems.is_empty())
     }
 }
 
