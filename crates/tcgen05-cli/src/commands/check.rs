@@ -288,6 +288,9 @@ fn text(
                 if let Some(op) = f.operand.filter(|o| o.name() != f.field) {
                     write!(out, "{} ", op.name())?;
                 }
+                if let Some(v) = f.candidate {
+                    write!(out, "(when it is {v:#x}, one of the constants it can take) ")?;
+                }
                 writeln!(
                     out,
                     "{} = {}: {f} ({}) [value from line {}]",
@@ -382,6 +385,9 @@ fn findings_json<'f>(s: &mut String, items: impl Iterator<Item = &'f Finding>) -
         }
         s.push_str(",\"field\":");
         json_str(s, f.field)?;
+        if let Some(v) = f.candidate {
+            write!(s, ",\"candidate\":\"{v:#x}\"")?;
+        }
         s.push_str(",\"message\":");
         json_str(s, f)?;
         s.push_str(",\"source\":");

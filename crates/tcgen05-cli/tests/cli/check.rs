@@ -50,7 +50,12 @@ fn json_has_exactly_the_documented_shape_and_exit_1_on_errors() {
     assert_eq!(v["instructions"], 2);
     assert_eq!(v["errors"], 1);
     let f = &v["files"][0];
-    assert_eq!(keys(f), ["instructions", "path", "target"]);
+    assert_eq!(keys(f), ["instructions", "path", "smem_descriptors", "target"]);
+    // Four descriptors (a and b of two MMAs), all constants: every field known.
+    assert_eq!(
+        f["smem_descriptors"],
+        serde_json::json!({"total": 4, "known_but_start_address": 4, "partly_unknown": 0, "assumed_r7": 0})
+    );
     assert_eq!(f["target"], "sm_100a");
     let ins = f["instructions"].as_array().expect("array");
     assert_eq!(ins.len(), 2);
@@ -78,8 +83,13 @@ fn json_has_exactly_the_documented_shape_and_exit_1_on_errors() {
     assert_eq!(ins[1]["line"], 11);
     assert_eq!(ins[1]["idesc"], "0x03100490");
     let e = &ins[1]["errors"][0];
-    assert_eq!(keys(e), ["field", "line", "message", "source"]);
+    assert_eq!(
+        keys(e),
+        ["field", "line", "message", "operand", "rule", "source"]
+    );
     assert_eq!(e["line"], 10);
+    assert_eq!(e["operand"], "idesc");
+    assert_eq!(e["rule"], "idesc.m_not_in_table_39");
     assert!(
         e["message"].as_str().is_some_and(|m| m.contains("M = 48")),
         "{e}"
@@ -92,8 +102,10 @@ fn text_exit_statuses_and_stdin() {
     let r = run_stdin(&["check", "-"], clean.as_bytes());
     r.code(0);
     assert!(
-        r.stdout
-            .ends_with("2 instructions checked, 0 errors, 0 warnings\n"),
+        r.stdout.contains(
+            "2 instructions checked, 0 errors, 0 warnings\n\
+             4 shared memory descriptors: 4 with every field but the start address known, 0 left partly unknown\n"
+        ),
         "{}",
         r.stdout
     );

@@ -926,3 +926,60 @@ fn evaluate(
 
 #[cfg(test)]
 mod tests;
+
+/// Most constants [`candidates`] lists.
+const MAX_CANDIDATES: usize = 8;
+
+/// The constants a register can hold when every definition of it in `f` is a `mov` of an
+/// immediate (guarded or not) or a `selp` between such values: each with the line that writes
+/// it. `None` when a definition is anything else, or there are more than
+/// [`MAX_CANDIDATES`] of them.
+#[must_use]
+pub fn candidates(f: &Function<'_>, name: &str) -> Option<Vec<(u64, u32)>> {
+    let mut out = Vec::new();
+    collect_candidates(f, name, 0, &mut out)?;
+    (out.len() > 1).then_some(out)
+}
+
+fn collect_candidates(
+    f: &Function<'_>,
+    name: &str,
+    depth: u32,
+    out: &mut Vec<(u64, u32)>,
+) -> Option<()> {
+    if depth > 4 {
+        return None;
+    }
+    let mut defined = false;
+    for ins in &f.instructions {
+        if !matches!(ins.operands.first(), Some(Operand::Name(n)) if *n == name) {
+            continue;
+        }
+        if matches!(effect(ins), Effect::None) {
+            continue;
+        }
+        defined = true;
+        let w = width(ins);
+        let sources: &[Operand<'_>] = match (ins.base(), ins.operands.as_slice()) {
+            ("mov", [_, s]) => core::slice::from_ref(s),
+            ("selp", [_, _, _, _]) => &ins.operands[1..3],
+            _ => return None,
+        };
+        for s in sources {
+            match s {
+                Operand::Imm(v) => {
+                    let v = v & width_mask(w);
+                    if !out.iter().any(|(x, _)| *x == v) {
+                        out.push((v, ins.line));
+                    }
+                }
+                Operand::Name(n) if *n != name => collect_candidates(f, n, depth + 1, out)?,
+                _ => return None,
+            }
+        }
+        if out.len() > MAX_CANDIDATES {
+            return None;
+        }
+    }
+    defined.then_some(())
+}

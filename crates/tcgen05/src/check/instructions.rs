@@ -20,6 +20,80 @@ use crate::shared_memory_descriptor::Swizzle;
 use crate::targets::Target;
 use crate::tensor_memory::{CpMulticast, CpShape, LdStShape, Num};
 
+/// The values an instruction descriptor that is not fully known can take, where few: the
+/// constants a `selp` or predicated `mov`s choose between (each checked on its own, its
+/// findings naming it), or every completion of a few unknown bits (a sparsity selector or
+/// scale factor ids set at run time: a finding is kept when every completion has it, so each
+/// rule is applied when the bits it reads are known).
+enum Alternatives {
+    None,
+    Candidates(Vec<(u64, u32)>),
+    Completions(Vec<u64>),
+}
+
+/// Most unknown bits of an instruction descriptor whose completions are all checked.
+const MAX_UNKNOWN_IDESC_BITS: u32 = 8;
+
+impl Alternatives {
+    fn of(f: &Function<'_>, name: Option<&str>, bits: KnownBits) -> Alternatives {
+        if let Some(c) = name.and_then(|n| dataflow::candidates(f, n)) {
+            return Alternatives::Candidates(c);
+        }
+        let unknown = !bits.known & 0xffff_ffff;
+        if unknown == 0 || unknown.count_ones() > MAX_UNKNOWN_IDESC_BITS {
+            return Alternatives::None;
+        }
+        // Every subset of the unknown bits (Knuth's enumeration of submasks).
+        let mut out = Vec::new();
+        let mut sub: u64 = 0;
+        loop {
+            out.push((bits.value & 0xffff_ffff) | sub);
+            sub = sub.wrapping_sub(unknown) & unknown;
+            if sub == 0 {
+                break;
+            }
+        }
+        Alternatives::Completions(out)
+    }
+
+    /// The findings the alternatives add to those of the unknown descriptor (`base`): with
+    /// the candidate that has each, and the line to report.
+    fn findings(
+        &self,
+        mma: &Mma<'_>,
+        ctx: &Context,
+        base: &[PtxError],
+        line: u32,
+    ) -> Vec<(PtxError, Option<u64>, u32)> {
+        let validate = |v: u64| -> Vec<PtxError> {
+            let mut m = *mma;
+            m.idesc = ptx::Value::Imm(u32::try_from(v).unwrap_or(u32::MAX));
+            m.validate(ctx).iter().filter(|e| !base.contains(e)).collect()
+        };
+        let mut out = Vec::new();
+        match self {
+            Alternatives::None => {}
+            Alternatives::Candidates(c) => {
+                for &(v, line) in c {
+                    for e in validate(v) {
+                        out.push((e, Some(v), line));
+                    }
+                }
+            }
+            Alternatives::Completions(values) => {
+                let mut sets = values.iter().map(|&v| validate(v));
+                let Some(first) = sets.next() else { return out };
+                let mut common = first;
+                for set in sets {
+                    common.retain(|e| set.contains(e));
+                }
+                out.extend(common.into_iter().map(|e| (e, None, line)));
+            }
+        }
+        out
+    }
+}
+
 /// The newest PTX ISA version read without a warning: 9.5 (compilers of 2026 write 9.4 and
 /// 9.5). Its instructions are checked as [`MAX_PTX_VERSION`]'s forms.
 const MAX_READ_VERSION: u8 = 95;
@@ -63,6 +137,7 @@ fn module_context<'a>(
                     rule: Rule::Target(e),
                     source: e.source(),
                     line,
+                    candidate: None,
                 });
                 (None, Some(name))
             }
@@ -213,6 +288,7 @@ fn check_finding(
         rule: Rule::Check(rule),
         source: row.source,
         line,
+        candidate: None,
     }
 }
 
@@ -228,6 +304,7 @@ fn ptx_finding(e: PtxError, operand: Option<OperandName>, line: u32) -> Finding 
         rule: Rule::Ptx(e),
         source: e.source(),
         line,
+        candidate: None,
     }
 }
 
@@ -571,6 +648,20 @@ fn check_instruction<'a>(
                 }
             };
             finish(r, &q, problems, &lines);
+            if let (None, Some(c)) = (idesc_value, ctx) {
+                let name = match ops.get(if sp { 4 } else { 3 }) {
+                    Some(Operand::Name(n)) => Some(*n),
+                    _ => None,
+                };
+                let base: Vec<PtxError> = problems.map(|p| p.iter().collect()).unwrap_or_default();
+                let alternatives = Alternatives::of(_f, name, idesc.value.bits);
+                for (e, candidate, at) in alternatives.findings(&mma, &c, &base, idesc_line) {
+                    let (operand, _) = lines(&e);
+                    let mut finding = ptx_finding(e, operand, at);
+                    finding.candidate = candidate;
+                    r.findings.push(finding);
+                }
+            }
             // Shared memory descriptors, on their known bits.
             if let Some(t) = ctx.map(|c| c.target) {
                 if !a_tmem {
@@ -967,6 +1058,7 @@ fn swizzle_finding(
             rule: Rule::Check(rule),
             source: rule.row().source,
             line: v.line_of(SWIZZLE_BITS).unwrap_or(r.line),
+            candidate: None,
         });
     }
 }
@@ -985,6 +1077,7 @@ fn smem_findings(r: &mut InstructionReport<'_>, v: &Value, operand: OperandName,
             rule: Rule::Smem(e),
             source: e.source(),
             line: v.line_of(reads).unwrap_or(r.line),
+            candidate: None,
         });
     }
 }

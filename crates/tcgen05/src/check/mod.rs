@@ -216,6 +216,9 @@ pub struct Finding {
     /// 1-based line where the value was defined (the instruction's own line for qualifiers;
     /// the `.target` or `.version` line for those).
     pub line: u32,
+    /// The value of the operand this finding is about, where the operand can take one of a
+    /// few constants (`selp`, predicated `mov`s) and only this one breaks the rule.
+    pub candidate: Option<u64>,
 }
 
 impl fmt::Display for Finding {
