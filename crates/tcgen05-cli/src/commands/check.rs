@@ -289,7 +289,10 @@ fn text(
                     write!(out, "{} ", op.name())?;
                 }
                 if let Some(v) = f.candidate {
-                    write!(out, "(when it is {v:#x}, one of the constants it can take) ")?;
+                    write!(
+                        out,
+                        "(when it is {v:#x}, one of the constants it can take) "
+                    )?;
                 }
                 writeln!(
                     out,
@@ -308,8 +311,14 @@ fn text(
 /// `--verbose`: the decoded descriptors of one instruction.
 fn describe(out: &mut String, i: &InstructionReport<'_>, target: Target) -> fmt::Result {
     if let (Some(v), Some(kind)) = (i.idesc, i.kind) {
-        let dec = InstructionDescriptor::from_bits_unchecked(v, kind);
-        for l in dec.to_string().lines() {
+        // The table in bit order, bit 0 first, as PTX Tables 42-44 list the fields.
+        let dec = InstructionDescriptor::from_bits_unchecked(v, kind).to_string();
+        let mut lines = dec.lines();
+        if let Some(header) = lines.next() {
+            writeln!(out, "    {header}")?;
+        }
+        let rows: Vec<&str> = lines.collect();
+        for l in rows.iter().rev() {
             writeln!(out, "    {l}")?;
         }
     } else if let Some(b) = i.idesc_bits {
@@ -338,17 +347,22 @@ fn describe(out: &mut String, i: &InstructionReport<'_>, target: Target) -> fmt:
             "    {name}: known bits {:#018x} = {:#018x}",
             b.known, b.value
         )?;
+        // The known fields by meaning: the rows of the full decode (unknown bits at 0) whose
+        // bits are all known.
+        let mut known = Vec::new();
         let mut unknown = Vec::new();
         for row in SMEM_LAYOUT {
             if b.known & row.mask() == row.mask() {
-                writeln!(
-                    out,
-                    "      {:<22} = {:#x}",
-                    row.field.name(),
-                    row.get(b.value)
-                )?;
+                known.push(row.field.name());
             } else {
                 unknown.push(row.field.name());
+            }
+        }
+        let dec = SmemDescriptor::decode(b.value & b.known, target).to_string();
+        for l in dec.lines() {
+            let field = l.split_whitespace().nth(1);
+            if field.is_some_and(|f| known.contains(&f) || f == "field") {
+                writeln!(out, "      {}", l.trim_start())?;
             }
         }
         if !unknown.is_empty() {

@@ -50,7 +50,10 @@ fn json_has_exactly_the_documented_shape_and_exit_1_on_errors() {
     assert_eq!(v["instructions"], 2);
     assert_eq!(v["errors"], 1);
     let f = &v["files"][0];
-    assert_eq!(keys(f), ["instructions", "path", "smem_descriptors", "target"]);
+    assert_eq!(
+        keys(f),
+        ["instructions", "path", "smem_descriptors", "target"]
+    );
     // Four descriptors (a and b of two MMAs), all constants: every field known.
     assert_eq!(
         f["smem_descriptors"],

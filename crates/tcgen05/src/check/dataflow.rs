@@ -134,8 +134,9 @@ impl Value {
 /// What the analysis knows besides a function's instructions.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Environment<'m, 'a> {
-    /// The module's `.shared` variables: their addresses lie in the shared memory window.
-    pub shared: &'m [&'a str],
+    /// The module's `.shared` variables with their `.align`: their addresses lie in the
+    /// shared memory window, at multiples of their alignment.
+    pub shared: &'m [(&'a str, u64)],
     /// Decisions R7: an addition into a shared memory descriptor does not carry out of the
     /// start-address field (bits 0-13), so the descriptor's other fields survive
     /// `desc + stage * C` with a run-time `stage`. Off: those fields become unknown.
@@ -495,8 +496,19 @@ fn src(
 ) -> Option<Value> {
     let v = match op {
         Operand::Imm(v) | Operand::Float(v) => Value::new(KnownBits::constant(*v, 64), line),
-        Operand::Name(n) if *n == "%dynamic_smem_size" || env.shared.contains(n) => {
-            Value::new(shared_address(), line)
+        Operand::Name(n) if *n == "%dynamic_smem_size" => Value::new(shared_address(), line),
+        Operand::Name(n) if env.shared.iter().any(|s| s.0 == *n) => {
+            // A variable's address: in the window, and a multiple of its `.align`.
+            let align = env
+                .shared
+                .iter()
+                .filter(|s| s.0 == *n)
+                .map(|s| s.1)
+                .min()
+                .unwrap_or(1);
+            let mut bits = shared_address();
+            bits.known |= align - 1;
+            Value::new(bits, line)
         }
         Operand::Name(n) => {
             if n.starts_with("%") && n.contains('.') {

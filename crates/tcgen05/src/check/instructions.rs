@@ -68,7 +68,10 @@ impl Alternatives {
         let validate = |v: u64| -> Vec<PtxError> {
             let mut m = *mma;
             m.idesc = ptx::Value::Imm(u32::try_from(v).unwrap_or(u32::MAX));
-            m.validate(ctx).iter().filter(|e| !base.contains(e)).collect()
+            m.validate(ctx)
+                .iter()
+                .filter(|e| !base.contains(e))
+                .collect()
         };
         let mut out = Vec::new();
         match self {
@@ -197,6 +200,7 @@ pub(super) fn check_module<'a>(module: &Module<'a>, options: &Options) -> Report
             assume_no_carry_out: !options.no_assume,
         };
         let regs = dataflow::analyse_in(f, &env);
+        let first_of_function = report.instructions.len();
         let mut first_group: Option<CtaGroup> = None;
         let mut mixed_reported = false;
         for ins in &f.instructions {
@@ -267,6 +271,9 @@ pub(super) fn check_module<'a>(module: &Module<'a>, options: &Options) -> Report
             }
             report.assumed += usize::from(r.assumed);
             report.instructions.push(r);
+        }
+        if let Some(reports) = report.instructions.get_mut(first_of_function..) {
+            super::kernel::check_kernel(f, &regs, reports);
         }
     }
     report

@@ -45,6 +45,7 @@ pub mod known_bits;
 pub mod smem;
 
 mod instructions;
+mod kernel;
 pub(crate) use instructions::{collector_of, scale_vec_of};
 
 use alloc::vec::Vec;
@@ -83,6 +84,13 @@ pub enum CheckRule {
     /// A shared memory descriptor's swizzling mode that the operand's major-ness (the
     /// instruction descriptor's transpose bit) and element type do not allow.
     SwizzleForMajor,
+    /// An MMA's D or a `tcgen05.ld` / `tcgen05.st` spans more Tensor Memory columns than the
+    /// kernel allocates.
+    TmemColumns,
+    /// A kernel allocates Tensor Memory and never deallocates it.
+    AllocWithoutDealloc,
+    /// A K-major operand of more than 8 rows whose descriptor's stride byte offset is 0.
+    SboZero,
 }
 
 /// One rule of the checker: identifier, severity, source and message.
@@ -101,7 +109,7 @@ pub struct RuleRow {
 }
 
 /// The checker's own rules, one row each.
-pub const RULES: [RuleRow; 8] = [
+pub const RULES: [RuleRow; 11] = [
     RuleRow {
         rule: CheckRule::UnknownQualifier,
         id: "check.unknown_qualifier",
@@ -157,6 +165,27 @@ pub const RULES: [RuleRow; 8] = [
         severity: Severity::Error,
         source: Source::Decision(18),
         message: "swizzling mode {} is not allowed for this operand's major-ness and type (K-major and MN-major 8/16-bit: every mode but 128B_base32B; MN-major tf32: only 128B_base32B)",
+    },
+    RuleRow {
+        rule: CheckRule::TmemColumns,
+        id: "check.tmem_columns",
+        severity: Severity::Error,
+        source: Source::PtxSection("9.7.16.7.1"),
+        message: "spans {} Tensor Memory columns, more than the kernel allocates (every tcgen05.alloc of the kernel is known)",
+    },
+    RuleRow {
+        rule: CheckRule::AllocWithoutDealloc,
+        id: "check.alloc_without_dealloc",
+        severity: Severity::Warning,
+        source: Source::PtxSection("9.7.16.7.1"),
+        message: "the kernel allocates Tensor Memory ({} columns) and has no tcgen05.dealloc: all of it must be deallocated before the kernel exits",
+    },
+    RuleRow {
+        rule: CheckRule::SboZero,
+        id: "check.sbo_zero",
+        severity: Severity::Error,
+        source: Source::PtxTable(40),
+        message: "stride byte offset {} for a K-major operand of more than 8 rows: every group of 8 rows would be read from the same address",
     },
 ];
 
@@ -237,6 +266,7 @@ impl fmt::Display for Finding {
                     FindingValue::Number(v) if r == CheckRule::VersionAboveModel => {
                         write!(f, "{}.{}", v / 10, v % 10)?;
                     }
+                    FindingValue::Number(v) if v < 1024 => write!(f, "{v}")?,
                     FindingValue::Number(v) => write!(f, "{v:#x}")?,
                     FindingValue::Name(n) => f.write_str(n)?,
                     FindingValue::Text(..) => f.write_str("as written")?,

@@ -92,7 +92,14 @@ fn qualifiers_target_and_operands() {
         ids[1].contains(&"check.operands") && ids[1].contains(&"ptx.kind_not_on_target"),
         "{ids:?}"
     );
-    assert_eq!(ids[2], ["tmem.n_cols_not_power_of_two"]); // 48 columns
+    // 48 columns, and no tcgen05.dealloc in the kernel.
+    assert_eq!(
+        ids[2],
+        [
+            "tmem.n_cols_not_power_of_two",
+            "check.alloc_without_dealloc"
+        ]
+    );
     assert_eq!(ids[3], ["ptx.shift_not_on_target"]); // tcgen05.shift only on the 'a' targets
     assert_eq!(ids[4], ["ptx.cta_group_mixed"]); // ::2 after ::1 in one kernel
 }

@@ -273,8 +273,8 @@ pub struct Module<'a> {
     /// [`FunctionKind::TopLevel`] function.
     pub functions: Vec<Function<'a>>,
     /// The variables declared in the `.shared` state space (`.shared .align 16 .b8 smem[];`),
-    /// at module scope or in a function.
-    pub shared: Vec<&'a str>,
+    /// at module scope or in a function, with their `.align` in bytes (1 when not given).
+    pub shared: Vec<(&'a str, u64)>,
     /// Number of statements read (directives, labels, instructions).
     pub statements: usize,
     /// The input is binary, not text: it holds a NUL byte or starts with the ELF magic
@@ -736,7 +736,7 @@ fn directive<'a>(
             .any(|w| w == ".shared") =>
         {
             if let Some(name) = variable_name(text) {
-                m.shared.push(name);
+                m.shared.push((name, alignment(text)));
             }
         }
         _ => {
@@ -754,6 +754,21 @@ fn directive<'a>(
             }
         }
     }
+}
+
+/// The `.align N` of a variable declaration, 1 when absent or not a power of two.
+fn alignment(text: &str) -> u64 {
+    let mut words = text.split_ascii_whitespace();
+    while let Some(w) = words.next() {
+        if w == ".align" {
+            let n = words
+                .next()
+                .and_then(|n| n.parse::<u64>().ok())
+                .unwrap_or(1);
+            return if n.is_power_of_two() { n } else { 1 };
+        }
+    }
+    1
 }
 
 /// The name a variable declaration declares: its last word that is not a directive, without

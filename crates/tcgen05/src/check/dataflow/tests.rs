@@ -127,7 +127,7 @@ fn unpack_cvt_prmt_bfi() {
 fn regs_in(src: &str, assume: bool) -> Registers<'_> {
     let m = read(src.as_bytes());
     assert!(m.problems.is_empty(), "{:?}", m.problems);
-    let shared: std::vec::Vec<&str> = m.shared.clone();
+    let shared = m.shared.clone();
     let f = m.functions.last().unwrap().clone();
     let env = Environment {
         shared: &shared,
@@ -178,13 +178,14 @@ fn shared_addresses_are_below_2_18_through_signed_arithmetic() {
         shfl.sync.idx.b32 %r4|%p1, %r2, 0, 31, -1;\n\
     }";
     let r = regs_in(src, false);
-    assert_eq!(bits(&r, "%r1", 32), (0xfffc_0000, 0));
-    assert_eq!(bits(&r, "%r2", 32), (0xffff_c000, 0));
-    assert_eq!(bits(&r, "%rd1", 64), (0xffff_ffff_ffff_c000, 0));
+    // Below 2^18 and a multiple of 1024 (`.align 1024`).
+    assert_eq!(bits(&r, "%r1", 32), (0xfffc_03ff, 0));
+    assert_eq!(bits(&r, "%r2", 32), (0xffff_c03f, 0));
+    assert_eq!(bits(&r, "%rd1", 64), (0xffff_ffff_ffff_c03f, 0));
     assert_eq!(bits(&r, "%rd3", 64), (0xffff_ffff_fffc_0000, 0));
     assert_eq!(bits(&r, "%r3", 32), (0xfffc_0000, 0));
     // shfl.sync: the bits known in every lane survive.
-    assert_eq!(bits(&r, "%r4", 32), (0xffff_c000, 0));
+    assert_eq!(bits(&r, "%r4", 32), (0xffff_c03f, 0));
 }
 
 #[test]
