@@ -198,13 +198,22 @@ fn a_k_step_keeps_the_descriptor_fields_of_a_shared_address() {
         mov.b64 %rd1, {%r6, %r7};\n\
         mov.b32 %r1, 136381584;\n\
         tcgen05.mma.cta_group::1.kind::f16 [%r2], %rd1, %rd1, %r1, %p1;";
-    let (v, code) = check_json("kstep.ptx", &module(body), &[]);
+    let (v, code) = check_json("kstep.ptx", &module(body), &["--no-assume"]);
     assert_eq!(code, 0, "{v}");
     let a = &v["files"][0]["instructions"][0]["a_desc"];
-    // Bits 0-13 (start address) and bit 14 (a carry out of the 14-bit address can set it)
-    // unknown; bits 15-63 known.
+    // Without assumptions: bits 0-13 (start address) and bit 14 (a carry out of the 14-bit
+    // address can set it) unknown; bits 15-63 known.
     assert_eq!(a["known"], "0xffffffffffff8000", "{v}");
     assert_eq!(a["value"], "0x4000404000000000", "{v}");
+    // Under decisions R7 (the default: the addition does not carry out of the
+    // start-address field) bit 14 is known too, and the summary says the assumption was used.
+    let (v, _) = check_json("kstep.ptx", &module(body), &[]);
+    let f = &v["files"][0];
+    assert_eq!(
+        f["instructions"][0]["a_desc"]["known"], "0xffffffffffffc000",
+        "{v}"
+    );
+    assert_eq!(f["smem_descriptors"]["assumed_r7"], 1, "{v}");
 }
 
 #[test]
@@ -396,15 +405,15 @@ fn the_line_of_a_field_is_the_line_that_wrote_it() {
         mov.b64 %rd3, 4611686293305294848;\n\
         ld.shared.u64 %rd4, [x];\n\
         and.b64 %rd5, %rd4, 16383;\n\
-        or.b64 %rd1, %rd5, %rd3;\n\
+        or.b64 %rd1, %rd3, %rd5;\n\
         mov.b32 %r1, 136381584;\n\
         tcgen05.mma.cta_group::1.kind::f16 [%r2], %rd1, %rd1, %r1, %p1;\n\
         ret;\n}\n";
     let (v, _) = check_json("line.ptx", text, &[]);
     let e = &v["files"][0]["instructions"][0]["errors"][0];
     assert_eq!(e["field"], "fixed_46_48", "{v}");
-    assert_eq!(e["operand"], "a_desc", "{v}");
     assert_eq!(e["line"], 7, "{v}");
+    assert_eq!(e["operand"], "a_desc", "{v}");
 }
 
 #[test]

@@ -35,6 +35,9 @@ pub struct Value {
     pub bits: KnownBits,
     origins: [Origin; ORIGINS],
     n: u8,
+    /// An address of the shared memory window: a `.shared` variable's, `cvta.to.shared`'s,
+    /// or such an address plus or minus an offset.
+    pub window: bool,
 }
 
 impl Value {
@@ -43,6 +46,7 @@ impl Value {
         bits: KnownBits::UNKNOWN,
         origins: [Origin { mask: 0, line: 0 }; ORIGINS],
         n: 0,
+        window: false,
     };
 
     fn new(bits: KnownBits, line: u32) -> Value {
@@ -122,6 +126,7 @@ impl Value {
         let bits = self.bits.join(other.bits);
         let mut v = Value {
             bits,
+            window: self.window && other.window,
             ..Value::UNKNOWN
         };
         for o in self.origins().iter().chain(other.origins()) {
@@ -425,7 +430,8 @@ pub fn analyse_in<'a>(f: &Function<'a>, env: &Environment<'_, 'a>) -> Registers<
                 };
                 if regs.values[id] != Some(new) {
                     // Only the known bits drive termination: origins follow them.
-                    let changed_bits = regs.values[id].map(|o| o.bits) != Some(new.bits);
+                    let changed_bits =
+                        regs.values[id].map(|o| (o.bits, o.window)) != Some((new.bits, new.window));
                     regs.values[id] = Some(new);
                     if changed_bits {
                         for &u in &users[id] {
@@ -508,7 +514,10 @@ fn src(
                 .unwrap_or(1);
             let mut bits = shared_address();
             bits.known |= align - 1;
-            Value::new(bits, line)
+            Value {
+                window: true,
+                ..Value::new(bits, line)
+            }
         }
         Operand::Name(n) => {
             if n.starts_with("%") && n.contains('.') {
@@ -613,6 +622,48 @@ fn sum(
     v = v.with_origins_masked(a, passes(a, b));
     if op == Arith::Add {
         v = v.with_origins_masked(b, passes(b, a));
+    }
+    // Under the same assumption, a shared memory address plus or minus an offset is an
+    // address of the window again: the carry does not leave the start-address field (bits
+    // 4-17 of the address) either.
+    let one_address = (a.window || b.window) && !(op == Arith::Sub && b.window);
+    if env.assume_no_carry_out && one_address {
+        let high = shared_address().known & width_mask(width);
+        if bits.known & high != high || bits.value & high != 0 {
+            *assumed = true;
+        }
+        v.bits = KnownBits {
+            known: (bits.known & !high) | high,
+            value: bits.value & !high,
+        };
+        v.window = true;
+        return v;
+    }
+    // Both operands' bits above the start-address field known (a descriptor word and an
+    // offset, as Triton steps `{lo + 2, hi}` along K): under R7 those bits are the sum of the
+    // operands' high parts, with no carry from the start-address field.
+    let high = ABOVE_START_ADDRESS & width_mask(width);
+    if env.assume_no_carry_out
+        && width >= 32
+        && bits.known & high != high
+        && a.bits.known & high == high
+        && b.bits.known & high == high
+    {
+        let (ha, hb) = (a.bits.value & high, b.bits.value & high);
+        let sum_high = match op {
+            Arith::Add => ha.wrapping_add(hb),
+            Arith::Sub => ha.wrapping_sub(hb),
+            Arith::Mul => 0,
+        } & high;
+        let low = width_mask(14);
+        *assumed = true;
+        let kept = KnownBits {
+            known: (bits.known & low) | high | !width_mask(width),
+            value: (bits.value & low) | sum_high,
+        };
+        return Value::new(kept, line)
+            .with_origins_masked(a, passes(a, b))
+            .with_origins_masked(b, passes(b, a));
     }
     if env.assume_no_carry_out && width == 64 {
         for (d, other) in [(a, b), (b, a)] {
@@ -852,7 +903,11 @@ fn evaluate(
         }
         ("cvta", [_, _]) => {
             // cvta.to.shared: an address of the shared memory window.
-            single(out, own(shared_address()))
+            let v = Value {
+                window: true,
+                ..own(shared_address())
+            };
+            single(out, v)
         }
         ("bfe", [_, a, p, l]) => {
             let (Some(a), Some(p), Some(l)) = (
