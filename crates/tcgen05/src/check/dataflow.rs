@@ -959,6 +959,8 @@ fn evaluate(
             };
             let v = Value {
                 bits: ext.truncate(dw),
+                // A widened shared memory address is still one.
+                window: a.window && dw >= sw,
                 ..Value::UNKNOWN
             }
             .with_origins_of(&[&a], 0);

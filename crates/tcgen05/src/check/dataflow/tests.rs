@@ -128,7 +128,7 @@ fn regs_in(src: &str, assume: bool) -> Registers<'_> {
     let m = read(src.as_bytes());
     assert!(m.problems.is_empty(), "{:?}", m.problems);
     let shared = m.shared.clone();
-    let f = m.functions.last().unwrap().clone();
+    let f = m.functions.last().expect("a function").clone();
     let env = Environment {
         shared: &shared,
         assume_no_carry_out: assume,
