@@ -1002,7 +1002,7 @@ const MAX_CANDIDATES: usize = 8;
 /// The constants a register can hold when every definition of it in `f` is a `mov` of an
 /// immediate (guarded or not) or a `selp` between such values: each with the line that writes
 /// it. `None` when a definition is anything else, or there are more than
-/// [`MAX_CANDIDATES`] of them.
+/// eight of them.
 #[must_use]
 pub fn candidates(f: &Function<'_>, name: &str) -> Option<Vec<(u64, u32)>> {
     let mut out = Vec::new();
