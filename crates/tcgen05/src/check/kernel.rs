@@ -80,6 +80,15 @@ fn d_columns(r: &InstructionReport<'_>, f: &IdescFields) -> Option<u32> {
     Some(if f.d_type.bits() < 32 { cols / 2 } else { cols })
 }
 
+/// The line that defines an MMA's instruction descriptor (its own line for an immediate).
+fn idesc_line(ins: &Instruction<'_>, regs: &Registers<'_>) -> u32 {
+    let at = if ins.opcode.contains(".sp") { 4 } else { 3 };
+    match ins.operands.get(at) {
+        Some(Operand::Name(n)) => regs.def_line(n).unwrap_or(ins.line),
+        _ => ins.line,
+    }
+}
+
 /// The columns a `tcgen05.ld` / `tcgen05.st` reads or writes from its address.
 fn ld_st_columns(ins: &Instruction<'_>) -> Option<u32> {
     let mut shape = None;
@@ -136,12 +145,18 @@ pub(super) fn check_kernel(
             };
             if let Some((cols, operand)) = used {
                 if u64::from(cols) > total {
+                    // An MMA's columns come from N in its instruction descriptor.
+                    let at = if operand == OperandName::DTmem {
+                        idesc_line(ins, regs)
+                    } else {
+                        ins.line
+                    };
                     r.findings.push(finding(
                         CheckRule::TmemColumns,
                         Some(operand),
                         "columns",
                         u64::from(cols),
-                        ins.line,
+                        at,
                     ));
                 }
             }
