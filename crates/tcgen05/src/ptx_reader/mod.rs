@@ -667,7 +667,17 @@ fn skip_rest_of_statement(c: &mut Cursor<'_>) {
 /// (`arch = sm_100a`, `code version = [8,7]`, `host = linux`, `compile_size = 64bit`,
 /// `compressed`, `ptxasOptions = ...`, `identifier = ...`).
 fn header_line(b: &[u8]) -> Option<usize> {
-    let end = b.iter().position(|&c| c == b'\n').unwrap_or(b.len());
+    // Only a line that starts like one is scanned, and at most 4 KiB of it: the reader stays
+    // linear on long lines of many statements.
+    let first = *b.first()?;
+    if !matches!(first, b'F' | b'=' | b'a' | b'c' | b'h' | b'p' | b'i') {
+        return None;
+    }
+    let window = &b[..b.len().min(4096)];
+    let end = window
+        .iter()
+        .position(|&c| c == b'\n')
+        .or((window.len() == b.len()).then_some(b.len()))?;
     let line = core::str::from_utf8(&b[..end]).ok()?.trim_end();
     let keys = [
         "arch =",
