@@ -522,7 +522,12 @@ fn check_instruction<'a>(
             } else {
                 None
             };
-            let idesc = operand(regs, ops.get(i), "idesc", line);
+            let mut idesc = operand(regs, ops.get(i), "idesc", line);
+            if regs.assumed(idesc.name) {
+                // Decisions R7 is about shared memory descriptors: an instruction descriptor
+                // is read only from what holds without it.
+                idesc.value = Value::UNKNOWN;
+            }
             i += 1;
             let scales = if block_scale {
                 let sa = operand(regs, ops.get(i), "scale_a", line).name;
