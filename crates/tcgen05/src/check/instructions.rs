@@ -107,6 +107,45 @@ struct Places {
     version_line: u32,
 }
 
+/// Keeps [`InstructionReport::assumed`] only where decisions R7 changed what is known of a
+/// descriptor: the function is analysed again without it and the descriptors compared.
+fn confirm_assumed(
+    f: &Function<'_>,
+    env: &dataflow::Environment<'_, '_>,
+    reports: &mut [InstructionReport<'_>],
+) {
+    if !reports.iter().any(|r| r.assumed) {
+        return;
+    }
+    let plain = dataflow::analyse_in(
+        f,
+        &dataflow::Environment {
+            assume_no_carry_out: false,
+            ..*env
+        },
+    );
+    let tc = f
+        .instructions
+        .iter()
+        .filter(|i| i.opcode.starts_with("tcgen05."));
+    for (ins, r) in tc.zip(reports.iter_mut()) {
+        if !r.assumed {
+            continue;
+        }
+        let bits_of = |k: usize| match ins.operands.get(k) {
+            Some(Operand::Name(n)) => Some(plain.get(n).bits),
+            _ => None,
+        };
+        let same = if ins.opcode.starts_with("tcgen05.cp") {
+            r.s_desc.is_none_or(|d| bits_of(1) == Some(d))
+        } else {
+            r.a_desc.is_none_or(|d| bits_of(1) == Some(d))
+                && r.b_desc.is_none_or(|d| bits_of(2) == Some(d))
+        };
+        r.assumed = !same;
+    }
+}
+
 /// The rules' context of one module of the input: its target, and the findings every
 /// instruction of it carries (an unknown target, no `.target`).
 struct ModuleContext<'a> {
@@ -269,10 +308,11 @@ pub(super) fn check_module<'a>(module: &Module<'a>, options: &Options) -> Report
                     _ => {}
                 }
             }
-            report.assumed += usize::from(r.assumed);
             report.instructions.push(r);
         }
         if let Some(reports) = report.instructions.get_mut(first_of_function..) {
+            confirm_assumed(f, &env, reports);
+            report.assumed += reports.iter().filter(|r| r.assumed).count();
             super::kernel::check_kernel(f, &regs, reports);
         }
     }
