@@ -496,3 +496,25 @@ fn a_k_major_operand_with_sbo_0_is_refused() {
         .collect();
     assert_eq!(sbo.len(), 2, "{v}");
 }
+
+#[test]
+fn verbose_prints_the_idesc_in_bit_order_and_known_smem_fields_by_meaning() {
+    // A descriptor whose high word is known (SBO 1024 bytes, 128B swizzle) and whose start
+    // address is not.
+    let body = "ld.shared.u32 %r4, [global_smem];\n\
+        and.b32 %r5, %r4, 16383;\n\
+        mov.b32 %r7, 1073758272;\n\
+        mov.b64 %rd1, {%r5, %r7};\n\
+        mov.b32 %r1, 136381584;\n\
+        tcgen05.mma.cta_group::1.kind::f16 [%r2], %rd1, %rd1, %r1, %p1;";
+    let p = write("verbose.ptx", module(body).as_bytes());
+    let r = run(&["check", "--verbose", p.to_str().expect("utf-8")]);
+    r.code(0);
+    let out = &r.stdout;
+    // Table 42 lists bits 0-1 (sparsity selector) first and 30-31 (max shift) last.
+    let first = out.find("sparsity_selector").expect("idesc rows");
+    let last = out.find("max_shift").expect("idesc rows");
+    assert!(first < last, "{out}");
+    assert!(out.contains("1024 bytes"), "{out}");
+    assert!(out.contains("128B"), "{out}");
+}
