@@ -250,6 +250,15 @@ fn each_constant_a_selp_chooses_is_checked_and_named() {
         e["message"].as_str().is_some_and(|m| m.contains("M = 48")),
         "{v}"
     );
+    // The same choice written as two predicated moves.
+    let body = "@%p2 mov.b32 %r1, 136381584;\n\
+        @!%p2 mov.b32 %r1, 52429968;\n\
+        tcgen05.mma.cta_group::1.kind::f16 [%r2], %rd1, %rd2, %r1, %p1;";
+    let (v, code) = check_json("pmov.ptx", &module(body), &[]);
+    assert_eq!(code, 1, "{v}");
+    let e = &v["files"][0]["instructions"][0]["errors"][0];
+    assert_eq!(e["candidate"], "0x3200490", "{v}");
+    assert_eq!(e["line"], 9, "{v}");
 }
 
 #[test]
