@@ -5,18 +5,27 @@
 //! descriptor is `mov.b32 %r305, 136381584;` (0x08210490) and its shared-memory descriptors are
 //! a constant high word packed with bits of a run-time address
 //! (`bfe.u32 %r308, %r149, 4, 15; mov.b32 %r311, 1073758272; mov.b64 %rd198, {%r308, %r311};`).
-//! The checker reads the module with [`crate::ptx_reader`], runs the known-bits
-//! dataflow of [`dataflow`] over each function, and for each tcgen05 instruction:
+//! The checker reads the input with [`crate::ptx_reader`] (each `.version` starts a module with
+//! its own `.target`, as `cuobjdump -ptx` prints several), runs the known-bits dataflow of
+//! [`dataflow`] over each function (sums known up to the first bit a carry can reach, shared
+//! memory addresses below 2^18, `shfl.sync`; `desc + stage * C` under decisions R7 unless
+//! [`Options::no_assume`]), and for each tcgen05 instruction:
 //!
 //! - builds the [`ptx`](crate::ptx) builder of the instruction from its parsed qualifiers and
-//!   runs its validation against the module's `.target` and `.version`: every qualifier rule,
+//!   runs its validation against its module's `.target` and `.version`: every qualifier rule,
 //!   and, where the instruction descriptor, the zero-column mask or an `alloc` column count is
 //!   fully known, every rule of those values and their cross-checks with the instruction
 //!   (`.sp` vs the sparse bit, Table 39 for `cta_group` and `.ws`, the scale vector, the target);
+//!   an instruction descriptor chosen among constants (`selp`, predicated `mov`s) is checked
+//!   per constant ([`Finding::candidate`]), and one with a few unknown bits gets every finding
+//!   all its completions share;
 //! - checks the shared memory descriptors on their known bits only ([`smem`]): a rule of
 //!   [`SmemDescriptor::decode`](crate::shared_memory_descriptor::SmemDescriptor::decode) is
 //!   reported only when every bit it reads is known, so a partly known descriptor never gives a
-//!   finding that depends on an unknown bit.
+//!   finding that depends on an unknown bit;
+//! - checks each kernel as a whole ([`kernel`]): the Tensor Memory columns its MMAs' D and its
+//!   loads span against the columns it allocates, an allocation never deallocated, a stride
+//!   byte offset of 0 on a K-major operand.
 //!
 //! The rules are those of the modules they come from; the checker adds only the few of its own
 //! in [`RULES`] (a qualifier outside the grammar, operands that do not match the form, ...).
@@ -45,7 +54,7 @@ pub mod known_bits;
 pub mod smem;
 
 mod instructions;
-mod kernel;
+pub mod kernel;
 pub(crate) use instructions::{collector_of, scale_vec_of};
 
 use alloc::vec::Vec;
