@@ -512,7 +512,10 @@ fn sarif(s: &mut String, inputs: &[Input], reports: &[Option<Report<'_>>]) -> fm
             for f in &i.findings {
                 let id = f.rule_id().to_string();
                 if !rules.iter().any(|r| r.0 == id) {
-                    let statement = f.statement().map_or_else(|| f.to_string(), str::to_string);
+                    let statement = match f.statement() {
+                        "" => f.to_string(),
+                        s => s.to_string(),
+                    };
                     rules.push((id.clone(), statement, f.source.to_string()));
                 }
                 if !results.is_empty() {

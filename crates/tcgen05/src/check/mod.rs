@@ -115,6 +115,8 @@ pub struct RuleRow {
     pub source: Source,
     /// What it says, with `{}` standing for the value.
     pub message: &'static str,
+    /// The rule in one sentence.
+    pub statement: &'static str,
 }
 
 /// The checker's own rules, one row each.
@@ -125,6 +127,7 @@ pub const RULES: [RuleRow; 11] = [
         severity: Severity::Error,
         source: Source::PtxSection("9.7.16"),
         message: "the qualifier is not part of this instruction's syntax",
+        statement: "Every qualifier is one of the instruction's syntax.",
     },
     RuleRow {
         rule: CheckRule::MissingQualifier,
@@ -132,6 +135,7 @@ pub const RULES: [RuleRow; 11] = [
         severity: Severity::Error,
         source: Source::PtxSection("9.7.16"),
         message: "the instruction needs a {} qualifier",
+        statement: "The qualifiers the instruction requires (.cta_group, .kind, a shape, .num) are written.",
     },
     RuleRow {
         rule: CheckRule::Operands,
@@ -139,6 +143,7 @@ pub const RULES: [RuleRow; 11] = [
         severity: Severity::Error,
         source: Source::PtxSection("9.7.16"),
         message: "the operands do not match the instruction's form: {}",
+        statement: "The operands match the instruction's form in count and kind.",
     },
     RuleRow {
         rule: CheckRule::ImmediateTooWide,
@@ -146,6 +151,7 @@ pub const RULES: [RuleRow; 11] = [
         severity: Severity::Error,
         source: Source::PtxSection("9.7.16"),
         message: "the immediate does not fit the operand",
+        statement: "An immediate fits its operand (32 bits for an instruction descriptor and a column count).",
     },
     RuleRow {
         rule: CheckRule::Target,
@@ -153,6 +159,7 @@ pub const RULES: [RuleRow; 11] = [
         severity: Severity::Error,
         source: Source::Decision(17),
         message: "target {} has no tcgen05 instructions",
+        statement: "The module's target has tcgen05 instructions.",
     },
     RuleRow {
         rule: CheckRule::NoTarget,
@@ -160,6 +167,7 @@ pub const RULES: [RuleRow; 11] = [
         severity: Severity::Warning,
         source: Source::PtxSection("11.1"),
         message: "no .target directive: the rules are applied for {}",
+        statement: "A module has a .target directive; without one the rules are applied for sm_100a.",
     },
     RuleRow {
         rule: CheckRule::VersionAboveModel,
@@ -167,6 +175,7 @@ pub const RULES: [RuleRow; 11] = [
         severity: Severity::Warning,
         source: Source::PtxSection("9.7.16"),
         message: "PTX ISA {} is above 9.5, the newest version this crate reads; the instruction is checked as a 9.1 form",
+        statement: "The module's PTX ISA version is one this crate reads (up to 9.5); its tcgen05 forms are checked as 9.1's.",
     },
     RuleRow {
         rule: CheckRule::SwizzleForMajor,
@@ -174,6 +183,7 @@ pub const RULES: [RuleRow; 11] = [
         severity: Severity::Error,
         source: Source::Decision(18),
         message: "swizzling mode {} is not allowed for this operand's major-ness and type (K-major and MN-major 8/16-bit: every mode but 128B_base32B; MN-major tf32: only 128B_base32B)",
+        statement: "A shared memory descriptor's swizzling mode is one the operand's major-ness and element type allow.",
     },
     RuleRow {
         rule: CheckRule::TmemColumns,
@@ -181,6 +191,7 @@ pub const RULES: [RuleRow; 11] = [
         severity: Severity::Error,
         source: Source::PtxSection("9.7.16.7.1"),
         message: "spans {} Tensor Memory columns, more than the kernel allocates (every tcgen05.alloc of the kernel is known)",
+        statement: "An MMA's D and a tcgen05.ld / tcgen05.st stay within the Tensor Memory columns the kernel allocates.",
     },
     RuleRow {
         rule: CheckRule::AllocWithoutDealloc,
@@ -188,6 +199,7 @@ pub const RULES: [RuleRow; 11] = [
         severity: Severity::Warning,
         source: Source::PtxSection("9.7.16.7.1"),
         message: "the kernel allocates Tensor Memory ({} columns) and has no tcgen05.dealloc: all of it must be deallocated before the kernel exits",
+        statement: "A kernel that allocates Tensor Memory deallocates it before it exits.",
     },
     RuleRow {
         rule: CheckRule::SboZero,
@@ -195,6 +207,7 @@ pub const RULES: [RuleRow; 11] = [
         severity: Severity::Error,
         source: Source::PtxTable(40),
         message: "stride byte offset {} for a K-major operand of more than 8 rows: every group of 8 rows would be read from the same address",
+        statement: "A K-major operand of more than 8 rows has a non-zero stride byte offset.",
     },
 ];
 
@@ -304,17 +317,19 @@ impl Finding {
         id.unwrap_or(self.field)
     }
 
-    /// The rule in one sentence, as its table states it, where the table is reachable from
-    /// the finding (the checker's own rules, the PTX rules, the shared memory descriptor's and
-    /// the target's); `None` otherwise.
+    /// The rule in one sentence, as its table states it.
     #[must_use]
-    pub fn statement(&self) -> Option<&'static str> {
+    pub fn statement(&self) -> &'static str {
+        use crate::shapes::MmaError;
         match self.rule {
-            Rule::Check(r) => Some(r.row().message),
-            Rule::Ptx(PtxError::Rule { rule, .. }) => Some(rule.row().statement),
-            Rule::Smem(e) => Some(e.rule().row().statement),
-            Rule::Target(e) => Some(e.row().statement),
-            Rule::Ptx(_) => None,
+            Rule::Check(r) => r.row().statement,
+            Rule::Ptx(PtxError::Rule { rule, .. }) => rule.row().statement,
+            Rule::Ptx(PtxError::Idesc(MmaError::Idesc(e))) => e.rule().row().statement,
+            Rule::Ptx(PtxError::Idesc(e)) => e.rule().map_or("", |r| r.row().statement),
+            Rule::Ptx(PtxError::Zmask(e)) => e.rule().row().statement,
+            Rule::Ptx(PtxError::Smem(e)) | Rule::Smem(e) => e.rule().row().statement,
+            Rule::Ptx(PtxError::Tmem(e)) => e.rule().row().statement,
+            Rule::Target(e) => e.row().statement,
         }
     }
 }
