@@ -175,6 +175,8 @@ pub struct Registers<'a> {
     def_line: Vec<Option<u32>>,
     /// Registers whose value relied on decisions R7 ([`Environment::assume_no_carry_out`]).
     assumed: Vec<bool>,
+    /// Per register, the indices of the instructions that write it.
+    def_sites: Vec<Vec<usize>>,
 }
 
 impl<'a> Registers<'a> {
@@ -370,6 +372,12 @@ pub fn analyse_in<'a>(f: &Function<'a>, env: &Environment<'_, 'a>) -> Registers<
                 });
             }
             // Unpacking `mov.b64 {a, b}, %rd` reads the vector's source only, handled above.
+        }
+        for &id in &w {
+            while regs.def_sites.len() <= id {
+                regs.def_sites.push(Vec::new());
+            }
+            regs.def_sites[id].push(idx);
         }
         writes.push(w);
         effects.push(e);
@@ -1004,14 +1012,15 @@ const MAX_CANDIDATES: usize = 8;
 /// it. `None` when a definition is anything else, or there are more than
 /// eight of them.
 #[must_use]
-pub fn candidates(f: &Function<'_>, name: &str) -> Option<Vec<(u64, u32)>> {
+pub fn candidates(f: &Function<'_>, regs: &Registers<'_>, name: &str) -> Option<Vec<(u64, u32)>> {
     let mut out = Vec::new();
-    collect_candidates(f, name, 0, &mut out)?;
+    collect_candidates(f, regs, name, 0, &mut out)?;
     (out.len() > 1).then_some(out)
 }
 
 fn collect_candidates(
     f: &Function<'_>,
+    regs: &Registers<'_>,
     name: &str,
     depth: u32,
     out: &mut Vec<(u64, u32)>,
@@ -1020,9 +1029,11 @@ fn collect_candidates(
         return None;
     }
     let mut defined = false;
-    for ins in &f.instructions {
+    let sites = regs.ids.get(name).and_then(|&id| regs.def_sites.get(id))?;
+    for &k in sites {
+        let ins = f.instructions.get(k)?;
         if !matches!(ins.operands.first(), Some(Operand::Name(n)) if *n == name) {
-            continue;
+            return None;
         }
         if matches!(effect(ins), Effect::None) {
             continue;
@@ -1042,7 +1053,7 @@ fn collect_candidates(
                         out.push((v, ins.line));
                     }
                 }
-                Operand::Name(n) if *n != name => collect_candidates(f, n, depth + 1, out)?,
+                Operand::Name(n) if *n != name => collect_candidates(f, regs, n, depth + 1, out)?,
                 _ => return None,
             }
         }

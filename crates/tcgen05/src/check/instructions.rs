@@ -35,8 +35,13 @@ enum Alternatives {
 const MAX_UNKNOWN_IDESC_BITS: u32 = 8;
 
 impl Alternatives {
-    fn of(f: &Function<'_>, name: Option<&str>, bits: KnownBits) -> Alternatives {
-        if let Some(c) = name.and_then(|n| dataflow::candidates(f, n)) {
+    fn of(
+        f: &Function<'_>,
+        regs: &Registers<'_>,
+        name: Option<&str>,
+        bits: KnownBits,
+    ) -> Alternatives {
+        if let Some(c) = name.and_then(|n| dataflow::candidates(f, regs, n)) {
             return Alternatives::Candidates(c);
         }
         let unknown = !bits.known & 0xffff_ffff;
@@ -706,7 +711,7 @@ fn check_instruction<'a>(
                     _ => None,
                 };
                 let base: Vec<PtxError> = problems.map(|p| p.iter().collect()).unwrap_or_default();
-                let alternatives = Alternatives::of(_f, name, idesc.value.bits);
+                let alternatives = Alternatives::of(_f, regs, name, idesc.value.bits);
                 for (e, candidate, at) in alternatives.findings(&mma, &c, &base, idesc_line) {
                     let (operand, _) = lines(&e);
                     let mut finding = ptx_finding(e, operand, at);
