@@ -1063,3 +1063,48 @@ fn collect_candidates(
     }
     defined.then_some(())
 }
+
+/// The instructions of `f` that the values of `names` depend on (their definitions, and
+/// those of the registers the definitions read, transitively), as a function of its own: the
+/// analysis of it gives those registers the same values as the analysis of `f`, at the cost of
+/// the slice only.
+#[must_use]
+pub fn slice<'a>(f: &Function<'a>, regs: &Registers<'a>, names: &[&'a str]) -> Function<'a> {
+    let mut keep = alloc::vec![false; f.instructions.len()];
+    let mut seen: Vec<bool> = alloc::vec![false; regs.def_sites.len()];
+    let mut work: Vec<&str> = names.to_vec();
+    while let Some(name) = work.pop() {
+        let Some(&id) = regs.ids.get(name) else {
+            continue;
+        };
+        if seen.get(id).copied().unwrap_or(true) {
+            continue;
+        }
+        seen[id] = true;
+        for &k in regs.def_sites.get(id).map_or(&[][..], Vec::as_slice) {
+            if keep[k] {
+                continue;
+            }
+            keep[k] = true;
+            if let Some(ins) = f.instructions.get(k) {
+                for op in ins.operands.iter().skip(1) {
+                    for_each_name(op, &mut |n| work.push(n));
+                }
+            }
+        }
+    }
+    Function {
+        name: f.name,
+        kind: f.kind,
+        line: f.line,
+        version: f.version,
+        target: f.target,
+        instructions: f
+            .instructions
+            .iter()
+            .zip(&keep)
+            .filter(|(_, &k)| k)
+            .map(|(i, _)| i.clone())
+            .collect(),
+    }
+}

@@ -114,16 +114,33 @@ struct Places {
 
 /// Keeps [`InstructionReport::assumed`] only where decisions R7 changed what is known of a
 /// descriptor: the function is analysed again without it and the descriptors compared.
-fn confirm_assumed(
-    f: &Function<'_>,
-    env: &dataflow::Environment<'_, '_>,
+fn confirm_assumed<'a>(
+    f: &Function<'a>,
+    regs: &Registers<'a>,
+    env: &dataflow::Environment<'_, 'a>,
     reports: &mut [InstructionReport<'_>],
 ) {
     if !reports.iter().any(|r| r.assumed) {
         return;
     }
+    // Only the descriptors' backward slice is analysed again.
+    let mut names: Vec<&'a str> = Vec::new();
+    let tc = f
+        .instructions
+        .iter()
+        .filter(|i| i.opcode.starts_with("tcgen05."));
+    for (ins, r) in tc.zip(reports.iter()) {
+        if r.assumed {
+            for op in ins.operands.iter().take(3) {
+                if let Operand::Name(n) = op {
+                    names.push(n);
+                }
+            }
+        }
+    }
+    let part = dataflow::slice(f, regs, &names);
     let plain = dataflow::analyse_in(
-        f,
+        &part,
         &dataflow::Environment {
             assume_no_carry_out: false,
             ..*env
@@ -316,7 +333,7 @@ pub(super) fn check_module<'a>(module: &Module<'a>, options: &Options) -> Report
             report.instructions.push(r);
         }
         if let Some(reports) = report.instructions.get_mut(first_of_function..) {
-            confirm_assumed(f, &env, reports);
+            confirm_assumed(f, &regs, &env, reports);
             report.assumed += reports.iter().filter(|r| r.assumed).count();
             super::kernel::check_kernel(f, &regs, reports);
         }
