@@ -510,39 +510,34 @@ fn src(
 ) -> Option<Value> {
     let v = match op {
         Operand::Imm(v) | Operand::Float(v) => Value::new(KnownBits::constant(*v, 64), line),
-        Operand::Name(n) if *n == "%dynamic_smem_size" => Value::new(shared_address(), line),
-        Operand::Name(n) if env.shared.iter().any(|s| s.0 == *n) => {
-            // A variable's address: in the window, and a multiple of its `.align`.
-            let align = env
-                .shared
-                .iter()
-                .filter(|s| s.0 == *n)
-                .map(|s| s.1)
-                .min()
-                .unwrap_or(1);
-            let mut bits = shared_address();
-            bits.known |= align - 1;
-            Value {
-                window: true,
-                ..Value::new(bits, line)
-            }
-        }
-        Operand::Name(n) => {
-            if n.starts_with("%") && n.contains('.') {
-                // A special register (%tid.x, %ctaid.y, ...).
-                Value::UNKNOWN
-            } else {
-                match regs.ids.get(n) {
-                    Some(&id) => regs.values[id]?,
-                    None => Value::UNKNOWN,
-                }
-            }
-        }
+        Operand::Name(n) => match regs.ids.get(n) {
+            Some(&id) if regs.def_sites.get(id).is_some_and(|d| !d.is_empty()) => regs.values[id]?,
+            _ => not_a_register(env, n, line),
+        },
         _ => Value::UNKNOWN,
     };
     let mut v = v;
     v.bits = v.bits.truncate(width);
     Some(v)
+}
+
+/// The value of a name no instruction of the function writes: a shared memory variable's
+/// address, `%dynamic_smem_size`, or unknown (a special register such as `%tid.x`, a parameter,
+/// another variable).
+fn not_a_register(env: &Environment<'_, '_>, n: &str, line: u32) -> Value {
+    if n == "%dynamic_smem_size" {
+        return Value::new(shared_address(), line);
+    }
+    // A variable's address: in the window, and a multiple of its `.align`.
+    let Some(align) = env.shared.iter().filter(|s| s.0 == n).map(|s| s.1).min() else {
+        return Value::UNKNOWN;
+    };
+    let mut bits = shared_address();
+    bits.known |= align - 1;
+    Value {
+        window: true,
+        ..Value::new(bits, line)
+    }
 }
 
 fn amount(v: &Value) -> Option<u32> {

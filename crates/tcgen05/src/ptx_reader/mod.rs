@@ -408,8 +408,7 @@ fn directive_continues(src: &[u8], start: usize, nl: usize, last: u8) -> bool {
         return true;
     }
     let next = src[nl..].iter().copied().find(|c| !c.is_ascii_whitespace());
-    let declaration = head.windows(5).any(|w| w == b".func");
-    declaration && matches!(next, Some(b'(' | b';'))
+    matches!(next, Some(b'(' | b';')) && head.windows(5).any(|w| w == b".func")
 }
 
 /// Finds the end of the statement starting at `start`: the `;`, or for a directive the end of
@@ -741,9 +740,10 @@ fn directive<'a>(
             Some(t) => m.target = Some((t, line)),
             None => m.problem(ReadProblemKind::BadDirective, line, 1, text.len()),
         },
-        _ if text
-            .split(|c: char| c.is_ascii_whitespace())
-            .any(|w| w == ".shared") =>
+        _ if text.contains(".shared")
+            && text
+                .split(|c: char| c.is_ascii_whitespace())
+                .any(|w| w == ".shared") =>
         {
             if let Some(name) = variable_name(text) {
                 m.shared.push((name, alignment(text)));
