@@ -328,6 +328,28 @@ fn describe(out: &mut String, i: &InstructionReport<'_>, target: Target) -> fmt:
             b.known & 0xffff_ffff,
             b.value & 0xffff_ffff
         )?;
+        // The fields whose bits are all known, by meaning, in bit order.
+        if let (Some(kind), true) = (i.kind, b.known & 0xffff_ffff != 0) {
+            let known: Vec<&str> = tcgen05::instruction_descriptor::layout(kind)
+                .iter()
+                .filter(|row| b.known & row.mask() == row.mask())
+                .map(|row| row.field.name())
+                .collect();
+            let value = u32::try_from(b.value & b.known & 0xffff_ffff).unwrap_or(0);
+            let dec = InstructionDescriptor::from_bits_unchecked(value, kind).to_string();
+            let rows: Vec<&str> = dec
+                .lines()
+                .skip(1)
+                .filter(|l| {
+                    l.split_whitespace()
+                        .nth(1)
+                        .is_some_and(|f| known.contains(&f))
+                })
+                .collect();
+            for l in rows.iter().rev() {
+                writeln!(out, "    {l}")?;
+            }
+        }
     }
     for (name, d) in [
         ("a_desc", i.a_desc),
@@ -361,7 +383,7 @@ fn describe(out: &mut String, i: &InstructionReport<'_>, target: Target) -> fmt:
         let dec = SmemDescriptor::decode(b.value & b.known, target).to_string();
         for l in dec.lines() {
             let field = l.split_whitespace().nth(1);
-            if field.is_some_and(|f| known.contains(&f) || f == "field") {
+            if field.is_some_and(|f| known.contains(&f) || (f == "field" && !known.is_empty())) {
                 writeln!(out, "      {}", l.trim_start())?;
             }
         }
