@@ -552,6 +552,9 @@ fn sarif(s: &mut String, inputs: &[Input], reports: &[Option<Report<'_>>]) -> fm
                 }
                 results.push_str(",\"field\":");
                 json_str(&mut results, f.field)?;
+                if let Some(v) = f.candidate {
+                    write!(results, ",\"candidate\":\"{v:#x}\"")?;
+                }
                 results.push('}');
                 let level = match f.severity {
                     Severity::Error => "error",
