@@ -9,8 +9,10 @@
 # the kernel parameters (triton/*.json, cutlass/*.json: kind, M, N, types) are committed and
 # compared. CuTe DSL kernels (cutedsl/*.json) are compiled by nvidia-cutlass-dsl 4.8.1.
 # Checks: `tcgen05 check` on every file exits 0 (no error) and recovers the bf16 128x128x64
-# GEMM's instruction descriptor 0x08210490; the corpus test (crates/tcgen05/tests/check_corpus.rs)
-# checks every MMA's decoded idesc against the parameters and five mutations per kernel.
+# GEMM's instruction descriptor 0x08210490; the share of shared memory descriptors with every
+# field but the start address known is printed per source (Triton, CUTLASS, CuTe DSL); the
+# corpus test (crates/tcgen05/tests/check_corpus.rs) checks every MMA's decoded idesc against
+# the parameters and five mutations per kernel.
 set -euo pipefail
 ROOT="$(git -C "$(dirname "$0")" rev-parse --show-toplevel)"
 cd "$ROOT"
@@ -47,7 +49,12 @@ fi
 cargo build -q --release -p tcgen05-cli
 BIN="$ROOT/target/release/tcgen05"
 "$BIN" check "$OUT"/*.ptx > "$OUT/../check.txt"
-tail -1 "$OUT/../check.txt"
+# The summary: instructions, errors, warnings, and how many shared memory descriptors have every
+# field but the start address known (the share a reader of the PTX knows).
+tail -2 "$OUT/../check.txt"
+for src in triton cutlass cutedsl; do
+  "$BIN" check "$OUT/${src}"_*.ptx | tail -1 | sed "s/^/kernels\/run.sh: $src: /"
+done
 "$BIN" check --json "$OUT/triton_dot_bf16_128x128x64_w4.ptx" | grep -q '"idesc":"0x08210490"' || {
   echo "kernels/run.sh: ERROR: the bf16 128x128x64 GEMM's idesc 0x08210490 was not recovered" >&2
   exit 1

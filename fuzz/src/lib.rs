@@ -506,7 +506,13 @@ pub fn ptx(data: &[u8]) {
         );
     }
     for target in [None, Some(Target::Sm100a), Some(Target::Sm103a)] {
-        let report = check(data, &Options { target });
+        let report = check(
+            data,
+            &Options {
+                target,
+                ..Options::default()
+            },
+        );
         assert!(report.instructions.len() <= read);
         assert_eq!(report.read_problems, module.problems);
         assert_eq!(report.read_problems_dropped, module.problems_dropped);

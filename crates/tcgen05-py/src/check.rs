@@ -236,7 +236,7 @@ fn bits(b: Option<tcgen05::check::KnownBits>) -> Option<PyKnownBits> {
     })
 }
 
-fn finding(f: &Finding, text: &str) -> PyFinding {
+fn finding(f: &Finding, text: &str, target: Option<&str>) -> PyFinding {
     PyFinding {
         severity: match f.severity {
             Severity::Error => "error",
@@ -249,6 +249,7 @@ fn finding(f: &Finding, text: &str) -> PyFinding {
             FindingValue::Number(v) => Value::Int(v),
             FindingValue::Name(n) => Value::Text(n.to_owned()),
             FindingValue::Text(s, e) => Value::Text(text.get(s..e).unwrap_or("?").to_owned()),
+            FindingValue::Target => Value::Text(target.unwrap_or("?").to_owned()),
         },
         message: f.to_string(),
         source: f.source.to_string(),
@@ -269,7 +270,11 @@ fn instruction(i: &InstructionReport<'_>) -> PyInstruction {
         a_desc: bits(i.a_desc),
         b_desc: bits(i.b_desc),
         s_desc: bits(i.s_desc),
-        findings: i.findings.iter().map(|f| finding(f, i.text)).collect(),
+        findings: i
+            .findings
+            .iter()
+            .map(|f| finding(f, i.text, i.target_name))
+            .collect(),
     }
 }
 
@@ -320,7 +325,7 @@ pub fn check_ptx(
         None => None,
     };
     let report = py.detach(|| {
-        let r = check(&src, &Options { target });
+        let r = check(&src, &Options { target, ..Options::default() });
         PyReport {
             target: r.target.map(tcgen05::Target::name),
             instructions: r.instructions.iter().map(instruction).collect(),

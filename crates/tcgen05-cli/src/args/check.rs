@@ -20,6 +20,11 @@ pub struct CheckArgs {
     /// problems.
     #[arg(long)]
     pub verbose: bool,
+    /// Do not read `desc + stage * C` under rules.md R7 (an addition into a shared memory
+    /// descriptor does not carry out of the start-address field): leave such descriptors'
+    /// fields unknown.
+    #[arg(long)]
+    pub no_assume: bool,
 }
 
 pub const CHECK_HELP: &str = concat!(
@@ -27,15 +32,25 @@ pub const CHECK_HELP: &str = concat!(
     "  tcgen05 check kernel.ptx\n",
     "  tcgen05 check --json --sarif findings.sarif ~/.triton/cache/*/*.ptx\n",
     "  cuobjdump -ptx app | tcgen05 check -\n\n",
-    "Reads each PTX file, finds every tcgen05 instruction, recovers the bits of its descriptors\n",
-    "that are known at compile time (constants, {lo, hi} packing, or/and/shifts/bfe/bfi/cvt/prmt),\n",
+    "Reads each PTX file (each .version starts a module with its own .target; cuobjdump's header\n",
+    "lines are skipped), finds every tcgen05 instruction, recovers the bits of its operands known\n",
+    "at compile time (constants, {lo, hi} packing, or/and/shifts/bfe/bfi/cvt/prmt, sums and\n",
+    "products up to the first bit a carry can reach, shared memory addresses below 2^18, shfl.sync),\n",
     "and applies every rule of this project: the instruction's qualifiers against the .target,\n",
-    "the instruction descriptor when fully known (Table 39, Tables 42-44, rules.md), the\n",
-    "shared memory descriptors on their known bits only, alloc column counts, zero-column masks.\n",
+    "the instruction descriptor (each constant a selp or predicated mov chooses, or the rules its\n",
+    "known bits decide), the shared memory descriptors on their known bits, alloc column counts\n",
+    "as written, zero-column masks, the Tensor Memory columns D and loads use against the kernel's\n",
+    "allocations, alloc without dealloc, a stride byte offset of 0 on a K-major operand.\n",
+
     "A rule that needs an unknown bit is never reported.\n\n",
+    "By default `desc + stage * C` is read under rules.md R7 (an addition into a descriptor does\n",
+    "not carry out of the start-address field); the summary counts the instructions that needed it,\n",
+    "and --no-assume turns it off.\n\n",
     "Exit status: 0 no errors (warnings allowed); 1 errors; 2 an input that cannot be read\n",
-    "(missing file, or nothing in it is PTX).\n\n",
+    "(missing file, or not PTX: binary data, an ELF file).\n\n",
     "--json prints one object: {\"files\": [{\"path\", \"target\", \"instructions\": [{\"line\",\n",
-    "\"instruction\", \"idesc\", \"a_desc\", \"b_desc\", \"errors\": [{\"field\", \"message\", \"source\",\n",
-    "\"line\"}], \"warnings\": [...]}]}], \"instructions\", \"errors\", \"warnings\"}."
+    "\"instruction\", \"idesc\", \"a_desc\", \"b_desc\", \"errors\": [{\"rule\", \"operand\", \"field\",\n",
+    "[\"candidate\",] \"message\", \"source\", \"line\"}], \"warnings\": [...]}], \"smem_descriptors\":\n",
+    "{\"total\", \"known_but_start_address\", \"partly_unknown\", \"assumed_r7\"}}], \"instructions\",\n",
+    "\"errors\", \"warnings\"}. --sarif - writes the SARIF log to standard output instead."
 );

@@ -66,7 +66,10 @@ pub fn run(ctx: Ctx, a: &CheckArgs) -> io::Result<Status> {
             return Ok(Status::Rule);
         }
     };
-    let options = Options { target };
+    let options = Options {
+        target,
+        no_assume: a.no_assume,
+    };
     let inputs: Vec<Input> = a.files.iter().map(|p| read_input(p)).collect();
     let reports: Vec<Option<Report<'_>>> = inputs
         .iter()
@@ -86,20 +89,20 @@ pub fn run(ctx: Ctx, a: &CheckArgs) -> io::Result<Status> {
     }
     let mut out = String::new();
     let mut err = String::new();
+    let sarif_to_stdout = a.sarif.as_deref() == Some("-");
     if ctx.json {
         json(&mut out, &inputs, &reports, (n, errors, warnings)).map_err(fmt_err)?;
     } else {
         text(&mut out, &mut err, &inputs, &reports, a.verbose, ctx).map_err(fmt_err)?;
-        writeln!(
-            out,
-            "{n} instructions checked, {errors} errors, {warnings} warnings"
-        )
-        .map_err(fmt_err)?;
+        summary(&mut out, &reports, (n, errors, warnings)).map_err(fmt_err)?;
     }
     if let Some(path) = &a.sarif {
         let mut s = String::new();
         sarif(&mut s, &inputs, &reports).map_err(fmt_err)?;
-        if let Err(e) = std::fs::write(path, s) {
+        if sarif_to_stdout {
+            // `--sarif -`: the SARIF log is the only thing on standard output.
+            out = s;
+        } else if let Err(e) = std::fs::write(path, s) {
             writeln!(err, "error: cannot write {path}: {e}").map_err(fmt_err)?;
             unreadable = true;
         }
@@ -115,31 +118,101 @@ pub fn run(ctx: Ctx, a: &CheckArgs) -> io::Result<Status> {
     })
 }
 
+/// `N` and the noun, singular for one.
+fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+/// The last lines: what was checked, the errors and warnings, and how much of the shared
+/// memory descriptors was known.
+fn summary(
+    out: &mut String,
+    reports: &[Option<Report<'_>>],
+    (n, errors, warnings): (usize, usize, usize),
+) -> fmt::Result {
+    let (mut descriptors, mut known, mut assumed) = (0, 0, 0);
+    for r in reports.iter().flatten() {
+        let (d, k, _) = r.descriptors();
+        descriptors += d;
+        known += k;
+        assumed += r.assumed;
+    }
+    writeln!(
+        out,
+        "{} checked, {}, {}",
+        count(n, "instruction"),
+        count(errors, "error"),
+        count(warnings, "warning")
+    )?;
+    if descriptors > 0 {
+        write!(
+            out,
+            "{}: {known} with every field but the start address known, {} left partly unknown",
+            count(descriptors, "shared memory descriptor"),
+            descriptors - known
+        )?;
+        if assumed > 0 {
+            write!(
+                out,
+                "; {} read under rules.md R7 (an addition into a descriptor does not carry out of the start-address field; --no-assume turns it off)",
+                count(assumed, "instruction")
+            )?;
+        }
+        writeln!(out)?;
+    }
+    Ok(())
+}
+
 fn fmt_err(_: fmt::Error) -> io::Error {
     io::Error::other("formatting failed")
 }
 
-fn value_text<'t>(f: &Finding, ins_text: &'t str) -> ValueText<'t> {
+fn value_text<'t>(f: &Finding, i: &InstructionReport<'t>) -> ValueText<'t> {
     match f.value {
         // PTX ISA versions are kept as major * 10 + minor.
-        FindingValue::Number(v) if f.field == "version" => ValueText(f.value, ins_text, Some(v)),
-        _ => ValueText(f.value, ins_text, None),
+        FindingValue::Number(v) if f.field == "version" => {
+            ValueText(f.value, i.text, i.target_name, Some(v))
+        }
+        _ => ValueText(f.value, i.text, i.target_name, None),
     }
 }
 
-struct ValueText<'t>(FindingValue, &'t str, Option<u64>);
+struct ValueText<'t>(FindingValue, &'t str, Option<&'t str>, Option<u64>);
 
 impl fmt::Display for ValueText<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(v) = self.2 {
+        if let Some(v) = self.3 {
             return write!(f, "{}.{}", v / 10, v % 10);
         }
         match self.0 {
             FindingValue::Number(v) if v < 1024 => write!(f, "{v}"),
             FindingValue::Number(v) => write!(f, "{v:#x}"),
             FindingValue::Name(n) => f.write_str(n),
-            FindingValue::Text(s, e) => f.write_str(self.1.get(s..e).unwrap_or("?")),
+            FindingValue::Text(s, e) => {
+                let written = self.1.get(s..e).unwrap_or("?");
+                // An unknown qualifier is shown as PTX writes it, with its dot.
+                let dot = if written.bytes().next().is_some_and(|c| c.is_ascii_digit()) {
+                    ""
+                } else {
+                    "."
+                };
+                write!(f, "{dot}{written}")
+            }
+            FindingValue::Target => f.write_str(self.2.unwrap_or("?")),
         }
+    }
+}
+
+/// Why an input is not PTX, in one sentence.
+fn not_ptx(r: &Report<'_>) -> &'static str {
+    if r.binary {
+        "not PTX: binary data (a NUL byte or an ELF header; PTX is ASCII text, PTX ISA 4); give cuobjdump -ptx's output instead"
+    } else {
+        "not PTX: no statement in it could be read (PTX ISA 4)"
     }
 }
 
@@ -173,6 +246,10 @@ fn text(
             }
             (None, Ok(_)) => continue,
         };
+        if r.unreadable() {
+            writeln!(err, "error: {path}: {}", not_ptx(r))?;
+            continue;
+        }
         for p in &r.read_problems {
             writeln!(err, "warning: {path}:{}:{}: {p}", p.line, p.column)?;
         }
@@ -183,8 +260,12 @@ fn text(
                 r.read_problems_dropped
             )?;
         }
-        if r.unreadable() {
-            writeln!(err, "error: {path}: nothing in it is PTX text")?;
+        if r.instructions.is_empty() {
+            writeln!(
+                out,
+                "{path}: no tcgen05 instruction in it ({} read)",
+                count(r.statements, "PTX statement")
+            )?;
         }
         for i in &r.instructions {
             if !verbose && i.findings.is_empty() {
@@ -204,14 +285,20 @@ fn text(
                     Severity::Warning => ("warning", yellow),
                 };
                 write!(out, "  {colour}{word}{reset}: ")?;
-                if let Some(op) = f.operand {
+                if let Some(op) = f.operand.filter(|o| o.name() != f.field) {
                     write!(out, "{} ", op.name())?;
+                }
+                if let Some(v) = f.candidate {
+                    write!(
+                        out,
+                        "(when it is {v:#x}, one of the constants it can take) "
+                    )?;
                 }
                 writeln!(
                     out,
                     "{} = {}: {f} ({}) [value from line {}]",
                     f.field,
-                    value_text(f, i.text),
+                    value_text(f, i),
                     f.source,
                     f.line
                 )?;
@@ -224,8 +311,14 @@ fn text(
 /// `--verbose`: the decoded descriptors of one instruction.
 fn describe(out: &mut String, i: &InstructionReport<'_>, target: Target) -> fmt::Result {
     if let (Some(v), Some(kind)) = (i.idesc, i.kind) {
-        let dec = InstructionDescriptor::from_bits_unchecked(v, kind);
-        for l in dec.to_string().lines() {
+        // The table in bit order, bit 0 first, as PTX Tables 42-44 list the fields.
+        let dec = InstructionDescriptor::from_bits_unchecked(v, kind).to_string();
+        let mut lines = dec.lines();
+        if let Some(header) = lines.next() {
+            writeln!(out, "    {header}")?;
+        }
+        let rows: Vec<&str> = lines.collect();
+        for l in rows.iter().rev() {
             writeln!(out, "    {l}")?;
         }
     } else if let Some(b) = i.idesc_bits {
@@ -235,6 +328,28 @@ fn describe(out: &mut String, i: &InstructionReport<'_>, target: Target) -> fmt:
             b.known & 0xffff_ffff,
             b.value & 0xffff_ffff
         )?;
+        // The fields whose bits are all known, by meaning, in bit order.
+        if let (Some(kind), true) = (i.kind, b.known & 0xffff_ffff != 0) {
+            let known: Vec<&str> = tcgen05::instruction_descriptor::layout(kind)
+                .iter()
+                .filter(|row| b.known & row.mask() == row.mask())
+                .map(|row| row.field.name())
+                .collect();
+            let value = u32::try_from(b.value & b.known & 0xffff_ffff).unwrap_or(0);
+            let dec = InstructionDescriptor::from_bits_unchecked(value, kind).to_string();
+            let rows: Vec<&str> = dec
+                .lines()
+                .skip(1)
+                .filter(|l| {
+                    l.split_whitespace()
+                        .nth(1)
+                        .is_some_and(|f| known.contains(&f))
+                })
+                .collect();
+            for l in rows.iter().rev() {
+                writeln!(out, "    {l}")?;
+            }
+        }
     }
     for (name, d) in [
         ("a_desc", i.a_desc),
@@ -254,17 +369,22 @@ fn describe(out: &mut String, i: &InstructionReport<'_>, target: Target) -> fmt:
             "    {name}: known bits {:#018x} = {:#018x}",
             b.known, b.value
         )?;
+        // The known fields by meaning: the rows of the full decode (unknown bits at 0) whose
+        // bits are all known.
+        let mut known = Vec::new();
         let mut unknown = Vec::new();
         for row in SMEM_LAYOUT {
             if b.known & row.mask() == row.mask() {
-                writeln!(
-                    out,
-                    "      {:<22} = {:#x}",
-                    row.field.name(),
-                    row.get(b.value)
-                )?;
+                known.push(row.field.name());
             } else {
                 unknown.push(row.field.name());
+            }
+        }
+        let dec = SmemDescriptor::decode(b.value & b.known, target).to_string();
+        for l in dec.lines() {
+            let field = l.split_whitespace().nth(1);
+            if field.is_some_and(|f| known.contains(&f) || (f == "field" && !known.is_empty())) {
+                writeln!(out, "      {}", l.trim_start())?;
             }
         }
         if !unknown.is_empty() {
@@ -292,8 +412,18 @@ fn findings_json<'f>(s: &mut String, items: impl Iterator<Item = &'f Finding>) -
         if k > 0 {
             s.push(',');
         }
-        s.push_str("{\"field\":");
+        s.push_str("{\"rule\":");
+        json_str(s, f.rule_id())?;
+        s.push_str(",\"operand\":");
+        match f.operand {
+            Some(o) => json_str(s, o.name())?,
+            None => s.push_str("null"),
+        }
+        s.push_str(",\"field\":");
         json_str(s, f.field)?;
+        if let Some(v) = f.candidate {
+            write!(s, ",\"candidate\":\"{v:#x}\"")?;
+        }
         s.push_str(",\"message\":");
         json_str(s, f)?;
         s.push_str(",\"source\":");
@@ -352,10 +482,11 @@ fn json(
                 s.push_str(",\"error\":");
                 json_str(s, e)?;
             }
+            (Some(r), _) if r.unreadable() => {
+                s.push_str(",\"error\":");
+                json_str(s, not_ptx(r))?;
+            }
             (Some(r), _) if !r.read_problems.is_empty() => {
-                if r.unreadable() {
-                    s.push_str(",\"error\":\"nothing in it is PTX text\"");
-                }
                 s.push_str(",\"skipped\":[");
                 for (j, p) in r.read_problems.iter().enumerate() {
                     if j > 0 {
@@ -373,6 +504,17 @@ fn json(
             }
             _ => {}
         }
+        if let Some(r) = rep {
+            let (d, k, u) = r.descriptors();
+            write!(
+                s,
+                ",\"smem_descriptors\":{{\"total\":{d},\"known_but_start_address\":{k},\"partly_unknown\":{u},\"assumed_r7\":{}}}",
+                r.assumed
+            )?;
+            if r.instructions.is_empty() && !r.unreadable() {
+                s.push_str(",\"note\":\"no tcgen05 instruction in it\"");
+            }
+        }
         s.push('}');
     }
     writeln!(
@@ -384,21 +526,36 @@ fn json(
 /// SARIF 2.1.0 (OASIS): one run, one result per finding, located at the instruction, with the
 /// line that defined the value as a related location.
 fn sarif(s: &mut String, inputs: &[Input], reports: &[Option<Report<'_>>]) -> fmt::Result {
-    let mut rules: Vec<(String, String)> = Vec::new();
+    let mut rules: Vec<(String, String, String)> = Vec::new();
     let mut results = String::new();
     for (input, rep) in inputs.iter().zip(reports) {
         let Some(r) = rep else { continue };
         for i in &r.instructions {
             for f in &i.findings {
-                let id = format!("tcgen05/{}", f.rule_id());
-                if !rules.iter().any(|(r, _)| *r == id) {
-                    rules.push((id.clone(), f.source.to_string()));
+                let id = f.rule_id().to_string();
+                if !rules.iter().any(|r| r.0 == id) {
+                    let statement = match f.statement() {
+                        "" => f.to_string(),
+                        s => s.to_string(),
+                    };
+                    rules.push((id.clone(), statement, f.source.to_string()));
                 }
                 if !results.is_empty() {
                     results.push(',');
                 }
                 results.push_str("{\"ruleId\":");
                 json_str(&mut results, &id)?;
+                results.push_str(",\"properties\":{\"operand\":");
+                match f.operand {
+                    Some(o) => json_str(&mut results, o.name())?,
+                    None => results.push_str("null"),
+                }
+                results.push_str(",\"field\":");
+                json_str(&mut results, f.field)?;
+                if let Some(v) = f.candidate {
+                    write!(results, ",\"candidate\":\"{v:#x}\"")?;
+                }
+                results.push('}');
                 let level = match f.severity {
                     Severity::Error => "error",
                     Severity::Warning => "warning",
@@ -410,7 +567,7 @@ fn sarif(s: &mut String, inputs: &[Input], reports: &[Option<Report<'_>>]) -> fm
                         "{}: {} = {}: {f} ({})",
                         i.instruction,
                         f.field,
-                        value_text(f, i.text),
+                        value_text(f, i),
                         f.source
                     ),
                 )?;
@@ -435,14 +592,19 @@ fn sarif(s: &mut String, inputs: &[Input], reports: &[Option<Report<'_>>]) -> fm
     s.push_str("{\"$schema\":\"https://json.schemastore.org/sarif-2.1.0.json\",\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":{\"name\":\"tcgen05\",\"version\":");
     json_str(s, env!("CARGO_PKG_VERSION"))?;
     s.push_str(",\"rules\":[");
-    for (k, (id, source)) in rules.iter().enumerate() {
+    for (k, (id, statement, source)) in rules.iter().enumerate() {
         if k > 0 {
             s.push(',');
         }
         s.push_str("{\"id\":");
         json_str(s, id)?;
         s.push_str(",\"shortDescription\":{\"text\":");
-        json_str(s, format_args!("{id} ({source})"))?;
+        json_str(s, statement)?;
+        s.push_str("},\"fullDescription\":{\"text\":");
+        json_str(
+            s,
+            format_args!("{statement} ({source}; tcgen05 explain {id})"),
+        )?;
         s.push_str("}}");
     }
     s.push_str("]}},\"results\":[");

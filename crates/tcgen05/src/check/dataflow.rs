@@ -35,6 +35,9 @@ pub struct Value {
     pub bits: KnownBits,
     origins: [Origin; ORIGINS],
     n: u8,
+    /// An address of the shared memory window: a `.shared` variable's, `cvta.to.shared`'s,
+    /// or such an address plus or minus an offset.
+    pub window: bool,
 }
 
 impl Value {
@@ -43,6 +46,7 @@ impl Value {
         bits: KnownBits::UNKNOWN,
         origins: [Origin { mask: 0, line: 0 }; ORIGINS],
         n: 0,
+        window: false,
     };
 
     fn new(bits: KnownBits, line: u32) -> Value {
@@ -107,10 +111,22 @@ impl Value {
         self
     }
 
+    /// These bits with the origins of `other` restricted to `mask` (the bits `other` decides).
+    fn with_origins_masked(mut self, other: &Value, mask: u64) -> Value {
+        for o in other.origins() {
+            self.add(Origin {
+                mask: o.mask & mask,
+                line: o.line,
+            });
+        }
+        self
+    }
+
     fn join(self, other: &Value) -> Value {
         let bits = self.bits.join(other.bits);
         let mut v = Value {
             bits,
+            window: self.window && other.window,
             ..Value::UNKNOWN
         };
         for o in self.origins().iter().chain(other.origins()) {
@@ -120,6 +136,36 @@ impl Value {
     }
 }
 
+/// What the analysis knows besides a function's instructions.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Environment<'m, 'a> {
+    /// The module's `.shared` variables with their `.align`: their addresses lie in the
+    /// shared memory window, at multiples of their alignment.
+    pub shared: &'m [(&'a str, u64)],
+    /// Decisions R7: an addition into a shared memory descriptor does not carry out of the
+    /// start-address field (bits 0-13), so the descriptor's other fields survive
+    /// `desc + stage * C` with a run-time `stage`. Off: those fields become unknown.
+    pub assume_no_carry_out: bool,
+}
+
+/// Addresses of the shared memory window (`.shared` variables, `cvta.to.shared`,
+/// `%dynamic_smem_size`) are below 2^18: a CTA has at most 228 KB of shared memory on
+/// sm_100 (CUDA C++ Programming Guide, Table 24 "Maximum amount of shared memory per thread
+/// block"), so bits 18 and up are zero.
+pub const SHARED_WINDOW_BITS: u32 = 18;
+
+/// The known bits of a shared memory address.
+#[must_use]
+pub const fn shared_address() -> KnownBits {
+    KnownBits {
+        known: !width_mask(SHARED_WINDOW_BITS),
+        value: 0,
+    }
+}
+
+/// Bits 14-63 of a shared memory descriptor: every field but the start address.
+const ABOVE_START_ADDRESS: u64 = !width_mask(14);
+
 /// The register values of one function.
 #[derive(Debug, Default)]
 pub struct Registers<'a> {
@@ -127,6 +173,10 @@ pub struct Registers<'a> {
     values: Vec<Option<Value>>,
     /// Line of the definition, when a register has exactly one.
     def_line: Vec<Option<u32>>,
+    /// Registers whose value relied on rules.md R7 ([`Environment::assume_no_carry_out`]).
+    assumed: Vec<bool>,
+    /// Per register, the indices of the instructions that write it.
+    def_sites: Vec<Vec<usize>>,
 }
 
 impl<'a> Registers<'a> {
@@ -137,6 +187,16 @@ impl<'a> Registers<'a> {
             .get(name)
             .and_then(|&i| self.values.get(i).copied().flatten())
             .unwrap_or(Value::UNKNOWN)
+    }
+
+    /// True when the register's known bits rely on rules.md R7 (an addition into a
+    /// descriptor that does not carry out of the start-address field).
+    #[must_use]
+    pub fn assumed(&self, name: &str) -> bool {
+        self.ids
+            .get(name)
+            .and_then(|&i| self.assumed.get(i).copied())
+            .unwrap_or(false)
     }
 
     /// The line of the register's definition when it has exactly one.
@@ -165,6 +225,7 @@ impl<'a> Registers<'a> {
         self.ids.insert(name, i);
         self.values.push(None);
         self.def_line.push(None);
+        self.assumed.push(false);
         i
     }
 }
@@ -236,8 +297,14 @@ fn effect(ins: &Instruction<'_>) -> Effect {
             | "cvt"
             | "prmt"
             | "selp"
+            | "mad"
+            | "shfl"
+            | "cvta"
     );
     if !modelled {
+        return Effect::Unknown;
+    }
+    if base == "cvta" && !ins.opcode.starts_with("cvta.to.shared") {
         return Effect::Unknown;
     }
     let (t, _) = types(ins);
@@ -252,9 +319,15 @@ fn width(ins: &Instruction<'_>) -> u32 {
     types(ins).0[0].map_or(64, |t| t.0)
 }
 
-/// Runs the analysis over `f`.
+/// Runs the analysis over `f` with no `.shared` variable known and rules.md R7 off.
 #[must_use]
 pub fn analyse<'a>(f: &Function<'a>) -> Registers<'a> {
+    analyse_in(f, &Environment::default())
+}
+
+/// Runs the analysis over `f` in a module's environment.
+#[must_use]
+pub fn analyse_in<'a>(f: &Function<'a>, env: &Environment<'_, 'a>) -> Registers<'a> {
     let mut regs = Registers::default();
     let n = f.instructions.len();
     // Per instruction: the registers it writes; per register: the instructions that read it,
@@ -300,6 +373,12 @@ pub fn analyse<'a>(f: &Function<'a>) -> Registers<'a> {
             }
             // Unpacking `mov.b64 {a, b}, %rd` reads the vector's source only, handled above.
         }
+        for &id in &w {
+            while regs.def_sites.len() <= id {
+                regs.def_sites.push(Vec::new());
+            }
+            regs.def_sites[id].push(idx);
+        }
         writes.push(w);
         effects.push(e);
     }
@@ -339,17 +418,28 @@ pub fn analyse<'a>(f: &Function<'a>) -> Registers<'a> {
             queued[idx] = false;
             let ins = &f.instructions[idx];
             results.clear();
-            if !evaluate(ins, &regs, &writes[idx], &mut results) {
+            let mut assumed = false;
+            if !evaluate(ins, &regs, env, &writes[idx], &mut results, &mut assumed) {
                 continue;
             }
+            let used = assumed
+                || ins.operands.iter().skip(1).any(|op| {
+                    let mut any = false;
+                    for_each_name(op, &mut |n| any |= regs.assumed(n));
+                    any
+                });
             for &(id, v) in &results {
+                if used {
+                    regs.assumed[id] = true;
+                }
                 let new = match regs.values[id] {
                     None => v,
                     Some(old) => old.join(&v),
                 };
                 if regs.values[id] != Some(new) {
                     // Only the known bits drive termination: origins follow them.
-                    let changed_bits = regs.values[id].map(|o| o.bits) != Some(new.bits);
+                    let changed_bits =
+                        regs.values[id].map(|o| (o.bits, o.window)) != Some((new.bits, new.window));
                     regs.values[id] = Some(new);
                     if changed_bits {
                         for &u in &users[id] {
@@ -411,25 +501,43 @@ fn for_each_name<'a>(op: &Operand<'a>, f: &mut impl FnMut(&'a str)) {
 }
 
 /// The value of a source operand, `None` when a register has no value yet (bottom).
-fn src(regs: &Registers<'_>, op: &Operand<'_>, line: u32, width: u32) -> Option<Value> {
+fn src(
+    regs: &Registers<'_>,
+    env: &Environment<'_, '_>,
+    op: &Operand<'_>,
+    line: u32,
+    width: u32,
+) -> Option<Value> {
     let v = match op {
         Operand::Imm(v) | Operand::Float(v) => Value::new(KnownBits::constant(*v, 64), line),
-        Operand::Name(n) => {
-            if n.starts_with("%") && n.contains('.') {
-                // A special register (%tid.x, %ctaid.y, ...).
-                Value::UNKNOWN
-            } else {
-                match regs.ids.get(n) {
-                    Some(&id) => regs.values[id]?,
-                    None => Value::UNKNOWN,
-                }
-            }
-        }
+        Operand::Name(n) => match regs.ids.get(n) {
+            Some(&id) if regs.def_sites.get(id).is_some_and(|d| !d.is_empty()) => regs.values[id]?,
+            _ => not_a_register(env, n, line),
+        },
         _ => Value::UNKNOWN,
     };
     let mut v = v;
     v.bits = v.bits.truncate(width);
     Some(v)
+}
+
+/// The value of a name no instruction of the function writes: a shared memory variable's
+/// address, `%dynamic_smem_size`, or unknown (a special register such as `%tid.x`, a parameter,
+/// another variable).
+fn not_a_register(env: &Environment<'_, '_>, n: &str, line: u32) -> Value {
+    if n == "%dynamic_smem_size" {
+        return Value::new(shared_address(), line);
+    }
+    // A variable's address: in the window, and a multiple of its `.align`.
+    let Some(align) = env.shared.iter().filter(|s| s.0 == n).map(|s| s.1).min() else {
+        return Value::UNKNOWN;
+    };
+    let mut bits = shared_address();
+    bits.known |= align - 1;
+    Value {
+        window: true,
+        ..Value::new(bits, line)
+    }
 }
 
 fn amount(v: &Value) -> Option<u32> {
@@ -440,13 +548,163 @@ fn amount(v: &Value) -> Option<u32> {
     }
 }
 
+/// The widths of an `add`, `sub`, `mul` or `mad`: operands of `operand_width` bits and a
+/// result of `result_width` bits (twice as wide for `.wide`).
+#[derive(Clone, Copy)]
+struct ArithShape {
+    operand_width: u32,
+    result_width: u32,
+}
+
+impl ArithShape {
+    /// The operands as the operation reads them: extended to the result's width for `.wide`.
+    fn widen(self, a: KnownBits, b: KnownBits, signed: bool) -> (KnownBits, KnownBits) {
+        if self.result_width == self.operand_width {
+            (a, b)
+        } else {
+            (
+                a.widen(self.operand_width, signed),
+                b.widen(self.operand_width, signed),
+            )
+        }
+    }
+}
+
+/// The widths of a modelled integer `add`, `sub`, `mul` or `mad`; `None` for the forms whose
+/// result is not the low part of the exact result (`.hi`, `.sat`, floating point, `mul` and
+/// `mad` without `.lo` / `.wide`).
+fn arith_shape(ins: &Instruction<'_>) -> Option<ArithShape> {
+    let q: Vec<&str> = ins.qualifiers().collect();
+    if q.iter().any(|q| {
+        matches!(
+            *q,
+            "hi" | "sat" | "f16" | "f32" | "f64" | "rn" | "rz" | "rm" | "rp"
+        )
+    }) {
+        return None;
+    }
+    let w = width(ins);
+    let wide = q.contains(&"wide");
+    let product = matches!(ins.base(), "mul" | "mad");
+    if product && !(wide || q.contains(&"lo")) {
+        return None;
+    }
+    if wide && (!product || w > 32) {
+        return None;
+    }
+    Some(ArithShape {
+        operand_width: w,
+        result_width: if wide { 2 * w } else { w },
+    })
+}
+
+/// `a + b` or `a - b` in `width` bits, with the origins of the bits each operand passes
+/// through unchanged. Under rules.md R7, when one operand looks like a shared memory
+/// descriptor (bits 14-63 known, the fixed bits 46-48 = 0b001 of Table 40) and the result
+/// would lose them, its bits 14-63 are kept: `desc + stage * C` only moves the start address.
+fn sum(
+    a: &Value,
+    b: &Value,
+    op: Arith,
+    width: u32,
+    line: u32,
+    env: &Environment<'_, '_>,
+    assumed: &mut bool,
+) -> Value {
+    let bits = a.bits.arith(b.bits, width, op);
+    let mut v = Value::new(bits, line);
+    // Credit to an operand the known bits of the result above the other operand's highest
+    // bit that can be set, and above the carry out of it (attribution only: the bits
+    // themselves are those of `arith`).
+    let passes = |x: &Value, other: &Value| -> u64 {
+        let max = (other.bits.value | !other.bits.known) & width_mask(width);
+        let span = 64 - max.leading_zeros();
+        let above = !width_mask((span + 1).min(64));
+        above & x.bits.known & bits.known
+    };
+    v = v.with_origins_masked(a, passes(a, b));
+    if op == Arith::Add {
+        v = v.with_origins_masked(b, passes(b, a));
+    }
+    // Under the same assumption, a shared memory address plus or minus an offset is an
+    // address of the window again: the carry does not leave the start-address field (bits
+    // 4-17 of the address) either.
+    let one_address = (a.window || b.window) && !(op == Arith::Sub && b.window);
+    if env.assume_no_carry_out && one_address {
+        let high = shared_address().known & width_mask(width);
+        if bits.known & high != high || bits.value & high != 0 {
+            *assumed = true;
+        }
+        v.bits = KnownBits {
+            known: (bits.known & !high) | high,
+            value: bits.value & !high,
+        };
+        v.window = true;
+        return v;
+    }
+    // Both operands' bits above the start-address field known (a descriptor word and an
+    // offset, as Triton steps `{lo + 2, hi}` along K): under R7 those bits are the sum of the
+    // operands' high parts, with no carry from the start-address field.
+    let high = ABOVE_START_ADDRESS & width_mask(width);
+    if env.assume_no_carry_out
+        && width >= 32
+        && bits.known & high != high
+        && a.bits.known & high == high
+        && b.bits.known & high == high
+    {
+        let (ha, hb) = (a.bits.value & high, b.bits.value & high);
+        let sum_high = match op {
+            Arith::Add => ha.wrapping_add(hb),
+            Arith::Sub => ha.wrapping_sub(hb),
+            Arith::Mul => 0,
+        } & high;
+        let low = width_mask(14);
+        *assumed = true;
+        let kept = KnownBits {
+            known: (bits.known & low) | high | !width_mask(width),
+            value: (bits.value & low) | sum_high,
+        };
+        return Value::new(kept, line)
+            .with_origins_masked(a, passes(a, b))
+            .with_origins_masked(b, passes(b, a));
+    }
+    if env.assume_no_carry_out && width == 64 {
+        for (d, other) in [(a, b), (b, a)] {
+            if op == Arith::Sub && core::ptr::eq(d, b) {
+                continue;
+            }
+            let looks_like_descriptor = d.bits.known & ABOVE_START_ADDRESS == ABOVE_START_ADDRESS
+                && (d.bits.value >> 46) & 0b111 == 0b001;
+            let lost = ABOVE_START_ADDRESS & !bits.known != 0;
+            if looks_like_descriptor
+                && lost
+                && other.bits.known & ABOVE_START_ADDRESS != ABOVE_START_ADDRESS
+            {
+                let low = width_mask(14);
+                let kept = KnownBits {
+                    known: (bits.known & low) | ABOVE_START_ADDRESS,
+                    value: (bits.value & low) | (d.bits.value & ABOVE_START_ADDRESS),
+                };
+                *assumed = true;
+                return Value::new(kept, line).with_origins_masked(d, ABOVE_START_ADDRESS);
+            }
+        }
+    }
+    v
+}
+
 /// Evaluates one modelled instruction; `false` when an operand has no value yet.
 fn evaluate(
     ins: &Instruction<'_>,
     regs: &Registers<'_>,
+    env: &Environment<'_, '_>,
     writes: &[usize],
     out: &mut Vec<(usize, Value)>,
+    assumed: &mut bool,
 ) -> bool {
+    let src = |regs: &Registers<'_>, op: &Operand<'_>, line: u32, width: u32| {
+        src(regs, env, op, line, width)
+    };
     let w = width(ins);
     let line = ins.line;
     let ops = &ins.operands;
@@ -539,11 +797,25 @@ fn evaluate(
                 "and" => a.bits.and(b.bits),
                 _ => a.bits.xor(b.bits),
             };
+            let bits = bits.truncate(w);
+            // Each known bit is credited to the operand that decides it: for `or` a one
+            // comes from an operand holding a one, for `and` a zero from an operand holding a
+            // zero; a bit both operands decide is credited to the one with more known bits
+            // (the constant of `or(constant, address)`).
+            let (ka, kb) = (a.bits.known.count_ones(), b.bits.known.count_ones());
+            let (first, second) = if ka >= kb { (&a, &b) } else { (&b, &a) };
+            let decided_by = |x: &Value| match ins.base() {
+                "or" => x.bits.known & x.bits.value,
+                "and" => x.bits.known & !x.bits.value,
+                _ => 0,
+            };
+            let from_second = decided_by(second) & !decided_by(first);
             let v = Value {
-                bits: bits.truncate(w),
+                bits,
                 ..Value::UNKNOWN
             }
-            .with_origins_of(&[&a, &b], 0);
+            .with_origins_masked(first, !from_second)
+            .with_origins_masked(second, from_second);
             single(out, v)
         }
         ("not", [_, a]) => {
@@ -581,17 +853,13 @@ fn evaluate(
             single(out, v)
         }
         ("add" | "sub" | "mul", [_, a, b]) => {
-            let q: Vec<&str> = ins.qualifiers().collect();
-            if q.iter()
-                .any(|q| matches!(*q, "hi" | "wide" | "sat" | "cc" | "f32" | "f64"))
-                && !(ins.base() != "mul" && q.contains(&"cc"))
-            {
+            let Some(shape) = arith_shape(ins) else {
                 return unknown_all(out);
-            }
-            if ins.base() == "mul" && !q.contains(&"lo") {
-                return unknown_all(out);
-            }
-            let (Some(a), Some(b)) = (src(regs, a, line, w), src(regs, b, line, w)) else {
+            };
+            let (Some(a), Some(b)) = (
+                src(regs, a, line, shape.operand_width),
+                src(regs, b, line, shape.operand_width),
+            ) else {
                 return false;
             };
             let op = match ins.base() {
@@ -599,7 +867,50 @@ fn evaluate(
                 "sub" => Arith::Sub,
                 _ => Arith::Mul,
             };
-            single(out, own(a.bits.arith(b.bits, w, op)))
+            let (a_bits, b_bits) = shape.widen(a.bits, b.bits, signed);
+            let dw = shape.result_width;
+            let v = if op == Arith::Mul {
+                Value::new(a_bits.arith(b_bits, dw, op), line)
+            } else {
+                sum(&a, &b, op, dw, line, env, assumed)
+            };
+            single(out, v)
+        }
+        ("mad", [_, a, b, c]) => {
+            let Some(shape) = arith_shape(ins) else {
+                return unknown_all(out);
+            };
+            let (Some(a), Some(b), Some(c)) = (
+                src(regs, a, line, shape.operand_width),
+                src(regs, b, line, shape.operand_width),
+                src(regs, c, line, shape.result_width),
+            ) else {
+                return false;
+            };
+            let (a_bits, b_bits) = shape.widen(a.bits, b.bits, signed);
+            let dw = shape.result_width;
+            let product = Value::new(a_bits.arith(b_bits, dw, Arith::Mul), line);
+            single(out, sum(&product, &c, Arith::Add, dw, line, env, assumed))
+        }
+        ("shfl", [_, a, ..]) => {
+            // shfl.sync (PTX ISA 9.7.9.6): the destination is `a` of another lane; the bits
+            // known here hold in every lane, so they hold in the one read. The predicate
+            // destination is unknown.
+            let Some(a) = src(regs, a, line, w) else {
+                return false;
+            };
+            for (k, &id) in writes.iter().enumerate() {
+                out.push((id, if k == 0 { a } else { Value::UNKNOWN }));
+            }
+            true
+        }
+        ("cvta", [_, _]) => {
+            // cvta.to.shared: an address of the shared memory window.
+            let v = Value {
+                window: true,
+                ..own(shared_address())
+            };
+            single(out, v)
         }
         ("bfe", [_, a, p, l]) => {
             let (Some(a), Some(p), Some(l)) = (
@@ -651,6 +962,8 @@ fn evaluate(
             };
             let v = Value {
                 bits: ext.truncate(dw),
+                // A widened shared memory address is still one.
+                window: a.window && dw >= sw,
                 ..Value::UNKNOWN
             }
             .with_origins_of(&[&a], 0);
@@ -685,3 +998,108 @@ fn evaluate(
 
 #[cfg(test)]
 mod tests;
+
+/// Most constants [`candidates`] lists.
+const MAX_CANDIDATES: usize = 8;
+
+/// The constants a register can hold when every definition of it in `f` is a `mov` of an
+/// immediate (guarded or not) or a `selp` between such values: each with the line that writes
+/// it. `None` when a definition is anything else, or there are more than
+/// eight of them.
+#[must_use]
+pub fn candidates(f: &Function<'_>, regs: &Registers<'_>, name: &str) -> Option<Vec<(u64, u32)>> {
+    let mut out = Vec::new();
+    collect_candidates(f, regs, name, 0, &mut out)?;
+    (out.len() > 1).then_some(out)
+}
+
+fn collect_candidates(
+    f: &Function<'_>,
+    regs: &Registers<'_>,
+    name: &str,
+    depth: u32,
+    out: &mut Vec<(u64, u32)>,
+) -> Option<()> {
+    if depth > 4 {
+        return None;
+    }
+    let mut defined = false;
+    let sites = regs.ids.get(name).and_then(|&id| regs.def_sites.get(id))?;
+    for &k in sites {
+        let ins = f.instructions.get(k)?;
+        if !matches!(ins.operands.first(), Some(Operand::Name(n)) if *n == name) {
+            return None;
+        }
+        if matches!(effect(ins), Effect::None) {
+            continue;
+        }
+        defined = true;
+        let w = width(ins);
+        let sources: &[Operand<'_>] = match (ins.base(), ins.operands.as_slice()) {
+            ("mov", [_, s]) => core::slice::from_ref(s),
+            ("selp", [_, _, _, _]) => &ins.operands[1..3],
+            _ => return None,
+        };
+        for s in sources {
+            match s {
+                Operand::Imm(v) => {
+                    let v = v & width_mask(w);
+                    if !out.iter().any(|(x, _)| *x == v) {
+                        out.push((v, ins.line));
+                    }
+                }
+                Operand::Name(n) if *n != name => collect_candidates(f, regs, n, depth + 1, out)?,
+                _ => return None,
+            }
+        }
+        if out.len() > MAX_CANDIDATES {
+            return None;
+        }
+    }
+    defined.then_some(())
+}
+
+/// The instructions of `f` that the values of `names` depend on (their definitions, and
+/// those of the registers the definitions read, transitively), as a function of its own: the
+/// analysis of it gives those registers the same values as the analysis of `f`, at the cost of
+/// the slice only.
+#[must_use]
+pub fn slice<'a>(f: &Function<'a>, regs: &Registers<'a>, names: &[&'a str]) -> Function<'a> {
+    let mut keep = alloc::vec![false; f.instructions.len()];
+    let mut seen: Vec<bool> = alloc::vec![false; regs.def_sites.len()];
+    let mut work: Vec<&str> = names.to_vec();
+    while let Some(name) = work.pop() {
+        let Some(&id) = regs.ids.get(name) else {
+            continue;
+        };
+        if seen.get(id).copied().unwrap_or(true) {
+            continue;
+        }
+        seen[id] = true;
+        for &k in regs.def_sites.get(id).map_or(&[][..], Vec::as_slice) {
+            if keep[k] {
+                continue;
+            }
+            keep[k] = true;
+            if let Some(ins) = f.instructions.get(k) {
+                for op in ins.operands.iter().skip(1) {
+                    for_each_name(op, &mut |n| work.push(n));
+                }
+            }
+        }
+    }
+    Function {
+        name: f.name,
+        kind: f.kind,
+        line: f.line,
+        version: f.version,
+        target: f.target,
+        instructions: f
+            .instructions
+            .iter()
+            .zip(&keep)
+            .filter(|(_, &k)| k)
+            .map(|(i, _)| i.clone())
+            .collect(),
+    }
+}

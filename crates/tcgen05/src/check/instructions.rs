@@ -20,37 +20,194 @@ use crate::shared_memory_descriptor::Swizzle;
 use crate::targets::Target;
 use crate::tensor_memory::{CpMulticast, CpShape, LdStShape, Num};
 
+/// The values an instruction descriptor that is not fully known can take, where few: the
+/// constants a `selp` or predicated `mov`s choose between (each checked on its own, its
+/// findings naming it), or every completion of a few unknown bits (a sparsity selector or
+/// scale factor ids set at run time: a finding is kept when every completion has it, so each
+/// rule is applied when the bits it reads are known).
+enum Alternatives {
+    None,
+    Candidates(Vec<(u64, u32)>),
+    Completions(Vec<u64>),
+}
+
+/// Most unknown bits of an instruction descriptor whose completions are all checked.
+const MAX_UNKNOWN_IDESC_BITS: u32 = 8;
+
+impl Alternatives {
+    fn of(
+        f: &Function<'_>,
+        regs: &Registers<'_>,
+        name: Option<&str>,
+        bits: KnownBits,
+    ) -> Alternatives {
+        if let Some(c) = name.and_then(|n| dataflow::candidates(f, regs, n)) {
+            return Alternatives::Candidates(c);
+        }
+        let unknown = !bits.known & 0xffff_ffff;
+        if unknown == 0 || unknown.count_ones() > MAX_UNKNOWN_IDESC_BITS {
+            return Alternatives::None;
+        }
+        // Every subset of the unknown bits (Knuth's enumeration of submasks).
+        let mut out = Vec::new();
+        let mut sub: u64 = 0;
+        loop {
+            out.push((bits.value & 0xffff_ffff) | sub);
+            sub = sub.wrapping_sub(unknown) & unknown;
+            if sub == 0 {
+                break;
+            }
+        }
+        Alternatives::Completions(out)
+    }
+
+    /// The findings the alternatives add to those of the unknown descriptor (`base`): with
+    /// the candidate that has each, and the line to report.
+    fn findings(
+        &self,
+        mma: &Mma<'_>,
+        ctx: &Context,
+        base: &[PtxError],
+        line: u32,
+    ) -> Vec<(PtxError, Option<u64>, u32)> {
+        let validate = |v: u64| -> Vec<PtxError> {
+            let mut m = *mma;
+            m.idesc = ptx::Value::Imm(u32::try_from(v).unwrap_or(u32::MAX));
+            m.validate(ctx)
+                .iter()
+                .filter(|e| !base.contains(e))
+                .collect()
+        };
+        let mut out = Vec::new();
+        match self {
+            Alternatives::None => {}
+            Alternatives::Candidates(c) => {
+                for &(v, line) in c {
+                    for e in validate(v) {
+                        out.push((e, Some(v), line));
+                    }
+                }
+            }
+            Alternatives::Completions(values) => {
+                let mut sets = values.iter().map(|&v| validate(v));
+                let Some(first) = sets.next() else { return out };
+                let mut common = first;
+                for set in sets {
+                    common.retain(|e| set.contains(e));
+                }
+                out.extend(common.into_iter().map(|e| (e, None, line)));
+            }
+        }
+        out
+    }
+}
+
+/// The newest PTX ISA version read without a warning: 9.5 (compilers of 2026 write 9.4 and
+/// 9.5). Its instructions are checked as [`MAX_PTX_VERSION`]'s forms.
+const MAX_READ_VERSION: u8 = 95;
+
 /// Where the module's directives are.
 struct Places {
     target_line: u32,
     version_line: u32,
 }
 
-pub(super) fn check_module<'a>(module: &Module<'a>, options: &Options) -> Report<'a> {
+/// Keeps [`InstructionReport::assumed`] only where rules.md R7 changed what is known of a
+/// descriptor: the function is analysed again without it and the descriptors compared.
+fn confirm_assumed<'a>(
+    f: &Function<'a>,
+    regs: &Registers<'a>,
+    env: &dataflow::Environment<'_, 'a>,
+    reports: &mut [InstructionReport<'_>],
+) {
+    if !reports.iter().any(|r| r.assumed) {
+        return;
+    }
+    // Only the descriptors' backward slice is analysed again.
+    let mut names: Vec<&'a str> = Vec::new();
+    let tc = f
+        .instructions
+        .iter()
+        .filter(|i| i.opcode.starts_with("tcgen05."));
+    for (ins, r) in tc.zip(reports.iter()) {
+        if r.assumed {
+            for op in ins.operands.iter().take(3) {
+                if let Operand::Name(n) = op {
+                    names.push(n);
+                }
+            }
+        }
+    }
+    let part = dataflow::slice(f, regs, &names);
+    let plain = dataflow::analyse_in(
+        &part,
+        &dataflow::Environment {
+            assume_no_carry_out: false,
+            ..*env
+        },
+    );
+    let tc = f
+        .instructions
+        .iter()
+        .filter(|i| i.opcode.starts_with("tcgen05."));
+    for (ins, r) in tc.zip(reports.iter_mut()) {
+        if !r.assumed {
+            continue;
+        }
+        let bits_of = |k: usize| match ins.operands.get(k) {
+            Some(Operand::Name(n)) => Some(plain.get(n).bits),
+            _ => None,
+        };
+        let same = if ins.opcode.starts_with("tcgen05.cp") {
+            r.s_desc.is_none_or(|d| bits_of(1) == Some(d))
+        } else {
+            r.a_desc.is_none_or(|d| bits_of(1) == Some(d))
+                && r.b_desc.is_none_or(|d| bits_of(2) == Some(d))
+        };
+        r.assumed = !same;
+    }
+}
+
+/// The rules' context of one module of the input: its target, and the findings every
+/// instruction of it carries (an unknown target, no `.target`).
+struct ModuleContext<'a> {
+    places: Places,
+    target: Option<Target>,
+    target_name: Option<&'a str>,
+    version: Option<u8>,
+    findings: Vec<Finding>,
+}
+
+fn module_context<'a>(
+    options: &Options,
+    version: Option<(u8, u32)>,
+    module_target: Option<(&'a str, u32)>,
+) -> ModuleContext<'a> {
     let places = Places {
-        target_line: module.target.map_or(0, |t| t.1),
-        version_line: module.version.map_or(0, |v| v.1),
+        target_line: module_target.map_or(0, |t| t.1),
+        version_line: version.map_or(0, |v| v.1),
     };
-    let mut file_findings: Vec<Finding> = Vec::new();
-    let (target, target_name) = match (options.target, module.target) {
+    let mut findings: Vec<Finding> = Vec::new();
+    let (target, target_name) = match (options.target, module_target) {
         (Some(t), _) => (Some(t), Some(t.name())),
         (None, Some((name, line))) => match Target::from_name(name) {
             Ok(t) => (Some(t), Some(name)),
             Err(e) => {
-                file_findings.push(Finding {
+                findings.push(Finding {
                     severity: Severity::Error,
                     operand: None,
                     field: "target",
-                    value: FindingValue::Name("as written in .target"),
+                    value: FindingValue::Target,
                     rule: Rule::Target(e),
                     source: e.source(),
                     line,
+                    candidate: None,
                 });
                 (None, Some(name))
             }
         },
         (None, None) => {
-            file_findings.push(check_finding(
+            findings.push(check_finding(
                 CheckRule::NoTarget,
                 None,
                 "target",
@@ -60,16 +217,29 @@ pub(super) fn check_module<'a>(module: &Module<'a>, options: &Options) -> Report
             (Some(Target::Sm100a), None)
         }
     };
-    let version = module.version.map(|v| v.0);
-    let mut report = Report {
+    ModuleContext {
+        places,
         target,
         target_name,
+        version: version.map(|v| v.0),
+        findings,
+    }
+}
+
+pub(super) fn check_module<'a>(module: &Module<'a>, options: &Options) -> Report<'a> {
+    let first = module_context(options, module.version, module.target);
+    let mut report = Report {
+        target: first.target,
+        target_name: first.target_name,
         instructions: Vec::new(),
         read_problems: module.problems.clone(),
         read_problems_dropped: module.problems_dropped,
         statements: module.statements,
+        binary: module.binary,
+        assumed: 0,
     };
     let mut version_reported = false;
+    let mut first_set = false;
     for f in &module.functions {
         if !f
             .instructions
@@ -78,7 +248,20 @@ pub(super) fn check_module<'a>(module: &Module<'a>, options: &Options) -> Report
         {
             continue;
         }
-        let regs = dataflow::analyse(f);
+        let mc = module_context(options, f.version, f.target);
+        if !first_set {
+            first_set = true;
+            report.target = mc.target;
+            report.target_name = mc.target_name;
+        }
+        let (places, target, version, file_findings) =
+            (&mc.places, mc.target, mc.version, &mc.findings);
+        let env = dataflow::Environment {
+            shared: &module.shared,
+            assume_no_carry_out: !options.no_assume,
+        };
+        let regs = dataflow::analyse_in(f, &env);
+        let first_of_function = report.instructions.len();
         let mut first_group: Option<CtaGroup> = None;
         let mut mixed_reported = false;
         for ins in &f.instructions {
@@ -91,6 +274,7 @@ pub(super) fn check_module<'a>(module: &Module<'a>, options: &Options) -> Report
                 instruction: ins.opcode,
                 text: ins.text,
                 function: f.name,
+                target_name: mc.target_name,
                 kind: None,
                 idesc: None,
                 idesc_bits: None,
@@ -98,13 +282,14 @@ pub(super) fn check_module<'a>(module: &Module<'a>, options: &Options) -> Report
                 b_desc: None,
                 s_desc: None,
                 findings: Vec::new(),
+                assumed: false,
             };
             // File-level problems go on every instruction: each is checked under them.
             r.findings.extend(file_findings.iter().copied());
             let ctx = match target {
                 Some(t) => {
                     let v = version.unwrap_or(t.min_ptx_version());
-                    if v > MAX_PTX_VERSION {
+                    if v > MAX_READ_VERSION {
                         if !version_reported {
                             version_reported = true;
                             r.findings.push(check_finding(
@@ -116,13 +301,17 @@ pub(super) fn check_module<'a>(module: &Module<'a>, options: &Options) -> Report
                             ));
                         }
                         Some(Context::new(t).with_version(MAX_PTX_VERSION.max(t.min_ptx_version())))
+                    } else if v > MAX_PTX_VERSION {
+                        // PTX ISA 9.2-9.5: read, their forms checked as 9.1's (the forms new in
+                        // those versions are refused as unknown qualifiers, not accepted).
+                        Some(Context::new(t).with_version(MAX_PTX_VERSION.max(t.min_ptx_version())))
                     } else {
                         Some(Context::new(t).with_version(v))
                     }
                 }
                 None => None,
             };
-            let group = check_instruction(ins, f, &regs, ctx, &places, &mut r);
+            let group = check_instruction(ins, f, &regs, ctx, places, &mut r);
             if let Some(g) = group {
                 match first_group {
                     None => first_group = Some(g),
@@ -142,6 +331,11 @@ pub(super) fn check_module<'a>(module: &Module<'a>, options: &Options) -> Report
                 }
             }
             report.instructions.push(r);
+        }
+        if let Some(reports) = report.instructions.get_mut(first_of_function..) {
+            confirm_assumed(f, &regs, &env, reports);
+            report.assumed += reports.iter().filter(|r| r.assumed).count();
+            super::kernel::check_kernel(f, &regs, reports);
         }
     }
     report
@@ -163,6 +357,7 @@ fn check_finding(
         rule: Rule::Check(rule),
         source: row.source,
         line,
+        candidate: None,
     }
 }
 
@@ -178,6 +373,7 @@ fn ptx_finding(e: PtxError, operand: Option<OperandName>, line: u32) -> Finding 
         rule: Rule::Ptx(e),
         source: e.source(),
         line,
+        candidate: None,
     }
 }
 
@@ -388,7 +584,12 @@ fn check_instruction<'a>(
             } else {
                 None
             };
-            let idesc = operand(regs, ops.get(i), "idesc", line);
+            let mut idesc = operand(regs, ops.get(i), "idesc", line);
+            if regs.assumed(idesc.name) {
+                // Decisions R7 is about shared memory descriptors: an instruction descriptor
+                // is read only from what holds without it.
+                idesc.value = Value::UNKNOWN;
+            }
             i += 1;
             let scales = if block_scale {
                 let sa = operand(regs, ops.get(i), "scale_a", line).name;
@@ -459,6 +660,7 @@ fn check_instruction<'a>(
                 ASource::Smem(a.name)
             };
             r.b_desc = Some(b.value.bits);
+            r.assumed = (!a_tmem && regs.assumed(a.name)) || regs.assumed(b.name);
             let mut mma = Mma::new(group, kind, d.name, a_src, b.name, idesc_v, enable_v)
                 .with_ws(ws)
                 .with_ashift(ashift);
@@ -520,6 +722,20 @@ fn check_instruction<'a>(
                 }
             };
             finish(r, &q, problems, &lines);
+            if let (None, Some(c)) = (idesc_value, ctx) {
+                let name = match ops.get(if sp { 4 } else { 3 }) {
+                    Some(Operand::Name(n)) => Some(*n),
+                    _ => None,
+                };
+                let base: Vec<PtxError> = problems.map(|p| p.iter().collect()).unwrap_or_default();
+                let alternatives = Alternatives::of(_f, regs, name, idesc.value.bits);
+                for (e, candidate, at) in alternatives.findings(&mma, &c, &base, idesc_line) {
+                    let (operand, _) = lines(&e);
+                    let mut finding = ptx_finding(e, operand, at);
+                    finding.candidate = candidate;
+                    r.findings.push(finding);
+                }
+            }
             // Shared memory descriptors, on their known bits.
             if let Some(t) = ctx.map(|c| c.target) {
                 if !a_tmem {
@@ -696,6 +912,7 @@ fn check_instruction<'a>(
                 bad_operands(r, "tcgen05.cp [taddr], s-desc");
             }
             r.s_desc = Some(sdesc.value.bits);
+            r.assumed = regs.assumed(sdesc.name);
             // The descriptor is checked on its known bits below, whether fully known or not.
             let mut cp = Cp::new(
                 group,
@@ -759,6 +976,20 @@ fn check_instruction<'a>(
             let n = operand(regs, ops.get(1), "n_cols", line);
             if ops.len() != 2 {
                 bad_operands(r, "two operands");
+            }
+            if let Some(Operand::Other(w)) = ops.get(1) {
+                // A decimal too large for 64 bits (`99999999999999999999999`): the reader keeps
+                // it as written; it fits no column count.
+                if w.bytes().next().is_some_and(|c| c.is_ascii_digit()) {
+                    let start = ins.text.find(w).unwrap_or(0);
+                    r.findings.push(check_finding(
+                        CheckRule::ImmediateTooWide,
+                        Some(OperandName::NCols),
+                        "n_cols",
+                        FindingValue::Text(start, start + w.len()),
+                        line,
+                    ));
+                }
             }
             let n_cols = match constant(&n.value, 32) {
                 Some(v) => ptx::Value::Imm(u32::try_from(v).unwrap_or(u32::MAX)),
@@ -901,6 +1132,7 @@ fn swizzle_finding(
             rule: Rule::Check(rule),
             source: rule.row().source,
             line: v.line_of(SWIZZLE_BITS).unwrap_or(r.line),
+            candidate: None,
         });
     }
 }
@@ -919,6 +1151,7 @@ fn smem_findings(r: &mut InstructionReport<'_>, v: &Value, operand: OperandName,
             rule: Rule::Smem(e),
             source: e.source(),
             line: v.line_of(reads).unwrap_or(r.line),
+            candidate: None,
         });
     }
 }

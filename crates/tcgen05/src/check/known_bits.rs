@@ -149,35 +149,123 @@ impl KnownBits {
         .truncate(width)
     }
 
-    /// The number of low bits known in both operands: the bits of a sum, difference or low
-    /// product that do not depend on any unknown bit.
-    const fn low_known(self, o: KnownBits) -> u32 {
-        let a = (!self.known).trailing_zeros();
-        let b = (!o.known).trailing_zeros();
-        if a < b {
-            a
-        } else {
-            b
+    /// The smallest value the bits allow in `width` bits (unknown bits at 0).
+    const fn min_value(self, width: u32) -> u64 {
+        self.value & width_mask(width)
+    }
+
+    /// The largest value the bits allow in `width` bits (unknown bits at 1).
+    const fn max_value(self, width: u32) -> u64 {
+        (self.value | !self.known) & width_mask(width)
+    }
+
+    /// `self + o + carry_in` in `width` bits, where `carry_in` is 0 or 1.
+    ///
+    /// A bit of a sum is `a ^ b ^ c` with `c` the carry into it, so it is known where `a`, `b`
+    /// and that carry are. The carry into bit `i` is the same for every value the operands
+    /// can take when the sum of the smallest values and the sum of the largest values agree
+    /// on it: those two sums bound every other (a carry only ever grows with its operands),
+    /// and the carry into bit `i` of each is recovered as `sum ^ a ^ b` at bit `i`.
+    #[must_use]
+    pub const fn add_carry(self, o: KnownBits, width: u32, carry_in: u64) -> KnownBits {
+        let m = width_mask(width);
+        let low = self
+            .min_value(width)
+            .wrapping_add(o.min_value(width))
+            .wrapping_add(carry_in);
+        let high = self
+            .max_value(width)
+            .wrapping_add(o.max_value(width))
+            .wrapping_add(carry_in);
+        // Carries into each bit for the smallest and the largest operands. Where a bit of an
+        // operand is unknown the two differ in the operand; only bits known in both operands
+        // are kept below, and there the operands' bits are the same in both sums.
+        let carries_low = low ^ self.min_value(width) ^ o.min_value(width);
+        let carries_high = high ^ self.max_value(width) ^ o.max_value(width);
+        let known = self.known & o.known & !(carries_low ^ carries_high) & m;
+        KnownBits {
+            known,
+            value: low & known,
+        }
+        .truncate(width)
+    }
+
+    /// Integer addition, `sub` when `negate`, or the low half of a product (`mul`), in `width`
+    /// bits. A sum's bit is known up to where a carry could enter ([`KnownBits::add_carry`]);
+    /// a difference is `a + !b + 1`; a product by a known constant is a sum of shifted copies
+    /// of the other operand, and any other product keeps its known low bits and the trailing
+    /// zeros both operands guarantee.
+    #[must_use]
+    pub const fn arith(self, o: KnownBits, width: u32, op: Arith) -> KnownBits {
+        let (a, b) = (self.truncate(width), o.truncate(width));
+        match op {
+            Arith::Add => a.add_carry(b, width, 0),
+            Arith::Sub => a.add_carry(b.not(width), width, 1),
+            Arith::Mul => {
+                if b.is_constant(width) {
+                    a.mul_constant(b.value & width_mask(width), width)
+                } else if a.is_constant(width) {
+                    b.mul_constant(a.value & width_mask(width), width)
+                } else {
+                    a.mul_unknown(b, width)
+                }
+            }
         }
     }
 
-    /// Integer addition, `sub` when `negate`, or the low half of a product (`mul`): the low bits
-    /// below the first unknown bit of either operand are known.
-    #[must_use]
-    pub const fn arith(self, o: KnownBits, width: u32, op: Arith) -> KnownBits {
-        let k = self.low_known(o);
+    /// `self * c` in `width` bits: the sum of `self << i` over the set bits `i` of `c`.
+    const fn mul_constant(self, c: u64, width: u32) -> KnownBits {
+        let mut acc = KnownBits::constant(0, width);
+        let mut i = 0;
+        while i < width && i < 64 {
+            if (c >> i) & 1 == 1 {
+                acc = acc.add_carry(self.shl(i, width), width, 0);
+            }
+            i += 1;
+        }
+        acc
+    }
+
+    /// A product of two operands neither of which is known: the low bits below the first
+    /// unknown bit of either operand, and at least as many trailing zeros as the operands'
+    /// known trailing zeros together.
+    const fn mul_unknown(self, o: KnownBits, width: u32) -> KnownBits {
+        let a = (!self.known).trailing_zeros();
+        let b = (!o.known).trailing_zeros();
+        let k = if a < b { a } else { b };
         let k = if k > width { width } else { k };
-        let r = match op {
-            Arith::Add => self.value.wrapping_add(o.value),
-            Arith::Sub => self.value.wrapping_sub(o.value),
-            Arith::Mul => self.value.wrapping_mul(o.value),
-        };
         let m = width_mask(k);
-        KnownBits {
+        let low = KnownBits {
             known: m,
-            value: r & m,
+            value: self.value.wrapping_mul(o.value) & m,
+        };
+        let zeros = self.known_trailing_zeros() + o.known_trailing_zeros();
+        let z = if zeros > width { width } else { zeros };
+        let tz = KnownBits {
+            known: width_mask(z),
+            value: 0,
+        };
+        KnownBits {
+            known: low.known | tz.known,
+            value: low.value,
         }
         .truncate(width)
+    }
+
+    /// The number of low bits known to be zero.
+    const fn known_trailing_zeros(self) -> u32 {
+        (!(self.known & !self.value)).trailing_zeros()
+    }
+
+    /// A `from`-bit operand widened to `2 * from` bits as `mul.wide` and `mad.wide` read it:
+    /// sign-extended for `.s` types, zero-extended for `.u` (PTX ISA 9.7.1.6).
+    #[must_use]
+    pub const fn widen(self, from: u32, signed: bool) -> KnownBits {
+        if signed {
+            self.sign_extend(from).truncate(2 * from)
+        } else {
+            self.truncate(from)
+        }
     }
 
     /// Bit `i` as (known, value).
@@ -376,6 +464,10 @@ mod tests {
             prop_assert!(holds(a.arith(b, w, Arith::Add), x.wrapping_add(y) & m));
             prop_assert!(holds(a.arith(b, w, Arith::Sub), x.wrapping_sub(y) & m));
             prop_assert!(holds(a.arith(b, w, Arith::Mul), x.wrapping_mul(y) & m));
+            // A product by a known constant (the other operand read as that constant).
+            let c = KnownBits::constant(y, w);
+            prop_assert!(holds(a.arith(c, w, Arith::Mul), x.wrapping_mul(y) & m));
+            prop_assert!(holds(c.arith(a, w, Arith::Sub), y.wrapping_sub(x) & m));
             prop_assert!(holds(a.bfe(pos, len, w, false), bfe_ref(x, pos, len, w, false)));
             prop_assert!(holds(a.bfe(pos, len, w, true), bfe_ref(x, pos, len, w, true) & m));
             let mut bfi = x;

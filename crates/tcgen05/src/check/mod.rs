@@ -5,18 +5,27 @@
 //! descriptor is `mov.b32 %r305, 136381584;` (0x08210490) and its shared-memory descriptors are
 //! a constant high word packed with bits of a run-time address
 //! (`bfe.u32 %r308, %r149, 4, 15; mov.b32 %r311, 1073758272; mov.b64 %rd198, {%r308, %r311};`).
-//! The checker reads the module with [`crate::ptx_reader`], runs the known-bits
-//! dataflow of [`dataflow`] over each function, and for each tcgen05 instruction:
+//! The checker reads the input with [`crate::ptx_reader`] (each `.version` starts a module with
+//! its own `.target`, as `cuobjdump -ptx` prints several), runs the known-bits dataflow of
+//! [`dataflow`] over each function (sums known up to the first bit a carry can reach, shared
+//! memory addresses below 2^18, `shfl.sync`; `desc + stage * C` under rules.md R7 unless
+//! [`Options::no_assume`]), and for each tcgen05 instruction:
 //!
 //! - builds the [`ptx`](crate::ptx) builder of the instruction from its parsed qualifiers and
-//!   runs its validation against the module's `.target` and `.version`: every qualifier rule,
+//!   runs its validation against its module's `.target` and `.version`: every qualifier rule,
 //!   and, where the instruction descriptor, the zero-column mask or an `alloc` column count is
 //!   fully known, every rule of those values and their cross-checks with the instruction
 //!   (`.sp` vs the sparse bit, Table 39 for `cta_group` and `.ws`, the scale vector, the target);
+//!   an instruction descriptor chosen among constants (`selp`, predicated `mov`s) is checked
+//!   per constant ([`Finding::candidate`]), and one with a few unknown bits gets every finding
+//!   all its completions share;
 //! - checks the shared memory descriptors on their known bits only ([`smem`]): a rule of
 //!   [`SmemDescriptor::decode`](crate::shared_memory_descriptor::SmemDescriptor::decode) is
 //!   reported only when every bit it reads is known, so a partly known descriptor never gives a
-//!   finding that depends on an unknown bit.
+//!   finding that depends on an unknown bit;
+//! - checks each kernel as a whole ([`kernel`]): the Tensor Memory columns its MMAs' D and its
+//!   loads span against the columns it allocates, an allocation never deallocated, a stride
+//!   byte offset of 0 on a K-major operand.
 //!
 //! The rules are those of the modules they come from; the checker adds only the few of its own
 //! in [`RULES`] (a qualifier outside the grammar, operands that do not match the form, ...).
@@ -45,6 +54,7 @@ pub mod known_bits;
 pub mod smem;
 
 mod instructions;
+pub mod kernel;
 pub(crate) use instructions::{collector_of, scale_vec_of};
 
 use alloc::vec::Vec;
@@ -83,6 +93,13 @@ pub enum CheckRule {
     /// A shared memory descriptor's swizzling mode that the operand's major-ness (the
     /// instruction descriptor's transpose bit) and element type do not allow.
     SwizzleForMajor,
+    /// An MMA's D or a `tcgen05.ld` / `tcgen05.st` spans more Tensor Memory columns than the
+    /// kernel allocates.
+    TmemColumns,
+    /// A kernel allocates Tensor Memory and never deallocates it.
+    AllocWithoutDealloc,
+    /// A K-major operand of more than 8 rows whose descriptor's stride byte offset is 0.
+    SboZero,
 }
 
 /// One rule of the checker: identifier, severity, source and message.
@@ -90,7 +107,7 @@ pub enum CheckRule {
 pub struct RuleRow {
     /// The rule.
     pub rule: CheckRule,
-    /// Its identifier, as reports print it.
+    /// Its stable identifier, `check.rule` in snake case, as reports print it.
     pub id: &'static str,
     /// Error or warning.
     pub severity: Severity,
@@ -98,65 +115,99 @@ pub struct RuleRow {
     pub source: Source,
     /// What it says, with `{}` standing for the value.
     pub message: &'static str,
+    /// The rule in one sentence.
+    pub statement: &'static str,
 }
 
 /// The checker's own rules, one row each.
-pub const RULES: [RuleRow; 8] = [
+pub const RULES: [RuleRow; 11] = [
     RuleRow {
         rule: CheckRule::UnknownQualifier,
-        id: "unknown-qualifier",
+        id: "check.unknown_qualifier",
         severity: Severity::Error,
         source: Source::PtxSection("9.7.16"),
-        message: "qualifier .{} is not part of this instruction's syntax",
+        message: "the qualifier is not part of this instruction's syntax",
+        statement: "Every qualifier is one of the instruction's syntax.",
     },
     RuleRow {
         rule: CheckRule::MissingQualifier,
-        id: "missing-qualifier",
+        id: "check.missing_qualifier",
         severity: Severity::Error,
         source: Source::PtxSection("9.7.16"),
         message: "the instruction needs a {} qualifier",
+        statement: "The qualifiers the instruction requires (.cta_group, .kind, a shape, .num) are written.",
     },
     RuleRow {
         rule: CheckRule::Operands,
-        id: "operands",
+        id: "check.operands",
         severity: Severity::Error,
         source: Source::PtxSection("9.7.16"),
         message: "the operands do not match the instruction's form: {}",
+        statement: "The operands match the instruction's form in count and kind.",
     },
     RuleRow {
         rule: CheckRule::ImmediateTooWide,
-        id: "immediate-too-wide",
+        id: "check.immediate_too_wide",
         severity: Severity::Error,
         source: Source::PtxSection("9.7.16"),
-        message: "immediate {} does not fit the operand",
+        message: "the immediate does not fit the operand",
+        statement: "An immediate fits its operand (32 bits for an instruction descriptor and a column count).",
     },
     RuleRow {
         rule: CheckRule::Target,
-        id: "target",
+        id: "check.target",
         severity: Severity::Error,
         source: Source::Decision(17),
         message: "target {} has no tcgen05 instructions",
+        statement: "The module's target has tcgen05 instructions.",
     },
     RuleRow {
         rule: CheckRule::NoTarget,
-        id: "no-target",
+        id: "check.no_target",
         severity: Severity::Warning,
         source: Source::PtxSection("11.1"),
         message: "no .target directive: the rules are applied for {}",
+        statement: "A module has a .target directive; without one the rules are applied for sm_100a.",
     },
     RuleRow {
         rule: CheckRule::VersionAboveModel,
-        id: "version-above-model",
+        id: "check.version_above_model",
         severity: Severity::Warning,
         source: Source::PtxSection("9.7.16"),
-        message: "PTX ISA {} is above 9.1, the version whose tcgen05 forms this crate implements; the instruction is checked as a 9.1 form",
+        message: "PTX ISA {} is above 9.5, the newest version this crate reads; the instruction is checked as a 9.1 form",
+        statement: "The module's PTX ISA version is one this crate reads (up to 9.5); its tcgen05 forms are checked as 9.1's.",
     },
     RuleRow {
         rule: CheckRule::SwizzleForMajor,
-        id: "swizzle-for-major",
+        id: "check.swizzle_for_major",
         severity: Severity::Error,
         source: Source::Decision(18),
         message: "swizzling mode {} is not allowed for this operand's major-ness and type (K-major and MN-major 8/16-bit: every mode but 128B_base32B; MN-major tf32: only 128B_base32B)",
+        statement: "A shared memory descriptor's swizzling mode is one the operand's major-ness and element type allow.",
+    },
+    RuleRow {
+        rule: CheckRule::TmemColumns,
+        id: "check.tmem_columns",
+        severity: Severity::Error,
+        source: Source::PtxSection("9.7.16.7.1"),
+        message: "spans {} Tensor Memory columns, more than the kernel allocates (every tcgen05.alloc of the kernel is known)",
+        statement: "An MMA's D and a tcgen05.ld / tcgen05.st stay within the Tensor Memory columns the kernel allocates.",
+    },
+    RuleRow {
+        rule: CheckRule::AllocWithoutDealloc,
+        id: "check.alloc_without_dealloc",
+        severity: Severity::Warning,
+        source: Source::PtxSection("9.7.16.7.1"),
+        message: "the kernel allocates Tensor Memory ({} columns) and has no tcgen05.dealloc: all of it must be deallocated before the kernel exits",
+        statement: "A kernel that allocates Tensor Memory deallocates it before it exits.",
+    },
+    RuleRow {
+        rule: CheckRule::SboZero,
+        id: "check.sbo_zero",
+        severity: Severity::Error,
+        source: Source::PtxTable(40),
+        message: "stride byte offset {} for a K-major operand of more than 8 rows: every group of 8 rows would be read from the same address",
+        statement: "A K-major operand of more than 8 rows has a non-zero stride byte offset.",
     },
 ];
 
@@ -194,6 +245,8 @@ pub enum FindingValue {
     /// A name as written in the input (an unknown qualifier), by its byte range in the
     /// instruction's text.
     Text(usize, usize),
+    /// The module's `.target` as written ([`InstructionReport::target_name`]).
+    Target,
 }
 
 /// One error or warning about one instruction.
@@ -214,6 +267,9 @@ pub struct Finding {
     /// 1-based line where the value was defined (the instruction's own line for qualifiers;
     /// the `.target` or `.version` line for those).
     pub line: u32,
+    /// The value of the operand this finding is about, where the operand can take one of a
+    /// few constants (`selp`, predicated `mov`s) and only this one breaks the rule.
+    pub candidate: Option<u64>,
 }
 
 impl fmt::Display for Finding {
@@ -224,15 +280,19 @@ impl fmt::Display for Finding {
             Rule::Target(e) => e.fmt(f),
             Rule::Check(r) => {
                 let row = r.row();
-                let (before, after) = row.message.split_once("{}").unwrap_or((row.message, ""));
+                let Some((before, after)) = row.message.split_once("{}") else {
+                    return f.write_str(row.message);
+                };
                 f.write_str(before)?;
                 match self.value {
                     FindingValue::Number(v) if r == CheckRule::VersionAboveModel => {
                         write!(f, "{}.{}", v / 10, v % 10)?;
                     }
+                    FindingValue::Number(v) if v < 1024 => write!(f, "{v}")?,
                     FindingValue::Number(v) => write!(f, "{v:#x}")?,
                     FindingValue::Name(n) => f.write_str(n)?,
-                    FindingValue::Text(..) => f.write_str("(as written)")?,
+                    FindingValue::Text(..) => f.write_str("as written")?,
+                    FindingValue::Target => f.write_str("of .target")?,
                 }
                 f.write_str(after)
             }
@@ -241,14 +301,48 @@ impl fmt::Display for Finding {
 }
 
 impl Finding {
-    /// The rule's identifier: the checker's rule id, or the field for module rules.
+    /// The rule's stable identifier (for example `"idesc.n_out_of_range"`,
+    /// `"check.unknown_qualifier"`): that of the rule table the rule is written in
+    /// ([`Diagnostic::rule_id`](crate::Diagnostic::rule_id)), or the field where the error type
+    /// has no table.
     #[must_use]
     pub fn rule_id(&self) -> &'static str {
+        use crate::diagnostic::Diagnostic;
+        let id = match self.rule {
+            Rule::Check(r) => Some(r.row().id),
+            Rule::Ptx(e) => e.rule_id(),
+            Rule::Smem(e) => e.rule_id(),
+            Rule::Target(e) => e.rule_id(),
+        };
+        id.unwrap_or(self.field)
+    }
+
+    /// The rule in one sentence, as its table states it.
+    #[must_use]
+    pub fn statement(&self) -> &'static str {
+        use crate::shapes::MmaError;
         match self.rule {
-            Rule::Check(r) => r.row().id,
-            _ => self.field,
+            Rule::Check(r) => r.row().statement,
+            Rule::Ptx(PtxError::Rule { rule, .. }) => rule.row().statement,
+            Rule::Ptx(PtxError::Idesc(MmaError::Idesc(e))) => e.rule().row().statement,
+            Rule::Ptx(PtxError::Idesc(e)) => e.rule().map_or("", |r| r.row().statement),
+            Rule::Ptx(PtxError::Zmask(e)) => e.rule().row().statement,
+            Rule::Ptx(PtxError::Smem(e)) | Rule::Smem(e) => e.rule().row().statement,
+            Rule::Ptx(PtxError::Tmem(e)) => e.rule().row().statement,
+            Rule::Target(e) => e.row().statement,
         }
     }
+}
+
+/// Bits 14-63 of a shared memory descriptor: every field but the start address (Table 40).
+pub const FIELDS_BUT_START_ADDRESS: u64 = !0x3fff;
+
+/// True when every field of a shared memory descriptor but its start address is known: what
+/// a compiler fixes at compile time (the start address comes from the buffer's run-time
+/// address).
+#[must_use]
+pub const fn known_but_start_address(bits: KnownBits) -> bool {
+    bits.known & FIELDS_BUT_START_ADDRESS == FIELDS_BUT_START_ADDRESS
 }
 
 /// What the checker knows of one tcgen05 instruction, and what is wrong with it.
@@ -264,6 +358,8 @@ pub struct InstructionReport<'a> {
     pub text: &'a str,
     /// The function it is in.
     pub function: Option<&'a str>,
+    /// The `.target` of its module as written (or the override's name).
+    pub target_name: Option<&'a str>,
     /// The `.kind` of an MMA.
     pub kind: Option<Kind>,
     /// The instruction descriptor when all 32 bits are known.
@@ -278,6 +374,9 @@ pub struct InstructionReport<'a> {
     pub s_desc: Option<KnownBits>,
     /// Every error and warning.
     pub findings: Vec<Finding>,
+    /// Its shared memory descriptors' known bits rely on rules.md R7: an addition into a
+    /// descriptor does not carry out of the start-address field ([`Options::no_assume`]).
+    pub assumed: bool,
 }
 
 impl InstructionReport<'_> {
@@ -301,6 +400,10 @@ impl InstructionReport<'_> {
 pub struct Options {
     /// Overrides the module's `.target`.
     pub target: Option<Target>,
+    /// Turns rules.md R7 off: an addition into a shared memory descriptor may carry out of
+    /// the start-address field, so `desc + stage * C` with a run-time `stage` leaves the
+    /// descriptor's fields unknown (`--no-assume`).
+    pub no_assume: bool,
 }
 
 /// The result of checking one module.
@@ -318,6 +421,11 @@ pub struct Report<'a> {
     pub read_problems_dropped: usize,
     /// Statements read.
     pub statements: usize,
+    /// The input is binary (a NUL byte, an ELF file), not PTX text.
+    pub binary: bool,
+    /// Instructions whose shared memory descriptors' known bits rely on rules.md R7
+    /// ([`Options::no_assume`]).
+    pub assumed: usize,
 }
 
 impl Report<'_> {
@@ -333,10 +441,29 @@ impl Report<'_> {
         self.instructions.iter().map(|i| i.warnings().count()).sum()
     }
 
-    /// True when nothing in the input could be read as PTX: no statement, but bytes skipped.
+    /// The shared memory descriptors of every instruction (`a_desc`, `b_desc`, `s_desc`):
+    /// how many, how many have every field but the start address known, and how many are
+    /// left partly unknown.
+    #[must_use]
+    pub fn descriptors(&self) -> (usize, usize, usize) {
+        let all = self
+            .instructions
+            .iter()
+            .flat_map(|i| [i.a_desc, i.b_desc, i.s_desc])
+            .flatten();
+        let (mut n, mut known) = (0, 0);
+        for d in all {
+            n += 1;
+            known += usize::from(known_but_start_address(d));
+        }
+        (n, known, n - known)
+    }
+
+    /// True when the input is not PTX: binary (a NUL byte, an ELF file), or no statement read
+    /// but bytes skipped.
     #[must_use]
     pub fn unreadable(&self) -> bool {
-        self.statements == 0 && !self.read_problems.is_empty()
+        self.binary || (self.statements == 0 && !self.read_problems.is_empty())
     }
 }
 

@@ -70,6 +70,7 @@ fn qualifiers_target_and_operands() {
         src.as_bytes(),
         &Options {
             target: Some(Target::Sm100f),
+            ..Options::default()
         },
     );
     let ids: Vec<Vec<&str>> = r
@@ -80,20 +81,27 @@ fn qualifiers_target_and_operands() {
     assert_eq!(
         ids[0],
         [
-            "missing-qualifier",
-            "missing-qualifier",
-            "unknown-qualifier",
-            "unknown-qualifier"
+            "check.missing_qualifier",
+            "check.missing_qualifier",
+            "check.unknown_qualifier",
+            "check.unknown_qualifier"
         ]
     );
     // i8 on sm_100f (rules.md R17), and one operand missing.
     assert!(
-        ids[1].contains(&"operands") && ids[1].contains(&"target"),
+        ids[1].contains(&"check.operands") && ids[1].contains(&"ptx.kind_not_on_target"),
         "{ids:?}"
     );
-    assert_eq!(ids[2], ["n_cols"]); // 48 columns: not a power of two
-    assert_eq!(ids[3], ["target"]); // tcgen05.shift only on the 'a' targets
-    assert_eq!(ids[4], ["cta_group"]); // ::2 after ::1 in one kernel
+    // 48 columns, and no tcgen05.dealloc in the kernel.
+    assert_eq!(
+        ids[2],
+        [
+            "tmem.n_cols_not_power_of_two",
+            "check.alloc_without_dealloc"
+        ]
+    );
+    assert_eq!(ids[3], ["ptx.shift_not_on_target"]); // tcgen05.shift only on the 'a' targets
+    assert_eq!(ids[4], ["ptx.cta_group_mixed"]); // ::2 after ::1 in one kernel
 }
 
 #[test]

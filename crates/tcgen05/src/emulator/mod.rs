@@ -324,6 +324,7 @@ impl Machine {
             module.as_bytes(),
             &Options {
                 target: Some(self.target),
+                ..Options::default()
             },
         );
         let mut errors = Vec::new();

@@ -396,7 +396,7 @@ impl From<Finding> for Problem {
             field: x.field,
             value: match x.value {
                 FindingValue::Number(v) => v,
-                FindingValue::Name(_) | FindingValue::Text(..) => 0,
+                FindingValue::Name(_) | FindingValue::Text(..) | FindingValue::Target => 0,
             },
             source: x.source,
         }

@@ -210,7 +210,11 @@ impl<'a> Mma<'a> {
         {
             d.push(PtxError::named(PtxRule::SparseNotOnTarget, target.name()));
         }
-        ctx.check_version(self.min_ptx_version(), self.version_feature(), &mut d);
+        // The target's own minimum is reported by `ctx.validate()`; a form is named only
+        // where it needs more than that.
+        if self.min_ptx_version() > target.min_ptx_version() {
+            ctx.check_version(self.min_ptx_version(), self.version_feature(), &mut d);
+        }
         // Block scaling.
         match self.block_scale {
             None => {
@@ -344,7 +348,10 @@ impl<'a> Mma<'a> {
                 return ".block32";
             }
         }
-        ".kind::mxf4nvf4"
+        if matches!(self.kind, Kind::Mxf4nvf4) {
+            return ".kind::mxf4nvf4";
+        }
+        "tcgen05.mma"
     }
 
     const fn validate_immediates(&self, ctx: &Context, d: &mut PtxDiagnostics) {

@@ -181,6 +181,11 @@ pub struct Function<'a> {
     pub line: u32,
     /// Its instructions, including those of nested `{ }` blocks.
     pub instructions: Vec<Instruction<'a>>,
+    /// The `.version` of the module it is in (an input may hold several modules, each
+    /// started by its `.version`, as `cuobjdump -ptx` prints them), with its line.
+    pub version: Option<(u8, u32)>,
+    /// The `.target` of the module it is in, with its line.
+    pub target: Option<(&'a str, u32)>,
 }
 
 /// What went wrong where the reader skipped input.
@@ -259,15 +264,22 @@ impl core::error::Error for ReadProblem {}
 /// A PTX module as read.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Module<'a> {
-    /// `.version major.minor`, as major * 10 + minor (for example 87 for 8.7), with its line.
+    /// `.version major.minor`, as major * 10 + minor (for example 87 for 8.7), with its line
+    /// (the last module's, where the input holds several; each function keeps its own).
     pub version: Option<(u8, u32)>,
-    /// The first name of `.target` (for example `sm_100a`), with its line.
+    /// The first name of `.target` (for example `sm_100a`), with its line (the last module's).
     pub target: Option<(&'a str, u32)>,
     /// The functions, in order; instructions outside any function are in a
     /// [`FunctionKind::TopLevel`] function.
     pub functions: Vec<Function<'a>>,
+    /// The variables declared in the `.shared` state space (`.shared .align 16 .b8 smem[];`),
+    /// at module scope or in a function, with their `.align` in bytes (1 when not given).
+    pub shared: Vec<(&'a str, u64)>,
     /// Number of statements read (directives, labels, instructions).
     pub statements: usize,
+    /// The input is binary, not text: it holds a NUL byte or starts with the ELF magic
+    /// (`\x7fELF`). PTX is ASCII text (PTX ISA 4).
+    pub binary: bool,
     /// What was skipped, in order (at most [`MAX_PROBLEMS`]).
     pub problems: Vec<ReadProblem>,
     /// Problems beyond [`MAX_PROBLEMS`], counted only.
@@ -384,6 +396,21 @@ enum End {
     TooLong(usize),
 }
 
+/// Whether a directive goes on past the end of its line at `nl`: a list whose line ends with
+/// `,`, a declaration whose parameter list or `;` is on the next line (nvcc's `.extern .func`
+/// declarations), or a `.branchtargets` / `.calltargets` list (always ended by `;`).
+fn directive_continues(src: &[u8], start: usize, nl: usize, last: u8) -> bool {
+    if last == b',' {
+        return true;
+    }
+    let head = &src[start..nl];
+    if head.starts_with(b".branchtargets") || head.starts_with(b".calltargets") {
+        return true;
+    }
+    let next = src[nl..].iter().copied().find(|c| !c.is_ascii_whitespace());
+    matches!(next, Some(b'(' | b';')) && head.windows(5).any(|w| w == b".func")
+}
+
 /// Finds the end of the statement starting at `start`: the `;`, or for a directive the end of
 /// the line outside parentheses. Comments and strings are skipped. Returns the end and the
 /// position to continue from.
@@ -400,7 +427,14 @@ fn statement_end(src: &[u8], start: usize, directive: bool) -> End {
         let ch = src[i];
         match ch {
             b';' => return End::Semicolon(i),
-            b'\n' if directive && parens == 0 && initializer == 0 => return End::Line(i),
+            b'\n'
+                if directive
+                    && parens == 0
+                    && initializer == 0
+                    && !directive_continues(src, start, i, last) =>
+            {
+                return End::Line(i)
+            }
             b'{' if directive && (last == b'=' || initializer > 0) => initializer += 1,
             b'}' if initializer > 0 => initializer -= 1,
             b'{' if directive && parens == 0 => return End::Line(i),
@@ -439,7 +473,10 @@ fn statement_end(src: &[u8], start: usize, directive: bool) -> End {
 /// in [`Module::problems`].
 #[must_use]
 pub fn read(src: &[u8]) -> Module<'_> {
-    let mut m = Module::default();
+    let mut m = Module {
+        binary: src.contains(&0) || src.starts_with(b"\x7fELF"),
+        ..Module::default()
+    };
     let mut c = Cursor {
         src,
         pos: 0,
@@ -463,6 +500,12 @@ pub fn read(src: &[u8]) -> Module<'_> {
             m.problem(ReadProblemKind::NotPtx, line, column, c.pos - from);
             continue;
         }
+        if depth == 0 {
+            if let Some(n) = header_line(&src[start..]) {
+                skip_to(&mut c, start + n);
+                continue;
+            }
+        }
         match ch {
             b'{' => {
                 c.bump();
@@ -474,6 +517,8 @@ pub fn read(src: &[u8]) -> Module<'_> {
                         kind,
                         line: fline,
                         instructions: Vec::new(),
+                        version: m.version,
+                        target: m.target,
                     });
                     current = Some(m.functions.len() - 1);
                     body_depth = depth;
@@ -577,6 +622,8 @@ fn push_instruction<'a>(m: &mut Module<'a>, current: &mut Option<usize>, ins: In
                         kind: FunctionKind::TopLevel,
                         line: ins.line,
                         instructions: Vec::new(),
+                        version: m.version,
+                        target: m.target,
                     });
                     m.functions.len() - 1
                 }
@@ -614,6 +661,38 @@ fn skip_rest_of_statement(c: &mut Cursor<'_>) {
     }
 }
 
+/// Length of a line `cuobjdump -ptx` writes between modules, at the start of `b` (through its
+/// newline): `Fatbin ptx code:`, a rule of `=`, and the `key = value` lines of its header
+/// (`arch = sm_100a`, `code version = [8,7]`, `host = linux`, `compile_size = 64bit`,
+/// `compressed`, `ptxasOptions = ...`, `identifier = ...`).
+fn header_line(b: &[u8]) -> Option<usize> {
+    // Only a line that starts like one is scanned, and at most 4 KiB of it: the reader stays
+    // linear on long lines of many statements.
+    let first = *b.first()?;
+    if !matches!(first, b'F' | b'=' | b'a' | b'c' | b'h' | b'p' | b'i') {
+        return None;
+    }
+    let window = &b[..b.len().min(4096)];
+    let end = window
+        .iter()
+        .position(|&c| c == b'\n')
+        .or((window.len() == b.len()).then_some(b.len()))?;
+    let line = core::str::from_utf8(&b[..end]).ok()?.trim_end();
+    let keys = [
+        "arch =",
+        "code version =",
+        "host =",
+        "compile_size =",
+        "ptxasOptions =",
+        "identifier =",
+    ];
+    let header = (line.starts_with("Fatbin ") && line.ends_with(" code:"))
+        || (!line.is_empty() && line.bytes().all(|c| c == b'='))
+        || line == "compressed"
+        || keys.iter().any(|k| line.starts_with(k));
+    header.then_some(end)
+}
+
 /// Length of a label `name:` at the start of `b` (including the colon), if it is one.
 fn label_len(b: &[u8]) -> Option<usize> {
     let first = *b.first()?;
@@ -648,13 +727,28 @@ fn directive<'a>(
     let Some(first) = words.next() else { return };
     match first {
         ".version" => match words.next().and_then(parse_version) {
-            Some(v) => m.version = Some((v, line)),
+            Some(v) => {
+                // A second `.version` starts another module, with a `.target` of its own.
+                if m.version.is_some() {
+                    m.target = None;
+                }
+                m.version = Some((v, line));
+            }
             None => m.problem(ReadProblemKind::BadDirective, line, 1, text.len()),
         },
         ".target" => match words.next() {
             Some(t) => m.target = Some((t, line)),
             None => m.problem(ReadProblemKind::BadDirective, line, 1, text.len()),
         },
+        _ if text.contains(".shared")
+            && text
+                .split(|c: char| c.is_ascii_whitespace())
+                .any(|w| w == ".shared") =>
+        {
+            if let Some(name) = variable_name(text) {
+                m.shared.push((name, alignment(text)));
+            }
+        }
         _ => {
             // `.visible .entry name(`, `.func (.param .b32 r) name(`, `.weak .func name`.
             let mut kind = None;
@@ -670,6 +764,33 @@ fn directive<'a>(
             }
         }
     }
+}
+
+/// The `.align N` of a variable declaration, 1 when absent or not a power of two.
+fn alignment(text: &str) -> u64 {
+    let mut words = text.split_ascii_whitespace();
+    while let Some(w) = words.next() {
+        if w == ".align" {
+            let n = words
+                .next()
+                .and_then(|n| n.parse::<u64>().ok())
+                .unwrap_or(1);
+            return if n.is_power_of_two() { n } else { 1 };
+        }
+    }
+    1
+}
+
+/// The name a variable declaration declares: its last word that is not a directive, without
+/// an array size or initializer (`.shared .align 16 .b8 smem[1024];` -> `smem`).
+fn variable_name(text: &str) -> Option<&str> {
+    let head = text.split(['=', ';']).next()?;
+    let word = head
+        .split(|c: char| c.is_ascii_whitespace())
+        .rev()
+        .find(|w| !w.is_empty() && !w.starts_with('.'))?;
+    let name = word.split('[').next()?.trim_end_matches(',');
+    (!name.is_empty()).then_some(name)
 }
 
 /// The name in a function header: the word after `.entry` / `.func` (and after a return
@@ -1009,6 +1130,21 @@ impl<'a> Lexer<'a> {
             self.blank();
             if self.eat(b']') {
                 return Some(Operand::Address { base, offset });
+            }
+            if !first && self.eat(b',') {
+                // A tensor address `[tensorMap, {c0, c1, ...}]` (cp.async.bulk.tensor, PTX ISA
+                // 9.7.9.25): the coordinates are not needed here.
+                let mut braces = 0u32;
+                while let Some(c) = self.peek() {
+                    self.i += 1;
+                    match c {
+                        b'{' => braces += 1,
+                        b'}' => braces = braces.saturating_sub(1),
+                        b']' if braces == 0 => return Some(Operand::Address { base, offset }),
+                        _ => {}
+                    }
+                }
+                return None;
             }
             if !first {
                 if self.eat(b'+') {

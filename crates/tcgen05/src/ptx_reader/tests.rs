@@ -222,3 +222,45 @@ proptest! {
         prop_assert_eq!(v.len(), regs.len());
     }
 }
+
+#[test]
+fn modules_headers_and_multi_line_directives() {
+    // cuobjdump -ptx: header lines, then two modules, each with its .version and .target.
+    let src = "\nFatbin ptx code:\n================\narch = sm_100a\ncode version = [8,7]\n\
+        host = linux\ncompile_size = 64bit\ncompressed\nptxasOptions = \n\n\
+        .version 8.7\n.target sm_100a\n.shared .align 1024 .b8 smem[4096];\n\
+        .extern .func  (.param .b32 func_retval0) vprintf\n(\n\t.param .b64 p0,\n\t.param .b64 p1\n)\n;\n\
+        .visible .entry a()\n{\n\
+        cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3}], [%r4];\n\
+        ts: .branchtargets\n\t$L1,\n\t$L2;\n$L1:\n$L2:\nret;\n}\n\
+        Fatbin ptx code:\n================\narch = sm_90\n\n\
+        .version 7.8\n.target sm_90\n.visible .entry b()\n{\nret;\n}\n";
+    let m = read(src.as_bytes());
+    assert_eq!(m.problems, vec![]);
+    assert!(!m.binary);
+    assert_eq!(m.shared, vec![("smem", 1024)]);
+    let names: Vec<_> = m
+        .functions
+        .iter()
+        .map(|f| (f.name, f.version, f.target))
+        .collect();
+    assert_eq!(
+        names,
+        vec![
+            (Some("a"), Some((87, 11)), Some(("sm_100a", 12))),
+            (Some("b"), Some((78, 34)), Some(("sm_90", 35))),
+        ]
+    );
+    // The TMA operand is an address of the tensor map.
+    let cp = &m.functions[0].instructions[0];
+    assert_eq!(
+        cp.operands[1],
+        Operand::Address {
+            base: Some("%rd1"),
+            offset: 0
+        }
+    );
+    // Binary input is flagged.
+    assert!(read(b"\x7fELF\x02\x01\x01\0").binary);
+    assert!(read(b"abc\0def").binary);
+}

@@ -122,3 +122,95 @@ fn unpack_cvt_prmt_bfi() {
         "float conversion is not modelled"
     );
 }
+
+/// Analyses the first function of `src` in its module's environment, R7 on or off.
+fn regs_in(src: &str, assume: bool) -> Registers<'_> {
+    let m = read(src.as_bytes());
+    assert!(m.problems.is_empty(), "{:?}", m.problems);
+    let shared = m.shared.clone();
+    let f = m.functions.last().expect("a function").clone();
+    let env = Environment {
+        shared: &shared,
+        assume_no_carry_out: assume,
+    };
+    analyse_in(&f, &env)
+}
+
+#[test]
+fn sums_know_their_bits_up_to_the_first_possible_carry() {
+    // A 14-bit start address (bits 0-13 unknown, 14-31 zero) plus 2 (one k-step of 32 bytes):
+    // the carry out of bit 13 can set bit 14, nothing above it. Main kept nothing above bit 0.
+    let src = "{\n\
+        ld.shared.u32 %r1, [x];\n\
+        and.b32 %r2, %r1, 16383;\n\
+        add.s32 %r3, %r2, 2;\n\
+        sub.s32 %r4, %r2, 1;\n\
+        mul.lo.s32 %r5, %r2, 4;\n\
+        mul.wide.u32 %rd1, %r2, 16;\n\
+        mad.lo.s32 %r6, %r2, 2, 1;\n\
+    }";
+    let r = regs_in(src, false);
+    assert_eq!(bits(&r, "%r3", 32), (0xffff_8000, 0));
+    // %r2 - 1 may borrow through every bit (%r2 = 0 gives 0xffffffff): nothing known above
+    // bit 0 except what both bounds agree on.
+    assert_eq!(bits(&r, "%r4", 32).0 & 0xffff_c000, 0);
+    // 4 * (a 14-bit value): bits 0-1 zero, bits 16-31 zero.
+    assert_eq!(bits(&r, "%r5", 32), (0xffff_0003, 0));
+    // 16 * (a 14-bit value) widened to 64 bits: bits 0-3 and 18-63 zero.
+    assert_eq!(bits(&r, "%rd1", 64), (0xffff_ffff_fffc_000f, 0));
+    // 2 * x + 1: bit 0 one, bits 15-31 zero.
+    assert_eq!(bits(&r, "%r6", 32), (0xffff_8001, 1));
+}
+
+#[test]
+fn shared_addresses_are_below_2_18_through_signed_arithmetic() {
+    // A `.shared` symbol, `cvta.to.shared` and `%dynamic_smem_size` lie in the shared memory
+    // window (below 2^18); `shr.s32` of such an address keeps its sign bit (zero), and
+    // `cvt.s64.s32` sign-extends a zero.
+    let src = ".shared .align 1024 .b8 smem[];\n\
+        .visible .entry k() {\n\
+        mov.u32 %r1, smem;\n\
+        shr.s32 %r2, %r1, 4;\n\
+        cvt.s64.s32 %rd1, %r2;\n\
+        ld.param.u64 %rd2, [p];\n\
+        cvta.to.shared.u64 %rd3, %rd2;\n\
+        mov.u32 %r3, %dynamic_smem_size;\n\
+        shfl.sync.idx.b32 %r4|%p1, %r2, 0, 31, -1;\n\
+    }";
+    let r = regs_in(src, false);
+    // Below 2^18 and a multiple of 1024 (`.align 1024`).
+    assert_eq!(bits(&r, "%r1", 32), (0xfffc_03ff, 0));
+    assert_eq!(bits(&r, "%r2", 32), (0xffff_c03f, 0));
+    assert_eq!(bits(&r, "%rd1", 64), (0xffff_ffff_ffff_c03f, 0));
+    assert_eq!(bits(&r, "%rd3", 64), (0xffff_ffff_fffc_0000, 0));
+    assert_eq!(bits(&r, "%r3", 32), (0xfffc_0000, 0));
+    // shfl.sync: the bits known in every lane survive.
+    assert_eq!(bits(&r, "%r4", 32), (0xffff_c03f, 0));
+}
+
+#[test]
+fn descriptor_plus_run_time_stage_under_r7_only() {
+    // CUTLASS's `desc + stage * C`: a descriptor whose bits 14-63 are known plus an unknown
+    // multiple of 64 (a 32-bit stage times 64: below 2^38). Without R7 only bits 0-5 (zero)
+    // and 38-63 (no carry can reach them: the descriptor's bits 0-45 are zero) are known;
+    // with R7 every field above the start address is the descriptor's.
+    let src = "{\n\
+        ld.param.u32 %r1, [p];\n\
+        mov.b64 %rd1, 4611756387171565568;\n\
+        mul.wide.u32 %rd2, %r1, 64;\n\
+        add.s64 %rd3, %rd1, %rd2;\n\
+    }";
+    // 4611756387171565568 = 0x4000_4000_0000_0000: bit 46 (fixed 0b001) and 128B swizzle.
+    let off = regs_in(src, false);
+    assert_eq!(
+        bits(&off, "%rd3", 64),
+        (0xffff_ffc0_0000_003f, 0x4000_4000_0000_0000)
+    );
+    assert!(!off.assumed("%rd3"));
+    let on = regs_in(src, true);
+    assert_eq!(
+        bits(&on, "%rd3", 64),
+        (0xffff_ffff_ffff_c03f, 0x4000_4000_0000_0000)
+    );
+    assert!(on.assumed("%rd3"));
+}
