@@ -1,0 +1,141 @@
+//! The Triton kernels of `hw/run/ptx` (Triton 3.9.0, sm_90a, compiled on a CPU by
+//! `hw/run/gen_triton.py`) run in the interpreter on the inputs `hw/run/harness.cu` gives them
+//! on the GPU; every output byte (16 guard elements past the end included) must equal the bytes
+//! the GPU wrote (`hw/run/results/*.out`, recorded on a Hopper GPU by `hw/run/run.sh`).
+
+use std::path::PathBuf;
+
+use tcgen05_run::{launch, Arg, Config, Module};
+
+fn repo(path: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(path)
+}
+
+fn read(path: &str) -> Vec<u8> {
+    std::fs::read(repo(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// SplitMix64, as `splitmix` in hw/run/harness.cu.
+fn splitmix(s: &mut u64) -> u64 {
+    *s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *s;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The harness's `inputs`: f32 words with a random sign, biased exponent in [lo, lo + span)
+/// and fraction; with `specials`, the first eight are NaN, +Inf, -Inf, the smallest subnormal,
+/// -0, the largest finite, the largest subnormal, -1.
+fn inputs(mut seed: u64, n: usize, lo: u32, span: u32, specials: bool) -> Vec<u8> {
+    let mut v: Vec<u32> = (0..n)
+        .map(|_| {
+            let r = splitmix(&mut seed);
+            let sign = ((r & 1) as u32) << 31;
+            let exp = lo + ((r >> 1) % u64::from(span)) as u32;
+            let frac = (r >> 8) as u32 & 0x7F_FFFF;
+            sign | exp << 23 | frac
+        })
+        .collect();
+    if specials {
+        let sp = [
+            0x7FC0_0000,
+            0x7F80_0000,
+            0xFF80_0000,
+            0x0000_0001,
+            0x8000_0000,
+            0x7F7F_FFFF,
+            0x007F_FFFF,
+            0xBF80_0000,
+        ];
+        v[..8].copy_from_slice(&sp);
+    }
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+fn config(grid: u32, shared: u32) -> Config {
+    Config {
+        grid: [grid, 1, 1],
+        block: [128, 1, 1],
+        cluster: [1, 1, 1],
+        shared,
+        limits: Default::default(),
+    }
+}
+
+/// Runs `name` and returns the bytes of its output buffer (argument `out`).
+fn run(name: &str, grid: u32, shared: u32, mut args: Vec<Arg>, out: usize) -> Vec<u8> {
+    let src = String::from_utf8(read(&format!("hw/run/ptx/{name}.ptx"))).expect("utf-8");
+    let module = Module::read(&src).unwrap_or_else(|e| panic!("{name}: {e}"));
+    launch(&module, name, &config(grid, shared), &mut args)
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    match &args[out] {
+        Arg::Buffer(b) => b.clone(),
+        _ => unreachable!(),
+    }
+}
+
+fn assert_same(name: &str, got: &[u8], elem: usize) {
+    let want = read(&format!("hw/run/results/{name}.out"));
+    assert_eq!(got.len(), want.len(), "{name}: output size");
+    let diffs: Vec<usize> = (0..want.len() / elem)
+        .filter(|i| got[i * elem..(i + 1) * elem] != want[i * elem..(i + 1) * elem])
+        .collect();
+    assert!(
+        diffs.is_empty(),
+        "{name}: {} of {} elements differ from the GPU, first at {:?}: got {:02x?}, GPU {:02x?}",
+        diffs.len(),
+        want.len() / elem,
+        diffs.first(),
+        diffs.first().map(|&i| &got[i * elem..(i + 1) * elem]),
+        diffs.first().map(|&i| &want[i * elem..(i + 1) * elem]),
+    );
+}
+
+#[test]
+fn axpy_bf16_matches_the_gpu() {
+    let n = 1000;
+    let out: Vec<u8> = [0xCD, 0xAB].repeat(n + 16);
+    let args = vec![
+        Arg::Buffer(inputs(1, n, 100, 60, true)),
+        Arg::Buffer(inputs(2, n, 100, 60, true)),
+        Arg::Buffer(out),
+        Arg::i32(n as i32),
+        Arg::f32(1.7),
+        Arg::Null,
+        Arg::Null,
+    ];
+    let got = run("axpy_bf16", 4, 0, args, 2);
+    assert_same("axpy_bf16", &got, 2);
+}
+
+#[test]
+fn scale_fp8_matches_the_gpu() {
+    let n = 1500;
+    let args = vec![
+        Arg::Buffer(inputs(3, n, 100, 60, true)),
+        Arg::Buffer(vec![0xAB; n + 16]),
+        Arg::i32(n as i32),
+        Arg::f32(3.3),
+        Arg::Null,
+        Arg::Null,
+    ];
+    let got = run("scale_fp8", 3, 0, args, 1);
+    assert_same("scale_fp8", &got, 1);
+}
+
+#[test]
+fn row_sum_matches_the_gpu() {
+    let (rows, cols) = (8, 1000);
+    let args = vec![
+        Arg::Buffer(inputs(4, rows * cols, 110, 30, false)),
+        Arg::Buffer(vec![0xAB; 4 * (rows + 4)]),
+        Arg::i32(cols as i32),
+        Arg::Null,
+        Arg::Null,
+    ];
+    let got = run("row_sum", rows as u32, 16, args, 1);
+    assert_same("row_sum", &got, 4);
+}
