@@ -47,6 +47,35 @@ def row_sum(x_ptr, out_ptr, n_cols, BLOCK: tl.constexpr):
     tl.store(out_ptr + row, tl.sum(x, axis=0))
 
 
+@triton.jit
+def dot_f16(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    """c[M, N] (f32) = a[M, K] (f16, row-major) @ b[K, N] (f16, row-major), masked edges."""
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    rm = pid_m * BM + tl.arange(0, BM)
+    rn = pid_n * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :],
+                    mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
+        b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :],
+                    mask=((k + rk)[:, None] < K) & (rn[None, :] < N), other=0.0)
+        acc = tl.dot(a, b, acc)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@triton.jit
+def fma_f32(x_ptr, y_ptr, z_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    """out = x * y + z in f32 (fused by Triton's FP fusion), masked tail."""
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    y = tl.load(y_ptr + offs, mask=mask, other=0.0)
+    z = tl.load(z_ptr + offs, mask=mask, other=0.0)
+    tl.store(out_ptr + offs, x * y + z, mask=mask)
+
+
 KERNELS = {
     "axpy_bf16": (axpy_bf16, {"x_ptr": "*fp32", "y_ptr": "*fp32", "out_ptr": "*bf16", "n": "i32",
                               "alpha": "fp32", "BLOCK": "constexpr"}, {"BLOCK": 256}, 4),
@@ -54,6 +83,11 @@ KERNELS = {
                               "BLOCK": "constexpr"}, {"BLOCK": 512}, 4),
     "row_sum": (row_sum, {"x_ptr": "*fp32", "out_ptr": "*fp32", "n_cols": "i32",
                           "BLOCK": "constexpr"}, {"BLOCK": 1024}, 4),
+    "fma_f32": (fma_f32, {"x_ptr": "*fp32", "y_ptr": "*fp32", "z_ptr": "*fp32", "out_ptr": "*fp32",
+                          "n": "i32", "BLOCK": "constexpr"}, {"BLOCK": 256}, 4),
+    "dot_f16": (dot_f16, {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp32", "M": "i32",
+                          "N": "i32", "K": "i32", "BM": "constexpr", "BN": "constexpr",
+                          "BK": "constexpr"}, {"BM": 64, "BN": 64, "BK": 32}, 4),
 }
 
 

@@ -43,6 +43,16 @@ static std::vector<uint32_t> inputs(uint64_t seed, size_t n, uint32_t lo, uint32
   return v;
 }
 
+// n f16 codes: random sign, biased exponent in [10, 20) (magnitudes 2^-5 to 2^5), random fraction.
+static std::vector<uint16_t> inputs16(uint64_t seed, size_t n) {
+  std::vector<uint16_t> v(n);
+  for (size_t i = 0; i < n; i++) {
+    uint64_t r = splitmix(seed);
+    v[i] = (uint16_t)(((r & 1) << 15) | ((10 + (r >> 1) % 10) << 10) | ((r >> 8) & 0x3FF));
+  }
+  return v;
+}
+
 static std::string slurp(const std::string& p) {
   FILE* f = fopen(p.c_str(), "rb");
   if (!f) { fprintf(stderr, "cannot open %s\n", p.c_str()); exit(1); }
@@ -120,6 +130,34 @@ int main(int argc, char** argv) {
     CK(cuMemcpyDtoH(o.data(), dout, 4 * o.size()));
     dump(out + "/row_sum.out", o.data(), 4 * o.size());
     printf("row_sum ok\n");
+  }
+  {  // fma_f32: n = 1000 (grid 4 x 256), out = x * y + z with Triton's fused multiply-add
+    int n = 1000;
+    auto x = inputs(5, n, 100, 60, true), y = inputs(6, n, 100, 60, true), z = inputs(7, n, 100, 60, true);
+    CUdeviceptr dx = upload(x.data(), 4 * n), dy = upload(y.data(), 4 * n), dz = upload(z.data(), 4 * n);
+    std::vector<uint32_t> o(n + 16, 0xABABABABu);
+    CUdeviceptr dout = upload(o.data(), 4 * o.size());
+    Mod m = load(dir, "fma_f32");
+    void* args[] = {&dx, &dy, &dz, &dout, &n, &null_ptr, &null_ptr};
+    CK(cuLaunchKernel(m.f, 4, 1, 1, 128, 1, 1, 0, 0, args, 0)); CK(cuCtxSynchronize());
+    CK(cuMemcpyDtoH(o.data(), dout, 4 * o.size()));
+    dump(out + "/fma_f32.out", o.data(), 4 * o.size());
+    printf("fma_f32 ok\n");
+  }
+  {  // dot_f16: C[100, 72] f32 = A[100, 80] f16 @ B[80, 72] f16; tiles 64 x 64 x 32, grid 2 x 2,
+     // 16384 bytes of dynamic shared memory (Triton's metadata)
+    int M = 100, N = 72, K = 80;
+    auto a = inputs16(8, (size_t)M * K), b = inputs16(9, (size_t)K * N);
+    CUdeviceptr da = upload(a.data(), 2 * a.size()), db = upload(b.data(), 2 * b.size());
+    std::vector<uint32_t> o((size_t)M * N + 16, 0xABABABABu);
+    CUdeviceptr dout = upload(o.data(), 4 * o.size());
+    Mod m = load(dir, "dot_f16");
+    CK(cuFuncSetAttribute(m.f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 16384));
+    void* args[] = {&da, &db, &dout, &M, &N, &K, &null_ptr, &null_ptr};
+    CK(cuLaunchKernel(m.f, 2, 2, 1, 128, 1, 1, 16384, 0, args, 0)); CK(cuCtxSynchronize());
+    CK(cuMemcpyDtoH(o.data(), dout, 4 * o.size()));
+    dump(out + "/dot_f16.out", o.data(), 4 * o.size());
+    printf("dot_f16 ok\n");
   }
   return 0;
 }

@@ -51,7 +51,59 @@ struct D<'a, 'n> {
     names: &'a Names<'n>,
 }
 
+/// What the `wgmma` decoder needs of an instruction.
+pub(crate) struct View<'v> {
+    /// Its line.
+    pub line: u32,
+    /// Its opcode.
+    pub opcode: &'v str,
+    /// Its text.
+    pub text: &'v str,
+    /// Its operands, resolved: a register vector as slots, anything else as a source.
+    pub operands: Vec<Resolved>,
+}
+
+/// An operand resolved for the `wgmma` decoder.
+#[derive(Clone, Debug)]
+pub(crate) enum Resolved {
+    /// A register vector.
+    Vector(Vec<u32>),
+    /// A register, immediate or special register.
+    Src(Src),
+    /// Anything else.
+    Other,
+}
+
 impl D<'_, '_> {
+    fn wgmma_view(&self) -> Result<View<'_>, RunError> {
+        let operands = self
+            .ins
+            .operands
+            .iter()
+            .map(|o| match o {
+                Operand::Vector(v) if v.len() > 1 => v
+                    .iter()
+                    .map(|x| match x {
+                        Operand::Name(n) => self.reg(n),
+                        _ => Err(invalid(
+                            self.line,
+                            self.ins.text,
+                            "vector of registers expected",
+                        )),
+                    })
+                    .collect::<Result<Vec<_>, _>>()
+                    .map(Resolved::Vector),
+                o => Ok(self.src_of(o).map_or(Resolved::Other, Resolved::Src)),
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(View {
+            line: self.line,
+            opcode: self.ins.opcode,
+            text: self.ins.text,
+            operands,
+        })
+    }
+
     fn unsupported(&self, what: &str, why: &'static str) -> RunError {
         unsupported(self.line, what, why)
     }
@@ -205,6 +257,19 @@ pub(crate) fn decode(
         }
         "bar" | "barrier" => barrier(&d, &q)?,
         "shfl" => shfl(&d, &q)?,
+        "bfe" => {
+            only(&d, &q, &[])?;
+            d.count(4)?;
+            OpKind::Bfe {
+                ty: one_type(&d, &q)?,
+                d: d.dst(0)?,
+                a: d.src(1)?,
+                b: d.src(2)?,
+                c: d.src(3)?,
+            }
+        }
+        "fence" | "membar" => fence(&d, &q)?,
+        "wgmma" => crate::wgmma::decode(&d.wgmma_view()?, &q)?,
         _ => return Err(d.unsupported(ins.opcode, "instruction not modelled yet")),
     };
     Ok((Op { line, guard, kind }, label))
@@ -691,6 +756,26 @@ fn memory(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
             a: srcs,
             addr,
         })
+    }
+}
+
+/// Fences whose ordering a sequentially consistent run already gives.
+fn fence(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
+    let known: &[&[&str]] = &[
+        &["proxy", "async"],
+        &["proxy", "async", "shared::cta"],
+        &["proxy", "async", "global"],
+        &["sc", "cta"],
+        &["acq_rel", "cta"],
+        &["sc", "gpu"],
+        &["acq_rel", "gpu"],
+        &["cta"],
+        &["gl"],
+    ];
+    if known.contains(&q) {
+        Ok(OpKind::Fence)
+    } else {
+        Err(d.unsupported(d.ins.opcode, "fence form not modelled"))
     }
 }
 

@@ -17,6 +17,8 @@ use crate::op::{
     Addr, BoolOp, Cmp, Conv, FloatOp, IRnd, Op, OpKind, Rnd, ShflMode, Space, Special, Src, Ty,
     UCmp,
 };
+use crate::wgmma::{complete, Pending, Queue};
+use tcgen05::emulator::Cta as EmuCta;
 use tcgen05::numerics::Format;
 
 /// Threads per warp.
@@ -66,6 +68,8 @@ enum State {
 
 struct Warp {
     id: u32,
+    /// Issued `wgmma` operations not yet retired.
+    wgmma: Queue,
     /// Lanes that exist (the last warp of a CTA may be partial).
     lanes: usize,
     pc: [usize; WARP],
@@ -82,6 +86,8 @@ struct Cta<'a> {
     shared: Vec<u8>,
     global: &'a mut Global,
     nregs: usize,
+    /// The core emulator's CTA state, created at the first `wgmma`.
+    emu: Option<Box<EmuCta>>,
 }
 
 /// Runs every CTA of the grid.
@@ -106,6 +112,7 @@ pub(crate) fn run(
                     shared: vec![0; shared_bytes],
                     global,
                     nregs: kernel.registers as usize,
+                    emu: None,
                 };
                 run_cta(&mut cta, &mut stats, limits)?;
                 stats.ctas += 1;
@@ -124,6 +131,7 @@ fn run_cta(cta: &mut Cta<'_>, stats: &mut Stats, limits: Limits) -> Result<(), R
             pc: [0; WARP],
             state: [State::Run; WARP],
             regs: vec![0; WARP * cta.nregs],
+            wgmma: Queue::default(),
         })
         .collect();
     for w in &mut warps {
@@ -281,6 +289,16 @@ fn step(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, active: u32, exec: u32) -> Res
             return Ok(());
         }
         OpKind::Shfl { .. } => shfl(cta, w, op, exec)?,
+        OpKind::Wgmma { .. } | OpKind::WgmmaCommit | OpKind::WgmmaWait { .. } => {
+            if exec != active || active != u32::MAX {
+                return Err(RunError::Unsupported {
+                    line: op.line,
+                    what: "wgmma by part of a warp".into(),
+                    why: "wgmma is .sync.aligned: every thread of the warpgroup executes it (PTX ISA 9.7.15)",
+                });
+            }
+            warp_wgmma(cta, w, op)?;
+        }
         _ => {
             for l in lanes(exec) {
                 lane_op(cta, w, op, l)?;
@@ -537,11 +555,90 @@ fn lane_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), Run
             }
             return Ok(());
         }
-        OpKind::Bra { .. } | OpKind::Exit | OpKind::BarSync { .. } | OpKind::Shfl { .. } => {
-            return Ok(())
-        }
+        OpKind::Bfe { ty, d, a, b, c } => (*d, bfe(*ty, v(*a), v(*b), v(*c))),
+        OpKind::Bra { .. }
+        | OpKind::Exit
+        | OpKind::BarSync { .. }
+        | OpKind::Shfl { .. }
+        | OpKind::Fence
+        | OpKind::Wgmma { .. }
+        | OpKind::WgmmaCommit
+        | OpKind::WgmmaWait { .. } => return Ok(()),
     };
     w.regs[l * n + d as usize] = value;
+    Ok(())
+}
+
+/// `bfe`: `len` bits of `a` from bit `pos`, filled above with the sign bit for signed types
+/// (PTX ISA 9.7.1.19: position and length are the low 8 bits of `b` and `c`).
+fn bfe(ty: Ty, a: u64, b: u64, c: u64) -> u64 {
+    let bits = u64::from(ty.bits());
+    let (pos, len) = (b & 0xFF, c & 0xFF);
+    let bit = |i: u64| (a >> i.min(63)) & 1;
+    let fill = if !ty.signed() || len == 0 {
+        0
+    } else {
+        bit((pos + len - 1).min(bits - 1))
+    };
+    let mut r = 0u64;
+    for i in 0..bits {
+        let x = if i < len && pos + i < bits {
+            bit(pos + i)
+        } else {
+            fill
+        };
+        r |= x << i;
+    }
+    r
+}
+
+/// `wgmma.mma_async`, `commit_group`, `wait_group` for a whole warp.
+fn warp_wgmma(cta: &mut Cta<'_>, w: &mut Warp, op: &Op) -> Result<(), RunError> {
+    let n = cta.nregs;
+    match &op.kind {
+        OpKind::Wgmma {
+            form,
+            d,
+            a_desc,
+            b_desc,
+            scale_d,
+        } => {
+            let uniform = |s: Src| -> Result<u64, RunError> {
+                let x = val(cta, w, n, 0, s);
+                if (1..WARP).all(|l| val(cta, w, n, l, s) == x) {
+                    Ok(x)
+                } else {
+                    Err(RunError::Invalid {
+                        line: op.line,
+                        what: "wgmma descriptor or scale-d".into(),
+                        why:
+                            "must be the same in every thread of the warpgroup (PTX ISA 9.7.15.5.2)",
+                    })
+                }
+            };
+            let pending = Pending {
+                line: op.line,
+                form: *form,
+                d: d.clone(),
+                a_desc: uniform(*a_desc)?,
+                b_desc: uniform(*b_desc)?,
+                accumulate: uniform(*scale_d)? & 1 == 1,
+                group: None,
+            };
+            w.wgmma.pending.push(pending);
+        }
+        OpKind::WgmmaCommit => w.wgmma.commit(),
+        OpKind::WgmmaWait { n: keep } => {
+            let done = w.wgmma.retire(*keep);
+            if !done.is_empty() {
+                let emu = cta.emu.get_or_insert_with(|| Box::new(EmuCta::new()));
+                for p in &done {
+                    complete(emu, &cta.shared, p, (w.id % 4) as usize, &mut w.regs, n)?;
+                }
+            }
+        }
+        _ => {}
+    }
     Ok(())
 }
 

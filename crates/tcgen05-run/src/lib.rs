@@ -38,6 +38,7 @@ pub mod memory;
 pub mod module;
 pub mod op;
 mod statement;
+mod wgmma;
 
 pub use error::RunError;
 pub use exec::{Limits, Stats};

@@ -624,6 +624,45 @@ pub enum OpKind {
         /// Member mask.
         mask: Src,
     },
+    /// `bfe.ty d, a, b, c`: `c` bits of `a` from bit `b`, sign-extended for signed types
+    /// (PTX ISA 9.7.1.19).
+    Bfe {
+        /// The type.
+        ty: Ty,
+        /// Destination slot.
+        d: u32,
+        /// Source.
+        a: Src,
+        /// Start bit.
+        b: Src,
+        /// Length.
+        c: Src,
+    },
+    /// A fence with no effect on a run whose memory is sequentially consistent and whose
+    /// asynchronous operations complete through their own mechanism: `fence.proxy.async`,
+    /// `wgmma.fence`, `membar`/`fence.sc`/`fence.acq_rel`.
+    Fence,
+    /// `wgmma.mma_async.sync.aligned.m64nNk16.f32.{f16,bf16}` with A and B from descriptors:
+    /// queued, computed at its `wgmma.wait_group` (PTX ISA 9.7.15.5.2).
+    Wgmma {
+        /// The form (types, N, transposes, negations).
+        form: tcgen05::emulator::wgmma::WgmmaForm,
+        /// The accumulator registers, N / 2 of them (f32 D fragment).
+        d: Vec<u32>,
+        /// A's descriptor.
+        a_desc: Src,
+        /// B's descriptor.
+        b_desc: Src,
+        /// `scale-d`: D = A x B + D when true, A x B when false.
+        scale_d: Src,
+    },
+    /// `wgmma.commit_group.sync.aligned`.
+    WgmmaCommit,
+    /// `wgmma.wait_group.sync.aligned N`.
+    WgmmaWait {
+        /// The most groups left pending.
+        n: u64,
+    },
     /// `ret` from the kernel, or `exit`.
     Exit,
 }

@@ -55,9 +55,21 @@ fn inputs(mut seed: u64, n: usize, lo: u32, span: u32, specials: bool) -> Vec<u8
     v.iter().flat_map(|x| x.to_le_bytes()).collect()
 }
 
-fn config(grid: u32, shared: u32) -> Config {
+/// The harness's `inputs16`: f16 codes with a random sign, biased exponent in [10, 20) and
+/// fraction.
+fn inputs16(mut seed: u64, n: usize) -> Vec<u8> {
+    (0..n)
+        .flat_map(|_| {
+            let r = splitmix(&mut seed);
+            let code = ((r & 1) << 15 | (10 + (r >> 1) % 10) << 10 | (r >> 8) & 0x3FF) as u16;
+            code.to_le_bytes()
+        })
+        .collect()
+}
+
+fn config(grid: [u32; 2], shared: u32) -> Config {
     Config {
-        grid: [grid, 1, 1],
+        grid: [grid[0], grid[1], 1],
         block: [128, 1, 1],
         cluster: [1, 1, 1],
         shared,
@@ -66,7 +78,7 @@ fn config(grid: u32, shared: u32) -> Config {
 }
 
 /// Runs `name` and returns the bytes of its output buffer (argument `out`).
-fn run(name: &str, grid: u32, shared: u32, mut args: Vec<Arg>, out: usize) -> Vec<u8> {
+fn run(name: &str, grid: [u32; 2], shared: u32, mut args: Vec<Arg>, out: usize) -> Vec<u8> {
     let src = String::from_utf8(read(&format!("hw/run/ptx/{name}.ptx"))).expect("utf-8");
     let module = Module::read(&src).unwrap_or_else(|e| panic!("{name}: {e}"));
     launch(&module, name, &config(grid, shared), &mut args)
@@ -107,7 +119,7 @@ fn axpy_bf16_matches_the_gpu() {
         Arg::Null,
         Arg::Null,
     ];
-    let got = run("axpy_bf16", 4, 0, args, 2);
+    let got = run("axpy_bf16", [4, 1], 0, args, 2);
     assert_same("axpy_bf16", &got, 2);
 }
 
@@ -122,7 +134,7 @@ fn scale_fp8_matches_the_gpu() {
         Arg::Null,
         Arg::Null,
     ];
-    let got = run("scale_fp8", 3, 0, args, 1);
+    let got = run("scale_fp8", [3, 1], 0, args, 1);
     assert_same("scale_fp8", &got, 1);
 }
 
@@ -136,6 +148,39 @@ fn row_sum_matches_the_gpu() {
         Arg::Null,
         Arg::Null,
     ];
-    let got = run("row_sum", rows as u32, 16, args, 1);
+    let got = run("row_sum", [rows as u32, 1], 16, args, 1);
     assert_same("row_sum", &got, 4);
+}
+
+#[test]
+fn fma_f32_matches_the_gpu() {
+    let n = 1000;
+    let args = vec![
+        Arg::Buffer(inputs(5, n, 100, 60, true)),
+        Arg::Buffer(inputs(6, n, 100, 60, true)),
+        Arg::Buffer(inputs(7, n, 100, 60, true)),
+        Arg::Buffer(vec![0xAB; 4 * (n + 16)]),
+        Arg::i32(n as i32),
+        Arg::Null,
+        Arg::Null,
+    ];
+    let got = run("fma_f32", [4, 1], 0, args, 3);
+    assert_same("fma_f32", &got, 4);
+}
+
+#[test]
+fn dot_f16_wgmma_matches_the_gpu() {
+    let (m, n, k) = (100, 72, 80);
+    let args = vec![
+        Arg::Buffer(inputs16(8, m * k)),
+        Arg::Buffer(inputs16(9, k * n)),
+        Arg::Buffer(vec![0xAB; 4 * (m * n + 16)]),
+        Arg::i32(m as i32),
+        Arg::i32(n as i32),
+        Arg::i32(k as i32),
+        Arg::Null,
+        Arg::Null,
+    ];
+    let got = run("dot_f16", [2, 2], 16384, args, 2);
+    assert_same("dot_f16", &got, 4);
 }
