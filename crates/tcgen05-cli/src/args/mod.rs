@@ -10,6 +10,7 @@ pub mod layout;
 pub mod number;
 pub mod numerics;
 pub mod ptx;
+pub mod run;
 pub mod scan;
 pub mod tmem;
 pub mod value;
@@ -25,6 +26,7 @@ use emulate::EmulateArgs;
 use layout::Layout;
 use numerics::Numerics;
 use ptx::PtxCommand;
+use run::RunArgs;
 use tmem::Tmem;
 
 /// `tcgen05`: decode, encode and check the descriptors of NVIDIA Blackwell's tcgen05 MMA.
@@ -145,6 +147,9 @@ tcgen05 encode zmask --skip-span 2 --use-span 3 --m 128 --n 64"
     /// Memory and registers, bit for bit, or the rule the sequence breaks.
     #[command(after_help = emulate::EMULATE_HELP)]
     Emulate(EmulateArgs),
+    /// Run a whole kernel from its PTX on the CPU (threads, warps, CTAs), bit for bit.
+    #[command(after_help = run::RUN_HELP)]
+    Run(RunArgs),
 }
 
 /// `decode` subcommands.

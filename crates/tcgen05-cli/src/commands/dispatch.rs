@@ -4,6 +4,7 @@
 use std::fmt;
 use std::io::{self, BufReader, BufWriter, Write as _};
 
+use super::run as run_kernel;
 use super::target::resolve_target;
 use super::{batch, check, emulate, idesc, layout, numerics, ptx, shapes, smem, tmem, zmask};
 use crate::args::number::{Operand, Stdin};
@@ -121,5 +122,6 @@ pub fn run(ctx: Ctx, command: &Command, warnings: &[(bool, String)]) -> Result<S
         Command::Numerics(Numerics::Error(a)) => emit(numerics::error(ctx, a)),
         Command::Check(a) => Ok(check::run(ctx, a)?),
         Command::Emulate(a) => Ok(emulate::run(ctx, a)?),
+        Command::Run(a) => Ok(run_kernel::run(ctx, a)?),
     }
 }

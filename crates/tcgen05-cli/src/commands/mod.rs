@@ -13,6 +13,7 @@ pub mod layout;
 pub mod numerics;
 pub mod problem;
 pub mod ptx;
+pub mod run;
 pub mod shapes;
 pub mod smem;
 pub mod target;

@@ -13,6 +13,7 @@ mod idesc;
 mod layout;
 mod numerics;
 mod ptx;
+mod run;
 mod shapes;
 mod smem;
 mod snapshots;
