@@ -76,6 +76,40 @@ def fma_f32(x_ptr, y_ptr, z_ptr, out_ptr, n, BLOCK: tl.constexpr):
     tl.store(out_ptr + offs, x * y + z, mask=mask)
 
 
+@triton.jit
+def dot_bf16(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    """c[M, N] (f32) = a[M, K] @ b[K, N] in the pointers' element type (bf16, fp8), sizes
+    multiples of the tiles."""
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    rm = pid_m * BM + tl.arange(0, BM)
+    rn = pid_n * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+        b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
+        acc = tl.dot(a, b, acc)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)
+
+
+@triton.jit
+def dot_e4m3(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    """c[M, N] (f32) = a[M, K] @ b[K, N] in the pointers' element type (bf16, fp8), sizes
+    multiples of the tiles."""
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    rm = pid_m * BM + tl.arange(0, BM)
+    rn = pid_n * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+        b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
+        acc = tl.dot(a, b, acc)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)
+
+
 KERNELS = {
     "axpy_bf16": (axpy_bf16, {"x_ptr": "*fp32", "y_ptr": "*fp32", "out_ptr": "*bf16", "n": "i32",
                               "alpha": "fp32", "BLOCK": "constexpr"}, {"BLOCK": 256}, 4),
@@ -88,6 +122,12 @@ KERNELS = {
     "dot_f16": (dot_f16, {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp32", "M": "i32",
                           "N": "i32", "K": "i32", "BM": "constexpr", "BN": "constexpr",
                           "BK": "constexpr"}, {"BM": 64, "BN": 64, "BK": 32}, 4),
+    "dot_bf16": (dot_bf16, {"a_ptr": "*bf16", "b_ptr": "*bf16", "c_ptr": "*fp32", "M": "i32",
+                            "N": "i32", "K": "i32", "BM": "constexpr", "BN": "constexpr",
+                            "BK": "constexpr"}, {"BM": 64, "BN": 64, "BK": 32}, 4),
+    "dot_e4m3": (dot_e4m3, {"a_ptr": "*fp8e4nv", "b_ptr": "*fp8e4nv", "c_ptr": "*fp32", "M": "i32",
+                            "N": "i32", "K": "i32", "BM": "constexpr", "BN": "constexpr",
+                            "BK": "constexpr"}, {"BM": 64, "BN": 64, "BK": 64}, 4),
 }
 
 

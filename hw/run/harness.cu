@@ -53,6 +53,24 @@ static std::vector<uint16_t> inputs16(uint64_t seed, size_t n) {
   return v;
 }
 
+// n 16-bit bf16 codes (sign, biased exponent in [122, 132), 7 random fraction bits) or, with
+// `fp8`, e4m3 codes (a random byte; the two NaN codes 0x7F/0xFF become 0x7E/0xFE), one per byte.
+static std::vector<uint8_t> inputs_lowp(uint64_t seed, size_t n, bool fp8) {
+  std::vector<uint8_t> v(fp8 ? n : 2 * n);
+  for (size_t i = 0; i < n; i++) {
+    uint64_t r = splitmix(seed);
+    if (fp8) {
+      uint8_t c = (uint8_t)(r & 0xFF);
+      if ((c & 0x7F) == 0x7F) c ^= 1;
+      v[i] = c;
+    } else {
+      uint16_t c = (uint16_t)(((r & 1) << 15) | ((122 + (r >> 1) % 10) << 7) | ((r >> 8) & 0x7F));
+      memcpy(&v[2 * i], &c, 2);
+    }
+  }
+  return v;
+}
+
 static std::string slurp(const std::string& p) {
   FILE* f = fopen(p.c_str(), "rb");
   if (!f) { fprintf(stderr, "cannot open %s\n", p.c_str()); exit(1); }
@@ -82,6 +100,24 @@ static Mod load(const std::string& dir, const char* name) {
   if (e != CUDA_SUCCESS) { fprintf(stderr, "load %s failed (%d): %s\n", name, (int)e, log); exit(1); }
   CK(cuModuleGetFunction(&r.f, r.m, name));
   return r;
+}
+
+// C[M, N] f32 = A[M, K] @ B[K, N] of kernel `name` (grid of 64 x 64 tiles, 16384 bytes of
+// dynamic shared memory), inputs from seeds sa and sb.
+static void run_dot(const std::string& dir, const std::string& out, const char* name, bool fp8,
+                    int M, int N, int K, uint64_t sa, uint64_t sb) {
+  CUdeviceptr null_ptr = 0;
+  auto a = inputs_lowp(sa, (size_t)M * K, fp8), b = inputs_lowp(sb, (size_t)K * N, fp8);
+  CUdeviceptr da = upload(a.data(), a.size()), db = upload(b.data(), b.size());
+  std::vector<uint32_t> o((size_t)M * N + 16, 0xABABABABu);
+  CUdeviceptr dout = upload(o.data(), 4 * o.size());
+  Mod m = load(dir, name);
+  CK(cuFuncSetAttribute(m.f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 16384));
+  void* args[] = {&da, &db, &dout, &M, &N, &K, &null_ptr, &null_ptr};
+  CK(cuLaunchKernel(m.f, M / 64, N / 64, 1, 128, 1, 1, 16384, 0, args, 0)); CK(cuCtxSynchronize());
+  CK(cuMemcpyDtoH(o.data(), dout, 4 * o.size()));
+  dump(out + "/" + name + ".out", o.data(), 4 * o.size());
+  printf("%s ok\n", name);
 }
 
 int main(int argc, char** argv) {
@@ -159,5 +195,7 @@ int main(int argc, char** argv) {
     dump(out + "/dot_f16.out", o.data(), 4 * o.size());
     printf("dot_f16 ok\n");
   }
+  run_dot(dir, out, "dot_bf16", false, 128, 64, 96, 10, 11);
+  run_dot(dir, out, "dot_e4m3", true, 64, 128, 128, 12, 13);
   return 0;
 }

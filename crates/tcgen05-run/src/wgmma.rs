@@ -38,29 +38,46 @@ pub(crate) fn decode(v: &View<'_>, q: &[&str]) -> Result<OpKind, RunError> {
     Err(unsupported(
         v.line,
         v.opcode,
-        "wgmma form not modelled yet (m64nNk16 .f32 .f16/.bf16 with descriptors only)",
+        "wgmma form not modelled yet (m64nNkK .f32 from f16, bf16, e4m3, e5m2 with descriptors only)",
     ))
 }
 
 fn mma(v: &View<'_>, shape: &str, a: &str, b: &str) -> Result<OpKind, RunError> {
     let bad = |why| unsupported(v.line, v.opcode, why);
-    let n: u32 = shape
-        .strip_prefix("m64n")
-        .and_then(|r| r.strip_suffix("k16"))
-        .and_then(|n| n.parse().ok())
-        .filter(|n| n % 8 == 0 && (8..=256).contains(n))
-        .ok_or_else(|| bad("shape must be m64nNk16, N a multiple of 8 up to 256"))?;
     let ty = |t: &str| match t {
         "f16" => Ok(ElementType::F16),
         "bf16" => Ok(ElementType::Bf16),
-        _ => Err(bad("only f16 and bf16 inputs are modelled yet")),
+        "e4m3" => Ok(ElementType::E4m3),
+        "e5m2" => Ok(ElementType::E5m2),
+        _ => Err(bad("only f16, bf16, e4m3 and e5m2 inputs are modelled yet")),
     };
     let (ta, tb) = (ty(a)?, ty(b)?);
-    let ops = &v.operands;
-    let [Resolved::Vector(d), Resolved::Src(a_desc), Resolved::Src(b_desc), Resolved::Src(scale_d), Resolved::Src(Src::Imm(sa)), Resolved::Src(Src::Imm(sb)), Resolved::Src(Src::Imm(ta_)), Resolved::Src(Src::Imm(tb_))] =
-        ops.as_slice()
+    // K covers 256 bits of A per row: 16 for 16-bit types, 32 for 8-bit ones (PTX ISA 9.7.15.2).
+    let k = 256 / ta.bits() as u32;
+    let n: u32 = shape
+        .strip_prefix("m64n")
+        .and_then(|r| r.strip_suffix(&format!("k{k}")))
+        .and_then(|n| n.parse().ok())
+        .filter(|n| n % 8 == 0 && (8..=256).contains(n))
+        .ok_or_else(|| {
+            bad("shape must be m64nNkK, N a multiple of 8 up to 256, K 256 bits of A")
+        })?;
+    // The 16-bit forms take imm-trans-a and imm-trans-b; the 8-bit forms have none (K-major).
+    let sixteen = ta.bits() == 16;
+    let (head, trans) = v.operands.split_at(6.min(v.operands.len()));
+    let [Resolved::Vector(d), Resolved::Src(a_desc), Resolved::Src(b_desc), Resolved::Src(scale_d), Resolved::Src(Src::Imm(sa)), Resolved::Src(Src::Imm(sb))] =
+        head
     else {
-        return Err(bad("operands must be {d}, a-desc, b-desc, scale-d, imm-scale-a, imm-scale-b, imm-trans-a, imm-trans-b"));
+        return Err(bad("operands must be {d}, a-desc, b-desc, scale-d, imm-scale-a, imm-scale-b[, imm-trans-a, imm-trans-b]"));
+    };
+    let (trans_a, trans_b) = match (sixteen, trans) {
+        (true, [Resolved::Src(Src::Imm(x)), Resolved::Src(Src::Imm(y))]) => (*x, *y),
+        (false, []) => (0, 0),
+        _ => {
+            return Err(bad(
+                "imm-trans-a and imm-trans-b are given exactly for 16-bit inputs",
+            ))
+        }
     };
     if d.len() as u32 != n / 2 {
         return Err(invalid(
@@ -74,7 +91,7 @@ fn mma(v: &View<'_>, shape: &str, a: &str, b: &str) -> Result<OpKind, RunError> 
         -1 => Ok(true),
         _ => Err(invalid(v.line, v.text, "imm-scale-a/b must be 1 or -1")),
     };
-    let trans = |x: u64| match x {
+    let tr = |x: u64| match x {
         0 => Ok(false),
         1 => Ok(true),
         _ => Err(invalid(v.line, v.text, "imm-trans-a/b must be 0 or 1")),
@@ -85,8 +102,8 @@ fn mma(v: &View<'_>, shape: &str, a: &str, b: &str) -> Result<OpKind, RunError> 
             b: tb,
             d: ElementType::F32,
             n,
-            transpose_a: trans(*ta_)?,
-            transpose_b: trans(*tb_)?,
+            transpose_a: tr(trans_a)?,
+            transpose_b: tr(trans_b)?,
             negate_a: scale(*sa)?,
             negate_b: scale(*sb)?,
             satfinite: false,

@@ -184,3 +184,46 @@ fn dot_f16_wgmma_matches_the_gpu() {
     let got = run("dot_f16", [2, 2], 16384, args, 2);
     assert_same("dot_f16", &got, 4);
 }
+
+/// The harness's `inputs_lowp`: bf16 codes (random sign, biased exponent in [122, 132), 7
+/// fraction bits) or e4m3 bytes (random, the NaN codes 0x7F/0xFF moved to 0x7E/0xFE).
+fn inputs_lowp(mut seed: u64, n: usize, fp8: bool) -> Vec<u8> {
+    let mut v = Vec::new();
+    for _ in 0..n {
+        let r = splitmix(&mut seed);
+        if fp8 {
+            let c = (r & 0xFF) as u8;
+            v.push(if c & 0x7F == 0x7F { c ^ 1 } else { c });
+        } else {
+            let c = ((r & 1) << 15 | (122 + (r >> 1) % 10) << 7 | (r >> 8) & 0x7F) as u16;
+            v.extend_from_slice(&c.to_le_bytes());
+        }
+    }
+    v
+}
+
+/// The harness's `run_dot`: C[M, N] f32 = A[M, K] @ B[K, N], 64 x 64 tiles.
+fn dot(name: &str, fp8: bool, (m, n, k): (usize, usize, usize), seeds: (u64, u64)) {
+    let args = vec![
+        Arg::Buffer(inputs_lowp(seeds.0, m * k, fp8)),
+        Arg::Buffer(inputs_lowp(seeds.1, k * n, fp8)),
+        Arg::Buffer(vec![0xAB; 4 * (m * n + 16)]),
+        Arg::i32(m as i32),
+        Arg::i32(n as i32),
+        Arg::i32(k as i32),
+        Arg::Null,
+        Arg::Null,
+    ];
+    let got = run(name, [(m / 64) as u32, (n / 64) as u32], 16384, args, 2);
+    assert_same(name, &got, 4);
+}
+
+#[test]
+fn dot_bf16_wgmma_matches_the_gpu() {
+    dot("dot_bf16", false, (128, 64, 96), (10, 11));
+}
+
+#[test]
+fn dot_e4m3_wgmma_matches_the_gpu() {
+    dot("dot_e4m3", true, (64, 128, 128), (12, 13));
+}
