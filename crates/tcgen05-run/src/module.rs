@@ -115,6 +115,13 @@ impl Module {
     }
 }
 
+/// The labels of one `{ }` block and its branches not yet resolved: (op index, label, line).
+#[derive(Debug, Default)]
+struct Block {
+    labels: HashMap<String, usize>,
+    fixups: Vec<(usize, String, u32)>,
+}
+
 /// A kernel being read.
 #[derive(Debug, Default)]
 struct KernelDraft {
@@ -126,9 +133,9 @@ struct KernelDraft {
     scopes: Vec<HashMap<String, u32>>,
     registers: u32,
     ops: Vec<Op>,
-    labels: HashMap<String, usize>,
-    /// Branches to resolve: (op index, label, line).
-    fixups: Vec<(usize, String, u32)>,
+    /// Label scopes, innermost last (PTX ISA 4.4: a label is visible in the block that declares
+    /// it and the blocks inside): the labels of each and its branches still to resolve.
+    blocks: Vec<Block>,
     shared: HashMap<String, u64>,
     shared_top: u32,
     /// Brace depth inside the body (1 = the body itself).
@@ -158,18 +165,31 @@ impl Builder {
                 Stmt::Open => {
                     k.depth += 1;
                     k.scopes.push(HashMap::new());
+                    k.blocks.push(Block::default());
                     Ok(())
                 }
                 Stmt::Close => {
                     k.depth -= 1;
                     k.scopes.pop();
+                    close_block(k)?;
                     if k.depth == 0 {
                         self.finish_kernel()?;
                     }
                     Ok(())
                 }
                 Stmt::Label(name) => {
-                    k.labels.insert((*name).to_string(), k.ops.len());
+                    let at = k.ops.len();
+                    let block = k
+                        .blocks
+                        .last_mut()
+                        .ok_or_else(|| invalid(line, name, "a label outside a block"))?;
+                    if block.labels.insert((*name).to_string(), at).is_some() {
+                        return Err(invalid(
+                            line,
+                            name,
+                            "a label defined twice in one block (PTX ISA 4.4)",
+                        ));
+                    }
                     Ok(())
                 }
                 Stmt::Directive(text) => body_directive(k, line, text),
@@ -181,6 +201,7 @@ impl Builder {
                 Some(mut k) => {
                     k.depth = 1;
                     k.scopes.push(HashMap::new());
+                    k.blocks.push(Block::default());
                     k.shared_top = self.shared_top;
                     self.kernel = Some(k);
                     Ok(())
@@ -276,7 +297,10 @@ impl Builder {
         };
         let (op, label) = decode(&ins, line, &names)?;
         if let Some(label) = label {
-            k.fixups.push((k.ops.len(), label, line));
+            let at = k.ops.len();
+            if let Some(b) = k.blocks.last_mut() {
+                b.fixups.push((at, label, line));
+            }
         }
         k.ops.push(op);
         Ok(())
@@ -286,19 +310,6 @@ impl Builder {
         let Some(mut k) = self.kernel.take() else {
             return Ok(());
         };
-        for (at, label, line) in std::mem::take(&mut k.fixups) {
-            let target = *k
-                .labels
-                .get(&label)
-                .ok_or_else(|| invalid(line, &label, "branch to a label never defined"))?;
-            if let Some(Op {
-                kind: OpKind::Bra { target: t },
-                ..
-            }) = k.ops.get_mut(at)
-            {
-                *t = target;
-            }
-        }
         // Falling off the end of the body returns (PTX ISA 9.7.12.11: an implicit ret).
         k.ops.push(Op {
             line: 0,
@@ -316,6 +327,30 @@ impl Builder {
         });
         Ok(())
     }
+}
+
+/// Closes a `{ }` block: its branches to its own labels are resolved; the others go to the
+/// enclosing block, or are an error when the body itself closes.
+fn close_block(k: &mut KernelDraft) -> Result<(), RunError> {
+    let Some(block) = k.blocks.pop() else {
+        return Ok(());
+    };
+    for (at, label, line) in block.fixups {
+        if let Some(&target) = block.labels.get(&label) {
+            if let Some(Op {
+                kind: OpKind::Bra { target: t },
+                ..
+            }) = k.ops.get_mut(at)
+            {
+                *t = target;
+            }
+        } else if let Some(outer) = k.blocks.last_mut() {
+            outer.fixups.push((at, label, line));
+        } else {
+            return Err(invalid(line, &label, "branch to a label never defined"));
+        }
+    }
+    Ok(())
 }
 
 /// A directive inside a kernel body: `.reg`, `.shared`, or one skipped knowingly.

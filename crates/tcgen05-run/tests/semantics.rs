@@ -129,3 +129,25 @@ fn param_layout_follows_alignment() {
     assert_eq!(layout, [(0, 8), (8, 4), (16, 20)]);
     assert_eq!(k.param_bytes, 36);
 }
+
+/// Labels are scoped to their `{ }` block (PTX ISA 4.4), as in inline assembly that a compiler
+/// repeats: each `bra L` loops to the `L` of its own block. The first loop counts to 3, the
+/// second adds 10 until 33.
+#[test]
+fn labels_are_scoped_to_their_block() {
+    let m = module(
+        "ld.param.u64 %rd1, [out];\n\
+         mov.u32 %r1, 0;\n\
+         {\nL:\nadd.u32 %r1, %r1, 1;\nsetp.lt.u32 %p1, %r1, 3;\n@%p1 bra L;\n}\n\
+         {\nL:\nadd.u32 %r1, %r1, 10;\nsetp.lt.u32 %p1, %r1, 33;\n@%p1 bra L;\n}\n\
+         st.global.u32 [%rd1], %r1;\nret;",
+    );
+    let mut args = [Arg::Buffer(vec![0; 4]), Arg::i32(0)];
+    launch(&m, "k", &config(1, 1000), &mut args).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(words(&args[0]), [33]);
+    let dup = format!("{HEAD}.visible .entry k()\n{{\nL:\nL:\nret;\n}}\n");
+    match Module::read(&dup) {
+        Err(RunError::Invalid { line: 7, what, .. }) => assert_eq!(what, "L"),
+        other => panic!("{other:?}"),
+    }
+}
