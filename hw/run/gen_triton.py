@@ -110,6 +110,22 @@ def dot_e4m3(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, B
     tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)
 
 
+@triton.jit
+def dot_tma(a_desc, b_desc, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    """c[M, N] (f32) = a @ b (f16), A and B tiles moved by the tensor memory accelerator
+    (host-side tensor descriptors: cp.async.bulk.tensor, mbarriers)."""
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = a_desc.load([pid_m * BM, k])
+        b = b_desc.load([k, pid_n * BN])
+        acc = tl.dot(a, b, acc)
+    rm = pid_m * BM + tl.arange(0, BM)
+    rn = pid_n * BN + tl.arange(0, BN)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)
+
+
 KERNELS = {
     "axpy_bf16": (axpy_bf16, {"x_ptr": "*fp32", "y_ptr": "*fp32", "out_ptr": "*bf16", "n": "i32",
                               "alpha": "fp32", "BLOCK": "constexpr"}, {"BLOCK": 256}, 4),
@@ -128,6 +144,11 @@ KERNELS = {
     "dot_e4m3": (dot_e4m3, {"a_ptr": "*fp8e4nv", "b_ptr": "*fp8e4nv", "c_ptr": "*fp32", "M": "i32",
                             "N": "i32", "K": "i32", "BM": "constexpr", "BN": "constexpr",
                             "BK": "constexpr"}, {"BM": 64, "BN": 64, "BK": 64}, 4),
+    # Triton's launcher encodes these tensor maps with swizzle 64B (A: 64 x 32 f16 boxes) and
+    # 128B (B: 32 x 64), as k.metadata.tensordesc_meta says; hw/run/harness.cu does the same.
+    "dot_tma": (dot_tma, {"a_desc": "tensordesc<fp16[64, 32]>", "b_desc": "tensordesc<fp16[32, 64]>",
+                          "c_ptr": "*fp32", "M": "i32", "N": "i32", "K": "i32", "BM": "constexpr",
+                          "BN": "constexpr", "BK": "constexpr"}, {"BM": 64, "BN": 64, "BK": 32}, 4),
 }
 
 
@@ -139,7 +160,7 @@ def main():
         k = triton.compile(src, target=GPUTarget("cuda", 90, 32), options={"num_warps": warps})
         with open(os.path.join(out, name + ".ptx"), "w") as f:
             f.write(k.asm["ptx"])
-        print(name, k.metadata.shared, file=sys.stderr)
+        print(name, k.metadata.shared, getattr(k.metadata, "tensordesc_meta", None), file=sys.stderr)
 
 
 if __name__ == "__main__":
