@@ -269,6 +269,32 @@ pub(crate) fn decode(
             }
         }
         "fence" | "membar" => fence(&d, &q)?,
+        "cvta" => cvta(&d, &q)?,
+        "elect" => {
+            if q != ["sync"] {
+                return Err(d.unsupported(ins.opcode, "elect form not modelled"));
+            }
+            d.count(2)?;
+            let name = |n: &str| {
+                if n == "_" {
+                    Ok(None)
+                } else {
+                    d.reg(n).map(Some)
+                }
+            };
+            let (dst, p) = match d.operand(0)? {
+                Operand::Pair(a, b) => (name(a)?, name(b)?),
+                Operand::Name(a) => (name(a)?, None),
+                _ => return Err(invalid(line, ins.text, "elect.sync needs d|p")),
+            };
+            OpKind::Elect {
+                d: dst,
+                p,
+                mask: d.src(1)?,
+            }
+        }
+        "mbarrier" => mbarrier(&d, &q)?,
+        "cp" => tma(&d, &q)?,
         "wgmma" => crate::wgmma::decode(&d.wgmma_view()?, &q)?,
         _ => return Err(d.unsupported(ins.opcode, "instruction not modelled yet")),
     };
@@ -759,12 +785,125 @@ fn memory(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
     }
 }
 
+fn cvta(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
+    d.count(2)?;
+    let (to_generic, rest) = match q {
+        ["to", rest @ ..] => (false, rest),
+        rest => (true, rest),
+    };
+    let window = match rest {
+        ["param", "u64"] => crate::op::PARAM_WINDOW,
+        ["global", "u64"] => 0,
+        _ => {
+            return Err(d.unsupported(
+                d.ins.opcode,
+                "cvta form not modelled (param and global only)",
+            ))
+        }
+    };
+    Ok(OpKind::Cvta {
+        d: d.dst(0)?,
+        a: d.src(1)?,
+        window,
+        to_generic,
+    })
+}
+
+fn mbarrier(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
+    let shared = |s: &str| s == "shared::cta" || s == "shared";
+    let state = |i: usize| -> Result<Option<u32>, RunError> {
+        match d.operand(i)? {
+            Operand::Name("_") => Ok(None),
+            _ => d.dst(i).map(Some),
+        }
+    };
+    match q {
+        ["init", s, "b64"] if shared(s) => {
+            d.count(2)?;
+            Ok(OpKind::MbarInit {
+                addr: d.addr(0)?,
+                count: d.src(1)?,
+            })
+        }
+        ["arrive", "expect_tx", s, "b64"] if shared(s) => {
+            d.count(3)?;
+            Ok(OpKind::MbarArrive {
+                state: state(0)?,
+                addr: d.addr(1)?,
+                tx: Some(d.src(2)?),
+            })
+        }
+        ["arrive", s, "b64"] if shared(s) => {
+            d.count(2)?;
+            Ok(OpKind::MbarArrive {
+                state: state(0)?,
+                addr: d.addr(1)?,
+                tx: None,
+            })
+        }
+        ["try_wait" | "test_wait", "parity", s, "b64"] if shared(s) => {
+            d.count(3)?;
+            Ok(OpKind::MbarTryWait {
+                p: d.dst(0)?,
+                addr: d.addr(1)?,
+                parity: d.src(2)?,
+            })
+        }
+        ["inval", s, "b64"] if shared(s) => {
+            d.count(1)?;
+            Ok(OpKind::MbarInval { addr: d.addr(0)? })
+        }
+        _ => Err(d.unsupported(d.ins.opcode, "mbarrier form not modelled")),
+    }
+}
+
+/// `cp.async.bulk.tensor.{1d,2d}.shared::cta.global[.tile].mbarrier::complete_tx::bytes` (the
+/// tensor operand `[map, {c0, c1}]` is read as two operands, `[map]` and `{c0, c1}`).
+fn tma(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
+    let dims = match q {
+        ["async", "bulk", "tensor", dim, dst, "global", rest @ ..]
+            if matches!(*dst, "shared::cta" | "shared::cluster")
+                && (rest == ["mbarrier::complete_tx::bytes"]
+                    || rest == ["tile", "mbarrier::complete_tx::bytes"]) =>
+        {
+            match *dim {
+                "1d" => 1,
+                "2d" => 2,
+                _ => {
+                    return Err(
+                        d.unsupported(dim, "only 1-D and 2-D tensor copies are modelled yet")
+                    )
+                }
+            }
+        }
+        _ => return Err(d.unsupported(d.ins.opcode, "cp.async form not modelled yet")),
+    };
+    d.count(4)?;
+    let coords = match d.operand(2)? {
+        Operand::Vector(v) => v
+            .iter()
+            .map(|o| d.src_of(o))
+            .collect::<Result<Vec<_>, _>>()?,
+        o => vec![d.src_of(o)?],
+    };
+    if coords.len() != dims {
+        return Err(invalid(d.line, d.ins.text, "one coordinate per dimension"));
+    }
+    Ok(OpKind::TmaLoad {
+        dst: d.addr(0)?,
+        map: d.addr(1)?,
+        coords,
+        mbar: d.addr(3)?,
+    })
+}
+
 /// Fences whose ordering a sequentially consistent run already gives.
 fn fence(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
     let known: &[&[&str]] = &[
         &["proxy", "async"],
         &["proxy", "async", "shared::cta"],
         &["proxy", "async", "global"],
+        &["mbarrier_init", "release", "cluster"],
         &["sc", "cta"],
         &["acq_rel", "cta"],
         &["sc", "gpu"],

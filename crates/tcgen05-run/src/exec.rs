@@ -13,11 +13,14 @@ use crate::float::{f32_binary, f32_fma, f32_to_16, f32_to_f8, ftz32, NAN32};
 use crate::int::{self, mask, sext};
 use crate::memory::{read_window, write_window, Global};
 use crate::module::Kernel;
+use crate::op::PARAM_WINDOW;
 use crate::op::{
     Addr, BoolOp, Cmp, Conv, FloatOp, IRnd, Op, OpKind, Rnd, ShflMode, Space, Special, Src, Ty,
     UCmp,
 };
+use crate::tensor_map::{perform, Copy, TensorMap, TAG};
 use crate::wgmma::{complete, Pending, Queue};
+use std::collections::HashMap;
 use tcgen05::emulator::Cta as EmuCta;
 use tcgen05::numerics::Format;
 
@@ -88,6 +91,32 @@ struct Cta<'a> {
     nregs: usize,
     /// The core emulator's CTA state, created at the first `wgmma`.
     emu: Option<Box<EmuCta>>,
+    /// The launch's tensor maps with their tensors' addresses.
+    maps: &'a [(TensorMap, u64)],
+    /// Initialised mbarriers by shared address.
+    mbars: HashMap<u32, Mbar>,
+    /// Bulk tensor copies issued and not yet performed.
+    copies: Vec<Copy>,
+}
+
+/// The state of one mbarrier (PTX ISA 9.7.13.15.1): arrivals expected per phase, arrivals
+/// still pending, the transaction count, and the current phase.
+#[derive(Clone, Copy, Debug)]
+struct Mbar {
+    expected: u64,
+    pending: u64,
+    tx: i64,
+    phase: u64,
+}
+
+impl Mbar {
+    /// Completes the current phase when every arrival and every transaction byte is in.
+    fn settle(&mut self) {
+        if self.pending == 0 && self.tx == 0 {
+            self.phase += 1;
+            self.pending = self.expected;
+        }
+    }
 }
 
 /// Runs every CTA of the grid.
@@ -97,6 +126,7 @@ pub(crate) fn run(
     params: &[u8],
     dynamic_shared: u32,
     global: &mut Global,
+    maps: &[(TensorMap, u64)],
     limits: Limits,
 ) -> Result<Stats, RunError> {
     let mut stats = Stats::default();
@@ -113,6 +143,9 @@ pub(crate) fn run(
                     global,
                     nregs: kernel.registers as usize,
                     emu: None,
+                    maps,
+                    mbars: HashMap::new(),
+                    copies: Vec::new(),
                 };
                 run_cta(&mut cta, &mut stats, limits)?;
                 stats.ctas += 1;
@@ -289,6 +322,18 @@ fn step(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, active: u32, exec: u32) -> Res
             return Ok(());
         }
         OpKind::Shfl { .. } => shfl(cta, w, op, exec)?,
+        OpKind::Elect { d, p, mask } => {
+            let m = exec & (val(cta, w, n, 0, *mask) as u32);
+            let leader = m.trailing_zeros() as usize;
+            for l in lanes(exec) {
+                if let Some(d) = d {
+                    w.regs[l * n + *d as usize] = if m == 0 { 0 } else { leader as u64 };
+                }
+                if let Some(p) = p {
+                    w.regs[l * n + *p as usize] = u64::from(l == leader);
+                }
+            }
+        }
         OpKind::Wgmma { .. } | OpKind::WgmmaCommit | OpKind::WgmmaWait { .. } => {
             if exec != active || active != u32::MAX {
                 return Err(RunError::Unsupported {
@@ -556,16 +601,153 @@ fn lane_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), Run
             return Ok(());
         }
         OpKind::Bfe { ty, d, a, b, c } => (*d, bfe(*ty, v(*a), v(*b), v(*c))),
+        OpKind::Cvta {
+            d,
+            a,
+            window,
+            to_generic,
+        } => {
+            let x = v(*a);
+            (
+                *d,
+                if *to_generic {
+                    x.wrapping_add(*window)
+                } else {
+                    x.wrapping_sub(*window)
+                },
+            )
+        }
+        OpKind::MbarInit { .. }
+        | OpKind::MbarArrive { .. }
+        | OpKind::MbarTryWait { .. }
+        | OpKind::MbarInval { .. }
+        | OpKind::TmaLoad { .. } => return mbarrier_op(cta, w, op, l),
         OpKind::Bra { .. }
         | OpKind::Exit
         | OpKind::BarSync { .. }
         | OpKind::Shfl { .. }
+        | OpKind::Elect { .. }
         | OpKind::Fence
         | OpKind::Wgmma { .. }
         | OpKind::WgmmaCommit
         | OpKind::WgmmaWait { .. } => return Ok(()),
     };
     w.regs[l * n + d as usize] = value;
+    Ok(())
+}
+
+fn no_mbarrier(line: u32, at: u32) -> RunError {
+    RunError::Invalid {
+        line,
+        what: format!("mbarrier at shared 0x{at:x}"),
+        why: "used before mbarrier.init (PTX ISA 9.7.13.15)",
+    }
+}
+
+/// The mbarrier and bulk tensor copy instructions, for one thread.
+fn mbarrier_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), RunError> {
+    let n = cta.nregs;
+    let shared_at = |cta: &Cta<'_>, a: Addr| (address(cta, w, l, a) & 0xFFFF_FFFF) as u32;
+    match &op.kind {
+        OpKind::MbarInit { addr, count } => {
+            let c = val(cta, w, n, l, *count);
+            cta.mbars.insert(
+                shared_at(cta, *addr),
+                Mbar {
+                    expected: c,
+                    pending: c,
+                    tx: 0,
+                    phase: 0,
+                },
+            );
+        }
+        OpKind::MbarArrive { addr, tx, state } => {
+            let at = shared_at(cta, *addr);
+            let bytes = tx.map_or(0, |t| val(cta, w, n, l, t) as i64);
+            let m = cta
+                .mbars
+                .get_mut(&at)
+                .ok_or_else(|| no_mbarrier(op.line, at))?;
+            let phase = m.phase;
+            m.tx += bytes;
+            m.pending = m.pending.saturating_sub(1);
+            m.settle();
+            if let Some(s) = state {
+                w.regs[l * n + *s as usize] = phase;
+            }
+        }
+        OpKind::MbarTryWait { p, addr, parity } => {
+            let at = shared_at(cta, *addr);
+            let want = val(cta, w, n, l, *parity) & 1;
+            perform_copies(cta, at)?;
+            let m = cta
+                .mbars
+                .get_mut(&at)
+                .ok_or_else(|| no_mbarrier(op.line, at))?;
+            m.settle();
+            let phase = m.phase;
+            w.regs[l * n + *p as usize] = u64::from(phase & 1 != want);
+        }
+        OpKind::MbarInval { addr } => {
+            let at = shared_at(cta, *addr);
+            cta.mbars.remove(&at);
+        }
+        OpKind::TmaLoad {
+            dst,
+            map,
+            coords,
+            mbar,
+        } => {
+            let map_at = address(cta, w, l, *map);
+            let off = map_at.checked_sub(PARAM_WINDOW).unwrap_or(map_at);
+            let tag = read_window(cta.params, op.line, "param", off, 8)?;
+            let index = read_window(cta.params, op.line, "param", off + 8, 8)?;
+            if tag.to_le_bytes() != TAG || index as usize >= cta.maps.len() {
+                return Err(RunError::Invalid {
+                    line: op.line,
+                    what: format!("tensor map at 0x{map_at:x}"),
+                    why: "not the address of a tensor map parameter",
+                });
+            }
+            let coords = coords
+                .iter()
+                .map(|c| sext(val(cta, w, n, l, *c), 32))
+                .collect();
+            let copy = Copy {
+                line: op.line,
+                map: index as usize,
+                coords,
+                dst: shared_at(cta, *dst),
+                mbar: shared_at(cta, *mbar),
+            };
+            cta.copies.push(copy);
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Performs, in issue order, every pending copy that completes its transactions on the
+/// mbarrier at `at`: as late as PTX allows, when a thread waits for it.
+fn perform_copies(cta: &mut Cta<'_>, at: u32) -> Result<(), RunError> {
+    let (mine, rest): (Vec<Copy>, Vec<Copy>) = std::mem::take(&mut cta.copies)
+        .into_iter()
+        .partition(|c| c.mbar == at);
+    cta.copies = rest;
+    for c in mine {
+        let (map, base) = &cta.maps[c.map];
+        let global = &*cta.global;
+        let line = c.line;
+        perform(map, *base, &c, &mut cta.shared, &mut |a, s| {
+            global.read(line, a, s)
+        })?;
+        let m = cta
+            .mbars
+            .get_mut(&at)
+            .ok_or_else(|| no_mbarrier(c.line, at))?;
+        m.tx -= map.box_bytes() as i64;
+        m.settle();
+    }
     Ok(())
 }
 

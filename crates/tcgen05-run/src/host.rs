@@ -5,6 +5,7 @@ use crate::error::RunError;
 use crate::exec::{self, Limits, Shape, Stats};
 use crate::memory::{Global, Region, BUFFER_BASE, BUFFER_STRIDE};
 use crate::module::{Kernel, Module};
+use crate::tensor_map::{TensorMap, TAG};
 
 /// One kernel argument.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -16,6 +17,10 @@ pub enum Arg {
     Null,
     /// A scalar, as its little-endian bytes (its length must be the parameter's size).
     Scalar(Vec<u8>),
+    /// A tensor map (a 128-byte `.param .align 64 .b8 [128]`, as `CUtensorMap` is passed by
+    /// value) and the bytes of the tensor it describes (placed in global memory like a buffer;
+    /// the kernel reaches them only through the map).
+    TensorMap(TensorMap, Vec<u8>),
 }
 
 impl Arg {
@@ -97,9 +102,12 @@ fn check_config(k: &Kernel, c: &Config) -> Result<(), RunError> {
     Ok(())
 }
 
+/// The parameter buffer and the tensor maps with their buffers' addresses.
+type Bound = (Vec<u8>, Vec<(TensorMap, u64)>);
+
 /// Lays the arguments out in the kernel's parameter buffer and places the buffers in global
 /// memory.
-fn bind(k: &Kernel, args: &[Arg], global: &mut Global) -> Result<Vec<u8>, RunError> {
+fn bind(k: &Kernel, args: &[Arg], global: &mut Global) -> Result<Bound, RunError> {
     if args.len() != k.params.len() {
         return Err(RunError::Argument {
             param: k.name.clone(),
@@ -116,6 +124,7 @@ fn bind(k: &Kernel, args: &[Arg], global: &mut Global) -> Result<Vec<u8>, RunErr
         });
     }
     let mut buf = vec![0u8; k.param_bytes as usize];
+    let mut maps = Vec::new();
     for (p, a) in k.params.iter().zip(args) {
         let bytes = match a {
             Arg::Buffer(b) => {
@@ -134,6 +143,25 @@ fn bind(k: &Kernel, args: &[Arg], global: &mut Global) -> Result<Vec<u8>, RunErr
             }
             Arg::Null => 0u64.to_le_bytes().to_vec(),
             Arg::Scalar(s) => s.clone(),
+            Arg::TensorMap(m, data) => {
+                m.validate().map_err(|e| match e {
+                    RunError::Argument { param, why } => RunError::Argument {
+                        param: format!("{} ({param})", p.name),
+                        why,
+                    },
+                    e => e,
+                })?;
+                let base = BUFFER_BASE + BUFFER_STRIDE * global.regions.len() as u64;
+                global.regions.push(Region {
+                    base,
+                    bytes: data.clone(),
+                });
+                let mut b = vec![0u8; 128];
+                b[..8].copy_from_slice(&TAG);
+                b[8..16].copy_from_slice(&(maps.len() as u64).to_le_bytes());
+                maps.push((m.clone(), base));
+                b
+            }
         };
         if bytes.len() != p.size as usize {
             return Err(RunError::Argument {
@@ -154,7 +182,7 @@ fn bind(k: &Kernel, args: &[Arg], global: &mut Global) -> Result<Vec<u8>, RunErr
         let at = p.offset as usize;
         buf[at..at + bytes.len()].copy_from_slice(&bytes);
     }
-    Ok(buf)
+    Ok((buf, maps))
 }
 
 /// Runs `kernel` of `module` over the grid. Buffers in `args` are updated in place.
@@ -179,18 +207,30 @@ pub fn launch(
         });
     }
     let first_buffer = global.regions.len();
-    let params = bind(k, args, &mut global)?;
+    let (params, maps) = bind(k, args, &mut global)?;
     let shape = Shape {
         grid: config.grid,
         block: config.block,
     };
-    let stats = exec::run(k, shape, &params, config.shared, &mut global, config.limits)?;
+    let stats = exec::run(
+        k,
+        shape,
+        &params,
+        config.shared,
+        &mut global,
+        &maps,
+        config.limits,
+    )?;
+    // Regions were placed in argument order, one per buffer and per tensor map.
     let mut regions = global.regions.into_iter().skip(first_buffer);
     for a in args.iter_mut() {
-        if let Arg::Buffer(b) = a {
-            if let Some(r) = regions.next() {
-                *b = r.bytes;
+        match a {
+            Arg::Buffer(b) | Arg::TensorMap(_, b) => {
+                if let Some(r) = regions.next() {
+                    *b = r.bytes;
+                }
             }
+            Arg::Null | Arg::Scalar(_) => {}
         }
     }
     Ok(stats)

@@ -38,6 +38,7 @@ pub mod memory;
 pub mod module;
 pub mod op;
 mod statement;
+pub mod tensor_map;
 mod wgmma;
 
 pub use error::RunError;

@@ -286,6 +286,15 @@ impl Builder {
         let Some(k) = self.kernel.as_mut() else {
             return Err(invalid(line, text, "an instruction outside a function"));
         };
+        // The tensor operand of a bulk tensor copy, `[map, {c0, c1}]`, is read as `[map], {c0, c1}`
+        // (the core's reader takes addresses of one register and an offset).
+        let owned;
+        let text = if text.contains("cp.async.bulk.tensor") {
+            owned = text.replacen(", {", "], {", 1).replacen("}]", "}", 1);
+            owned.as_str()
+        } else {
+            text
+        };
         let ins = tcgen05::ptx_reader::read_instruction(text)
             .map_err(|_| invalid(line, text, "not a PTX instruction"))?;
         let names = Names {

@@ -663,9 +663,78 @@ pub enum OpKind {
         /// The most groups left pending.
         n: u64,
     },
+    /// `cvta.param.u64` / `cvta.to.param.u64`: between a parameter-space address and its
+    /// generic address ([`PARAM_WINDOW`] + offset); `cvta.global` is the identity.
+    Cvta {
+        /// Destination slot.
+        d: u32,
+        /// Source.
+        a: Src,
+        /// The generic window's first address (0 for global).
+        window: u64,
+        /// To generic (true) or from generic (`.to`).
+        to_generic: bool,
+    },
+    /// `elect.sync d|p, membermask`: the lowest active lane of the mask is elected (PTX ISA
+    /// 9.7.13.x): `d` = its lane id in every thread, `p` true in it alone.
+    Elect {
+        /// Lane id destination (`None` for `_`).
+        d: Option<u32>,
+        /// Predicate destination.
+        p: Option<u32>,
+        /// Member mask.
+        mask: Src,
+    },
+    /// `mbarrier.init.shared::cta.b64 [addr], count` (PTX ISA 9.7.13.15).
+    MbarInit {
+        /// The mbarrier's shared address.
+        addr: Addr,
+        /// Expected arrivals per phase.
+        count: Src,
+    },
+    /// `mbarrier.arrive[.expect_tx].shared::cta.b64 state, [addr][, tx]`: adds `tx` to the
+    /// transaction count, then one arrival.
+    MbarArrive {
+        /// The mbarrier's shared address.
+        addr: Addr,
+        /// Expected transaction bytes.
+        tx: Option<Src>,
+        /// The state destination (`None` for `_`).
+        state: Option<u32>,
+    },
+    /// `mbarrier.try_wait.parity.shared::cta.b64 p, [addr], parity` (also `test_wait`): true
+    /// once the phase of that parity has completed.
+    MbarTryWait {
+        /// Predicate destination.
+        p: u32,
+        /// The mbarrier's shared address.
+        addr: Addr,
+        /// Phase parity.
+        parity: Src,
+    },
+    /// `mbarrier.inval.shared::cta.b64 [addr]`.
+    MbarInval {
+        /// The mbarrier's shared address.
+        addr: Addr,
+    },
+    /// `cp.async.bulk.tensor.Nd.shared::cta.global.mbarrier::complete_tx::bytes [dst], [map,
+    /// {coords}], [mbar]` (tile mode): queued; performed when a thread waits on `mbar`.
+    TmaLoad {
+        /// Shared destination.
+        dst: Addr,
+        /// The tensor map's address (generic or parameter space).
+        map: Addr,
+        /// Box coordinates, innermost first.
+        coords: Vec<Src>,
+        /// The mbarrier.
+        mbar: Addr,
+    },
     /// `ret` from the kernel, or `exit`.
     Exit,
 }
+
+/// The generic address of parameter-space offset 0 (what `cvta.param` adds).
+pub const PARAM_WINDOW: u64 = 0x0600_0000_0000;
 
 /// A one-operand integer operation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

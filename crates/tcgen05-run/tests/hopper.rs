@@ -5,6 +5,8 @@
 
 use std::path::PathBuf;
 
+use tcgen05::shared_memory_descriptor::Swizzle;
+use tcgen05_run::tensor_map::TensorMap;
 use tcgen05_run::{launch, Arg, Config, Module};
 
 fn repo(path: &str) -> PathBuf {
@@ -226,4 +228,57 @@ fn dot_bf16_wgmma_matches_the_gpu() {
 #[test]
 fn dot_e4m3_wgmma_matches_the_gpu() {
     dot("dot_e4m3", true, (64, 128, 128), (12, 13));
+}
+
+/// A 2-D f16 tensor map of `rows x cols` (row-major) with `box_rows x box_cols` boxes, as the
+/// harness encodes it with `cuTensorMapEncodeTiled` (dimensions innermost first), over `data`.
+fn map(
+    data: Vec<u8>,
+    (rows, cols): (u64, u64),
+    (box_rows, box_cols): (u32, u32),
+    swizzle: Swizzle,
+) -> Arg {
+    let m = TensorMap {
+        element_bytes: 2,
+        dims: vec![cols, rows],
+        strides: vec![cols * 2],
+        box_dims: vec![box_cols, box_rows],
+        element_strides: vec![1, 1],
+        swizzle,
+    };
+    Arg::TensorMap(m, data)
+}
+
+/// The harness's `dot_tma`: tiles moved by `cp.async.bulk.tensor` with 64B- and 128B-swizzled
+/// tensor maps, completion through mbarriers.
+#[test]
+fn dot_tma_matches_the_gpu() {
+    let (m, n, k) = (128usize, 128usize, 96usize);
+    let (a, b) = (inputs16(14, m * k), inputs16(15, k * n));
+    let args = vec![
+        map(a, (m as u64, k as u64), (64, 32), Swizzle::B64),
+        Arg::i32(m as i32),
+        Arg::i32(k as i32),
+        Arg::i64(k as i64),
+        Arg::i64(1),
+        map(b, (k as u64, n as u64), (32, 64), Swizzle::B128),
+        Arg::i32(k as i32),
+        Arg::i32(n as i32),
+        Arg::i64(n as i64),
+        Arg::i64(1),
+        Arg::Buffer(vec![0xAB; 4 * (m * n + 16)]),
+        Arg::i32(m as i32),
+        Arg::i32(n as i32),
+        Arg::i32(k as i32),
+        Arg::Null,
+        Arg::Null,
+    ];
+    let got = run(
+        "dot_tma",
+        [(m / 64) as u32, (n / 64) as u32],
+        24600,
+        args,
+        10,
+    );
+    assert_same("dot_tma", &got, 4);
 }
