@@ -151,3 +151,65 @@ fn labels_are_scoped_to_their_block() {
         other => panic!("{other:?}"),
     }
 }
+
+/// Tensor maps are checked with `cuTensorMapEncodeTiled`'s rules, each refusal naming its field.
+#[test]
+fn tensor_map_rules() {
+    use tcgen05::shared_memory_descriptor::Swizzle;
+    use tcgen05_run::tensor_map::TensorMap;
+    let good = TensorMap {
+        element_bytes: 2,
+        dims: vec![64, 64],
+        strides: vec![128],
+        box_dims: vec![64, 8],
+        element_strides: vec![1, 1],
+        swizzle: Swizzle::B128,
+    };
+    assert_eq!(good.validate(), Ok(()));
+    let field = |m: TensorMap| match m.validate() {
+        Err(RunError::Argument { param, .. }) => param,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(
+        field(TensorMap {
+            box_dims: vec![64, 300],
+            ..good.clone()
+        }),
+        "tensor map boxDim[1]"
+    );
+    assert_eq!(
+        field(TensorMap {
+            strides: vec![120],
+            ..good.clone()
+        }),
+        "tensor map globalStrides[0]"
+    );
+    assert_eq!(
+        field(TensorMap {
+            box_dims: vec![4, 8],
+            ..good.clone()
+        }),
+        "tensor map boxDim[0]"
+    );
+    assert_eq!(
+        field(TensorMap {
+            swizzle: Swizzle::B64,
+            ..good.clone()
+        }),
+        "tensor map swizzle"
+    );
+    assert_eq!(
+        field(TensorMap {
+            dims: vec![0, 64],
+            ..good.clone()
+        }),
+        "tensor map globalDim[0]"
+    );
+    assert_eq!(
+        field(TensorMap {
+            element_strides: vec![1, 9],
+            ..good
+        }),
+        "tensor map elementStrides[1]"
+    );
+}
