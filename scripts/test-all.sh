@@ -44,16 +44,17 @@ fi
 step "documentation builds without warnings"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --all-features
 
-step "crates publishable: cargo publish --dry-run of the core, the SVG crate and the command (packaged, built from the package)"
+step "crates publishable: cargo publish --dry-run of the core, the SVG crate, the interpreter and the command (packaged, built from the package)"
 # Cargo treats a registry crate as immutable: it reuses the sources it once unpacked from the
 # dry run's temporary registry (under CARGO_HOME, keyed by this checkout's path) and the crates
 # built from them, so a second run in the same checkout would verify the command against the
 # core of the first. Both are removed first; the packages are built in their own folder, whose
 # other dependencies stay built between runs.
 rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/tcgen05-0.1.0 \
-  "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/tcgen05-svg-0.1.0 target/package \
+  "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/tcgen05-svg-0.1.0 \
+  "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/tcgen05-run-0.1.0 target/package \
   target/publish/debug/.fingerprint/tcgen05-* target/publish/debug/deps/*tcgen05*
-CARGO_TARGET_DIR=target/publish cargo publish --dry-run --allow-dirty -q -p tcgen05 -p tcgen05-svg -p tcgen05-cli
+CARGO_TARGET_DIR=target/publish cargo publish --dry-run --allow-dirty -q -p tcgen05 -p tcgen05-svg -p tcgen05-run -p tcgen05-cli
 
 step "declared minimum Rust versions (scripts/msrv.sh: the core on its rust-version, the command on its own)"
 set +e

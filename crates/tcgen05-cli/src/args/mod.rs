@@ -12,6 +12,7 @@ pub mod layout_sf;
 pub mod number;
 pub mod numerics;
 pub mod ptx;
+pub mod run;
 pub mod scan;
 pub mod tmem;
 pub mod value;
@@ -28,6 +29,7 @@ use explain::ExplainArgs;
 use layout::Layout;
 use numerics::Numerics;
 use ptx::PtxCommand;
+use run::RunArgs;
 use tmem::Tmem;
 
 /// `tcgen05`: check compiled kernels, and decode, encode, emulate and explain NVIDIA Blackwell's tcgen05
@@ -159,6 +161,9 @@ tcgen05 encode zmask --skip-span 2 --use-span 3 --m 128 --n 64"
     /// `idesc.reserved_bit`), or list them all.
     #[command(after_help = explain::EXPLAIN_HELP)]
     Explain(ExplainArgs),
+    /// Run a whole kernel from its PTX on the CPU (threads, warps, CTAs), bit for bit.
+    #[command(after_help = run::RUN_HELP)]
+    Run(RunArgs),
 }
 
 /// `decode` subcommands.

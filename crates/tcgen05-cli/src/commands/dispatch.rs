@@ -4,6 +4,7 @@
 use std::fmt;
 use std::io::{self, BufReader, BufWriter, Write as _};
 
+use super::run as run_kernel;
 use super::target::resolve_target;
 use super::{
     batch, check, emulate, explain, idesc, layout, numerics, ptx, shapes, smem, tmem, zmask,
@@ -124,5 +125,6 @@ pub fn run(ctx: Ctx, command: &Command, warnings: &[(bool, String)]) -> Result<S
         Command::Check(a) => Ok(check::run(ctx, a)?),
         Command::Emulate(a) => Ok(emulate::run(ctx, a)?),
         Command::Explain(a) => emit(explain::run(ctx, a)),
+        Command::Run(a) => Ok(run_kernel::run(ctx, a)?),
     }
 }

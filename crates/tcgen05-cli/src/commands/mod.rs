@@ -15,6 +15,7 @@ pub mod layout_sf;
 pub mod numerics;
 pub mod problem;
 pub mod ptx;
+pub mod run;
 pub mod shapes;
 pub mod smem;
 pub mod target;

@@ -16,6 +16,7 @@ mod layout_sf;
 mod numerics;
 mod ptx;
 mod readme;
+mod run;
 mod shapes;
 mod smem;
 mod snapshots;

@@ -1,0 +1,1101 @@
+//! Executes a kernel: CTAs one after another, each CTA's warps round-robin, each warp 32
+//! threads with their own registers and program counters.
+//!
+//! Divergence and reconvergence: a warp always executes the instruction of the smallest
+//! program counter among its runnable threads, for every thread at that counter (min-PC
+//! scheduling). Threads that branched ahead wait until the others reach them, so a warp
+//! reconverges at the first instruction both paths reach, as structured PTX code requires.
+//! `bar.sync` blocks the threads that reach it until every thread of the CTA that has not
+//! exited waits there (PTX ISA 9.7.13.1); a CTA in which no warp can move is reported.
+
+use crate::error::RunError;
+use crate::float::{f32_binary, f32_fma, f32_to_16, f32_to_f8, ftz32, NAN32};
+use crate::int::{self, mask, sext};
+use crate::memory::{read_window, write_window, Global};
+use crate::module::Kernel;
+use crate::op::PARAM_WINDOW;
+use crate::op::{
+    Addr, BoolOp, Cmp, Conv, FloatOp, IRnd, Op, OpKind, Rnd, ShflMode, Space, Special, Src, Ty,
+    UCmp,
+};
+use crate::tensor_map::{perform, Copy, TensorMap, TAG};
+use crate::wgmma::{complete, Pending, Queue};
+use std::collections::HashMap;
+use tcgen05::emulator::Cta as EmuCta;
+use tcgen05::numerics::Format;
+
+/// Threads per warp.
+pub const WARP: usize = 32;
+
+/// Bounds of a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// The most warp-instructions the whole run may execute.
+    pub steps: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            steps: 1_000_000_000,
+        }
+    }
+}
+
+/// What a run did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Warp-instructions executed (one per instruction a warp issues, whatever its mask).
+    pub warp_instructions: u64,
+    /// Thread-instructions executed (guard-true threads).
+    pub thread_instructions: u64,
+    /// CTAs run.
+    pub ctas: u64,
+}
+
+/// The launch shape of a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    /// Grid dimensions in CTAs.
+    pub grid: [u32; 3],
+    /// Block dimensions in threads.
+    pub block: [u32; 3],
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    Run,
+    Barrier,
+    Exited,
+}
+
+struct Warp {
+    id: u32,
+    /// Issued `wgmma` operations not yet retired.
+    wgmma: Queue,
+    /// Lanes that exist (the last warp of a CTA may be partial).
+    lanes: usize,
+    pc: [usize; WARP],
+    state: [State; WARP],
+    regs: Vec<u64>,
+}
+
+/// Everything a warp's instruction may touch besides its own registers.
+struct Cta<'a> {
+    kernel: &'a Kernel,
+    shape: Shape,
+    ctaid: [u32; 3],
+    params: &'a [u8],
+    shared: Vec<u8>,
+    global: &'a mut Global,
+    nregs: usize,
+    /// The core emulator's CTA state, created at the first `wgmma`.
+    emu: Option<Box<EmuCta>>,
+    /// The launch's tensor maps with their tensors' addresses.
+    maps: &'a [(TensorMap, u64)],
+    /// Initialised mbarriers by shared address.
+    mbars: HashMap<u32, Mbar>,
+    /// Bulk tensor copies issued and not yet performed.
+    copies: Vec<Copy>,
+}
+
+/// The state of one mbarrier (PTX ISA 9.7.13.15.1): arrivals expected per phase, arrivals
+/// still pending, the transaction count, and the current phase.
+#[derive(Clone, Copy, Debug)]
+struct Mbar {
+    expected: u64,
+    pending: u64,
+    tx: i64,
+    phase: u64,
+}
+
+impl Mbar {
+    /// Completes the current phase when every arrival and every transaction byte is in.
+    fn settle(&mut self) {
+        if self.pending == 0 && self.tx == 0 {
+            self.phase += 1;
+            self.pending = self.expected;
+        }
+    }
+}
+
+/// Runs every CTA of the grid.
+pub(crate) fn run(
+    kernel: &Kernel,
+    shape: Shape,
+    params: &[u8],
+    dynamic_shared: u32,
+    global: &mut Global,
+    maps: &[(TensorMap, u64)],
+    limits: Limits,
+) -> Result<Stats, RunError> {
+    let mut stats = Stats::default();
+    let shared_bytes = (kernel.static_shared + dynamic_shared) as usize;
+    for z in 0..shape.grid[2] {
+        for y in 0..shape.grid[1] {
+            for x in 0..shape.grid[0] {
+                let mut cta = Cta {
+                    kernel,
+                    shape,
+                    ctaid: [x, y, z],
+                    params,
+                    shared: vec![0; shared_bytes],
+                    global,
+                    nregs: kernel.registers as usize,
+                    emu: None,
+                    maps,
+                    mbars: HashMap::new(),
+                    copies: Vec::new(),
+                };
+                run_cta(&mut cta, &mut stats, limits)?;
+                stats.ctas += 1;
+            }
+        }
+    }
+    Ok(stats)
+}
+
+fn run_cta(cta: &mut Cta<'_>, stats: &mut Stats, limits: Limits) -> Result<(), RunError> {
+    let threads = (cta.shape.block[0] * cta.shape.block[1] * cta.shape.block[2]) as usize;
+    let mut warps: Vec<Warp> = (0..threads.div_ceil(WARP))
+        .map(|w| Warp {
+            id: w as u32,
+            lanes: (threads - w * WARP).min(WARP),
+            pc: [0; WARP],
+            state: [State::Run; WARP],
+            regs: vec![0; WARP * cta.nregs],
+            wgmma: Queue::default(),
+        })
+        .collect();
+    for w in &mut warps {
+        for l in w.lanes..WARP {
+            w.state[l] = State::Exited;
+        }
+    }
+    loop {
+        let mut progressed = false;
+        for w in &mut warps {
+            progressed |= run_warp(cta, w, stats, limits)?;
+        }
+        let live = count(&warps, |s| s != State::Exited);
+        if live == 0 {
+            return Ok(());
+        }
+        if count(&warps, |s| s == State::Barrier) == live {
+            release_barrier(cta, &mut warps);
+            progressed = true;
+        }
+        if !progressed {
+            return Err(RunError::NoProgress {
+                cta: cta.ctaid,
+                waiting: format!(
+                    "{live} threads have not exited and none can run (a barrier some thread never reaches)"
+                ),
+            });
+        }
+    }
+}
+
+fn count(warps: &[Warp], f: impl Fn(State) -> bool) -> usize {
+    warps
+        .iter()
+        .map(|w| w.state.iter().filter(|&&s| f(s)).count())
+        .sum()
+}
+
+fn release_barrier(_cta: &Cta<'_>, warps: &mut [Warp]) {
+    for w in warps {
+        for l in 0..WARP {
+            if w.state[l] == State::Barrier {
+                w.state[l] = State::Run;
+                w.pc[l] += 1;
+            }
+        }
+    }
+}
+
+/// Runs one warp until all its threads exit or wait at a barrier, or for a quantum of
+/// instructions. Returns whether it executed anything.
+fn run_warp(
+    cta: &mut Cta<'_>,
+    w: &mut Warp,
+    stats: &mut Stats,
+    limits: Limits,
+) -> Result<bool, RunError> {
+    const QUANTUM: u32 = 10_000;
+    let mut ran = false;
+    for _ in 0..QUANTUM {
+        let Some(pc) = (0..WARP)
+            .filter(|&l| w.state[l] == State::Run)
+            .map(|l| w.pc[l])
+            .min()
+        else {
+            break;
+        };
+        let mut active = 0u32;
+        for l in 0..WARP {
+            if w.state[l] == State::Run && w.pc[l] == pc {
+                active |= 1 << l;
+            }
+        }
+        stats.warp_instructions += 1;
+        if stats.warp_instructions > limits.steps {
+            return Err(RunError::StepLimit {
+                limit: limits.steps,
+            });
+        }
+        ran = true;
+        let op = &cta.kernel.ops[pc];
+        let exec = guard_mask(w, cta.nregs, op, active);
+        stats.thread_instructions += u64::from(exec.count_ones());
+        step(cta, w, op, active, exec)?;
+    }
+    Ok(ran)
+}
+
+fn guard_mask(w: &Warp, nregs: usize, op: &Op, active: u32) -> u32 {
+    match op.guard {
+        None => active,
+        Some((p, neg)) => {
+            let mut m = 0;
+            for l in 0..WARP {
+                if active >> l & 1 == 1 && ((w.regs[l * nregs + p as usize] & 1 == 1) != neg) {
+                    m |= 1 << l;
+                }
+            }
+            m
+        }
+    }
+}
+
+fn lanes(mask: u32) -> impl Iterator<Item = usize> {
+    (0..WARP).filter(move |l| mask >> l & 1 == 1)
+}
+
+/// Executes one instruction for the threads of `exec` (those of `active` whose guard is true)
+/// and moves every thread of `active` to its next instruction.
+fn step(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, active: u32, exec: u32) -> Result<(), RunError> {
+    let n = cta.nregs;
+    match &op.kind {
+        OpKind::Bra { target } => {
+            for l in lanes(active) {
+                w.pc[l] = if exec >> l & 1 == 1 {
+                    *target
+                } else {
+                    w.pc[l] + 1
+                };
+            }
+            return Ok(());
+        }
+        OpKind::Exit => {
+            for l in lanes(active) {
+                if exec >> l & 1 == 1 {
+                    w.state[l] = State::Exited;
+                } else {
+                    w.pc[l] += 1;
+                }
+            }
+            return Ok(());
+        }
+        OpKind::BarSync { id, count } => {
+            if exec != active {
+                return Err(RunError::Unsupported {
+                    line: op.line,
+                    what: "bar.sync under a guard false for some threads".into(),
+                    why: "a predicated barrier is not modelled",
+                });
+            }
+            let id = val(cta, w, n, 0, *id);
+            if id != 0 || count.is_some() {
+                return Err(RunError::Unsupported {
+                    line: op.line,
+                    what: format!(
+                        "bar.sync {id}{}",
+                        if count.is_some() { ", count" } else { "" }
+                    ),
+                    why: "only barrier 0 over the whole CTA is modelled",
+                });
+            }
+            for l in lanes(active) {
+                w.state[l] = State::Barrier;
+            }
+            return Ok(());
+        }
+        OpKind::Shfl { .. } => shfl(cta, w, op, exec)?,
+        OpKind::Elect { d, p, mask } => {
+            let m = exec & (val(cta, w, n, 0, *mask) as u32);
+            let leader = m.trailing_zeros() as usize;
+            for l in lanes(exec) {
+                if let Some(d) = d {
+                    w.regs[l * n + *d as usize] = if m == 0 { 0 } else { leader as u64 };
+                }
+                if let Some(p) = p {
+                    w.regs[l * n + *p as usize] = u64::from(l == leader);
+                }
+            }
+        }
+        OpKind::Wgmma { .. } | OpKind::WgmmaCommit | OpKind::WgmmaWait { .. } => {
+            if exec != active || active != u32::MAX {
+                return Err(RunError::Unsupported {
+                    line: op.line,
+                    what: "wgmma by part of a warp".into(),
+                    why: "wgmma is .sync.aligned: every thread of the warpgroup executes it (PTX ISA 9.7.15)",
+                });
+            }
+            warp_wgmma(cta, w, op)?;
+        }
+        _ => {
+            for l in lanes(exec) {
+                lane_op(cta, w, op, l)?;
+            }
+        }
+    }
+    for l in lanes(active) {
+        w.pc[l] += 1;
+    }
+    Ok(())
+}
+
+fn special(cta: &Cta<'_>, w: &Warp, lane: usize, s: Special) -> u64 {
+    let b = cta.shape.block;
+    let t = w.id as usize * WARP + lane;
+    let tid = [
+        t as u32 % b[0],
+        (t as u32 / b[0]) % b[1],
+        t as u32 / (b[0] * b[1]),
+    ];
+    u64::from(match s {
+        Special::Tid(d) => tid[d as usize],
+        Special::Ntid(d) => b[d as usize],
+        Special::Ctaid(d) | Special::Clusterid(d) => cta.ctaid[d as usize],
+        Special::Nctaid(d) | Special::Nclusterid(d) => cta.shape.grid[d as usize],
+        Special::Laneid => lane as u32,
+        Special::Warpid => w.id,
+        Special::Nwarpid => (b[0] * b[1] * b[2]).div_ceil(WARP as u32),
+        Special::ClusterCtarank | Special::ClusterCtaid(_) => 0,
+        Special::ClusterNctarank | Special::ClusterNctaid(_) => 1,
+        Special::LanemaskLt => (1u32 << lane) - 1,
+    })
+}
+
+fn val(cta: &Cta<'_>, w: &Warp, n: usize, lane: usize, s: Src) -> u64 {
+    match s {
+        Src::Reg(r) => w.regs[lane * n + r as usize],
+        Src::Imm(v) => v,
+        Src::Special(sp) => special(cta, w, lane, sp),
+    }
+}
+
+fn address(cta: &Cta<'_>, w: &Warp, lane: usize, a: Addr) -> u64 {
+    val(cta, w, cta.nregs, lane, a.base).wrapping_add(a.offset as u64)
+}
+
+fn load(cta: &Cta<'_>, line: u32, space: Space, at: u64, size: u32) -> Result<u64, RunError> {
+    match space {
+        Space::Global => cta.global.read(line, at, size),
+        Space::Shared => read_window(&cta.shared, line, "shared", at & 0xFFFF_FFFF, size),
+        Space::Param => read_window(cta.params, line, "param", at, size),
+    }
+}
+
+fn store(
+    cta: &mut Cta<'_>,
+    line: u32,
+    space: Space,
+    at: u64,
+    size: u32,
+    v: u64,
+) -> Result<(), RunError> {
+    match space {
+        Space::Global => cta.global.write(line, at, size, v),
+        Space::Shared => write_window(&mut cta.shared, line, "shared", at & 0xFFFF_FFFF, size, v),
+        Space::Param => Err(RunError::Unsupported {
+            line,
+            what: "st.param".into(),
+            why: "kernel parameters are read-only",
+        }),
+    }
+}
+
+fn vector_align(line: u32, space: Space, at: u64, size: u32) -> Result<(), RunError> {
+    if at % u64::from(size) == 0 {
+        Ok(())
+    } else {
+        Err(RunError::Memory {
+            line,
+            space: space.name(),
+            address: at,
+            size,
+            why: "a vector access must be aligned to its whole size",
+        })
+    }
+}
+
+/// Executes a per-thread instruction for one lane.
+fn lane_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), RunError> {
+    let n = cta.nregs;
+    let v = |s: Src| val(cta, w, n, l, s);
+    let (d, value) = match &op.kind {
+        OpKind::Mov { d, a, bits } => (*d, v(*a) & mask(*bits)),
+        OpKind::Pack {
+            d,
+            parts,
+            part_bits,
+        } => {
+            let mut x = 0u64;
+            for (i, p) in parts.iter().enumerate() {
+                x |= (v(*p) & mask(*part_bits)) << (i as u32 * part_bits);
+            }
+            (*d, x)
+        }
+        OpKind::Unpack {
+            parts,
+            a,
+            part_bits,
+        } => {
+            let x = v(*a);
+            for (i, p) in parts.iter().enumerate() {
+                if let Some(p) = p {
+                    w.regs[l * n + *p as usize] = (x >> (i as u32 * part_bits)) & mask(*part_bits);
+                }
+            }
+            return Ok(());
+        }
+        OpKind::Int { op: o, ty, d, a, b } => (*d, int::binary(*o, *ty, v(*a), v(*b))),
+        OpKind::Mad {
+            op: o,
+            ty,
+            d,
+            a,
+            b,
+            c,
+        } => {
+            let p = int::binary(*o, *ty, v(*a), v(*b));
+            let bits = if *o == crate::op::IntOp::MulWide {
+                2 * ty.bits()
+            } else {
+                ty.bits()
+            };
+            (*d, p.wrapping_add(v(*c)) & mask(bits))
+        }
+        OpKind::IntUnary { op: o, ty, d, a } => (*d, int::unary(*o, *ty, v(*a))),
+        OpKind::Float {
+            op: o,
+            ty,
+            ftz,
+            sat,
+            d,
+            a,
+            b,
+            ..
+        } => (*d, float_binary(*o, *ty, v(*a), v(*b), *ftz, *sat)),
+        OpKind::Fma {
+            ty,
+            ftz,
+            sat,
+            d,
+            a,
+            b,
+            c,
+            ..
+        } => {
+            let r = if *ty == Ty::F64 {
+                f64::from_bits(v(*a))
+                    .mul_add(f64::from_bits(v(*b)), f64::from_bits(v(*c)))
+                    .to_bits()
+            } else {
+                u64::from(f32_fma(
+                    v(*a) as u32,
+                    v(*b) as u32,
+                    v(*c) as u32,
+                    *ftz,
+                    *sat,
+                ))
+            };
+            (*d, r)
+        }
+        OpKind::FloatSign { abs, ty, ftz, d, a } => {
+            let x = v(*a);
+            let r = if *ty == Ty::F64 {
+                if *abs {
+                    x & !(1 << 63)
+                } else {
+                    x ^ (1 << 63)
+                }
+            } else {
+                let x = if *ftz { ftz32(x as u32) } else { x as u32 };
+                u64::from(if *abs {
+                    x & 0x7FFF_FFFF
+                } else {
+                    x ^ 0x8000_0000
+                })
+            };
+            (*d, r)
+        }
+        OpKind::Setp {
+            cmp,
+            ty,
+            ftz,
+            p,
+            q,
+            a,
+            b,
+            combine,
+        } => {
+            let mut t = compare(*cmp, *ty, *ftz, v(*a), v(*b));
+            let mut f = !t;
+            if let Some((bop, c, neg)) = combine {
+                let c = (v(*c) & 1 == 1) != *neg;
+                t = boolean(*bop, t, c);
+                f = boolean(*bop, f, c);
+            }
+            if let Some(q) = q {
+                w.regs[l * n + *q as usize] = u64::from(f);
+            }
+            (*p, u64::from(t))
+        }
+        OpKind::Selp { d, a, b, c, bits } => {
+            let x = if v(*c) & 1 == 1 { v(*a) } else { v(*b) };
+            (*d, x & mask(*bits))
+        }
+        OpKind::Cvt { conv, d, a, b } => {
+            let bv = b.map(v);
+            (*d, convert(op.line, *conv, v(*a), bv)?)
+        }
+        OpKind::Ld { space, ty, d, addr } => {
+            let at = address(cta, w, l, *addr);
+            let size = ty.bytes();
+            if d.len() > 1 {
+                vector_align(op.line, *space, at, size * d.len() as u32)?;
+            }
+            for (i, dst) in d.iter().enumerate() {
+                let x = load(cta, op.line, *space, at + u64::from(size) * i as u64, size)?;
+                let x = if ty.signed() {
+                    sext(x, ty.bits()) as u64
+                } else {
+                    x
+                };
+                if let Some(dst) = dst {
+                    w.regs[l * n + *dst as usize] = x;
+                }
+            }
+            return Ok(());
+        }
+        OpKind::St { space, ty, a, addr } => {
+            let at = address(cta, w, l, *addr);
+            let size = ty.bytes();
+            if a.len() > 1 {
+                vector_align(op.line, *space, at, size * a.len() as u32)?;
+            }
+            let vals: Vec<u64> = a.iter().map(|s| v(*s)).collect();
+            for (i, x) in vals.into_iter().enumerate() {
+                store(
+                    cta,
+                    op.line,
+                    *space,
+                    at + u64::from(size) * i as u64,
+                    size,
+                    x,
+                )?;
+            }
+            return Ok(());
+        }
+        OpKind::Bfe { ty, d, a, b, c } => (*d, bfe(*ty, v(*a), v(*b), v(*c))),
+        OpKind::Cvta {
+            d,
+            a,
+            window,
+            to_generic,
+        } => {
+            let x = v(*a);
+            (
+                *d,
+                if *to_generic {
+                    x.wrapping_add(*window)
+                } else {
+                    x.wrapping_sub(*window)
+                },
+            )
+        }
+        OpKind::MbarInit { .. }
+        | OpKind::MbarArrive { .. }
+        | OpKind::MbarTryWait { .. }
+        | OpKind::MbarInval { .. }
+        | OpKind::TmaLoad { .. } => return mbarrier_op(cta, w, op, l),
+        OpKind::Bra { .. }
+        | OpKind::Exit
+        | OpKind::BarSync { .. }
+        | OpKind::Shfl { .. }
+        | OpKind::Elect { .. }
+        | OpKind::Fence
+        | OpKind::Wgmma { .. }
+        | OpKind::WgmmaCommit
+        | OpKind::WgmmaWait { .. } => return Ok(()),
+    };
+    w.regs[l * n + d as usize] = value;
+    Ok(())
+}
+
+fn no_mbarrier(line: u32, at: u32) -> RunError {
+    RunError::Invalid {
+        line,
+        what: format!("mbarrier at shared 0x{at:x}"),
+        why: "used before mbarrier.init (PTX ISA 9.7.13.15)",
+    }
+}
+
+/// The mbarrier and bulk tensor copy instructions, for one thread.
+fn mbarrier_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), RunError> {
+    let n = cta.nregs;
+    let shared_at = |cta: &Cta<'_>, a: Addr| (address(cta, w, l, a) & 0xFFFF_FFFF) as u32;
+    match &op.kind {
+        OpKind::MbarInit { addr, count } => {
+            let c = val(cta, w, n, l, *count);
+            cta.mbars.insert(
+                shared_at(cta, *addr),
+                Mbar {
+                    expected: c,
+                    pending: c,
+                    tx: 0,
+                    phase: 0,
+                },
+            );
+        }
+        OpKind::MbarArrive { addr, tx, state } => {
+            let at = shared_at(cta, *addr);
+            let bytes = tx.map_or(0, |t| val(cta, w, n, l, t) as i64);
+            let m = cta
+                .mbars
+                .get_mut(&at)
+                .ok_or_else(|| no_mbarrier(op.line, at))?;
+            let phase = m.phase;
+            m.tx += bytes;
+            m.pending = m.pending.saturating_sub(1);
+            m.settle();
+            if let Some(s) = state {
+                w.regs[l * n + *s as usize] = phase;
+            }
+        }
+        OpKind::MbarTryWait { p, addr, parity } => {
+            let at = shared_at(cta, *addr);
+            let want = val(cta, w, n, l, *parity) & 1;
+            perform_copies(cta, at)?;
+            let m = cta
+                .mbars
+                .get_mut(&at)
+                .ok_or_else(|| no_mbarrier(op.line, at))?;
+            m.settle();
+            let phase = m.phase;
+            w.regs[l * n + *p as usize] = u64::from(phase & 1 != want);
+        }
+        OpKind::MbarInval { addr } => {
+            let at = shared_at(cta, *addr);
+            cta.mbars.remove(&at);
+        }
+        OpKind::TmaLoad {
+            dst,
+            map,
+            coords,
+            mbar,
+        } => {
+            let map_at = address(cta, w, l, *map);
+            let off = map_at.checked_sub(PARAM_WINDOW).unwrap_or(map_at);
+            let tag = read_window(cta.params, op.line, "param", off, 8)?;
+            let index = read_window(cta.params, op.line, "param", off + 8, 8)?;
+            if tag.to_le_bytes() != TAG || index as usize >= cta.maps.len() {
+                return Err(RunError::Invalid {
+                    line: op.line,
+                    what: format!("tensor map at 0x{map_at:x}"),
+                    why: "not the address of a tensor map parameter",
+                });
+            }
+            let coords = coords
+                .iter()
+                .map(|c| sext(val(cta, w, n, l, *c), 32))
+                .collect();
+            let copy = Copy {
+                line: op.line,
+                map: index as usize,
+                coords,
+                dst: shared_at(cta, *dst),
+                mbar: shared_at(cta, *mbar),
+            };
+            cta.copies.push(copy);
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Performs, in issue order, every pending copy that completes its transactions on the
+/// mbarrier at `at`: as late as PTX allows, when a thread waits for it.
+fn perform_copies(cta: &mut Cta<'_>, at: u32) -> Result<(), RunError> {
+    let (mine, rest): (Vec<Copy>, Vec<Copy>) = std::mem::take(&mut cta.copies)
+        .into_iter()
+        .partition(|c| c.mbar == at);
+    cta.copies = rest;
+    for c in mine {
+        let (map, base) = &cta.maps[c.map];
+        let global = &*cta.global;
+        let line = c.line;
+        perform(map, *base, &c, &mut cta.shared, &mut |a, s| {
+            global.read(line, a, s)
+        })?;
+        let m = cta
+            .mbars
+            .get_mut(&at)
+            .ok_or_else(|| no_mbarrier(c.line, at))?;
+        m.tx -= map.box_bytes() as i64;
+        m.settle();
+    }
+    Ok(())
+}
+
+/// `bfe`: `len` bits of `a` from bit `pos`, filled above with the sign bit for signed types
+/// (PTX ISA 9.7.1.19: position and length are the low 8 bits of `b` and `c`).
+fn bfe(ty: Ty, a: u64, b: u64, c: u64) -> u64 {
+    let bits = u64::from(ty.bits());
+    let (pos, len) = (b & 0xFF, c & 0xFF);
+    let bit = |i: u64| (a >> i.min(63)) & 1;
+    let fill = if !ty.signed() || len == 0 {
+        0
+    } else {
+        bit((pos + len - 1).min(bits - 1))
+    };
+    let mut r = 0u64;
+    for i in 0..bits {
+        let x = if i < len && pos + i < bits {
+            bit(pos + i)
+        } else {
+            fill
+        };
+        r |= x << i;
+    }
+    r
+}
+
+/// `wgmma.mma_async`, `commit_group`, `wait_group` for a whole warp.
+fn warp_wgmma(cta: &mut Cta<'_>, w: &mut Warp, op: &Op) -> Result<(), RunError> {
+    let n = cta.nregs;
+    match &op.kind {
+        OpKind::Wgmma {
+            form,
+            d,
+            a_desc,
+            b_desc,
+            scale_d,
+        } => {
+            let uniform = |s: Src| -> Result<u64, RunError> {
+                let x = val(cta, w, n, 0, s);
+                if (1..WARP).all(|l| val(cta, w, n, l, s) == x) {
+                    Ok(x)
+                } else {
+                    Err(RunError::Invalid {
+                        line: op.line,
+                        what: "wgmma descriptor or scale-d".into(),
+                        why:
+                            "must be the same in every thread of the warpgroup (PTX ISA 9.7.15.5.2)",
+                    })
+                }
+            };
+            let pending = Pending {
+                line: op.line,
+                form: *form,
+                d: d.clone(),
+                a_desc: uniform(*a_desc)?,
+                b_desc: uniform(*b_desc)?,
+                accumulate: uniform(*scale_d)? & 1 == 1,
+                group: None,
+            };
+            w.wgmma.pending.push(pending);
+        }
+        OpKind::WgmmaCommit => w.wgmma.commit(),
+        OpKind::WgmmaWait { n: keep } => {
+            let done = w.wgmma.retire(*keep);
+            if !done.is_empty() {
+                let emu = cta.emu.get_or_insert_with(|| Box::new(EmuCta::new()));
+                for p in &done {
+                    complete(emu, &cta.shared, p, (w.id % 4) as usize, &mut w.regs, n)?;
+                }
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+fn float_binary(op: FloatOp, ty: Ty, a: u64, b: u64, ftz: bool, sat: bool) -> u64 {
+    if ty == Ty::F64 {
+        let (x, y) = (f64::from_bits(a), f64::from_bits(b));
+        let r = match op {
+            FloatOp::Add => x + y,
+            FloatOp::Sub => x - y,
+            FloatOp::Mul => x * y,
+            FloatOp::Div => x / y,
+            FloatOp::Min => x.min(y),
+            FloatOp::Max => x.max(y),
+        };
+        return if r.is_nan() {
+            0x7FFF_FFFF_FFFF_FFFF
+        } else {
+            r.to_bits()
+        };
+    }
+    u64::from(f32_binary(op, a as u32, b as u32, ftz, sat))
+}
+
+fn boolean(op: BoolOp, a: bool, b: bool) -> bool {
+    match op {
+        BoolOp::And => a && b,
+        BoolOp::Or => a || b,
+        BoolOp::Xor => a ^ b,
+    }
+}
+
+fn compare(cmp: Cmp, ty: Ty, ftz: bool, a: u64, b: u64) -> bool {
+    use core::cmp::Ordering::{Equal, Greater, Less};
+    let ord = if ty.float() {
+        let (x, y) = if ty == Ty::F64 {
+            (f64::from_bits(a), f64::from_bits(b))
+        } else {
+            let (a, b) = if ftz {
+                (ftz32(a as u32), ftz32(b as u32))
+            } else {
+                (a as u32, b as u32)
+            };
+            (f64::from(f32::from_bits(a)), f64::from(f32::from_bits(b)))
+        };
+        x.partial_cmp(&y)
+    } else if ty.signed() {
+        Some(sext(a, ty.bits()).cmp(&sext(b, ty.bits())))
+    } else {
+        Some((a & mask(ty.bits())).cmp(&(b & mask(ty.bits()))))
+    };
+    let unsigned = || (a & mask(ty.bits())).cmp(&(b & mask(ty.bits())));
+    match cmp {
+        Cmp::Eq => ord == Some(Equal),
+        Cmp::Ne => ord.is_some_and(|o| o != Equal),
+        Cmp::Lt => ord == Some(Less),
+        Cmp::Le => matches!(ord, Some(Less | Equal)),
+        Cmp::Gt => ord == Some(Greater),
+        Cmp::Ge => matches!(ord, Some(Greater | Equal)),
+        Cmp::Lo => unsigned() == Less,
+        Cmp::Ls => unsigned() != Greater,
+        Cmp::Hi => unsigned() == Greater,
+        Cmp::Hs => unsigned() != Less,
+        Cmp::Unordered(u) => match ord {
+            None => true,
+            Some(o) => match u {
+                UCmp::Eq => o == Equal,
+                UCmp::Ne => o != Equal,
+                UCmp::Lt => o == Less,
+                UCmp::Le => o != Greater,
+                UCmp::Gt => o == Greater,
+                UCmp::Ge => o != Less,
+            },
+        },
+        Cmp::Num => ord.is_some(),
+        Cmp::Nan => ord.is_none(),
+    }
+}
+
+fn unmodelled(line: u32, what: &str) -> RunError {
+    RunError::Unsupported {
+        line,
+        what: what.to_string(),
+        why: "this rounding of cvt is not modelled yet",
+    }
+}
+
+fn convert(line: u32, conv: Conv, a: u64, b: Option<u64>) -> Result<u64, RunError> {
+    Ok(match conv {
+        Conv::IntInt { to, from, sat } => int::convert(to, from, sat, a),
+        Conv::F32ToF8x2 { e4m3, relu } => {
+            let hi = f32_to_f8(a as u32, e4m3, relu);
+            let lo = f32_to_f8(b.unwrap_or(0) as u32, e4m3, relu);
+            u64::from(u16::from(hi) << 8 | u16::from(lo))
+        }
+        Conv::F32ToF16x2 {
+            bf16,
+            rnd,
+            relu,
+            satfinite,
+        } => {
+            let f = if bf16 { Format::Bf16 } else { Format::F16 };
+            let hi = f32_to_16(a as u32, f, rnd, relu, satfinite)
+                .ok_or_else(|| unmodelled(line, "cvt.x2"))?;
+            let lo = f32_to_16(b.unwrap_or(0) as u32, f, rnd, relu, satfinite)
+                .ok_or_else(|| unmodelled(line, "cvt.x2"))?;
+            u64::from(u32::from(hi) << 16 | u32::from(lo))
+        }
+        Conv::FloatFloat {
+            to,
+            from,
+            rnd,
+            ftz,
+            sat,
+            relu,
+            satfinite,
+        } => float_float(line, to, from, rnd, ftz, sat, relu, satfinite, a)?,
+        Conv::FloatInt { to, from, rnd, ftz } => float_int(to, from, rnd, ftz, a),
+        Conv::IntFloat { to, from, rnd } => {
+            if rnd != Rnd::Rn || to != Ty::F32 {
+                return Err(unmodelled(line, "cvt int to float"));
+            }
+            let x = if from.signed() {
+                sext(a, from.bits()) as f32
+            } else {
+                (a & mask(from.bits())) as f32
+            };
+            u64::from(x.to_bits())
+        }
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn float_float(
+    line: u32,
+    to: Ty,
+    from: Ty,
+    rnd: Rnd,
+    ftz: bool,
+    sat: bool,
+    relu: bool,
+    satfinite: bool,
+    a: u64,
+) -> Result<u64, RunError> {
+    match (to, from) {
+        (Ty::F16 | Ty::Bf16, Ty::F32) => {
+            let x = if ftz { ftz32(a as u32) } else { a as u32 };
+            let x = if sat { sat_f32(x) } else { x };
+            let f = if to == Ty::Bf16 {
+                Format::Bf16
+            } else {
+                Format::F16
+            };
+            f32_to_16(x, f, rnd, relu, satfinite)
+                .map(u64::from)
+                .ok_or_else(|| unmodelled(line, "cvt to f16/bf16"))
+        }
+        (Ty::F32, Ty::F32) => {
+            let x = if ftz { ftz32(a as u32) } else { a as u32 };
+            Ok(u64::from(if sat { sat_f32(x) } else { x }))
+        }
+        (Ty::F32, Ty::Bf16) => Ok(if (a as u16) & 0x7FFF > 0x7F80 {
+            u64::from(NAN32)
+        } else {
+            (a & 0xFFFF) << 16
+        }),
+        (Ty::F32, Ty::F16) => {
+            let h = f16_to_f32(a as u16);
+            Ok(u64::from(if h.is_nan() { NAN32 } else { h.to_bits() }))
+        }
+        _ => Err(unmodelled(line, "cvt between these float types")),
+    }
+}
+
+fn sat_f32(x: u32) -> u32 {
+    let f = f32::from_bits(x);
+    if f.is_nan() || f <= 0.0 {
+        0
+    } else if f >= 1.0 {
+        1.0f32.to_bits()
+    } else {
+        x
+    }
+}
+
+/// The exact f32 of an f16 code.
+fn f16_to_f32(h: u16) -> f32 {
+    let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
+    let e = (h >> 10) & 0x1F;
+    let m = f32::from(h & 0x3FF);
+    match e {
+        0 => sign * m * (2.0f32).powi(-24),
+        31 if m == 0.0 => sign * f32::INFINITY,
+        31 => f32::NAN,
+        e => sign * (1.0 + m / 1024.0) * (2.0f32).powi(i32::from(e) - 15),
+    }
+}
+
+/// Float to integer: rounded, saturated to the destination's range, NaN to 0 (PTX ISA
+/// 9.7.9.21).
+fn float_int(to: Ty, from: Ty, rnd: IRnd, ftz: bool, a: u64) -> u64 {
+    let x = if from == Ty::F64 {
+        f64::from_bits(a)
+    } else {
+        let b = if ftz { ftz32(a as u32) } else { a as u32 };
+        f64::from(f32::from_bits(b))
+    };
+    if x.is_nan() {
+        return 0;
+    }
+    let r = match rnd {
+        IRnd::Rni => x.round_ties_even(),
+        IRnd::Rzi => x.trunc(),
+        IRnd::Rmi => x.floor(),
+        IRnd::Rpi => x.ceil(),
+    };
+    let bits = to.bits();
+    let (lo, hi) = if to.signed() {
+        (
+            -(2f64.powi(bits as i32 - 1)),
+            2f64.powi(bits as i32 - 1) - 1.0,
+        )
+    } else {
+        (0.0, 2f64.powi(bits as i32) - 1.0)
+    };
+    let c = r.clamp(lo, hi);
+    let v = if to.signed() {
+        c as i64 as u64
+    } else {
+        c as u64
+    };
+    v & mask(bits)
+}
+
+/// `shfl.sync` for the threads of `exec`: every source value is read before any is written
+/// (PTX ISA 9.7.9.6).
+fn shfl(cta: &Cta<'_>, w: &mut Warp, op: &Op, exec: u32) -> Result<(), RunError> {
+    let OpKind::Shfl {
+        mode,
+        d,
+        p,
+        a,
+        b,
+        c,
+        mask: _,
+    } = op.kind
+    else {
+        return Ok(());
+    };
+    let n = cta.nregs;
+    let mut out = [(0u64, false); WARP];
+    for l in lanes(exec) {
+        let bval = (val(cta, w, n, l, b) & 0x1F) as i64;
+        let cval = val(cta, w, n, l, c);
+        let segmask = ((cval >> 8) & 0x1F) as i64;
+        let clamp = (cval & 0x1F) as i64;
+        let lane = l as i64;
+        let max_lane = (lane & segmask) | (clamp & !segmask);
+        let min_lane = lane & segmask;
+        let (j, ok) = match mode {
+            ShflMode::Up => (lane - bval, lane - bval >= max_lane),
+            ShflMode::Down => (lane + bval, lane + bval <= max_lane),
+            ShflMode::Bfly => (lane ^ bval, (lane ^ bval) <= max_lane),
+            ShflMode::Idx => {
+                let j = min_lane | (bval & !segmask);
+                (j, j <= max_lane)
+            }
+        };
+        let j = if ok { j as usize } else { l };
+        out[l] = (val(cta, w, n, j, a) & 0xFFFF_FFFF, ok);
+    }
+    for l in lanes(exec) {
+        w.regs[l * n + d as usize] = out[l].0;
+        if let Some(p) = p {
+            w.regs[l * n + p as usize] = u64::from(out[l].1);
+        }
+    }
+    Ok(())
+}

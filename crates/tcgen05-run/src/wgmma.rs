@@ -1,0 +1,215 @@
+//! `wgmma` (Hopper's warpgroup MMA, PTX ISA 9.7.15): decoding, the queue of issued MMAs, and
+//! their completion at `wgmma.wait_group` through the core's emulator
+//! ([`tcgen05::emulator::wgmma::run`], Hopper's arithmetic from the numerics module).
+//!
+//! An `mma_async` is queued when issued and computed when a `wait_group` retires its group, as
+//! late as PTX allows: shared memory is read then, and its accumulator registers are read and
+//! written then. Each warp of the warpgroup computes its own 16 rows of D (rows 16w..16w+15,
+//! w = warp id mod 4): rows of D depend on the same rows of A only.
+
+use tcgen05::emulator::wgmma::{self, WgmmaForm};
+use tcgen05::emulator::Cta as EmuCta;
+use tcgen05::ElementType;
+
+use crate::decode::{Resolved, View};
+use crate::error::{invalid, unsupported, RunError};
+use crate::op::{OpKind, Src};
+
+/// Decodes a `wgmma` instruction.
+pub(crate) fn decode(v: &View<'_>, q: &[&str]) -> Result<OpKind, RunError> {
+    match q {
+        ["fence", "sync", "aligned"] => return Ok(OpKind::Fence),
+        ["commit_group", "sync", "aligned"] => return Ok(OpKind::WgmmaCommit),
+        ["wait_group", "sync", "aligned"] => {
+            return match v.operands.as_slice() {
+                [Resolved::Src(Src::Imm(n))] => Ok(OpKind::WgmmaWait { n: *n }),
+                _ => Err(invalid(
+                    v.line,
+                    v.text,
+                    "wait_group takes an immediate count",
+                )),
+            }
+        }
+        ["mma_async", "sync", "aligned", shape, "f32", a, b] => {
+            return mma(v, shape, a, b);
+        }
+        _ => {}
+    }
+    Err(unsupported(
+        v.line,
+        v.opcode,
+        "wgmma form not modelled yet (m64nNkK .f32 from f16, bf16, e4m3, e5m2 with descriptors only)",
+    ))
+}
+
+fn mma(v: &View<'_>, shape: &str, a: &str, b: &str) -> Result<OpKind, RunError> {
+    let bad = |why| unsupported(v.line, v.opcode, why);
+    let ty = |t: &str| match t {
+        "f16" => Ok(ElementType::F16),
+        "bf16" => Ok(ElementType::Bf16),
+        "e4m3" => Ok(ElementType::E4m3),
+        "e5m2" => Ok(ElementType::E5m2),
+        _ => Err(bad("only f16, bf16, e4m3 and e5m2 inputs are modelled yet")),
+    };
+    let (ta, tb) = (ty(a)?, ty(b)?);
+    // K covers 256 bits of A per row: 16 for 16-bit types, 32 for 8-bit ones (PTX ISA 9.7.15.2).
+    let k = 256 / ta.bits() as u32;
+    let n: u32 = shape
+        .strip_prefix("m64n")
+        .and_then(|r| r.strip_suffix(&format!("k{k}")))
+        .and_then(|n| n.parse().ok())
+        .filter(|n| n % 8 == 0 && (8..=256).contains(n))
+        .ok_or_else(|| {
+            bad("shape must be m64nNkK, N a multiple of 8 up to 256, K 256 bits of A")
+        })?;
+    // The 16-bit forms take imm-trans-a and imm-trans-b; the 8-bit forms have none (K-major).
+    let sixteen = ta.bits() == 16;
+    let (head, trans) = v.operands.split_at(6.min(v.operands.len()));
+    let [Resolved::Vector(d), Resolved::Src(a_desc), Resolved::Src(b_desc), Resolved::Src(scale_d), Resolved::Src(Src::Imm(sa)), Resolved::Src(Src::Imm(sb))] =
+        head
+    else {
+        return Err(bad("operands must be {d}, a-desc, b-desc, scale-d, imm-scale-a, imm-scale-b[, imm-trans-a, imm-trans-b]"));
+    };
+    let (trans_a, trans_b) = match (sixteen, trans) {
+        (true, [Resolved::Src(Src::Imm(x)), Resolved::Src(Src::Imm(y))]) => (*x, *y),
+        (false, []) => (0, 0),
+        _ => {
+            return Err(bad(
+                "imm-trans-a and imm-trans-b are given exactly for 16-bit inputs",
+            ))
+        }
+    };
+    if d.len() as u32 != n / 2 {
+        return Err(invalid(
+            v.line,
+            v.text,
+            "an f32 D fragment of m64nN has N/2 registers per thread",
+        ));
+    }
+    let scale = |x: u64| match x as i64 {
+        1 => Ok(false),
+        -1 => Ok(true),
+        _ => Err(invalid(v.line, v.text, "imm-scale-a/b must be 1 or -1")),
+    };
+    let tr = |x: u64| match x {
+        0 => Ok(false),
+        1 => Ok(true),
+        _ => Err(invalid(v.line, v.text, "imm-trans-a/b must be 0 or 1")),
+    };
+    Ok(OpKind::Wgmma {
+        form: WgmmaForm {
+            a: ta,
+            b: tb,
+            d: ElementType::F32,
+            n,
+            transpose_a: tr(trans_a)?,
+            transpose_b: tr(trans_b)?,
+            negate_a: scale(*sa)?,
+            negate_b: scale(*sb)?,
+            satfinite: false,
+        },
+        d: d.clone(),
+        a_desc: *a_desc,
+        b_desc: *b_desc,
+        scale_d: *scale_d,
+    })
+}
+
+/// One issued `mma_async` of one warp, waiting for its group to be retired.
+#[derive(Clone, Debug)]
+pub(crate) struct Pending {
+    /// The op's line.
+    pub line: u32,
+    /// Form.
+    pub form: WgmmaForm,
+    /// Accumulator slots.
+    pub d: Vec<u32>,
+    /// Descriptors (uniform over the warp).
+    pub a_desc: u64,
+    /// B's descriptor.
+    pub b_desc: u64,
+    /// `scale-d`.
+    pub accumulate: bool,
+    /// Committed (part of a group) or not yet.
+    pub group: Option<u64>,
+}
+
+/// The `wgmma` state of one warp: issued MMAs and the number of groups committed.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Queue {
+    /// Issued, not yet computed, oldest first.
+    pub pending: Vec<Pending>,
+    /// Groups committed so far.
+    pub groups: u64,
+}
+
+impl Queue {
+    /// `commit_group`: every uncommitted MMA joins a new group.
+    pub fn commit(&mut self) {
+        let g = self.groups;
+        for p in self.pending.iter_mut().filter(|p| p.group.is_none()) {
+            p.group = Some(g);
+        }
+        self.groups += 1;
+    }
+
+    /// `wait_group n`: the MMAs of every group but the newest `n` are returned, oldest first,
+    /// for the caller to compute.
+    pub fn retire(&mut self, n: u64) -> Vec<Pending> {
+        let keep_from = self.groups.saturating_sub(n);
+        let (done, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut self.pending)
+            .into_iter()
+            .partition(|p| p.group.is_some_and(|g| g < keep_from));
+        self.pending = rest;
+        done
+    }
+}
+
+/// Computes one MMA for warp `warp_in_group` of its warpgroup: D's rows 16w..16w+15 from the
+/// warp's registers `regs` (lane-major, `nregs` per lane) and shared memory `smem`.
+pub(crate) fn complete(
+    emu: &mut EmuCta,
+    smem: &[u8],
+    p: &Pending,
+    warp_in_group: usize,
+    regs: &mut [u64],
+    nregs: usize,
+) -> Result<(), RunError> {
+    let n = p.form.n as usize;
+    emu.write_smem(0, smem)
+        .map_err(|e| emu_error(p.line, &e.to_string()))?;
+    // D fragment of m64nN with f32 accumulators (PTX ISA 9.7.15.5.1.1): register r of lane l
+    // of warp w holds row 16w + l/4 + 8((r/2) mod 2), column 8(r/4) + 2(l mod 4) + r mod 2.
+    let place = |lane: usize, r: usize| {
+        let row = 16 * warp_in_group + lane / 4 + 8 * ((r / 2) % 2);
+        let col = 8 * (r / 4) + 2 * (lane % 4) + r % 2;
+        row * n + col
+    };
+    let c = if p.accumulate {
+        let mut c = vec![0u32; 64 * n];
+        for lane in 0..32 {
+            for (r, slot) in p.d.iter().enumerate() {
+                c[place(lane, r)] = regs[lane * nregs + *slot as usize] as u32;
+            }
+        }
+        Some(c)
+    } else {
+        None
+    };
+    let d = wgmma::run(emu, &p.form, p.a_desc, p.b_desc, c.as_deref())
+        .map_err(|e| emu_error(p.line, &e.to_string()))?;
+    for lane in 0..32 {
+        for (r, slot) in p.d.iter().enumerate() {
+            regs[lane * nregs + *slot as usize] = u64::from(d[place(lane, r)]);
+        }
+    }
+    Ok(())
+}
+
+fn emu_error(line: u32, msg: &str) -> RunError {
+    RunError::Invalid {
+        line,
+        what: format!("wgmma: {msg}"),
+        why: "the MMA's operands break a rule of the emulator (see the message)",
+    }
+}

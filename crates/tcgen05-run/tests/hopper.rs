@@ -1,0 +1,284 @@
+//! The Triton kernels of `hw/run/ptx` (Triton 3.9.0, sm_90a, compiled on a CPU by
+//! `hw/run/gen_triton.py`) run in the interpreter on the inputs `hw/run/harness.cu` gives them
+//! on the GPU; every output byte (16 guard elements past the end included) must equal the bytes
+//! the GPU wrote (`hw/run/results/*.out`, recorded on a Hopper GPU by `hw/run/run.sh`).
+
+use std::path::PathBuf;
+
+use tcgen05::shared_memory_descriptor::Swizzle;
+use tcgen05_run::tensor_map::TensorMap;
+use tcgen05_run::{launch, Arg, Config, Module};
+
+fn repo(path: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(path)
+}
+
+fn read(path: &str) -> Vec<u8> {
+    std::fs::read(repo(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// SplitMix64, as `splitmix` in hw/run/harness.cu.
+fn splitmix(s: &mut u64) -> u64 {
+    *s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *s;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The harness's `inputs`: f32 words with a random sign, biased exponent in [lo, lo + span)
+/// and fraction; with `specials`, the first eight are NaN, +Inf, -Inf, the smallest subnormal,
+/// -0, the largest finite, the largest subnormal, -1.
+fn inputs(mut seed: u64, n: usize, lo: u32, span: u32, specials: bool) -> Vec<u8> {
+    let mut v: Vec<u32> = (0..n)
+        .map(|_| {
+            let r = splitmix(&mut seed);
+            let sign = ((r & 1) as u32) << 31;
+            let exp = lo + ((r >> 1) % u64::from(span)) as u32;
+            let frac = (r >> 8) as u32 & 0x7F_FFFF;
+            sign | exp << 23 | frac
+        })
+        .collect();
+    if specials {
+        let sp = [
+            0x7FC0_0000,
+            0x7F80_0000,
+            0xFF80_0000,
+            0x0000_0001,
+            0x8000_0000,
+            0x7F7F_FFFF,
+            0x007F_FFFF,
+            0xBF80_0000,
+        ];
+        v[..8].copy_from_slice(&sp);
+    }
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+/// The harness's `inputs16`: f16 codes with a random sign, biased exponent in [10, 20) and
+/// fraction.
+fn inputs16(mut seed: u64, n: usize) -> Vec<u8> {
+    (0..n)
+        .flat_map(|_| {
+            let r = splitmix(&mut seed);
+            let code = ((r & 1) << 15 | (10 + (r >> 1) % 10) << 10 | (r >> 8) & 0x3FF) as u16;
+            code.to_le_bytes()
+        })
+        .collect()
+}
+
+fn config(grid: [u32; 2], shared: u32) -> Config {
+    Config {
+        grid: [grid[0], grid[1], 1],
+        block: [128, 1, 1],
+        cluster: [1, 1, 1],
+        shared,
+        limits: Default::default(),
+    }
+}
+
+/// Runs `name` and returns the bytes of its output buffer (argument `out`).
+fn run(name: &str, grid: [u32; 2], shared: u32, mut args: Vec<Arg>, out: usize) -> Vec<u8> {
+    let src = String::from_utf8(read(&format!("hw/run/ptx/{name}.ptx"))).expect("utf-8");
+    let module = Module::read(&src).unwrap_or_else(|e| panic!("{name}: {e}"));
+    launch(&module, name, &config(grid, shared), &mut args)
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    match &args[out] {
+        Arg::Buffer(b) => b.clone(),
+        _ => unreachable!(),
+    }
+}
+
+fn assert_same(name: &str, got: &[u8], elem: usize) {
+    let want = read(&format!("hw/run/results/{name}.out"));
+    assert_eq!(got.len(), want.len(), "{name}: output size");
+    let diffs: Vec<usize> = (0..want.len() / elem)
+        .filter(|i| got[i * elem..(i + 1) * elem] != want[i * elem..(i + 1) * elem])
+        .collect();
+    assert!(
+        diffs.is_empty(),
+        "{name}: {} of {} elements differ from the GPU, first at {:?}: got {:02x?}, GPU {:02x?}",
+        diffs.len(),
+        want.len() / elem,
+        diffs.first(),
+        diffs.first().map(|&i| &got[i * elem..(i + 1) * elem]),
+        diffs.first().map(|&i| &want[i * elem..(i + 1) * elem]),
+    );
+}
+
+#[test]
+fn axpy_bf16_matches_the_gpu() {
+    let n = 1000;
+    let out: Vec<u8> = [0xCD, 0xAB].repeat(n + 16);
+    let args = vec![
+        Arg::Buffer(inputs(1, n, 100, 60, true)),
+        Arg::Buffer(inputs(2, n, 100, 60, true)),
+        Arg::Buffer(out),
+        Arg::i32(n as i32),
+        Arg::f32(1.7),
+        Arg::Null,
+        Arg::Null,
+    ];
+    let got = run("axpy_bf16", [4, 1], 0, args, 2);
+    assert_same("axpy_bf16", &got, 2);
+}
+
+#[test]
+fn scale_fp8_matches_the_gpu() {
+    let n = 1500;
+    let args = vec![
+        Arg::Buffer(inputs(3, n, 100, 60, true)),
+        Arg::Buffer(vec![0xAB; n + 16]),
+        Arg::i32(n as i32),
+        Arg::f32(3.3),
+        Arg::Null,
+        Arg::Null,
+    ];
+    let got = run("scale_fp8", [3, 1], 0, args, 1);
+    assert_same("scale_fp8", &got, 1);
+}
+
+#[test]
+fn row_sum_matches_the_gpu() {
+    let (rows, cols) = (8, 1000);
+    let args = vec![
+        Arg::Buffer(inputs(4, rows * cols, 110, 30, false)),
+        Arg::Buffer(vec![0xAB; 4 * (rows + 4)]),
+        Arg::i32(cols as i32),
+        Arg::Null,
+        Arg::Null,
+    ];
+    let got = run("row_sum", [rows as u32, 1], 16, args, 1);
+    assert_same("row_sum", &got, 4);
+}
+
+#[test]
+fn fma_f32_matches_the_gpu() {
+    let n = 1000;
+    let args = vec![
+        Arg::Buffer(inputs(5, n, 100, 60, true)),
+        Arg::Buffer(inputs(6, n, 100, 60, true)),
+        Arg::Buffer(inputs(7, n, 100, 60, true)),
+        Arg::Buffer(vec![0xAB; 4 * (n + 16)]),
+        Arg::i32(n as i32),
+        Arg::Null,
+        Arg::Null,
+    ];
+    let got = run("fma_f32", [4, 1], 0, args, 3);
+    assert_same("fma_f32", &got, 4);
+}
+
+#[test]
+fn dot_f16_wgmma_matches_the_gpu() {
+    let (m, n, k) = (100, 72, 80);
+    let args = vec![
+        Arg::Buffer(inputs16(8, m * k)),
+        Arg::Buffer(inputs16(9, k * n)),
+        Arg::Buffer(vec![0xAB; 4 * (m * n + 16)]),
+        Arg::i32(m as i32),
+        Arg::i32(n as i32),
+        Arg::i32(k as i32),
+        Arg::Null,
+        Arg::Null,
+    ];
+    let got = run("dot_f16", [2, 2], 16384, args, 2);
+    assert_same("dot_f16", &got, 4);
+}
+
+/// The harness's `inputs_lowp`: bf16 codes (random sign, biased exponent in [122, 132), 7
+/// fraction bits) or e4m3 bytes (random, the NaN codes 0x7F/0xFF moved to 0x7E/0xFE).
+fn inputs_lowp(mut seed: u64, n: usize, fp8: bool) -> Vec<u8> {
+    let mut v = Vec::new();
+    for _ in 0..n {
+        let r = splitmix(&mut seed);
+        if fp8 {
+            let c = (r & 0xFF) as u8;
+            v.push(if c & 0x7F == 0x7F { c ^ 1 } else { c });
+        } else {
+            let c = ((r & 1) << 15 | (122 + (r >> 1) % 10) << 7 | (r >> 8) & 0x7F) as u16;
+            v.extend_from_slice(&c.to_le_bytes());
+        }
+    }
+    v
+}
+
+/// The harness's `run_dot`: C[M, N] f32 = A[M, K] @ B[K, N], 64 x 64 tiles.
+fn dot(name: &str, fp8: bool, (m, n, k): (usize, usize, usize), seeds: (u64, u64)) {
+    let args = vec![
+        Arg::Buffer(inputs_lowp(seeds.0, m * k, fp8)),
+        Arg::Buffer(inputs_lowp(seeds.1, k * n, fp8)),
+        Arg::Buffer(vec![0xAB; 4 * (m * n + 16)]),
+        Arg::i32(m as i32),
+        Arg::i32(n as i32),
+        Arg::i32(k as i32),
+        Arg::Null,
+        Arg::Null,
+    ];
+    let got = run(name, [(m / 64) as u32, (n / 64) as u32], 16384, args, 2);
+    assert_same(name, &got, 4);
+}
+
+#[test]
+fn dot_bf16_wgmma_matches_the_gpu() {
+    dot("dot_bf16", false, (128, 64, 96), (10, 11));
+}
+
+#[test]
+fn dot_e4m3_wgmma_matches_the_gpu() {
+    dot("dot_e4m3", true, (64, 128, 128), (12, 13));
+}
+
+/// A 2-D f16 tensor map of `rows x cols` (row-major) with `box_rows x box_cols` boxes, as the
+/// harness encodes it with `cuTensorMapEncodeTiled` (dimensions innermost first), over `data`.
+fn map(
+    data: Vec<u8>,
+    (rows, cols): (u64, u64),
+    (box_rows, box_cols): (u32, u32),
+    swizzle: Swizzle,
+) -> Arg {
+    let m = TensorMap {
+        element_bytes: 2,
+        dims: vec![cols, rows],
+        strides: vec![cols * 2],
+        box_dims: vec![box_cols, box_rows],
+        element_strides: vec![1, 1],
+        swizzle,
+    };
+    Arg::TensorMap(m, data)
+}
+
+/// The harness's `dot_tma`: tiles moved by `cp.async.bulk.tensor` with 64B- and 128B-swizzled
+/// tensor maps, completion through mbarriers.
+#[test]
+fn dot_tma_matches_the_gpu() {
+    let (m, n, k) = (128usize, 128usize, 96usize);
+    let (a, b) = (inputs16(14, m * k), inputs16(15, k * n));
+    let args = vec![
+        map(a, (m as u64, k as u64), (64, 32), Swizzle::B64),
+        Arg::i32(m as i32),
+        Arg::i32(k as i32),
+        Arg::i64(k as i64),
+        Arg::i64(1),
+        map(b, (k as u64, n as u64), (32, 64), Swizzle::B128),
+        Arg::i32(k as i32),
+        Arg::i32(n as i32),
+        Arg::i64(n as i64),
+        Arg::i64(1),
+        Arg::Buffer(vec![0xAB; 4 * (m * n + 16)]),
+        Arg::i32(m as i32),
+        Arg::i32(n as i32),
+        Arg::i32(k as i32),
+        Arg::Null,
+        Arg::Null,
+    ];
+    let got = run(
+        "dot_tma",
+        [(m / 64) as u32, (n / 64) as u32],
+        24600,
+        args,
+        10,
+    );
+    assert_same("dot_tma", &got, 4);
+}

@@ -1,0 +1,167 @@
+"""Compile the Triton kernels of the `tcgen05 run` Hopper proof to PTX for sm_90a, without a GPU.
+
+Usage: python gen_triton.py OUT_DIR
+
+Writes OUT_DIR/<name>.ptx for each kernel. Triton 3.9.0 (pinned by conformance/kernels/setup.sh)
+compiles for GPUTarget("cuda", 90, 32); the same PTX runs on the H100 (hw/run/harness.cu) and in
+the interpreter (crates/tcgen05-run/tests/hopper.rs).
+"""
+import os
+import sys
+import warnings
+
+warnings.filterwarnings("ignore")
+os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
+
+import triton  # noqa: E402
+import triton.language as tl  # noqa: E402
+from triton.backends.compiler import GPUTarget  # noqa: E402
+from triton.compiler import ASTSource  # noqa: E402
+
+
+@triton.jit
+def axpy_bf16(x_ptr, y_ptr, out_ptr, n, alpha, BLOCK: tl.constexpr):
+    """out = bf16(alpha * x + y), masked tail (n not a multiple of BLOCK)."""
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    y = tl.load(y_ptr + offs, mask=mask, other=0.0)
+    tl.store(out_ptr + offs, (alpha * x + y).to(tl.bfloat16), mask=mask)
+
+
+@triton.jit
+def scale_fp8(x_ptr, out_ptr, n, scale, BLOCK: tl.constexpr):
+    """out = e4m3(x * scale), masked tail."""
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    tl.store(out_ptr + offs, (x * scale).to(tl.float8e4nv), mask=mask)
+
+
+@triton.jit
+def row_sum(x_ptr, out_ptr, n_cols, BLOCK: tl.constexpr):
+    """out[row] = sum of x[row, :n_cols] (f32), one program per row."""
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + row * n_cols + cols, mask=cols < n_cols, other=0.0)
+    tl.store(out_ptr + row, tl.sum(x, axis=0))
+
+
+@triton.jit
+def dot_f16(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    """c[M, N] (f32) = a[M, K] (f16, row-major) @ b[K, N] (f16, row-major), masked edges."""
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    rm = pid_m * BM + tl.arange(0, BM)
+    rn = pid_n * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :],
+                    mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
+        b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :],
+                    mask=((k + rk)[:, None] < K) & (rn[None, :] < N), other=0.0)
+        acc = tl.dot(a, b, acc)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@triton.jit
+def fma_f32(x_ptr, y_ptr, z_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    """out = x * y + z in f32 (fused by Triton's FP fusion), masked tail."""
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    y = tl.load(y_ptr + offs, mask=mask, other=0.0)
+    z = tl.load(z_ptr + offs, mask=mask, other=0.0)
+    tl.store(out_ptr + offs, x * y + z, mask=mask)
+
+
+@triton.jit
+def dot_bf16(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    """c[M, N] (f32) = a[M, K] @ b[K, N] in the pointers' element type (bf16, fp8), sizes
+    multiples of the tiles."""
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    rm = pid_m * BM + tl.arange(0, BM)
+    rn = pid_n * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+        b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
+        acc = tl.dot(a, b, acc)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)
+
+
+@triton.jit
+def dot_e4m3(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    """c[M, N] (f32) = a[M, K] @ b[K, N] in the pointers' element type (bf16, fp8), sizes
+    multiples of the tiles."""
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    rm = pid_m * BM + tl.arange(0, BM)
+    rn = pid_n * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+        b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
+        acc = tl.dot(a, b, acc)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)
+
+
+@triton.jit
+def dot_tma(a_desc, b_desc, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    """c[M, N] (f32) = a @ b (f16), A and B tiles moved by the tensor memory accelerator
+    (host-side tensor descriptors: cp.async.bulk.tensor, mbarriers)."""
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = a_desc.load([pid_m * BM, k])
+        b = b_desc.load([k, pid_n * BN])
+        acc = tl.dot(a, b, acc)
+    rm = pid_m * BM + tl.arange(0, BM)
+    rn = pid_n * BN + tl.arange(0, BN)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)
+
+
+KERNELS = {
+    "axpy_bf16": (axpy_bf16, {"x_ptr": "*fp32", "y_ptr": "*fp32", "out_ptr": "*bf16", "n": "i32",
+                              "alpha": "fp32", "BLOCK": "constexpr"}, {"BLOCK": 256}, 4),
+    "scale_fp8": (scale_fp8, {"x_ptr": "*fp32", "out_ptr": "*fp8e4nv", "n": "i32", "scale": "fp32",
+                              "BLOCK": "constexpr"}, {"BLOCK": 512}, 4),
+    "row_sum": (row_sum, {"x_ptr": "*fp32", "out_ptr": "*fp32", "n_cols": "i32",
+                          "BLOCK": "constexpr"}, {"BLOCK": 1024}, 4),
+    "fma_f32": (fma_f32, {"x_ptr": "*fp32", "y_ptr": "*fp32", "z_ptr": "*fp32", "out_ptr": "*fp32",
+                          "n": "i32", "BLOCK": "constexpr"}, {"BLOCK": 256}, 4),
+    "dot_f16": (dot_f16, {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp32", "M": "i32",
+                          "N": "i32", "K": "i32", "BM": "constexpr", "BN": "constexpr",
+                          "BK": "constexpr"}, {"BM": 64, "BN": 64, "BK": 32}, 4),
+    "dot_bf16": (dot_bf16, {"a_ptr": "*bf16", "b_ptr": "*bf16", "c_ptr": "*fp32", "M": "i32",
+                            "N": "i32", "K": "i32", "BM": "constexpr", "BN": "constexpr",
+                            "BK": "constexpr"}, {"BM": 64, "BN": 64, "BK": 32}, 4),
+    "dot_e4m3": (dot_e4m3, {"a_ptr": "*fp8e4nv", "b_ptr": "*fp8e4nv", "c_ptr": "*fp32", "M": "i32",
+                            "N": "i32", "K": "i32", "BM": "constexpr", "BN": "constexpr",
+                            "BK": "constexpr"}, {"BM": 64, "BN": 64, "BK": 64}, 4),
+    # Triton's launcher encodes these tensor maps with swizzle 64B (A: 64 x 32 f16 boxes) and
+    # 128B (B: 32 x 64), as k.metadata.tensordesc_meta says; hw/run/harness.cu does the same.
+    "dot_tma": (dot_tma, {"a_desc": "tensordesc<fp16[64, 32]>", "b_desc": "tensordesc<fp16[32, 64]>",
+                          "c_ptr": "*fp32", "M": "i32", "N": "i32", "K": "i32", "BM": "constexpr",
+                          "BN": "constexpr", "BK": "constexpr"}, {"BM": 64, "BN": 64, "BK": 32}, 4),
+}
+
+
+def main():
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    for name, (fn, sig, constexprs, warps) in KERNELS.items():
+        src = ASTSource(fn=fn, signature=sig, constexprs=constexprs)
+        k = triton.compile(src, target=GPUTarget("cuda", 90, 32), options={"num_warps": warps})
+        with open(os.path.join(out, name + ".ptx"), "w") as f:
+            f.write(k.asm["ptx"])
+        print(name, k.metadata.shared, getattr(k.metadata, "tensordesc_meta", None), file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
