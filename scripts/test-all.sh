@@ -83,9 +83,12 @@ RUSTFLAGS="-C target-cpu=native" cargo run --release -q -p tcgen05-idesc-sweep \
 if [ "${SKIP_CUTLASS:-}" = 1 ] && [ -z "${CI:-}" ]; then
   step "CUTLASS oracle skipped (SKIP_CUTLASS=1)"
 else
-  step "CUTLASS oracle: regenerate the descriptor vectors and Tensor Memory maps from NVIDIA's headers, compare with the committed ones"
+  step "CUTLASS oracle: regenerate the descriptor vectors, Tensor Memory maps and scale-factor layouts from NVIDIA's headers, compare with the committed ones"
   conformance/cutlass/run.sh --check
 fi
+
+step "PyTorch to_blocked vectors: regenerate from its documented formula (standard library only), compare with the committed file"
+python3 conformance/scales/gen_torch_to_blocked.py | cmp - conformance/vectors/pytorch-to-blocked.jsonl
 
 if [ "${SKIP_PTXAS:-}" = 1 ] && [ -z "${CI:-}" ]; then
   step "ptxas oracle skipped (SKIP_PTXAS=1)"

@@ -17,6 +17,7 @@ set -euo pipefail
 GENERATORS=(
   "gen_vectors.cpp gen_smem.cpp gen_idesc.cpp gen_misc.cpp:cutlass-4.2.0.jsonl"
   "gen_tmem.cpp:cutlass-4.2.0-tmem.jsonl"
+  "gen_sf_layout.cpp:cutlass-4.2.0-sf-layout.jsonl"
 )
 
 HERE="$(cd "$(dirname "$0")" && pwd)"

@@ -23,6 +23,7 @@ mod layout;
 mod numerics;
 mod problem;
 mod ptx;
+mod scales;
 mod smem;
 mod tmem;
 mod zmask;
@@ -201,6 +202,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tmem::d_layout, m)?)?;
     m.add_function(wrap_pyfunction!(tmem::a_layout, m)?)?;
     m.add_function(wrap_pyfunction!(tmem::sf_layout, m)?)?;
+    m.add_function(wrap_pyfunction!(scales::sf_offsets, m)?)?;
+    m.add_function(wrap_pyfunction!(scales::sf_check_chain, m)?)?;
+    m.add_function(wrap_pyfunction!(scales::svg_global, m)?)?;
+    m.add_function(wrap_pyfunction!(scales::svg_chain, m)?)?;
     m.add_function(wrap_pyfunction!(tmem::svg_ld, m)?)?;
     m.add_function(wrap_pyfunction!(tmem::svg_d, m)?)?;
     m.add_function(wrap_pyfunction!(tmem::svg_cp, m)?)?;

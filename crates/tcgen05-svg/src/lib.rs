@@ -3,14 +3,17 @@
 //! where an MMA keeps D ([`svg_d`], 9.7.16.10.5, data-path layouts A-G), where the block-scale
 //! factors live ([`svg_sf`], 9.7.16.10.7) and which lanes a `tcgen05.cp` row lands in
 //! ([`svg_cp`], 9.7.16.9.2), and which elements each 16-byte chunk of a shared-memory operand
-//! tile holds ([`svg_smem`], 9.7.16.3.3). Every map comes from `tcgen05::tmem_fragment` and
+//! tile holds ([`svg_smem`], 9.7.16.3.3), and block-scale factors in global memory and along
+//! their chain to the MMA ([`svg_sf_global`], [`svg_sf_chain`]). Every map comes from `tcgen05::tmem_fragment` and
 //! `tcgen05::data_path` (the shared-memory tiles from `tcgen05::canonical_layout`); this crate
 //! only draws them, for the `tcgen05 tmem --svg` and `tcgen05 layout --svg` commands and the
 //! Python package's notebooks.
 
 use std::fmt::Write as _;
 
+mod scale_factors;
 mod smem;
+pub use scale_factors::{svg_sf_chain, svg_sf_global};
 pub use smem::{layout_chunks, svg_smem, tile_chunks, SmemChunks, SmemPicture};
 
 use tcgen05::data_path::{DLayout, SfLayout, SfOperand};

@@ -80,7 +80,9 @@ mod tmem;
 // The stable public paths: each module keeps its flat name under the crate root, whatever
 // concept folder holds it.
 pub use descriptor::{bits, instruction_descriptor, shared_memory_descriptor, zero_column_mask};
-pub use layout::{canonical_layout, tensor_copy};
+#[cfg(feature = "alloc")]
+pub use layout::scale_factor_chain;
+pub use layout::{canonical_layout, scale_factors, tensor_copy};
 pub use mma::shapes;
 pub use tmem::{data_path, tensor_memory, tmem_fragment};
 

@@ -74,6 +74,10 @@ pub enum Layout {
     /// element that differs (PTX ISA 5.5.7).
     #[command(after_help = TMA_HELP)]
     Tma(TmaArgs),
+    /// Block-scale factors in global memory: explain a layout, convert a tensor between
+    /// layouts, check the chain to the MMA (PTX ISA 9.7.16.10.7).
+    #[command(subcommand)]
+    Sf(super::layout_sf::Sf),
 }
 
 /// What every layout subcommand needs to know about the operand.

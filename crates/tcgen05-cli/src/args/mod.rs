@@ -7,6 +7,7 @@ pub mod descriptor;
 pub mod emulate;
 pub mod flags;
 pub mod layout;
+pub mod layout_sf;
 pub mod number;
 pub mod numerics;
 pub mod ptx;

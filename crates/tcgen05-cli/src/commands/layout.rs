@@ -29,6 +29,7 @@ pub fn run(ctx: Ctx, l: &Layout) -> Result<Report, fmt::Error> {
         Layout::Desc(a) => (desc(ctx, a, &mut js)?, key!("descriptors"), "[]"),
         Layout::Addr(a) => (addr(ctx, a, &mut js)?, key!("addresses"), "[]"),
         Layout::Tma(a) => (tma(ctx, a, &mut js)?, key!("agree"), "null"),
+        Layout::Sf(sf) => return super::layout_sf::run(ctx, sf),
     };
     if ctx.json && rep.out.is_empty() && !js.is_empty() {
         let mut o = Obj::open(&mut rep.out);

@@ -10,6 +10,7 @@ mod dispatch;
 pub mod emulate;
 pub mod idesc;
 pub mod layout;
+pub mod layout_sf;
 pub mod numerics;
 pub mod problem;
 pub mod ptx;

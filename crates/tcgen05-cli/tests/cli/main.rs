@@ -11,6 +11,7 @@ mod flags;
 mod help;
 mod idesc;
 mod layout;
+mod layout_sf;
 mod numerics;
 mod ptx;
 mod shapes;

@@ -21,7 +21,7 @@ type raises ``TypeError``.
 
 from typing import Any
 
-from . import numerics, ptx, tmem
+from . import numerics, ptx, scales, tmem
 from ._batch import decode_idesc, decode_smem
 from ._emulate import Emulator, Outcome
 from ._layout import Agreement, MatrixLayout, TensorCopyBox, TileLayout, agreement
@@ -67,6 +67,7 @@ __all__ = [
     "check_ptx",
     "numerics",
     "ptx",
+    "scales",
     "tmem",
     "IDESC_DTYPE",
     "KINDS",

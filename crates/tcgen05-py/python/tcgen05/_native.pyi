@@ -668,6 +668,24 @@ def _sf_layout(
     cta_group: Optional[int] = None,
     ws: bool = False,
 ) -> tuple[int, int, int, bytes]: ...
+def _sf_offsets(
+    layout: str, rows: int, k_blocks: int, *, batches: int = 1, format: str = "ue8m0", vec: int = 32
+) -> tuple[bytes, int]: ...
+def _sf_check_chain(
+    host: str, rows: int, k_blocks: int, *, cp: str = "32x128b.warpx4"
+) -> tuple[
+    int,
+    Optional[
+        tuple[
+            int, int, int, Optional[tuple[int, int]], tuple[int, int, int, int], Optional[int],
+            Optional[int], Optional[tuple[int, int]],
+        ]
+    ],
+]: ...
+def _svg_sf_global(
+    layout: str, rows: int, k_blocks: int, *, batches: int = 1, format: str = "ue8m0", vec: int = 32
+) -> str: ...
+def _svg_sf_chain(host: str, rows: int, k_blocks: int, *, cp: str = "32x128b.warpx4") -> str: ...
 
 def _svg_ld(shape: str, num: str, *, pack: bool = False, offset: Optional[int] = None) -> str: ...
 def _svg_d(
