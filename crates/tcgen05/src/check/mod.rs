@@ -226,7 +226,7 @@ pub const RULES: [RuleRow; 15] = [
         id: "check.scale_cp_split",
         severity: Severity::Error,
         source: Source::PtxSection("9.7.16.10.7"),
-        message: "the MMA reads the scale factor of index {} in several subpartitions, and the tcgen05.cp at this line wrote them from different source rows: its shape and multicast do not match the MMA's M and cta_group",
+        message: "the MMA reads the scale factor of index {} in several subpartitions, and the tcgen05.cp that wrote them (the line of this finding) took them from different source rows: its shape and multicast do not match the MMA's M and cta_group",
         statement: "Every copy of one scale factor that a block-scaled MMA reads comes from the same source byte of the tcgen05.cp that wrote it.",
     },
     RuleRow {
@@ -234,7 +234,7 @@ pub const RULES: [RuleRow; 15] = [
         id: "check.scale_cp_alias",
         severity: Severity::Error,
         source: Source::PtxSection("9.7.16.10.7"),
-        message: "the MMA reads the scale factor of index {} from the same source byte of the tcgen05.cp at this line as an earlier index: both get one scale whatever shared memory holds (its shape and multicast do not match the MMA's M and cta_group)",
+        message: "the MMA reads the scale factor of index {} from the same source byte of the tcgen05.cp (the line of this finding) as an earlier index: both get one scale whatever shared memory holds (its shape and multicast do not match the MMA's M and cta_group)",
         statement: "Two scale factors of one block-scaled MMA never come from the same source byte of a tcgen05.cp.",
     },
     RuleRow {
@@ -242,7 +242,7 @@ pub const RULES: [RuleRow; 15] = [
         id: "check.scale_cp_cta_group",
         severity: Severity::Error,
         source: Source::PtxSection("9.7.16.10.7"),
-        message: "a .cta_group::2 MMA reads scale factors that the .cta_group::{} tcgen05.cp at this line wrote in one CTA only",
+        message: "a .cta_group::2 MMA reads scale factors that a .cta_group::{} tcgen05.cp (the line of this finding) wrote in one CTA only",
         statement: "A .cta_group::2 block-scaled MMA reads scale factors written by a .cta_group::2 tcgen05.cp, which writes both CTAs of the pair.",
     },
     RuleRow {
