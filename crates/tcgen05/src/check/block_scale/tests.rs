@@ -213,3 +213,65 @@ fn unknown_addresses_say_nothing() {
     assert!(f.is_empty(), "{f:?}");
     assert_eq!(unlinked, 1);
 }
+
+/// Triton writes `.block_scale.block32` (1X for mxf8f6f4): the same triton#3653 copy is found.
+#[test]
+fn block32_spelling_is_read_as_1x() {
+    let ptx = kernel(
+        2,
+        128,
+        128,
+        &[("2.32x128b.warpx4", "256"), ("2.32x128b.warpx4", "260")],
+        "256",
+        "260",
+    )
+    .replace("scale_vec::1X", "block32");
+    let (f, _) = scale_findings(&ptx);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!(f[0].rule, Rule::Check(CheckRule::ScaleCpAlias));
+}
+
+/// NVFP4 (mxf4nvf4, `.block16`: four UE4M3 scales fill each 32-bit cell), M = 128, N = 256,
+/// one CTA: scale_A by one `.32x128b.warpx4` (4 columns), scale_B by two (8 columns for 256
+/// columns of B, column n / 32): clean. Reading scale_B from column 266 instead of 264
+/// reads columns 266-273, and the cps wrote up to 271: column 272 is unwritten.
+#[test]
+fn nvf4_block16_chain_and_a_shifted_scale_b() {
+    let f = IdescFields::new(
+        Kind::Mxf4nvf4,
+        ElementType::F32,
+        ElementType::E2m1,
+        ElementType::E2m1,
+        128,
+        256,
+    )
+    .with_scale(crate::mma::ScaleType::Ue4m3, 0, 0);
+    let bits = InstructionDescriptor::try_new(f)
+        .map(InstructionDescriptor::bits)
+        .unwrap_or(0);
+    let base = kernel(
+        1,
+        128,
+        128,
+        &[
+            ("1.32x128b.warpx4", "256"),
+            ("1.32x128b.warpx4", "264"),
+            ("1.32x128b.warpx4", "268"),
+        ],
+        "256",
+        "264",
+    )
+    .replace(&format!("{}", idesc(128, 128)), &format!("{bits}"))
+    .replace(
+        "kind::mxf8f6f4.block_scale.scale_vec::1X",
+        "kind::mxf4nvf4.block_scale.block16",
+    );
+    let (found, unlinked) = scale_findings(&base);
+    assert!(found.is_empty(), "{found:?}");
+    assert_eq!(unlinked, 0);
+    let shifted = base.replace("mov.b32 %r4, 264;", "mov.b32 %r4, 266;");
+    let (found, _) = scale_findings(&shifted);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].rule, Rule::Check(CheckRule::ScaleUnwritten));
+    assert_eq!(found[0].value, crate::check::FindingValue::Number(272));
+}
