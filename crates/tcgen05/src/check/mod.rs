@@ -25,7 +25,13 @@
 //!   finding that depends on an unknown bit;
 //! - checks each kernel as a whole ([`kernel`]): the Tensor Memory columns its MMAs' D and its
 //!   loads span against the columns it allocates, an allocation never deallocated, a stride
-//!   byte offset of 0 on a K-major operand.
+//!   byte offset of 0 on a K-major operand;
+//! - checks each block-scaled MMA's `[scale_A]` / `[scale_B]` against the `tcgen05.cp`s that
+//!   wrote that Tensor Memory, linked only through addresses known at compile time
+//!   (`block_scale`): the cp's shape and multicast against the lanes the MMA's M and
+//!   `.cta_group` read the scale factors from (PTX ISA 9.7.16.10.7), the cp's `.cta_group`,
+//!   and columns no cp wrote; operands with an unknown address are counted in
+//!   [`Report::scale_operands_unlinked`].
 //!
 //! The rules are those of the modules they come from; the checker adds only the few of its own
 //! in [`RULES`] (a qualifier outside the grammar, operands that do not match the form, ...).
