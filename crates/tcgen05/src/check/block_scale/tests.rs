@@ -275,3 +275,28 @@ fn nvf4_block16_chain_and_a_shifted_scale_b() {
     assert_eq!(found[0].rule, Rule::Check(CheckRule::ScaleUnwritten));
     assert_eq!(found[0].value, crate::check::FindingValue::Number(272));
 }
+
+/// Each scale-factor rule has one row of the checker's table, with its own identifier, citing
+/// the scale-factor section.
+#[test]
+fn every_scale_rule_has_one_row() {
+    let ours = [
+        (CheckRule::ScaleCpSplit, "check.scale_cp_split"),
+        (CheckRule::ScaleCpAlias, "check.scale_cp_alias"),
+        (CheckRule::ScaleCpCtaGroup, "check.scale_cp_cta_group"),
+        (CheckRule::ScaleUnwritten, "check.scale_unwritten"),
+    ];
+    for (rule, id) in ours {
+        let rows: Vec<_> = crate::check::RULES
+            .iter()
+            .filter(|r| r.rule == rule)
+            .collect();
+        assert_eq!(rows.len(), 1, "{rule:?}");
+        assert_eq!(rows[0].id, id);
+        assert_eq!(
+            rows[0].source,
+            crate::diagnostic::Source::PtxSection("9.7.16.10.7")
+        );
+        assert_eq!(crate::check::RULES.iter().filter(|r| r.id == id).count(), 1);
+    }
+}
