@@ -13,8 +13,9 @@
 //! Tensor Memory byte (the last such cp of the function) and the source row and byte of
 //! that cp ([`cp_row`]), and:
 //!
-//! - the copies of one scale factor in several subpartitions must come from one source row
-//!   and byte, or the MMA's subpartitions would scale one row with different values;
+//! - the copies of one scale factor in several subpartitions should come from one source row
+//!   and byte, or the MMA's subpartitions scale one row with different values unless shared
+//!   memory repeats those rows (a warning);
 //! - two different scale factors of one MMA must not come from the same source byte, or the
 //!   MMA reads the same scale for both whatever shared memory holds (facebookexperimental/
 //!   triton#3653: M = 128 with `.cta_group::2` copied with `.32x128b.warpx4`, where column

@@ -109,7 +109,8 @@ pub enum CheckRule {
     SboZero,
     // Block-scaled MMAs against their scale-factor `tcgen05.cp` (module `block_scale`).
     /// The copies of one scale factor in several subpartitions come from different source
-    /// rows of the `tcgen05.cp` that wrote them.
+    /// rows of the `tcgen05.cp` that wrote them (a warning: shared memory may repeat the
+    /// rows).
     ScaleCpSplit,
     /// Two scale factors of one MMA come from the same source byte of a `tcgen05.cp`.
     ScaleCpAlias,
@@ -230,9 +231,9 @@ pub const RULES: [RuleRow; 15] = [
     RuleRow {
         rule: CheckRule::ScaleCpSplit,
         id: "check.scale_cp_split",
-        severity: Severity::Error,
+        severity: Severity::Warning,
         source: Source::PtxSection("9.7.16.10.7"),
-        message: "the MMA reads the scale factor of index {} in several subpartitions, and the tcgen05.cp that wrote them (the line of this finding) took them from different source rows: its shape and multicast do not match the MMA's M and cta_group",
+        message: "the MMA reads the scale factor of index {} in several subpartitions, and the tcgen05.cp that wrote them (the line of this finding) took them from different source rows: its shape and multicast do not match the MMA's M and cta_group, unless shared memory repeats those rows",
         statement: "Every copy of one scale factor that a block-scaled MMA reads comes from the same source byte of the tcgen05.cp that wrote it.",
     },
     RuleRow {

@@ -104,6 +104,7 @@ fn cp_128x128b_splits_scale_a_over_subpartitions() {
     assert_eq!(f[0].value, crate::check::FindingValue::Number(0));
     assert_eq!(f[0].line, 7); // the cp
     assert_eq!(f[0].rule_id(), "check.scale_cp_split");
+    assert_eq!(f[0].severity, crate::diagnostic::Severity::Warning);
 }
 
 /// facebookexperimental/triton#3653: M = 128 with `.cta_group::2` (layout B) and scale_B
