@@ -135,11 +135,20 @@ fn summary(
     (n, errors, warnings): (usize, usize, usize),
 ) -> fmt::Result {
     let (mut descriptors, mut known, mut assumed) = (0, 0, 0);
+    let mut unlinked = 0;
     for r in reports.iter().flatten() {
         let (d, k, _) = r.descriptors();
         descriptors += d;
         known += k;
         assumed += r.assumed;
+        unlinked += r.scale_operands_unlinked;
+    }
+    if unlinked > 0 {
+        writeln!(
+            out,
+            "{} of block-scaled MMAs not checked against a tcgen05.cp: Tensor Memory address or instruction descriptor not known at compile time",
+            count(unlinked, "scale operand")
+        )?;
     }
     writeln!(
         out,

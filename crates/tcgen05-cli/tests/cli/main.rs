@@ -5,6 +5,7 @@
 
 mod batch;
 mod check;
+mod check_block_scale;
 mod emulate;
 mod errors;
 mod explain;

@@ -237,6 +237,7 @@ pub(super) fn check_module<'a>(module: &Module<'a>, options: &Options) -> Report
         statements: module.statements,
         binary: module.binary,
         assumed: 0,
+        scale_operands_unlinked: 0,
     };
     let mut version_reported = false;
     let mut first_set = false;
@@ -336,6 +337,8 @@ pub(super) fn check_module<'a>(module: &Module<'a>, options: &Options) -> Report
             confirm_assumed(f, &regs, &env, reports);
             report.assumed += reports.iter().filter(|r| r.assumed).count();
             super::kernel::check_kernel(f, &regs, reports);
+            report.scale_operands_unlinked +=
+                super::block_scale::check_block_scale(f, &regs, reports);
         }
     }
     report

@@ -25,7 +25,13 @@
 //!   finding that depends on an unknown bit;
 //! - checks each kernel as a whole ([`kernel`]): the Tensor Memory columns its MMAs' D and its
 //!   loads span against the columns it allocates, an allocation never deallocated, a stride
-//!   byte offset of 0 on a K-major operand.
+//!   byte offset of 0 on a K-major operand;
+//! - checks each block-scaled MMA's `[scale_A]` / `[scale_B]` against the `tcgen05.cp`s that
+//!   wrote that Tensor Memory, linked only through addresses known at compile time
+//!   (`block_scale`): the cp's shape and multicast against the lanes the MMA's M and
+//!   `.cta_group` read the scale factors from (PTX ISA 9.7.16.10.7), the cp's `.cta_group`,
+//!   and columns no cp wrote; operands with an unknown address are counted in
+//!   [`Report::scale_operands_unlinked`].
 //!
 //! The rules are those of the modules they come from; the checker adds only the few of its own
 //! in [`RULES`] (a qualifier outside the grammar, operands that do not match the form, ...).
@@ -53,6 +59,7 @@ pub mod dataflow;
 pub mod known_bits;
 pub mod smem;
 
+mod block_scale;
 mod instructions;
 pub mod kernel;
 pub(crate) use instructions::{collector_of, scale_vec_of};
@@ -100,6 +107,17 @@ pub enum CheckRule {
     AllocWithoutDealloc,
     /// A K-major operand of more than 8 rows whose descriptor's stride byte offset is 0.
     SboZero,
+    // Block-scaled MMAs against their scale-factor `tcgen05.cp` (module `block_scale`).
+    /// The copies of one scale factor in several subpartitions come from different source
+    /// rows of the `tcgen05.cp` that wrote them (a warning: shared memory may repeat the
+    /// rows).
+    ScaleCpSplit,
+    /// Two scale factors of one MMA come from the same source byte of a `tcgen05.cp`.
+    ScaleCpAlias,
+    /// A `.cta_group::2` MMA reads scale factors a `.cta_group::1` cp wrote.
+    ScaleCpCtaGroup,
+    /// A scale factor's Tensor Memory byte that no `tcgen05.cp` of the function writes.
+    ScaleUnwritten,
 }
 
 /// One rule of the checker: identifier, severity, source and message.
@@ -120,7 +138,7 @@ pub struct RuleRow {
 }
 
 /// The checker's own rules, one row each.
-pub const RULES: [RuleRow; 11] = [
+pub const RULES: [RuleRow; 15] = [
     RuleRow {
         rule: CheckRule::UnknownQualifier,
         id: "check.unknown_qualifier",
@@ -208,6 +226,39 @@ pub const RULES: [RuleRow; 11] = [
         source: Source::PtxTable(40),
         message: "stride byte offset {} for a K-major operand of more than 8 rows: every group of 8 rows would be read from the same address",
         statement: "A K-major operand of more than 8 rows has a non-zero stride byte offset.",
+    },
+    // Block-scaled MMAs against their scale-factor `tcgen05.cp` (module `block_scale`).
+    RuleRow {
+        rule: CheckRule::ScaleCpSplit,
+        id: "check.scale_cp_split",
+        severity: Severity::Warning,
+        source: Source::PtxSection("9.7.16.10.7"),
+        message: "the MMA reads the scale factor of index {} in several subpartitions, and the tcgen05.cp that wrote them (the line of this finding) took them from different source rows: its shape and multicast do not match the MMA's M and cta_group, unless shared memory repeats those rows",
+        statement: "Every copy of one scale factor that a block-scaled MMA reads comes from the same source byte of the tcgen05.cp that wrote it.",
+    },
+    RuleRow {
+        rule: CheckRule::ScaleCpAlias,
+        id: "check.scale_cp_alias",
+        severity: Severity::Error,
+        source: Source::PtxSection("9.7.16.10.7"),
+        message: "the MMA reads the scale factor of index {} from the same source byte of the tcgen05.cp (the line of this finding) as an earlier index: both get one scale whatever shared memory holds (its shape and multicast do not match the MMA's M and cta_group)",
+        statement: "Two scale factors of one block-scaled MMA never come from the same source byte of a tcgen05.cp.",
+    },
+    RuleRow {
+        rule: CheckRule::ScaleCpCtaGroup,
+        id: "check.scale_cp_cta_group",
+        severity: Severity::Error,
+        source: Source::PtxSection("9.7.16.10.7"),
+        message: "a .cta_group::2 MMA reads scale factors that a .cta_group::{} tcgen05.cp (the line of this finding) wrote in one CTA only",
+        statement: "A .cta_group::2 block-scaled MMA reads scale factors written by a .cta_group::2 tcgen05.cp, which writes both CTAs of the pair.",
+    },
+    RuleRow {
+        rule: CheckRule::ScaleUnwritten,
+        id: "check.scale_unwritten",
+        severity: Severity::Warning,
+        source: Source::PtxSection("9.7.16.10.7"),
+        message: "the MMA reads scale factors from Tensor Memory column {}, which no tcgen05.cp of the function writes (every tcgen05.cp address is known; no tcgen05.st, no call)",
+        statement: "A block-scaled MMA reads its scale factors from Tensor Memory that a tcgen05.cp of the function writes.",
     },
 ];
 
@@ -426,6 +477,10 @@ pub struct Report<'a> {
     /// Instructions whose shared memory descriptors' known bits rely on rules.md R7
     /// ([`Options::no_assume`]).
     pub assumed: usize,
+    /// Scale operands (`[scale_A]`, `[scale_B]`) of block-scaled MMAs not checked against the
+    /// `tcgen05.cp`s: their Tensor Memory address or their instruction descriptor is not
+    /// known at compile time.
+    pub scale_operands_unlinked: usize,
 }
 
 impl Report<'_> {
