@@ -20,6 +20,14 @@ from triton.compiler import ASTSource  # noqa: E402
 
 
 @triton.jit
+
+def relative_paths(ptx):
+    """The debug `.file` lines name this checkout's absolute paths: keep them relative to the
+    repository root, so the committed PTX names no machine's folders (debug lines only; the code
+    is unchanged)."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))) + os.sep
+    return ptx.replace(root, "")
+
 def axpy_bf16(x_ptr, y_ptr, out_ptr, n, alpha, BLOCK: tl.constexpr):
     """out = bf16(alpha * x + y), masked tail (n not a multiple of BLOCK)."""
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
@@ -159,7 +167,7 @@ def main():
         src = ASTSource(fn=fn, signature=sig, constexprs=constexprs)
         k = triton.compile(src, target=GPUTarget("cuda", 90, 32), options={"num_warps": warps})
         with open(os.path.join(out, name + ".ptx"), "w") as f:
-            f.write(k.asm["ptx"])
+            f.write(relative_paths(k.asm["ptx"]))
         print(name, k.metadata.shared, getattr(k.metadata, "tensordesc_meta", None), file=sys.stderr)
 
 

@@ -47,7 +47,8 @@ time; `emulate` runs tcgen05 instructions on a functional model of a CTA pair; `
 and `solve` turn the shared memory, instruction and zero-column mask descriptors into fields and \
 back; `shapes` lists the MMA shapes of Table 39; `layout` maps operands in shared memory; `ptx` \
 writes every tcgen05 instruction as PTX; `tmem` maps fragments in Tensor Memory; `numerics` gives \
-the tensor cores' arithmetic bit for bit; `explain` prints the rule behind any error.\n\n\
+the tensor cores' arithmetic bit for bit; `explain` prints the rule behind any error; `run` \
+executes a whole kernel from its PTX on the CPU (Hopper kernels today).\n\n\
 Every rule comes from the PTX ISA text or, where it is silent or contradicts itself, from the \
 project's rules document, docs/rules.md (R1-R24); each error names its source, and \
 `tcgen05 explain` prints any of them.\n\n\

@@ -156,7 +156,7 @@ fn help_subcommands() -> Vec<String> {
 #[test]
 fn help_and_readme_intro_name_every_subcommand_check_first() {
     let cmds = help_subcommands();
-    assert_eq!(cmds.len(), 10, "{cmds:?}");
+    assert_eq!(cmds.len(), 12, "{cmds:?}");
     assert_eq!(cmds[0], "check", "{cmds:?}");
     let r = run(&["--help"]);
     for c in &cmds {

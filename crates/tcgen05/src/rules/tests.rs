@@ -174,9 +174,13 @@ fn lookup_finds_rulings_and_identifiers_in_any_case() {
         lookup("PTX.WS_CTA_GROUP"),
         Ok(Found::Rule("ptx.ws_cta_group"))
     );
-    // The checker and the emulator both have `operands`.
+    // The checker's rules carry the `check.` prefix; the emulator's `operands` is its own.
     assert_eq!(lookup("operands"), Ok(Found::Rule("operands")));
-    assert_eq!(entries_with_id("operands").count(), 2);
+    assert_eq!(entries_with_id("operands").count(), 1);
+    assert_eq!(
+        lookup("Check.Tmem_Columns"),
+        Ok(Found::Rule("check.tmem_columns"))
+    );
 }
 
 #[test]
