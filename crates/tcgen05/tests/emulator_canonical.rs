@@ -48,9 +48,9 @@ struct Place {
 }
 
 impl Place {
-    /// The shared memory descriptor, bit by bit from Table 40: start address >> 4 in 0-13, LBO
-    /// >> 4 in 16-29, SBO >> 4 in 32-45, the fixed 0b001 in 46-48, base offset 0 (49-51),
-    /// relative LBO mode (52), the swizzle code in 61-63.
+    /// The shared memory descriptor, bit by bit from Table 40: the start address, LBO and SBO
+    /// in 16-byte units in bits 0-13, 16-29 and 32-45, the fixed 0b001 in 46-48, base offset 0
+    /// (49-51), relative LBO mode (52), the swizzle code in 61-63.
     fn descriptor(self) -> u64 {
         u64::from(self.start >> 4)
             | u64::from(self.lbo >> 4) << 16
