@@ -101,6 +101,8 @@ os.environ.update({
     "CARGO_PROFILE_TEST_OPT_LEVEL": "1",
     "CARGO_PROFILE_DEV_DEBUG": "0",
     "CARGO_PROFILE_TEST_DEBUG": "0",
+    # a mutant's failures are not regressions to keep in the tree
+    "PROPTEST_DISABLE_FAILURE_PERSISTENCE": "1",
 })
 RUNNING = []  # the cargo process in flight (its own process group), killed on Ctrl-C
 
