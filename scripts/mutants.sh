@@ -212,7 +212,8 @@ def write(results, caught, before, scored, equivalent):
         fh.write("# Mutation testing: results\n\n")
         fh.write(f"`scripts/mutants.sh` on {rev} (the mutants of `{LIST}`, each applied alone, its "
                  f"focused tests run, then reverted); {total / 60:.0f} minutes on this machine.\n\n")
-        fh.write(f"**Score: {caught} of {scored} caught** ({equivalent} equivalent mutants, "
+        fh.write(f"**Score: {caught} of {scored} caught** ({equivalent} equivalent "
+                 f"{'mutant' if equivalent == 1 else 'mutants'}, "
                  f"{len(results)} in all). With only the tests of main at fa0a046 (before issue "
                  f"29): {before} of {scored}.\n\n")
         fh.write("| mutant | what | file | result | main's tests | failing tests |\n")
