@@ -5,8 +5,9 @@
 # crates/tcgen05/tests/numerics_mmasim.rs checks the Rust model against in every CI run.
 #
 #   conformance/mmasim/run.sh --check   regenerate into a temporary file and compare (default)
-#   conformance/mmasim/run.sh --write   rewrite conformance/mmasim/mmasim-2.1.1.txt.gz and
-#                                       e2e-mmasim-2.1.1.txt.gz (whole MMAs, e2e.py)
+#   conformance/mmasim/run.sh --write   rewrite conformance/mmasim/mmasim-2.1.1.txt.gz,
+#                                       e2e-mmasim-2.1.1.txt.gz (whole MMAs, e2e.py) and
+#                                       corners-mmasim-2.1.1.txt (corner vectors, corners.py)
 #   conformance/mmasim/run.sh --time    time MMA-Sim on one 128x256x16 bf16 and one
 #                                       128x256x64 mxf4nvf4 MMA (compare: cargo bench --bench numerics)
 #
@@ -20,6 +21,7 @@ VENV="${MMASIM_VENV:-$ROOT/.cache/mmasim-venv}"
 COUNT="${MMASIM_COUNT:-10000}"
 OUT="$ROOT/conformance/mmasim/mmasim-2.1.1.txt.gz"
 E2E="$ROOT/conformance/mmasim/e2e-mmasim-2.1.1.txt.gz"     # whole MMAs, for the emulator
+CORNERS="$ROOT/conformance/mmasim/corners-mmasim-2.1.1.txt" # corner vectors (corners.py)
 
 # torch 2.9.1 is the wheel on PyPI (the CPU-only build is not on PyPI); it loads the CUDA
 # runtime libraries at import even on a machine without a GPU, so they are pinned too.
@@ -66,6 +68,7 @@ case "${1:---check}" in
   --write)
     "$PY" "$ROOT/conformance/mmasim/gen.py" "$OUT" "$COUNT"
     (cd "$ROOT/conformance/mmasim" && "$PY" e2e.py "$E2E")
+    (cd "$ROOT/conformance/mmasim" && "$PY" corners.py "$CORNERS")
     ;;
   --check)
     tmp="$(mktemp -d)"
@@ -82,6 +85,13 @@ case "${1:---check}" in
       echo "mmasim: MMA-Sim 2.1.1 reproduces the committed whole-MMA results of e2e.py"
     else
       echo "mmasim: ERROR: MMA-Sim's whole-MMA results differ from $E2E" >&2
+      exit 1
+    fi
+    (cd "$ROOT/conformance/mmasim" && "$PY" corners.py "$tmp/corners.txt")
+    if cmp -s "$tmp/corners.txt" "$CORNERS"; then
+      echo "mmasim: MMA-Sim 2.1.1 reproduces the committed corner vectors of corners.py"
+    else
+      echo "mmasim: ERROR: MMA-Sim's corner results differ from $CORNERS" >&2
       exit 1
     fi
     ;;

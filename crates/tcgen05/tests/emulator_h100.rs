@@ -298,3 +298,55 @@ fn emulator_equals_h100_on_every_case() {
     // The fillings reach the special values.
     assert!(nan > 0 && inf > 0);
 }
+
+/// The committed H100 D values, one 64 x 8 block per case.
+fn hw_results() -> Vec<u32> {
+    let mut gz = Vec::new();
+    flate2::read::GzDecoder::new(
+        std::fs::File::open(RESULTS_PATH).expect("committed H100 results"),
+    )
+    .read_to_end(&mut gz)
+    .unwrap();
+    gz.chunks_exact(4)
+        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect()
+}
+
+/// D of one case on the emulator, with A read through `a_desc`.
+fn d_of(c: &Case, a_desc: u64) -> Vec<u32> {
+    let (a, b, d, sat) = config(c.cfg);
+    let mut cta = Cta::new();
+    cta.write_smem(0, &window(c.seed, c.mode, esize(a), c.cfg >= 12))
+        .unwrap();
+    let form = WgmmaForm {
+        a,
+        b,
+        d,
+        n: 8,
+        transpose_a: c.ta,
+        transpose_b: c.tb,
+        negate_a: false,
+        negate_b: false,
+        satfinite: sat,
+    };
+    let cv = c_values(c.seed, d);
+    run(&cta, &form, a_desc, c.b, c.scale_d.then_some(&cv[..]))
+        .unwrap_or_else(|e| panic!("case {}: {e}", c.id))
+}
+
+/// The README's sensitivity figure: the H100 data tells the base offset apart. Flipping bit 49
+/// (the base offset's low bit, Table 40) of every swizzled A descriptor must change exactly the
+/// 237,307 D values the README states (of the 281,088 of those cases).
+#[test]
+fn flipping_the_base_offset_of_swizzled_a_changes_237307_values() {
+    let hw = hw_results();
+    let (mut differ, mut total) = (0usize, 0usize);
+    for c in cases().iter().filter(|c| c.a >> 62 != 0) {
+        let got = d_of(c, c.a ^ 1 << 49);
+        let want = &hw[c.id as usize * 512..(c.id as usize + 1) * 512];
+        differ += got.iter().zip(want).filter(|(x, y)| x != y).count();
+        total += 512;
+    }
+    println!("base offset bit 49 flipped in every swizzled A descriptor: {differ} of {total} D values differ from the H100's");
+    assert_eq!(differ, 237_307);
+}

@@ -206,3 +206,50 @@ fn swizzle_against_major_ness_and_type() {
         vec![("swizzle", Severity::Error, 8)]
     );
 }
+
+#[test]
+fn a_partly_known_idesc_is_not_taken_as_known() {
+    // The CuTe DSL run-time negate case: `selp` between two descriptors that differ in bit 13
+    // (negate A), so bit 13 is unknown at compile time and the idesc is not one constant.
+    let src = kernel(
+        "selp.b32 %r1, 0x08100490, 0x08102490, %p2;\n\
+         tcgen05.mma.cta_group::1.kind::f16 [%r2], %rd1, %rd2, %r1, %p1;",
+    );
+    let r = check(src.as_bytes(), &Options::default());
+    let i = &r.instructions[0];
+    assert_eq!(i.idesc, None, "bit 13 depends on %p2");
+    let bits = i.idesc_bits.expect("the operand's known bits");
+    assert_eq!(bits.known & 0x2000, 0, "bit 13 is unknown");
+    assert_eq!(
+        bits.value & 0xffff_dfff,
+        0x0810_0490,
+        "the other bits are known"
+    );
+    assert_eq!(i.errors().count(), 0, "nothing checked that needs bit 13");
+}
+
+#[test]
+fn findings_lines_count_block_comment_newlines_and_name_the_definition() {
+    // Body lines start at 6. The comment of lines 6-8 ends where the first definition is (8);
+    // line 9 copies it (a `mov` between registers is no definition of the value); the MMA that
+    // reads the copy is on line 10. The sparse bit (0x08100494 on a dense MMA) is a value of
+    // line 8.
+    let src = kernel(
+        "/* a comment\n   over three\n   lines */ mov.b32 %r1, 0x08100494;\n\
+         mov.b32 %r5, %r1;\n\
+         tcgen05.mma.cta_group::1.kind::f16 [%r2], %rd1, %rd2, %r5, %p1;\n\
+         tcgen05.mma.cta_group::1.kind::f16 [%r2], /* x\n y */ %rd1, %rd2, %r1, %p1;\n\
+         tcgen05.mma.cta_group::1.kind::f16 [%r2], %rd1, %rd2, %r1, %p1;",
+    );
+    let r = check(src.as_bytes(), &Options::default());
+    let at: Vec<u32> = r.instructions.iter().map(|i| i.line).collect();
+    assert_eq!(at, [10, 11, 13]);
+    for i in &r.instructions {
+        assert_eq!(
+            fields(i),
+            [("sparse", Severity::Error, 8)],
+            "line {}",
+            i.line
+        );
+    }
+}

@@ -264,3 +264,46 @@ fn modules_headers_and_multi_line_directives() {
     assert!(read(b"\x7fELF\x02\x01\x01\0").binary);
     assert!(read(b"abc\0def").binary);
 }
+
+#[test]
+fn a_minus_sign_in_an_address_subtracts() {
+    // PTX ISA 6.4.1 (addresses as operands): `[reg+imm]` with a signed offset; the minus
+    // forms as written mean the offsets below.
+    for (text, offset) in [
+        ("[%r9 - 16]", -16),
+        ("[%r9-16]", -16),
+        ("[%r9 + -16]", -16),
+        ("[%r9 - -16]", 16),
+        ("[%r9 + 16]", 16),
+        ("[%r9 - 0x20]", -32),
+    ] {
+        let line = std::format!("st.shared.b32 {text}, %r1;");
+        let i = read_instruction(&line).expect("a valid instruction");
+        assert_eq!(
+            i.operands[0],
+            Operand::Address {
+                base: Some("%r9"),
+                offset
+            },
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn newlines_inside_block_comments_count() {
+    // Line 6 opens a comment that closes on line 8, where the mov is; line 9 holds a guard and
+    // a comment that closes on line 10, where the opcode is; the ret is on line 11.
+    let src = ".version 8.8\n.target sm_100a\n.address_size 64\n.visible .entry k()\n{\n\
+               /* one\n two\n three */ mov.b32 %r1, 1;\n\
+               @%p1 /* a\n b */ mov.b32 %r2, 2;\n\
+               ret;\n}\n";
+    let m = read(src.as_bytes());
+    assert_eq!(m.problems, vec![]);
+    let lines: std::vec::Vec<_> = m.functions[0]
+        .instructions
+        .iter()
+        .map(|i| (i.opcode, i.line))
+        .collect();
+    assert_eq!(lines, [("mov.b32", 8), ("mov.b32", 10), ("ret", 11)]);
+}
