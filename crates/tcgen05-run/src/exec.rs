@@ -498,40 +498,8 @@ fn lane_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), Run
             b,
             c,
             ..
-        } => {
-            let r = if *ty == Ty::F64 {
-                f64::from_bits(v(*a))
-                    .mul_add(f64::from_bits(v(*b)), f64::from_bits(v(*c)))
-                    .to_bits()
-            } else {
-                u64::from(f32_fma(
-                    v(*a) as u32,
-                    v(*b) as u32,
-                    v(*c) as u32,
-                    *ftz,
-                    *sat,
-                ))
-            };
-            (*d, r)
-        }
-        OpKind::FloatSign { abs, ty, ftz, d, a } => {
-            let x = v(*a);
-            let r = if *ty == Ty::F64 {
-                if *abs {
-                    x & !(1 << 63)
-                } else {
-                    x ^ (1 << 63)
-                }
-            } else {
-                let x = if *ftz { ftz32(x as u32) } else { x as u32 };
-                u64::from(if *abs {
-                    x & 0x7FFF_FFFF
-                } else {
-                    x ^ 0x8000_0000
-                })
-            };
-            (*d, r)
-        }
+        } => (*d, fma(*ty, v(*a), v(*b), v(*c), *ftz, *sat)),
+        OpKind::FloatSign { abs, ty, ftz, d, a } => (*d, float_sign(*abs, *ty, *ftz, v(*a))),
         OpKind::Setp {
             cmp,
             ty,
@@ -562,44 +530,7 @@ fn lane_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), Run
             let bv = b.map(v);
             (*d, convert(op.line, *conv, v(*a), bv)?)
         }
-        OpKind::Ld { space, ty, d, addr } => {
-            let at = address(cta, w, l, *addr);
-            let size = ty.bytes();
-            if d.len() > 1 {
-                vector_align(op.line, *space, at, size * d.len() as u32)?;
-            }
-            for (i, dst) in d.iter().enumerate() {
-                let x = load(cta, op.line, *space, at + u64::from(size) * i as u64, size)?;
-                let x = if ty.signed() {
-                    sext(x, ty.bits()) as u64
-                } else {
-                    x
-                };
-                if let Some(dst) = dst {
-                    w.regs[l * n + *dst as usize] = x;
-                }
-            }
-            return Ok(());
-        }
-        OpKind::St { space, ty, a, addr } => {
-            let at = address(cta, w, l, *addr);
-            let size = ty.bytes();
-            if a.len() > 1 {
-                vector_align(op.line, *space, at, size * a.len() as u32)?;
-            }
-            let vals: Vec<u64> = a.iter().map(|s| v(*s)).collect();
-            for (i, x) in vals.into_iter().enumerate() {
-                store(
-                    cta,
-                    op.line,
-                    *space,
-                    at + u64::from(size) * i as u64,
-                    size,
-                    x,
-                )?;
-            }
-            return Ok(());
-        }
+        OpKind::Ld { .. } | OpKind::St { .. } => return memory_op(cta, w, op, l),
         OpKind::Bfe { ty, d, a, b, c } => (*d, bfe(*ty, v(*a), v(*b), v(*c))),
         OpKind::Cvta {
             d,
@@ -634,6 +565,85 @@ fn lane_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), Run
     };
     w.regs[l * n + d as usize] = value;
     Ok(())
+}
+
+/// `ld` and `st` of one lane: vector accesses aligned to their whole size, loads sign-extended
+/// as their type says.
+fn memory_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), RunError> {
+    let n = cta.nregs;
+    let v = |cta: &Cta<'_>, w: &Warp, s: Src| val(cta, w, n, l, s);
+    match &op.kind {
+        OpKind::Ld { space, ty, d, addr } => {
+            let at = address(cta, w, l, *addr);
+            let size = ty.bytes();
+            if d.len() > 1 {
+                vector_align(op.line, *space, at, size * d.len() as u32)?;
+            }
+            for (i, dst) in d.iter().enumerate() {
+                let x = load(cta, op.line, *space, at + u64::from(size) * i as u64, size)?;
+                let x = if ty.signed() {
+                    sext(x, ty.bits()) as u64
+                } else {
+                    x
+                };
+                if let Some(dst) = dst {
+                    w.regs[l * n + *dst as usize] = x;
+                }
+            }
+            Ok(())
+        }
+        OpKind::St { space, ty, a, addr } => {
+            let at = address(cta, w, l, *addr);
+            let size = ty.bytes();
+            if a.len() > 1 {
+                vector_align(op.line, *space, at, size * a.len() as u32)?;
+            }
+            let vals: Vec<u64> = a.iter().map(|s| v(cta, w, *s)).collect();
+            for (i, x) in vals.into_iter().enumerate() {
+                store(
+                    cta,
+                    op.line,
+                    *space,
+                    at + u64::from(size) * i as u64,
+                    size,
+                    x,
+                )?;
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// `fma.rn` of one lane: f64 through the host's fused multiply-add, f32 through `f32_fma` with
+/// `.ftz` and `.sat`.
+fn fma(ty: Ty, a: u64, b: u64, c: u64, ftz: bool, sat: bool) -> u64 {
+    if ty == Ty::F64 {
+        f64::from_bits(a)
+            .mul_add(f64::from_bits(b), f64::from_bits(c))
+            .to_bits()
+    } else {
+        u64::from(f32_fma(a as u32, b as u32, c as u32, ftz, sat))
+    }
+}
+
+/// `abs` and `neg` of one lane: the sign bit cleared or flipped (f32 inputs flushed first under
+/// `.ftz`).
+fn float_sign(abs: bool, ty: Ty, ftz: bool, x: u64) -> u64 {
+    if ty == Ty::F64 {
+        if abs {
+            x & !(1 << 63)
+        } else {
+            x ^ (1 << 63)
+        }
+    } else {
+        let x = if ftz { ftz32(x as u32) } else { x as u32 };
+        u64::from(if abs {
+            x & 0x7FFF_FFFF
+        } else {
+            x ^ 0x8000_0000
+        })
+    }
 }
 
 fn no_mbarrier(line: u32, at: u32) -> RunError {

@@ -33,7 +33,8 @@ use alloc::vec::Vec;
 
 use super::dataflow::Registers;
 use super::known_bits::width_mask;
-use super::{scale_vec_of, CheckRule, Finding, FindingValue, InstructionReport, Rule};
+use super::qualifiers::scale_vec_of;
+use super::{CheckRule, Finding, FindingValue, InstructionReport, Rule};
 use crate::data_path::{DataPathLayout, SfLayout, SfOperand};
 use crate::instruction_descriptor::InstructionDescriptor;
 use crate::mma::CtaGroup;

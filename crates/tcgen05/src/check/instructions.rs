@@ -5,14 +5,15 @@ use alloc::vec::Vec;
 
 use super::dataflow::{self, Registers, Value};
 use super::known_bits::KnownBits;
+use super::qualifiers::{collector_of, scale_vec_of};
 use super::{smem, CheckRule, Finding, FindingValue, InstructionReport, Options, Report, Rule};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::instruction_descriptor::InstructionDescriptor;
 use crate::mma::{CtaGroup, ElementType, Kind, Major};
 use crate::ptx::{
-    self, ASource, Alloc, Collector, CollectorOp, Commit, Context, Cp, CpSourceFormat, Dealloc,
-    Fence, Mma, OperandName, PtxError, PtxRule, RedOp, RedType, Reduction, ScaleVec, Shift,
-    TmemLoad, TmemStore, Wait, MAX_PTX_VERSION,
+    self, ASource, Alloc, Commit, Context, Cp, CpSourceFormat, Dealloc, Fence, Mma, OperandName,
+    PtxError, PtxRule, RedOp, RedType, Reduction, ScaleVec, Shift, TmemLoad, TmemStore, Wait,
+    MAX_PTX_VERSION,
 };
 use crate::ptx_reader::{Function, Instruction, Module, Operand};
 use crate::shapes::swizzle_allowed;
@@ -1088,23 +1089,6 @@ fn check_instruction<'a>(
             None
         }
     }
-}
-
-pub(crate) fn scale_vec_of(s: &str) -> Option<ScaleVec> {
-    ScaleVec::ALL
-        .into_iter()
-        .find(|v| *v != ScaleVec::Default && v.name().trim_start_matches('.') == s)
-}
-
-pub(crate) fn collector_of(s: &str) -> Option<Collector> {
-    let rest = s.strip_prefix("collector::")?;
-    let (buf, op) = rest.split_once("::")?;
-    let op = CollectorOp::ALL.into_iter().find(|o| o.name() == op)?;
-    if buf == "a" {
-        return Some(Collector::A(op));
-    }
-    let n: u8 = buf.strip_prefix('b')?.parse().ok()?;
-    Some(Collector::B(n, op))
 }
 
 /// Bits 61-63 of a shared memory descriptor: the swizzling mode (Table 40).

@@ -62,7 +62,8 @@ pub mod smem;
 mod block_scale;
 mod instructions;
 pub mod kernel;
-pub(crate) use instructions::{collector_of, scale_vec_of};
+mod qualifiers;
+pub(crate) use qualifiers::{collector_of, scale_vec_of};
 
 use alloc::vec::Vec;
 use core::fmt;

@@ -38,6 +38,9 @@
 use alloc::vec::Vec;
 use core::fmt;
 
+mod header;
+use header::header_line;
+
 /// The longest statement read, in bytes. A longer one is skipped with
 /// [`ReadProblemKind::StatementTooLong`]: no real PTX statement comes near it (the longest in
 /// the corpus, a `tcgen05.ld` of 128 registers, has about 1,300 bytes), and the bound keeps the
@@ -659,38 +662,6 @@ fn skip_rest_of_statement(c: &mut Cursor<'_>) {
             return;
         }
     }
-}
-
-/// Length of a line `cuobjdump -ptx` writes between modules, at the start of `b` (through its
-/// newline): `Fatbin ptx code:`, a rule of `=`, and the `key = value` lines of its header
-/// (`arch = sm_100a`, `code version = [8,7]`, `host = linux`, `compile_size = 64bit`,
-/// `compressed`, `ptxasOptions = ...`, `identifier = ...`).
-fn header_line(b: &[u8]) -> Option<usize> {
-    // Only a line that starts like one is scanned, and at most 4 KiB of it: the reader stays
-    // linear on long lines of many statements.
-    let first = *b.first()?;
-    if !matches!(first, b'F' | b'=' | b'a' | b'c' | b'h' | b'p' | b'i') {
-        return None;
-    }
-    let window = &b[..b.len().min(4096)];
-    let end = window
-        .iter()
-        .position(|&c| c == b'\n')
-        .or((window.len() == b.len()).then_some(b.len()))?;
-    let line = core::str::from_utf8(&b[..end]).ok()?.trim_end();
-    let keys = [
-        "arch =",
-        "code version =",
-        "host =",
-        "compile_size =",
-        "ptxasOptions =",
-        "identifier =",
-    ];
-    let header = (line.starts_with("Fatbin ") && line.ends_with(" code:"))
-        || (!line.is_empty() && line.bytes().all(|c| c == b'='))
-        || line == "compressed"
-        || keys.iter().any(|k| line.starts_with(k));
-    header.then_some(end)
 }
 
 /// Length of a label `name:` at the start of `b` (including the colon), if it is one.
