@@ -175,13 +175,22 @@ fn value_text<'t>(f: &Finding, i: &InstructionReport<'t>) -> ValueText<'t> {
     match f.value {
         // PTX ISA versions are kept as major * 10 + minor.
         FindingValue::Number(v) if f.field == "version" => {
-            ValueText(f.value, i.text, i.target_name, Some(v))
+            ValueText(f.value, i.text, i.target_name, Some(v), false)
         }
-        _ => ValueText(f.value, i.text, i.target_name, None),
+        // A line number is written in decimal.
+        _ => ValueText(
+            f.value,
+            i.text,
+            i.target_name,
+            None,
+            f.field.ends_with("_line"),
+        ),
     }
 }
 
-struct ValueText<'t>(FindingValue, &'t str, Option<&'t str>, Option<u64>);
+/// A finding's value: the value, the instruction's text, its target, the PTX ISA version
+/// (major * 10 + minor) for a version, and whether a number is a line (written in decimal).
+struct ValueText<'t>(FindingValue, &'t str, Option<&'t str>, Option<u64>, bool);
 
 impl fmt::Display for ValueText<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -189,7 +198,7 @@ impl fmt::Display for ValueText<'_> {
             return write!(f, "{}.{}", v / 10, v % 10);
         }
         match self.0 {
-            FindingValue::Number(v) if v < 1024 => write!(f, "{v}"),
+            FindingValue::Number(v) if v < 1024 || self.4 => write!(f, "{v}"),
             FindingValue::Number(v) => write!(f, "{v:#x}"),
             FindingValue::Name(n) => f.write_str(n),
             FindingValue::Text(s, e) => {

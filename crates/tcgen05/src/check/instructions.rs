@@ -237,6 +237,7 @@ pub(super) fn check_module<'a>(module: &Module<'a>, options: &Options) -> Report
         statements: module.statements,
         binary: module.binary,
         assumed: 0,
+        alloc_undecided: 0,
     };
     let mut version_reported = false;
     let mut first_set = false;
@@ -335,7 +336,8 @@ pub(super) fn check_module<'a>(module: &Module<'a>, options: &Options) -> Report
         if let Some(reports) = report.instructions.get_mut(first_of_function..) {
             confirm_assumed(f, &regs, &env, reports);
             report.assumed += reports.iter().filter(|r| r.assumed).count();
-            super::kernel::check_kernel(f, &regs, reports);
+            report.alloc_undecided +=
+                super::kernel::check_kernel(f, &module.functions, &regs, reports);
         }
     }
     report

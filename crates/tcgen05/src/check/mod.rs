@@ -49,6 +49,7 @@
 //! assert_eq!(mma.findings[0].line, 6); // where the constant is written
 //! ```
 
+mod alloc_pairing;
 pub mod dataflow;
 pub mod known_bits;
 pub mod smem;
@@ -100,6 +101,12 @@ pub enum CheckRule {
     AllocWithoutDealloc,
     /// A K-major operand of more than 8 rows whose descriptor's stride byte offset is 0.
     SboZero,
+    /// A path of the kernel from a `tcgen05.alloc` to an exit with no `tcgen05.dealloc`.
+    AllocLeakOnPath,
+    /// A path of the kernel that deallocates twice after one `tcgen05.alloc`.
+    DoubleDealloc,
+    /// A path of the kernel that allocates after `tcgen05.relinquish_alloc_permit`.
+    AllocAfterRelinquish,
 }
 
 /// One rule of the checker: identifier, severity, source and message.
@@ -120,7 +127,7 @@ pub struct RuleRow {
 }
 
 /// The checker's own rules, one row each.
-pub const RULES: [RuleRow; 11] = [
+pub const RULES: [RuleRow; 14] = [
     RuleRow {
         rule: CheckRule::UnknownQualifier,
         id: "check.unknown_qualifier",
@@ -209,6 +216,30 @@ pub const RULES: [RuleRow; 11] = [
         message: "stride byte offset {} for a K-major operand of more than 8 rows: every group of 8 rows would be read from the same address",
         statement: "A K-major operand of more than 8 rows has a non-zero stride byte offset.",
     },
+    RuleRow {
+        rule: CheckRule::AllocLeakOnPath,
+        id: "check.alloc_leak_on_path",
+        severity: Severity::Warning,
+        source: Source::PtxSection("9.7.16.7.1"),
+        message: "this tcgen05.alloc is not deallocated on a path to the exit at line {}: all Tensor Memory allocated must be deallocated before the kernel exits",
+        statement: "On every path of a kernel, each tcgen05.alloc is followed by a tcgen05.dealloc before the kernel exits (paths are read with each predicate register taking one value until it is written; branches the reading cannot relate are left not decided).",
+    },
+    RuleRow {
+        rule: CheckRule::DoubleDealloc,
+        id: "check.double_dealloc",
+        severity: Severity::Error,
+        source: Source::PtxSection("9.7.16.7.1"),
+        message: "a path deallocates twice after the tcgen05.alloc at line {}: this second tcgen05.dealloc frees Tensor Memory no longer allocated",
+        statement: "On every path of a kernel, each tcgen05.dealloc frees an allocation of a tcgen05.alloc not yet deallocated.",
+    },
+    RuleRow {
+        rule: CheckRule::AllocAfterRelinquish,
+        id: "check.alloc_after_relinquish",
+        severity: Severity::Error,
+        source: Source::PtxSection("9.7.16.7.1"),
+        message: "this tcgen05.alloc follows the tcgen05.relinquish_alloc_permit at line {} on a path: the CTA may no longer allocate",
+        statement: "No path of a kernel executes a tcgen05.alloc after tcgen05.relinquish_alloc_permit.",
+    },
 ];
 
 impl CheckRule {
@@ -288,7 +319,9 @@ impl fmt::Display for Finding {
                     FindingValue::Number(v) if r == CheckRule::VersionAboveModel => {
                         write!(f, "{}.{}", v / 10, v % 10)?;
                     }
-                    FindingValue::Number(v) if v < 1024 => write!(f, "{v}")?,
+                    FindingValue::Number(v) if v < 1024 || self.field.ends_with("_line") => {
+                        write!(f, "{v}")?;
+                    }
                     FindingValue::Number(v) => write!(f, "{v:#x}")?,
                     FindingValue::Name(n) => f.write_str(n)?,
                     FindingValue::Text(..) => f.write_str("as written")?,
@@ -426,6 +459,11 @@ pub struct Report<'a> {
     /// Instructions whose shared memory descriptors' known bits rely on decisions R7
     /// ([`Options::no_assume`]).
     pub assumed: usize,
+    /// Kernels' `tcgen05.alloc` / `tcgen05.dealloc` pairings left not decided: a path that may
+    /// leave an allocation, deallocate twice or allocate after the relinquish, but only through
+    /// a branch this reading cannot relate to the allocation's (warp-dependent predicates
+    /// computed twice), or control flow it cannot follow.
+    pub alloc_undecided: usize,
 }
 
 impl Report<'_> {
