@@ -134,12 +134,13 @@ fn summary(
     reports: &[Option<Report<'_>>],
     (n, errors, warnings): (usize, usize, usize),
 ) -> fmt::Result {
-    let (mut descriptors, mut known, mut assumed) = (0, 0, 0);
+    let (mut descriptors, mut known, mut assumed, mut undecided) = (0, 0, 0, 0);
     for r in reports.iter().flatten() {
         let (d, k, _) = r.descriptors();
         descriptors += d;
         known += k;
         assumed += r.assumed;
+        undecided += r.alloc_undecided;
     }
     writeln!(
         out,
@@ -163,6 +164,13 @@ fn summary(
             )?;
         }
         writeln!(out)?;
+    }
+    if undecided > 0 {
+        writeln!(
+            out,
+            "tcgen05.alloc / tcgen05.dealloc pairing: {} not decided (a path that may leave an allocation or deallocate twice only through a branch whose predicate cannot be related to the allocation's)",
+            count(undecided, "kernel path")
+        )?;
     }
     Ok(())
 }
@@ -517,8 +525,8 @@ fn json(
             let (d, k, u) = r.descriptors();
             write!(
                 s,
-                ",\"smem_descriptors\":{{\"total\":{d},\"known_but_start_address\":{k},\"partly_unknown\":{u},\"assumed_r7\":{}}}",
-                r.assumed
+                ",\"smem_descriptors\":{{\"total\":{d},\"known_but_start_address\":{k},\"partly_unknown\":{u},\"assumed_r7\":{}}},\"alloc_pairing_undecided\":{}",
+                r.assumed, r.alloc_undecided
             )?;
             if r.instructions.is_empty() && !r.unreadable() {
                 s.push_str(",\"note\":\"no tcgen05 instruction in it\"");

@@ -8,8 +8,9 @@
 //! path by path on their predicate registers: a path that takes `@%p` once takes it again
 //! until `%p` is written. A path is reported only when it is sure: every branch after the
 //! event it starts from is decided by a predicate already decided on the path, or (for an
-//! allocation every path of the kernel executes) by any value, or is a loop's back edge.
-//! Otherwise the path is counted as
+//! allocation every path of the kernel executes) by any value, or cannot decide whether an
+//! event runs (a branch that neither crosses an event or an exit nor goes to an exit, such as
+//! most loops' back edges). Otherwise the path is counted as
 //! not decided: compilers let one warp allocate and deallocate behind predicates computed
 //! twice from the warp index, which a reader of the text cannot relate.
 
@@ -160,9 +161,14 @@ pub(super) fn pairing(f: &Function<'_>, module: &[Function<'_>]) -> Pairing {
         out.undecided = 1;
         return out;
     }
+    let relevant: Vec<bool> = (0..f.instructions.len())
+        .map(|i| relevant(f, &events, i))
+        .collect();
     let mut walk = Walk {
         f,
         events: &events,
+        relevant: &relevant,
+        alias: aliases(f),
         seen: BTreeSet::new(),
         sure: BTreeSet::new(),
         unsure: BTreeSet::new(),
@@ -202,6 +208,70 @@ pub(super) fn calls_dealloc(f: &Function<'_>, module: &[Function<'_>]) -> bool {
         .any(|i| call_event(i, module) == Some(Event::Dealloc))
 }
 
+/// Predicates computed twice by the same `setp` from the same registers (CuTe DSL tests the
+/// warp index once to allocate and again to deallocate), each with the first: where the
+/// predicate and each register the `setp` reads are written once in the function, both hold
+/// the same value wherever both are written.
+fn aliases<'a>(f: &Function<'a>) -> Vec<(&'a str, &'a str)> {
+    let mut writes: Vec<&'a str> = Vec::new();
+    for ins in &f.instructions {
+        if let Some(d) = ins.operands.first() {
+            d.destination_names(&mut writes);
+        }
+    }
+    let once = |n: &str| writes.iter().filter(|w| **w == n).count() == 1;
+    let mut firsts: Vec<(&'a str, &Instruction<'a>)> = Vec::new();
+    let mut out = Vec::new();
+    for ins in f.instructions.iter().filter(|i| i.base() == "setp") {
+        let Some(Operand::Name(p)) = ins.operands.first() else {
+            continue;
+        };
+        let sources_once = ins.operands[1..].iter().all(|o| match o {
+            Operand::Name(n) => once(n),
+            Operand::Imm(_) | Operand::Float(_) => true,
+            _ => false,
+        });
+        if ins.guard.is_some() || !once(p) || !sources_once {
+            continue;
+        }
+        let same = |(_, e): &&(&'a str, &Instruction<'a>)| {
+            e.opcode == ins.opcode && e.operands[1..] == ins.operands[1..]
+        };
+        match firsts.iter().find(same) {
+            Some(&(first, _)) => out.push((*p, first)),
+            None => firsts.push((p, ins)),
+        }
+    }
+    out
+}
+
+/// True when instruction `i`'s guard can decide whether an event runs or a path skips one: it
+/// guards an event or an exit, or a branch to an exit or across an event or an exit.
+fn relevant(f: &Function<'_>, events: &[Option<Event>], i: usize) -> bool {
+    let Some(ins) = f.instructions.get(i) else {
+        return false;
+    };
+    if ins.guard.is_none() {
+        return false;
+    }
+    let is_exit = |k: usize| {
+        f.instructions
+            .get(k)
+            .map_or(true, |x| matches!(flow(x, f), Flow::Exit))
+    };
+    if events.get(i).copied().flatten().is_some() {
+        return true;
+    }
+    match flow(ins, f) {
+        Flow::Exit | Flow::Unknown => true,
+        Flow::Jump(to) => {
+            let (a, b) = (i.min(to), i.max(to));
+            is_exit(to) || (a..=b).any(|k| events.get(k).copied().flatten().is_some() || is_exit(k))
+        }
+        Flow::Next | Flow::Stop => false,
+    }
+}
+
 /// The event of a `call` of a function of the module that has one.
 fn call_event(ins: &Instruction<'_>, module: &[Function<'_>]) -> Option<Event> {
     if ins.base() != "call" {
@@ -216,6 +286,10 @@ fn call_event(ins: &Instruction<'_>, module: &[Function<'_>]) -> Option<Event> {
 struct Walk<'f, 'a> {
     f: &'f Function<'a>,
     events: &'f [Option<Event>],
+    /// Per instruction: its guard can decide whether an event runs or is skipped.
+    relevant: &'f [bool],
+    /// Predicates that hold the same value as an earlier one ([`aliases`]), with it.
+    alias: Vec<(&'a str, &'a str)>,
     seen: BTreeSet<State<'a>>,
     sure: BTreeSet<Problem>,
     unsure: BTreeSet<Problem>,
@@ -251,6 +325,14 @@ impl<'a> Walk<'_, 'a> {
         }
     }
 
+    /// The predicate whose value `p` holds: itself, or the one it is an alias of.
+    fn canonical(&self, p: &'a str) -> &'a str {
+        self.alias
+            .iter()
+            .find(|(a, _)| *a == p)
+            .map_or(p, |&(_, c)| c)
+    }
+
     fn report(&mut self, p: Problem, sure: bool) {
         if sure {
             self.sure.insert(p);
@@ -282,7 +364,8 @@ impl<'a> Walk<'_, 'a> {
         };
         if let Some(g) = ins.guard {
             let executes = !g.negated;
-            match s.decided(g.predicate) {
+            let pred = self.canonical(g.predicate);
+            match s.decided(pred) {
                 Some(v) if v == executes => {}
                 Some(_) => {
                     s.at += 1;
@@ -290,17 +373,17 @@ impl<'a> Walk<'_, 'a> {
                     return;
                 }
                 None => {
-                    // A loop's back edge decides how often the loop runs, not which warp
-                    // owns the allocation: not a choice that can relate to the allocation's.
-                    let back = matches!(flow(ins, f), Flow::Jump(to) if to <= s.at);
-                    if !back {
-                        s.made_free_choice();
-                    }
                     let mut skip = s.clone();
-                    skip.decide(g.predicate, !executes);
                     skip.at += 1;
+                    // Only a guard that can decide whether an event runs, or whether a path
+                    // skips one, is recorded: the others are explored both ways, unrecorded.
+                    if self.relevant.get(s.at).copied().unwrap_or(true) {
+                        s.made_free_choice();
+                        skip.made_free_choice();
+                        skip.decide(pred, !executes);
+                        s.decide(pred, executes);
+                    }
                     work.push(skip);
-                    s.decide(g.predicate, executes);
                 }
             }
         }
@@ -314,6 +397,8 @@ impl<'a> Walk<'_, 'a> {
         if let Some(d) = ins.operands.first() {
             d.destination_names(&mut written);
         }
+        // Writing an alias writes the value its original holds already.
+        written.retain(|w| self.canonical(w) == *w);
         s.preds.retain(|(n, _)| !written.contains(n));
         match flow(ins, f) {
             Flow::Next => {
@@ -472,7 +557,8 @@ mod tests {
 
     #[test]
     fn one_warp_allocating_and_deallocating_stays_clean() {
-        // CUTLASS: warp 0 allocates and deallocates, the predicate computed twice.
+        // CuTe DSL / CUTLASS: warp 0 allocates and deallocates, the test of the warp index
+        // written twice.
         let src = kernel(&alloc::format!(
             "mov.u32 %r0, %tid.x;\nshr.u32 %r4, %r0, 5;\nsetp.ne.s32 %p1, %r4, 0;\n\
              @%p1 bra $L_a;\n{ALLOC}$L_a:\nbar.sync 0;\nsetp.ne.s32 %p2, %r4, 0;\n\
@@ -480,12 +566,25 @@ mod tests {
         ));
         let r = check(src.as_bytes(), &Options::default());
         assert!(findings(&r).is_empty(), "{:?}", findings(&r));
-        assert_eq!(r.alloc_undecided, 1);
-        // The same predicate for both branches: decided, and clean.
-        let same = src.replace("@%p2 bra", "@%p1 bra");
-        let r = check(same.as_bytes(), &Options::default());
-        assert!(findings(&r).is_empty(), "{:?}", findings(&r));
         assert_eq!(r.alloc_undecided, 0);
+        // The second test from a register computed again: not related, so not decided, and
+        // nothing said.
+        let again = src.replace(
+            "setp.ne.s32 %p2, %r4, 0;",
+            "shr.u32 %r6, %r0, 5;\nsetp.ne.s32 %p2, %r6, 0;",
+        );
+        let r = check(again.as_bytes(), &Options::default());
+        assert!(findings(&r).is_empty(), "{:?}", findings(&r));
+        assert_eq!(r.alloc_undecided, 1);
+        // The second test the other way round: the allocating warp skips the dealloc.
+        let wrong = src.replace("@%p2 bra $L_d", "@!%p2 bra $L_d");
+        let r = check(wrong.as_bytes(), &Options::default());
+        assert_eq!(
+            findings(&r)[0].0,
+            "check.alloc_leak_on_path",
+            "{:?}",
+            findings(&r)
+        );
     }
 
     #[test]
