@@ -52,7 +52,13 @@ fn json_has_exactly_the_documented_shape_and_exit_1_on_errors() {
     let f = &v["files"][0];
     assert_eq!(
         keys(f),
-        ["instructions", "path", "smem_descriptors", "target"]
+        [
+            "alloc_pairing_undecided",
+            "instructions",
+            "path",
+            "smem_descriptors",
+            "target"
+        ]
     );
     // Four descriptors (a and b of two MMAs), all constants: every field known.
     assert_eq!(
@@ -485,6 +491,54 @@ fn tmem_columns_alloc_counts_and_pairing() {
     let errors = &v["files"][0]["instructions"][1]["errors"];
     assert_eq!(errors[0]["rule"], "check.tmem_columns", "{v}");
     assert_eq!(errors[0]["operand"], "d_tmem", "{v}");
+}
+
+#[test]
+fn alloc_and_dealloc_are_paired_on_every_path() {
+    // Body lines start at 8: 8 alloc, 9 setp, 10 branch past the dealloc, 11 dealloc,
+    // 12 label, 13 mov, 14 the module's ret.
+    let alloc = "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%r3], 32;";
+    let dealloc = "tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r4, 32;";
+    let body = format!(
+        "{alloc}\nsetp.eq.s32 %p1, %r5, 0;\n@%p1 bra $L_out;\n{dealloc}\n$L_out:\nmov.b32 %r6, 0;"
+    );
+    let (v, code) = check_json("leak.ptx", &module(&body), &[]);
+    assert_eq!(code, 0, "{v}");
+    let w = &v["files"][0]["instructions"][0]["warnings"][0];
+    assert_eq!(w["rule"], "check.alloc_leak_on_path", "{v}");
+    assert_eq!(w["line"], 8, "{v}");
+    assert!(
+        w["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("exit at line 14")),
+        "{v}"
+    );
+    // The same predicate guarding both (Triton): clean, and decided.
+    let body = format!("setp.lt.u32 %p1, %r5, 32;\n@%p1 {alloc}\n@%p1 {dealloc}");
+    let (v, code) = check_json("guarded.ptx", &module(&body), &[]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["warnings"], 0, "{v}");
+    assert_eq!(v["files"][0]["alloc_pairing_undecided"], 0, "{v}");
+    // A second dealloc: an error naming the alloc's line, in text and SARIF.
+    let body = format!("{alloc}\n{dealloc}\n{dealloc}");
+    let p = write("double.ptx", module(&body).as_bytes());
+    let path = p.to_str().expect("utf-8");
+    let r = run(&["check", path]);
+    r.code(1);
+    assert!(
+        r.stdout
+            .contains("deallocates twice after the tcgen05.alloc at line 8"),
+        "{}",
+        r.stdout
+    );
+    let r = run(&["check", "--sarif", "-", path]);
+    let s: Value = serde_json::from_str(&r.stdout).expect("SARIF");
+    let result = &s["runs"][0]["results"][0];
+    assert_eq!(result["ruleId"], "check.double_dealloc", "{s}");
+    assert_eq!(
+        result["locations"][0]["physicalLocation"]["region"]["startLine"], 10,
+        "{s}"
+    );
 }
 
 #[test]
