@@ -257,7 +257,7 @@ fn relevant(f: &Function<'_>, events: &[Option<Event>], i: usize) -> bool {
     let is_exit = |k: usize| {
         f.instructions
             .get(k)
-            .map_or(true, |x| matches!(flow(x, f), Flow::Exit))
+            .is_none_or(|x| matches!(flow(x, f), Flow::Exit))
     };
     if events.get(i).copied().flatten().is_some() {
         return true;
