@@ -53,6 +53,7 @@ mod alloc_pairing;
 pub mod dataflow;
 pub mod known_bits;
 pub mod smem;
+pub mod tensor_map;
 
 mod instructions;
 pub mod kernel;
@@ -107,6 +108,9 @@ pub enum CheckRule {
     DoubleDealloc,
     /// A path of the kernel that allocates after `tcgen05.relinquish_alloc_permit`.
     AllocAfterRelinquish,
+    /// A shared memory descriptor whose swizzling mode differs from that of the tensor map
+    /// whose `cp.async.bulk.tensor` fills the buffer it reads.
+    TensorMapSwizzle,
 }
 
 /// One rule of the checker: identifier, severity, source and message.
@@ -127,7 +131,7 @@ pub struct RuleRow {
 }
 
 /// The checker's own rules, one row each.
-pub const RULES: [RuleRow; 14] = [
+pub const RULES: [RuleRow; 15] = [
     RuleRow {
         rule: CheckRule::UnknownQualifier,
         id: "check.unknown_qualifier",
@@ -239,6 +243,14 @@ pub const RULES: [RuleRow; 14] = [
         source: Source::PtxSection("9.7.16.7.1"),
         message: "this tcgen05.alloc follows the tcgen05.relinquish_alloc_permit at line {} on a path: the CTA may no longer allocate",
         statement: "No path of a kernel executes a tcgen05.alloc after tcgen05.relinquish_alloc_permit.",
+    },
+    RuleRow {
+        rule: CheckRule::TensorMapSwizzle,
+        id: "check.tensor_map_swizzle",
+        severity: Severity::Error,
+        source: Source::PtxTable(40),
+        message: "swizzling mode {}: the cp.async.bulk.tensor at the line given fills this buffer with the tensor map's swizzle, which the descriptor must describe",
+        statement: "A shared memory descriptor's swizzling mode is that of the tensor map whose cp.async.bulk.tensor fills the buffer it reads.",
     },
 ];
 

@@ -1,0 +1,368 @@
+//! The swizzling mode of a tensor map against that of the shared memory descriptors that read
+//! the buffer it fills.
+//!
+//! A `cp.async.bulk.tensor` copy into shared memory writes its box in the tensor map's
+//! swizzle pattern (PTX ISA 9.7.9.25, 5.5.5); a `tcgen05.mma` reading that buffer must describe
+//! the same pattern in its descriptor's bits 61-63 (Table 40). A host map is named by the
+//! kernel parameter that holds it (`--tensor-map NAME=swizzle:MODE`). The copy's tensor-map
+//! operand and destination, and the descriptor's start address, are followed back through
+//! registers written once (`mov`, `cvta`, `cvt`, `add`/`sub` of a constant; for the descriptor
+//! also `mov.b64 {lo, hi}`, `or` of a constant high part, `and` with 0x3fff, `shr` by 4,
+//! `bfe.u32 .., 4, 14`) to a symbol plus a constant. A descriptor is linked to the copy of the
+//! same symbol whose destination is the closest at or below its start; one that cannot be
+//! linked gives no finding and is counted.
+
+use alloc::vec::Vec;
+
+use super::{CheckRule, Finding, FindingValue, OperandName, Report, Rule};
+use crate::ptx_reader::{Function, Instruction, Module, Operand};
+use crate::shared_memory_descriptor::Swizzle;
+
+/// A host tensor map: the kernel parameter that holds it and its swizzling mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TensorMap<'n> {
+    /// The `.param` name (Triton and CUTLASS pass the map as `.param .align 64 .b8 name[128]`).
+    pub param: &'n str,
+    /// Its swizzling mode.
+    pub swizzle: Swizzle,
+}
+
+/// How many descriptors were linked to a copy and how many could not be.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Linked {
+    /// Descriptors linked to a copy through a given map.
+    pub linked: usize,
+    /// Descriptors of MMAs that could not be linked (an address not followed to a symbol, or
+    /// no copy of a given map into that symbol).
+    pub unlinked: usize,
+}
+
+/// The most definitions followed back from one operand.
+const MAX_DEPTH: u32 = 16;
+
+/// The only instruction of `f` that writes register `name`.
+fn only_def<'f, 'a>(f: &'f Function<'a>, name: &str) -> Option<&'f Instruction<'a>> {
+    let mut found = None;
+    for ins in &f.instructions {
+        let mut w = Vec::new();
+        if let Some(d) = ins.operands.first() {
+            d.destination_names(&mut w);
+        }
+        if w.contains(&name) {
+            if found.is_some() {
+                return None;
+            }
+            found = Some(ins);
+        }
+    }
+    found
+}
+
+fn imm(op: &Operand<'_>) -> Option<i64> {
+    match op {
+        Operand::Imm(v) => i64::try_from(*v).ok().or(Some(*v as i64)),
+        _ => None,
+    }
+}
+
+/// The operand as a symbol plus a byte offset.
+fn symbolic<'a>(f: &Function<'a>, op: &Operand<'a>, depth: u32) -> Option<(&'a str, i64)> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    match op {
+        Operand::Name(n) if !n.starts_with('%') => Some((n, 0)),
+        Operand::Name(n) => {
+            let d = only_def(f, n)?;
+            let (a, b) = (d.operands.get(1)?, d.operands.get(2));
+            match d.base() {
+                "mov" | "cvta" | "cvt" => symbolic(f, a, depth + 1),
+                "add" => match (imm(a), b.and_then(imm)) {
+                    (None, Some(k)) => plus(symbolic(f, a, depth + 1)?, k),
+                    (Some(k), None) => plus(symbolic(f, b?, depth + 1)?, k),
+                    _ => None,
+                },
+                "sub" => plus(symbolic(f, a, depth + 1)?, -b.and_then(imm)?),
+                _ => None,
+            }
+        }
+        Operand::Address {
+            base: Some(b),
+            offset,
+        } => plus(symbolic(f, &Operand::Name(b), depth + 1)?, *offset),
+        _ => None,
+    }
+}
+
+fn plus<'a>((s, o): (&'a str, i64), k: i64) -> Option<(&'a str, i64)> {
+    Some((s, o.checked_add(k)?))
+}
+
+/// The start address of a shared memory descriptor as a symbol plus a byte offset.
+fn descriptor_start<'a>(f: &Function<'a>, op: &Operand<'a>, depth: u32) -> Option<(&'a str, i64)> {
+    let Operand::Name(n) = op else { return None };
+    if depth > MAX_DEPTH || !n.starts_with('%') {
+        return None;
+    }
+    let d = only_def(f, n)?;
+    let (a, b) = (d.operands.get(1)?, d.operands.get(2));
+    match (d.base(), a, b.and_then(imm)) {
+        ("mov", Operand::Vector(v), _) => start_field(f, v.first()?, depth + 1),
+        ("mov" | "cvt", _, None) if b.is_none() => descriptor_start(f, a, depth + 1),
+        ("or", _, Some(k)) if k & 0x3fff == 0 => descriptor_start(f, a, depth + 1),
+        ("add", _, Some(k)) if (0..0x4000).contains(&k) => {
+            plus(descriptor_start(f, a, depth + 1)?, k * 16)
+        }
+        _ => None,
+    }
+}
+
+/// A descriptor's low word: the start address field (`(addr >> 4) & 0x3fff`), as the byte
+/// address it encodes.
+fn start_field<'a>(f: &Function<'a>, op: &Operand<'a>, depth: u32) -> Option<(&'a str, i64)> {
+    let Operand::Name(n) = op else { return None };
+    if depth > MAX_DEPTH || !n.starts_with('%') {
+        return None;
+    }
+    let d = only_def(f, n)?;
+    let ops = &d.operands;
+    let a = ops.get(1)?;
+    let k = |i: usize| ops.get(i).and_then(imm);
+    match d.base() {
+        "mov" | "cvt" if ops.len() == 2 => start_field(f, a, depth + 1),
+        "and" if k(2) == Some(0x3fff) => start_field(f, a, depth + 1),
+        "shr" if k(2) == Some(4) => symbolic(f, a, depth + 1),
+        "bfe" if k(2) == Some(4) && k(3) == Some(14) => symbolic(f, a, depth + 1),
+        "add" => plus(start_field(f, a, depth + 1)?, k(2)? * 16),
+        _ => None,
+    }
+}
+
+/// One copy of a given map into shared memory.
+struct Copy<'a> {
+    symbol: &'a str,
+    offset: i64,
+    swizzle: Swizzle,
+    line: u32,
+}
+
+fn copies<'a>(f: &Function<'a>, maps: &[TensorMap<'_>]) -> Vec<Copy<'a>> {
+    let mut out = Vec::new();
+    for ins in &f.instructions {
+        if !ins.opcode.starts_with("cp.async.bulk.tensor") || !ins.opcode.contains(".shared::") {
+            continue;
+        }
+        let (Some(dst), Some(src)) = (ins.operands.first(), ins.operands.get(1)) else {
+            continue;
+        };
+        let Some((map, 0)) = symbolic(f, src, 0) else {
+            continue;
+        };
+        let Some(m) = maps.iter().find(|m| m.param == map) else {
+            continue;
+        };
+        if let Some((symbol, offset)) = symbolic(f, dst, 0) {
+            out.push(Copy {
+                symbol,
+                offset,
+                swizzle: m.swizzle,
+                line: ins.line,
+            });
+        }
+    }
+    out
+}
+
+/// The descriptor's mode and the map's, as one name (the finding's value).
+fn pair_name(desc: Swizzle, map: Swizzle) -> &'static str {
+    const NAMES: [[&str; 5]; 5] = [
+        [
+            "none",
+            "none (the tensor map's 128B_base32B)",
+            "none (the tensor map's 128B)",
+            "none (the tensor map's 64B)",
+            "none (the tensor map's 32B)",
+        ],
+        [
+            "128B_base32B (the tensor map's none)",
+            "128B_base32B",
+            "128B_base32B (the tensor map's 128B)",
+            "128B_base32B (the tensor map's 64B)",
+            "128B_base32B (the tensor map's 32B)",
+        ],
+        [
+            "128B (the tensor map's none)",
+            "128B (the tensor map's 128B_base32B)",
+            "128B",
+            "128B (the tensor map's 64B)",
+            "128B (the tensor map's 32B)",
+        ],
+        [
+            "64B (the tensor map's none)",
+            "64B (the tensor map's 128B_base32B)",
+            "64B (the tensor map's 128B)",
+            "64B",
+            "64B (the tensor map's 32B)",
+        ],
+        [
+            "32B (the tensor map's none)",
+            "32B (the tensor map's 128B_base32B)",
+            "32B (the tensor map's 128B)",
+            "32B (the tensor map's 64B)",
+            "32B",
+        ],
+    ];
+    let at = |s: Swizzle| Swizzle::ALL.iter().position(|x| *x == s).unwrap_or(0);
+    NAMES[at(desc)][at(map)]
+}
+
+/// Compares the swizzling mode of every MMA descriptor of `module` that reads a buffer one of
+/// `maps` fills with that map's, adding a finding to `report` (from [`super::check_module`]
+/// on the same module) for each mismatch.
+pub fn tensor_map_swizzles(
+    module: &Module<'_>,
+    report: &mut Report<'_>,
+    maps: &[TensorMap<'_>],
+) -> Linked {
+    let mut out = Linked::default();
+    if maps.is_empty() {
+        return out;
+    }
+    for f in &module.functions {
+        let copies = copies(f, maps);
+        for ins in f
+            .instructions
+            .iter()
+            .filter(|i| i.opcode.starts_with("tcgen05.mma"))
+        {
+            let Some(r) = report
+                .instructions
+                .iter_mut()
+                .find(|r| r.line == ins.line && r.column == ins.column)
+            else {
+                continue;
+            };
+            let operands = [
+                (1, OperandName::ADesc, r.a_desc),
+                (2, OperandName::BDesc, r.b_desc),
+            ];
+            for (at, name, bits) in operands {
+                let Some(bits) = bits else { continue };
+                let start = ins.operands.get(at).and_then(|o| descriptor_start(f, o, 0));
+                let copy = start.and_then(|(s, o)| {
+                    copies
+                        .iter()
+                        .filter(|c| c.symbol == s && c.offset <= o)
+                        .max_by_key(|c| c.offset)
+                });
+                let Some(copy) = copy else {
+                    out.unlinked += 1;
+                    continue;
+                };
+                out.linked += 1;
+                let mask = 0b111 << 61;
+                if bits.known & mask != mask {
+                    continue;
+                }
+                let code = ((bits.value >> 61) & 0b111) as u8;
+                let Ok(desc) = Swizzle::from_code(code) else {
+                    continue;
+                };
+                if desc != copy.swizzle {
+                    let row = CheckRule::TensorMapSwizzle.row();
+                    r.findings.push(Finding {
+                        severity: row.severity,
+                        operand: Some(name),
+                        field: "swizzle",
+                        value: FindingValue::Name(pair_name(desc, copy.swizzle)),
+                        rule: Rule::Check(CheckRule::TensorMapSwizzle),
+                        source: row.source,
+                        line: copy.line,
+                        candidate: None,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use alloc::string::String;
+    use alloc::vec::Vec;
+
+    use super::{tensor_map_swizzles, Linked, TensorMap};
+    use crate::check::{check_module, Options};
+    use crate::ptx_reader::read;
+    use crate::shared_memory_descriptor::Swizzle;
+
+    /// A Triton-style kernel: the map is a `.param .b8 [128]`, the copy writes
+    /// `global_smem + 16384`, the descriptor packs `bfe(addr, 4, 14)` with the constant high
+    /// word `high` (bits 61-63: the swizzle), and a second MMA steps K by 32 bytes.
+    fn kernel(high: u32) -> String {
+        alloc::format!(
+            ".version 8.7\n.target sm_100a\n.address_size 64\n\
+             .extern .shared .align 1024 .b8 global_smem[];\n\
+             .visible .entry k(.param .align 64 .b8 desc_a[128]) {{\n\
+             .reg .b32 %r<20>; .reg .b64 %rd<20>; .reg .pred %p<2>;\n\
+             mov.u64 %rd1, desc_a;\n\
+             mov.u32 %r1, global_smem;\n\
+             add.s32 %r2, %r1, 16384;\n\
+             cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%r2], [%rd1, {{%r3, %r4}}], [%r5];\n\
+             bfe.u32 %r6, %r2, 4, 14;\n\
+             mov.b32 %r7, {high};\n\
+             mov.b64 %rd2, {{%r6, %r7}};\n\
+             mov.b32 %r8, 136381584;\n\
+             tcgen05.mma.cta_group::1.kind::f16 [%r9], %rd2, %rd2, %r8, %p1;\n\
+             add.s64 %rd3, %rd2, 2;\n\
+             tcgen05.mma.cta_group::1.kind::f16 [%r9], %rd3, %rd3, %r8, %p1;\n\
+             ret;\n}}\n"
+        )
+    }
+
+    /// (rule id, line, operand, text) of every finding, and the link counts.
+    fn run(src: &str, swizzle: Swizzle) -> (Vec<(&'static str, u32, String)>, Linked) {
+        let m = read(src.as_bytes());
+        let mut r = check_module(&m, &Options::default());
+        let maps = [TensorMap {
+            param: "desc_a",
+            swizzle,
+        }];
+        let linked = tensor_map_swizzles(&m, &mut r, &maps);
+        let f = r
+            .instructions
+            .iter()
+            .flat_map(|i| &i.findings)
+            .filter(|f| f.rule_id() == "check.tensor_map_swizzle")
+            .map(|f| (f.rule_id(), f.line, alloc::format!("{f}")))
+            .collect();
+        (f, linked)
+    }
+
+    #[test]
+    fn a_128b_map_read_through_a_64b_descriptor_is_refused() {
+        // 0x80004040: bits 61-63 = 4 (64B), SBO 1024 bytes.
+        let (f, linked) = run(&kernel(0x8000_4040), Swizzle::B128);
+        assert_eq!(linked.linked, 4, "{linked:?}");
+        assert_eq!(f.len(), 4, "{f:?}");
+        assert_eq!(f[0].1, 10, "the copy's line");
+        assert!(f[0].2.contains("64B (the tensor map's 128B)"), "{}", f[0].2);
+        // 0x40004040: bits 61-63 = 2 (128B), as the map.
+        let (f, linked) = run(&kernel(0x4000_4040), Swizzle::B128);
+        assert!(f.is_empty(), "{f:?}");
+        assert_eq!(linked.linked, 4);
+    }
+
+    #[test]
+    fn a_descriptor_that_cannot_be_linked_is_counted_not_reported() {
+        // The copy's destination written twice: not followed.
+        let src = kernel(0x8000_4040).replace(
+            "add.s32 %r2, %r1, 16384;\n",
+            "add.s32 %r2, %r1, 16384;\nadd.s32 %r2, %r2, 0;\n",
+        );
+        let (f, linked) = run(&src, Swizzle::B128);
+        assert!(f.is_empty(), "{f:?}");
+        assert_eq!((linked.linked, linked.unlinked), (0, 4));
+    }
+}
