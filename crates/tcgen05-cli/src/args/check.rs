@@ -1,6 +1,7 @@
 //! Arguments of `check`.
 
 use clap::Args;
+use tcgen05::shared_memory_descriptor::Swizzle;
 
 use super::value::{parse_target, TargetArg};
 
@@ -25,6 +26,31 @@ pub struct CheckArgs {
     /// fields unknown.
     #[arg(long)]
     pub no_assume: bool,
+    /// A host tensor map, by the kernel parameter that holds it: `NAME=swizzle:MODE` (MODE:
+    /// none, 32B, 64B, 128B or 128B_base32B). The descriptors of MMAs reading a buffer its
+    /// cp.async.bulk.tensor fills must have its swizzle. Repeatable.
+    #[arg(long = "tensor-map", value_name = "NAME=swizzle:MODE", value_parser = parse_tensor_map)]
+    pub tensor_maps: Vec<(String, Swizzle)>,
+}
+
+/// `--tensor-map NAME=swizzle:MODE`.
+fn parse_tensor_map(s: &str) -> Result<(String, Swizzle), String> {
+    let expected = "expected NAME=swizzle:MODE, MODE one of none, 32B, 64B, 128B, 128B_base32B (PTX ISA Table 40)";
+    let Some((name, spec)) = s.split_once('=') else {
+        return Err(format!("tensor map '{s}': no '=' ({expected})"));
+    };
+    let name = name.trim_ascii();
+    if name.is_empty() {
+        return Err(format!("tensor map '{s}': no parameter name ({expected})"));
+    }
+    let Some(mode) = spec.trim_ascii().strip_prefix("swizzle:") else {
+        return Err(format!(
+            "tensor map '{s}': '{spec}' is not swizzle:MODE ({expected})"
+        ));
+    };
+    Swizzle::from_name(mode)
+        .map(|m| (name.to_owned(), m))
+        .ok_or_else(|| format!("tensor map '{s}': unknown swizzle '{mode}' ({expected})"))
 }
 
 pub const CHECK_HELP: &str = concat!(

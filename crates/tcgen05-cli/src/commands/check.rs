@@ -4,6 +4,7 @@
 use std::fmt::{self, Write as _};
 use std::io::{self, Read as _, Write as _};
 
+use tcgen05::check::tensor_map::{tensor_map_swizzles, Linked, TensorMap};
 use tcgen05::check::{self, Finding, FindingValue, InstructionReport, KnownBits, Options, Report};
 use tcgen05::instruction_descriptor::InstructionDescriptor;
 use tcgen05::shared_memory_descriptor::{SmemDescriptor, SMEM_LAYOUT};
@@ -71,9 +72,27 @@ pub fn run(ctx: Ctx, a: &CheckArgs) -> io::Result<Status> {
         no_assume: a.no_assume,
     };
     let inputs: Vec<Input> = a.files.iter().map(|p| read_input(p)).collect();
+    let maps: Vec<TensorMap<'_>> = a
+        .tensor_maps
+        .iter()
+        .map(|(param, swizzle)| TensorMap {
+            param,
+            swizzle: *swizzle,
+        })
+        .collect();
+    let mut linked = Linked::default();
     let reports: Vec<Option<Report<'_>>> = inputs
         .iter()
-        .map(|i| i.bytes.as_ref().ok().map(|b| check::check(b, &options)))
+        .map(|i| {
+            i.bytes.as_ref().ok().map(|b| {
+                let module = tcgen05::ptx_reader::read(b);
+                let mut r = check::check_module(&module, &options);
+                let l = tensor_map_swizzles(&module, &mut r, &maps);
+                linked.linked += l.linked;
+                linked.unlinked += l.unlinked;
+                r
+            })
+        })
         .collect();
     let (mut n, mut errors, mut warnings, mut unreadable) = (0usize, 0usize, 0usize, false);
     for (input, rep) in inputs.iter().zip(&reports) {
@@ -95,6 +114,15 @@ pub fn run(ctx: Ctx, a: &CheckArgs) -> io::Result<Status> {
     } else {
         text(&mut out, &mut err, &inputs, &reports, a.verbose, ctx).map_err(fmt_err)?;
         summary(&mut out, &reports, (n, errors, warnings)).map_err(fmt_err)?;
+        if !maps.is_empty() {
+            writeln!(
+                out,
+                "tensor maps: {} linked to a copy through a given map, {} not linked (an address not followed to a symbol plus a constant)",
+                count(linked.linked, "MMA descriptor"),
+                linked.unlinked
+            )
+            .map_err(fmt_err)?;
+        }
     }
     if let Some(path) = &a.sarif {
         let mut s = String::new();

@@ -581,3 +581,47 @@ fn verbose_prints_the_idesc_in_bit_order_and_known_smem_fields_by_meaning() {
     assert!(out.contains("1024 bytes"), "{out}");
     assert!(out.contains("128B"), "{out}");
 }
+
+#[test]
+fn a_tensor_maps_swizzle_is_compared_with_the_descriptor_that_reads_its_buffer() {
+    // Triton's pattern: the map is a .param, the copy writes global_smem + 16384, the
+    // descriptor packs bfe(addr, 4, 14) with the high word 0x80004040 (bits 61-63 = 4: 64B).
+    let text = ".version 8.7\n.target sm_100a\n.address_size 64\n\
+        .extern .shared .align 1024 .b8 global_smem[];\n\
+        .visible .entry k(.param .align 64 .b8 desc_a[128]) {\n\
+        .reg .b32 %r<20>; .reg .b64 %rd<20>; .reg .pred %p<2>;\n\
+        mov.u64 %rd1, desc_a;\n\
+        mov.u32 %r1, global_smem;\n\
+        add.s32 %r2, %r1, 16384;\n\
+        cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%r2], [%rd1, {%r3, %r4}], [%r5];\n\
+        bfe.u32 %r6, %r2, 4, 14;\n\
+        mov.b32 %r7, 2147500096;\n\
+        mov.b64 %rd2, {%r6, %r7};\n\
+        mov.b32 %r8, 136381584;\n\
+        tcgen05.mma.cta_group::1.kind::f16 [%r9], %rd2, %rd2, %r8, %p1;\n\
+        ret;\n}\n";
+    let p = write("tmap.ptx", text.as_bytes());
+    let path = p.to_str().expect("utf-8");
+    let r = run(&["check", "--tensor-map", "desc_a=swizzle:128B", path]);
+    r.code(1);
+    assert!(
+        r.stdout
+            .contains("swizzling mode 64B (the tensor map's 128B)"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("[value from line 10]"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("2 MMA descriptors linked"),
+        "{}",
+        r.stdout
+    );
+    let r = run(&["check", "--tensor-map", "desc_a=swizzle:64B", path]);
+    r.code(0);
+    // Without the map: nothing to compare.
+    run(&["check", path]).code(0);
+    // A spec that is not NAME=swizzle:MODE: a usage error naming it.
+    let r = run(&["check", "--tensor-map", "desc_a=128B", path]);
+    r.code(2);
+    assert!(r.stderr.contains("desc_a=128B"), "{}", r.stderr);
+}
