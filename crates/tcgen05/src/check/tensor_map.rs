@@ -58,9 +58,10 @@ fn only_def<'f, 'a>(f: &'f Function<'a>, name: &str) -> Option<&'f Instruction<'
     found
 }
 
+/// An immediate as a signed number (the reader keeps its 64-bit two's-complement pattern).
 fn imm(op: &Operand<'_>) -> Option<i64> {
     match op {
-        Operand::Imm(v) => i64::try_from(*v).ok().or(Some(*v as i64)),
+        Operand::Imm(v) => Some(i64::from_ne_bytes(v.to_ne_bytes())),
         _ => None,
     }
 }
@@ -94,7 +95,7 @@ fn symbolic<'a>(f: &Function<'a>, op: &Operand<'a>, depth: u32) -> Option<(&'a s
     }
 }
 
-fn plus<'a>((s, o): (&'a str, i64), k: i64) -> Option<(&'a str, i64)> {
+fn plus((s, o): (&str, i64), k: i64) -> Option<(&str, i64)> {
     Some((s, o.checked_add(k)?))
 }
 
