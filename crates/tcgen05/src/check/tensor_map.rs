@@ -8,7 +8,7 @@
 //! operand and destination, and the descriptor's start address, are followed back through
 //! registers written once (`mov`, `cvta`, `cvt`, `add`/`sub` of a constant; for the descriptor
 //! also `mov.b64 {lo, hi}`, `or` of a constant high part, `and` with 0x3fff, `shr` by 4,
-//! `bfe.u32 .., 4, 14`) to a symbol plus a constant. A descriptor is linked to the copy of the
+//! `bfe.u32 .., 4, n` for n of 14 or more) to a symbol plus a constant. A descriptor is linked to the copy of the
 //! same symbol whose destination is the closest at or below its start; one that cannot be
 //! linked gives no finding and is counted.
 
@@ -133,7 +133,11 @@ fn start_field<'a>(f: &Function<'a>, op: &Operand<'a>, depth: u32) -> Option<(&'
         "mov" | "cvt" if ops.len() == 2 => start_field(f, a, depth + 1),
         "and" if k(2) == Some(0x3fff) => start_field(f, a, depth + 1),
         "shr" if k(2) == Some(4) => symbolic(f, a, depth + 1),
-        "bfe" if k(2) == Some(4) && k(3) == Some(14) => symbolic(f, a, depth + 1),
+        // Triton extracts 15 bits: a shared address is below 2^18, so bits 14 and up of
+        // the field are 0 whatever the length.
+        "bfe" if k(2) == Some(4) && k(3).is_some_and(|n| (14..=28).contains(&n)) => {
+            symbolic(f, a, depth + 1)
+        }
         "add" => plus(start_field(f, a, depth + 1)?, k(2)? * 16),
         _ => None,
     }
@@ -311,7 +315,7 @@ mod tests {
              mov.u32 %r1, global_smem;\n\
              add.s32 %r2, %r1, 16384;\n\
              cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%r2], [%rd1, {{%r3, %r4}}], [%r5];\n\
-             bfe.u32 %r6, %r2, 4, 14;\n\
+             bfe.u32 %r6, %r2, 4, 15;\n\
              mov.b32 %r7, {high};\n\
              mov.b64 %rd2, {{%r6, %r7}};\n\
              mov.b32 %r8, 136381584;\n\
