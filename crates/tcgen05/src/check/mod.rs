@@ -249,7 +249,7 @@ pub const RULES: [RuleRow; 15] = [
         id: "check.tensor_map_swizzle",
         severity: Severity::Error,
         source: Source::PtxTable(40),
-        message: "swizzling mode {}: the cp.async.bulk.tensor at the line given fills this buffer with the tensor map's swizzle, which the descriptor must describe",
+        message: "swizzling mode {}: cp.async.bulk.tensor fills this buffer with the tensor map's swizzle (a copy at the line given), which the descriptor must describe",
         statement: "A shared memory descriptor's swizzling mode is that of the tensor map whose cp.async.bulk.tensor fills the buffer it reads.",
     },
 ];

@@ -6,11 +6,15 @@
 //! the same pattern in its descriptor's bits 61-63 (Table 40). A host map is named by the
 //! kernel parameter that holds it (`--tensor-map NAME=swizzle:MODE`). The copy's tensor-map
 //! operand and destination, and the descriptor's start address, are followed back through
-//! registers written once (`mov`, `cvta`, `cvt`, `add`/`sub` of a constant; for the descriptor
+//! registers written once (`mov`, `cvta`, `cvt`, `add`/`sub` of a constant, `add` of a register
+//! as an unknown offset; for the descriptor
 //! also `mov.b64 {lo, hi}`, `or` of a constant high part, `and` with 0x3fff, `shr` by 4,
-//! `bfe.u32 .., 4, n` for n of 14 or more) to a symbol plus a constant. A descriptor is linked to the copy of the
-//! same symbol whose destination is the closest at or below its start; one that cannot be
-//! linked gives no finding and is counted.
+//! `bfe.u32 .., 4, n` for n of 14 or more) to a symbol plus an offset. A descriptor is linked
+//! to the copy of the same symbol whose destination is the closest at or below its start when
+//! every offset is a constant, or else to the copies of that symbol when they all share one
+//! swizzle (a stage index times the stage's size); never where a copy of another map, or to
+//! an address not followed, may write the symbol. One that cannot be linked gives no finding
+//! and is counted.
 
 use alloc::vec::Vec;
 
@@ -66,41 +70,52 @@ fn imm(op: &Operand<'_>) -> Option<i64> {
     }
 }
 
-/// The operand as a symbol plus a byte offset.
-fn symbolic<'a>(f: &Function<'a>, op: &Operand<'a>, depth: u32) -> Option<(&'a str, i64)> {
+/// A shared memory address: a symbol plus a byte offset, when the offset is a constant.
+type Addr<'a> = (&'a str, Option<i64>);
+
+/// The operand as a symbol plus a byte offset (an unknown offset where a register is added).
+fn symbolic<'a>(f: &Function<'a>, op: &Operand<'a>, depth: u32) -> Option<Addr<'a>> {
     if depth > MAX_DEPTH {
         return None;
     }
     match op {
-        Operand::Name(n) if !n.starts_with('%') => Some((n, 0)),
+        Operand::Name(n) if !n.starts_with('%') => Some((n, Some(0))),
         Operand::Name(n) => {
             let d = only_def(f, n)?;
             let (a, b) = (d.operands.get(1)?, d.operands.get(2));
             match d.base() {
                 "mov" | "cvta" | "cvt" => symbolic(f, a, depth + 1),
                 "add" => match (imm(a), b.and_then(imm)) {
-                    (None, Some(k)) => plus(symbolic(f, a, depth + 1)?, k),
-                    (Some(k), None) => plus(symbolic(f, b?, depth + 1)?, k),
+                    (None, Some(k)) => Some(plus(symbolic(f, a, depth + 1)?, k)),
+                    (Some(k), None) => Some(plus(symbolic(f, b?, depth + 1)?, k)),
+                    // A symbol plus a register (a stage times the stage's size).
+                    (None, None) => {
+                        let (x, y) = (symbolic(f, a, depth + 1), symbolic(f, b?, depth + 1));
+                        match (x, y) {
+                            (Some((s, _)), None) | (None, Some((s, _))) => Some((s, None)),
+                            _ => None,
+                        }
+                    }
                     _ => None,
                 },
-                "sub" => plus(symbolic(f, a, depth + 1)?, -b.and_then(imm)?),
+                "sub" => Some(plus(symbolic(f, a, depth + 1)?, -b.and_then(imm)?)),
                 _ => None,
             }
         }
         Operand::Address {
             base: Some(b),
             offset,
-        } => plus(symbolic(f, &Operand::Name(b), depth + 1)?, *offset),
+        } => Some(plus(symbolic(f, &Operand::Name(b), depth + 1)?, *offset)),
         _ => None,
     }
 }
 
-fn plus((s, o): (&str, i64), k: i64) -> Option<(&str, i64)> {
-    Some((s, o.checked_add(k)?))
+fn plus((s, o): Addr<'_>, k: i64) -> Addr<'_> {
+    (s, o.and_then(|o| o.checked_add(k)))
 }
 
 /// The start address of a shared memory descriptor as a symbol plus a byte offset.
-fn descriptor_start<'a>(f: &Function<'a>, op: &Operand<'a>, depth: u32) -> Option<(&'a str, i64)> {
+fn descriptor_start<'a>(f: &Function<'a>, op: &Operand<'a>, depth: u32) -> Option<Addr<'a>> {
     let Operand::Name(n) = op else { return None };
     if depth > MAX_DEPTH || !n.starts_with('%') {
         return None;
@@ -112,7 +127,7 @@ fn descriptor_start<'a>(f: &Function<'a>, op: &Operand<'a>, depth: u32) -> Optio
         ("mov" | "cvt", _, None) if b.is_none() => descriptor_start(f, a, depth + 1),
         ("or", _, Some(k)) if k & 0x3fff == 0 => descriptor_start(f, a, depth + 1),
         ("add", _, Some(k)) if (0..0x4000).contains(&k) => {
-            plus(descriptor_start(f, a, depth + 1)?, k * 16)
+            Some(plus(descriptor_start(f, a, depth + 1)?, k * 16))
         }
         _ => None,
     }
@@ -120,7 +135,7 @@ fn descriptor_start<'a>(f: &Function<'a>, op: &Operand<'a>, depth: u32) -> Optio
 
 /// A descriptor's low word: the start address field (`(addr >> 4) & 0x3fff`), as the byte
 /// address it encodes.
-fn start_field<'a>(f: &Function<'a>, op: &Operand<'a>, depth: u32) -> Option<(&'a str, i64)> {
+fn start_field<'a>(f: &Function<'a>, op: &Operand<'a>, depth: u32) -> Option<Addr<'a>> {
     let Operand::Name(n) = op else { return None };
     if depth > MAX_DEPTH || !n.starts_with('%') {
         return None;
@@ -138,7 +153,7 @@ fn start_field<'a>(f: &Function<'a>, op: &Operand<'a>, depth: u32) -> Option<(&'
         "bfe" if k(2) == Some(4) && k(3).is_some_and(|n| (14..=28).contains(&n)) => {
             symbolic(f, a, depth + 1)
         }
-        "add" => plus(start_field(f, a, depth + 1)?, k(2)? * 16),
+        "add" => Some(plus(start_field(f, a, depth + 1)?, k(2)? * 16)),
         _ => None,
     }
 }
@@ -146,13 +161,17 @@ fn start_field<'a>(f: &Function<'a>, op: &Operand<'a>, depth: u32) -> Option<(&'
 /// One copy of a given map into shared memory.
 struct Copy<'a> {
     symbol: &'a str,
-    offset: i64,
+    offset: Option<i64>,
     swizzle: Swizzle,
     line: u32,
 }
 
-fn copies<'a>(f: &Function<'a>, maps: &[TensorMap<'_>]) -> Vec<Copy<'a>> {
+/// The copies of given maps into shared memory, and whether a copy of another map (or to an
+/// address not followed) may write the same buffers: the symbols such copies write (`None`
+/// for an address not followed, which may be any).
+fn copies<'a>(f: &Function<'a>, maps: &[TensorMap<'_>]) -> (Vec<Copy<'a>>, Vec<Option<&'a str>>) {
     let mut out = Vec::new();
+    let mut others = Vec::new();
     for ins in &f.instructions {
         if !ins.opcode.starts_with("cp.async.bulk.tensor") || !ins.opcode.contains(".shared::") {
             continue;
@@ -160,22 +179,49 @@ fn copies<'a>(f: &Function<'a>, maps: &[TensorMap<'_>]) -> Vec<Copy<'a>> {
         let (Some(dst), Some(src)) = (ins.operands.first(), ins.operands.get(1)) else {
             continue;
         };
-        let Some((map, 0)) = symbolic(f, src, 0) else {
-            continue;
+        let written = symbolic(f, dst, 0);
+        let map = match symbolic(f, src, 0) {
+            Some((map, Some(0))) => maps.iter().find(|m| m.param == map),
+            _ => None,
         };
-        let Some(m) = maps.iter().find(|m| m.param == map) else {
-            continue;
-        };
-        if let Some((symbol, offset)) = symbolic(f, dst, 0) {
-            out.push(Copy {
+        match (map, written) {
+            (Some(m), Some((symbol, offset))) => out.push(Copy {
                 symbol,
                 offset,
                 swizzle: m.swizzle,
                 line: ins.line,
-            });
+            }),
+            (_, w) => others.push(w.map(|(s, _)| s)),
         }
     }
-    out
+    (out, others)
+}
+
+/// The copy that fills the buffer a descriptor starting at `start` reads: with every copy
+/// into its symbol at a constant offset, the closest at or below the start; otherwise the
+/// only swizzle every copy into the symbol shares. `None` when another copy may write there.
+fn filling<'c, 'a>(
+    copies: &'c [Copy<'a>],
+    others: &[Option<&'a str>],
+    (symbol, offset): Addr<'a>,
+) -> Option<&'c Copy<'a>> {
+    if others.iter().any(|o| o.is_none_or(|s| s == symbol)) {
+        return None;
+    }
+    let into: Vec<&Copy<'a>> = copies.iter().filter(|c| c.symbol == symbol).collect();
+    let all_known = into.iter().all(|c| c.offset.is_some());
+    match offset {
+        Some(o) if all_known => into
+            .into_iter()
+            .filter(|c| c.offset.is_some_and(|c| c <= o))
+            .max_by_key(|c| c.offset),
+        _ => {
+            let first = *into.first()?;
+            into.iter()
+                .all(|c| c.swizzle == first.swizzle)
+                .then_some(first)
+        }
+    }
 }
 
 /// The descriptor's mode and the map's, as one name (the finding's value).
@@ -234,7 +280,7 @@ pub fn tensor_map_swizzles(
         return out;
     }
     for f in &module.functions {
-        let copies = copies(f, maps);
+        let (copies, others) = copies(f, maps);
         for ins in f
             .instructions
             .iter()
@@ -254,12 +300,7 @@ pub fn tensor_map_swizzles(
             for (at, name, bits) in operands {
                 let Some(bits) = bits else { continue };
                 let start = ins.operands.get(at).and_then(|o| descriptor_start(f, o, 0));
-                let copy = start.and_then(|(s, o)| {
-                    copies
-                        .iter()
-                        .filter(|c| c.symbol == s && c.offset <= o)
-                        .max_by_key(|c| c.offset)
-                });
+                let copy = start.and_then(|st| filling(&copies, &others, st));
                 let Some(copy) = copy else {
                     out.unlinked += 1;
                     continue;
@@ -357,6 +398,26 @@ mod tests {
         let (f, linked) = run(&kernel(0x4000_4040), Swizzle::B128);
         assert!(f.is_empty(), "{f:?}");
         assert_eq!(linked.linked, 4);
+    }
+
+    #[test]
+    fn a_stage_indexed_buffer_links_through_the_swizzle_its_copies_share() {
+        // Triton's pipelined loop: global_smem + 16384 + stage * 16384, stage at run time.
+        let src = kernel(0x8000_4040).replace(
+            "add.s32 %r2, %r1, 16384;\n",
+            "shl.b32 %r10, %r11, 14;\nadd.s32 %r12, %r1, %r10;\nadd.s32 %r2, %r12, 16384;\n",
+        );
+        let (f, linked) = run(&src, Swizzle::B128);
+        assert_eq!(linked.linked, 4, "{linked:?}");
+        assert_eq!(f.len(), 4, "{f:?}");
+        // A copy of a map not given into the same symbol: it may fill the buffer, so no link.
+        let other = src.replace(
+            "bfe.u32 %r6",
+            "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd9, {%r3, %r4}], [%r5];\nbfe.u32 %r6",
+        );
+        let (f, linked) = run(&other, Swizzle::B128);
+        assert!(f.is_empty(), "{f:?}");
+        assert_eq!((linked.linked, linked.unlinked), (0, 4));
     }
 
     #[test]
