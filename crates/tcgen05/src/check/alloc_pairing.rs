@@ -79,6 +79,7 @@ fn summary(f: &Function<'_>) -> Option<Event> {
 }
 
 /// Where control goes after an instruction that executes.
+#[derive(Clone, Copy)]
 enum Flow {
     Next,
     Jump(usize),
@@ -161,12 +162,13 @@ pub(super) fn pairing(f: &Function<'_>, module: &[Function<'_>]) -> Pairing {
         out.undecided = 1;
         return out;
     }
-    let relevant: Vec<bool> = (0..f.instructions.len())
-        .map(|i| relevant(f, &events, i))
-        .collect();
+    let flows: Vec<Flow> = f.instructions.iter().map(|i| flow(i, f)).collect();
+    let relevant = relevant(f, &events, &flows);
     let mut walk = Walk {
         f,
         events: &events,
+        flows: &flows,
+        every_path: alloc::vec![None; f.instructions.len()],
         relevant: &relevant,
         alias: aliases(f),
         seen: BTreeSet::new(),
@@ -245,31 +247,35 @@ fn aliases<'a>(f: &Function<'a>) -> Vec<(&'a str, &'a str)> {
     out
 }
 
-/// True when instruction `i`'s guard can decide whether an event runs or a path skips one: it
-/// guards an event or an exit, or a branch to an exit or across an event or an exit.
-fn relevant(f: &Function<'_>, events: &[Option<Event>], i: usize) -> bool {
-    let Some(ins) = f.instructions.get(i) else {
-        return false;
-    };
-    if ins.guard.is_none() {
-        return false;
+/// Per instruction, true when its guard can decide whether an event runs or a path skips one:
+/// it guards an event or an exit, or a branch to an exit or across an event or an exit.
+fn relevant(f: &Function<'_>, events: &[Option<Event>], flows: &[Flow]) -> Vec<bool> {
+    let n = f.instructions.len();
+    let is_exit = |k: usize| flows.get(k).is_none_or(|x| matches!(x, Flow::Exit));
+    // Events and exits before each index, to count those a branch crosses at once.
+    let mut before = alloc::vec![0usize; n + 2];
+    for k in 0..=n {
+        let here = events.get(k).copied().flatten().is_some() || is_exit(k);
+        before[k + 1] = before[k] + usize::from(here);
     }
-    let is_exit = |k: usize| {
-        f.instructions
-            .get(k)
-            .is_none_or(|x| matches!(flow(x, f), Flow::Exit))
-    };
-    if events.get(i).copied().flatten().is_some() {
-        return true;
-    }
-    match flow(ins, f) {
-        Flow::Exit | Flow::Unknown => true,
-        Flow::Jump(to) => {
-            let (a, b) = (i.min(to), i.max(to));
-            is_exit(to) || (a..=b).any(|k| events.get(k).copied().flatten().is_some() || is_exit(k))
-        }
-        Flow::Next | Flow::Stop => false,
-    }
+    (0..n)
+        .map(|i| {
+            if f.instructions[i].guard.is_none() {
+                return false;
+            }
+            if events.get(i).copied().flatten().is_some() {
+                return true;
+            }
+            match flows[i] {
+                Flow::Exit | Flow::Unknown => true,
+                Flow::Jump(to) => {
+                    let (a, b) = (i.min(to), i.max(to).min(n));
+                    is_exit(to) || before[b + 1] > before[a]
+                }
+                Flow::Next | Flow::Stop => false,
+            }
+        })
+        .collect()
 }
 
 /// The event of a `call` of a function of the module that has one.
@@ -286,6 +292,10 @@ fn call_event(ins: &Instruction<'_>, module: &[Function<'_>]) -> Option<Event> {
 struct Walk<'f, 'a> {
     f: &'f Function<'a>,
     events: &'f [Option<Event>],
+    /// Per instruction: where control goes.
+    flows: &'f [Flow],
+    /// Per instruction: [`on_every_path`], once computed.
+    every_path: Vec<Option<bool>>,
     /// Per instruction: its guard can decide whether an event runs or is skipped.
     relevant: &'f [bool],
     /// Predicates that hold the same value as an earlier one ([`aliases`]), with it.
@@ -323,6 +333,18 @@ impl<'a> Walk<'_, 'a> {
                 return;
             }
         }
+    }
+
+    /// True when every path of the kernel passes through instruction `k` (computed once).
+    fn on_every_path(&mut self, k: usize) -> bool {
+        if let Some(Some(v)) = self.every_path.get(k) {
+            return *v;
+        }
+        let v = on_every_path(self.f, self.flows, k);
+        if let Some(slot) = self.every_path.get_mut(k) {
+            *slot = Some(v);
+        }
+        v
     }
 
     /// The predicate whose value `p` holds: itself, or the one it is an alias of.
@@ -400,7 +422,7 @@ impl<'a> Walk<'_, 'a> {
         // Writing an alias writes the value its original holds already.
         written.retain(|w| self.canonical(w) == *w);
         s.preds.retain(|(n, _)| !written.contains(n));
-        match flow(ins, f) {
+        match self.flows[s.at] {
             Flow::Next => {
                 s.at += 1;
                 work.push(s);
@@ -430,7 +452,7 @@ impl<'a> Walk<'_, 'a> {
                 if s.open == 0 {
                     s.alloc = Some(s.at);
                     s.free_alloc = false;
-                    s.conditional = guarded || !on_every_path(self.f, s.at);
+                    s.conditional = guarded || !self.on_every_path(s.at);
                 }
                 s.open = (s.open + 1).min(3);
             }
@@ -460,7 +482,7 @@ impl<'a> Walk<'_, 'a> {
 
 /// True when every path from the kernel's entry to an exit passes through instruction `k`
 /// (read without predicates: every branch may go either way).
-fn on_every_path(f: &Function<'_>, k: usize) -> bool {
+fn on_every_path(f: &Function<'_>, flows: &[Flow], k: usize) -> bool {
     let n = f.instructions.len();
     let mut seen = alloc::vec![false; n + 1];
     let mut work = alloc::vec![0usize];
@@ -473,7 +495,7 @@ fn on_every_path(f: &Function<'_>, k: usize) -> bool {
             return false; // fell off the end
         };
         let guarded = ins.guard.is_some();
-        match flow(ins, f) {
+        match flows[i] {
             Flow::Next => work.push(i + 1),
             Flow::Jump(to) => {
                 work.push(to);
