@@ -19,8 +19,12 @@ use alloc::vec::Vec;
 
 use crate::ptx_reader::{Function, FunctionKind, Instruction, Operand};
 
-/// The paths explored per kernel before the kernel is counted as not decided.
+/// The path states explored per kernel before the kernel is counted as not decided.
 const MAX_STATES: usize = 50_000;
+
+/// The work per kernel (each state weighs one plus its decided predicates) before the kernel
+/// is counted as not decided: bounds the time on a kernel of many guarded allocations.
+const MAX_WORK: usize = 1_000_000;
 
 /// What a path found wrong: the rule, the instruction it starts from (an index into the
 /// function's instructions) and the other line it names.
@@ -175,6 +179,7 @@ pub(super) fn pairing(f: &Function<'_>, module: &[Function<'_>]) -> Pairing {
         sure: BTreeSet::new(),
         unsure: BTreeSet::new(),
         gave_up: false,
+        work: 0,
     };
     walk.run();
     if walk.gave_up {
@@ -304,6 +309,8 @@ struct Walk<'f, 'a> {
     sure: BTreeSet<Problem>,
     unsure: BTreeSet<Problem>,
     gave_up: bool,
+    /// The work done so far ([`MAX_WORK`]).
+    work: usize,
 }
 
 impl<'a> Walk<'_, 'a> {
@@ -323,7 +330,8 @@ impl<'a> Walk<'_, 'a> {
             if self.seen.contains(&s) {
                 continue;
             }
-            if self.seen.len() >= MAX_STATES {
+            self.work += 1 + s.preds.len();
+            if self.seen.len() >= MAX_STATES || self.work >= MAX_WORK {
                 self.gave_up = true;
                 return;
             }
