@@ -16,6 +16,7 @@
 //! an address not followed, may write the symbol. One that cannot be linked gives no finding
 //! and is counted.
 
+use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 
 use super::{CheckRule, Finding, FindingValue, OperandName, Report, Rule};
@@ -44,22 +45,34 @@ pub struct Linked {
 /// The most definitions followed back from one operand.
 const MAX_DEPTH: u32 = 16;
 
-/// The only instruction of `f` that writes register `name`.
-fn only_def<'f, 'a>(f: &'f Function<'a>, name: &str) -> Option<&'f Instruction<'a>> {
-    let mut found = None;
-    for ins in &f.instructions {
+/// The instructions of a function by the register they write, found once.
+struct Defs<'f, 'a> {
+    f: &'f Function<'a>,
+    /// Per register: the index of the only instruction that writes it (`None` for several).
+    once: BTreeMap<&'a str, Option<usize>>,
+}
+
+impl<'f, 'a> Defs<'f, 'a> {
+    fn new(f: &'f Function<'a>) -> Self {
+        let mut once = BTreeMap::new();
         let mut w = Vec::new();
-        if let Some(d) = ins.operands.first() {
-            d.destination_names(&mut w);
-        }
-        if w.contains(&name) {
-            if found.is_some() {
-                return None;
+        for (k, ins) in f.instructions.iter().enumerate() {
+            w.clear();
+            if let Some(d) = ins.operands.first() {
+                d.destination_names(&mut w);
             }
-            found = Some(ins);
+            for n in &w {
+                once.entry(*n).and_modify(|e| *e = None).or_insert(Some(k));
+            }
         }
+        Defs { f, once }
     }
-    found
+
+    /// The only instruction that writes register `name`.
+    fn only(&self, name: &str) -> Option<&'f Instruction<'a>> {
+        let k = (*self.once.get(name)?)?;
+        self.f.instructions.get(k)
+    }
 }
 
 /// An immediate as a signed number (the reader keeps its 64-bit two's-complement pattern).
@@ -74,14 +87,14 @@ fn imm(op: &Operand<'_>) -> Option<i64> {
 type Addr<'a> = (&'a str, Option<i64>);
 
 /// The operand as a symbol plus a byte offset (an unknown offset where a register is added).
-fn symbolic<'a>(f: &Function<'a>, op: &Operand<'a>, depth: u32) -> Option<Addr<'a>> {
+fn symbolic<'a>(f: &Defs<'_, 'a>, op: &Operand<'a>, depth: u32) -> Option<Addr<'a>> {
     if depth > MAX_DEPTH {
         return None;
     }
     match op {
         Operand::Name(n) if !n.starts_with('%') => Some((n, Some(0))),
         Operand::Name(n) => {
-            let d = only_def(f, n)?;
+            let d = f.only(n)?;
             let (a, b) = (d.operands.get(1)?, d.operands.get(2));
             match d.base() {
                 "mov" | "cvta" | "cvt" => symbolic(f, a, depth + 1),
@@ -115,12 +128,12 @@ fn plus((s, o): Addr<'_>, k: i64) -> Addr<'_> {
 }
 
 /// The start address of a shared memory descriptor as a symbol plus a byte offset.
-fn descriptor_start<'a>(f: &Function<'a>, op: &Operand<'a>, depth: u32) -> Option<Addr<'a>> {
+fn descriptor_start<'a>(f: &Defs<'_, 'a>, op: &Operand<'a>, depth: u32) -> Option<Addr<'a>> {
     let Operand::Name(n) = op else { return None };
     if depth > MAX_DEPTH || !n.starts_with('%') {
         return None;
     }
-    let d = only_def(f, n)?;
+    let d = f.only(n)?;
     let (a, b) = (d.operands.get(1)?, d.operands.get(2));
     match (d.base(), a, b.and_then(imm)) {
         ("mov", Operand::Vector(v), _) => start_field(f, v.first()?, depth + 1),
@@ -135,12 +148,12 @@ fn descriptor_start<'a>(f: &Function<'a>, op: &Operand<'a>, depth: u32) -> Optio
 
 /// A descriptor's low word: the start address field (`(addr >> 4) & 0x3fff`), as the byte
 /// address it encodes.
-fn start_field<'a>(f: &Function<'a>, op: &Operand<'a>, depth: u32) -> Option<Addr<'a>> {
+fn start_field<'a>(f: &Defs<'_, 'a>, op: &Operand<'a>, depth: u32) -> Option<Addr<'a>> {
     let Operand::Name(n) = op else { return None };
     if depth > MAX_DEPTH || !n.starts_with('%') {
         return None;
     }
-    let d = only_def(f, n)?;
+    let d = f.only(n)?;
     let ops = &d.operands;
     let a = ops.get(1)?;
     let k = |i: usize| ops.get(i).and_then(imm);
@@ -169,10 +182,10 @@ struct Copy<'a> {
 /// The copies of given maps into shared memory, and whether a copy of another map (or to an
 /// address not followed) may write the same buffers: the symbols such copies write (`None`
 /// for an address not followed, which may be any).
-fn copies<'a>(f: &Function<'a>, maps: &[TensorMap<'_>]) -> (Vec<Copy<'a>>, Vec<Option<&'a str>>) {
+fn copies<'a>(f: &Defs<'_, 'a>, maps: &[TensorMap<'_>]) -> (Vec<Copy<'a>>, Vec<Option<&'a str>>) {
     let mut out = Vec::new();
     let mut others = Vec::new();
-    for ins in &f.instructions {
+    for ins in &f.f.instructions {
         if !ins.opcode.starts_with("cp.async.bulk.tensor") || !ins.opcode.contains(".shared::") {
             continue;
         }
@@ -280,7 +293,8 @@ pub fn tensor_map_swizzles(
         return out;
     }
     for f in &module.functions {
-        let (copies, others) = copies(f, maps);
+        let defs = Defs::new(f);
+        let (copies, others) = copies(&defs, maps);
         for ins in f
             .instructions
             .iter()
@@ -299,7 +313,10 @@ pub fn tensor_map_swizzles(
             ];
             for (at, name, bits) in operands {
                 let Some(bits) = bits else { continue };
-                let start = ins.operands.get(at).and_then(|o| descriptor_start(f, o, 0));
+                let start = ins
+                    .operands
+                    .get(at)
+                    .and_then(|o| descriptor_start(&defs, o, 0));
                 let copy = start.and_then(|st| filling(&copies, &others, st));
                 let Some(copy) = copy else {
                     out.unlinked += 1;
