@@ -1,6 +1,7 @@
 //! Arguments of `check`.
 
 use clap::Args;
+use tcgen05::shared_memory_descriptor::Swizzle;
 
 use super::value::{parse_target, TargetArg};
 
@@ -25,13 +26,39 @@ pub struct CheckArgs {
     /// fields unknown.
     #[arg(long)]
     pub no_assume: bool,
+    /// A host tensor map, by the kernel parameter that holds it: `NAME=swizzle:MODE` (MODE:
+    /// none, 32B, 64B, 128B or 128B_base32B). The descriptors of MMAs reading a buffer its
+    /// cp.async.bulk.tensor fills must have its swizzle. Repeatable.
+    #[arg(long = "tensor-map", value_name = "NAME=swizzle:MODE", value_parser = parse_tensor_map)]
+    pub tensor_maps: Vec<(String, Swizzle)>,
+}
+
+/// `--tensor-map NAME=swizzle:MODE`.
+fn parse_tensor_map(s: &str) -> Result<(String, Swizzle), String> {
+    let expected = "expected NAME=swizzle:MODE, MODE one of none, 32B, 64B, 128B, 128B_base32B (PTX ISA Table 40)";
+    let Some((name, spec)) = s.split_once('=') else {
+        return Err(format!("tensor map '{s}': no '=' ({expected})"));
+    };
+    let name = name.trim_ascii();
+    if name.is_empty() {
+        return Err(format!("tensor map '{s}': no parameter name ({expected})"));
+    }
+    let Some(mode) = spec.trim_ascii().strip_prefix("swizzle:") else {
+        return Err(format!(
+            "tensor map '{s}': '{spec}' is not swizzle:MODE ({expected})"
+        ));
+    };
+    Swizzle::from_name(mode)
+        .map(|m| (name.to_owned(), m))
+        .ok_or_else(|| format!("tensor map '{s}': unknown swizzle '{mode}' ({expected})"))
 }
 
 pub const CHECK_HELP: &str = concat!(
     "Examples:\n",
     "  tcgen05 check kernel.ptx\n",
     "  tcgen05 check --json --sarif findings.sarif ~/.triton/cache/*/*.ptx\n",
-    "  cuobjdump -ptx app | tcgen05 check -\n\n",
+    "  cuobjdump -ptx app | tcgen05 check -\n",
+    "  tcgen05 check --tensor-map desc_a=swizzle:128B --tensor-map desc_b=swizzle:128B kernel.ptx\n\n",
     "Reads each PTX file (each .version starts a module with its own .target; cuobjdump's header\n",
     "lines are skipped), finds every tcgen05 instruction, recovers the bits of its operands known\n",
     "at compile time (constants, {lo, hi} packing, or/and/shifts/bfe/bfi/cvt/prmt, sums and\n",
@@ -40,7 +67,11 @@ pub const CHECK_HELP: &str = concat!(
     "the instruction descriptor (each constant a selp or predicated mov chooses, or the rules its\n",
     "known bits decide), the shared memory descriptors on their known bits, alloc column counts\n",
     "as written, zero-column masks, the Tensor Memory columns D and loads use against the kernel's\n",
-    "allocations, alloc without dealloc, a stride byte offset of 0 on a K-major operand.\n",
+    "allocations, alloc/dealloc pairing on every path (a leak, a second dealloc, an alloc after\n",
+    "relinquish_alloc_permit; predicates read path by path, paths not decided counted), a stride\n",
+    "byte offset of 0 on a K-major operand, and with --tensor-map the swizzle of the descriptors\n",
+    "reading a buffer the map's cp.async.bulk.tensor fills; block-scaled MMAs against the\n",
+    "tcgen05.cp that filled their scale factors.\n",
 
     "A rule that needs an unknown bit is never reported.\n\n",
     "By default `desc + stage * C` is read under rules.md R7 (an addition into a descriptor does\n",
@@ -51,6 +82,7 @@ pub const CHECK_HELP: &str = concat!(
     "--json prints one object: {\"files\": [{\"path\", \"target\", \"instructions\": [{\"line\",\n",
     "\"instruction\", \"idesc\", \"a_desc\", \"b_desc\", \"errors\": [{\"rule\", \"operand\", \"field\",\n",
     "[\"candidate\",] \"message\", \"source\", \"line\"}], \"warnings\": [...]}], \"smem_descriptors\":\n",
-    "{\"total\", \"known_but_start_address\", \"partly_unknown\", \"assumed_r7\"}}], \"instructions\",\n",
+    "{\"total\", \"known_but_start_address\", \"partly_unknown\", \"assumed_r7\"},\n",
+    "\"alloc_pairing_undecided\"}], \"instructions\",\n",
     "\"errors\", \"warnings\"}. --sarif - writes the SARIF log to standard output instead."
 );

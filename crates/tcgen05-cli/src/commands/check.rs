@@ -4,6 +4,7 @@
 use std::fmt::{self, Write as _};
 use std::io::{self, Read as _, Write as _};
 
+use tcgen05::check::tensor_map::{tensor_map_swizzles, Linked, TensorMap};
 use tcgen05::check::{self, Finding, FindingValue, InstructionReport, KnownBits, Options, Report};
 use tcgen05::instruction_descriptor::InstructionDescriptor;
 use tcgen05::shared_memory_descriptor::{SmemDescriptor, SMEM_LAYOUT};
@@ -71,9 +72,27 @@ pub fn run(ctx: Ctx, a: &CheckArgs) -> io::Result<Status> {
         no_assume: a.no_assume,
     };
     let inputs: Vec<Input> = a.files.iter().map(|p| read_input(p)).collect();
+    let maps: Vec<TensorMap<'_>> = a
+        .tensor_maps
+        .iter()
+        .map(|(param, swizzle)| TensorMap {
+            param,
+            swizzle: *swizzle,
+        })
+        .collect();
+    let mut linked = Linked::default();
     let reports: Vec<Option<Report<'_>>> = inputs
         .iter()
-        .map(|i| i.bytes.as_ref().ok().map(|b| check::check(b, &options)))
+        .map(|i| {
+            i.bytes.as_ref().ok().map(|b| {
+                let module = tcgen05::ptx_reader::read(b);
+                let mut r = check::check_module(&module, &options);
+                let l = tensor_map_swizzles(&module, &mut r, &maps);
+                linked.linked += l.linked;
+                linked.unlinked += l.unlinked;
+                r
+            })
+        })
         .collect();
     let (mut n, mut errors, mut warnings, mut unreadable) = (0usize, 0usize, 0usize, false);
     for (input, rep) in inputs.iter().zip(&reports) {
@@ -95,6 +114,15 @@ pub fn run(ctx: Ctx, a: &CheckArgs) -> io::Result<Status> {
     } else {
         text(&mut out, &mut err, &inputs, &reports, a.verbose, ctx).map_err(fmt_err)?;
         summary(&mut out, &reports, (n, errors, warnings)).map_err(fmt_err)?;
+        if !maps.is_empty() {
+            writeln!(
+                out,
+                "tensor maps: {} linked to a copy through a given map, {} not linked (an address not followed to a symbol plus a constant)",
+                count(linked.linked, "MMA descriptor"),
+                linked.unlinked
+            )
+            .map_err(fmt_err)?;
+        }
     }
     if let Some(path) = &a.sarif {
         let mut s = String::new();
@@ -134,7 +162,7 @@ fn summary(
     reports: &[Option<Report<'_>>],
     (n, errors, warnings): (usize, usize, usize),
 ) -> fmt::Result {
-    let (mut descriptors, mut known, mut assumed) = (0, 0, 0);
+    let (mut descriptors, mut known, mut assumed, mut undecided) = (0, 0, 0, 0);
     let mut unlinked = 0;
     for r in reports.iter().flatten() {
         let (d, k, _) = r.descriptors();
@@ -142,6 +170,7 @@ fn summary(
         known += k;
         assumed += r.assumed;
         unlinked += r.scale_operands_unlinked;
+        undecided += r.alloc_undecided;
     }
     if unlinked > 0 {
         writeln!(
@@ -173,6 +202,13 @@ fn summary(
         }
         writeln!(out)?;
     }
+    if undecided > 0 {
+        writeln!(
+            out,
+            "tcgen05.alloc / tcgen05.dealloc pairing: {} not decided (a path that may leave an allocation or deallocate twice only through a branch whose predicate cannot be related to the allocation's)",
+            count(undecided, "kernel path")
+        )?;
+    }
     Ok(())
 }
 
@@ -184,13 +220,22 @@ fn value_text<'t>(f: &Finding, i: &InstructionReport<'t>) -> ValueText<'t> {
     match f.value {
         // PTX ISA versions are kept as major * 10 + minor.
         FindingValue::Number(v) if f.field == "version" => {
-            ValueText(f.value, i.text, i.target_name, Some(v))
+            ValueText(f.value, i.text, i.target_name, Some(v), false)
         }
-        _ => ValueText(f.value, i.text, i.target_name, None),
+        // A line number is written in decimal.
+        _ => ValueText(
+            f.value,
+            i.text,
+            i.target_name,
+            None,
+            f.field.ends_with("_line"),
+        ),
     }
 }
 
-struct ValueText<'t>(FindingValue, &'t str, Option<&'t str>, Option<u64>);
+/// A finding's value: the value, the instruction's text, its target, the PTX ISA version
+/// (major * 10 + minor) for a version, and whether a number is a line (written in decimal).
+struct ValueText<'t>(FindingValue, &'t str, Option<&'t str>, Option<u64>, bool);
 
 impl fmt::Display for ValueText<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -198,7 +243,7 @@ impl fmt::Display for ValueText<'_> {
             return write!(f, "{}.{}", v / 10, v % 10);
         }
         match self.0 {
-            FindingValue::Number(v) if v < 1024 => write!(f, "{v}"),
+            FindingValue::Number(v) if v < 1024 || self.4 => write!(f, "{v}"),
             FindingValue::Number(v) => write!(f, "{v:#x}"),
             FindingValue::Name(n) => f.write_str(n),
             FindingValue::Text(s, e) => {
@@ -517,8 +562,8 @@ fn json(
             let (d, k, u) = r.descriptors();
             write!(
                 s,
-                ",\"smem_descriptors\":{{\"total\":{d},\"known_but_start_address\":{k},\"partly_unknown\":{u},\"assumed_r7\":{}}}",
-                r.assumed
+                ",\"smem_descriptors\":{{\"total\":{d},\"known_but_start_address\":{k},\"partly_unknown\":{u},\"assumed_r7\":{}}},\"alloc_pairing_undecided\":{}",
+                r.assumed, r.alloc_undecided
             )?;
             if r.instructions.is_empty() && !r.unreadable() {
                 s.push_str(",\"note\":\"no tcgen05 instruction in it\"");

@@ -52,7 +52,13 @@ fn json_has_exactly_the_documented_shape_and_exit_1_on_errors() {
     let f = &v["files"][0];
     assert_eq!(
         keys(f),
-        ["instructions", "path", "smem_descriptors", "target"]
+        [
+            "alloc_pairing_undecided",
+            "instructions",
+            "path",
+            "smem_descriptors",
+            "target"
+        ]
     );
     // Four descriptors (a and b of two MMAs), all constants: every field known.
     assert_eq!(
@@ -488,6 +494,54 @@ fn tmem_columns_alloc_counts_and_pairing() {
 }
 
 #[test]
+fn alloc_and_dealloc_are_paired_on_every_path() {
+    // Body lines start at 8: 8 alloc, 9 setp, 10 branch past the dealloc, 11 dealloc,
+    // 12 label, 13 mov, 14 the module's ret.
+    let alloc = "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%r3], 32;";
+    let dealloc = "tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r4, 32;";
+    let body = format!(
+        "{alloc}\nsetp.eq.s32 %p1, %r5, 0;\n@%p1 bra $L_out;\n{dealloc}\n$L_out:\nmov.b32 %r6, 0;"
+    );
+    let (v, code) = check_json("leak.ptx", &module(&body), &[]);
+    assert_eq!(code, 0, "{v}");
+    let w = &v["files"][0]["instructions"][0]["warnings"][0];
+    assert_eq!(w["rule"], "check.alloc_leak_on_path", "{v}");
+    assert_eq!(w["line"], 8, "{v}");
+    assert!(
+        w["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("exit at line 14")),
+        "{v}"
+    );
+    // The same predicate guarding both (Triton): clean, and decided.
+    let body = format!("setp.lt.u32 %p1, %r5, 32;\n@%p1 {alloc}\n@%p1 {dealloc}");
+    let (v, code) = check_json("guarded.ptx", &module(&body), &[]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["warnings"], 0, "{v}");
+    assert_eq!(v["files"][0]["alloc_pairing_undecided"], 0, "{v}");
+    // A second dealloc: an error naming the alloc's line, in text and SARIF.
+    let body = format!("{alloc}\n{dealloc}\n{dealloc}");
+    let p = write("double.ptx", module(&body).as_bytes());
+    let path = p.to_str().expect("utf-8");
+    let r = run(&["check", path]);
+    r.code(1);
+    assert!(
+        r.stdout
+            .contains("deallocates twice after the tcgen05.alloc at line 8"),
+        "{}",
+        r.stdout
+    );
+    let r = run(&["check", "--sarif", "-", path]);
+    let s: Value = serde_json::from_str(&r.stdout).expect("SARIF");
+    let result = &s["runs"][0]["results"][0];
+    assert_eq!(result["ruleId"], "check.double_dealloc", "{s}");
+    assert_eq!(
+        result["locations"][0]["physicalLocation"]["region"]["startLine"], 10,
+        "{s}"
+    );
+}
+
+#[test]
 fn a_k_major_operand_with_sbo_0_is_refused() {
     // 0x4000400000010040: SBO (bits 32-45) 0, 128B swizzle, K-major (idesc transpose bits 0).
     let body = "mov.b64 %rd1, 4611756387171631168;\n\
@@ -526,4 +580,48 @@ fn verbose_prints_the_idesc_in_bit_order_and_known_smem_fields_by_meaning() {
     assert!(first < last, "{out}");
     assert!(out.contains("1024 bytes"), "{out}");
     assert!(out.contains("128B"), "{out}");
+}
+
+#[test]
+fn a_tensor_maps_swizzle_is_compared_with_the_descriptor_that_reads_its_buffer() {
+    // Triton's pattern: the map is a .param, the copy writes global_smem + 16384, the
+    // descriptor packs bfe(addr, 4, 14) with the high word 0x80004040 (bits 61-63 = 4: 64B).
+    let text = ".version 8.7\n.target sm_100a\n.address_size 64\n\
+        .extern .shared .align 1024 .b8 global_smem[];\n\
+        .visible .entry k(.param .align 64 .b8 desc_a[128]) {\n\
+        .reg .b32 %r<20>; .reg .b64 %rd<20>; .reg .pred %p<2>;\n\
+        mov.u64 %rd1, desc_a;\n\
+        mov.u32 %r1, global_smem;\n\
+        add.s32 %r2, %r1, 16384;\n\
+        cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%r2], [%rd1, {%r3, %r4}], [%r5];\n\
+        bfe.u32 %r6, %r2, 4, 14;\n\
+        mov.b32 %r7, 2147500096;\n\
+        mov.b64 %rd2, {%r6, %r7};\n\
+        mov.b32 %r8, 136381584;\n\
+        tcgen05.mma.cta_group::1.kind::f16 [%r9], %rd2, %rd2, %r8, %p1;\n\
+        ret;\n}\n";
+    let p = write("tmap.ptx", text.as_bytes());
+    let path = p.to_str().expect("utf-8");
+    let r = run(&["check", "--tensor-map", "desc_a=swizzle:128B", path]);
+    r.code(1);
+    assert!(
+        r.stdout
+            .contains("swizzling mode 64B (the tensor map's 128B)"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("[value from line 10]"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("2 MMA descriptors linked"),
+        "{}",
+        r.stdout
+    );
+    let r = run(&["check", "--tensor-map", "desc_a=swizzle:64B", path]);
+    r.code(0);
+    // Without the map: nothing to compare.
+    run(&["check", path]).code(0);
+    // A spec that is not NAME=swizzle:MODE: a usage error naming it.
+    let r = run(&["check", "--tensor-map", "desc_a=128B", path]);
+    r.code(2);
+    assert!(r.stderr.contains("desc_a=128B"), "{}", r.stderr);
 }

@@ -1094,6 +1094,8 @@ pub fn slice<'a>(f: &Function<'a>, regs: &Registers<'a>, names: &[&'a str]) -> F
         line: f.line,
         version: f.version,
         target: f.target,
+        // The slice keeps only some instructions: label positions would not hold.
+        labels: Vec::new(),
         instructions: f
             .instructions
             .iter()

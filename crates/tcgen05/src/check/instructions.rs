@@ -239,6 +239,7 @@ pub(super) fn check_module<'a>(module: &Module<'a>, options: &Options) -> Report
         binary: module.binary,
         assumed: 0,
         scale_operands_unlinked: 0,
+        alloc_undecided: 0,
     };
     let mut version_reported = false;
     let mut first_set = false;
@@ -337,7 +338,8 @@ pub(super) fn check_module<'a>(module: &Module<'a>, options: &Options) -> Report
         if let Some(reports) = report.instructions.get_mut(first_of_function..) {
             confirm_assumed(f, &regs, &env, reports);
             report.assumed += reports.iter().filter(|r| r.assumed).count();
-            super::kernel::check_kernel(f, &regs, reports);
+            report.alloc_undecided +=
+                super::kernel::check_kernel(f, &module.functions, &regs, reports);
             report.scale_operands_unlinked +=
                 super::block_scale::check_block_scale(f, &regs, reports);
         }

@@ -7,6 +7,7 @@
 
 use alloc::vec::Vec;
 
+use super::alloc_pairing::{calls_dealloc, pairing, Problem};
 use super::dataflow::Registers;
 use super::known_bits::width_mask;
 use super::{CheckRule, Finding, FindingValue, InstructionReport, Rule};
@@ -104,19 +105,21 @@ fn ld_st_columns(ins: &Instruction<'_>) -> Option<u32> {
 }
 
 /// Adds the kernel-level findings of `f` to its instructions' reports (`reports`, in the order
-/// of `f`'s tcgen05 instructions).
+/// of `f`'s tcgen05 instructions); `module` holds the functions `f` may call. Returns the
+/// allocation pairings left not decided ([`super::Report::alloc_undecided`]).
 pub(super) fn check_kernel(
     f: &Function<'_>,
+    module: &[Function<'_>],
     regs: &Registers<'_>,
     reports: &mut [InstructionReport<'_>],
-) {
+) -> usize {
     let tc: Vec<&Instruction<'_>> = f
         .instructions
         .iter()
         .filter(|i| i.opcode.starts_with("tcgen05."))
         .collect();
     if tc.len() != reports.len() {
-        return;
+        return 0;
     }
     let allocs: Vec<(usize, Option<u64>)> = tc
         .iter()
@@ -165,8 +168,10 @@ pub(super) fn check_kernel(
             sbo_findings(r);
         }
     }
-    if f.kind == FunctionKind::Entry && deallocs == 0 {
+    let mut never_deallocated = false;
+    if f.kind == FunctionKind::Entry && deallocs == 0 && !calls_dealloc(f, module) {
         if let Some(&(k, cols)) = allocs.first() {
+            never_deallocated = true;
             reports[k].findings.push(finding(
                 CheckRule::AllocWithoutDealloc,
                 Some(OperandName::NCols),
@@ -176,6 +181,61 @@ pub(super) fn check_kernel(
             ));
         }
     }
+    pairing_findings(f, module, never_deallocated, reports)
+}
+
+/// The findings of [`pairing`] on the reports of the instructions they start from (a
+/// leak already reported as [`CheckRule::AllocWithoutDealloc`] is not repeated). Returns the
+/// pairings not decided, counting a problem that starts from a `call` (no report to carry it).
+fn pairing_findings(
+    f: &Function<'_>,
+    module: &[Function<'_>],
+    never_deallocated: bool,
+    reports: &mut [InstructionReport<'_>],
+) -> usize {
+    let result = pairing(f, module);
+    let mut undecided = result.undecided;
+    // The index among the tcgen05 instructions of instruction `i`, when it is one.
+    let report_of = |i: usize| {
+        f.instructions
+            .get(i)
+            .filter(|ins| ins.opcode.starts_with("tcgen05."))
+            .map(|_| {
+                f.instructions[..i]
+                    .iter()
+                    .filter(|x| x.opcode.starts_with("tcgen05."))
+                    .count()
+            })
+    };
+    let line = |i: usize| f.instructions.get(i).map_or(0, |x| x.line);
+    for p in result.problems {
+        let (rule, at, field, other) = match p {
+            Problem::Leak { .. } if never_deallocated => continue,
+            Problem::Leak { alloc, exit_line } => (
+                CheckRule::AllocLeakOnPath,
+                alloc,
+                "exit_line",
+                u64::from(exit_line),
+            ),
+            Problem::DoubleDealloc { alloc, dealloc } => (
+                CheckRule::DoubleDealloc,
+                dealloc,
+                "alloc_line",
+                u64::from(line(alloc)),
+            ),
+            Problem::AfterRelinquish { alloc, relinquish } => (
+                CheckRule::AllocAfterRelinquish,
+                alloc,
+                "relinquish_line",
+                u64::from(line(relinquish)),
+            ),
+        };
+        match report_of(at).and_then(|k| reports.get_mut(k)) {
+            Some(r) => r.findings.push(finding(rule, None, field, other, line(at))),
+            None => undecided += 1,
+        }
+    }
+    undecided
 }
 
 /// A K-major operand of more than 8 rows (A: M; B: N) whose descriptor's stride byte offset is

@@ -55,9 +55,11 @@
 //! assert_eq!(mma.findings[0].line, 6); // where the constant is written
 //! ```
 
+mod alloc_pairing;
 pub mod dataflow;
 pub mod known_bits;
 pub mod smem;
+pub mod tensor_map;
 
 mod block_scale;
 mod instructions;
@@ -119,6 +121,15 @@ pub enum CheckRule {
     ScaleCpCtaGroup,
     /// A scale factor's Tensor Memory byte that no `tcgen05.cp` of the function writes.
     ScaleUnwritten,
+    /// A path of the kernel from a `tcgen05.alloc` to an exit with no `tcgen05.dealloc`.
+    AllocLeakOnPath,
+    /// A path of the kernel that deallocates twice after one `tcgen05.alloc`.
+    DoubleDealloc,
+    /// A path of the kernel that allocates after `tcgen05.relinquish_alloc_permit`.
+    AllocAfterRelinquish,
+    /// A shared memory descriptor whose swizzling mode differs from that of the tensor map
+    /// whose `cp.async.bulk.tensor` fills the buffer it reads.
+    TensorMapSwizzle,
 }
 
 /// One rule of the checker: identifier, severity, source and message.
@@ -139,7 +150,7 @@ pub struct RuleRow {
 }
 
 /// The checker's own rules, one row each.
-pub const RULES: [RuleRow; 15] = [
+pub const RULES: [RuleRow; 19] = [
     RuleRow {
         rule: CheckRule::UnknownQualifier,
         id: "check.unknown_qualifier",
@@ -261,6 +272,38 @@ pub const RULES: [RuleRow; 15] = [
         message: "the MMA reads scale factors from Tensor Memory column {}, which no tcgen05.cp of the function writes (every tcgen05.cp address is known; no tcgen05.st, no call)",
         statement: "A block-scaled MMA reads its scale factors from Tensor Memory that a tcgen05.cp of the function writes.",
     },
+    RuleRow {
+        rule: CheckRule::AllocLeakOnPath,
+        id: "check.alloc_leak_on_path",
+        severity: Severity::Warning,
+        source: Source::PtxSection("9.7.16.7.1"),
+        message: "this tcgen05.alloc is not deallocated on a path to the exit at line {}: all Tensor Memory allocated must be deallocated before the kernel exits",
+        statement: "On every path of a kernel, each tcgen05.alloc is followed by a tcgen05.dealloc before the kernel exits (paths are read with each predicate register taking one value until it is written; branches the reading cannot relate are left not decided).",
+    },
+    RuleRow {
+        rule: CheckRule::DoubleDealloc,
+        id: "check.double_dealloc",
+        severity: Severity::Error,
+        source: Source::PtxSection("9.7.16.7.1"),
+        message: "a path deallocates twice after the tcgen05.alloc at line {}: this second tcgen05.dealloc frees Tensor Memory no longer allocated",
+        statement: "On every path of a kernel, each tcgen05.dealloc frees an allocation of a tcgen05.alloc not yet deallocated.",
+    },
+    RuleRow {
+        rule: CheckRule::AllocAfterRelinquish,
+        id: "check.alloc_after_relinquish",
+        severity: Severity::Error,
+        source: Source::PtxSection("9.7.16.7.1"),
+        message: "this tcgen05.alloc follows the tcgen05.relinquish_alloc_permit at line {} on a path: the CTA may no longer allocate",
+        statement: "No path of a kernel executes a tcgen05.alloc after tcgen05.relinquish_alloc_permit.",
+    },
+    RuleRow {
+        rule: CheckRule::TensorMapSwizzle,
+        id: "check.tensor_map_swizzle",
+        severity: Severity::Error,
+        source: Source::PtxTable(40),
+        message: "swizzling mode {}: cp.async.bulk.tensor fills this buffer with the tensor map's swizzle (a copy at the line given), which the descriptor must describe",
+        statement: "A shared memory descriptor's swizzling mode is that of the tensor map whose cp.async.bulk.tensor fills the buffer it reads.",
+    },
 ];
 
 impl CheckRule {
@@ -340,7 +383,9 @@ impl fmt::Display for Finding {
                     FindingValue::Number(v) if r == CheckRule::VersionAboveModel => {
                         write!(f, "{}.{}", v / 10, v % 10)?;
                     }
-                    FindingValue::Number(v) if v < 1024 => write!(f, "{v}")?,
+                    FindingValue::Number(v) if v < 1024 || self.field.ends_with("_line") => {
+                        write!(f, "{v}")?;
+                    }
                     FindingValue::Number(v) => write!(f, "{v:#x}")?,
                     FindingValue::Name(n) => f.write_str(n)?,
                     FindingValue::Text(..) => f.write_str("as written")?,
@@ -482,6 +527,11 @@ pub struct Report<'a> {
     /// `tcgen05.cp`s: their Tensor Memory address or their instruction descriptor is not
     /// known at compile time.
     pub scale_operands_unlinked: usize,
+    /// Kernels' `tcgen05.alloc` / `tcgen05.dealloc` pairings left not decided: a path that may
+    /// leave an allocation, deallocate twice or allocate after the relinquish, but only through
+    /// a branch this reading cannot relate to the allocation's (warp-dependent predicates
+    /// computed twice), or control flow it cannot follow.
+    pub alloc_undecided: usize,
 }
 
 impl Report<'_> {

@@ -184,6 +184,9 @@ pub struct Function<'a> {
     pub line: u32,
     /// Its instructions, including those of nested `{ }` blocks.
     pub instructions: Vec<Instruction<'a>>,
+    /// Its labels, each with the index in [`Function::instructions`] of the instruction it
+    /// names (the length of the list for a label after the last instruction).
+    pub labels: Vec<(&'a str, usize)>,
     /// The `.version` of the module it is in (an input may hold several modules, each
     /// started by its `.version`, as `cuobjdump -ptx` prints them), with its line.
     pub version: Option<(u8, u32)>,
@@ -520,6 +523,7 @@ pub fn read(src: &[u8]) -> Module<'_> {
                         kind,
                         line: fline,
                         instructions: Vec::new(),
+                        labels: Vec::new(),
                         version: m.version,
                         target: m.target,
                     });
@@ -569,6 +573,12 @@ pub fn read(src: &[u8]) -> Module<'_> {
             _ => {
                 // A label `name:` or an instruction `[@[!]p] opcode operands;`.
                 if let Some(n) = label_len(&src[start..]) {
+                    let name = c.str(start, start + n - 1);
+                    if let (Some(name), Some(f)) =
+                        (name, current.and_then(|i| m.functions.get_mut(i)))
+                    {
+                        f.labels.push((name, f.instructions.len()));
+                    }
                     skip_to(&mut c, start + n);
                     m.statements += 1;
                     continue;
@@ -625,6 +635,7 @@ fn push_instruction<'a>(m: &mut Module<'a>, current: &mut Option<usize>, ins: In
                         kind: FunctionKind::TopLevel,
                         line: ins.line,
                         instructions: Vec::new(),
+                        labels: Vec::new(),
                         version: m.version,
                         target: m.target,
                     });
