@@ -253,3 +253,26 @@ fn findings_lines_count_block_comment_newlines_and_name_the_definition() {
         );
     }
 }
+
+#[test]
+fn mixed_cta_groups_name_both_groups_in_the_order_met() {
+    // PTX ISA 9.7.16: every tcgen05 instruction of a kernel uses one .cta_group. The message
+    // names the group met first and the one met second, whichever order they come in.
+    for (first, second) in [(2, 1), (1, 2)] {
+        let src = kernel(&format!(
+            "tcgen05.relinquish_alloc_permit.cta_group::{first}.sync.aligned;\n\
+             tcgen05.relinquish_alloc_permit.cta_group::{second}.sync.aligned;"
+        ));
+        let report = check(src.as_bytes(), &Options::default());
+        let messages: Vec<String> = report
+            .instructions
+            .iter()
+            .flat_map(|i| i.findings.iter().map(|f| format!("{f}")))
+            .collect();
+        let want = format!("mixes .cta_group::{first} and .cta_group::{second}");
+        assert!(
+            messages.iter().any(|m| m.contains(&want)),
+            "{want} not in {messages:?}"
+        );
+    }
+}

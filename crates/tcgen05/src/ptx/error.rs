@@ -716,9 +716,11 @@ impl fmt::Display for PtxError {
                 f,
                 "tcgen05.shift is not available on {name} (only the 'a' targets)"
             ),
+            // `value` is the group met second; the other one is the group met first.
             PtxRule::CtaGroupMixed => write!(
                 f,
-                "a kernel mixes .cta_group::1 and .cta_group::{value}: all its tcgen05 instructions must use one"
+                "a kernel mixes .cta_group::{} and .cta_group::{value}: all its tcgen05 instructions must use one",
+                if value == 1 { 2 } else { 1 }
             ),
             PtxRule::VersionTooLow => {
                 f.write_str("PTX ISA version ")?;
