@@ -153,3 +153,60 @@ pub fn diff(old: &Table, new: &Table, with_ptxas: bool) -> Vec<String> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{diff, parse, to_text};
+
+    const TEXT: &str = "#target\tversion\tform\ttimes\tours\trules\tptxas\n\
+        sm_100a\t86\ttcgen05.a;\t1\tlegal\t-\taccepts\n\
+        sm_100a\t86\ttcgen05.b;\t2\tillegal\tptx.x\trefuses\n";
+
+    /// The text reads back to the same text, and a malformed line is refused with its number.
+    #[test]
+    fn text_round_trips_and_bad_lines_are_named() {
+        let t = parse(TEXT).expect("a well-formed table");
+        assert_eq!(to_text(&t), TEXT);
+        let e = parse("sm_100a\t86\ttcgen05.a;\tlegal\t-\taccepts\n").expect_err("6 columns");
+        assert!(e.starts_with("line 1: 6 columns"), "{e}");
+        let e = parse("sm_100a\t86\tf;\tmany\tlegal\t-\taccepts\n").expect_err("a bad count");
+        assert!(e.contains("times `many`"), "{e}");
+        let twice = format!("{TEXT}sm_100a\t86\ttcgen05.a;\t1\tlegal\t-\taccepts\n");
+        assert!(parse(&twice)
+            .expect_err("a repeated form")
+            .contains("line 4"));
+    }
+
+    /// A changed verdict, a changed count, a missing and an added form are each one message
+    /// naming the form; ptxas's verdict counts only when asked for.
+    #[test]
+    fn diff_names_every_changed_missing_and_added_form() {
+        let old = parse(TEXT).expect("a well-formed table");
+        let new = parse(
+            "sm_100a\t86\ttcgen05.b;\t1\tillegal\tptx.x\tunknown\n\
+             sm_100a\t86\ttcgen05.c;\t1\tlegal\t-\tunknown\n",
+        )
+        .expect("a well-formed table");
+        let d = diff(&old, &new, false);
+        assert_eq!(d.len(), 3, "{d:#?}");
+        assert!(
+            d[0].starts_with("missing: `sm_100a 86 tcgen05.a;`"),
+            "{}",
+            d[0]
+        );
+        assert!(
+            d[1].starts_with("changed: `sm_100a 86 tcgen05.b;`"),
+            "{}",
+            d[1]
+        );
+        assert!(d[1].contains("enumerated 2x") && d[1].contains("enumerated 1x"));
+        assert!(
+            d[2].starts_with("added: `sm_100a 86 tcgen05.c;`"),
+            "{}",
+            d[2]
+        );
+        let same_but_ptxas = parse(&TEXT.replace("accepts", "refuses")).expect("well-formed");
+        assert!(diff(&old, &same_but_ptxas, false).is_empty());
+        assert_eq!(diff(&old, &same_but_ptxas, true).len(), 1);
+    }
+}
