@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # The ptxas conformance check of the `tcgen05::ptx` builders.
 #
-#   conformance/ptxas/run.sh           regenerate conformance/ptxas/SUMMARY.md
-#   conformance/ptxas/run.sh --check   regenerate and fail unless it equals the committed one
+#   conformance/ptxas/run.sh           regenerate conformance/ptxas/verdicts.tsv.gz (every form's
+#                                      verdicts: ours, our rule ids, ptxas's) and SUMMARY.md
+#   conformance/ptxas/run.sh --check   run ptxas again and fail, naming each form, where a verdict
+#                                      differs from the committed verdicts.tsv.gz (or a form was
+#                                      added or is missing); SUMMARY.md is a report, never compared
 #
 # Installs ptxas and nvdisasm 13.5.37 from PyPI into .cache/ptxas-venv (setup.sh; fails loudly if
 # it cannot), builds the generator in release mode, enumerates every form, assembles each and
@@ -18,8 +21,9 @@ eval "$SETUP_OUT"
 cargo build --release -q -p tcgen05-ptxas-conformance
 BIN="$ROOT/target/release/tcgen05-ptxas-conformance"
 SUMMARY="$ROOT/conformance/ptxas/SUMMARY.md"
+VERDICTS="$ROOT/conformance/ptxas/verdicts.tsv.gz"
 if [ "${1:-}" = "--check" ]; then
-  "$BIN" --ptxas "$PTXAS" --nvdisasm "$NVDISASM" --work "$ROOT/.cache/ptxas-work" --check "$SUMMARY"
+  "$BIN" --ptxas "$PTXAS" --nvdisasm "$NVDISASM" --work "$ROOT/.cache/ptxas-work" --check "$VERDICTS"
 else
-  "$BIN" --ptxas "$PTXAS" --nvdisasm "$NVDISASM" --work "$ROOT/.cache/ptxas-work" --out "$SUMMARY"
+  "$BIN" --ptxas "$PTXAS" --nvdisasm "$NVDISASM" --work "$ROOT/.cache/ptxas-work" --out "$SUMMARY" --verdicts-out "$VERDICTS"
 fi

@@ -14,12 +14,18 @@
 //! rules a product cannot reach: operand names, versions, kernels that mix `.cta_group`).
 //!
 //! ```text
-//! tcgen05-ptxas-conformance --ptxas PATH --nvdisasm PATH [--out FILE] [--check FILE]
-//!                           [--work DIR] [--jobs N]
+//! tcgen05-ptxas-conformance --ptxas PATH --nvdisasm PATH [--out SUMMARY.md]
+//!                           [--verdicts-out verdicts.tsv.gz] [--check verdicts.tsv.gz]
+//!                           [--work DIR] [--jobs N] [--filter FAMILY]
 //! ```
+//! `--verdicts-out` writes every form's verdicts (ours and ptxas's, see [`verdicts`]);
+//! `--check` compares them, form by form, with a committed verdict file and fails on any
+//! difference. The summary (`--out`) is a report for people: nothing compares its text.
 //! Many forms share one PTX file; ptxas names the line of every error, so each form's verdict
 //! is exact: lines with an error are refused, the rest of a failed file is assembled again
 //! without them (down to single lines when ptxas names no line).
+
+mod verdicts;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -101,9 +107,13 @@ struct Case {
     family: &'static str,
     /// The instruction lines (one for most cases; several for kernel-level cases).
     lines: Vec<String>,
+    /// The form's key in `verdicts.tsv.gz`: the PTX it is (see [`verdicts`]).
+    key: String,
     ours: Verdict,
     /// Field and source of each error, for the summary's rule table.
     rules: Vec<String>,
+    /// The rule id of each error (see [`rule_name`]), for `verdicts.tsv.gz`.
+    rule_ids: Vec<&'static str>,
     sass: Option<Sass>,
     /// For a minimal kernel from `write_minimal_kernel`: its entry's name and the instruction
     /// descriptor its disassembly must show (the lines are then the whole kernel).
@@ -167,6 +177,61 @@ fn expected_sass(i: &Instruction<'_>) -> Option<Sass> {
             None
         }
     }
+}
+
+/// The FNV-1a 64-bit hash of `text`: names a minimal kernel's text in its key.
+fn fnv1a64(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// Every case's verdicts as [`verdicts::Table`]: ours from the builders, ptxas's from `outcomes`
+/// (`unknown` without them). A form enumerated several times is one entry with its count; also
+/// returns the ids of forms enumerated several times with different verdicts (the same PTX text
+/// must have one verdict).
+fn verdict_table(cases: &[Case], outcomes: Option<&[Outcome]>) -> (verdicts::Table, Vec<String>) {
+    let mut t = verdicts::Table::new();
+    let mut twice = Vec::new();
+    for (i, c) in cases.iter().enumerate() {
+        let ours = match c.ours {
+            Verdict::Legal => "legal",
+            Verdict::Illegal => "illegal",
+            Verdict::OursAlone => "ours-alone",
+        };
+        let ptxas = match outcomes.map(|o| o[i].accepted) {
+            Some(Some(true)) => "accepts",
+            Some(Some(false)) => "refuses",
+            _ => "unknown",
+        };
+        let rules = if c.rule_ids.is_empty() {
+            "-".to_string()
+        } else {
+            c.rule_ids.join(",")
+        };
+        let entry = verdicts::Entry {
+            times: 1,
+            ours: ours.to_string(),
+            rules,
+            ptxas: ptxas.to_string(),
+        };
+        let id = verdicts::form_id(c.target.name(), c.version, &c.key);
+        match t.get_mut(&id) {
+            None => {
+                t.insert(id, entry);
+            }
+            Some(e)
+                if verdicts::Entry {
+                    times: e.times,
+                    ..entry
+                } == *e =>
+            {
+                e.times += 1
+            }
+            Some(_) => twice.push(id),
+        }
+    }
+    (t, twice)
 }
 
 fn classify(errors: &[PtxError]) -> Verdict {
@@ -253,6 +318,7 @@ impl Gen {
         instr
             .write_unchecked(&mut line)
             .expect("a String never fails");
+        let key = line.clone();
         let mut lines = vec![line];
         if let Instruction::Load(ld) = instr {
             // Consume the loaded registers, so that ptxas keeps the load for the SASS check.
@@ -268,8 +334,10 @@ impl Gen {
                 .map_or(1, |g| if matches!(g, CtaGroup::Two) { 2 } else { 1 }),
             family: family(&instr),
             lines,
+            key,
             ours,
             rules: rule_names(&errors),
+            rule_ids: errors.iter().map(rule_name).collect(),
             sass: if ours == Verdict::Illegal {
                 None
             } else {
@@ -689,7 +757,7 @@ fn hand_variants(g: &mut Gen, target: Target) {
     let errors: Vec<PtxError> = tcgen05::ptx::validate_kernel(&ctx, &body)
         .errors()
         .collect();
-    let lines = body
+    let lines: Vec<String> = body
         .iter()
         .map(|i| {
             let mut s = String::new();
@@ -703,9 +771,11 @@ fn hand_variants(g: &mut Gen, target: Target) {
         version: ctx.version,
         cta: 0,
         family: "kernel (.cta_group mix)",
+        key: lines.join(" "),
         lines,
         ours: classify(&errors),
         rules: rule_names(&errors),
+        rule_ids: errors.iter().map(rule_name).collect(),
         sass: None,
         kernel: None,
     });
@@ -811,9 +881,14 @@ fn minimal_kernels(g: &mut Gen) {
                     1
                 },
                 family: "minimal kernel (tcgen05 ptx kernel)",
+                key: format!(
+                    "kernel {name} idesc {bits:#010x} text-fnv1a64 {:016x}",
+                    fnv1a64(&body)
+                ),
                 lines: body.lines().map(str::to_string).collect(),
                 ours: Verdict::Legal,
                 rules: Vec::new(),
+                rule_ids: Vec::new(),
                 sass: expected_sass(&Instruction::Mma(Mma {
                     ws: s.ws,
                     ..base_mma(s.cta_group, s.kind)
@@ -1432,6 +1507,7 @@ fn main() -> ExitCode {
     let mut nvdisasm = None;
     let mut out_file: Option<PathBuf> = None;
     let mut check_file: Option<PathBuf> = None;
+    let mut verdicts_out: Option<PathBuf> = None;
     let mut work = PathBuf::from(".cache/ptxas-work");
     let mut filter: Option<String> = None;
     let mut jobs = std::thread::available_parallelism().map_or(2, usize::from);
@@ -1443,6 +1519,7 @@ fn main() -> ExitCode {
             "--nvdisasm" => nvdisasm = val(),
             "--out" => out_file = val(),
             "--check" => check_file = val(),
+            "--verdicts-out" => verdicts_out = val(),
             "--work" => work = val().unwrap_or(work),
             "--filter" => filter = args.next(),
             "--jobs" => {
@@ -1451,7 +1528,7 @@ fn main() -> ExitCode {
                     .unwrap_or(jobs)
             }
             _ => {
-                eprintln!("usage: tcgen05-ptxas-conformance --ptxas PATH --nvdisasm PATH [--out FILE] [--check FILE] [--work DIR] [--jobs N]");
+                eprintln!("usage: tcgen05-ptxas-conformance --ptxas PATH --nvdisasm PATH [--out SUMMARY.md] [--verdicts-out verdicts.tsv.gz] [--check verdicts.tsv.gz] [--work DIR] [--jobs N] [--filter FAMILY]");
                 return ExitCode::from(2);
             }
         }
@@ -1502,14 +1579,50 @@ fn main() -> ExitCode {
         std::fs::write(f, &text).expect("write the summary");
     }
     let mut failed = disagreements != 0;
+    let (table, twice) = verdict_table(&cases, Some(&outcomes));
+    for id in &twice {
+        eprintln!(
+            "error: form enumerated twice with different verdicts: `{}`",
+            id.replace('\t', " ")
+        );
+        failed = true;
+    }
+    if let Some(f) = &verdicts_out {
+        if filter.is_some() {
+            eprintln!("error: --verdicts-out writes every form; it cannot be used with --filter");
+            return ExitCode::from(2);
+        }
+        verdicts::write_gz(f, &table).expect("write the verdict file");
+    }
     if let Some(f) = &check_file {
-        let committed = std::fs::read_to_string(f).unwrap_or_default();
-        if committed != text {
-            eprintln!(
-                "error: {} differs from the regenerated summary (run conformance/ptxas/run.sh to update it)",
-                f.display()
-            );
-            failed = true;
+        match verdicts::read_gz(f) {
+            Err(e) => {
+                eprintln!("error: {e}");
+                failed = true;
+            }
+            Ok(mut committed) => {
+                if let Some(flt) = &filter {
+                    // Only the filtered forms ran: compare those.
+                    let wanted: BTreeSet<String> = cases
+                        .iter()
+                        .map(|c| verdicts::form_id(c.target.name(), c.version, &c.key))
+                        .collect();
+                    committed.retain(|id, _| wanted.contains(id));
+                    eprintln!("comparing the {} forms of --filter {flt}", wanted.len());
+                }
+                let diffs = verdicts::diff(&committed, &table, true);
+                for d in &diffs {
+                    eprintln!("verdict: {d}");
+                }
+                if !diffs.is_empty() {
+                    eprintln!(
+                        "error: {} forms differ from {} (run conformance/ptxas/run.sh to update it)",
+                        diffs.len(),
+                        f.display()
+                    );
+                    failed = true;
+                }
+            }
         }
     }
     if out_file.is_none() && check_file.is_none() {
@@ -1519,5 +1632,53 @@ fn main() -> ExitCode {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::{generate, verdict_table, verdicts};
+
+    /// The committed verdict file, written by `conformance/ptxas/run.sh` from a ptxas run.
+    const COMMITTED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../verdicts.tsv.gz");
+
+    /// Every form the builders enumerate today has the verdict and rules committed in
+    /// `verdicts.tsv.gz`, and no committed form is missing: a rule dropped from `tcgen05::ptx`
+    /// (one ptxas cannot see included) or a form leaving the enumeration fails here, naming the
+    /// form, without ptxas. The committed ptxas verdicts are ptxas's own, from the run that
+    /// wrote the file; this test checks that they agree with the committed verdicts of ours.
+    #[test]
+    fn every_form_has_its_committed_verdict() {
+        let committed = verdicts::read_gz(Path::new(COMMITTED)).expect("the committed verdicts");
+        let (cases, _) = generate();
+        let (now, twice) = verdict_table(&cases, None);
+        assert!(
+            twice.is_empty(),
+            "forms enumerated twice with different verdicts: {twice:?}"
+        );
+        let diffs = verdicts::diff(&committed, &now, false);
+        assert!(
+            diffs.is_empty(),
+            "{} forms differ from conformance/ptxas/verdicts.tsv.gz (when a change is intended, \
+             run conformance/ptxas/run.sh to regenerate it with ptxas):\n{}",
+            diffs.len(),
+            diffs
+                .iter()
+                .take(50)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
+        let wrong: Vec<String> = committed
+            .iter()
+            .filter(|(_, e)| {
+                let must_accept = e.ours != "illegal";
+                e.ptxas != if must_accept { "accepts" } else { "refuses" }
+            })
+            .map(|(id, e)| format!("{id}: ours {}, ptxas {}", e.ours, e.ptxas))
+            .collect();
+        assert!(wrong.is_empty(), "committed disagreements: {wrong:?}");
     }
 }
