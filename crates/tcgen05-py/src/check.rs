@@ -325,7 +325,13 @@ pub fn check_ptx(
         None => None,
     };
     let report = py.detach(|| {
-        let r = check(&src, &Options { target, ..Options::default() });
+        let r = check(
+            &src,
+            &Options {
+                target,
+                ..Options::default()
+            },
+        );
         PyReport {
             target: r.target.map(tcgen05::Target::name),
             instructions: r.instructions.iter().map(instruction).collect(),
