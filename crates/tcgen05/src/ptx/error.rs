@@ -716,12 +716,7 @@ impl fmt::Display for PtxError {
                 f,
                 "tcgen05.shift is not available on {name} (only the 'a' targets)"
             ),
-            // `value` is the group met second; the other one is the group met first.
-            PtxRule::CtaGroupMixed => write!(
-                f,
-                "a kernel mixes .cta_group::{} and .cta_group::{value}: all its tcgen05 instructions must use one",
-                if value == 1 { 2 } else { 1 }
-            ),
+            PtxRule::CtaGroupMixed => mixed_cta_groups(f, value),
             PtxRule::VersionTooLow => {
                 f.write_str("PTX ISA version ")?;
                 version_text(f, value)?;
@@ -782,4 +777,14 @@ impl From<fmt::Error> for RenderError {
     fn from(_: fmt::Error) -> Self {
         RenderError::Fmt
     }
+}
+
+/// The message of [`PtxRule::CtaGroupMixed`]: `second` is the group met second, the other one the
+/// group met first (PTX ISA 9.7.16: one `.cta_group` per kernel).
+fn mixed_cta_groups(f: &mut fmt::Formatter<'_>, second: u64) -> fmt::Result {
+    let first = if second == 1 { 2 } else { 1 };
+    write!(
+        f,
+        "a kernel mixes .cta_group::{first} and .cta_group::{second}: all its tcgen05 instructions must use one"
+    )
 }
