@@ -10,6 +10,7 @@ use tcgen05::emulator::program::{Program, ProgramError, Statement};
 use tcgen05::emulator::{reference_error, EmuError, Machine, Outcome, Problem};
 use tcgen05::{ElementType, Severity, Target};
 
+use super::npy_file;
 use crate::args::emulate::EmulateArgs;
 use crate::args::number;
 use crate::args::value::TargetArg;
@@ -38,36 +39,8 @@ type FileData = (Vec<u8>, Vec<u64>, usize, Option<String>);
 
 /// The bytes of a file: raw, or the data of a little-endian C-order `.npy`, and its shape.
 fn file_bytes(path: &str) -> Result<FileData, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-    if !bytes.starts_with(b"\x93NUMPY") {
-        let n = bytes.len() as u64;
-        return Ok((bytes, vec![n], 1, None));
-    }
-    let npy =
-        npyz::NpyFile::new(&bytes[..]).map_err(|e| format!("{path}: not a .npy file: {e}"))?;
-    let dtype = npy.dtype();
-    let descr = dtype.descr();
-    if descr.starts_with('>') || npy.order() != npyz::Order::C {
-        return Err(format!(
-            "{path}: dtype {descr} in {:?} order: only little-endian C-order arrays are read",
-            npy.order()
-        ));
-    }
-    let item = dtype
-        .num_bytes()
-        .ok_or_else(|| format!("{path}: dtype {descr} has no fixed size"))?;
-    let shape = npy.shape().to_vec();
-    let len = usize::try_from(npy.len()).map_err(|_| format!("{path}: too large"))?;
-    let total = len
-        .checked_mul(item)
-        .filter(|&t| t <= bytes.len())
-        .ok_or_else(|| format!("{path}: the data is shorter than its shape"))?;
-    Ok((
-        bytes[bytes.len() - total..].to_vec(),
-        shape,
-        item,
-        Some(descr),
-    ))
+    let file = npy_file::read(path)?;
+    Ok((file.data, file.shape, file.item, file.descr))
 }
 
 /// Writes `--a` and `--b` where the MMA `line` reads A and B; the first problem as (operand,

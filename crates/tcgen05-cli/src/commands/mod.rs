@@ -12,6 +12,7 @@ pub mod explain;
 pub mod idesc;
 pub mod layout;
 pub mod layout_sf;
+pub mod npy_file;
 pub mod numerics;
 pub mod problem;
 pub mod ptx;

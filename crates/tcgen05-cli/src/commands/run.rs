@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use tcgen05_run::{launch, Arg, Config, Limits, Module, Param, RunError};
 
+use super::npy_file;
 use crate::args::number;
 use crate::args::run::RunArgs;
 use crate::render::{json_str, Ctx, Status};
@@ -23,35 +24,10 @@ struct BufferFile {
 }
 
 fn read_buffer(path: &str) -> Result<BufferFile, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-    if !bytes.starts_with(b"\x93NUMPY") {
-        return Ok(BufferFile {
-            header: Vec::new(),
-            data: bytes,
-        });
-    }
-    let npy =
-        npyz::NpyFile::new(&bytes[..]).map_err(|e| format!("{path}: not a .npy file: {e}"))?;
-    let dtype = npy.dtype();
-    let descr = dtype.descr();
-    if descr.starts_with('>') || npy.order() != npyz::Order::C {
-        return Err(format!(
-            "{path}: dtype {descr} in {:?} order: only little-endian C-order arrays are read",
-            npy.order()
-        ));
-    }
-    let item = dtype
-        .num_bytes()
-        .ok_or_else(|| format!("{path}: dtype {descr} has no fixed size"))?;
-    let len = usize::try_from(npy.len()).map_err(|_| format!("{path}: too large"))?;
-    let total = len
-        .checked_mul(item)
-        .filter(|&t| t <= bytes.len())
-        .ok_or_else(|| format!("{path}: the data is shorter than its shape"))?;
-    let split = bytes.len() - total;
+    let file = npy_file::read(path)?;
     Ok(BufferFile {
-        header: bytes[..split].to_vec(),
-        data: bytes[split..].to_vec(),
+        header: file.header,
+        data: file.data,
     })
 }
 

@@ -34,7 +34,7 @@ use alloc::vec::Vec;
 use super::dataflow::Registers;
 use super::known_bits::width_mask;
 use super::qualifiers::scale_vec_of;
-use super::{CheckRule, Finding, FindingValue, InstructionReport, Rule};
+use super::{tcgen05_instructions, CheckRule, Finding, FindingValue, InstructionReport};
 use crate::data_path::{DataPathLayout, SfLayout, SfOperand};
 use crate::instruction_descriptor::InstructionDescriptor;
 use crate::mma::CtaGroup;
@@ -133,17 +133,7 @@ fn finding(
     value: u64,
     line: u32,
 ) -> Finding {
-    let row = rule.row();
-    Finding {
-        severity: row.severity,
-        operand: Some(operand),
-        field,
-        value: FindingValue::Number(value),
-        rule: Rule::Check(rule),
-        source: row.source,
-        line,
-        candidate: None,
-    }
+    rule.finding(Some(operand), field, FindingValue::Number(value), line)
 }
 
 /// What the function's tcgen05 instructions write to Tensor Memory.
@@ -332,11 +322,7 @@ pub(super) fn check_block_scale(
     regs: &Registers<'_>,
     reports: &mut [InstructionReport<'_>],
 ) -> usize {
-    let tc: Vec<&Instruction<'_>> = f
-        .instructions
-        .iter()
-        .filter(|i| i.opcode.starts_with("tcgen05."))
-        .collect();
+    let tc = tcgen05_instructions(f);
     if tc.len() != reports.len() {
         return 0;
     }

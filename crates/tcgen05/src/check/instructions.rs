@@ -354,17 +354,7 @@ fn check_finding(
     value: FindingValue,
     line: u32,
 ) -> Finding {
-    let row = rule.row();
-    Finding {
-        severity: row.severity,
-        operand,
-        field,
-        value,
-        rule: Rule::Check(rule),
-        source: row.source,
-        line,
-        candidate: None,
-    }
+    rule.finding(operand, field, value, line)
 }
 
 fn ptx_finding(e: PtxError, operand: Option<OperandName>, line: u32) -> Finding {

@@ -10,7 +10,7 @@ use alloc::vec::Vec;
 use super::alloc_pairing::{calls_dealloc, pairing, Problem};
 use super::dataflow::Registers;
 use super::known_bits::width_mask;
-use super::{CheckRule, Finding, FindingValue, InstructionReport, Rule};
+use super::{tcgen05_instructions, CheckRule, Finding, FindingValue, InstructionReport};
 use crate::instruction_descriptor::{IdescFields, InstructionDescriptor};
 use crate::mma::CtaGroup;
 use crate::ptx::OperandName;
@@ -28,17 +28,7 @@ fn finding(
     value: u64,
     line: u32,
 ) -> Finding {
-    let row = rule.row();
-    Finding {
-        severity: row.severity,
-        operand,
-        field,
-        value: FindingValue::Number(value),
-        rule: Rule::Check(rule),
-        source: row.source,
-        line,
-        candidate: None,
-    }
+    rule.finding(operand, field, FindingValue::Number(value), line)
 }
 
 /// The column count of a `tcgen05.alloc` / `tcgen05.dealloc` when known.
@@ -113,11 +103,7 @@ pub(super) fn check_kernel(
     regs: &Registers<'_>,
     reports: &mut [InstructionReport<'_>],
 ) -> usize {
-    let tc: Vec<&Instruction<'_>> = f
-        .instructions
-        .iter()
-        .filter(|i| i.opcode.starts_with("tcgen05."))
-        .collect();
+    let tc = tcgen05_instructions(f);
     if tc.len() != reports.len() {
         return 0;
     }

@@ -73,7 +73,7 @@ use core::fmt;
 use crate::diagnostic::{Severity, Source};
 use crate::mma::Kind;
 use crate::ptx::{OperandName, PtxError};
-use crate::ptx_reader::{self, Module, ReadProblem};
+use crate::ptx_reader::{self, Function, Instruction, Module, ReadProblem};
 use crate::shared_memory_descriptor::SmemError;
 use crate::targets::{Target, TargetError};
 
@@ -314,6 +314,35 @@ impl CheckRule {
         // in practice.
         RULES.iter().find(|r| r.rule == self).unwrap_or(&RULES[0])
     }
+
+    /// A finding of this rule, with the row's severity and source.
+    pub(crate) fn finding(
+        self,
+        operand: Option<OperandName>,
+        field: &'static str,
+        value: FindingValue,
+        line: u32,
+    ) -> Finding {
+        let row = self.row();
+        Finding {
+            severity: row.severity,
+            operand,
+            field,
+            value,
+            rule: Rule::Check(self),
+            source: row.source,
+            line,
+            candidate: None,
+        }
+    }
+}
+
+/// The tcgen05 instructions of `f`, in order: the instructions its reports follow.
+pub(crate) fn tcgen05_instructions<'f, 'a>(f: &'f Function<'a>) -> Vec<&'f Instruction<'a>> {
+    f.instructions
+        .iter()
+        .filter(|i| i.opcode.starts_with("tcgen05."))
+        .collect()
 }
 
 /// The rule a finding reports: the typed error of the module that holds the rule.

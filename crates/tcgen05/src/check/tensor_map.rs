@@ -19,7 +19,7 @@
 use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 
-use super::{CheckRule, Finding, FindingValue, OperandName, Report, Rule};
+use super::{CheckRule, FindingValue, OperandName, Report};
 use crate::ptx_reader::{Function, Instruction, Module, Operand};
 use crate::shared_memory_descriptor::Swizzle;
 
@@ -332,17 +332,12 @@ pub fn tensor_map_swizzles(
                     continue;
                 };
                 if desc != copy.swizzle {
-                    let row = CheckRule::TensorMapSwizzle.row();
-                    r.findings.push(Finding {
-                        severity: row.severity,
-                        operand: Some(name),
-                        field: "swizzle",
-                        value: FindingValue::Name(pair_name(desc, copy.swizzle)),
-                        rule: Rule::Check(CheckRule::TensorMapSwizzle),
-                        source: row.source,
-                        line: copy.line,
-                        candidate: None,
-                    });
+                    r.findings.push(CheckRule::TensorMapSwizzle.finding(
+                        Some(name),
+                        "swizzle",
+                        FindingValue::Name(pair_name(desc, copy.swizzle)),
+                        copy.line,
+                    ));
                 }
             }
         }
