@@ -16,6 +16,7 @@ mod args;
 mod batch;
 mod check;
 mod emulate;
+mod explain;
 mod fields;
 mod html;
 mod idesc;
@@ -189,6 +190,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<zmask::PyZmask>()?;
     m.add_class::<PyShape>()?;
     m.add_function(wrap_pyfunction!(valid_kinds, m)?)?;
+    m.add_function(wrap_pyfunction!(explain::explain, m)?)?;
     m.add_function(wrap_pyfunction!(shapes, m)?)?;
     m.add_function(wrap_pyfunction!(batch::decode_idesc_records, m)?)?;
     m.add_function(wrap_pyfunction!(batch::decode_smem_records, m)?)?;

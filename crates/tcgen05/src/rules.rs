@@ -196,8 +196,8 @@ impl Group {
 /// One row of one of the crate's rule tables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {
-    /// The identifier messages print (`idesc.reserved_bit`; the checker's and the emulator's own
-    /// rules are unprefixed, such as `operands`, which both have).
+    /// The identifier messages print (`idesc.reserved_bit`, `check.tmem_columns`; the emulator's
+    /// own rules are unprefixed, such as `operands`).
     pub id: &'static str,
     /// The module whose table holds the row.
     pub group: &'static str,
@@ -230,8 +230,8 @@ pub fn entries() -> impl Iterator<Item = Entry> {
         .flat_map(|&g| (0..).map_while(move |i| g.row(i)))
 }
 
-/// The rows whose identifier is `id` (exactly as stored; two for an identifier both the
-/// checker and the emulator use).
+/// The rows whose identifier is `id` (exactly as stored; more than one if two tables ever share
+/// an identifier).
 pub fn entries_with_id(id: &str) -> impl Iterator<Item = Entry> + '_ {
     entries().filter(move |e| e.id == id)
 }
@@ -428,3 +428,48 @@ fn distance(a: &str, b: &str) -> usize {
 
 #[cfg(test)]
 mod tests;
+
+/// What `tcgen05 explain NAME` shows: the rulings and the rule rows a name stands for.
+#[cfg(feature = "alloc")]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Explained {
+    /// For a ruling, that ruling; for a rule, the rulings its rows cite.
+    pub rulings: alloc::vec::Vec<Ruling>,
+    /// For a ruling, the rules citing it; for a rule, its rows.
+    pub entries: alloc::vec::Vec<Entry>,
+    /// True when the name is a rule identifier, false when it is a ruling.
+    pub by_rule: bool,
+}
+
+/// The rulings and rules a name stands for ([`lookup`], then what each side cites).
+///
+/// # Errors
+/// [`Unknown`] with the closest names when `name` is neither a ruling nor a rule identifier.
+#[cfg(feature = "alloc")]
+pub fn explain(name: &str) -> Result<Explained, Unknown> {
+    use alloc::vec::Vec;
+    match lookup(name)? {
+        Found::Ruling(r) => Ok(Explained {
+            rulings: alloc::vec![r],
+            entries: match r.number() {
+                Some(n) => entries().filter(|e| e.source.ruling() == Some(n)).collect(),
+                None => Vec::new(),
+            },
+            by_rule: false,
+        }),
+        Found::Rule(id) => {
+            let entries: Vec<Entry> = entries_with_id(id).collect();
+            let mut rulings: Vec<Ruling> = Vec::new();
+            for r in entries.iter().filter_map(|e| decision(e.source.ruling()?)) {
+                if !rulings.contains(&r) {
+                    rulings.push(r);
+                }
+            }
+            Ok(Explained {
+                rulings,
+                entries,
+                by_rule: true,
+            })
+        }
+    }
+}

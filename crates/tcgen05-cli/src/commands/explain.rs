@@ -4,7 +4,7 @@
 use std::fmt::{self, Write as _};
 
 use tcgen05::diagnostic::Severity;
-use tcgen05::rules::{self, Entry, Found, Ruling, Unknown};
+use tcgen05::rules::{self, Entry, Ruling, Unknown};
 
 use crate::args::explain::ExplainArgs;
 use crate::render::{json_str, Ctx, Obj, Report, Status};
@@ -22,22 +22,8 @@ pub fn run(ctx: Ctx, a: &ExplainArgs) -> Result<Report, fmt::Error> {
         }
         return Ok(rep);
     };
-    let by_rule = matches!(rules::lookup(name), Ok(Found::Rule(_)));
-    let (rulings, entries): (Vec<Ruling>, Vec<Entry>) = match rules::lookup(name) {
-        Ok(Found::Ruling(r)) => (vec![r], cites(&r)),
-        Ok(Found::Rule(id)) => {
-            let entries: Vec<Entry> = rules::entries_with_id(id).collect();
-            let mut rulings: Vec<Ruling> = Vec::new();
-            for r in entries
-                .iter()
-                .filter_map(|e| rules::decision(e.source.ruling()?))
-            {
-                if !rulings.contains(&r) {
-                    rulings.push(r);
-                }
-            }
-            (rulings, entries)
-        }
+    let (rulings, entries, by_rule) = match rules::explain(name) {
+        Ok(e) => (e.rulings, e.entries, e.by_rule),
         Err(u) => return unknown(ctx, name, &u),
     };
     if ctx.json {
@@ -46,16 +32,6 @@ pub fn run(ctx: Ctx, a: &ExplainArgs) -> Result<Report, fmt::Error> {
         one_text(&mut rep.out, ctx, &rulings, &entries, by_rule)?;
     }
     Ok(rep)
-}
-
-/// The rules whose source is ruling `r`.
-fn cites(r: &Ruling) -> Vec<Entry> {
-    match r.number() {
-        Some(n) => rules::entries()
-            .filter(|e| e.source.ruling() == Some(n))
-            .collect(),
-        None => Vec::new(),
-    }
 }
 
 fn severity(s: Severity) -> &'static str {

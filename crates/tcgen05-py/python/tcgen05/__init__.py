@@ -46,6 +46,7 @@ from ._native import (
     ZeroColumnMask,
     __version__,
     check_ptx,
+    explain,
     shapes,
     valid_kinds,
 )
@@ -65,6 +66,7 @@ __all__ = [
     "TileLayout",
     "agreement",
     "check_ptx",
+    "explain",
     "numerics",
     "ptx",
     "scales",
