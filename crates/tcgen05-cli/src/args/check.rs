@@ -83,6 +83,7 @@ pub const CHECK_HELP: &str = concat!(
     "\"instruction\", \"idesc\", \"a_desc\", \"b_desc\", \"errors\": [{\"rule\", \"operand\", \"field\",\n",
     "[\"candidate\",] \"message\", \"source\", \"line\"}], \"warnings\": [...]}], \"smem_descriptors\":\n",
     "{\"total\", \"known_but_start_address\", \"partly_unknown\", \"assumed_r7\"},\n",
-    "\"alloc_pairing_undecided\"}], \"instructions\",\n",
-    "\"errors\", \"warnings\"}. --sarif - writes the SARIF log to standard output instead."
+    "\"alloc_pairing_undecided\", \"scale_operands_unlinked\"}], \"tensor_maps\": {\"linked\",\n",
+    "\"unlinked\"} (null without --tensor-map), \"instructions\", \"errors\", \"warnings\"}.\n",
+    "--sarif - writes the SARIF log to standard output instead."
 );

@@ -110,7 +110,8 @@ pub fn run(ctx: Ctx, a: &CheckArgs) -> io::Result<Status> {
     let mut err = String::new();
     let sarif_to_stdout = a.sarif.as_deref() == Some("-");
     if ctx.json {
-        json(&mut out, &inputs, &reports, (n, errors, warnings)).map_err(fmt_err)?;
+        let given = (!maps.is_empty()).then_some(linked);
+        json(&mut out, &inputs, &reports, given, (n, errors, warnings)).map_err(fmt_err)?;
     } else {
         text(&mut out, &mut err, &inputs, &reports, a.verbose, ctx).map_err(fmt_err)?;
         summary(&mut out, &reports, (n, errors, warnings)).map_err(fmt_err)?;
@@ -492,6 +493,7 @@ fn json(
     s: &mut String,
     inputs: &[Input],
     reports: &[Option<Report<'_>>],
+    maps: Option<Linked>,
     (n, errors, warnings): (usize, usize, usize),
 ) -> fmt::Result {
     s.push_str("{\"files\":[");
@@ -562,8 +564,8 @@ fn json(
             let (d, k, u) = r.descriptors();
             write!(
                 s,
-                ",\"smem_descriptors\":{{\"total\":{d},\"known_but_start_address\":{k},\"partly_unknown\":{u},\"assumed_r7\":{}}},\"alloc_pairing_undecided\":{}",
-                r.assumed, r.alloc_undecided
+                ",\"smem_descriptors\":{{\"total\":{d},\"known_but_start_address\":{k},\"partly_unknown\":{u},\"assumed_r7\":{}}},\"alloc_pairing_undecided\":{},\"scale_operands_unlinked\":{}",
+                r.assumed, r.alloc_undecided, r.scale_operands_unlinked
             )?;
             if r.instructions.is_empty() && !r.unreadable() {
                 s.push_str(",\"note\":\"no tcgen05 instruction in it\"");
@@ -571,9 +573,18 @@ fn json(
         }
         s.push('}');
     }
+    s.push(']');
+    match maps {
+        Some(l) => write!(
+            s,
+            ",\"tensor_maps\":{{\"linked\":{},\"unlinked\":{}}}",
+            l.linked, l.unlinked
+        )?,
+        None => s.push_str(",\"tensor_maps\":null"),
+    }
     writeln!(
         s,
-        "],\"instructions\":{n},\"errors\":{errors},\"warnings\":{warnings}}}"
+        ",\"instructions\":{n},\"errors\":{errors},\"warnings\":{warnings}}}"
     )
 }
 

@@ -46,7 +46,12 @@ fn json_has_exactly_the_documented_shape_and_exit_1_on_errors() {
     let r = run(&["check", "--json", path]);
     r.code(1);
     let v = r.json();
-    assert_eq!(keys(&v), ["errors", "files", "instructions", "warnings"]);
+    assert_eq!(
+        keys(&v),
+        ["errors", "files", "instructions", "tensor_maps", "warnings"]
+    );
+    // No --tensor-map given: nothing to link.
+    assert_eq!(v["tensor_maps"], serde_json::Value::Null);
     assert_eq!(v["instructions"], 2);
     assert_eq!(v["errors"], 1);
     let f = &v["files"][0];
@@ -56,6 +61,7 @@ fn json_has_exactly_the_documented_shape_and_exit_1_on_errors() {
             "alloc_pairing_undecided",
             "instructions",
             "path",
+            "scale_operands_unlinked",
             "smem_descriptors",
             "target"
         ]
@@ -615,6 +621,20 @@ fn a_tensor_maps_swizzle_is_compared_with_the_descriptor_that_reads_its_buffer()
         r.stdout.contains("2 MMA descriptors linked"),
         "{}",
         r.stdout
+    );
+    // The same counts in JSON: both descriptors of the MMA linked through the map.
+    let v = run(&[
+        "check",
+        "--json",
+        "--tensor-map",
+        "desc_a=swizzle:128B",
+        path,
+    ])
+    .json();
+    assert_eq!(
+        v["tensor_maps"],
+        serde_json::json!({"linked": 2, "unlinked": 0}),
+        "{v}"
     );
     let r = run(&["check", "--tensor-map", "desc_a=swizzle:64B", path]);
     r.code(0);
