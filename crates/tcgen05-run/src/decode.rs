@@ -2,6 +2,8 @@
 //! registers to slots, symbols to addresses, every qualifier to an enum. A qualifier, opcode or
 //! operand form the run does not model is refused here, before execution starts.
 
+mod cluster;
+
 use std::collections::HashMap;
 
 use tcgen05::ptx_reader::{Instruction, Operand};
@@ -255,6 +257,7 @@ pub(crate) fn decode(
             }
             OpKind::Exit
         }
+        "barrier" if q.first() == Some(&"cluster") => cluster::barrier(&d, &q)?,
         "bar" | "barrier" => barrier(&d, &q)?,
         "shfl" => shfl(&d, &q)?,
         "bfe" => {
@@ -293,8 +296,12 @@ pub(crate) fn decode(
                 mask: d.src(1)?,
             }
         }
+        "mbarrier" if cluster::is_cluster_mbarrier(&q) => cluster::mbarrier_arrive(&d, &q)?,
         "mbarrier" => mbarrier(&d, &q)?,
+        "cp" if q.contains(&"multicast::cluster") => cluster::multicast(&d, &q)?,
         "cp" => tma(&d, &q)?,
+        "mapa" => cluster::mapa(&d, &q)?,
+        "getctarank" => cluster::getctarank(&d, &q)?,
         "wgmma" => crate::wgmma::decode(&d.wgmma_view()?, &q)?,
         _ => return Err(d.unsupported(ins.opcode, "instruction not modelled yet")),
     };
@@ -724,6 +731,7 @@ fn memory(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
         match *x {
             "global" => space = Some(Space::Global),
             "shared" | "shared::cta" => space = Some(Space::Shared),
+            "shared::cluster" => space = Some(Space::SharedCluster),
             "param" => space = Some(Space::Param),
             "v2" => width = 2,
             "v4" => width = 4,
@@ -794,6 +802,7 @@ fn cvta(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
     let window = match rest {
         ["param", "u64"] => crate::op::PARAM_WINDOW,
         ["global", "u64"] => 0,
+        ["shared" | "shared::cta" | "shared::cluster", "u64"] => crate::cluster::SHARED_WINDOW,
         _ => {
             return Err(d.unsupported(
                 d.ins.opcode,
@@ -810,6 +819,9 @@ fn cvta(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
 }
 
 fn mbarrier(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
+    // Ordering and scope qualifiers change nothing in a sequentially consistent run.
+    let q: Vec<&str> = cluster::without_ordering(q);
+    let q = q.as_slice();
     let shared = |s: &str| s == "shared::cta" || s == "shared";
     let state = |i: usize| -> Result<Option<u32>, RunError> {
         match d.operand(i)? {

@@ -8,6 +8,8 @@
 //! `bar.sync` blocks the threads that reach it until every thread of the CTA that has not
 //! exited waits there (PTX ISA 9.7.13.1); a CTA in which no warp can move is reported.
 
+mod cluster;
+
 use crate::error::RunError;
 use crate::float::{f32_binary, f32_fma, f32_to_16, f32_to_f8, ftz32, NAN32};
 use crate::int::{self, mask, sext};
@@ -60,6 +62,10 @@ pub struct Shape {
     pub grid: [u32; 3],
     /// Block dimensions in threads.
     pub block: [u32; 3],
+    /// Cluster dimensions in CTAs (each divides the grid's).
+    pub cluster: [u32; 3],
+    /// Whether the launch or the kernel named a cluster shape (`%is_explicit_cluster`).
+    pub explicit_cluster: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,6 +73,8 @@ enum State {
     Run,
     Barrier,
     Exited,
+    /// Waiting at `barrier.cluster.wait` ([`cluster`]).
+    ClusterWait,
 }
 
 struct Warp {
@@ -78,6 +86,8 @@ struct Warp {
     pc: [usize; WARP],
     state: [State; WARP],
     regs: Vec<u64>,
+    /// The cluster barrier phase each thread last arrived at (`barrier.cluster.arrive`).
+    cluster_arrived: [Option<u64>; WARP],
 }
 
 /// Everything a warp's instruction may touch besides its own registers.
@@ -97,6 +107,8 @@ struct Cta<'a> {
     mbars: HashMap<u32, Mbar>,
     /// Bulk tensor copies issued and not yet performed.
     copies: Vec<Copy>,
+    /// The CTA's place in its cluster and the other CTAs' state ([`cluster`]).
+    cluster: cluster::Place,
 }
 
 /// The state of one mbarrier (PTX ISA 9.7.13.15.1): arrivals expected per phase, arrivals
@@ -119,7 +131,8 @@ impl Mbar {
     }
 }
 
-/// Runs every CTA of the grid.
+/// Runs every cluster of the grid, one after another; the CTAs of a cluster run interleaved
+/// ([`cluster::run_cluster`]).
 pub(crate) fn run(
     kernel: &Kernel,
     shape: Shape,
@@ -131,9 +144,10 @@ pub(crate) fn run(
 ) -> Result<Stats, RunError> {
     let mut stats = Stats::default();
     let shared_bytes = (kernel.static_shared + dynamic_shared) as usize;
-    for z in 0..shape.grid[2] {
-        for y in 0..shape.grid[1] {
-            for x in 0..shape.grid[0] {
+    let c = shape.cluster;
+    for z in (0..shape.grid[2]).step_by(c[2] as usize) {
+        for y in (0..shape.grid[1]).step_by(c[1] as usize) {
+            for x in (0..shape.grid[0]).step_by(c[0] as usize) {
                 let mut cta = Cta {
                     kernel,
                     shape,
@@ -146,54 +160,13 @@ pub(crate) fn run(
                     maps,
                     mbars: HashMap::new(),
                     copies: Vec::new(),
+                    cluster: cluster::Place::new(shape, [x, y, z], shared_bytes),
                 };
-                run_cta(&mut cta, &mut stats, limits)?;
-                stats.ctas += 1;
+                cluster::run_cluster(&mut cta, &mut stats, limits)?;
             }
         }
     }
     Ok(stats)
-}
-
-fn run_cta(cta: &mut Cta<'_>, stats: &mut Stats, limits: Limits) -> Result<(), RunError> {
-    let threads = (cta.shape.block[0] * cta.shape.block[1] * cta.shape.block[2]) as usize;
-    let mut warps: Vec<Warp> = (0..threads.div_ceil(WARP))
-        .map(|w| Warp {
-            id: w as u32,
-            lanes: (threads - w * WARP).min(WARP),
-            pc: [0; WARP],
-            state: [State::Run; WARP],
-            regs: vec![0; WARP * cta.nregs],
-            wgmma: Queue::default(),
-        })
-        .collect();
-    for w in &mut warps {
-        for l in w.lanes..WARP {
-            w.state[l] = State::Exited;
-        }
-    }
-    loop {
-        let mut progressed = false;
-        for w in &mut warps {
-            progressed |= run_warp(cta, w, stats, limits)?;
-        }
-        let live = count(&warps, |s| s != State::Exited);
-        if live == 0 {
-            return Ok(());
-        }
-        if count(&warps, |s| s == State::Barrier) == live {
-            release_barrier(cta, &mut warps);
-            progressed = true;
-        }
-        if !progressed {
-            return Err(RunError::NoProgress {
-                cta: cta.ctaid,
-                waiting: format!(
-                    "{live} threads have not exited and none can run (a barrier some thread never reaches)"
-                ),
-            });
-        }
-    }
 }
 
 fn count(warps: &[Warp], f: impl Fn(State) -> bool) -> usize {
@@ -334,6 +307,11 @@ fn step(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, active: u32, exec: u32) -> Res
                 }
             }
         }
+        OpKind::Cluster(c) => {
+            if cluster::warp_op(cta, w, op, c, active, exec)? {
+                return Ok(());
+            }
+        }
         OpKind::Wgmma { .. } | OpKind::WgmmaCommit | OpKind::WgmmaWait { .. } => {
             if exec != active || active != u32::MAX {
                 return Err(RunError::Unsupported {
@@ -367,13 +345,18 @@ fn special(cta: &Cta<'_>, w: &Warp, lane: usize, s: Special) -> u64 {
     u64::from(match s {
         Special::Tid(d) => tid[d as usize],
         Special::Ntid(d) => b[d as usize],
-        Special::Ctaid(d) | Special::Clusterid(d) => cta.ctaid[d as usize],
-        Special::Nctaid(d) | Special::Nclusterid(d) => cta.shape.grid[d as usize],
+        Special::Ctaid(d) => cta.ctaid[d as usize],
+        Special::Nctaid(d) => cta.shape.grid[d as usize],
         Special::Laneid => lane as u32,
         Special::Warpid => w.id,
         Special::Nwarpid => (b[0] * b[1] * b[2]).div_ceil(WARP as u32),
-        Special::ClusterCtarank | Special::ClusterCtaid(_) => 0,
-        Special::ClusterNctarank | Special::ClusterNctaid(_) => 1,
+        Special::Clusterid(_)
+        | Special::Nclusterid(_)
+        | Special::ClusterCtarank
+        | Special::ClusterCtaid(_)
+        | Special::ClusterNctarank
+        | Special::ClusterNctaid(_)
+        | Special::IsExplicitCluster => cluster::special(cta, s),
         Special::LanemaskLt => (1u32 << lane) - 1,
     })
 }
@@ -395,6 +378,7 @@ fn load(cta: &Cta<'_>, line: u32, space: Space, at: u64, size: u32) -> Result<u6
         Space::Global => cta.global.read(line, at, size),
         Space::Shared => read_window(&cta.shared, line, "shared", at & 0xFFFF_FFFF, size),
         Space::Param => read_window(cta.params, line, "param", at, size),
+        Space::SharedCluster => cluster::load(cta, line, at, size),
     }
 }
 
@@ -414,6 +398,7 @@ fn store(
             what: "st.param".into(),
             why: "kernel parameters are read-only",
         }),
+        Space::SharedCluster => cluster::store(cta, line, at, size, v),
     }
 }
 
@@ -561,7 +546,8 @@ fn lane_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), Run
         | OpKind::Fence
         | OpKind::Wgmma { .. }
         | OpKind::WgmmaCommit
-        | OpKind::WgmmaWait { .. } => return Ok(()),
+        | OpKind::WgmmaWait { .. }
+        | OpKind::Cluster(_) => return Ok(()),
     };
     w.regs[l * n + d as usize] = value;
     Ok(())
@@ -708,24 +694,14 @@ fn mbarrier_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(),
             coords,
             mbar,
         } => {
-            let map_at = address(cta, w, l, *map);
-            let off = map_at.checked_sub(PARAM_WINDOW).unwrap_or(map_at);
-            let tag = read_window(cta.params, op.line, "param", off, 8)?;
-            let index = read_window(cta.params, op.line, "param", off + 8, 8)?;
-            if tag.to_le_bytes() != TAG || index as usize >= cta.maps.len() {
-                return Err(RunError::Invalid {
-                    line: op.line,
-                    what: format!("tensor map at 0x{map_at:x}"),
-                    why: "not the address of a tensor map parameter",
-                });
-            }
+            let index = map_index(cta, address(cta, w, l, *map), op.line)?;
             let coords = coords
                 .iter()
                 .map(|c| sext(val(cta, w, n, l, *c), 32))
                 .collect();
             let copy = Copy {
                 line: op.line,
-                map: index as usize,
+                map: index,
                 coords,
                 dst: shared_at(cta, *dst),
                 mbar: shared_at(cta, *mbar),
@@ -735,6 +711,22 @@ fn mbarrier_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(),
         _ => {}
     }
     Ok(())
+}
+
+/// The index in the launch's tensor maps of the map parameter at `map_at` (a generic or a
+/// parameter-space address).
+fn map_index(cta: &Cta<'_>, map_at: u64, line: u32) -> Result<usize, RunError> {
+    let off = map_at.checked_sub(PARAM_WINDOW).unwrap_or(map_at);
+    let tag = read_window(cta.params, line, "param", off, 8)?;
+    let index = read_window(cta.params, line, "param", off + 8, 8)?;
+    if tag.to_le_bytes() != TAG || index as usize >= cta.maps.len() {
+        return Err(RunError::Invalid {
+            line,
+            what: format!("tensor map at 0x{map_at:x}"),
+            why: "not the address of a tensor map parameter",
+        });
+    }
+    Ok(index as usize)
 }
 
 /// Performs, in issue order, every pending copy that completes its transactions on the

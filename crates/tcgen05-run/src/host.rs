@@ -50,7 +50,9 @@ pub struct Config {
     pub grid: [u32; 3],
     /// Block dimensions in threads.
     pub block: [u32; 3],
-    /// Cluster dimensions in CTAs (only 1 x 1 x 1 is modelled yet).
+    /// Cluster dimensions in CTAs: 1 x 1 x 1 runs the kernel's `.reqnctapercluster` shape if
+    /// it has one, else clusters of one CTA; any other shape is the launch's cluster
+    /// attribute (each dimension divides the grid's, at most 16 CTAs).
     pub cluster: [u32; 3],
     /// Dynamic shared memory in bytes.
     pub shared: u32,
@@ -85,13 +87,7 @@ fn check_config(k: &Kernel, c: &Config) -> Result<(), RunError> {
             why: "each dimension at least 1, at most 2^31-1 x 65535 x 65535",
         });
     }
-    if c.cluster != [1, 1, 1] {
-        return Err(RunError::Launch {
-            field: "cluster",
-            value: dims(c.cluster),
-            why: "clusters of more than one CTA are not modelled yet",
-        });
-    }
+    crate::cluster::check_launch(k, c)?;
     if u64::from(k.static_shared) + u64::from(c.shared) > u64::from(MAX_SHARED) {
         return Err(RunError::Launch {
             field: "shared",
@@ -208,9 +204,12 @@ pub fn launch(
     }
     let first_buffer = global.regions.len();
     let (params, maps) = bind(k, args, &mut global)?;
+    let (cluster, explicit_cluster) = crate::cluster::launch_shape(k, config);
     let shape = Shape {
         grid: config.grid,
         block: config.block,
+        cluster,
+        explicit_cluster,
     };
     let stats = exec::run(
         k,

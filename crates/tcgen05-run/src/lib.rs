@@ -28,6 +28,7 @@
 //! # Ok::<(), tcgen05_run::RunError>(())
 //! ```
 
+pub mod cluster;
 mod decode;
 pub mod error;
 pub mod exec;

@@ -61,6 +61,10 @@ pub struct Kernel {
     pub ops: Vec<Op>,
     /// Bytes of static shared memory (module- and kernel-scope `.shared` variables).
     pub static_shared: u32,
+    /// The cluster shape of `.reqnctapercluster`, if declared (PTX ISA 11.4.3).
+    pub cluster: Option<[u32; 3]>,
+    /// Whether the kernel declares `.explicitcluster` or `.reqnctapercluster`.
+    pub explicit_cluster: bool,
 }
 
 /// A read PTX module.
@@ -140,6 +144,10 @@ struct KernelDraft {
     shared_top: u32,
     /// Brace depth inside the body (1 = the body itself).
     depth: u32,
+    /// `.reqnctapercluster`.
+    cluster: Option<[u32; 3]>,
+    /// `.explicitcluster` or `.reqnctapercluster`.
+    explicit_cluster: bool,
 }
 
 #[derive(Debug, Default)]
@@ -333,6 +341,8 @@ impl Builder {
             registers: k.registers,
             ops: k.ops,
             static_shared: k.shared_top,
+            cluster: k.cluster,
+            explicit_cluster: k.explicit_cluster,
         });
         Ok(())
     }
@@ -430,9 +440,12 @@ fn header(line: u32, text: &str) -> Result<KernelDraft, RunError> {
     if name.is_empty() {
         return Err(invalid(line, text, ".entry without a name"));
     }
+    let (cluster, explicit_cluster) = crate::cluster::header(line, &after[name_end..])?;
     let mut k = KernelDraft {
         name: name.to_string(),
         line,
+        cluster,
+        explicit_cluster,
         ..KernelDraft::default()
     };
     let list = after[name_end..]

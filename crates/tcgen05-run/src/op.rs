@@ -100,20 +100,22 @@ pub enum Special {
     Warpid,
     /// `%nwarpid`.
     Nwarpid,
-    /// `%cluster_ctarank` (always 0: clusters of one CTA).
+    /// `%cluster_ctarank`: the CTA's rank in its cluster.
     ClusterCtarank,
-    /// `%cluster_nctarank` (always 1).
+    /// `%cluster_nctarank`: CTAs per cluster.
     ClusterNctarank,
-    /// `%clusterid.{x,y,z}` (the CTA id: clusters of one CTA).
+    /// `%clusterid.{x,y,z}`: the cluster's position in the grid.
     Clusterid(u8),
-    /// `%nclusterid.{x,y,z}` (the grid: clusters of one CTA).
+    /// `%nclusterid.{x,y,z}`: clusters in the grid.
     Nclusterid(u8),
-    /// `%cluster_ctaid.{x,y,z}` (0).
+    /// `%cluster_ctaid.{x,y,z}`: the CTA's position in its cluster.
     ClusterCtaid(u8),
-    /// `%cluster_nctaid.{x,y,z}` (1).
+    /// `%cluster_nctaid.{x,y,z}`: the cluster's shape.
     ClusterNctaid(u8),
     /// `%lanemask_lt`.
     LanemaskLt,
+    /// `%is_explicit_cluster`: whether the launch or the kernel named a cluster shape.
+    IsExplicitCluster,
 }
 
 impl Special {
@@ -141,6 +143,7 @@ impl Special {
             ("%cluster_ctarank", 3) => Special::ClusterCtarank,
             ("%cluster_nctarank", 3) => Special::ClusterNctarank,
             ("%lanemask_lt", 3) => Special::LanemaskLt,
+            ("%is_explicit_cluster", 3) => Special::IsExplicitCluster,
             _ => return None,
         })
     }
@@ -166,6 +169,8 @@ pub enum Space {
     Shared,
     /// `.param` (kernel parameters).
     Param,
+    /// `.shared::cluster`: the shared memory of any CTA of the cluster ([`crate::cluster`]).
+    SharedCluster,
 }
 
 impl Space {
@@ -176,6 +181,7 @@ impl Space {
             Space::Global => "global",
             Space::Shared => "shared",
             Space::Param => "param",
+            Space::SharedCluster => "shared::cluster",
         }
     }
 }
@@ -731,6 +737,8 @@ pub enum OpKind {
     },
     /// `ret` from the kernel, or `exit`.
     Exit,
+    /// A cluster instruction ([`crate::cluster`]).
+    Cluster(crate::cluster::ClusterOp),
 }
 
 /// The generic address of parameter-space offset 0 (what `cvta.param` adds).
