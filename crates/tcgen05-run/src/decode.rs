@@ -2,7 +2,10 @@
 //! registers to slots, symbols to addresses, every qualifier to an enum. A qualifier, opcode or
 //! operand form the run does not model is refused here, before execution starts.
 
+mod atom;
 mod cluster;
+mod misc;
+mod warp;
 
 use std::collections::HashMap;
 
@@ -23,6 +26,8 @@ pub(crate) struct Names<'a> {
     pub params: &'a [Param],
     /// Kernel-scope shared variables.
     pub shared: &'a HashMap<String, u64>,
+    /// Kernel-scope local variables.
+    pub local: &'a HashMap<String, u64>,
     /// Module-scope shared variables.
     pub module_shared: &'a HashMap<String, u64>,
     /// Module-scope global variables.
@@ -40,6 +45,7 @@ impl Names<'_> {
         }
         self.shared
             .get(name)
+            .or_else(|| self.local.get(name))
             .or_else(|| self.module_shared.get(name))
             .or_else(|| self.globals.get(name))
             .copied()
@@ -271,7 +277,21 @@ pub(crate) fn decode(
                 c: d.src(3)?,
             }
         }
+        "fence" | "membar" if misc::is_ordering(&q) => OpKind::Fence,
         "fence" | "membar" => fence(&d, &q)?,
+        "nanosleep" | "prefetch" | "prefetchu" | "griddepcontrol" | "setmaxnreg" => {
+            misc::no_effect(&d, &q)?
+        }
+        "trap" => {
+            d.count(0)?;
+            OpKind::Trap
+        }
+        "vote" => warp::vote(&d, &q)?,
+        "activemask" => warp::activemask(&d, &q)?,
+        "redux" => warp::redux(&d, &q)?,
+        "match" => warp::match_sync(&d, &q)?,
+        "atom" | "red" => atom::atom(&d, &q)?,
+        "isspacep" => misc::isspacep(&d, &q)?,
         "cvta" => cvta(&d, &q)?,
         "elect" => {
             if q != ["sync"] {
@@ -732,6 +752,9 @@ fn memory(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
             "global" => space = Some(Space::Global),
             "shared" | "shared::cta" => space = Some(Space::Shared),
             "shared::cluster" => space = Some(Space::SharedCluster),
+            "local" => space = Some(Space::Local),
+            "relaxed" | "acquire" | "release" | "weak" | "volatile" | "cta" | "cluster" | "gpu"
+            | "sys" => {}
             "param" => space = Some(Space::Param),
             "v2" => width = 2,
             "v4" => width = 4,
@@ -739,12 +762,7 @@ fn memory(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
             x => return Err(d.unsupported(x, "ld/st qualifier or state space not modelled")),
         }
     }
-    let space = space.ok_or_else(|| {
-        d.unsupported(
-            d.ins.opcode,
-            "generic addressing (no state space) is not modelled yet",
-        )
-    })?;
+    let space = space.unwrap_or(Space::Generic);
     let ty = one_type(d, q)?;
     d.count(2)?;
     let (addr_at, val_at) = if d.ins.base() == "ld" { (1, 0) } else { (0, 1) };
@@ -803,6 +821,7 @@ fn cvta(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
         ["param", "u64"] => crate::op::PARAM_WINDOW,
         ["global", "u64"] => 0,
         ["shared" | "shared::cta" | "shared::cluster", "u64"] => crate::cluster::SHARED_WINDOW,
+        ["local", "u64"] => crate::op::LOCAL_WINDOW,
         _ => {
             return Err(d.unsupported(
                 d.ins.opcode,

@@ -67,6 +67,15 @@ pub enum RunError {
         /// The limit.
         limit: u64,
     },
+    /// A thread executed `trap` (PTX ISA 9.7.19.3): the kernel aborted.
+    Trap {
+        /// 1-based line of the `trap`.
+        line: u32,
+        /// The CTA, as (x, y, z).
+        cta: [u32; 3],
+        /// The first thread (linear index in its CTA) that executed it.
+        thread: u32,
+    },
     /// No warp of a CTA can make progress (all wait at barriers that cannot complete).
     NoProgress {
         /// The CTA, as (x, y, z).
@@ -106,6 +115,11 @@ impl fmt::Display for RunError {
             RunError::StepLimit { limit } => {
                 write!(f, "the run exceeded its limit of {limit} warp-instructions")
             }
+            RunError::Trap { line, cta, thread } => write!(
+                f,
+                "line {line}: thread {thread} of CTA ({}, {}, {}) executed trap: the kernel aborted (PTX ISA 9.7.19.3)",
+                cta[0], cta[1], cta[2]
+            ),
             RunError::NoProgress { cta, waiting } => write!(
                 f,
                 "CTA ({}, {}, {}) makes no progress: {waiting}",

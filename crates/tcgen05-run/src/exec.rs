@@ -8,7 +8,10 @@
 //! `bar.sync` blocks the threads that reach it until every thread of the CTA that has not
 //! exited waits there (PTX ISA 9.7.13.1); a CTA in which no warp can move is reported.
 
+mod atom;
 mod cluster;
+mod generic;
+mod warp;
 
 use crate::error::RunError;
 use crate::float::{f32_binary, f32_fma, f32_to_16, f32_to_f8, ftz32, NAN32};
@@ -88,6 +91,8 @@ struct Warp {
     regs: Vec<u64>,
     /// The cluster barrier phase each thread last arrived at (`barrier.cluster.arrive`).
     cluster_arrived: [Option<u64>; WARP],
+    /// Each thread's `.local` memory, `Kernel::local_bytes` per lane ([`generic`]).
+    local: Vec<u8>,
 }
 
 /// Everything a warp's instruction may touch besides its own registers.
@@ -312,6 +317,20 @@ fn step(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, active: u32, exec: u32) -> Res
                 return Ok(());
             }
         }
+        OpKind::Warp(x) => warp::warp_op(cta, w, op, x, active, exec)?,
+        OpKind::Isspacep {
+            p,
+            a,
+            space,
+            cta_only,
+        } => generic::isspacep(cta, w, *p, *a, *space, *cta_only, exec),
+        OpKind::Trap if exec != 0 => {
+            return Err(RunError::Trap {
+                line: op.line,
+                cta: cta.ctaid,
+                thread: w.id * WARP as u32 + exec.trailing_zeros(),
+            })
+        }
         OpKind::Wgmma { .. } | OpKind::WgmmaCommit | OpKind::WgmmaWait { .. } => {
             if exec != active || active != u32::MAX {
                 return Err(RunError::Unsupported {
@@ -379,6 +398,11 @@ fn load(cta: &Cta<'_>, line: u32, space: Space, at: u64, size: u32) -> Result<u6
         Space::Shared => read_window(&cta.shared, line, "shared", at & 0xFFFF_FFFF, size),
         Space::Param => read_window(cta.params, line, "param", at, size),
         Space::SharedCluster => cluster::load(cta, line, at, size),
+        Space::Generic => match generic::resolve(at) {
+            (Space::Generic | Space::Local, _) => Err(no_local(line, at, size)),
+            (s, a) => load(cta, line, s, a, size),
+        },
+        Space::Local => Err(no_local(line, at, size)),
     }
 }
 
@@ -399,6 +423,22 @@ fn store(
             why: "kernel parameters are read-only",
         }),
         Space::SharedCluster => cluster::store(cta, line, at, size, v),
+        Space::Generic => match generic::resolve(at) {
+            (Space::Generic | Space::Local, _) => Err(no_local(line, at, size)),
+            (s, a) => store(cta, line, s, a, size, v),
+        },
+        Space::Local => Err(no_local(line, at, size)),
+    }
+}
+
+/// Local memory reached by an instruction other than `ld`/`st` (an atomic operation).
+fn no_local(line: u32, address: u64, size: u32) -> RunError {
+    RunError::Memory {
+        line,
+        space: "local",
+        address,
+        size,
+        why: "only ld and st reach local memory (PTX ISA 9.7.13.7: atom takes global and shared)",
     }
 }
 
@@ -547,7 +587,11 @@ fn lane_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), Run
         | OpKind::Wgmma { .. }
         | OpKind::WgmmaCommit
         | OpKind::WgmmaWait { .. }
-        | OpKind::Cluster(_) => return Ok(()),
+        | OpKind::Cluster(_)
+        | OpKind::Warp(_)
+        | OpKind::Isspacep { .. }
+        | OpKind::Trap => return Ok(()),
+        OpKind::Atom(a) => return atom::atom(cta, w, op, a, l),
     };
     w.regs[l * n + d as usize] = value;
     Ok(())
@@ -556,6 +600,9 @@ fn lane_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), Run
 /// `ld` and `st` of one lane: vector accesses aligned to their whole size, loads sign-extended
 /// as their type says.
 fn memory_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), RunError> {
+    if let Some(r) = generic::memory_op(cta, w, op, l) {
+        return r;
+    }
     let n = cta.nregs;
     let v = |cta: &Cta<'_>, w: &Warp, s: Src| val(cta, w, n, l, s);
     match &op.kind {

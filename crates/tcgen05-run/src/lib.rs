@@ -28,6 +28,7 @@
 //! # Ok::<(), tcgen05_run::RunError>(())
 //! ```
 
+pub mod atom;
 pub mod cluster;
 mod decode;
 pub mod error;
@@ -40,6 +41,7 @@ pub mod module;
 pub mod op;
 mod statement;
 pub mod tensor_map;
+pub mod warp;
 mod wgmma;
 
 pub use error::RunError;

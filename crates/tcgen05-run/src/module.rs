@@ -65,6 +65,8 @@ pub struct Kernel {
     pub cluster: Option<[u32; 3]>,
     /// Whether the kernel declares `.explicitcluster` or `.reqnctapercluster`.
     pub explicit_cluster: bool,
+    /// Bytes of `.local` memory per thread (the kernel's `.local` variables).
+    pub local_bytes: u32,
 }
 
 /// A read PTX module.
@@ -148,6 +150,9 @@ struct KernelDraft {
     cluster: Option<[u32; 3]>,
     /// `.explicitcluster` or `.reqnctapercluster`.
     explicit_cluster: bool,
+    /// Kernel-scope `.local` variables: name to offset in the thread's local memory.
+    local: HashMap<String, u64>,
+    local_top: u32,
 }
 
 #[derive(Debug, Default)]
@@ -309,6 +314,7 @@ impl Builder {
             scopes: &k.scopes,
             params: &k.params,
             shared: &k.shared,
+            local: &k.local,
             module_shared: &self.shared,
             globals: &self.global_names,
         };
@@ -343,6 +349,7 @@ impl Builder {
             static_shared: k.shared_top,
             cluster: k.cluster,
             explicit_cluster: k.explicit_cluster,
+            local_bytes: k.local_top,
         });
         Ok(())
     }
@@ -385,11 +392,13 @@ fn body_directive(k: &mut KernelDraft, line: u32, text: &str) -> Result<(), RunE
             k.shared_top = off + size;
             Ok(())
         }
-        ".local" => Err(unsupported(
-            line,
-            text,
-            "the .local state space is not modelled",
-        )),
+        ".local" => {
+            let (name, size, align) = variable(line, text)?;
+            let off = align_up(k.local_top, align);
+            k.local.insert(name, u64::from(off));
+            k.local_top = off + size;
+            Ok(())
+        }
         _ => Err(unsupported(line, text, "directive not modelled in a body")),
     }
 }
@@ -550,7 +559,7 @@ fn variable(line: u32, text: &str) -> Result<(String, u32, u32), RunError> {
                     .filter(|a| a.is_power_of_two())
                     .ok_or_else(|| invalid(line, text, ".align needs a power of two"))?;
             }
-            ".extern" | ".shared" | ".global" | ".visible" | ".weak" => {}
+            ".extern" | ".shared" | ".global" | ".visible" | ".weak" | ".local" => {}
             ".const" => {
                 return Err(unsupported(
                     line,

@@ -171,6 +171,10 @@ pub enum Space {
     Param,
     /// `.shared::cluster`: the shared memory of any CTA of the cluster ([`crate::cluster`]).
     SharedCluster,
+    /// No state space: a generic address, resolved by its window when executed.
+    Generic,
+    /// `.local`: the thread's own memory.
+    Local,
 }
 
 impl Space {
@@ -182,6 +186,8 @@ impl Space {
             Space::Shared => "shared",
             Space::Param => "param",
             Space::SharedCluster => "shared::cluster",
+            Space::Generic => "generic",
+            Space::Local => "local",
         }
     }
 }
@@ -739,10 +745,31 @@ pub enum OpKind {
     Exit,
     /// A cluster instruction ([`crate::cluster`]).
     Cluster(crate::cluster::ClusterOp),
+    /// A warp-wide instruction ([`crate::warp`]).
+    Warp(crate::warp::WarpOp),
+    /// `atom` / `red` ([`crate::atom`]).
+    Atom(crate::atom::Atom),
+    /// `isspacep.space p, a`: whether the generic address `a` lies in the window of `space`
+    /// (`cta_only`: `.shared::cta`, the executing CTA's own shared memory).
+    Isspacep {
+        /// Predicate destination.
+        p: u32,
+        /// The generic address.
+        a: Src,
+        /// The state space asked about.
+        space: Space,
+        /// `.shared::cta` rather than `.shared::cluster`.
+        cta_only: bool,
+    },
+    /// `trap`: stops the run with [`crate::RunError::Trap`].
+    Trap,
 }
 
 /// The generic address of parameter-space offset 0 (what `cvta.param` adds).
 pub const PARAM_WINDOW: u64 = 0x0600_0000_0000;
+
+/// The generic address of local-space offset 0 (what `cvta.local` adds).
+pub const LOCAL_WINDOW: u64 = 0x0500_0000_0000;
 
 /// A one-operand integer operation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

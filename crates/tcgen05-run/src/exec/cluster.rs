@@ -115,7 +115,12 @@ fn enter(cta: &mut Cta<'_>, r: u32) {
     }
 }
 
-fn new_warps(threads: usize, nregs: usize) -> Vec<Warp> {
+/// The rank of the running CTA.
+pub(super) fn rank(cta: &Cta<'_>) -> u32 {
+    cta.cluster.rank
+}
+
+fn new_warps(threads: usize, nregs: usize, local: usize) -> Vec<Warp> {
     (0..threads.div_ceil(WARP))
         .map(|w| {
             let mut warp = Warp {
@@ -126,6 +131,7 @@ fn new_warps(threads: usize, nregs: usize) -> Vec<Warp> {
                 regs: vec![0; WARP * nregs],
                 wgmma: super::Queue::default(),
                 cluster_arrived: [None; WARP],
+                local: vec![0; local],
             };
             for l in warp.lanes..WARP {
                 warp.state[l] = State::Exited;
@@ -145,7 +151,10 @@ pub(super) fn run_cluster(
 ) -> Result<(), RunError> {
     let threads = cta.shape.block.iter().product::<u32>() as usize;
     let n = cta.cluster.peers.len() as u32;
-    let mut warps: Vec<Vec<Warp>> = (0..n).map(|_| new_warps(threads, cta.nregs)).collect();
+    let local = super::generic::local_bytes(cta.kernel);
+    let mut warps: Vec<Vec<Warp>> = (0..n)
+        .map(|_| new_warps(threads, cta.nregs, local))
+        .collect();
     loop {
         let mut progressed = false;
         for r in 0..n {
