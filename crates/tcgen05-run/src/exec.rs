@@ -987,17 +987,8 @@ fn convert(line: u32, conv: Conv, a: u64, b: Option<u64>) -> Result<u64, RunErro
             satfinite,
         } => float_float(line, to, from, rnd, ftz, sat, relu, satfinite, a)?,
         Conv::FloatInt { to, from, rnd, ftz } => float_int(to, from, rnd, ftz, a),
-        Conv::IntFloat { to, from, rnd } => {
-            if rnd != Rnd::Rn || to != Ty::F32 {
-                return Err(unmodelled(line, "cvt int to float"));
-            }
-            let x = if from.signed() {
-                sext(a, from.bits()) as f32
-            } else {
-                (a & mask(from.bits())) as f32
-            };
-            u64::from(x.to_bits())
-        }
+        Conv::IntFloat { to, from, rnd } => crate::rounding::int_to_float(to, from, rnd, a)
+            .ok_or_else(|| unmodelled(line, "cvt int to float"))?,
     })
 }
 

@@ -39,6 +39,7 @@ mod int;
 pub mod memory;
 pub mod module;
 pub mod op;
+mod rounding;
 mod statement;
 pub mod tensor_map;
 pub mod warp;

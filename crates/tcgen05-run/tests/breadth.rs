@@ -184,3 +184,13 @@ fn mbar_remote() {
 fn tma_multicast() {
     check("tma_multicast");
 }
+
+#[test]
+fn warp_vote() {
+    check("warp_vote");
+}
+
+#[test]
+fn atomics() {
+    check("atomics");
+}

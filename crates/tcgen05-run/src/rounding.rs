@@ -1,0 +1,73 @@
+//! Rounding an exact value to a float format in each of PTX's four modes (PTX ISA 9.7.3,
+//! "rounding modifiers"): `.rn` and `.rz` through the core's [`Format::encode`]; `.rm` and `.rp`
+//! as `.rz` followed by one step away from zero when the value was inexact and the direction
+//! points away from zero (codes of IEEE-style formats grow with the magnitude, and one step
+//! past the largest finite code is infinity).
+
+use tcgen05::numerics::{Exact, Format, Rounding};
+
+use crate::int::{mask, sext};
+use crate::op::{Rnd, Ty};
+
+/// `x` with its magnitude's trailing zero bits moved into the scale.
+fn normal(x: Exact) -> (bool, u128, i32) {
+    if x.mag == 0 {
+        return (false, 0, 0);
+    }
+    let t = x.mag.trailing_zeros();
+    (x.neg, x.mag >> t, x.scale + t as i32)
+}
+
+/// `x` rounded to `format` as `rnd` says, as the format's code; `None` where the format
+/// refuses the value.
+pub(crate) fn encode(format: Format, x: Exact, rnd: Rnd) -> Option<u32> {
+    let mode = if rnd == Rnd::Rn {
+        Rounding::NearestEven
+    } else {
+        Rounding::TowardZero
+    };
+    let code = format.encode(x, mode).ok()?;
+    let away = match rnd {
+        Rnd::Rn | Rnd::Rz => false,
+        Rnd::Rp => !x.neg,
+        Rnd::Rm => x.neg,
+    };
+    if !away {
+        return Some(code);
+    }
+    let back = format.decode(code).ok().and_then(Exact::of)?;
+    Some(if x.mag == 0 || normal(back) == normal(x) {
+        code
+    } else {
+        code + 1
+    })
+}
+
+/// `cvt.rnd.{f16,bf16,f32,f64}.{s,u}{8,16,32,64}`: the integer rounded once (PTX ISA 9.7.9.21).
+pub(crate) fn int_to_float(to: Ty, from: Ty, rnd: Rnd, a: u64) -> Option<u64> {
+    let (neg, mag) = if from.signed() {
+        let v = sext(a, from.bits());
+        (v < 0, u128::from(v.unsigned_abs()))
+    } else {
+        (false, u128::from(a & mask(from.bits())))
+    };
+    let x = Exact { neg, mag, scale: 0 };
+    let format = match to {
+        Ty::F16 => Format::F16,
+        Ty::Bf16 => Format::Bf16,
+        Ty::F32 => Format::F32,
+        Ty::F64 => {
+            return Some(if rnd == Rnd::Rn {
+                if neg {
+                    (-(mag as f64)).to_bits()
+                } else {
+                    (mag as f64).to_bits()
+                }
+            } else {
+                return None;
+            })
+        }
+        _ => return None,
+    };
+    encode(format, x, rnd).map(u64::from)
+}
