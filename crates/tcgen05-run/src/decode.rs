@@ -798,9 +798,6 @@ fn memory(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
             addr,
         })
     } else {
-        if space == Space::Param {
-            return Err(d.unsupported(d.ins.opcode, "st.param (calls) is not modelled"));
-        }
         let srcs = vals.iter().map(|o| d.src_of(o)).collect::<Result<_, _>>()?;
         Ok(OpKind::St {
             space,

@@ -10,6 +10,7 @@
 
 mod atom;
 mod cluster;
+mod function;
 mod generic;
 mod warp;
 
@@ -93,6 +94,10 @@ struct Warp {
     cluster_arrived: [Option<u64>; WARP],
     /// Each thread's `.local` memory, `Kernel::local_bytes` per lane ([`generic`]).
     local: Vec<u8>,
+    /// Each thread's call area, `Kernel::call_bytes` per lane ([`function`]).
+    call_area: Vec<u8>,
+    /// Each thread's active calls.
+    frames: Vec<Vec<function::Frame>>,
 }
 
 /// Everything a warp's instruction may touch besides its own registers.
@@ -203,16 +208,21 @@ fn run_warp(
     const QUANTUM: u32 = 10_000;
     let mut ran = false;
     for _ in 0..QUANTUM {
-        let Some(pc) = (0..WARP)
+        let Some((_, pc)) = (0..WARP)
             .filter(|&l| w.state[l] == State::Run)
-            .map(|l| w.pc[l])
+            .map(|l| (std::cmp::Reverse(function::depth(w, l)), w.pc[l]))
             .min()
         else {
             break;
         };
         let mut active = 0u32;
+        let depth = (0..WARP)
+            .filter(|&l| w.state[l] == State::Run && w.pc[l] == pc)
+            .map(|l| function::depth(w, l))
+            .max()
+            .unwrap_or(0);
         for l in 0..WARP {
-            if w.state[l] == State::Run && w.pc[l] == pc {
+            if w.state[l] == State::Run && w.pc[l] == pc && function::depth(w, l) == depth {
                 active |= 1 << l;
             }
         }
@@ -298,6 +308,22 @@ fn step(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, active: u32, exec: u32) -> Res
                 w.state[l] = State::Barrier;
             }
             return Ok(());
+        }
+        OpKind::Call(c) => {
+            let bytes = cta.kernel.call_bytes as usize;
+            return function::call(
+                w,
+                n,
+                bytes,
+                w.pc[active.trailing_zeros() as usize],
+                c,
+                active,
+                exec,
+            );
+        }
+        OpKind::Ret => {
+            let bytes = cta.kernel.call_bytes as usize;
+            return function::ret(w, op, n, bytes, active, exec);
         }
         OpKind::Shfl { .. } => shfl(cta, w, op, exec)?,
         OpKind::Elect { d, p, mask } => {
@@ -590,7 +616,9 @@ fn lane_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), Run
         | OpKind::Cluster(_)
         | OpKind::Warp(_)
         | OpKind::Isspacep { .. }
-        | OpKind::Trap => return Ok(()),
+        | OpKind::Trap
+        | OpKind::Call(_)
+        | OpKind::Ret => return Ok(()),
         OpKind::Atom(a) => return atom::atom(cta, w, op, a, l),
     };
     w.regs[l * n + d as usize] = value;

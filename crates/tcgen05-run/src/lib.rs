@@ -34,6 +34,7 @@ mod decode;
 pub mod error;
 pub mod exec;
 mod float;
+pub mod function;
 pub mod host;
 mod int;
 pub mod memory;

@@ -10,6 +10,7 @@ use std::collections::HashMap;
 
 use crate::decode::{decode, Names};
 use crate::error::{invalid, unsupported, RunError};
+use crate::function::{self, CallVar, Function, Signature, CALL_BASE};
 use crate::op::{Op, OpKind, Ty};
 use crate::statement::{statements, strip_comments, Stmt};
 
@@ -67,6 +68,8 @@ pub struct Kernel {
     pub explicit_cluster: bool,
     /// Bytes of `.local` memory per thread (the kernel's `.local` variables).
     pub local_bytes: u32,
+    /// Bytes of each thread's call area ([`crate::function`]).
+    pub call_bytes: u32,
 }
 
 /// A read PTX module.
@@ -97,6 +100,13 @@ impl Module {
         }
         if let Some(k) = b.kernel {
             return Err(invalid(k.line, &k.name, "kernel body never closed"));
+        }
+        for k in &mut b.kernels {
+            function::link(&mut k.ops, &b.funcs)?;
+            k.call_bytes = b.call_top;
+            if !b.funcs.is_empty() {
+                k.registers = b.reg_top;
+            }
         }
         Ok(Module {
             version: b.version,
@@ -150,9 +160,18 @@ struct KernelDraft {
     cluster: Option<[u32; 3]>,
     /// `.explicitcluster` or `.reqnctapercluster`.
     explicit_cluster: bool,
-    /// Kernel-scope `.local` variables: name to offset in the thread's local memory.
+    /// Kernel-scope `.local` variables: name to offset in the thread's local memory; and the
+    /// `.param` variables of calls: name to their `.param`-space address.
     local: HashMap<String, u64>,
     local_top: u32,
+    /// A device function's signature (`None` for a kernel).
+    func: Option<Signature>,
+    /// The `.param` variables the body declares for its calls.
+    call_vars: HashMap<String, CallVar>,
+    /// The first register slot and call-area offset of the body.
+    starts: (u32, u32),
+    /// The end of the call area so far.
+    call_top: u32,
 }
 
 #[derive(Debug, Default)]
@@ -168,6 +187,12 @@ struct Builder {
     shared_top: u32,
     /// A header read, waiting for its `{`.
     pending: Option<KernelDraft>,
+    /// Device functions read.
+    funcs: Vec<Function>,
+    /// Register slots used so far (module-wide, so that functions have slots of their own).
+    reg_top: u32,
+    /// The end of the threads' call area so far.
+    call_top: u32,
     kernel: Option<KernelDraft>,
 }
 
@@ -216,6 +241,12 @@ impl Builder {
                     k.scopes.push(HashMap::new());
                     k.blocks.push(Block::default());
                     k.shared_top = self.shared_top;
+                    k.registers = self.reg_top;
+                    k.starts.0 = self.reg_top;
+                    if k.func.is_none() {
+                        k.starts.1 = self.call_top;
+                        k.call_top = self.call_top;
+                    }
                     self.kernel = Some(k);
                     Ok(())
                 }
@@ -240,13 +271,7 @@ impl Builder {
             }
             ".loc" | ".file" | ".section" | ".pragma" => {}
             _ if words.contains(&".entry") => self.pending = Some(header(line, text)?),
-            _ if words.contains(&".func") => {
-                return Err(unsupported(
-                    line,
-                    text,
-                    "device functions (.func, call) are not modelled yet",
-                ))
-            }
+            _ if words.contains(&".func") => self.pending = Some(self.func_header(line, text)?),
             _ if words.contains(&".shared") => {
                 let (name, size, align) = variable(line, text)?;
                 let off = align_up(self.shared_top, align);
@@ -295,10 +320,57 @@ impl Builder {
         Ok(())
     }
 
+    /// A `.func` header: its formal parameters and return values placed in the call area.
+    fn func_header(&mut self, line: u32, text: &str) -> Result<KernelDraft, RunError> {
+        let (name, rets, params) = function::header(line, text)?;
+        let mut k = KernelDraft {
+            name: name.clone(),
+            line,
+            ..KernelDraft::default()
+        };
+        let start = self.call_top;
+        let mut sig = Signature {
+            name,
+            ..Signature::default()
+        };
+        for (decls, is_ret) in [(rets, true), (params, false)] {
+            for decl in decls {
+                let mut p = param(line, &decl, self.call_top)?;
+                self.call_top = p.offset + p.size;
+                let var = CallVar {
+                    name: p.name.clone(),
+                    offset: p.offset,
+                    size: p.size,
+                };
+                if is_ret {
+                    sig.rets.push(var);
+                } else {
+                    sig.params.push(var);
+                }
+                p.offset += CALL_BASE;
+                k.params.push(p);
+            }
+        }
+        k.func = Some(sig);
+        k.starts.1 = start;
+        k.call_top = self.call_top;
+        Ok(k)
+    }
+
     fn instruction(&mut self, line: u32, text: &str) -> Result<(), RunError> {
         let Some(k) = self.kernel.as_mut() else {
             return Err(invalid(line, text, "an instruction outside a function"));
         };
+        if text.starts_with("call") {
+            let vars = &k.call_vars;
+            let call = function::parse_call(line, text, &|n| vars.get(n).cloned())?;
+            k.ops.push(Op {
+                line,
+                guard: None,
+                kind: OpKind::Call(Box::new(call)),
+            });
+            return Ok(());
+        }
         // The tensor operand of a bulk tensor copy, `[map, {c0, c1}]`, is read as `[map], {c0, c1}`
         // (the core's reader takes addresses of one register and an offset).
         let owned;
@@ -318,7 +390,10 @@ impl Builder {
             module_shared: &self.shared,
             globals: &self.global_names,
         };
-        let (op, label) = decode(&ins, line, &names)?;
+        let (mut op, label) = decode(&ins, line, &names)?;
+        if k.func.is_some() && op.kind == OpKind::Exit && ins.base() == "ret" {
+            op.kind = OpKind::Ret;
+        }
         if let Some(label) = label {
             let at = k.ops.len();
             if let Some(b) = k.blocks.last_mut() {
@@ -337,8 +412,23 @@ impl Builder {
         k.ops.push(Op {
             line: 0,
             guard: None,
-            kind: OpKind::Exit,
+            kind: if k.func.is_some() {
+                OpKind::Ret
+            } else {
+                OpKind::Exit
+            },
         });
+        self.reg_top = k.registers;
+        self.call_top = self.call_top.max(k.call_top);
+        if let Some(sig) = k.func.take() {
+            self.funcs.push(Function {
+                sig,
+                ops: k.ops,
+                regs: (k.starts.0, k.registers),
+                area: (k.starts.1, k.call_top),
+            });
+            return Ok(());
+        }
         self.kernels.push(Kernel {
             name: k.name,
             line: k.line,
@@ -350,6 +440,7 @@ impl Builder {
             cluster: k.cluster,
             explicit_cluster: k.explicit_cluster,
             local_bytes: k.local_top,
+            call_bytes: 0,
         });
         Ok(())
     }
@@ -390,6 +481,21 @@ fn body_directive(k: &mut KernelDraft, line: u32, text: &str) -> Result<(), RunE
             let off = align_up(k.shared_top, align);
             k.shared.insert(name, u64::from(off));
             k.shared_top = off + size;
+            Ok(())
+        }
+        ".param" => {
+            let (name, size, align) = variable(line, text)?;
+            let off = align_up(k.call_top, align);
+            k.call_top = off + size;
+            k.local.insert(name.clone(), u64::from(CALL_BASE + off));
+            k.call_vars.insert(
+                name.clone(),
+                CallVar {
+                    name,
+                    offset: off,
+                    size,
+                },
+            );
             Ok(())
         }
         ".local" => {
@@ -559,7 +665,7 @@ fn variable(line: u32, text: &str) -> Result<(String, u32, u32), RunError> {
                     .filter(|a| a.is_power_of_two())
                     .ok_or_else(|| invalid(line, text, ".align needs a power of two"))?;
             }
-            ".extern" | ".shared" | ".global" | ".visible" | ".weak" | ".local" => {}
+            ".extern" | ".shared" | ".global" | ".visible" | ".weak" | ".local" | ".param" => {}
             ".const" => {
                 return Err(unsupported(
                     line,

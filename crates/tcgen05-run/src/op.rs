@@ -763,6 +763,10 @@ pub enum OpKind {
     },
     /// `trap`: stops the run with [`crate::RunError::Trap`].
     Trap,
+    /// A direct `call` ([`crate::function`]).
+    Call(Box<crate::function::Call>),
+    /// `ret` from a device function (in a kernel's own body `ret` is [`OpKind::Exit`]).
+    Ret,
 }
 
 /// The generic address of parameter-space offset 0 (what `cvta.param` adds).

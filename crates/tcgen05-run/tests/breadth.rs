@@ -194,3 +194,23 @@ fn warp_vote() {
 fn atomics() {
     check("atomics");
 }
+
+#[test]
+fn tri_atomic() {
+    check("tri_atomic");
+}
+
+#[test]
+fn tri_reduce() {
+    check("tri_reduce");
+}
+
+#[test]
+fn tri_f16() {
+    check("tri_f16");
+}
+
+#[test]
+fn tri_call() {
+    check("tri_call");
+}

@@ -120,7 +120,7 @@ pub(super) fn rank(cta: &Cta<'_>) -> u32 {
     cta.cluster.rank
 }
 
-fn new_warps(threads: usize, nregs: usize, local: usize) -> Vec<Warp> {
+fn new_warps(threads: usize, nregs: usize, local: usize, call: usize) -> Vec<Warp> {
     (0..threads.div_ceil(WARP))
         .map(|w| {
             let mut warp = Warp {
@@ -132,6 +132,8 @@ fn new_warps(threads: usize, nregs: usize, local: usize) -> Vec<Warp> {
                 wgmma: super::Queue::default(),
                 cluster_arrived: [None; WARP],
                 local: vec![0; local],
+                call_area: vec![0; call * WARP],
+                frames: super::function::frames(),
             };
             for l in warp.lanes..WARP {
                 warp.state[l] = State::Exited;
@@ -153,7 +155,7 @@ pub(super) fn run_cluster(
     let n = cta.cluster.peers.len() as u32;
     let local = super::generic::local_bytes(cta.kernel);
     let mut warps: Vec<Vec<Warp>> = (0..n)
-        .map(|_| new_warps(threads, cta.nregs, local))
+        .map(|_| new_warps(threads, cta.nregs, local, cta.kernel.call_bytes as usize))
         .collect();
     loop {
         let mut progressed = false;

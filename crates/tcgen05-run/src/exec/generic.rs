@@ -5,7 +5,7 @@
 //! of [`crate::cluster`]'s addresses), `.local` at [`LOCAL_WINDOW`], each 2^32 bytes; any other
 //! address is global.
 
-use super::{address, lanes, load, store, val, Cta, Warp, WARP};
+use super::{address, function, lanes, load, store, val, Cta, Warp, WARP};
 use crate::cluster::{split_address, SHARED_WINDOW};
 use crate::error::RunError;
 use crate::int::sext;
@@ -41,10 +41,13 @@ pub(super) fn memory_op(
         }
         | OpKind::St {
             space, ty, addr, ..
-        } if matches!(space, Space::Generic | Space::Local) => (*space, *ty, *addr),
+        } if matches!(space, Space::Generic | Space::Local | Space::Param) => (*space, *ty, *addr),
         _ => return None,
     };
     let at = address(cta, w, l, addr);
+    if space == Space::Param && !function::in_call_area(at) {
+        return None;
+    }
     let (space, at) = if space == Space::Generic {
         resolve(at)
     } else {
@@ -61,7 +64,9 @@ pub(super) fn memory_op(
                 }
                 for (i, dst) in d.iter().enumerate() {
                     let a = at + u64::from(size) * i as u64;
-                    let x = if space == Space::Local {
+                    let x = if space == Space::Param {
+                        function::read(w, cta.kernel.call_bytes as usize, op.line, l, a, size)?
+                    } else if space == Space::Local {
                         local_read(cta, w, op.line, l, a, size)?
                     } else {
                         load(cta, op.line, space, a, size)?
@@ -84,7 +89,10 @@ pub(super) fn memory_op(
                 let vals: Vec<u64> = a.iter().map(|s| val(cta, w, n, l, *s)).collect();
                 for (i, x) in vals.into_iter().enumerate() {
                     let a = at + u64::from(size) * i as u64;
-                    if space == Space::Local {
+                    if space == Space::Param {
+                        let bytes = cta.kernel.call_bytes as usize;
+                        function::write(w, bytes, op.line, l, a, size, x)?;
+                    } else if space == Space::Local {
                         local_write(cta, w, op.line, l, a, size, x)?;
                     } else {
                         store(cta, op.line, space, a, size, x)?;
