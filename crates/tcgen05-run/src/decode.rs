@@ -4,6 +4,7 @@
 
 mod atom;
 mod cluster;
+mod half;
 mod misc;
 mod warp;
 
@@ -226,6 +227,9 @@ pub(crate) fn decode(
     let q: Vec<&str> = ins.qualifiers().collect();
     let mut label = None;
     let kind = match ins.base() {
+        "add" | "sub" | "mul" | "fma" | "min" | "max" | "neg" | "abs" if half::is_half(&q) => {
+            half::decode(&d, &q)?
+        }
         "mov" => mov(&d, &q)?,
         "add" | "sub" | "mul" | "min" | "max" | "and" | "or" | "xor" | "shl" | "shr" | "div"
         | "rem" => binary(&d, &q)?,
@@ -592,8 +596,11 @@ fn setp(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
         }
     }
     let cmp = cmp.ok_or_else(|| invalid(d.line, d.ins.opcode, "setp needs a comparison"))?;
-    if matches!(ty, Ty::F16 | Ty::Bf16) {
-        return Err(d.unsupported(d.ins.opcode, "f16/bf16 comparison is not modelled yet"));
+    if q.iter().any(|x| matches!(*x, "f16x2" | "bf16x2")) {
+        return Err(d.unsupported(
+            d.ins.opcode,
+            "packed f16x2/bf16x2 comparison is not modelled yet",
+        ));
     }
     let (p, qd) = match d.operand(0)? {
         Operand::Pair(a, b) => (d.reg(a)?, Some(d.reg(b)?)),

@@ -620,6 +620,7 @@ fn lane_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), Run
         | OpKind::Call(_)
         | OpKind::Ret => return Ok(()),
         OpKind::Atom(a) => return atom::atom(cta, w, op, a, l),
+        OpKind::Half(h) => (h.d, h.apply(v(h.a), h.b.map_or(0, v), h.c.map_or(0, v))),
     };
     w.regs[l * n + d as usize] = value;
     Ok(())
@@ -932,7 +933,9 @@ fn boolean(op: BoolOp, a: bool, b: bool) -> bool {
 fn compare(cmp: Cmp, ty: Ty, ftz: bool, a: u64, b: u64) -> bool {
     use core::cmp::Ordering::{Equal, Greater, Less};
     let ord = if ty.float() {
-        let (x, y) = if ty == Ty::F64 {
+        let (x, y) = if matches!(ty, Ty::F16 | Ty::Bf16) {
+            crate::half::compare_operands(ty == Ty::Bf16, ftz, a, b)
+        } else if ty == Ty::F64 {
             (f64::from_bits(a), f64::from_bits(b))
         } else {
             let (a, b) = if ftz {

@@ -35,6 +35,7 @@ pub mod error;
 pub mod exec;
 mod float;
 pub mod function;
+pub mod half;
 pub mod host;
 mod int;
 pub mod memory;

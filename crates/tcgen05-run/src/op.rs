@@ -767,6 +767,8 @@ pub enum OpKind {
     Call(Box<crate::function::Call>),
     /// `ret` from a device function (in a kernel's own body `ret` is [`OpKind::Exit`]).
     Ret,
+    /// Half-precision arithmetic ([`crate::half`]).
+    Half(crate::half::Half),
 }
 
 /// The generic address of parameter-space offset 0 (what `cvta.param` adds).
