@@ -2,7 +2,8 @@
 //! "rounding modifiers"): `.rn` and `.rz` through the core's [`Format::encode`]; `.rm` and `.rp`
 //! as `.rz` followed by one step away from zero when the value was inexact and the direction
 //! points away from zero (codes of IEEE-style formats grow with the magnitude, and one step
-//! past the largest finite code is infinity).
+//! past the largest finite code is infinity); an overflow toward zero gives the largest finite
+//! value.
 
 use tcgen05::numerics::{Exact, Format, Rounding};
 
@@ -32,10 +33,18 @@ pub(crate) fn encode(format: Format, x: Exact, rnd: Rnd) -> Option<u32> {
         Rnd::Rp => !x.neg,
         Rnd::Rm => x.neg,
     };
+    let Some(back) = format.decode(code).ok().and_then(Exact::of) else {
+        // An overflow: infinity where the rounding goes away from zero (or to nearest), the
+        // largest finite value (the code below infinity) otherwise (IEEE 754 7.4).
+        return Some(if rnd == Rnd::Rn || away {
+            code
+        } else {
+            code - 1
+        });
+    };
     if !away {
         return Some(code);
     }
-    let back = format.decode(code).ok().and_then(Exact::of)?;
     Some(if x.mag == 0 || normal(back) == normal(x) {
         code
     } else {

@@ -214,3 +214,33 @@ fn tri_f16() {
 fn tri_call() {
     check("tri_call");
 }
+
+#[test]
+fn cluster16() {
+    check("cluster16");
+}
+
+#[test]
+fn cluster_req() {
+    check("cluster_req");
+}
+
+#[test]
+fn generic_local() {
+    check("generic_local");
+}
+
+#[test]
+fn half_ops() {
+    check("half_ops");
+}
+
+#[test]
+fn cvt_int() {
+    check("cvt_int");
+}
+
+#[test]
+fn recursion() {
+    check("recursion");
+}
