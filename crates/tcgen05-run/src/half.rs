@@ -93,14 +93,15 @@ impl Half {
         let (a, b, c) = (self.flush(a), self.flush(b), self.flush(c));
         let f = self.format();
         let r = match self.op {
-            // Sign-bit operations, as `neg`/`abs` of f32 (PTX ISA 9.7.4.6-7).
-            HalfOp::Neg => return a ^ 0x8000,
-            HalfOp::Abs => return a & 0x7FFF,
+            // Sign-bit operations whose NaN results are canonical (measured on an H200 by
+            // hw/run/breadth half_ops: neg and abs of a NaN give 0x7FFF).
+            HalfOp::Neg => return if is_nan(f, a) { NAN } else { a ^ 0x8000 },
+            HalfOp::Abs => return if is_nan(f, a) { NAN } else { a & 0x7FFF },
             HalfOp::Min | HalfOp::Max => self.minmax(a, b),
-            HalfOp::Add => round(f, decode_16(f, a), 1.0, decode_16(f, b)),
-            HalfOp::Sub => round(f, decode_16(f, a), 1.0, -decode_16(f, b)),
-            HalfOp::Mul => round(f, decode_16(f, a), decode_16(f, b), 0.0),
-            HalfOp::Fma => round(f, decode_16(f, a), decode_16(f, b), decode_16(f, c)),
+            HalfOp::Add => round(f, decode_16(f, a), 1.0, Some(decode_16(f, b))),
+            HalfOp::Sub => round(f, decode_16(f, a), 1.0, Some(-decode_16(f, b))),
+            HalfOp::Mul => round(f, decode_16(f, a), decode_16(f, b), None),
+            HalfOp::Fma => round(f, decode_16(f, a), decode_16(f, b), Some(decode_16(f, c))),
         };
         let r = self.flush(r);
         if self.sat {
@@ -166,12 +167,14 @@ fn is_nan(f: Format, x: u16) -> bool {
     decode_16(f, x).is_nan()
 }
 
-/// `a * b + c` rounded once to nearest even in format `f` (also `a + c` with `b = 1`, `a * b`
-/// with `c = 0`). The product is exact in f64 (at most 22 significant bits, exponents within
-/// f64's range); the sum is formed exactly from the two f64 values.
-fn round(f: Format, a: f64, b: f64, c: f64) -> u16 {
+/// `a * b + c` rounded once to nearest even in format `f` (also `a + c` with `b = 1`, and
+/// `a * b` with no `c`: adding a zero would lose the sign of a zero product). The product is
+/// exact in f64 (at most 22 significant bits, exponents within f64's range); the sum is formed
+/// exactly from the two f64 values.
+fn round(f: Format, a: f64, b: f64, c: Option<f64>) -> u16 {
     let p = a * b;
-    let r = p + c;
+    let r = c.map_or(p, |c| p + c);
+    let c = c.unwrap_or(0.0);
     if r.is_nan() {
         return NAN;
     }
