@@ -3,6 +3,7 @@
 //! operand form the run does not model is refused here, before execution starts.
 
 mod atom;
+mod bulk_copy;
 mod cluster;
 mod half;
 mod misc;
@@ -322,7 +323,11 @@ pub(crate) fn decode(
         }
         "mbarrier" if cluster::is_cluster_mbarrier(&q) => cluster::mbarrier_arrive(&d, &q)?,
         "mbarrier" => mbarrier(&d, &q)?,
+        "cp" if bulk_copy::is_bulk(&q) => bulk_copy::bulk(&d, &q)?,
         "cp" if q.contains(&"multicast::cluster") => cluster::multicast(&d, &q)?,
+        "sqrt" | "rcp" | "rsqrt" | "ex2" | "lg2" | "sin" | "cos" | "tanh" => {
+            bulk_copy::rounded_fn(&d, &q)?
+        }
         "cp" => tma(&d, &q)?,
         "mapa" => cluster::mapa(&d, &q)?,
         "getctarank" => cluster::getctarank(&d, &q)?,

@@ -9,6 +9,7 @@
 //! exited waits there (PTX ISA 9.7.13.1); a CTA in which no warp can move is reported.
 
 mod atom;
+mod bulk_copy;
 mod cluster;
 mod function;
 mod generic;
@@ -119,6 +120,8 @@ struct Cta<'a> {
     copies: Vec<Copy>,
     /// The CTA's place in its cluster and the other CTAs' state ([`cluster`]).
     cluster: cluster::Place,
+    /// Bulk loads issued to this CTA and not yet performed ([`bulk_copy`]).
+    bulk: Vec<crate::bulk_copy::Pending>,
 }
 
 /// The state of one mbarrier (PTX ISA 9.7.13.15.1): arrivals expected per phase, arrivals
@@ -171,6 +174,7 @@ pub(crate) fn run(
                     mbars: HashMap::new(),
                     copies: Vec::new(),
                     cluster: cluster::Place::new(shape, [x, y, z], shared_bytes),
+                    bulk: Vec::new(),
                 };
                 cluster::run_cluster(&mut cta, &mut stats, limits)?;
             }
@@ -620,6 +624,8 @@ fn lane_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), Run
         | OpKind::Call(_)
         | OpKind::Ret => return Ok(()),
         OpKind::Atom(a) => return atom::atom(cta, w, op, a, l),
+        OpKind::Bulk(b) => return bulk_copy::issue(cta, w, op, b, l),
+        OpKind::RoundedFn(f) => (f.d, f.apply(v(f.a))),
         OpKind::Half(h) => (h.d, h.apply(v(h.a), h.b.map_or(0, v), h.c.map_or(0, v))),
     };
     w.regs[l * n + d as usize] = value;
@@ -808,6 +814,7 @@ fn map_index(cta: &Cta<'_>, map_at: u64, line: u32) -> Result<usize, RunError> {
 /// Performs, in issue order, every pending copy that completes its transactions on the
 /// mbarrier at `at`: as late as PTX allows, when a thread waits for it.
 fn perform_copies(cta: &mut Cta<'_>, at: u32) -> Result<(), RunError> {
+    bulk_copy::perform(cta, at)?;
     let (mine, rest): (Vec<Copy>, Vec<Copy>) = std::mem::take(&mut cta.copies)
         .into_iter()
         .partition(|c| c.mbar == at);
@@ -1046,6 +1053,11 @@ fn float_float(
             };
             f32_to_16(x, f, rnd, relu, satfinite)
                 .map(u64::from)
+                .or_else(|| {
+                    (!sat && !relu && !satfinite)
+                        .then(|| crate::rounding::float_to_float(to, from, rnd, ftz, a))
+                        .flatten()
+                })
                 .ok_or_else(|| unmodelled(line, "cvt to f16/bf16"))
         }
         (Ty::F32, Ty::F32) => {
@@ -1061,6 +1073,8 @@ fn float_float(
             let h = f16_to_f32(a as u16);
             Ok(u64::from(if h.is_nan() { NAN32 } else { h.to_bits() }))
         }
+        _ if !sat && !relu && !satfinite => crate::rounding::float_to_float(to, from, rnd, ftz, a)
+            .ok_or_else(|| unmodelled(line, "cvt between these float types")),
         _ => Err(unmodelled(line, "cvt between these float types")),
     }
 }

@@ -29,6 +29,7 @@
 //! ```
 
 pub mod atom;
+pub mod bulk_copy;
 pub mod cluster;
 mod decode;
 pub mod error;

@@ -769,6 +769,10 @@ pub enum OpKind {
     Ret,
     /// Half-precision arithmetic ([`crate::half`]).
     Half(crate::half::Half),
+    /// A non-tensor bulk copy or reduction ([`crate::bulk_copy`]).
+    Bulk(crate::bulk_copy::Bulk),
+    /// `sqrt.rn` / `rcp.rn` ([`crate::bulk_copy::RoundedFn`]).
+    RoundedFn(crate::bulk_copy::RoundedFn),
 }
 
 /// The generic address of parameter-space offset 0 (what `cvta.param` adds).

@@ -80,3 +80,43 @@ pub(crate) fn int_to_float(to: Ty, from: Ty, rnd: Rnd, a: u64) -> Option<u64> {
     };
     encode(format, x, rnd).map(u64::from)
 }
+
+/// `cvt.rnd{.ftz}.{f16,bf16,f32,f64}.{f32,f64}` without `.sat`, `.relu` or `.satfinite`: the
+/// source rounded once as `rnd` says (a widening conversion is exact); NaN to the destination's
+/// canonical NaN; `.ftz` flushes an f32 source and an f32 result that are subnormal.
+pub(crate) fn float_to_float(to: Ty, from: Ty, rnd: Rnd, ftz: bool, a: u64) -> Option<u64> {
+    let flush = |b: u32| {
+        if ftz && b & 0x7F80_0000 == 0 {
+            b & 0x8000_0000
+        } else {
+            b
+        }
+    };
+    let x = match from {
+        Ty::F32 => f64::from(f32::from_bits(flush(a as u32))),
+        Ty::F64 => f64::from_bits(a),
+        _ => return None,
+    };
+    let (format, nan, inf, sign) = match to {
+        Ty::F64 => {
+            return Some(if x.is_nan() {
+                0x7FFF_FFFF_FFFF_FFFF
+            } else {
+                x.to_bits()
+            })
+        }
+        Ty::F32 => (Format::F32, 0x7FFF_FFFFu32, 0x7F80_0000u32, 0x8000_0000u32),
+        Ty::F16 => (Format::F16, 0x7FFF, 0x7C00, 0x8000),
+        Ty::Bf16 => (Format::Bf16, 0x7FFF, 0x7F80, 0x8000),
+        _ => return None,
+    };
+    if x.is_nan() {
+        return Some(u64::from(nan));
+    }
+    let s = if x.is_sign_negative() { sign } else { 0 };
+    if x.is_infinite() {
+        return Some(u64::from(s | inf));
+    }
+    let code = encode(format, Exact::from_f64(x)?, rnd)?;
+    Some(u64::from(if to == Ty::F32 { flush(code) } else { code }))
+}

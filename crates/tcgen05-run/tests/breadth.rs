@@ -244,3 +244,13 @@ fn cvt_int() {
 fn recursion() {
     check("recursion");
 }
+
+#[test]
+fn bulk_copy() {
+    check("bulk_copy");
+}
+
+#[test]
+fn float_fn() {
+    check("float_fn");
+}

@@ -19,6 +19,7 @@ use super::{
     address, count, lanes, map_index, no_mbarrier, release_barrier, run_warp, val, Cta, Mbar,
     State, Warp, WARP,
 };
+use crate::bulk_copy::Pending;
 use crate::cluster::{cluster_address, split_address, ClusterOp, SHARED_WINDOW};
 use crate::error::RunError;
 use crate::exec::{Limits, Shape, Stats};
@@ -35,6 +36,7 @@ pub(super) struct Peer {
     mbars: HashMap<u32, Mbar>,
     copies: Vec<Copy>,
     emu: Option<Box<EmuCta>>,
+    bulk: Vec<Pending>,
 }
 
 /// A CTA's place in its cluster, and the parked state of the cluster's other CTAs.
@@ -96,12 +98,39 @@ fn swap_state(cta: &mut Cta<'_>, r: u32) {
         mbars,
         copies,
         cluster,
+        bulk,
     } = cta;
     let p = &mut cluster.peers[r as usize];
     swap(shared, &mut p.shared);
     swap(mbars, &mut p.mbars);
     swap(copies, &mut p.copies);
     swap(emu, &mut p.emu);
+    swap(bulk, &mut p.bulk);
+}
+
+/// Queues a bulk load into every CTA of `ranks` (a bit per rank).
+pub(super) fn queue_bulk(
+    cta: &mut Cta<'_>,
+    line: u32,
+    ranks: u64,
+    p: &Pending,
+) -> Result<(), RunError> {
+    let size = cta.cluster.peers.len() as u32;
+    if ranks >> size != 0 {
+        return Err(bad(
+            line,
+            format!("ctaMask 0x{ranks:x}"),
+            "names a CTA outside the cluster (PTX ISA 9.7.9.25.4.1)",
+        ));
+    }
+    for r in (0..size).filter(|r| ranks >> r & 1 == 1) {
+        if r == cta.cluster.rank {
+            cta.bulk.push(p.clone());
+        } else {
+            cta.cluster.peers[r as usize].bulk.push(p.clone());
+        }
+    }
+    Ok(())
 }
 
 /// Makes rank `r` the running CTA.

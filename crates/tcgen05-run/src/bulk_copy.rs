@@ -1,0 +1,102 @@
+//! Non-tensor bulk copies (PTX ISA 9.7.9.25.4: `cp.async.bulk`, `cp.reduce.async.bulk`) and
+//! the correctly rounded floating-point functions (`sqrt.rn`, `rcp.rn`); their decoded forms.
+//!
+//! A copy from global to shared memory completes its bytes on an mbarrier: the run queues it
+//! when issued and performs it when a thread of the destination CTA waits on that mbarrier (as
+//! late as PTX allows, like the tensor copies). A copy or reduction from shared to global
+//! memory (`.bulk_group`) is performed when issued: PTX requires its source to stay unchanged
+//! until `cp.async.bulk.wait_group.read`, so reading it then gives the same bytes.
+
+use crate::atom::AtomOp;
+use crate::op::{Addr, Src, Ty};
+
+/// A bulk copy or reduction, decoded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Bulk {
+    /// `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes[.multicast::cluster]
+    /// [dst], [src], size, [mbar][, ctaMask]`.
+    Load {
+        /// Shared destination (its offset is used in every destination CTA).
+        dst: Addr,
+        /// Global source.
+        src: Addr,
+        /// Bytes (a multiple of 16).
+        size: Src,
+        /// The mbarrier (same offset in every destination CTA).
+        mbar: Addr,
+        /// The CTA mask of a multicast copy.
+        mask: Option<Src>,
+    },
+    /// `cp.async.bulk.global.shared::cta.bulk_group [dst], [src], size` and, with `op`,
+    /// `cp.reduce.async.bulk.global.shared::cta.bulk_group.op.type [dst], [src], size`.
+    Store {
+        /// Global destination.
+        dst: Addr,
+        /// Shared source.
+        src: Addr,
+        /// Bytes.
+        size: Src,
+        /// The reduction and its element type (`None`: a plain copy).
+        op: Option<(AtomOp, Ty)>,
+    },
+}
+
+/// A pending bulk load of one destination CTA.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Pending {
+    /// The instruction's line.
+    pub line: u32,
+    /// Shared offset of the destination.
+    pub dst: u32,
+    /// Global source address.
+    pub src: u64,
+    /// Bytes.
+    pub size: u32,
+    /// Shared offset of the mbarrier.
+    pub mbar: u32,
+}
+
+/// `sqrt.rn` or `rcp.rn` (PTX ISA 9.7.3.16, 9.7.3.15): the IEEE 754 correctly rounded result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RoundedFn {
+    /// `sqrt` (true) or `rcp`.
+    pub sqrt: bool,
+    /// `.f32` or `.f64`.
+    pub ty: Ty,
+    /// `.ftz` (f32).
+    pub ftz: bool,
+    /// Destination slot.
+    pub d: u32,
+    /// Source.
+    pub a: Src,
+}
+
+impl RoundedFn {
+    /// The result bits for the source bits `a` (NaN results canonical).
+    #[must_use]
+    pub fn apply(&self, a: u64) -> u64 {
+        if self.ty == Ty::F64 {
+            let x = f64::from_bits(a);
+            let r = if self.sqrt { x.sqrt() } else { 1.0 / x };
+            return if r.is_nan() {
+                0x7FFF_FFFF_FFFF_FFFF
+            } else {
+                r.to_bits()
+            };
+        }
+        let flush = |b: u32| {
+            if self.ftz && b & 0x7F80_0000 == 0 {
+                b & 0x8000_0000
+            } else {
+                b
+            }
+        };
+        let x = f32::from_bits(flush(a as u32));
+        let r = if self.sqrt { x.sqrt() } else { 1.0 / x };
+        u64::from(if r.is_nan() {
+            0x7FFF_FFFF
+        } else {
+            flush(r.to_bits())
+        })
+    }
+}

@@ -1,0 +1,126 @@
+//! Decoding of the non-tensor bulk copies and reductions ([`Bulk`]), of `sqrt.rn`/`rcp.rn`,
+//! and the refusal by name of the hardware approximations.
+
+use super::D;
+use crate::atom::AtomOp;
+use crate::bulk_copy::{Bulk, RoundedFn};
+use crate::error::RunError;
+use crate::op::{OpKind, Ty};
+
+/// Whether a `cp` instruction is a non-tensor bulk copy or reduction.
+pub(super) fn is_bulk(q: &[&str]) -> bool {
+    matches!(q, ["async", "bulk", x, ..] if *x != "tensor" && *x != "prefetch")
+        || matches!(q, ["reduce", "async", "bulk", x, ..] if *x != "tensor")
+}
+
+/// `cp.async.bulk.*`, `cp.async.bulk.commit_group`, `cp.async.bulk.wait_group[.read] N`,
+/// `cp.reduce.async.bulk.global.shared::cta.bulk_group.op.type`.
+pub(super) fn bulk(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
+    let kind = match q {
+        ["async", "bulk", "commit_group"] => return d.count(0).map(|()| OpKind::Fence),
+        ["async", "bulk", "wait_group"] | ["async", "bulk", "wait_group", "read"] => {
+            return d.count(1).map(|()| OpKind::Fence)
+        }
+        ["async", "bulk", "shared::cluster", "global", "mbarrier::complete_tx::bytes"] => {
+            d.count(4)?;
+            Bulk::Load {
+                dst: d.addr(0)?,
+                src: d.addr(1)?,
+                size: d.src(2)?,
+                mbar: d.addr(3)?,
+                mask: None,
+            }
+        }
+        ["async", "bulk", "shared::cluster", "global", "mbarrier::complete_tx::bytes", "multicast::cluster"] =>
+        {
+            d.count(5)?;
+            Bulk::Load {
+                dst: d.addr(0)?,
+                src: d.addr(1)?,
+                size: d.src(2)?,
+                mbar: d.addr(3)?,
+                mask: Some(d.src(4)?),
+            }
+        }
+        ["async", "bulk", "global", "shared::cta", "bulk_group"] => {
+            d.count(3)?;
+            Bulk::Store {
+                dst: d.addr(0)?,
+                src: d.addr(1)?,
+                size: d.src(2)?,
+                op: None,
+            }
+        }
+        ["reduce", "async", "bulk", "global", "shared::cta", "bulk_group", rest @ ..] => {
+            let (op, ty) = reduction(d, rest)?;
+            d.count(3)?;
+            Bulk::Store {
+                dst: d.addr(0)?,
+                src: d.addr(1)?,
+                size: d.src(2)?,
+                op: Some((op, ty)),
+            }
+        }
+        _ => {
+            return Err(d.unsupported(
+                d.ins.opcode,
+                "bulk copy form not modelled (cache hints, shared-to-cluster copies, prefetch)",
+            ))
+        }
+    };
+    Ok(OpKind::Bulk(kind))
+}
+
+/// The `.op.type` of `cp.reduce.async.bulk` (PTX ISA 9.7.9.25.4.2; integer operations and
+/// f32/f64 add).
+fn reduction(d: &D<'_, '_>, rest: &[&str]) -> Result<(AtomOp, Ty), RunError> {
+    let (op, ty) = match rest {
+        [op, ty] | [op, "noftz", ty] => (*op, *ty),
+        _ => return Err(d.unsupported(d.ins.opcode, "cp.reduce.async.bulk form not modelled")),
+    };
+    let ty = Ty::parse(ty).ok_or_else(|| d.unsupported(ty, "reduction type not modelled"))?;
+    let op = match (op, ty) {
+        ("add", Ty::U(32 | 64) | Ty::S(32) | Ty::F32 | Ty::F64) => AtomOp::Add,
+        ("min", Ty::U(32 | 64) | Ty::S(32 | 64)) => AtomOp::Min,
+        ("max", Ty::U(32 | 64) | Ty::S(32 | 64)) => AtomOp::Max,
+        ("inc", Ty::U(32)) => AtomOp::Inc,
+        ("dec", Ty::U(32)) => AtomOp::Dec,
+        ("and", Ty::B(32 | 64)) => AtomOp::And,
+        ("or", Ty::B(32 | 64)) => AtomOp::Or,
+        ("xor", Ty::B(32 | 64)) => AtomOp::Xor,
+        _ => return Err(d.unsupported(d.ins.opcode, "reduction and type not modelled")),
+    };
+    Ok((op, ty))
+}
+
+/// `sqrt.rn{.ftz}.f32`, `sqrt.rn.f64`, `rcp.rn{.ftz}.f32`, `rcp.rn.f64`; the approximate forms
+/// (`.approx`, and `rsqrt`, `ex2`, `lg2`, `sin`, `cos`, `tanh`) and directed roundings are
+/// refused by name.
+pub(super) fn rounded_fn(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
+    let base = d.ins.base();
+    if q.contains(&"approx") || !matches!(base, "sqrt" | "rcp") {
+        return Err(d.unsupported(
+            d.ins.opcode,
+            "a hardware approximation: PTX gives only its error bound and the run does not reproduce its bits",
+        ));
+    }
+    let (ftz, ty) = match q {
+        ["rn", "f32"] => (false, Ty::F32),
+        ["rn", "ftz", "f32"] => (true, Ty::F32),
+        ["rn", "f64"] => (false, Ty::F64),
+        _ => {
+            return Err(d.unsupported(
+                d.ins.opcode,
+                "only the .rn forms of sqrt and rcp are modelled (directed rounding is not)",
+            ))
+        }
+    };
+    d.count(2)?;
+    Ok(OpKind::RoundedFn(RoundedFn {
+        sqrt: base == "sqrt",
+        ty,
+        ftz,
+        d: d.dst(0)?,
+        a: d.src(1)?,
+    }))
+}
