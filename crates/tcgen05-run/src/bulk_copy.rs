@@ -1,5 +1,5 @@
 //! Non-tensor bulk copies (PTX ISA 9.7.9.25.4: `cp.async.bulk`, `cp.reduce.async.bulk`) and
-//! the correctly rounded floating-point functions (`sqrt.rn`, `rcp.rn`); their decoded forms.
+//! the correctly rounded floating-point functions (`sqrt`, `rcp`); their decoded forms.
 //!
 //! A copy from global to shared memory completes its bytes on an mbarrier: the run queues it
 //! when issued and performs it when a thread of the destination CTA waits on that mbarrier (as
@@ -56,7 +56,8 @@ pub(crate) struct Pending {
     pub mbar: u32,
 }
 
-/// `sqrt.rn` or `rcp.rn` (PTX ISA 9.7.3.16, 9.7.3.15): the IEEE 754 correctly rounded result.
+/// `sqrt` or `rcp` with a rounding (PTX ISA 9.7.3.16, 9.7.3.15): the IEEE 754 correctly rounded
+/// result (`.rn` here, the directed roundings in [`crate::directed`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RoundedFn {
     /// `sqrt` (true) or `rcp`.
@@ -65,6 +66,8 @@ pub struct RoundedFn {
     pub ty: Ty,
     /// `.ftz` (f32).
     pub ftz: bool,
+    /// The rounding (`.rn`, or a directed one: [`crate::directed`]).
+    pub rnd: crate::op::Rnd,
     /// Destination slot.
     pub d: u32,
     /// Source.

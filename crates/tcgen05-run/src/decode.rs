@@ -367,14 +367,6 @@ fn rounding(q: &[&str]) -> Rnd {
     }
 }
 
-/// Arithmetic rounds to nearest even only, for now: `.rz`, `.rm`, `.rp` are refused by name.
-fn directed(d: &D<'_, '_>, q: &[&str]) -> Result<(), RunError> {
-    match q.iter().find(|x| matches!(**x, "rz" | "rm" | "rp")) {
-        Some(x) => Err(d.unsupported(x, "directed rounding of arithmetic is not modelled yet")),
-        None => Ok(()),
-    }
-}
-
 fn mov(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
     only(d, q, &[])?;
     d.count(2)?;
@@ -429,14 +421,13 @@ fn binary(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
             return Err(d.unsupported(d.ins.opcode, "f16/bf16 arithmetic is not modelled yet"));
         }
         only(d, q, &["rn", "rz", "rm", "rp", "ftz", "sat"])?;
-        directed(d, q)?;
         let op = match base {
             "add" => FloatOp::Add,
             "sub" => FloatOp::Sub,
             "mul" => FloatOp::Mul,
             "min" => FloatOp::Min,
             "max" => FloatOp::Max,
-            "div" if q.contains(&"rn") => FloatOp::Div,
+            "div" if q.iter().any(|x| matches!(*x, "rn" | "rz" | "rm" | "rp")) => FloatOp::Div,
             "div" => {
                 return Err(d.unsupported(d.ins.opcode, "div.approx/div.full are not modelled"))
             }
@@ -506,7 +497,6 @@ fn mad(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
 fn fma(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
     d.count(4)?;
     only(d, q, &["rn", "rz", "rm", "rp", "ftz", "sat"])?;
-    directed(d, q)?;
     let ty = one_type(d, q)?;
     if !matches!(ty, Ty::F32 | Ty::F64) {
         return Err(d.unsupported(d.ins.opcode, "f16/bf16 fma is not modelled yet"));

@@ -15,6 +15,7 @@ mod function;
 mod generic;
 mod warp;
 
+use crate::directed::Op as Dop;
 use crate::error::RunError;
 use crate::float::{f32_binary, f32_fma, f32_to_16, f32_to_f8, ftz32, NAN32};
 use crate::int::{self, mask, sext};
@@ -537,6 +538,19 @@ fn lane_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), Run
         OpKind::Float {
             op: o,
             ty,
+            rnd,
+            ftz,
+            sat,
+            d,
+            a,
+            b,
+        } if *rnd != Rnd::Rn => {
+            let r = crate::directed::compute(Dop::Binary(*o), *ty, *rnd, *ftz, v(*a), v(*b), 0);
+            (*d, if *sat { sat_f32(r as u32).into() } else { r })
+        }
+        OpKind::Float {
+            op: o,
+            ty,
             ftz,
             sat,
             d,
@@ -544,6 +558,19 @@ fn lane_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), Run
             b,
             ..
         } => (*d, float_binary(*o, *ty, v(*a), v(*b), *ftz, *sat)),
+        OpKind::Fma {
+            ty,
+            rnd,
+            ftz,
+            sat,
+            d,
+            a,
+            b,
+            c,
+        } if *rnd != Rnd::Rn => {
+            let r = crate::directed::compute(Dop::Fma, *ty, *rnd, *ftz, v(*a), v(*b), v(*c));
+            (*d, if *sat { sat_f32(r as u32).into() } else { r })
+        }
         OpKind::Fma {
             ty,
             ftz,
@@ -625,6 +652,13 @@ fn lane_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), Run
         | OpKind::Ret => return Ok(()),
         OpKind::Atom(a) => return atom::atom(cta, w, op, a, l),
         OpKind::Bulk(b) => return bulk_copy::issue(cta, w, op, b, l),
+        OpKind::RoundedFn(f) if f.rnd != Rnd::Rn => {
+            let o = if f.sqrt { Dop::Sqrt } else { Dop::Rcp };
+            (
+                f.d,
+                crate::directed::compute(o, f.ty, f.rnd, f.ftz, v(f.a), 0, 0),
+            )
+        }
         OpKind::RoundedFn(f) => (f.d, f.apply(v(f.a))),
         OpKind::Half(h) => (h.d, h.apply(v(h.a), h.b.map_or(0, v), h.c.map_or(0, v))),
     };

@@ -32,6 +32,7 @@ pub mod atom;
 pub mod bulk_copy;
 pub mod cluster;
 mod decode;
+mod directed;
 pub mod error;
 pub mod exec;
 mod float;

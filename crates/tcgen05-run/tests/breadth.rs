@@ -254,3 +254,8 @@ fn bulk_copy() {
 fn float_fn() {
     check("float_fn");
 }
+
+#[test]
+fn directed() {
+    check("directed");
+}

@@ -5,7 +5,7 @@ use super::D;
 use crate::atom::AtomOp;
 use crate::bulk_copy::{Bulk, RoundedFn};
 use crate::error::RunError;
-use crate::op::{OpKind, Ty};
+use crate::op::{OpKind, Rnd, Ty};
 
 /// Whether a `cp` instruction is a non-tensor bulk copy or reduction.
 pub(super) fn is_bulk(q: &[&str]) -> bool {
@@ -93,9 +93,8 @@ fn reduction(d: &D<'_, '_>, rest: &[&str]) -> Result<(AtomOp, Ty), RunError> {
     Ok((op, ty))
 }
 
-/// `sqrt.rn{.ftz}.f32`, `sqrt.rn.f64`, `rcp.rn{.ftz}.f32`, `rcp.rn.f64`; the approximate forms
-/// (`.approx`, and `rsqrt`, `ex2`, `lg2`, `sin`, `cos`, `tanh`) and directed roundings are
-/// refused by name.
+/// `sqrt.rnd{.ftz}.f32`, `sqrt.rnd.f64`, `rcp.rnd{.ftz}.f32`, `rcp.rnd.f64`; the approximate
+/// forms (`.approx`, and `rsqrt`, `ex2`, `lg2`, `sin`, `cos`, `tanh`) are refused by name.
 pub(super) fn rounded_fn(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
     let base = d.ins.base();
     if q.contains(&"approx") || !matches!(base, "sqrt" | "rcp") {
@@ -104,22 +103,25 @@ pub(super) fn rounded_fn(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> 
             "a hardware approximation: PTX gives only its error bound and the run does not reproduce its bits",
         ));
     }
-    let (ftz, ty) = match q {
-        ["rn", "f32"] => (false, Ty::F32),
-        ["rn", "ftz", "f32"] => (true, Ty::F32),
-        ["rn", "f64"] => (false, Ty::F64),
-        _ => {
-            return Err(d.unsupported(
-                d.ins.opcode,
-                "only the .rn forms of sqrt and rcp are modelled (directed rounding is not)",
-            ))
-        }
+    let (rnd, ftz, ty) = match q {
+        [r, "f32"] => (r, false, Ty::F32),
+        [r, "ftz", "f32"] => (r, true, Ty::F32),
+        [r, "f64"] => (r, false, Ty::F64),
+        _ => return Err(d.unsupported(d.ins.opcode, "sqrt/rcp form not modelled")),
+    };
+    let rnd = match *rnd {
+        "rn" => Rnd::Rn,
+        "rz" => Rnd::Rz,
+        "rm" => Rnd::Rm,
+        "rp" => Rnd::Rp,
+        _ => return Err(d.unsupported(d.ins.opcode, "sqrt/rcp need a rounding")),
     };
     d.count(2)?;
     Ok(OpKind::RoundedFn(RoundedFn {
         sqrt: base == "sqrt",
         ty,
         ftz,
+        rnd,
         d: d.dst(0)?,
         a: d.src(1)?,
     }))
