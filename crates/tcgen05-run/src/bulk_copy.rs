@@ -56,6 +56,10 @@ pub(crate) struct Pending {
     pub mbar: u32,
 }
 
+/// `sqrt.f64` of a negative number: the NaN an H200 gives (measured by hw/run/breadth float_fn
+/// and directed: `0xFFF8000000000000`, not the canonical NaN of other f64 results).
+pub(crate) const SQRT_NEGATIVE_F64: u64 = 0xFFF8_0000_0000_0000;
+
 /// `sqrt` or `rcp` with a rounding (PTX ISA 9.7.3.16, 9.7.3.15): the IEEE 754 correctly rounded
 /// result (`.rn` here, the directed roundings in [`crate::directed`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,6 +84,9 @@ impl RoundedFn {
     pub fn apply(&self, a: u64) -> u64 {
         if self.ty == Ty::F64 {
             let x = f64::from_bits(a);
+            if self.sqrt && x < 0.0 {
+                return SQRT_NEGATIVE_F64;
+            }
             let r = if self.sqrt { x.sqrt() } else { 1.0 / x };
             return if r.is_nan() {
                 0x7FFF_FFFF_FFFF_FFFF

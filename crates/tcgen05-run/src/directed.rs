@@ -204,6 +204,9 @@ pub(crate) fn compute(op: Op, ty: Ty, rnd: Rnd, ftz: bool, a: u64, b: u64, c: u6
         || (op == Op::Binary(FloatOp::Div) && y == 0.0)
         || (op == Op::Rcp && x == 0.0)
         || (op == Op::Sqrt && (x < 0.0 || x == 0.0));
+    if op == Op::Sqrt && ty == Ty::F64 && x < 0.0 {
+        return crate::bulk_copy::SQRT_NEGATIVE_F64;
+    }
     if specials || native.is_nan() {
         return if native.is_nan() {
             if ty == Ty::F64 {
