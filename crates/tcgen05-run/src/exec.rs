@@ -8,6 +8,7 @@
 //! `bar.sync` blocks the threads that reach it until every thread of the CTA that has not
 //! exited waits there (PTX ISA 9.7.13.1); a CTA in which no warp can move is reported.
 
+mod arith;
 mod atom;
 mod bulk_copy;
 mod cluster;
@@ -15,7 +16,6 @@ mod function;
 mod generic;
 mod warp;
 
-use crate::directed::Op as Dop;
 use crate::error::RunError;
 use crate::float::{f32_binary, f32_fma, f32_to_16, f32_to_f8, ftz32, NAN32};
 use crate::int::{self, mask, sext};
@@ -430,10 +430,10 @@ fn load(cta: &Cta<'_>, line: u32, space: Space, at: u64, size: u32) -> Result<u6
         Space::Param => read_window(cta.params, line, "param", at, size),
         Space::SharedCluster => cluster::load(cta, line, at, size),
         Space::Generic => match generic::resolve(at) {
-            (Space::Generic | Space::Local, _) => Err(no_local(line, at, size)),
+            (Space::Generic | Space::Local, _) => Err(generic::no_local(line, at, size)),
             (s, a) => load(cta, line, s, a, size),
         },
-        Space::Local => Err(no_local(line, at, size)),
+        Space::Local => Err(generic::no_local(line, at, size)),
     }
 }
 
@@ -455,21 +455,10 @@ fn store(
         }),
         Space::SharedCluster => cluster::store(cta, line, at, size, v),
         Space::Generic => match generic::resolve(at) {
-            (Space::Generic | Space::Local, _) => Err(no_local(line, at, size)),
+            (Space::Generic | Space::Local, _) => Err(generic::no_local(line, at, size)),
             (s, a) => store(cta, line, s, a, size, v),
         },
-        Space::Local => Err(no_local(line, at, size)),
-    }
-}
-
-/// Local memory reached by an instruction other than `ld`/`st` (an atomic operation).
-fn no_local(line: u32, address: u64, size: u32) -> RunError {
-    RunError::Memory {
-        line,
-        space: "local",
-        address,
-        size,
-        why: "only ld and st reach local memory (PTX ISA 9.7.13.7: atom takes global and shared)",
+        Space::Local => Err(generic::no_local(line, at, size)),
     }
 }
 
@@ -489,6 +478,9 @@ fn vector_align(line: u32, space: Space, at: u64, size: u32) -> Result<(), RunEr
 
 /// Executes a per-thread instruction for one lane.
 fn lane_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), RunError> {
+    if arith::lane(cta, w, op, l) {
+        return Ok(());
+    }
     let n = cta.nregs;
     let v = |s: Src| val(cta, w, n, l, s);
     let (d, value) = match &op.kind {
@@ -538,19 +530,6 @@ fn lane_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), Run
         OpKind::Float {
             op: o,
             ty,
-            rnd,
-            ftz,
-            sat,
-            d,
-            a,
-            b,
-        } if *rnd != Rnd::Rn => {
-            let r = crate::directed::compute(Dop::Binary(*o), *ty, *rnd, *ftz, v(*a), v(*b), 0);
-            (*d, if *sat { sat_f32(r as u32).into() } else { r })
-        }
-        OpKind::Float {
-            op: o,
-            ty,
             ftz,
             sat,
             d,
@@ -558,19 +537,6 @@ fn lane_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), Run
             b,
             ..
         } => (*d, float_binary(*o, *ty, v(*a), v(*b), *ftz, *sat)),
-        OpKind::Fma {
-            ty,
-            rnd,
-            ftz,
-            sat,
-            d,
-            a,
-            b,
-            c,
-        } if *rnd != Rnd::Rn => {
-            let r = crate::directed::compute(Dop::Fma, *ty, *rnd, *ftz, v(*a), v(*b), v(*c));
-            (*d, if *sat { sat_f32(r as u32).into() } else { r })
-        }
         OpKind::Fma {
             ty,
             ftz,
@@ -649,18 +615,11 @@ fn lane_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), Run
         | OpKind::Isspacep { .. }
         | OpKind::Trap
         | OpKind::Call(_)
-        | OpKind::Ret => return Ok(()),
+        | OpKind::Ret
+        | OpKind::RoundedFn(_)
+        | OpKind::Half(_) => return Ok(()),
         OpKind::Atom(a) => return atom::atom(cta, w, op, a, l),
         OpKind::Bulk(b) => return bulk_copy::issue(cta, w, op, b, l),
-        OpKind::RoundedFn(f) if f.rnd != Rnd::Rn => {
-            let o = if f.sqrt { Dop::Sqrt } else { Dop::Rcp };
-            (
-                f.d,
-                crate::directed::compute(o, f.ty, f.rnd, f.ftz, v(f.a), 0, 0),
-            )
-        }
-        OpKind::RoundedFn(f) => (f.d, f.apply(v(f.a))),
-        OpKind::Half(h) => (h.d, h.apply(v(h.a), h.b.map_or(0, v), h.c.map_or(0, v))),
     };
     w.regs[l * n + d as usize] = value;
     Ok(())

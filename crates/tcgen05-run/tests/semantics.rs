@@ -89,14 +89,15 @@ fn misaligned_store_is_refused() {
     }
 }
 
-/// A directed rounding of f32 arithmetic is refused by name and line when the module is read.
+/// A hardware approximation (`ex2.approx`, whose bits PTX does not define) is refused by name
+/// and line when the module is read.
 #[test]
 fn unmodelled_qualifier_is_refused_when_read() {
     let src = format!(
-        "{HEAD}.visible .entry k()\n{{\n.reg .b32 %r<3>;\nadd.rz.f32 %r1, %r2, %r2;\nret;\n}}\n"
+        "{HEAD}.visible .entry k()\n{{\n.reg .b32 %r<3>;\nex2.approx.ftz.f32 %r1, %r2;\nret;\n}}\n"
     );
     match Module::read(&src) {
-        Err(RunError::Unsupported { line: 7, what, .. }) => assert_eq!(what, "rz"),
+        Err(RunError::Unsupported { line: 7, what, .. }) => assert_eq!(what, "ex2.approx.ftz.f32"),
         other => panic!("{other:?}"),
     }
 }

@@ -181,3 +181,14 @@ pub(super) fn isspacep(
         w.regs[l * n + p as usize] = u64::from(yes);
     }
 }
+
+/// Local memory reached by an instruction other than `ld`/`st` (an atomic operation).
+pub(super) fn no_local(line: u32, address: u64, size: u32) -> RunError {
+    RunError::Memory {
+        line,
+        space: "local",
+        address,
+        size,
+        why: "only ld and st reach local memory (PTX ISA 9.7.13.7: atom takes global and shared)",
+    }
+}
