@@ -203,7 +203,7 @@ pub(crate) fn compute(op: Op, ty: Ty, rnd: Rnd, ftz: bool, a: u64, b: u64, c: u6
         || (op == Op::Fma && !z.is_finite())
         || (op == Op::Binary(FloatOp::Div) && y == 0.0)
         || (op == Op::Rcp && x == 0.0)
-        || (op == Op::Sqrt && (x < 0.0 || x == 0.0));
+        || (op == Op::Sqrt && x <= 0.0);
     if op == Op::Sqrt && ty == Ty::F64 && x < 0.0 {
         return crate::bulk_copy::SQRT_NEGATIVE_F64;
     }

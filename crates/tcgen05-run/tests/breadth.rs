@@ -68,8 +68,12 @@ fn run_line(line: &str) -> (String, Vec<u8>) {
     let f: Vec<&str> = line.split_whitespace().collect();
     let name = f[0].to_string();
     let spec: Vec<&str> = f[5].split(':').collect();
-    let input = input(spec[0], spec[1].parse().unwrap(), spec[2].parse().unwrap());
-    let out_words: usize = f[6].parse().unwrap();
+    let input = input(
+        spec[0],
+        spec[1].parse().expect("a number in kernels.txt"),
+        spec[2].parse().expect("a number in kernels.txt"),
+    );
+    let out_words: usize = f[6].parse().expect("a number in kernels.txt");
     let mut out_at = 0;
     let mut args = Vec::new();
     for a in f[7].split(',') {
@@ -81,7 +85,10 @@ fn run_line(line: &str) -> (String, Vec<u8>) {
             }
             "null" => Arg::Null,
             "tmap" => {
-                let t: Vec<u32> = f[8].split(',').map(|x| x.parse().unwrap()).collect();
+                let t: Vec<u32> = f[8]
+                    .split(',')
+                    .map(|x| x.parse().expect("a number in kernels.txt"))
+                    .collect();
                 let m = TensorMap {
                     element_bytes: 4,
                     dims: vec![u64::from(t[0]), u64::from(t[1])],
@@ -96,7 +103,7 @@ fn run_line(line: &str) -> (String, Vec<u8>) {
                 i.strip_prefix("i32:")
                     .expect("argument kind")
                     .parse()
-                    .unwrap(),
+                    .expect("a number in kernels.txt"),
             ),
         });
     }
@@ -107,7 +114,7 @@ fn run_line(line: &str) -> (String, Vec<u8>) {
         grid: dims(f[1]),
         block: dims(f[2]),
         cluster: dims(f[3]),
-        shared: f[4].parse().unwrap(),
+        shared: f[4].parse().expect("a number in kernels.txt"),
         limits: Default::default(),
     };
     launch(&module, &name, &config, &mut args).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -134,7 +141,7 @@ fn check(name: &str) {
         .unwrap_or_else(|| panic!("{name} not in kernels.txt"));
     let (_, got) = run_line(&line);
     if std::env::var_os("BREADTH_DUMP").is_some() {
-        std::fs::write(std::env::temp_dir().join(format!("{name}.out")), &got).unwrap();
+        std::fs::write(std::env::temp_dir().join(format!("{name}.out")), &got).expect("dump");
     }
     let path = format!("hw/run/breadth/results/{name}.out");
     let want = std::fs::read(repo(&path)).unwrap_or_else(|e| panic!("{path}: {e}"));
@@ -157,7 +164,7 @@ fn check(name: &str) {
 fn every_kernel_has_a_test() {
     let tested = include_str!("breadth.rs");
     for line in kernels() {
-        let name = line.split_whitespace().next().unwrap();
+        let name = line.split_whitespace().next().expect("kernel name");
         assert!(
             tested.contains(&format!("check(\"{name}\")")),
             "{name} has no test"
