@@ -207,9 +207,6 @@ fn bind(line: u32, call: &mut Call, callee: &Function) -> Result<(), RunError> {
 
 /// Appends every function to a kernel's instructions and points each call at its callee.
 pub(crate) fn link(ops: &mut Vec<Op>, funcs: &[Function]) -> Result<(), RunError> {
-    if funcs.is_empty() {
-        return Ok(());
-    }
     let mut starts = Vec::new();
     for f in funcs {
         let base = ops.len();
