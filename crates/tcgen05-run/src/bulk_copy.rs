@@ -61,7 +61,7 @@ pub(crate) struct Pending {
 pub(crate) const SQRT_NEGATIVE_F64: u64 = 0xFFF8_0000_0000_0000;
 
 /// `sqrt` or `rcp` with a rounding (PTX ISA 9.7.3.16, 9.7.3.15): the IEEE 754 correctly rounded
-/// result (`.rn` here, the directed roundings in [`crate::directed`]).
+/// result (`.rn` here, the directed roundings in `directed.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RoundedFn {
     /// `sqrt` (true) or `rcp`.
@@ -70,7 +70,7 @@ pub struct RoundedFn {
     pub ty: Ty,
     /// `.ftz` (f32).
     pub ftz: bool,
-    /// The rounding (`.rn`, or a directed one: [`crate::directed`]).
+    /// The rounding (`.rn`, or a directed one: `directed.rs`).
     pub rnd: crate::op::Rnd,
     /// Destination slot.
     pub d: u32,

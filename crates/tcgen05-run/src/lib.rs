@@ -3,13 +3,16 @@
 //! A [`Module`] is read once: every instruction is decoded into a typed [`op::Op`] (registers
 //! resolved to slots, immediates parsed, types and modifiers as enums), and anything the
 //! interpreter does not model is refused by name and line before the run starts. [`launch`]
-//! then runs a grid of CTAs, warps of 32 threads with per-thread program counters (min-PC
-//! reconvergence), `bar.sync`, `shfl.sync`, loads and stores of the parameter, global and shared
-//! state spaces, integer and floating-point arithmetic with the GPU's results (canonical NaNs,
-//! `.ftz`, `.sat`) and conversions through the core's exact number formats.
+//! then runs a grid of clusters of CTAs (the CTAs of a cluster interleaved, with distributed
+//! shared memory, `barrier.cluster` and multicast copies), warps of 32 threads with per-thread
+//! program counters (min-PC reconvergence), `bar.sync`, `shfl.sync`, warp votes and reductions,
+//! device function calls, atomics, loads and stores of every state space (generic addresses
+//! included), integer and floating-point arithmetic with the GPU's results (canonical NaNs,
+//! `.ftz`, `.sat`, every rounding) and conversions through the core's exact number formats.
 //!
 //! What is modelled and what is refused: see this crate's README.md. Proof: the Triton kernels
-//! of `hw/run/ptx` give the same output bytes here as on a Hopper GPU (`tests/hopper.rs`).
+//! of `hw/run/ptx` give the same output bytes here as on a Hopper GPU (`tests/hopper.rs`), and
+//! so do the kernels of `hw/run/breadth` (`tests/breadth.rs`).
 //!
 //! # Example
 //! ```

@@ -2,9 +2,12 @@
 //! decoded instructions, and its `.shared` / `.global` variables (PTX ISA 5 and 11).
 //!
 //! Directives the run does not need are skipped knowingly: `.loc`, `.file`, `.section` (debug
-//! data), `.pragma`, the performance directives of a header (`.maxntid`, `.reqntid`, ...). Any
-//! other directive, a `.func` (calls are not modelled yet) or a state space the run does not
-//! model stops the read with [`RunError::Unsupported`].
+//! data), `.pragma`, the performance directives of a header (`.maxntid`, `.reqntid`, ...); the
+//! cluster directives (`.reqnctapercluster`, `.explicitcluster`) are read. Device functions
+//! (`.func`) are read with their `.param` lists and linked into every kernel
+//! ([`crate::function`]); `.local` and call-site `.param` variables are placed in each thread's
+//! memory. Any other directive or a state space the run does not model stops the read with
+//! [`RunError::Unsupported`].
 
 use std::collections::HashMap;
 
