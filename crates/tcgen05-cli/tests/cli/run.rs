@@ -109,13 +109,13 @@ fn refusals_are_named() {
     let dir = std::env::temp_dir().join(format!("tcgen05-run-u-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let f = dir.join("k.ptx");
-    std::fs::write(&f, ".version 8.0\n.target sm_90a\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 %r<2>;\nvote.sync.ballot.b32 %r1, 1, -1;\nret;\n}\n").expect("write");
+    std::fs::write(&f, ".version 8.0\n.target sm_90a\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 %r<2>;\nex2.approx.f32 %r1, %r1;\nret;\n}\n").expect("write");
     let fs = f.to_string_lossy().into_owned();
     let r = run(&["run", &fs, "--kernel", "k", "--grid", "1", "--block", "32"]);
     r.code(2);
     assert!(
         r.stderr
-            .contains("line 7: `vote.sync.ballot.b32` is not supported"),
+            .contains("line 7: `ex2.approx.f32` is not supported"),
         "{}",
         r.stderr
     );
