@@ -74,7 +74,10 @@ fn cluster_instructions_check_their_operands() {
         Err(RunError::Invalid { line: 10, .. })
     ));
     // mapa to a rank outside a cluster of 2.
-    let m = module("", "mov.u32 %r1, s;\nmapa.shared::cluster.u32 %r2, %r1, 2;\nret;");
+    let m = module(
+        "",
+        "mov.u32 %r1, s;\nmapa.shared::cluster.u32 %r2, %r1, 2;\nret;",
+    );
     assert!(matches!(
         run(&m, &config(2, 2)),
         Err(RunError::Invalid { line: 11, .. })
