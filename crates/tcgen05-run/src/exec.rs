@@ -316,19 +316,12 @@ fn step(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, active: u32, exec: u32) -> Res
         }
         OpKind::Call(c) => {
             let bytes = cta.kernel.call_bytes as usize;
-            return function::call(
-                w,
-                n,
-                bytes,
-                w.pc[active.trailing_zeros() as usize],
-                c,
-                active,
-                exec,
-            );
+            let at = w.pc[active.trailing_zeros() as usize];
+            return function::call(w, (op.line, at), (n, bytes), c, active, exec);
         }
         OpKind::Ret => {
             let bytes = cta.kernel.call_bytes as usize;
-            return function::ret(w, op, n, bytes, active, exec);
+            return function::ret(w, n, bytes, active, exec);
         }
         OpKind::Shfl { .. } => shfl(cta, w, op, exec)?,
         OpKind::Elect { d, p, mask } => {

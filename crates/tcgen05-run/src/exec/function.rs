@@ -5,7 +5,6 @@ use super::{lanes, State, Warp, WARP};
 use crate::error::RunError;
 use crate::function::{Call, CALL_BASE, MAX_DEPTH};
 use crate::memory::{read_window, write_window};
-use crate::op::Op;
 
 /// One activation of a device function: where to return, and what the call saved.
 #[derive(Clone, Debug, Default)]
@@ -28,9 +27,8 @@ fn area(w: &mut Warp, bytes: usize, l: usize) -> &mut [u8] {
 /// `call` for the threads of `exec`; the others of `active` move on.
 pub(super) fn call(
     w: &mut Warp,
-    nregs: usize,
-    bytes: usize,
-    at: usize,
+    (line, at): (u32, usize),
+    (nregs, bytes): (usize, usize),
     c: &Call,
     active: u32,
     exec: u32,
@@ -42,7 +40,7 @@ pub(super) fn call(
         }
         if w.frames[l].len() >= MAX_DEPTH {
             return Err(RunError::Unsupported {
-                line: 0,
+                line,
                 what: format!("call of {}", c.callee),
                 why: "calls nested deeper than 4096 (an unbounded recursion?)",
             });
@@ -74,7 +72,6 @@ pub(super) fn call(
 /// `ret` from a device function for the threads of `exec`.
 pub(super) fn ret(
     w: &mut Warp,
-    op: &Op,
     nregs: usize,
     bytes: usize,
     active: u32,
@@ -106,7 +103,6 @@ pub(super) fn ret(
         w.regs[at..at + saved.len()].copy_from_slice(saved);
         w.pc[l] = f.at + 1;
     }
-    let _ = op;
     Ok(())
 }
 
