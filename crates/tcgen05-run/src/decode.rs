@@ -911,7 +911,9 @@ fn fence(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
         &["cta"],
         &["gl"],
     ];
-    if known.contains(&q) {
+    if q.first() == Some(&"proxy") && known.contains(&q) {
+        Ok(OpKind::FenceProxyAsync)
+    } else if known.contains(&q) {
         Ok(OpKind::Fence)
     } else {
         Err(d.unsupported(d.ins.opcode, "fence form not modelled"))

@@ -8,18 +8,21 @@
 //! `bar.sync` blocks the threads that reach it until every thread of the CTA that has not
 //! exited waits there (PTX ISA 9.7.13.1); a CTA in which no warp can move is reported.
 
-use crate::error::RunError;
+use crate::error::{Blocked, RunError};
 use crate::float::{f32_binary, f32_fma, f32_to_16, f32_to_f8, ftz32, NAN32};
+use crate::host::Hooks;
 use crate::int::{self, mask, sext};
 use crate::memory::{read_window, write_window, Global};
 use crate::module::Kernel;
+use crate::observe::{Access, AsyncKind, Event, Observer, Proxy, Space as Seen};
 use crate::op::PARAM_WINDOW;
 use crate::op::{
     Addr, BoolOp, Cmp, Conv, FloatOp, IRnd, Op, OpKind, Rnd, ShflMode, Space, Special, Src, Ty,
     UCmp,
 };
+use crate::schedule::Schedule;
 use crate::tensor_map::{perform, Copy, TensorMap, TAG};
-use crate::wgmma::{complete, Pending, Queue};
+use crate::wgmma::{complete, operand_bytes, Pending, Queue};
 use std::collections::HashMap;
 use tcgen05::emulator::Cta as EmuCta;
 use tcgen05::numerics::Format;
@@ -78,6 +81,8 @@ struct Warp {
     pc: [usize; WARP],
     state: [State; WARP],
     regs: Vec<u64>,
+    /// Polling an mbarrier that has not changed phase: (address, phase seen, pc of the wait).
+    spin: Option<(u32, u64, usize)>,
 }
 
 /// Everything a warp's instruction may touch besides its own registers.
@@ -97,6 +102,19 @@ struct Cta<'a> {
     mbars: HashMap<u32, Mbar>,
     /// Bulk tensor copies issued and not yet performed.
     copies: Vec<Copy>,
+    /// The observer of accesses and events, if any.
+    obs: Option<&'a mut dyn Observer>,
+    /// The schedule.
+    sched: Schedule,
+    /// The next asynchronous operation's id.
+    next_async: u64,
+}
+
+/// Reports an event to the observer, if any.
+fn emit(cta: &mut Cta<'_>, e: &Event<'_>) {
+    if let Some(o) = cta.obs.as_deref_mut() {
+        o.event(e);
+    }
 }
 
 /// The state of one mbarrier (PTX ISA 9.7.13.15.1): arrivals expected per phase, arrivals
@@ -128,8 +146,10 @@ pub(crate) fn run(
     global: &mut Global,
     maps: &[(TensorMap, u64)],
     limits: Limits,
+    mut hooks: Hooks<'_>,
 ) -> Result<Stats, RunError> {
     let mut stats = Stats::default();
+    let mut sched = Schedule::new(hooks.seed);
     let shared_bytes = (kernel.static_shared + dynamic_shared) as usize;
     for z in 0..shape.grid[2] {
         for y in 0..shape.grid[1] {
@@ -146,8 +166,28 @@ pub(crate) fn run(
                     maps,
                     mbars: HashMap::new(),
                     copies: Vec::new(),
+                    obs: match hooks.observer {
+                        Some(ref mut o) => Some(&mut **o as &mut dyn Observer),
+                        None => None,
+                    },
+                    sched: std::mem::take(&mut sched),
+                    next_async: 0,
                 };
-                run_cta(&mut cta, &mut stats, limits)?;
+                let threads = shape.block.iter().product();
+                let linear = (u64::from(z) * u64::from(shape.grid[1]) + u64::from(y))
+                    * u64::from(shape.grid[0])
+                    + u64::from(x);
+                emit(
+                    &mut cta,
+                    &Event::CtaStart {
+                        cta: linear,
+                        threads,
+                    },
+                );
+                let result = run_cta(&mut cta, &mut stats, limits);
+                emit(&mut cta, &Event::CtaEnd);
+                sched = cta.sched;
+                result?;
                 stats.ctas += 1;
             }
         }
@@ -165,6 +205,7 @@ fn run_cta(cta: &mut Cta<'_>, stats: &mut Stats, limits: Limits) -> Result<(), R
             state: [State::Run; WARP],
             regs: vec![0; WARP * cta.nregs],
             wgmma: Queue::default(),
+            spin: None,
         })
         .collect();
     for w in &mut warps {
@@ -174,7 +215,14 @@ fn run_cta(cta: &mut Cta<'_>, stats: &mut Stats, limits: Limits) -> Result<(), R
     }
     loop {
         let mut progressed = false;
-        for w in &mut warps {
+        for i in cta.sched.order(warps.len()) {
+            let w = &mut warps[i];
+            if let Some((at, phase, _)) = w.spin {
+                if cta.mbars.get(&at).map(|m| m.phase) == Some(phase) {
+                    continue;
+                }
+                w.spin = None;
+            }
             progressed |= run_warp(cta, w, stats, limits)?;
         }
         let live = count(&warps, |s| s != State::Exited);
@@ -185,15 +233,64 @@ fn run_cta(cta: &mut Cta<'_>, stats: &mut Stats, limits: Limits) -> Result<(), R
             release_barrier(cta, &mut warps);
             progressed = true;
         }
+        if let Some(i) = cta.sched.early(cta.copies.len()) {
+            complete_copy(cta, i)?;
+            progressed = true;
+        }
         if !progressed {
-            return Err(RunError::NoProgress {
-                cta: cta.ctaid,
-                waiting: format!(
-                    "{live} threads have not exited and none can run (a barrier some thread never reaches)"
-                ),
-            });
+            if cta.copies.is_empty() {
+                let blocked = blocked(cta, &warps);
+                emit(cta, &Event::Deadlock { warps: &blocked });
+                return Err(RunError::Deadlock {
+                    cta: cta.ctaid,
+                    warps: blocked,
+                });
+            }
+            let i = cta.sched.pick(cta.copies.len());
+            complete_copy(cta, i)?;
         }
     }
+}
+
+/// Each blocked warp of a CTA in which nothing can move: its line and what it waits for.
+fn blocked(cta: &Cta<'_>, warps: &[Warp]) -> Vec<Blocked> {
+    let mut out = Vec::new();
+    let live = count(warps, |s| s != State::Exited);
+    let at_barrier = count(warps, |s| s == State::Barrier);
+    for w in warps {
+        let pc = (0..WARP)
+            .filter(|&l| w.state[l] != State::Exited)
+            .map(|l| w.pc[l])
+            .min();
+        let Some(pc) = pc else { continue };
+        let (pc, waits_for, mbar) = match w.spin {
+            Some((at, phase, wpc)) => {
+                let m = cta.mbars.get(&at);
+                let what = m.map_or_else(String::new, |m| {
+                    format!(
+                        ": {} of {} arrivals pending, tx-count {}",
+                        m.pending, m.expected, m.tx
+                    )
+                });
+                let why = format!(
+                    "polls the mbarrier at shared 0x{at:x} for the end of phase {phase}{what}"
+                );
+                (wpc, why, Some(at))
+            }
+            None => (
+                pc,
+                format!("bar.sync 0: {at_barrier} of {live} live threads arrived"),
+                None,
+            ),
+        };
+        out.push(Blocked {
+            warp: w.id,
+            line: cta.kernel.ops[pc].line,
+            waits_for,
+            mbar,
+        });
+    }
+    out
 }
 
 fn count(warps: &[Warp], f: impl Fn(State) -> bool) -> usize {
@@ -203,7 +300,24 @@ fn count(warps: &[Warp], f: impl Fn(State) -> bool) -> usize {
         .sum()
 }
 
-fn release_barrier(_cta: &Cta<'_>, warps: &mut [Warp]) {
+fn release_barrier(cta: &mut Cta<'_>, warps: &mut [Warp]) {
+    if cta.obs.is_some() {
+        let mut threads = Vec::new();
+        let mut line = 0;
+        for w in warps.iter() {
+            for l in (0..WARP).filter(|&l| w.state[l] == State::Barrier) {
+                threads.push(w.id * WARP as u32 + l as u32);
+                line = cta.kernel.ops[w.pc[l]].line;
+            }
+        }
+        emit(
+            cta,
+            &Event::BarSync {
+                line,
+                threads: &threads,
+            },
+        );
+    }
     for w in warps {
         for l in 0..WARP {
             if w.state[l] == State::Barrier {
@@ -222,9 +336,8 @@ fn run_warp(
     stats: &mut Stats,
     limits: Limits,
 ) -> Result<bool, RunError> {
-    const QUANTUM: u32 = 10_000;
     let mut ran = false;
-    for _ in 0..QUANTUM {
+    for _ in 0..cta.sched.quantum() {
         let Some(pc) = (0..WARP)
             .filter(|&l| w.state[l] == State::Run)
             .map(|l| w.pc[l])
@@ -249,6 +362,16 @@ fn run_warp(
         let exec = guard_mask(w, cta.nregs, op, active);
         stats.thread_instructions += u64::from(exec.count_ones());
         step(cta, w, op, active, exec)?;
+        if let OpKind::MbarTryWait { p, addr, .. } = op.kind {
+            // A poll that failed in every thread waits for the mbarrier to change phase.
+            let failed = lanes(exec).all(|l| w.regs[l * cta.nregs + p as usize] == 0);
+            if let Some(l) = lanes(exec).next().filter(|_| failed) {
+                let at = (address(cta, w, l, addr) & 0xFFFF_FFFF) as u32;
+                let phase = cta.mbars.get(&at).map_or(0, |m| m.phase);
+                w.spin = Some((at, phase, pc));
+                break;
+            }
+        }
     }
     Ok(ran)
 }
@@ -531,6 +654,12 @@ fn lane_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), Run
             (*d, convert(op.line, *conv, v(*a), bv)?)
         }
         OpKind::Ld { .. } | OpKind::St { .. } => return memory_op(cta, w, op, l),
+        OpKind::FenceProxyAsync => {
+            let thread = w.id * WARP as u32 + l as u32;
+            let line = op.line;
+            emit(cta, &Event::FenceProxyAsync { thread, line });
+            return Ok(());
+        }
         OpKind::Bfe { ty, d, a, b, c } => (*d, bfe(*ty, v(*a), v(*b), v(*c))),
         OpKind::Cvta {
             d,
@@ -579,6 +708,13 @@ fn memory_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), R
             if d.len() > 1 {
                 vector_align(op.line, *space, at, size * d.len() as u32)?;
             }
+            observe(
+                cta,
+                w,
+                l,
+                op.line,
+                (*space, at, size * d.len() as u32, false),
+            );
             for (i, dst) in d.iter().enumerate() {
                 let x = load(cta, op.line, *space, at + u64::from(size) * i as u64, size)?;
                 let x = if ty.signed() {
@@ -598,6 +734,13 @@ fn memory_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), R
             if a.len() > 1 {
                 vector_align(op.line, *space, at, size * a.len() as u32)?;
             }
+            observe(
+                cta,
+                w,
+                l,
+                op.line,
+                (*space, at, size * a.len() as u32, true),
+            );
             let vals: Vec<u64> = a.iter().map(|s| v(cta, w, *s)).collect();
             for (i, x) in vals.into_iter().enumerate() {
                 store(
@@ -613,6 +756,27 @@ fn memory_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), R
         }
         _ => Ok(()),
     }
+}
+
+/// Reports a generic-proxy access of one lane: (space, address, bytes, write).
+fn observe(cta: &mut Cta<'_>, w: &Warp, l: usize, line: u32, a: (Space, u64, u32, bool)) {
+    let Some(o) = cta.obs.as_deref_mut() else {
+        return;
+    };
+    let (space, address) = match a.0 {
+        Space::Global => (Seen::Global, a.1),
+        Space::Shared => (Seen::Shared, a.1 & 0xFFFF_FFFF),
+        _ => return,
+    };
+    o.access(&Access {
+        space,
+        address,
+        size: a.2,
+        write: a.3,
+        line,
+        thread: w.id * WARP as u32 + l as u32,
+        proxy: Proxy::Generic,
+    });
 }
 
 /// `fma.rn` of one lane: f64 through the host's fused multiply-add, f32 through `f32_fma` with
@@ -661,8 +825,19 @@ fn mbarrier_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(),
     match &op.kind {
         OpKind::MbarInit { addr, count } => {
             let c = val(cta, w, n, l, *count);
+            let mbar = shared_at(cta, *addr);
+            let (thread, line) = (w.id * WARP as u32 + l as u32, op.line);
+            emit(
+                cta,
+                &Event::MbarInit {
+                    thread,
+                    line,
+                    mbar,
+                    count: c,
+                },
+            );
             cta.mbars.insert(
-                shared_at(cta, *addr),
+                mbar,
                 Mbar {
                     expected: c,
                     pending: c,
@@ -674,6 +849,17 @@ fn mbarrier_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(),
         OpKind::MbarArrive { addr, tx, state } => {
             let at = shared_at(cta, *addr);
             let bytes = tx.map_or(0, |t| val(cta, w, n, l, t) as i64);
+            let (thread, line) = (w.id * WARP as u32 + l as u32, op.line);
+            let tx = bytes as u64;
+            emit(
+                cta,
+                &Event::MbarArrive {
+                    thread,
+                    line,
+                    mbar: at,
+                    tx,
+                },
+            );
             let m = cta
                 .mbars
                 .get_mut(&at)
@@ -689,14 +875,25 @@ fn mbarrier_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(),
         OpKind::MbarTryWait { p, addr, parity } => {
             let at = shared_at(cta, *addr);
             let want = val(cta, w, n, l, *parity) & 1;
-            perform_copies(cta, at)?;
             let m = cta
                 .mbars
                 .get_mut(&at)
                 .ok_or_else(|| no_mbarrier(op.line, at))?;
             m.settle();
-            let phase = m.phase;
-            w.regs[l * n + *p as usize] = u64::from(phase & 1 != want);
+            let done = m.phase & 1 != want;
+            w.regs[l * n + *p as usize] = u64::from(done);
+            let (thread, line) = (w.id * WARP as u32 + l as u32, op.line);
+            let parity = want;
+            emit(
+                cta,
+                &Event::MbarWait {
+                    thread,
+                    line,
+                    mbar: at,
+                    parity,
+                    done,
+                },
+            );
         }
         OpKind::MbarInval { addr } => {
             let at = shared_at(cta, *addr);
@@ -729,7 +926,25 @@ fn mbarrier_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(),
                 coords,
                 dst: shared_at(cta, *dst),
                 mbar: shared_at(cta, *mbar),
+                id: cta.next_async,
             };
+            cta.next_async += 1;
+            let kind = AsyncKind::TensorCopy {
+                dst: copy.dst,
+                bytes: cta.maps[copy.map].0.box_bytes(),
+                mbar: copy.mbar,
+            };
+            let (id, thread) = (copy.id, w.id * WARP as u32 + l as u32);
+            let threads = [thread];
+            emit(
+                cta,
+                &Event::AsyncIssue {
+                    id,
+                    line: op.line,
+                    kind,
+                    threads: &threads,
+                },
+            );
             cta.copies.push(copy);
         }
         _ => {}
@@ -737,15 +952,31 @@ fn mbarrier_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(),
     Ok(())
 }
 
-/// Performs, in issue order, every pending copy that completes its transactions on the
-/// mbarrier at `at`: as late as PTX allows, when a thread waits for it.
-fn perform_copies(cta: &mut Cta<'_>, at: u32) -> Result<(), RunError> {
-    let (mine, rest): (Vec<Copy>, Vec<Copy>) = std::mem::take(&mut cta.copies)
-        .into_iter()
-        .partition(|c| c.mbar == at);
-    cta.copies = rest;
-    for c in mine {
+/// Performs pending copy `i` and completes its transactions on its mbarrier; the schedule
+/// chooses when (by default, when no warp can move without it).
+fn complete_copy(cta: &mut Cta<'_>, i: usize) -> Result<(), RunError> {
+    let c = cta.copies.remove(i);
+    let at = c.mbar;
+    {
         let (map, base) = &cta.maps[c.map];
+        let bytes = map.box_bytes();
+        if let Some(o) = cta.obs.as_deref_mut() {
+            o.event(&Event::AsyncPerform { id: c.id });
+            o.access(&Access {
+                space: Seen::Shared,
+                address: u64::from(c.dst),
+                size: bytes as u32,
+                write: true,
+                line: c.line,
+                thread: 0,
+                proxy: Proxy::Async(c.id),
+            });
+            o.event(&Event::CompleteTx {
+                id: c.id,
+                mbar: at,
+                bytes,
+            });
+        }
         let global = &*cta.global;
         let line = c.line;
         perform(map, *base, &c, &mut cta.shared, &mut |a, s| {
@@ -816,7 +1047,23 @@ fn warp_wgmma(cta: &mut Cta<'_>, w: &mut Warp, op: &Op) -> Result<(), RunError> 
                 b_desc: uniform(*b_desc)?,
                 accumulate: uniform(*scale_d)? & 1 == 1,
                 group: None,
+                id: cta.next_async,
             };
+            cta.next_async += 1;
+            if cta.obs.is_some() {
+                let threads: Vec<u32> = (0..WARP as u32).map(|l| w.id * WARP as u32 + l).collect();
+                let kind = AsyncKind::Wgmma { warp: w.id };
+                let (id, line) = (pending.id, op.line);
+                emit(
+                    cta,
+                    &Event::AsyncIssue {
+                        id,
+                        line,
+                        kind,
+                        threads: &threads,
+                    },
+                );
+            }
             w.wgmma.pending.push(pending);
         }
         OpKind::WgmmaCommit => w.wgmma.commit(),
@@ -825,13 +1072,44 @@ fn warp_wgmma(cta: &mut Cta<'_>, w: &mut Warp, op: &Op) -> Result<(), RunError> 
             if !done.is_empty() {
                 let emu = cta.emu.get_or_insert_with(|| Box::new(EmuCta::new()));
                 for p in &done {
+                    if let Some(o) = cta.obs.as_deref_mut() {
+                        wgmma_reads(o, p, w.id * WARP as u32);
+                    }
                     complete(emu, &cta.shared, p, (w.id % 4) as usize, &mut w.regs, n)?;
+                }
+                if let Some(o) = cta.obs.as_deref_mut() {
+                    let threads: Vec<u32> =
+                        (0..WARP as u32).map(|l| w.id * WARP as u32 + l).collect();
+                    for p in &done {
+                        let (id, line) = (p.id, op.line);
+                        o.event(&Event::AsyncWaited {
+                            id,
+                            line,
+                            threads: &threads,
+                        });
+                    }
                 }
             }
         }
         _ => {}
     }
     Ok(())
+}
+
+/// Reports an MMA's operand reads through the async proxy.
+fn wgmma_reads(o: &mut dyn Observer, p: &Pending, thread: u32) {
+    o.event(&Event::AsyncPerform { id: p.id });
+    for (address, size) in operand_bytes(p) {
+        o.access(&Access {
+            space: Seen::Shared,
+            address: u64::from(address),
+            size,
+            write: false,
+            line: p.line,
+            thread,
+            proxy: Proxy::Async(p.id),
+        });
+    }
 }
 
 fn float_binary(op: FloatOp, ty: Ty, a: u64, b: u64, ftz: bool, sat: bool) -> u64 {
