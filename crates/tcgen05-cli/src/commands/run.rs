@@ -8,6 +8,7 @@ use std::time::Instant;
 use tcgen05_run::{launch, Arg, Config, Limits, Module, Param, RunError};
 
 use super::npy_file;
+use super::run_hazards;
 use crate::args::number;
 use crate::args::run::RunArgs;
 use crate::render::{json_str, Ctx, Status};
@@ -215,7 +216,7 @@ fn write_outs(
     errors
 }
 
-fn usage(ctx: Ctx, errors: &[String], status: Status) -> io::Result<Status> {
+pub(super) fn usage(ctx: Ctx, errors: &[String], status: Status) -> io::Result<Status> {
     if ctx.json {
         let mut s = String::from("{\"ok\":false,\"errors\":[");
         for (i, e) in errors.iter().enumerate() {
@@ -244,6 +245,14 @@ pub fn run(ctx: Ctx, a: &RunArgs) -> io::Result<Status> {
         Ok(x) => x,
         Err(errors) => return usage(ctx, &errors, Status::Usage),
     };
+    if a.hazards {
+        let status = run_hazards::run(ctx, a, &module, &config, &mut args)?;
+        let errors = write_outs(a, &module, &args, &files);
+        if !errors.is_empty() {
+            return usage(ctx, &errors, Status::Usage);
+        }
+        return Ok(status);
+    }
     let start = Instant::now();
     let result = launch(&module, &a.kernel, &config, &mut args);
     let seconds = start.elapsed().as_secs_f64();
