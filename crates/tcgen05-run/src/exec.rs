@@ -8,13 +8,13 @@
 //! `bar.sync` blocks the threads that reach it until every thread of the CTA that has not
 //! exited waits there (PTX ISA 9.7.13.1); a CTA in which no warp can move is reported.
 
-use crate::error::{Blocked, RunError};
+use crate::error::RunError;
 use crate::float::{f32_binary, f32_fma, f32_to_16, f32_to_f8, ftz32, NAN32};
 use crate::host::Hooks;
 use crate::int::{self, mask, sext};
 use crate::memory::{read_window, write_window, Global};
 use crate::module::Kernel;
-use crate::observe::{Access, AsyncKind, Event, Observer, Proxy, Space as Seen};
+use crate::observe::{Event, Observer};
 use crate::op::PARAM_WINDOW;
 use crate::op::{
     Addr, BoolOp, Cmp, Conv, FloatOp, IRnd, Op, OpKind, Rnd, ShflMode, Space, Special, Src, Ty,
@@ -22,10 +22,13 @@ use crate::op::{
 };
 use crate::schedule::Schedule;
 use crate::tensor_map::{perform, Copy, TensorMap, TAG};
-use crate::wgmma::{complete, operand_bytes, Pending, Queue};
+use crate::wgmma::{complete, Pending, Queue};
 use std::collections::HashMap;
 use tcgen05::emulator::Cta as EmuCta;
 use tcgen05::numerics::Format;
+
+mod hooks;
+mod progress;
 
 /// Threads per warp.
 pub const WARP: usize = 32;
@@ -110,13 +113,6 @@ struct Cta<'a> {
     next_async: u64,
 }
 
-/// Reports an event to the observer, if any.
-fn emit(cta: &mut Cta<'_>, e: &Event<'_>) {
-    if let Some(o) = cta.obs.as_deref_mut() {
-        o.event(e);
-    }
-}
-
 /// The state of one mbarrier (PTX ISA 9.7.13.15.1): arrivals expected per phase, arrivals
 /// still pending, the transaction count, and the current phase.
 #[derive(Clone, Copy, Debug)]
@@ -173,20 +169,10 @@ pub(crate) fn run(
                     sched: std::mem::take(&mut sched),
                     next_async: 0,
                 };
-                let threads = shape.block.iter().product();
-                let linear = (u64::from(z) * u64::from(shape.grid[1]) + u64::from(y))
-                    * u64::from(shape.grid[0])
-                    + u64::from(x);
-                emit(
-                    &mut cta,
-                    &Event::CtaStart {
-                        cta: linear,
-                        threads,
-                    },
-                );
+                hooks::cta_start(&mut cta);
                 let result = run_cta(&mut cta, &mut stats, limits);
-                emit(&mut cta, &Event::CtaEnd);
-                sched = cta.sched;
+                hooks::emit(&mut cta, &Event::CtaEnd);
+                sched = std::mem::take(&mut cta.sched);
                 result?;
                 stats.ctas += 1;
             }
@@ -217,13 +203,9 @@ fn run_cta(cta: &mut Cta<'_>, stats: &mut Stats, limits: Limits) -> Result<(), R
         let mut progressed = false;
         for i in cta.sched.order(warps.len()) {
             let w = &mut warps[i];
-            if let Some((at, phase, _)) = w.spin {
-                if cta.mbars.get(&at).map(|m| m.phase) == Some(phase) {
-                    continue;
-                }
-                w.spin = None;
+            if !progress::polling(cta, w) {
+                progressed |= run_warp(cta, w, stats, limits)?;
             }
-            progressed |= run_warp(cta, w, stats, limits)?;
         }
         let live = count(&warps, |s| s != State::Exited);
         if live == 0 {
@@ -233,64 +215,8 @@ fn run_cta(cta: &mut Cta<'_>, stats: &mut Stats, limits: Limits) -> Result<(), R
             release_barrier(cta, &mut warps);
             progressed = true;
         }
-        if let Some(i) = cta.sched.early(cta.copies.len()) {
-            complete_copy(cta, i)?;
-            progressed = true;
-        }
-        if !progressed {
-            if cta.copies.is_empty() {
-                let blocked = blocked(cta, &warps);
-                emit(cta, &Event::Deadlock { warps: &blocked });
-                return Err(RunError::Deadlock {
-                    cta: cta.ctaid,
-                    warps: blocked,
-                });
-            }
-            let i = cta.sched.pick(cta.copies.len());
-            complete_copy(cta, i)?;
-        }
+        progress::complete_pending(cta, &warps, progressed)?;
     }
-}
-
-/// Each blocked warp of a CTA in which nothing can move: its line and what it waits for.
-fn blocked(cta: &Cta<'_>, warps: &[Warp]) -> Vec<Blocked> {
-    let mut out = Vec::new();
-    let live = count(warps, |s| s != State::Exited);
-    let at_barrier = count(warps, |s| s == State::Barrier);
-    for w in warps {
-        let pc = (0..WARP)
-            .filter(|&l| w.state[l] != State::Exited)
-            .map(|l| w.pc[l])
-            .min();
-        let Some(pc) = pc else { continue };
-        let (pc, waits_for, mbar) = match w.spin {
-            Some((at, phase, wpc)) => {
-                let m = cta.mbars.get(&at);
-                let what = m.map_or_else(String::new, |m| {
-                    format!(
-                        ": {} of {} arrivals pending, tx-count {}",
-                        m.pending, m.expected, m.tx
-                    )
-                });
-                let why = format!(
-                    "polls the mbarrier at shared 0x{at:x} for the end of phase {phase}{what}"
-                );
-                (wpc, why, Some(at))
-            }
-            None => (
-                pc,
-                format!("bar.sync 0: {at_barrier} of {live} live threads arrived"),
-                None,
-            ),
-        };
-        out.push(Blocked {
-            warp: w.id,
-            line: cta.kernel.ops[pc].line,
-            waits_for,
-            mbar,
-        });
-    }
-    out
 }
 
 fn count(warps: &[Warp], f: impl Fn(State) -> bool) -> usize {
@@ -301,23 +227,7 @@ fn count(warps: &[Warp], f: impl Fn(State) -> bool) -> usize {
 }
 
 fn release_barrier(cta: &mut Cta<'_>, warps: &mut [Warp]) {
-    if cta.obs.is_some() {
-        let mut threads = Vec::new();
-        let mut line = 0;
-        for w in warps.iter() {
-            for l in (0..WARP).filter(|&l| w.state[l] == State::Barrier) {
-                threads.push(w.id * WARP as u32 + l as u32);
-                line = cta.kernel.ops[w.pc[l]].line;
-            }
-        }
-        emit(
-            cta,
-            &Event::BarSync {
-                line,
-                threads: &threads,
-            },
-        );
-    }
+    hooks::bar_sync(cta, warps);
     for w in warps {
         for l in 0..WARP {
             if w.state[l] == State::Barrier {
@@ -362,15 +272,8 @@ fn run_warp(
         let exec = guard_mask(w, cta.nregs, op, active);
         stats.thread_instructions += u64::from(exec.count_ones());
         step(cta, w, op, active, exec)?;
-        if let OpKind::MbarTryWait { p, addr, .. } = op.kind {
-            // A poll that failed in every thread waits for the mbarrier to change phase.
-            let failed = lanes(exec).all(|l| w.regs[l * cta.nregs + p as usize] == 0);
-            if let Some(l) = lanes(exec).next().filter(|_| failed) {
-                let at = (address(cta, w, l, addr) & 0xFFFF_FFFF) as u32;
-                let phase = cta.mbars.get(&at).map_or(0, |m| m.phase);
-                w.spin = Some((at, phase, pc));
-                break;
-            }
+        if progress::failed_poll(cta, w, op, exec, pc) {
+            break;
         }
     }
     Ok(ran)
@@ -655,9 +558,8 @@ fn lane_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), Run
         }
         OpKind::Ld { .. } | OpKind::St { .. } => return memory_op(cta, w, op, l),
         OpKind::FenceProxyAsync => {
-            let thread = w.id * WARP as u32 + l as u32;
-            let line = op.line;
-            emit(cta, &Event::FenceProxyAsync { thread, line });
+            let (thread, line) = (hooks::tid(w, l), op.line);
+            hooks::emit(cta, &Event::FenceProxyAsync { thread, line });
             return Ok(());
         }
         OpKind::Bfe { ty, d, a, b, c } => (*d, bfe(*ty, v(*a), v(*b), v(*c))),
@@ -708,13 +610,8 @@ fn memory_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), R
             if d.len() > 1 {
                 vector_align(op.line, *space, at, size * d.len() as u32)?;
             }
-            observe(
-                cta,
-                w,
-                l,
-                op.line,
-                (*space, at, size * d.len() as u32, false),
-            );
+            let bytes = size * d.len() as u32;
+            hooks::access(cta, w, l, op.line, (*space, at, bytes, false));
             for (i, dst) in d.iter().enumerate() {
                 let x = load(cta, op.line, *space, at + u64::from(size) * i as u64, size)?;
                 let x = if ty.signed() {
@@ -734,13 +631,8 @@ fn memory_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), R
             if a.len() > 1 {
                 vector_align(op.line, *space, at, size * a.len() as u32)?;
             }
-            observe(
-                cta,
-                w,
-                l,
-                op.line,
-                (*space, at, size * a.len() as u32, true),
-            );
+            let bytes = size * a.len() as u32;
+            hooks::access(cta, w, l, op.line, (*space, at, bytes, true));
             let vals: Vec<u64> = a.iter().map(|s| v(cta, w, *s)).collect();
             for (i, x) in vals.into_iter().enumerate() {
                 store(
@@ -756,27 +648,6 @@ fn memory_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), R
         }
         _ => Ok(()),
     }
-}
-
-/// Reports a generic-proxy access of one lane: (space, address, bytes, write).
-fn observe(cta: &mut Cta<'_>, w: &Warp, l: usize, line: u32, a: (Space, u64, u32, bool)) {
-    let Some(o) = cta.obs.as_deref_mut() else {
-        return;
-    };
-    let (space, address) = match a.0 {
-        Space::Global => (Seen::Global, a.1),
-        Space::Shared => (Seen::Shared, a.1 & 0xFFFF_FFFF),
-        _ => return,
-    };
-    o.access(&Access {
-        space,
-        address,
-        size: a.2,
-        write: a.3,
-        line,
-        thread: w.id * WARP as u32 + l as u32,
-        proxy: Proxy::Generic,
-    });
 }
 
 /// `fma.rn` of one lane: f64 through the host's fused multiply-add, f32 through `f32_fma` with
@@ -825,17 +696,14 @@ fn mbarrier_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(),
     match &op.kind {
         OpKind::MbarInit { addr, count } => {
             let c = val(cta, w, n, l, *count);
-            let mbar = shared_at(cta, *addr);
-            let (thread, line) = (w.id * WARP as u32 + l as u32, op.line);
-            emit(
-                cta,
-                &Event::MbarInit {
-                    thread,
-                    line,
-                    mbar,
-                    count: c,
-                },
-            );
+            let (mbar, thread, line) = (shared_at(cta, *addr), hooks::tid(w, l), op.line);
+            let e = Event::MbarInit {
+                thread,
+                line,
+                mbar,
+                count: c,
+            };
+            hooks::emit(cta, &e);
             cta.mbars.insert(
                 mbar,
                 Mbar {
@@ -849,9 +717,8 @@ fn mbarrier_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(),
         OpKind::MbarArrive { addr, tx, state } => {
             let at = shared_at(cta, *addr);
             let bytes = tx.map_or(0, |t| val(cta, w, n, l, t) as i64);
-            let (thread, line) = (w.id * WARP as u32 + l as u32, op.line);
-            let tx = bytes as u64;
-            emit(
+            let (thread, line, tx) = (hooks::tid(w, l), op.line, bytes as u64);
+            hooks::emit(
                 cta,
                 &Event::MbarArrive {
                     thread,
@@ -882,9 +749,8 @@ fn mbarrier_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(),
             m.settle();
             let done = m.phase & 1 != want;
             w.regs[l * n + *p as usize] = u64::from(done);
-            let (thread, line) = (w.id * WARP as u32 + l as u32, op.line);
-            let parity = want;
-            emit(
+            let (thread, line, parity) = (hooks::tid(w, l), op.line, want);
+            hooks::emit(
                 cta,
                 &Event::MbarWait {
                     thread,
@@ -929,22 +795,7 @@ fn mbarrier_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(),
                 id: cta.next_async,
             };
             cta.next_async += 1;
-            let kind = AsyncKind::TensorCopy {
-                dst: copy.dst,
-                bytes: cta.maps[copy.map].0.box_bytes(),
-                mbar: copy.mbar,
-            };
-            let (id, thread) = (copy.id, w.id * WARP as u32 + l as u32);
-            let threads = [thread];
-            emit(
-                cta,
-                &Event::AsyncIssue {
-                    id,
-                    line: op.line,
-                    kind,
-                    threads: &threads,
-                },
-            );
+            hooks::copy_issued(cta, &copy, hooks::tid(w, l));
             cta.copies.push(copy);
         }
         _ => {}
@@ -953,30 +804,13 @@ fn mbarrier_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(),
 }
 
 /// Performs pending copy `i` and completes its transactions on its mbarrier; the schedule
-/// chooses when (by default, when no warp can move without it).
+/// chooses when (by default, when no warp can move without it: as late as PTX allows).
 fn complete_copy(cta: &mut Cta<'_>, i: usize) -> Result<(), RunError> {
     let c = cta.copies.remove(i);
     let at = c.mbar;
     {
+        hooks::copy_performed(cta, &c, cta.maps[c.map].0.box_bytes());
         let (map, base) = &cta.maps[c.map];
-        let bytes = map.box_bytes();
-        if let Some(o) = cta.obs.as_deref_mut() {
-            o.event(&Event::AsyncPerform { id: c.id });
-            o.access(&Access {
-                space: Seen::Shared,
-                address: u64::from(c.dst),
-                size: bytes as u32,
-                write: true,
-                line: c.line,
-                thread: 0,
-                proxy: Proxy::Async(c.id),
-            });
-            o.event(&Event::CompleteTx {
-                id: c.id,
-                mbar: at,
-                bytes,
-            });
-        }
         let global = &*cta.global;
         let line = c.line;
         perform(map, *base, &c, &mut cta.shared, &mut |a, s| {
@@ -1050,66 +884,23 @@ fn warp_wgmma(cta: &mut Cta<'_>, w: &mut Warp, op: &Op) -> Result<(), RunError> 
                 id: cta.next_async,
             };
             cta.next_async += 1;
-            if cta.obs.is_some() {
-                let threads: Vec<u32> = (0..WARP as u32).map(|l| w.id * WARP as u32 + l).collect();
-                let kind = AsyncKind::Wgmma { warp: w.id };
-                let (id, line) = (pending.id, op.line);
-                emit(
-                    cta,
-                    &Event::AsyncIssue {
-                        id,
-                        line,
-                        kind,
-                        threads: &threads,
-                    },
-                );
-            }
+            hooks::wgmma_issued(cta, w, pending.id, op.line);
             w.wgmma.pending.push(pending);
         }
         OpKind::WgmmaCommit => w.wgmma.commit(),
         OpKind::WgmmaWait { n: keep } => {
             let done = w.wgmma.retire(*keep);
             if !done.is_empty() {
+                hooks::wgmma_retired(cta, w, &done, op.line);
                 let emu = cta.emu.get_or_insert_with(|| Box::new(EmuCta::new()));
                 for p in &done {
-                    if let Some(o) = cta.obs.as_deref_mut() {
-                        wgmma_reads(o, p, w.id * WARP as u32);
-                    }
                     complete(emu, &cta.shared, p, (w.id % 4) as usize, &mut w.regs, n)?;
-                }
-                if let Some(o) = cta.obs.as_deref_mut() {
-                    let threads: Vec<u32> =
-                        (0..WARP as u32).map(|l| w.id * WARP as u32 + l).collect();
-                    for p in &done {
-                        let (id, line) = (p.id, op.line);
-                        o.event(&Event::AsyncWaited {
-                            id,
-                            line,
-                            threads: &threads,
-                        });
-                    }
                 }
             }
         }
         _ => {}
     }
     Ok(())
-}
-
-/// Reports an MMA's operand reads through the async proxy.
-fn wgmma_reads(o: &mut dyn Observer, p: &Pending, thread: u32) {
-    o.event(&Event::AsyncPerform { id: p.id });
-    for (address, size) in operand_bytes(p) {
-        o.access(&Access {
-            space: Seen::Shared,
-            address: u64::from(address),
-            size,
-            write: false,
-            line: p.line,
-            thread,
-            proxy: Proxy::Async(p.id),
-        });
-    }
 }
 
 fn float_binary(op: FloatOp, ty: Ty, a: u64, b: u64, ftz: bool, sat: bool) -> u64 {
