@@ -134,6 +134,7 @@ impl Mbar {
 }
 
 /// Runs every CTA of the grid.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn run(
     kernel: &Kernel,
     shape: Shape,

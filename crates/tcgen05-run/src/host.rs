@@ -190,7 +190,7 @@ fn bind(k: &Kernel, args: &[Arg], global: &mut Global) -> Result<Bound, RunError
 ///
 /// # Errors
 /// [`RunError::NoKernel`], [`RunError::Launch`] and [`RunError::Argument`] before the run;
-/// [`RunError::Memory`], [`RunError::StepLimit`], [`RunError::NoProgress`] and
+/// [`RunError::Memory`], [`RunError::StepLimit`], [`RunError::Deadlock`] and
 /// [`RunError::Unsupported`] (a rounding not modelled) during it.
 pub fn launch(
     module: &Module,
