@@ -78,3 +78,34 @@ fn cost_of_hazard_tracking() {
         checked_total / plain_total
     );
 }
+
+/// `dot_tma` with its first `mbarrier.init` count raised from 1 to 2 (line 66 of the PTX):
+/// the first stage's phase never completes, so the run stops with a typed deadlock naming each
+/// of the 4 warps at the `try_wait` of line 235 (found in the PTX text below), not a hang.
+#[test]
+fn a_phase_that_never_completes_is_a_deadlock_not_a_hang() {
+    use tcgen05_run::{launch, RunError};
+    let mut c = cases()
+        .into_iter()
+        .find(|c| c.name == "dot_tma")
+        .expect("case");
+    let text = ptx("dot_tma");
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    assert!(lines[65].contains("mbarrier.init.shared::cta.b64 [%r6], 1;"));
+    lines[65] = lines[65].replace("[%r6], 1;", "[%r6], 2;");
+    let wait_line = 1 + lines
+        .iter()
+        .position(|l| l.contains("mbarrier.try_wait.parity"))
+        .expect("a try_wait") as u32;
+    let module = Module::read(&lines.join("\n")).expect("reads");
+    match launch(&module, "dot_tma", &c.config(), &mut c.args) {
+        Err(RunError::Deadlock { warps, .. }) => {
+            assert_eq!(warps.len(), 4);
+            for w in &warps {
+                assert_eq!(w.line, wait_line, "{w:?}");
+                assert!(w.waits_for.contains("1 of 2 arrivals pending"), "{w:?}");
+            }
+        }
+        other => panic!("expected a deadlock, got {other:?}"),
+    }
+}

@@ -29,7 +29,8 @@ struct Stamp {
     /// The asynchronous operation, for an async-proxy access.
     op: Option<u64>,
     /// The warp-instruction it belongs to: the lanes of one warp executing one instruction
-    /// together are one memory transaction, not racing with each other (rules.md H1).
+    /// together are one memory transaction, not racing with each other (the crate README,
+    /// "Hazards": a choice of this checker, pending a ruling).
     instance: u64,
 }
 
@@ -102,7 +103,8 @@ pub(crate) struct Tracker {
     mbars: HashMap<u32, MbarModel>,
     last_wait: HashMap<(u32, u32), (u32, i64)>,
     shared: Vec<Cell>,
-    global: HashMap<u64, Cell>,
+    /// Global memory's shadow in pages of 4096 bytes.
+    global: HashMap<u64, Vec<Cell>>,
     deadlocked: bool,
     /// Per warp: the current instruction instance, its line and the lanes seen in it.
     warp_instance: HashMap<u32, (u64, u32, u32)>,
@@ -282,14 +284,10 @@ impl Tracker {
     }
 
     fn on_access(&mut self, a: &Access) {
-        let (slot, vc, thread) = match a.proxy {
-            Proxy::Generic => (
-                a.thread as usize,
-                self.clocks[a.thread as usize].clone(),
-                a.thread,
-            ),
+        let (slot, thread) = match a.proxy {
+            Proxy::Generic => (a.thread as usize, a.thread),
             Proxy::Async(id) => match self.ops.get(&id) {
-                Some(op) => (op.slot, op.clock.clone(), op.thread),
+                Some(op) => (op.slot, op.thread),
                 None => return,
             },
         };
@@ -298,6 +296,10 @@ impl Tracker {
             self.pending_overlap(a);
         }
         let instance = self.instance(a, thread);
+        let vc: &Clock = match a.proxy {
+            Proxy::Generic => &self.clocks[a.thread as usize],
+            Proxy::Async(id) => &self.ops[&id].clock,
+        };
         let now = Stamp {
             instance,
             slot: slot as u32,
@@ -322,7 +324,13 @@ impl Tracker {
                     }
                     &mut self.shared[i]
                 }
-                Space::Global => self.global.entry(at).or_default(),
+                Space::Global => {
+                    let page = self
+                        .global
+                        .entry(at >> 12)
+                        .or_insert_with(|| vec![Cell::default(); 4096]);
+                    &mut page[(at & 0xFFF) as usize]
+                }
             };
             let ordered = |s: &Stamp| {
                 s.instance == now.instance
@@ -349,11 +357,12 @@ impl Tracker {
                 cell.reads.push(now);
             }
         }
+        let fenced = unfenced.map(|(w, _)| self.fenced(w.thread, w.clock, vc));
         for f in found {
             self.conflict(f, now, a.write, a.space);
         }
-        if let Some((w, at)) = unfenced {
-            if !self.fenced(w.thread, w.clock, &vc) {
+        if let (Some((w, at)), Some(false)) = (unfenced, fenced) {
+            {
                 self.report(Finding {
                     kind: HazardKind::MissingProxyFence,
                     line: a.line,
