@@ -81,8 +81,8 @@ fn deleted_barrier_is_a_data_race_across_its_line() {
     for h in hazards {
         assert_eq!(h["kind"], "data-race");
         let (a, b) = (
-            h["line"].as_u64().unwrap(),
-            h["other_line"].as_u64().unwrap(),
+            h["line"].as_u64().expect("line"),
+            h["other_line"].as_u64().expect("other_line"),
         );
         assert!(a.min(b) < 166 && 166 < a.max(b), "{h}");
         for key in ["thread", "other_thread", "address", "message", "source"] {
