@@ -216,7 +216,7 @@ fn write_outs(
     errors
 }
 
-pub(super) fn usage(ctx: Ctx, errors: &[String], status: Status) -> io::Result<Status> {
+fn usage(ctx: Ctx, errors: &[String], status: Status) -> io::Result<Status> {
     if ctx.json {
         let mut s = String::from("{\"ok\":false,\"errors\":[");
         for (i, e) in errors.iter().enumerate() {
@@ -246,7 +246,10 @@ pub fn run(ctx: Ctx, a: &RunArgs) -> io::Result<Status> {
         Err(errors) => return usage(ctx, &errors, Status::Usage),
     };
     if a.hazards {
-        let status = run_hazards::run(ctx, a, &module, &config, &mut args)?;
+        let status = match run_hazards::run(ctx, a, &module, &config, &mut args)? {
+            Ok(status) => status,
+            Err((e, status)) => return usage(ctx, &[e], status),
+        };
         let errors = write_outs(a, &module, &args, &files);
         if !errors.is_empty() {
             return usage(ctx, &errors, Status::Usage);

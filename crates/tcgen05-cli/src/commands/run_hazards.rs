@@ -9,7 +9,6 @@ use std::time::Instant;
 use tcgen05_run::hazard::{check, Finding, Options};
 use tcgen05_run::{Arg, Config, Module, RunError};
 
-use super::run::usage;
 use crate::args::run::RunArgs;
 use crate::render::{json_str, Ctx, Status};
 
@@ -46,17 +45,18 @@ fn finding_json(out: &mut String, f: &Finding, seed: u64) -> fmt::Result {
     out.write_char('}')
 }
 
-/// Runs the check and prints what it found; returns the exit status.
+/// Runs the check and prints what it found; returns the exit status, or the run's error and
+/// its status for the caller to render (a kernel the interpreter cannot run).
 ///
 /// # Errors
-/// When writing to stdout or stderr fails.
+/// When writing to stdout fails.
 pub fn run(
     ctx: Ctx,
     a: &RunArgs,
     module: &Module,
     config: &Config,
     args: &mut [Arg],
-) -> io::Result<Status> {
+) -> io::Result<Result<Status, (String, Status)>> {
     let start = Instant::now();
     let options = Options {
         schedules: a.schedules,
@@ -70,7 +70,7 @@ pub fn run(
                 }
                 _ => Status::Rule,
             };
-            return usage(ctx, &[e.to_string()], status);
+            return Ok(Err((e.to_string(), status)));
         }
     };
     let seconds = start.elapsed().as_secs_f64();
@@ -144,5 +144,5 @@ pub fn run(
         .map_err(fmt_err)?;
     }
     io::stdout().lock().write_all(out.as_bytes())?;
-    Ok(status)
+    Ok(Ok(status))
 }
