@@ -12,7 +12,7 @@ fn hopper_kernels_are_clean() {
     let schedules: u32 = std::env::var("HAZARD_SCHEDULES")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(3);
+        .unwrap_or(2);
     for mut c in cases() {
         let module = Module::read(&ptx(c.name)).expect("reads");
         let report = check(
