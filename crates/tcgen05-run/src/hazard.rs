@@ -11,6 +11,8 @@
 //! legal ones).
 
 mod clock;
+#[cfg(test)]
+mod tests;
 mod tracker;
 
 use crate::error::RunError;
