@@ -282,7 +282,9 @@ pub(crate) fn decode(
                 c: d.src(3)?,
             }
         }
-        "fence" | "membar" if misc::is_ordering(&q) => OpKind::Fence,
+        "fence" | "membar" if misc::is_ordering(&q) && !q.starts_with(&["proxy", "async"]) => {
+            OpKind::Fence
+        }
         "fence" | "membar" => fence(&d, &q)?,
         "nanosleep" | "prefetch" | "prefetchu" | "griddepcontrol" | "setmaxnreg" => {
             misc::no_effect(&d, &q)?
@@ -932,6 +934,7 @@ fn fence(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
     let known: &[&[&str]] = &[
         &["proxy", "async"],
         &["proxy", "async", "shared::cta"],
+        &["proxy", "async", "shared::cluster"],
         &["proxy", "async", "global"],
         &["mbarrier_init", "release", "cluster"],
         &["sc", "cta"],
@@ -941,7 +944,9 @@ fn fence(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
         &["cta"],
         &["gl"],
     ];
-    if known.contains(&q) {
+    if q.first() == Some(&"proxy") && known.contains(&q) {
+        Ok(OpKind::FenceProxyAsync)
+    } else if known.contains(&q) {
         Ok(OpKind::Fence)
     } else {
         Err(d.unsupported(d.ins.opcode, "fence form not modelled"))

@@ -83,6 +83,28 @@ pub enum RunError {
         /// What the threads wait for.
         waiting: String,
     },
+    /// Every live warp of a CTA is blocked (at a barrier that cannot complete, or polling an
+    /// mbarrier phase that cannot complete) and no asynchronous operation is pending: the
+    /// kernel can make no progress (a hang on the GPU).
+    Deadlock {
+        /// The CTA, as (x, y, z).
+        cta: [u32; 3],
+        /// Each blocked warp, with its line and what it waits for.
+        warps: Vec<Blocked>,
+    },
+}
+
+/// One warp blocked in a deadlock.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Blocked {
+    /// The warp's index in its CTA.
+    pub warp: u32,
+    /// The line it is blocked at.
+    pub line: u32,
+    /// What it waits for.
+    pub waits_for: String,
+    /// The mbarrier it polls (shared address), if that is what blocks it.
+    pub mbar: Option<u32>,
 }
 
 impl fmt::Display for RunError {
@@ -125,6 +147,17 @@ impl fmt::Display for RunError {
                 "CTA ({}, {}, {}) makes no progress: {waiting}",
                 cta[0], cta[1], cta[2]
             ),
+            RunError::Deadlock { cta, warps } => {
+                write!(
+                    f,
+                    "CTA ({}, {}, {}) deadlocks: every live warp is blocked and nothing asynchronous is pending",
+                    cta[0], cta[1], cta[2]
+                )?;
+                for w in warps {
+                    write!(f, "; warp {} at line {}: {}", w.warp, w.line, w.waits_for)?;
+                }
+                Ok(())
+            }
         }
     }
 }

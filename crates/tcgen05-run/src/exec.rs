@@ -18,19 +18,25 @@ mod warp;
 
 use crate::error::RunError;
 use crate::float::{f32_binary, f32_fma, f32_to_16, f32_to_f8, ftz32, NAN32};
+use crate::host::Hooks;
 use crate::int::{self, mask, sext};
 use crate::memory::{read_window, write_window, Global};
 use crate::module::Kernel;
+use crate::observe::{Event, Observer};
 use crate::op::PARAM_WINDOW;
 use crate::op::{
     Addr, BoolOp, Cmp, Conv, FloatOp, IRnd, Op, OpKind, Rnd, ShflMode, Space, Special, Src, Ty,
     UCmp,
 };
+use crate::schedule::Schedule;
 use crate::tensor_map::{perform, Copy, TensorMap, TAG};
 use crate::wgmma::{complete, Pending, Queue};
 use std::collections::HashMap;
 use tcgen05::emulator::Cta as EmuCta;
 use tcgen05::numerics::Format;
+
+mod hooks;
+mod progress;
 
 /// Threads per warp.
 pub const WARP: usize = 32;
@@ -100,6 +106,8 @@ struct Warp {
     call_area: Vec<u8>,
     /// Each thread's active calls.
     frames: Vec<Vec<function::Frame>>,
+    /// Polling an mbarrier that has not changed phase: (address, phase seen, pc of the wait).
+    spin: Option<(u32, u64, usize)>,
 }
 
 /// Everything a warp's instruction may touch besides its own registers.
@@ -123,6 +131,12 @@ struct Cta<'a> {
     cluster: cluster::Place,
     /// Bulk loads issued to this CTA and not yet performed ([`bulk_copy`]).
     bulk: Vec<crate::bulk_copy::Pending>,
+    /// The observer of accesses and events, if any.
+    obs: Option<&'a mut dyn Observer>,
+    /// The schedule.
+    sched: Schedule,
+    /// The next asynchronous operation's id.
+    next_async: u64,
 }
 
 /// The state of one mbarrier (PTX ISA 9.7.13.15.1): arrivals expected per phase, arrivals
@@ -147,6 +161,7 @@ impl Mbar {
 
 /// Runs every cluster of the grid, one after another; the CTAs of a cluster run interleaved
 /// ([`cluster::run_cluster`]).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn run(
     kernel: &Kernel,
     shape: Shape,
@@ -155,10 +170,19 @@ pub(crate) fn run(
     global: &mut Global,
     maps: &[(TensorMap, u64)],
     limits: Limits,
+    mut hooks: Hooks<'_>,
 ) -> Result<Stats, RunError> {
     let mut stats = Stats::default();
+    let mut sched = Schedule::new(hooks.seed);
     let shared_bytes = (kernel.static_shared + dynamic_shared) as usize;
     let c = shape.cluster;
+    if hooks.observer.is_some() && c.iter().product::<u32>() > 1 {
+        return Err(RunError::Launch {
+            field: "cluster",
+            value: format!("{},{},{}", c[0], c[1], c[2]),
+            why: "hazard tracking runs CTAs one at a time: clusters of more than one CTA are not modelled with --hazards yet",
+        });
+    }
     for z in (0..shape.grid[2]).step_by(c[2] as usize) {
         for y in (0..shape.grid[1]).step_by(c[1] as usize) {
             for x in (0..shape.grid[0]).step_by(c[0] as usize) {
@@ -176,8 +200,18 @@ pub(crate) fn run(
                     copies: Vec::new(),
                     cluster: cluster::Place::new(shape, [x, y, z], shared_bytes),
                     bulk: Vec::new(),
+                    obs: match hooks.observer {
+                        Some(ref mut o) => Some(&mut **o as &mut dyn Observer),
+                        None => None,
+                    },
+                    sched: std::mem::take(&mut sched),
+                    next_async: 0,
                 };
-                cluster::run_cluster(&mut cta, &mut stats, limits)?;
+                hooks::cta_start(&mut cta);
+                let result = cluster::run_cluster(&mut cta, &mut stats, limits);
+                hooks::emit(&mut cta, &Event::CtaEnd);
+                sched = std::mem::take(&mut cta.sched);
+                result?;
             }
         }
     }
@@ -191,7 +225,8 @@ fn count(warps: &[Warp], f: impl Fn(State) -> bool) -> usize {
         .sum()
 }
 
-fn release_barrier(_cta: &Cta<'_>, warps: &mut [Warp]) {
+fn release_barrier(cta: &mut Cta<'_>, warps: &mut [Warp]) {
+    hooks::bar_sync(cta, warps);
     for w in warps {
         for l in 0..WARP {
             if w.state[l] == State::Barrier {
@@ -210,9 +245,8 @@ fn run_warp(
     stats: &mut Stats,
     limits: Limits,
 ) -> Result<bool, RunError> {
-    const QUANTUM: u32 = 10_000;
     let mut ran = false;
-    for _ in 0..QUANTUM {
+    for _ in 0..cta.sched.quantum() {
         let Some((_, pc)) = (0..WARP)
             .filter(|&l| w.state[l] == State::Run)
             .map(|l| (std::cmp::Reverse(function::depth(w, l)), w.pc[l]))
@@ -242,6 +276,9 @@ fn run_warp(
         let exec = guard_mask(w, cta.nregs, op, active);
         stats.thread_instructions += u64::from(exec.count_ones());
         step(cta, w, op, active, exec)?;
+        if progress::failed_poll(cta, w, op, exec, pc) {
+            break;
+        }
     }
     Ok(ran)
 }
@@ -572,6 +609,11 @@ fn lane_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), Run
             (*d, convert(op.line, *conv, v(*a), bv)?)
         }
         OpKind::Ld { .. } | OpKind::St { .. } => return memory_op(cta, w, op, l),
+        OpKind::FenceProxyAsync => {
+            let (thread, line) = (hooks::tid(w, l), op.line);
+            hooks::emit(cta, &Event::FenceProxyAsync { thread, line });
+            return Ok(());
+        }
         OpKind::Bfe { ty, d, a, b, c } => (*d, bfe(*ty, v(*a), v(*b), v(*c))),
         OpKind::Cvta {
             d,
@@ -633,6 +675,8 @@ fn memory_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), R
             if d.len() > 1 {
                 vector_align(op.line, *space, at, size * d.len() as u32)?;
             }
+            let bytes = size * d.len() as u32;
+            hooks::access(cta, w, l, op.line, (*space, at, bytes, false));
             for (i, dst) in d.iter().enumerate() {
                 let x = load(cta, op.line, *space, at + u64::from(size) * i as u64, size)?;
                 let x = if ty.signed() {
@@ -652,6 +696,8 @@ fn memory_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), R
             if a.len() > 1 {
                 vector_align(op.line, *space, at, size * a.len() as u32)?;
             }
+            let bytes = size * a.len() as u32;
+            hooks::access(cta, w, l, op.line, (*space, at, bytes, true));
             let vals: Vec<u64> = a.iter().map(|s| v(cta, w, *s)).collect();
             for (i, x) in vals.into_iter().enumerate() {
                 store(
@@ -715,8 +761,16 @@ fn mbarrier_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(),
     match &op.kind {
         OpKind::MbarInit { addr, count } => {
             let c = val(cta, w, n, l, *count);
+            let (mbar, thread, line) = (shared_at(cta, *addr), hooks::tid(w, l), op.line);
+            let e = Event::MbarInit {
+                thread,
+                line,
+                mbar,
+                count: c,
+            };
+            hooks::emit(cta, &e);
             cta.mbars.insert(
-                shared_at(cta, *addr),
+                mbar,
                 Mbar {
                     expected: c,
                     pending: c,
@@ -728,6 +782,16 @@ fn mbarrier_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(),
         OpKind::MbarArrive { addr, tx, state } => {
             let at = shared_at(cta, *addr);
             let bytes = tx.map_or(0, |t| val(cta, w, n, l, t) as i64);
+            let (thread, line, tx) = (hooks::tid(w, l), op.line, bytes as u64);
+            hooks::emit(
+                cta,
+                &Event::MbarArrive {
+                    thread,
+                    line,
+                    mbar: at,
+                    tx,
+                },
+            );
             let m = cta
                 .mbars
                 .get_mut(&at)
@@ -743,14 +807,26 @@ fn mbarrier_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(),
         OpKind::MbarTryWait { p, addr, parity } => {
             let at = shared_at(cta, *addr);
             let want = val(cta, w, n, l, *parity) & 1;
-            perform_copies(cta, at)?;
+            // Bulk (non-tensor) copies complete when a thread first waits on their mbarrier.
+            bulk_copy::perform(cta, at)?;
             let m = cta
                 .mbars
                 .get_mut(&at)
                 .ok_or_else(|| no_mbarrier(op.line, at))?;
             m.settle();
-            let phase = m.phase;
-            w.regs[l * n + *p as usize] = u64::from(phase & 1 != want);
+            let done = m.phase & 1 != want;
+            w.regs[l * n + *p as usize] = u64::from(done);
+            let (thread, line, parity) = (hooks::tid(w, l), op.line, want);
+            hooks::emit(
+                cta,
+                &Event::MbarWait {
+                    thread,
+                    line,
+                    mbar: at,
+                    parity,
+                    done,
+                },
+            );
         }
         OpKind::MbarInval { addr } => {
             let at = shared_at(cta, *addr);
@@ -773,7 +849,10 @@ fn mbarrier_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(),
                 coords,
                 dst: shared_at(cta, *dst),
                 mbar: shared_at(cta, *mbar),
+                id: cta.next_async,
             };
+            cta.next_async += 1;
+            hooks::copy_issued(cta, &copy, hooks::tid(w, l));
             cta.copies.push(copy);
         }
         _ => {}
@@ -797,15 +876,13 @@ fn map_index(cta: &Cta<'_>, map_at: u64, line: u32) -> Result<usize, RunError> {
     Ok(index as usize)
 }
 
-/// Performs, in issue order, every pending copy that completes its transactions on the
-/// mbarrier at `at`: as late as PTX allows, when a thread waits for it.
-fn perform_copies(cta: &mut Cta<'_>, at: u32) -> Result<(), RunError> {
-    bulk_copy::perform(cta, at)?;
-    let (mine, rest): (Vec<Copy>, Vec<Copy>) = std::mem::take(&mut cta.copies)
-        .into_iter()
-        .partition(|c| c.mbar == at);
-    cta.copies = rest;
-    for c in mine {
+/// Performs pending copy `i` and completes its transactions on its mbarrier; the schedule
+/// chooses when (by default, when no warp can move without it: as late as PTX allows).
+fn complete_copy(cta: &mut Cta<'_>, i: usize) -> Result<(), RunError> {
+    let c = cta.copies.remove(i);
+    let at = c.mbar;
+    {
+        hooks::copy_performed(cta, &c, cta.maps[c.map].0.box_bytes());
         let (map, base) = &cta.maps[c.map];
         let global = &*cta.global;
         let line = c.line;
@@ -877,13 +954,17 @@ fn warp_wgmma(cta: &mut Cta<'_>, w: &mut Warp, op: &Op) -> Result<(), RunError> 
                 b_desc: uniform(*b_desc)?,
                 accumulate: uniform(*scale_d)? & 1 == 1,
                 group: None,
+                id: cta.next_async,
             };
+            cta.next_async += 1;
+            hooks::wgmma_issued(cta, w, pending.id, op.line);
             w.wgmma.pending.push(pending);
         }
         OpKind::WgmmaCommit => w.wgmma.commit(),
         OpKind::WgmmaWait { n: keep } => {
             let done = w.wgmma.retire(*keep);
             if !done.is_empty() {
+                hooks::wgmma_retired(cta, w, &done, op.line);
                 let emu = cta.emu.get_or_insert_with(|| Box::new(EmuCta::new()));
                 for p in &done {
                     complete(emu, &cta.shared, p, (w.id % 4) as usize, &mut w.regs, n)?;

@@ -5,6 +5,7 @@ use crate::error::RunError;
 use crate::exec::{self, Limits, Shape, Stats};
 use crate::memory::{Global, Region, BUFFER_BASE, BUFFER_STRIDE};
 use crate::module::{Kernel, Module};
+use crate::observe::Observer;
 use crate::tensor_map::{TensorMap, TAG};
 
 /// One kernel argument.
@@ -185,13 +186,47 @@ fn bind(k: &Kernel, args: &[Arg], global: &mut Global) -> Result<Bound, RunError
 ///
 /// # Errors
 /// [`RunError::NoKernel`], [`RunError::Launch`] and [`RunError::Argument`] before the run;
-/// [`RunError::Memory`], [`RunError::StepLimit`], [`RunError::NoProgress`] and
+/// [`RunError::Memory`], [`RunError::StepLimit`], [`RunError::Deadlock`] and
 /// [`RunError::Unsupported`] (a rounding not modelled) during it.
 pub fn launch(
     module: &Module,
     kernel: &str,
     config: &Config,
     args: &mut [Arg],
+) -> Result<Stats, RunError> {
+    launch_with(module, kernel, config, args, Hooks::default())
+}
+
+/// What a run reports to and how it schedules: an observer of every access and event (see
+/// [`crate::observe`]) and a schedule seed (`None`: the default schedule, asynchronous
+/// operations completing as late as allowed).
+#[derive(Default)]
+pub struct Hooks<'h> {
+    /// The observer, if any.
+    pub observer: Option<&'h mut dyn Observer>,
+    /// The schedule's seed.
+    pub seed: Option<u64>,
+}
+
+impl std::fmt::Debug for Hooks<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Hooks")
+            .field("observer", &self.observer.is_some())
+            .field("seed", &self.seed)
+            .finish()
+    }
+}
+
+/// [`launch`] with an observer and a schedule.
+///
+/// # Errors
+/// As [`launch`]; also [`RunError::Deadlock`].
+pub fn launch_with(
+    module: &Module,
+    kernel: &str,
+    config: &Config,
+    args: &mut [Arg],
+    hooks: Hooks<'_>,
 ) -> Result<Stats, RunError> {
     let k = module.kernel(kernel)?;
     check_config(k, config)?;
@@ -219,6 +254,7 @@ pub fn launch(
         &mut global,
         &maps,
         config.limits,
+        hooks,
     )?;
     // Regions were placed in argument order, one per buffer and per tensor map.
     let mut regions = global.regions.into_iter().skip(first_buffer);

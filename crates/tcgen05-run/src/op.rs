@@ -654,6 +654,10 @@ pub enum OpKind {
     /// asynchronous operations complete through their own mechanism: `fence.proxy.async`,
     /// `wgmma.fence`, `membar`/`fence.sc`/`fence.acq_rel`.
     Fence,
+    /// `fence.proxy.async[.shared::cta|.global]`: orders the thread's generic-proxy accesses
+    /// before its later async-proxy ones (PTX ISA 9.7.13.4); no effect on values, seen by the
+    /// hazard checker.
+    FenceProxyAsync,
     /// `wgmma.mma_async.sync.aligned.m64nNk16.f32.{f16,bf16}` with A and B from descriptors:
     /// queued, computed at its `wgmma.wait_group` (PTX ISA 9.7.15.5.2).
     Wgmma {

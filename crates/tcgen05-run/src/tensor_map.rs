@@ -150,6 +150,8 @@ pub(crate) struct Copy {
     pub dst: u32,
     /// The mbarrier whose transaction count the copy completes.
     pub mbar: u32,
+    /// The asynchronous operation's id (what an observer sees).
+    pub id: u64,
 }
 
 /// Performs a copy: every box element from global memory (zero outside the tensor: OOB fill

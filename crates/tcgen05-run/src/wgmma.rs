@@ -7,9 +7,11 @@
 //! written then. Each warp of the warpgroup computes its own 16 rows of D (rows 16w..16w+15,
 //! w = warp id mod 4): rows of D depend on the same rows of A only.
 
-use tcgen05::emulator::wgmma::{self, WgmmaForm};
+use tcgen05::canonical_layout::{ElementStorage, MatrixLayout, Operand as LayoutOperand};
+use tcgen05::emulator::wgmma::{self, hopper_fields, WgmmaForm};
 use tcgen05::emulator::Cta as EmuCta;
 use tcgen05::ElementType;
+use tcgen05::Major;
 
 use crate::decode::{Resolved, View};
 use crate::error::{invalid, unsupported, RunError};
@@ -132,6 +134,8 @@ pub(crate) struct Pending {
     pub accumulate: bool,
     /// Committed (part of a group) or not yet.
     pub group: Option<u64>,
+    /// The asynchronous operation's id (what an observer sees).
+    pub id: u64,
 }
 
 /// The `wgmma` state of one warp: issued MMAs and the number of groups committed.
@@ -204,6 +208,44 @@ pub(crate) fn complete(
         }
     }
     Ok(())
+}
+
+/// The shared-memory bytes an MMA reads, A then B, as (address, length) runs, placed by its
+/// descriptors through the core's canonical layouts (what the emulator reads; for the hazard
+/// checker). Operands whose descriptors the emulator refuses are left out: the run stops there.
+pub(crate) fn operand_bytes(p: &Pending) -> Vec<(u32, u32)> {
+    let k = p.form.k();
+    let major = |t: bool| if t { Major::Mn } else { Major::K };
+    let mut out: Vec<(u32, u32)> = Vec::new();
+    let operands = [
+        (p.a_desc, p.form.a, major(p.form.transpose_a), 64),
+        (p.b_desc, p.form.b, major(p.form.transpose_b), p.form.n),
+    ];
+    for (desc, ty, mj, mn) in operands {
+        let Ok(fields) = hopper_fields(desc) else {
+            continue;
+        };
+        let Ok(storage) = ElementStorage::of(ty, None) else {
+            continue;
+        };
+        let Ok(ml) = MatrixLayout::from_fields(fields, LayoutOperand::new(storage, mj, mn, k))
+        else {
+            continue;
+        };
+        for i in 0..mn {
+            for kk in 0..k {
+                let Ok(loc) = ml.address(i, kk) else {
+                    continue;
+                };
+                let len = u32::from(loc.bits).div_ceil(8);
+                match out.last_mut() {
+                    Some(last) if last.0 + last.1 == loc.address => last.1 += len,
+                    _ => out.push((loc.address, len)),
+                }
+            }
+        }
+    }
+    out
 }
 
 fn emu_error(line: u32, msg: &str) -> RunError {

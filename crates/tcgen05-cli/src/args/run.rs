@@ -36,6 +36,14 @@ pub struct RunArgs {
     /// The most warp-instructions the run may execute.
     #[arg(long, value_name = "N", default_value = "1000000000")]
     pub max_steps: u64,
+    /// Check for hazards: data races, reads before a tensor copy's completion was observed,
+    /// missing fence.proxy.async, mbarrier counts and expect_tx bytes, wrong wait parity,
+    /// deadlocks. Exit 1 when any is found.
+    #[arg(long)]
+    pub hazards: bool,
+    /// With --hazards: also run N seeded schedules (warp interleavings and completion orders).
+    #[arg(long, value_name = "N", default_value = "0", requires = "hazards")]
+    pub schedules: u32,
 }
 
 pub const RUN_HELP: &str = concat!(

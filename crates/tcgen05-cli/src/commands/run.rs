@@ -8,6 +8,7 @@ use std::time::Instant;
 use tcgen05_run::{launch, Arg, Config, Limits, Module, Param, RunError};
 
 use super::npy_file;
+use super::run_hazards;
 use crate::args::number;
 use crate::args::run::RunArgs;
 use crate::render::{json_str, Ctx, Status};
@@ -244,6 +245,17 @@ pub fn run(ctx: Ctx, a: &RunArgs) -> io::Result<Status> {
         Ok(x) => x,
         Err(errors) => return usage(ctx, &errors, Status::Usage),
     };
+    if a.hazards {
+        let status = match run_hazards::run(ctx, a, &module, &config, &mut args)? {
+            Ok(status) => status,
+            Err((e, status)) => return usage(ctx, &[e], status),
+        };
+        let errors = write_outs(a, &module, &args, &files);
+        if !errors.is_empty() {
+            return usage(ctx, &errors, Status::Usage);
+        }
+        return Ok(status);
+    }
     let start = Instant::now();
     let result = launch(&module, &a.kernel, &config, &mut args);
     let seconds = start.elapsed().as_secs_f64();

@@ -18,6 +18,7 @@ mod numerics;
 mod ptx;
 mod readme;
 mod run;
+mod run_hazards;
 mod shapes;
 mod smem;
 mod snapshots;

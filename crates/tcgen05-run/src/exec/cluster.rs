@@ -15,6 +15,8 @@
 use std::collections::HashMap;
 use std::mem::swap;
 
+use super::hooks::emit;
+use super::progress;
 use super::{
     address, count, lanes, map_index, no_mbarrier, release_barrier, run_warp, val, Cta, Mbar,
     State, Warp, WARP,
@@ -25,6 +27,7 @@ use crate::error::RunError;
 use crate::exec::{Limits, Shape, Stats};
 use crate::int::sext;
 use crate::memory::{read_window, write_window};
+use crate::observe::Event;
 use crate::op::{Op, Special};
 use crate::tensor_map::Copy;
 use tcgen05::emulator::Cta as EmuCta;
@@ -99,6 +102,9 @@ fn swap_state(cta: &mut Cta<'_>, r: u32) {
         copies,
         cluster,
         bulk,
+        obs: _,
+        sched: _,
+        next_async: _,
     } = cta;
     let p = &mut cluster.peers[r as usize];
     swap(shared, &mut p.shared);
@@ -163,6 +169,7 @@ fn new_warps(threads: usize, nregs: usize, local: usize, call: usize) -> Vec<War
                 local: vec![0; local],
                 call_area: vec![0; call * WARP],
                 frames: super::function::frames(),
+                spin: None,
             };
             for l in warp.lanes..WARP {
                 warp.state[l] = State::Exited;
@@ -191,8 +198,11 @@ pub(super) fn run_cluster(
         for r in 0..n {
             enter(cta, r);
             let ws = &mut warps[r as usize];
-            for w in ws.iter_mut() {
-                progressed |= run_warp(cta, w, stats, limits)?;
+            for i in cta.sched.order(ws.len()) {
+                let w = &mut ws[i];
+                if !progress::polling(cta, w) {
+                    progressed |= run_warp(cta, w, stats, limits)?;
+                }
             }
             let live = count(ws, |s| s != State::Exited);
             if live > 0 && count(ws, |s| s == State::Barrier) == live {
@@ -209,15 +219,42 @@ pub(super) fn run_cluster(
             stats.ctas += u64::from(n);
             return Ok(());
         }
-        if !progressed {
-            return Err(RunError::NoProgress {
-                cta: cta.ctaid,
-                waiting: format!(
-                    "{live} threads of the cluster have not exited and none can run (a barrier some thread never reaches)"
-                ),
-            });
+        end_round(cta, &warps, progressed)?;
+    }
+}
+
+/// The end of a scheduling round of the cluster: pending tensor copies complete as the
+/// schedule decides ([`progress::complete_pending`], rank by rank), bulk copies when no warp
+/// can move without them; when no warp of any CTA moved and no copy is pending, the cluster is
+/// deadlocked.
+fn end_round(cta: &mut Cta<'_>, warps: &[Vec<Warp>], progressed: bool) -> Result<(), RunError> {
+    let n = warps.len() as u32;
+    if progressed {
+        for r in 0..n {
+            enter(cta, r);
+            progress::complete_pending(cta, &warps[r as usize], true)?;
+        }
+        return Ok(());
+    }
+    for r in 0..n {
+        enter(cta, r);
+        if !cta.copies.is_empty() {
+            return progress::complete_pending(cta, &warps[r as usize], false);
+        }
+        if let Some(at) = cta.bulk.first().map(|p| p.mbar) {
+            return super::bulk_copy::perform(cta, at);
         }
     }
+    let mut blocked = Vec::new();
+    for r in 0..n {
+        enter(cta, r);
+        blocked.extend(progress::blocked(cta, &warps[r as usize]));
+    }
+    emit(cta, &Event::Deadlock { warps: &blocked });
+    Err(RunError::Deadlock {
+        cta: cta.ctaid,
+        warps: blocked,
+    })
 }
 
 /// Completes the cluster barrier's phase once every non-exited thread of the cluster has
@@ -482,7 +519,9 @@ fn lane_op(
                     coords: coords.clone(),
                     dst,
                     mbar,
+                    id: cta.next_async,
                 };
+                cta.next_async += 1;
                 if r == cta.cluster.rank {
                     cta.copies.push(copy);
                 } else {

@@ -1,0 +1,178 @@
+//! What the interpreter reports to an observer ([`crate::observe`]): each function does
+//! nothing when no observer is attached, so a plain run pays one branch per hook.
+
+use super::{Cta, State, Warp, WARP};
+use crate::observe::{Access, AsyncKind, Event, Proxy, Space as Seen};
+use crate::op::Space;
+use crate::tensor_map::Copy;
+use crate::wgmma::{operand_bytes, Pending};
+
+/// Reports an event to the observer, if any.
+pub(super) fn emit(cta: &mut Cta<'_>, e: &Event<'_>) {
+    if let Some(o) = cta.obs.as_deref_mut() {
+        o.event(e);
+    }
+}
+
+/// A thread's index in its CTA.
+pub(super) fn tid(w: &Warp, l: usize) -> u32 {
+    w.id * WARP as u32 + l as u32
+}
+
+fn warp_threads(w: &Warp) -> Vec<u32> {
+    (0..WARP).map(|l| tid(w, l)).collect()
+}
+
+/// A CTA starts.
+pub(super) fn cta_start(cta: &mut Cta<'_>) {
+    let (g, c) = (cta.shape.grid, cta.ctaid);
+    let linear =
+        (u64::from(c[2]) * u64::from(g[1]) + u64::from(c[1])) * u64::from(g[0]) + u64::from(c[0]);
+    let threads = cta.shape.block.iter().product();
+    emit(
+        cta,
+        &Event::CtaStart {
+            cta: linear,
+            threads,
+        },
+    );
+}
+
+/// `bar.sync` releases the threads waiting at it.
+pub(super) fn bar_sync(cta: &mut Cta<'_>, warps: &[Warp]) {
+    if cta.obs.is_none() {
+        return;
+    }
+    let mut threads = Vec::new();
+    let mut line = 0;
+    for w in warps {
+        for l in (0..WARP).filter(|&l| w.state[l] == State::Barrier) {
+            threads.push(tid(w, l));
+            line = cta.kernel.ops[w.pc[l]].line;
+        }
+    }
+    emit(
+        cta,
+        &Event::BarSync {
+            line,
+            threads: &threads,
+        },
+    );
+}
+
+/// A generic-proxy access of one lane: (space, address, bytes, write).
+pub(super) fn access(cta: &mut Cta<'_>, w: &Warp, l: usize, line: u32, a: (Space, u64, u32, bool)) {
+    let Some(o) = cta.obs.as_deref_mut() else {
+        return;
+    };
+    let (space, address) = match a.0 {
+        Space::Global => (Seen::Global, a.1),
+        Space::Shared => (Seen::Shared, a.1 & 0xFFFF_FFFF),
+        _ => return,
+    };
+    let (size, write, thread) = (a.2, a.3, tid(w, l));
+    let proxy = Proxy::Generic;
+    o.access(&Access {
+        space,
+        address,
+        size,
+        write,
+        line,
+        thread,
+        proxy,
+    });
+}
+
+/// A tensor copy issued by one lane.
+pub(super) fn copy_issued(cta: &mut Cta<'_>, c: &Copy, thread: u32) {
+    let bytes = cta.maps[c.map].0.box_bytes();
+    let kind = AsyncKind::TensorCopy {
+        dst: c.dst,
+        bytes,
+        mbar: c.mbar,
+    };
+    let (id, line, threads) = (c.id, c.line, [thread]);
+    emit(
+        cta,
+        &Event::AsyncIssue {
+            id,
+            line,
+            kind,
+            threads: &threads,
+        },
+    );
+}
+
+/// A tensor copy performed: its box written through the async proxy, then its bytes
+/// completed on its mbarrier.
+pub(super) fn copy_performed(cta: &mut Cta<'_>, c: &Copy, bytes: u64) {
+    let Some(o) = cta.obs.as_deref_mut() else {
+        return;
+    };
+    o.event(&Event::AsyncPerform { id: c.id });
+    let (address, size, line) = (u64::from(c.dst), bytes as u32, c.line);
+    let (space, proxy) = (Seen::Shared, Proxy::Async(c.id));
+    o.access(&Access {
+        space,
+        address,
+        size,
+        write: true,
+        line,
+        thread: 0,
+        proxy,
+    });
+    o.event(&Event::CompleteTx {
+        id: c.id,
+        mbar: c.mbar,
+        bytes,
+    });
+}
+
+/// A warp issued an MMA.
+pub(super) fn wgmma_issued(cta: &mut Cta<'_>, w: &Warp, id: u64, line: u32) {
+    if cta.obs.is_some() {
+        let threads = warp_threads(w);
+        let kind = AsyncKind::Wgmma { warp: w.id };
+        emit(
+            cta,
+            &Event::AsyncIssue {
+                id,
+                line,
+                kind,
+                threads: &threads,
+            },
+        );
+    }
+}
+
+/// `wgmma.wait_group` retires MMAs: each reads its operands through the async proxy, and the
+/// warp's threads then see them complete.
+pub(super) fn wgmma_retired(cta: &mut Cta<'_>, w: &Warp, done: &[Pending], line: u32) {
+    let Some(o) = cta.obs.as_deref_mut() else {
+        return;
+    };
+    let threads = warp_threads(w);
+    for p in done {
+        o.event(&Event::AsyncPerform { id: p.id });
+        for (address, size) in operand_bytes(p) {
+            let (address, space, proxy) = (u64::from(address), Seen::Shared, Proxy::Async(p.id));
+            let (line, thread) = (p.line, threads[0]);
+            o.access(&Access {
+                space,
+                address,
+                size,
+                write: false,
+                line,
+                thread,
+                proxy,
+            });
+        }
+    }
+    for p in done {
+        o.event(&Event::AsyncWaited {
+            id: p.id,
+            line,
+            threads: &threads,
+        });
+    }
+}

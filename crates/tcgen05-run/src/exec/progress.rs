@@ -1,0 +1,110 @@
+//! Progress of a CTA: warps polling an mbarrier that has not changed phase wait without
+//! running; when no warp can move, the schedule completes a pending tensor copy (as late as
+//! every synchronisation allows); when none is pending either, the CTA is deadlocked and each
+//! warp's blocking line and what it waits for are reported (a hang on the GPU).
+
+use super::hooks::emit;
+use super::{address, complete_copy, count, lanes, Cta, State, Warp, WARP};
+use crate::error::{Blocked, RunError};
+use crate::observe::Event;
+use crate::op::{Op, OpKind};
+
+/// Whether warp `w` polls an mbarrier whose phase has not changed since its last poll (it
+/// would only poll again); clears the poll once the phase changed.
+pub(super) fn polling(cta: &Cta<'_>, w: &mut Warp) -> bool {
+    if let Some((at, phase, _)) = w.spin {
+        if cta.mbars.get(&at).map(|m| m.phase) == Some(phase) {
+            return true;
+        }
+        w.spin = None;
+    }
+    false
+}
+
+/// After `op` ran at `pc`: a `try_wait`/`test_wait` that failed in every thread makes the
+/// warp wait for its mbarrier to change phase. Returns whether it did.
+pub(super) fn failed_poll(cta: &Cta<'_>, w: &mut Warp, op: &Op, exec: u32, pc: usize) -> bool {
+    let OpKind::MbarTryWait { p, addr, .. } = op.kind else {
+        return false;
+    };
+    let failed = lanes(exec).all(|l| w.regs[l * cta.nregs + p as usize] == 0);
+    let Some(l) = lanes(exec).next().filter(|_| failed) else {
+        return false;
+    };
+    let at = (address(cta, w, l, addr) & 0xFFFF_FFFF) as u32;
+    let phase = cta.mbars.get(&at).map_or(0, |m| m.phase);
+    w.spin = Some((at, phase, pc));
+    true
+}
+
+/// The end of a scheduling round: a seeded schedule may complete a pending copy early; when
+/// no warp moved, a pending copy completes, or the CTA is deadlocked.
+///
+/// # Errors
+/// [`RunError::Deadlock`]; a copy's errors.
+pub(super) fn complete_pending(
+    cta: &mut Cta<'_>,
+    warps: &[Warp],
+    mut progressed: bool,
+) -> Result<(), RunError> {
+    if let Some(i) = cta.sched.early(cta.copies.len()) {
+        complete_copy(cta, i)?;
+        progressed = true;
+    }
+    if progressed {
+        return Ok(());
+    }
+    if cta.copies.is_empty() {
+        let blocked = blocked(cta, warps);
+        emit(cta, &Event::Deadlock { warps: &blocked });
+        return Err(RunError::Deadlock {
+            cta: cta.ctaid,
+            warps: blocked,
+        });
+    }
+    let i = cta.sched.pick(cta.copies.len());
+    complete_copy(cta, i)
+}
+
+/// Each blocked warp: its line and what it waits for.
+pub(super) fn blocked(cta: &Cta<'_>, warps: &[Warp]) -> Vec<Blocked> {
+    let mut out = Vec::new();
+    let live = count(warps, |s| s != State::Exited);
+    let at_barrier = count(warps, |s| s == State::Barrier);
+    for w in warps {
+        let Some(pc) = (0..WARP)
+            .filter(|&l| w.state[l] != State::Exited)
+            .map(|l| w.pc[l])
+            .min()
+        else {
+            continue;
+        };
+        let (pc, waits_for, mbar) = match w.spin {
+            Some((at, phase, wpc)) => {
+                let what = cta.mbars.get(&at).map_or_else(String::new, |m| {
+                    format!(
+                        ": {} of {} arrivals pending, tx-count {}",
+                        m.pending, m.expected, m.tx
+                    )
+                });
+                let why = format!(
+                    "polls the mbarrier at shared 0x{at:x} for the end of phase {phase}{what}"
+                );
+                (wpc, why, Some(at))
+            }
+            None => (
+                pc,
+                format!("bar.sync 0: {at_barrier} of {live} live threads arrived"),
+                None,
+            ),
+        };
+        let line = cta.kernel.ops[pc].line;
+        out.push(Blocked {
+            warp: w.id,
+            line,
+            waits_for,
+            mbar,
+        });
+    }
+    out
+}

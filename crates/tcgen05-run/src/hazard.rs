@@ -1,0 +1,158 @@
+//! Hazards between instructions, found on a CPU: data races on shared and global memory,
+//! reads of data a tensor copy has not been observed to deliver, generic writes read by the
+//! async proxy without `fence.proxy.async`, mbarrier phases that can never complete (arrival
+//! counts against `init`, `expect_tx` bytes against bytes delivered), waits on the wrong phase,
+//! and deadlocks (issue 25).
+//!
+//! [`check`] runs a kernel with the happens-before tracker attached (vector clocks per thread
+//! and per asynchronous agent, a shadow of every byte of memory), first with the default
+//! schedule (asynchronous operations complete as late as every synchronisation allows), then
+//! with `schedules` seeded schedules (warp interleavings and completion orders chosen among the
+//! legal ones).
+
+mod clock;
+#[cfg(test)]
+mod tests;
+mod tracker;
+
+use crate::error::RunError;
+use crate::host::{launch_with, Arg, Config, Hooks};
+use crate::module::Module;
+use crate::Stats;
+use tracker::Tracker;
+
+/// What kind of hazard a finding is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum HazardKind {
+    /// Two accesses of the same byte, at least one a write, with no happens-before between
+    /// them.
+    DataRace,
+    /// A read of bytes an asynchronous operation writes, before its completion was observed.
+    ReadBeforeComplete,
+    /// A write over bytes an asynchronous operation still reads or writes.
+    WriteBeforeComplete,
+    /// A generic-proxy write read by the async proxy with no `fence.proxy.async` between.
+    MissingProxyFence,
+    /// An mbarrier whose arrivals cannot match its `init` count.
+    MbarrierCount,
+    /// An mbarrier phase whose `expect_tx` bytes differ from the bytes delivered.
+    ExpectTx,
+    /// A wait that passed on a phase before the one that delivers the data read after it.
+    WaitParity,
+    /// Every live warp blocked with nothing asynchronous pending.
+    Deadlock,
+}
+
+impl HazardKind {
+    /// The kind's name in text and JSON output.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            HazardKind::DataRace => "data-race",
+            HazardKind::ReadBeforeComplete => "read-before-complete",
+            HazardKind::WriteBeforeComplete => "write-before-complete",
+            HazardKind::MissingProxyFence => "missing-proxy-fence",
+            HazardKind::MbarrierCount => "mbarrier-count",
+            HazardKind::ExpectTx => "expect-tx",
+            HazardKind::WaitParity => "wait-parity",
+            HazardKind::Deadlock => "deadlock",
+        }
+    }
+}
+
+/// One hazard.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    /// Its kind.
+    pub kind: HazardKind,
+    /// The PTX line of the access (or wait, or `init`) that shows it.
+    pub line: u32,
+    /// The conflicting line, if any.
+    pub other_line: Option<u32>,
+    /// The thread (index within its CTA) of `line`.
+    pub thread: Option<u32>,
+    /// The thread of `other_line`.
+    pub other_thread: Option<u32>,
+    /// The address (shared-window offset or global address) or the mbarrier's shared address.
+    pub address: Option<u64>,
+    /// What happened.
+    pub message: String,
+    /// The rule's source (a PTX ISA section).
+    pub source: &'static str,
+    /// The CTA (linear index, x fastest).
+    pub cta: u64,
+}
+
+/// How to check.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Seeded schedules to run after the default one (seeds 1..=schedules).
+    pub schedules: u32,
+}
+
+/// What a check found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// Every finding, one per (kind, line, other line), default schedule first.
+    pub findings: Vec<Finding>,
+    /// The seed of the first schedule that showed each finding (0: the default schedule).
+    pub seeds: Vec<u64>,
+    /// Runs made.
+    pub runs: u32,
+    /// The default schedule's run statistics, when it finished.
+    pub stats: Option<Stats>,
+    /// The default schedule's deadlock, if it ended in one.
+    pub deadlock: Option<RunError>,
+}
+
+/// Runs `kernel` under the hazard tracker with the default schedule and `options.schedules`
+/// seeded ones. `args` receives the default schedule's buffers.
+///
+/// # Errors
+/// Every error of [`crate::launch`] but a deadlock, which is a finding.
+pub fn check(
+    module: &Module,
+    kernel: &str,
+    config: &Config,
+    args: &mut [Arg],
+    options: &Options,
+) -> Result<Report, RunError> {
+    let mut report = Report {
+        findings: Vec::new(),
+        seeds: Vec::new(),
+        runs: 0,
+        stats: None,
+        deadlock: None,
+    };
+    let original = args.to_vec();
+    for seed in 0..=u64::from(options.schedules) {
+        let mut tracker = Tracker::default();
+        let mut scratch = original.clone();
+        let target: &mut [Arg] = if seed == 0 { args } else { &mut scratch };
+        let hooks = Hooks {
+            observer: Some(&mut tracker),
+            seed: (seed > 0).then_some(seed),
+        };
+        let result = launch_with(module, kernel, config, target, hooks);
+        report.runs += 1;
+        match result {
+            Ok(stats) if seed == 0 => report.stats = Some(stats),
+            Ok(_) => {}
+            Err(e @ RunError::Deadlock { .. }) if seed == 0 => report.deadlock = Some(e),
+            Err(RunError::Deadlock { .. }) => {}
+            Err(e) => return Err(e),
+        }
+        for f in tracker.findings {
+            let key = (f.kind, f.line, f.other_line);
+            if !report
+                .findings
+                .iter()
+                .any(|g| (g.kind, g.line, g.other_line) == key)
+            {
+                report.findings.push(f);
+                report.seeds.push(seed);
+            }
+        }
+    }
+    Ok(report)
+}

@@ -1,0 +1,624 @@
+//! The happens-before tracker: an [`Observer`] keeping a vector clock per thread and per
+//! asynchronous agent, a shadow of every byte of shared and global memory (its last write and
+//! the reads since), each mbarrier's phases with the clocks released into them, and the
+//! `fence.proxy.async` of every thread. Each access is checked against the shadow as it
+//! happens; the findings are collected, one per (kind, line, other line).
+//!
+//! Happens-before edges (PTX ISA 8, memory consistency model): program order; `bar.sync`
+//! (every participating thread acquires what every other released, 9.7.13.1); an mbarrier
+//! arrival or a tensor copy's `complete_tx` releases into the current phase, and a wait that
+//! observes the phase complete acquires it (9.7.13.15); a `wgmma.wait_group` acquires the
+//! retired MMAs (9.7.15.5.2). Generic writes read later by the async proxy also need a
+//! `fence.proxy.async` by the writer between the write and the synchronisation (9.7.13.4).
+
+use std::collections::{HashMap, HashSet};
+
+use super::clock::Clock;
+use super::{Finding, HazardKind};
+use crate::error::Blocked;
+use crate::observe::{Access, AsyncKind, Event, Observer, Proxy, Space};
+
+/// Who accessed a byte, when, and where.
+#[derive(Clone, Copy, Debug)]
+struct Stamp {
+    slot: u32,
+    clock: u32,
+    line: u32,
+    thread: u32,
+    cta: u64,
+    /// The asynchronous operation, for an async-proxy access.
+    op: Option<u64>,
+    /// The warp-instruction it belongs to: the lanes of one warp executing one instruction
+    /// together are one memory transaction, not racing with each other (the crate README,
+    /// "Hazards": a choice of this checker, pending a ruling).
+    instance: u64,
+}
+
+/// One byte's history: its last write and the reads since.
+#[derive(Clone, Debug, Default)]
+struct Cell {
+    write: Option<Stamp>,
+    reads: Vec<Stamp>,
+}
+
+/// An issued asynchronous operation.
+#[derive(Clone, Debug)]
+struct OpState {
+    clock: Clock,
+    slot: usize,
+    line: u32,
+    thread: u32,
+    kind: AsyncKind,
+    /// For a tensor copy: the phase of its mbarrier it was issued in.
+    phase: u64,
+}
+
+/// The checker's model of one mbarrier (PTX ISA 9.7.13.15.1-5).
+#[derive(Clone, Debug, Default)]
+struct MbarModel {
+    count: u64,
+    init_line: u32,
+    pending: u64,
+    tx: i64,
+    phase: u64,
+    arrivals: u64,
+    cur: Clock,
+    done: [Option<Clock>; 2],
+    arrive_line: u32,
+    expect_line: u32,
+    expected: u64,
+    delivered: u64,
+    copy_line: u32,
+}
+
+impl MbarModel {
+    fn settle(&mut self) {
+        if self.pending == 0 && self.tx == 0 {
+            let p = (self.phase & 1) as usize;
+            self.done[p] = Some(std::mem::take(&mut self.cur));
+            self.phase += 1;
+            self.pending = self.count;
+            self.arrivals = 0;
+            self.expected = 0;
+            self.delivered = 0;
+        }
+    }
+}
+
+const MEMORY_MODEL: &str = "PTX ISA 8 (memory consistency model: conflicting accesses with no causality order are a data race)";
+const MBARRIER_TX: &str = "PTX ISA 9.7.13.15 (mbarrier: a phase completes when the pending arrivals and the tx-count reach zero; complete_tx)";
+const PROXY: &str = "PTX ISA 9.7.13.4 (fence.proxy.async: generic-proxy writes need a proxy fence before the async proxy reads them)";
+
+/// The tracker.
+#[derive(Default)]
+pub(crate) struct Tracker {
+    cta: u64,
+    clocks: Vec<Clock>,
+    fences: Vec<Vec<u32>>,
+    agents: HashMap<(u8, u32), usize>,
+    agent_clock: HashMap<usize, u32>,
+    next_slot: usize,
+    ops: HashMap<u64, OpState>,
+    pending_copies: Vec<u64>,
+    mbars: HashMap<u32, MbarModel>,
+    last_wait: HashMap<(u32, u32), (u32, i64)>,
+    shared: Vec<Cell>,
+    /// Global memory's shadow in pages of 4096 bytes.
+    global: HashMap<u64, Vec<Cell>>,
+    deadlocked: bool,
+    /// Per warp: the current instruction instance, its line and the lanes seen in it.
+    warp_instance: HashMap<u32, (u64, u32, u32)>,
+    instances: u64,
+    seen: HashSet<(HazardKind, u32, u32)>,
+    /// The findings so far.
+    pub findings: Vec<Finding>,
+}
+
+impl Tracker {
+    fn report(&mut self, f: Finding) {
+        if self
+            .seen
+            .insert((f.kind, f.line, f.other_line.unwrap_or(0)))
+        {
+            self.findings.push(f);
+        }
+    }
+
+    fn agent(&mut self, key: (u8, u32)) -> usize {
+        let next = &mut self.next_slot;
+        *self.agents.entry(key).or_insert_with(|| {
+            *next += 1;
+            *next - 1
+        })
+    }
+
+    /// Whether `t` executed a `fence.proxy.async` after its write at `clock` that happens
+    /// before `vc`.
+    fn fenced(&self, t: u32, clock: u32, vc: &Clock) -> bool {
+        let f = &self.fences[t as usize];
+        let i = f.partition_point(|&c| c <= clock);
+        f.get(i).is_some_and(|&c| c <= vc.get(t as usize))
+    }
+
+    fn start(&mut self, cta: u64, threads: u32) {
+        let findings = std::mem::take(&mut self.findings);
+        let seen = std::mem::take(&mut self.seen);
+        let global = std::mem::take(&mut self.global);
+        *self = Tracker {
+            cta,
+            findings,
+            seen,
+            global,
+            next_slot: threads as usize,
+            ..Tracker::default()
+        };
+        self.clocks = (0..threads as usize)
+            .map(|t| {
+                let mut c = Clock::default();
+                c.set(t, 1);
+                c
+            })
+            .collect();
+        self.fences = vec![Vec::new(); threads as usize];
+    }
+
+    /// The warp-instruction instance of an access: a new one when the warp's lane accesses
+    /// again or the line changes.
+    fn instance(&mut self, a: &Access, thread: u32) -> u64 {
+        if a.proxy != Proxy::Generic {
+            self.instances += 1;
+            return self.instances;
+        }
+        let bit = 1u32 << (thread % 32);
+        let next = self.instances + 1;
+        let e = self.warp_instance.entry(thread / 32).or_insert((0, 0, 0));
+        if e.0 == 0 || e.1 != a.line || e.2 & bit != 0 {
+            *e = (next, a.line, 0);
+            self.instances = next;
+        }
+        e.2 |= bit;
+        e.0
+    }
+
+    /// A generic access of shared memory a tensor copy will write before it is performed.
+    fn pending_overlap(&mut self, a: &Access) {
+        let (lo, hi) = (a.address, a.address + u64::from(a.size));
+        let mut hits = Vec::new();
+        for id in &self.pending_copies {
+            let op = &self.ops[id];
+            if let AsyncKind::TensorCopy { dst, bytes, mbar } = op.kind {
+                let (d0, d1) = (u64::from(dst), u64::from(dst) + bytes);
+                if lo < d1 && d0 < hi {
+                    hits.push((op.line, op.thread, lo.max(d0), mbar, op.phase));
+                }
+            }
+        }
+        for (line, thread, at, mbar, phase) in hits {
+            let kind = if a.write {
+                HazardKind::WriteBeforeComplete
+            } else {
+                HazardKind::ReadBeforeComplete
+            };
+            self.report(Finding {
+                kind,
+                line: a.line,
+                other_line: Some(line),
+                thread: Some(a.thread),
+                other_thread: Some(thread),
+                address: Some(at),
+                message: format!(
+                    "{} of shared 0x{at:x} while the tensor copy of line {line} that writes it is still in flight (its mbarrier phase was not observed complete)",
+                    if a.write { "write" } else { "read" }
+                ),
+                source: MBARRIER_TX,
+                cta: self.cta,
+            });
+            self.stale_wait(a.thread, mbar, phase, a.line);
+        }
+    }
+
+    /// The thread's last wait on `mbar` passed on a phase before the one a copy completes.
+    fn stale_wait(&mut self, thread: u32, mbar: u32, phase: u64, read_line: u32) {
+        if let Some(&(line, observed)) = self.last_wait.get(&(thread, mbar)) {
+            if observed < phase as i64 {
+                self.report(Finding {
+                    kind: HazardKind::WaitParity,
+                    line,
+                    other_line: Some(read_line),
+                    thread: Some(thread),
+                    other_thread: None,
+                    address: Some(u64::from(mbar)),
+                    message: format!(
+                        "this wait on the mbarrier at shared 0x{mbar:x} passed on phase {observed}, but the data read at line {read_line} arrives with phase {phase}: the parity waited for is not the phase the data completes"
+                    ),
+                    source: MBARRIER_TX,
+                    cta: self.cta,
+                });
+            }
+        }
+    }
+
+    fn conflict(
+        &mut self,
+        (prior, prior_write, at): (Stamp, bool, u64),
+        now: Stamp,
+        write: bool,
+        space: Space,
+    ) {
+        let kind = match (prior.op.is_some(), write) {
+            (true, false) => HazardKind::ReadBeforeComplete,
+            (true, true) => HazardKind::WriteBeforeComplete,
+            _ => HazardKind::DataRace,
+        };
+        let sp = match space {
+            Space::Shared => "shared",
+            Space::Global => "global",
+        };
+        let who = |s: &Stamp| match s.op {
+            Some(_) => format!("the asynchronous operation of line {}", s.line),
+            None => format!("thread {} at line {}", s.thread, s.line),
+        };
+        let message = format!(
+            "{} by {} and the earlier {} by {} of {sp} 0x{at:x} are not ordered by any synchronisation{}",
+            if write { "write" } else { "read" },
+            who(&now),
+            if prior_write { "write" } else { "read" },
+            who(&prior),
+            if prior.cta != now.cta { " (different CTAs)" } else { "" }
+        );
+        self.report(Finding {
+            kind,
+            line: now.line,
+            other_line: Some(prior.line),
+            thread: Some(now.thread),
+            other_thread: Some(prior.thread),
+            address: Some(at),
+            message,
+            source: if kind == HazardKind::DataRace {
+                MEMORY_MODEL
+            } else {
+                MBARRIER_TX
+            },
+            cta: self.cta,
+        });
+    }
+
+    fn on_access(&mut self, a: &Access) {
+        let (slot, thread) = match a.proxy {
+            Proxy::Generic => (a.thread as usize, a.thread),
+            Proxy::Async(id) => match self.ops.get(&id) {
+                Some(op) => (op.slot, op.thread),
+                None => return,
+            },
+        };
+        if a.proxy == Proxy::Generic && a.space == Space::Shared && !self.pending_copies.is_empty()
+        {
+            self.pending_overlap(a);
+        }
+        let instance = self.instance(a, thread);
+        let vc: &Clock = match a.proxy {
+            Proxy::Generic => &self.clocks[a.thread as usize],
+            Proxy::Async(id) => &self.ops[&id].clock,
+        };
+        let now = Stamp {
+            instance,
+            slot: slot as u32,
+            clock: vc.get(slot),
+            line: a.line,
+            thread,
+            cta: self.cta,
+            op: match a.proxy {
+                Proxy::Generic => None,
+                Proxy::Async(id) => Some(id),
+            },
+        };
+        let mut found: Vec<(Stamp, bool, u64)> = Vec::new();
+        let mut unfenced: Option<(Stamp, u64)> = None;
+        for b in 0..u64::from(a.size) {
+            let at = a.address + b;
+            let cell = match a.space {
+                Space::Shared => {
+                    let i = at as usize;
+                    if self.shared.len() <= i {
+                        self.shared.resize(i + 1, Cell::default());
+                    }
+                    &mut self.shared[i]
+                }
+                Space::Global => {
+                    let page = self
+                        .global
+                        .entry(at >> 12)
+                        .or_insert_with(|| vec![Cell::default(); 4096]);
+                    &mut page[(at & 0xFFF) as usize]
+                }
+            };
+            let ordered = |s: &Stamp| {
+                s.instance == now.instance
+                    || (s.cta == now.cta && s.clock <= vc.get(s.slot as usize))
+            };
+            if let Some(w) = cell.write {
+                if !ordered(&w) {
+                    found.push((w, true, at));
+                } else if !a.write && now.op.is_some() && w.op.is_none() && unfenced.is_none() {
+                    unfenced = Some((w, at));
+                }
+            }
+            if a.write {
+                for r in &cell.reads {
+                    if r.slot != now.slot && !ordered(r) {
+                        found.push((*r, false, at));
+                    }
+                }
+                cell.reads.clear();
+                cell.write = Some(now);
+            } else if let Some(r) = cell.reads.iter_mut().find(|r| r.slot == now.slot) {
+                *r = now;
+            } else {
+                cell.reads.push(now);
+            }
+        }
+        let fenced = unfenced.map(|(w, _)| self.fenced(w.thread, w.clock, vc));
+        for f in found {
+            self.conflict(f, now, a.write, a.space);
+        }
+        if let (Some((w, at)), Some(false)) = (unfenced, fenced) {
+            {
+                self.report(Finding {
+                    kind: HazardKind::MissingProxyFence,
+                    line: a.line,
+                    other_line: Some(w.line),
+                    thread: Some(a.thread),
+                    other_thread: Some(w.thread),
+                    address: Some(at),
+                    message: format!(
+                        "the async proxy (line {}) reads shared 0x{at:x}, written through the generic proxy by thread {} at line {} with no fence.proxy.async between the write and the synchronisation",
+                        a.line, w.thread, w.line
+                    ),
+                    source: PROXY,
+                    cta: self.cta,
+                });
+            }
+        }
+    }
+}
+
+impl Observer for Tracker {
+    fn access(&mut self, a: &Access) {
+        self.on_access(a);
+    }
+
+    fn event(&mut self, e: &Event<'_>) {
+        match *e {
+            Event::CtaStart { cta, threads } => self.start(cta, threads),
+            Event::CtaEnd => self.end(),
+            Event::BarSync { threads, .. } => {
+                let mut j = Clock::default();
+                for &t in threads {
+                    j.join(&self.clocks[t as usize]);
+                }
+                for &t in threads {
+                    self.clocks[t as usize] = j.clone();
+                    self.clocks[t as usize].tick(t as usize);
+                }
+            }
+            Event::FenceProxyAsync { thread, .. } => {
+                let c = &mut self.clocks[thread as usize];
+                c.tick(thread as usize);
+                let v = c.get(thread as usize);
+                self.fences[thread as usize].push(v);
+            }
+            Event::MbarInit {
+                line, mbar, count, ..
+            } => self.init(line, mbar, count),
+            Event::MbarArrive {
+                thread,
+                line,
+                mbar,
+                tx,
+            } => {
+                let vc = self.clocks[thread as usize].clone();
+                self.clocks[thread as usize].tick(thread as usize);
+                if let Some(m) = self.mbars.get_mut(&mbar) {
+                    m.cur.join(&vc);
+                    m.tx += tx as i64;
+                    if tx > 0 {
+                        m.expect_line = line;
+                        m.expected += tx;
+                    }
+                    m.pending = m.pending.saturating_sub(1);
+                    m.arrivals += 1;
+                    m.arrive_line = line;
+                    m.settle();
+                }
+            }
+            Event::MbarWait {
+                thread,
+                line,
+                mbar,
+                parity,
+                done,
+            } => self.wait(thread, line, mbar, parity, done),
+            Event::AsyncIssue {
+                id,
+                line,
+                kind,
+                threads,
+            } => self.issue(id, line, kind, threads),
+            Event::AsyncPerform { id } => {
+                self.pending_copies.retain(|&p| p != id);
+                if let Some(op) = self.ops.get_mut(&id) {
+                    let c = self.agent_clock.entry(op.slot).or_insert(0);
+                    *c += 1;
+                    op.clock.set(op.slot, *c);
+                }
+            }
+            Event::CompleteTx { id, mbar, bytes } => {
+                if let (Some(op), Some(m)) = (self.ops.remove(&id), self.mbars.get_mut(&mbar)) {
+                    m.cur.join(&op.clock);
+                    m.tx -= bytes as i64;
+                    m.delivered += bytes;
+                    m.copy_line = op.line;
+                    m.settle();
+                }
+            }
+            Event::AsyncWaited { id, threads, .. } => {
+                if let Some(op) = self.ops.remove(&id) {
+                    for &t in threads {
+                        self.clocks[t as usize].join(&op.clock);
+                    }
+                }
+            }
+            Event::Deadlock { warps } => self.deadlock(warps),
+        }
+    }
+}
+
+impl Tracker {
+    fn init(&mut self, line: u32, mbar: u32, count: u64) {
+        if count == 0 || count >= 1 << 20 {
+            self.report(Finding {
+                kind: HazardKind::MbarrierCount,
+                line,
+                other_line: None,
+                thread: None,
+                other_thread: None,
+                address: Some(u64::from(mbar)),
+                message: format!(
+                    "mbarrier.init with count {count}: the expected arrival count must be 1 to 2^20 - 1"
+                ),
+                source: "PTX ISA 9.7.13.15 (mbarrier.init: count in the range 1 to 2^20 - 1)",
+                cta: self.cta,
+            });
+        }
+        self.mbars.insert(
+            mbar,
+            MbarModel {
+                count,
+                init_line: line,
+                pending: count,
+                ..MbarModel::default()
+            },
+        );
+    }
+
+    fn wait(&mut self, thread: u32, line: u32, mbar: u32, parity: u64, done: bool) {
+        let Some(m) = self.mbars.get_mut(&mbar) else {
+            return;
+        };
+        m.settle();
+        if !done {
+            return;
+        }
+        let observed = if m.phase & 1 != parity & 1 {
+            m.phase as i64 - 1
+        } else {
+            m.phase as i64 - 2
+        };
+        if let Some(c) = &m.done[(parity & 1) as usize] {
+            self.clocks[thread as usize].join(c);
+        }
+        self.last_wait.insert((thread, mbar), (line, observed));
+    }
+
+    fn issue(&mut self, id: u64, line: u32, kind: AsyncKind, threads: &[u32]) {
+        let mut clock = Clock::default();
+        for &t in threads {
+            clock.join(&self.clocks[t as usize]);
+            self.clocks[t as usize].tick(t as usize);
+        }
+        let (key, phase) = match kind {
+            AsyncKind::TensorCopy { mbar, .. } => {
+                self.pending_copies.push(id);
+                ((0, mbar), self.mbars.get(&mbar).map_or(0, |m| m.phase))
+            }
+            AsyncKind::Wgmma { warp } => ((1, warp), 0),
+        };
+        let slot = self.agent(key);
+        self.ops.insert(
+            id,
+            OpState {
+                clock,
+                slot,
+                line,
+                thread: threads.first().copied().unwrap_or(0),
+                kind,
+                phase,
+            },
+        );
+    }
+
+    /// Mbarrier phases that can never complete: arrivals short of the count, or transaction
+    /// bytes expected and delivered that differ.
+    fn unfinished_phases(&mut self, only: Option<&[u32]>) {
+        let mut out = Vec::new();
+        for (&at, m) in &self.mbars {
+            if only.is_some_and(|o| !o.contains(&at)) {
+                continue;
+            }
+            if m.tx != 0 && m.expected > 0 {
+                out.push(Finding {
+                    kind: HazardKind::ExpectTx,
+                    line: m.expect_line,
+                    other_line: (m.copy_line > 0).then_some(m.copy_line),
+                    thread: None,
+                    other_thread: None,
+                    address: Some(u64::from(at)),
+                    message: format!(
+                        "phase {} of the mbarrier at shared 0x{at:x} expects {} transaction bytes and its copies delivered {}: the phase can never complete",
+                        m.phase, m.expected, m.delivered
+                    ),
+                    source: MBARRIER_TX,
+                    cta: self.cta,
+                });
+            } else if m.pending > 0 && m.arrivals > 0 {
+                out.push(Finding {
+                    kind: HazardKind::MbarrierCount,
+                    line: m.init_line,
+                    other_line: Some(m.arrive_line),
+                    thread: None,
+                    other_thread: None,
+                    address: Some(u64::from(at)),
+                    message: format!(
+                        "mbarrier at shared 0x{at:x} initialised with count {}: phase {} received {} arrival(s) and no other can come, so it never completes",
+                        m.count, m.phase, m.arrivals
+                    ),
+                    source: MBARRIER_TX,
+                    cta: self.cta,
+                });
+            }
+        }
+        out.sort_by_key(|f| (f.line, f.address));
+        for f in out {
+            self.report(f);
+        }
+    }
+
+    fn deadlock(&mut self, warps: &[Blocked]) {
+        self.deadlocked = true;
+        let polled: Vec<u32> = warps.iter().filter_map(|w| w.mbar).collect();
+        self.unfinished_phases(Some(&polled));
+        let first = warps.first();
+        let message = warps
+            .iter()
+            .map(|w| format!("warp {} at line {}: {}", w.warp, w.line, w.waits_for))
+            .collect::<Vec<_>>()
+            .join("; ");
+        self.report(Finding {
+            kind: HazardKind::Deadlock,
+            line: first.map_or(0, |w| w.line),
+            other_line: warps.get(1).map(|w| w.line),
+            thread: first.map(|w| w.warp * 32),
+            other_thread: None,
+            address: first.and_then(|w| w.mbar).map(u64::from),
+            message: format!("every live warp is blocked and nothing asynchronous is pending: {message}"),
+            source: "PTX ISA 9.7.13.1 (bar.sync) and 9.7.13.15 (mbarrier.try_wait): a wait no arrival can satisfy",
+            cta: self.cta,
+        });
+    }
+
+    fn end(&mut self) {
+        if !self.deadlocked {
+            self.unfinished_phases(None);
+        }
+    }
+}

@@ -1,0 +1,176 @@
+//! What a run reports to an observer: every memory access with its state space, address, size,
+//! thread, line and proxy, and every synchronisation and asynchronous-operation event, in the
+//! order the interpreter performs them. The hazard checker ([`crate::hazard`]) is one observer;
+//! a run without one pays a single branch per hook.
+//!
+//! Threads are numbered within their CTA (`warp * 32 + lane`). Asynchronous operations (tensor
+//! copies, `wgmma`) carry an id given at issue; their memory accesses are reported when they are
+//! performed, with [`Proxy::Async`] and that id.
+
+/// The proxy an access goes through (PTX ISA 8.6, "Proxies"): generic loads and stores, or the
+/// async proxy of the tensor memory accelerator and `wgmma` operand reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Proxy {
+    /// `ld`/`st` of a thread.
+    Generic,
+    /// An asynchronous operation's access; the operation's id.
+    Async(u64),
+}
+
+/// A state space an access touches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Space {
+    /// The CTA's shared memory (addresses are shared-window offsets).
+    Shared,
+    /// Global memory.
+    Global,
+}
+
+/// One memory access.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Access {
+    /// The state space.
+    pub space: Space,
+    /// The first byte's address.
+    pub address: u64,
+    /// Bytes.
+    pub size: u32,
+    /// A write (else a read).
+    pub write: bool,
+    /// The instruction's 1-based PTX line.
+    pub line: u32,
+    /// The thread (for an asynchronous operation, the thread that issued it).
+    pub thread: u32,
+    /// The proxy.
+    pub proxy: Proxy,
+}
+
+/// What kind of asynchronous operation was issued.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AsyncKind {
+    /// `cp.async.bulk.tensor` global to shared: writes `bytes` bytes from `dst` (a box is laid
+    /// out contiguously) and completes that many transaction bytes on `mbar`.
+    TensorCopy {
+        /// Shared destination.
+        dst: u32,
+        /// Bytes written.
+        bytes: u64,
+        /// The mbarrier it completes on.
+        mbar: u32,
+    },
+    /// `wgmma.mma_async` of one warp: reads its A and B operands from shared memory.
+    Wgmma {
+        /// The issuing warp.
+        warp: u32,
+    },
+}
+
+/// A synchronisation or asynchronous-operation event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event<'e> {
+    /// A CTA starts: its linear index and its number of threads.
+    CtaStart {
+        /// Linear CTA index (x fastest).
+        cta: u64,
+        /// Threads in the CTA.
+        threads: u32,
+    },
+    /// The CTA's last thread exited.
+    CtaEnd,
+    /// `bar.sync` released: the threads that took part (every thread not exited).
+    BarSync {
+        /// The barrier's line (of the last thread to arrive).
+        line: u32,
+        /// The participating threads.
+        threads: &'e [u32],
+    },
+    /// `fence.proxy.async` by a thread.
+    FenceProxyAsync {
+        /// Thread.
+        thread: u32,
+        /// Line.
+        line: u32,
+    },
+    /// `mbarrier.init`.
+    MbarInit {
+        /// Thread.
+        thread: u32,
+        /// Line.
+        line: u32,
+        /// The mbarrier's shared address.
+        mbar: u32,
+        /// Its expected arrival count.
+        count: u64,
+    },
+    /// `mbarrier.arrive[.expect_tx]`: `tx` transaction bytes expected, then one arrival.
+    MbarArrive {
+        /// Thread.
+        thread: u32,
+        /// Line.
+        line: u32,
+        /// The mbarrier.
+        mbar: u32,
+        /// Expected transaction bytes (0 without `.expect_tx`).
+        tx: u64,
+    },
+    /// `mbarrier.try_wait.parity` / `test_wait.parity` evaluated by a thread.
+    MbarWait {
+        /// Thread.
+        thread: u32,
+        /// Line.
+        line: u32,
+        /// The mbarrier.
+        mbar: u32,
+        /// The parity waited for.
+        parity: u64,
+        /// Whether the wait returned true.
+        done: bool,
+    },
+    /// An asynchronous operation issued by `threads` (one thread, or a warp for `wgmma`).
+    AsyncIssue {
+        /// Its id.
+        id: u64,
+        /// Its line.
+        line: u32,
+        /// What it is.
+        kind: AsyncKind,
+        /// The issuing threads.
+        threads: &'e [u32],
+    },
+    /// An asynchronous operation is performed now; its accesses follow.
+    AsyncPerform {
+        /// Its id.
+        id: u64,
+    },
+    /// A tensor copy completed `bytes` transaction bytes on its mbarrier.
+    CompleteTx {
+        /// The copy's id.
+        id: u64,
+        /// The mbarrier.
+        mbar: u32,
+        /// Bytes.
+        bytes: u64,
+    },
+    /// `wgmma.wait_group` retired operation `id` for the threads of its warp.
+    AsyncWaited {
+        /// The operation.
+        id: u64,
+        /// Line of the wait.
+        line: u32,
+        /// The waiting threads.
+        threads: &'e [u32],
+    },
+    /// No warp of the CTA can move and nothing asynchronous is pending.
+    Deadlock {
+        /// Each blocked warp.
+        warps: &'e [crate::error::Blocked],
+    },
+}
+
+/// Receives a run's accesses and events.
+pub trait Observer {
+    /// A memory access, before it is performed.
+    fn access(&mut self, a: &Access);
+    /// A synchronisation or asynchronous-operation event.
+    fn event(&mut self, e: &Event<'_>);
+}
