@@ -70,6 +70,8 @@ pub(crate) enum Resolved {
     Vector(Vec<u32>),
     /// A register, immediate or special register.
     Src(Src),
+    /// An address `[base+offset]`.
+    Addr(Addr),
     /// Anything else.
     Other,
 }
@@ -93,6 +95,7 @@ impl D<'_, '_> {
                     })
                     .collect::<Result<Vec<_>, _>>()
                     .map(Resolved::Vector),
+                Operand::Address { .. } => self.addr_of(o).map(Resolved::Addr),
                 o => Ok(self.src_of(o).map_or(Resolved::Other, Resolved::Src)),
             })
             .collect::<Result<Vec<_>, _>>()?;
@@ -183,7 +186,11 @@ impl D<'_, '_> {
     }
 
     fn addr(&self, i: usize) -> Result<Addr, RunError> {
-        match self.operand(i)? {
+        self.addr_of(self.operand(i)?)
+    }
+
+    fn addr_of(&self, o: &Operand<'_>) -> Result<Addr, RunError> {
+        match o {
             Operand::Address { base, offset } => {
                 let base = match base {
                     None => Src::Imm(0),
@@ -255,7 +262,12 @@ pub(crate) fn decode(
             }
             OpKind::Exit
         }
-        "bar" | "barrier" => barrier(&d, &q)?,
+        "bar" | "barrier" => match crate::barrier::decode(&d.wgmma_view()?, ins.base(), &q) {
+            Some(named) => named?,
+            None => barrier(&d, &q)?,
+        },
+        "setmaxnreg" => crate::barrier::setmaxnreg(&d.wgmma_view()?, &q)?,
+        "prmt" => crate::prmt::decode(&d.wgmma_view()?, &q)?,
         "shfl" => shfl(&d, &q)?,
         "bfe" => {
             only(&d, &q, &[])?;
@@ -294,6 +306,7 @@ pub(crate) fn decode(
             }
         }
         "mbarrier" => mbarrier(&d, &q)?,
+        "cp" if crate::cp_async::is_cp_async(&q) => crate::cp_async::decode(&d.wgmma_view()?, &q)?,
         "cp" => tma(&d, &q)?,
         "wgmma" => crate::wgmma::decode(&d.wgmma_view()?, &q)?,
         _ => return Err(d.unsupported(ins.opcode, "instruction not modelled yet")),
@@ -831,6 +844,13 @@ fn mbarrier(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
                 state: state(0)?,
                 addr: d.addr(1)?,
                 tx: Some(d.src(2)?),
+            })
+        }
+        ["arrive", s, "b64"] if shared(s) && d.ins.operands.len() == 3 => {
+            Ok(OpKind::MbarArriveCount {
+                state: state(0)?,
+                addr: d.addr(1)?,
+                count: d.src(2)?,
             })
         }
         ["arrive", s, "b64"] if shared(s) => {

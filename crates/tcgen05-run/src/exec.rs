@@ -66,6 +66,8 @@ pub struct Shape {
 enum State {
     Run,
     Barrier,
+    /// Waiting at a named barrier ([`crate::barrier`]).
+    Named,
     Exited,
 }
 
@@ -78,6 +80,8 @@ struct Warp {
     pc: [usize; WARP],
     state: [State; WARP],
     regs: Vec<u64>,
+    /// Each lane's `cp.async` copies not yet performed.
+    cp_async: Vec<crate::cp_async::Queue>,
 }
 
 /// Everything a warp's instruction may touch besides its own registers.
@@ -97,6 +101,8 @@ struct Cta<'a> {
     mbars: HashMap<u32, Mbar>,
     /// Bulk tensor copies issued and not yet performed.
     copies: Vec<Copy>,
+    /// Named barriers.
+    bars: crate::barrier::Barriers,
 }
 
 /// The state of one mbarrier (PTX ISA 9.7.13.15.1): arrivals expected per phase, arrivals
@@ -146,6 +152,7 @@ pub(crate) fn run(
                     maps,
                     mbars: HashMap::new(),
                     copies: Vec::new(),
+                    bars: Default::default(),
                 };
                 run_cta(&mut cta, &mut stats, limits)?;
                 stats.ctas += 1;
@@ -165,6 +172,7 @@ fn run_cta(cta: &mut Cta<'_>, stats: &mut Stats, limits: Limits) -> Result<(), R
             state: [State::Run; WARP],
             regs: vec![0; WARP * cta.nregs],
             wgmma: Queue::default(),
+            cp_async: vec![Default::default(); WARP],
         })
         .collect();
     for w in &mut warps {
@@ -178,6 +186,7 @@ fn run_cta(cta: &mut Cta<'_>, stats: &mut Stats, limits: Limits) -> Result<(), R
             progressed |= run_warp(cta, w, stats, limits)?;
         }
         let live = count(&warps, |s| s != State::Exited);
+        progressed |= release_named(cta, &mut warps, live);
         if live == 0 {
             return Ok(());
         }
@@ -201,6 +210,21 @@ fn count(warps: &[Warp], f: impl Fn(State) -> bool) -> usize {
         .iter()
         .map(|w| w.state.iter().filter(|&&s| f(s)).count())
         .sum()
+}
+
+/// Releases the threads of every named barrier that has completed (`live` threads have not
+/// exited). Returns whether any thread was released.
+fn release_named(cta: &mut Cta<'_>, warps: &mut [Warp], live: usize) -> bool {
+    let go = cta.bars.complete(live as u32);
+    for &(wi, lanes) in &go {
+        for l in 0..WARP {
+            if lanes >> l & 1 == 1 && warps[wi].state[l] == State::Named {
+                warps[wi].state[l] = State::Run;
+                warps[wi].pc[l] += 1;
+            }
+        }
+    }
+    !go.is_empty()
 }
 
 fn release_barrier(_cta: &Cta<'_>, warps: &mut [Warp]) {
@@ -320,6 +344,33 @@ fn step(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, active: u32, exec: u32) -> Res
                 w.state[l] = State::Barrier;
             }
             return Ok(());
+        }
+        // Threads whose guard is false do not arrive; the others arrive (and, for `sync`,
+        // wait) with the id and count of the lowest of them.
+        OpKind::NamedBarrier { id, count, sync } if exec != 0 => {
+            let first = exec.trailing_zeros() as usize;
+            let id = val(cta, w, n, first, *id);
+            let c = count.map(|c| val(cta, w, n, first, c));
+            cta.bars
+                .arrive(op.line, id, c, w.id as usize, exec, *sync)?;
+            if *sync {
+                for l in lanes(exec) {
+                    w.state[l] = State::Named;
+                }
+                for l in lanes(active & !exec) {
+                    w.pc[l] += 1;
+                }
+                return Ok(());
+            }
+        }
+        OpKind::SetMaxNReg { .. } => {
+            if exec != active || active != u32::MAX {
+                return Err(RunError::Unsupported {
+                    line: op.line,
+                    what: "setmaxnreg by part of a warp".into(),
+                    why: "setmaxnreg is .sync.aligned: every thread of the warpgroup executes it",
+                });
+            }
         }
         OpKind::Shfl { .. } => shfl(cta, w, op, exec)?,
         OpKind::Elect { d, p, mask } => {
@@ -532,6 +583,18 @@ fn lane_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), Run
         }
         OpKind::Ld { .. } | OpKind::St { .. } => return memory_op(cta, w, op, l),
         OpKind::Bfe { ty, d, a, b, c } => (*d, bfe(*ty, v(*a), v(*b), v(*c))),
+        OpKind::Prmt { mode, d, a, b, c } => (
+            *d,
+            u64::from(crate::prmt::permute(
+                *mode,
+                v(*a) as u32,
+                v(*b) as u32,
+                v(*c) as u32,
+            )),
+        ),
+        OpKind::CpAsync { .. } | OpKind::CpAsyncCommit | OpKind::CpAsyncWait { .. } => {
+            return cp_async_op(cta, w, op, l)
+        }
         OpKind::Cvta {
             d,
             a,
@@ -550,6 +613,7 @@ fn lane_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), Run
         }
         OpKind::MbarInit { .. }
         | OpKind::MbarArrive { .. }
+        | OpKind::MbarArriveCount { .. }
         | OpKind::MbarTryWait { .. }
         | OpKind::MbarInval { .. }
         | OpKind::TmaLoad { .. } => return mbarrier_op(cta, w, op, l),
@@ -559,6 +623,8 @@ fn lane_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), Run
         | OpKind::Shfl { .. }
         | OpKind::Elect { .. }
         | OpKind::Fence
+        | OpKind::NamedBarrier { .. }
+        | OpKind::SetMaxNReg { .. }
         | OpKind::Wgmma { .. }
         | OpKind::WgmmaCommit
         | OpKind::WgmmaWait { .. } => return Ok(()),
@@ -686,6 +752,27 @@ fn mbarrier_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(),
                 w.regs[l * n + *s as usize] = phase;
             }
         }
+        OpKind::MbarArriveCount { addr, count, state } => {
+            let at = shared_at(cta, *addr);
+            let c = val(cta, w, n, l, *count);
+            let m = cta
+                .mbars
+                .get_mut(&at)
+                .ok_or_else(|| no_mbarrier(op.line, at))?;
+            let phase = m.phase;
+            if c == 0 || c > m.pending {
+                return Err(RunError::Invalid {
+                    line: op.line,
+                    what: format!("mbarrier.arrive count {c} with {} pending", m.pending),
+                    why: "the count must be at least 1 and at most the pending arrivals (PTX ISA, mbarrier.arrive)",
+                });
+            }
+            m.pending -= c;
+            m.settle();
+            if let Some(s) = state {
+                w.regs[l * n + *s as usize] = phase;
+            }
+        }
         OpKind::MbarTryWait { p, addr, parity } => {
             let at = shared_at(cta, *addr);
             let want = val(cta, w, n, l, *parity) & 1;
@@ -733,6 +820,58 @@ fn mbarrier_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(),
             cta.copies.push(copy);
         }
         _ => {}
+    }
+    Ok(())
+}
+
+/// `cp.async`, `cp.async.commit_group` and `cp.async.wait_group` / `wait_all` of one thread.
+fn cp_async_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), RunError> {
+    let n = cta.nregs;
+    let retire = match &op.kind {
+        OpKind::CpAsync {
+            dst,
+            src,
+            cp_size,
+            src_size,
+        } => {
+            let p = crate::cp_async::Pending {
+                line: op.line,
+                dst: (address(cta, w, l, *dst) & 0xFFFF_FFFF) as u32,
+                src: address(cta, w, l, *src),
+                cp_size: *cp_size,
+                src_size: src_size.map_or(*cp_size, |s| val(cta, w, n, l, s) as u32),
+                group: None,
+            };
+            crate::cp_async::check(&p)?;
+            w.cp_async[l].pending.push(p);
+            None
+        }
+        OpKind::CpAsyncCommit => {
+            w.cp_async[l].commit();
+            None
+        }
+        OpKind::CpAsyncWait { n: Some(keep) } => Some(*keep),
+        OpKind::CpAsyncWait { n: None } => {
+            w.cp_async[l].commit();
+            Some(0)
+        }
+        _ => None,
+    };
+    if let Some(keep) = retire {
+        for p in w.cp_async[l].retire(keep) {
+            let global = &*cta.global;
+            let bytes = crate::cp_async::bytes(&p, &mut |a, s| global.read(p.line, a, s))?;
+            for (i, b) in bytes.iter().enumerate() {
+                write_window(
+                    &mut cta.shared,
+                    p.line,
+                    "shared",
+                    u64::from(p.dst) + i as u64,
+                    1,
+                    u64::from(*b),
+                )?;
+            }
+        }
     }
     Ok(())
 }

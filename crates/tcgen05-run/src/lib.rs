@@ -28,6 +28,8 @@
 //! # Ok::<(), tcgen05_run::RunError>(())
 //! ```
 
+mod barrier;
+mod cp_async;
 mod decode;
 pub mod error;
 pub mod exec;
@@ -37,6 +39,7 @@ mod int;
 pub mod memory;
 pub mod module;
 pub mod op;
+pub mod prmt;
 mod statement;
 pub mod tensor_map;
 mod wgmma;

@@ -31,27 +31,57 @@ pub(crate) fn decode(v: &View<'_>, q: &[&str]) -> Result<OpKind, RunError> {
             }
         }
         ["mma_async", "sync", "aligned", shape, "f32", a, b] => {
-            return mma(v, shape, a, b);
+            return mma(v, shape, ElementType::F32, false, a, b);
+        }
+        ["mma_async", "sync", "aligned", shape, "s32", a, b] => {
+            return mma(v, shape, ElementType::S32, false, a, b);
+        }
+        ["mma_async", "sync", "aligned", shape, "satfinite", "s32", a, b] => {
+            return mma(v, shape, ElementType::S32, true, a, b);
         }
         _ => {}
     }
     Err(unsupported(
         v.line,
         v.opcode,
-        "wgmma form not modelled yet (m64nNkK .f32 from f16, bf16, e4m3, e5m2 with descriptors only)",
+        "wgmma form not modelled yet (m64nNkK .f32 from f16, bf16, tf32, e4m3, e5m2 and .s32 from s8, u8, with descriptors only)",
     ))
 }
 
-fn mma(v: &View<'_>, shape: &str, a: &str, b: &str) -> Result<OpKind, RunError> {
+/// Decodes `wgmma.mma_async.sync.aligned.shape.dtype.atype.btype` (PTX ISA 9.7.15.5.2): `d`
+/// is f32 for floating-point inputs and s32 (optionally `.satfinite`) for s8/u8 ones.
+fn mma(
+    v: &View<'_>,
+    shape: &str,
+    d: ElementType,
+    satfinite: bool,
+    a: &str,
+    b: &str,
+) -> Result<OpKind, RunError> {
     let bad = |why| unsupported(v.line, v.opcode, why);
     let ty = |t: &str| match t {
         "f16" => Ok(ElementType::F16),
         "bf16" => Ok(ElementType::Bf16),
+        "tf32" => Ok(ElementType::Tf32),
         "e4m3" => Ok(ElementType::E4m3),
         "e5m2" => Ok(ElementType::E5m2),
-        _ => Err(bad("only f16, bf16, e4m3 and e5m2 inputs are modelled yet")),
+        "s8" => Ok(ElementType::S8),
+        "u8" => Ok(ElementType::U8),
+        _ => Err(bad(
+            "only f16, bf16, tf32, e4m3, e5m2, s8 and u8 inputs are modelled yet",
+        )),
     };
     let (ta, tb) = (ty(a)?, ty(b)?);
+    let integer = |t: ElementType| matches!(t, ElementType::S8 | ElementType::U8);
+    // Integer inputs accumulate in s32, floating-point ones in f32 (PTX ISA 9.7.15.5.2's
+    // table of .dtype per .atype); f16 and bf16 need equal types, e4m3/e5m2 may mix.
+    let same_family = integer(ta) == integer(tb)
+        && (ta == tb || (ta.bits() == 8 && tb.bits() == 8 && !integer(ta)));
+    if !same_family || integer(ta) != (d == ElementType::S32) {
+        return Err(bad(
+            "the .dtype/.atype/.btype combination is not a wgmma form (PTX ISA 9.7.15.5.2)",
+        ));
+    }
     // K covers 256 bits of A per row: 16 for 16-bit types, 32 for 8-bit ones (PTX ISA 9.7.15.2).
     let k = 256 / ta.bits() as u32;
     let n: u32 = shape
@@ -62,13 +92,25 @@ fn mma(v: &View<'_>, shape: &str, a: &str, b: &str) -> Result<OpKind, RunError> 
         .ok_or_else(|| {
             bad("shape must be m64nNkK, N a multiple of 8 up to 256, K 256 bits of A")
         })?;
-    // The 16-bit forms take imm-trans-a and imm-trans-b; the 8-bit forms have none (K-major).
+    // The 16-bit forms take imm-trans-a and imm-trans-b; the 8-bit and tf32 forms have none
+    // (K-major); the integer forms take no imm-scale-a/b either.
     let sixteen = ta.bits() == 16;
-    let (head, trans) = v.operands.split_at(6.min(v.operands.len()));
-    let [Resolved::Vector(d), Resolved::Src(a_desc), Resolved::Src(b_desc), Resolved::Src(scale_d), Resolved::Src(Src::Imm(sa)), Resolved::Src(Src::Imm(sb))] =
+    let (head, rest) = v.operands.split_at(4.min(v.operands.len()));
+    let [Resolved::Vector(dregs), Resolved::Src(a_desc), Resolved::Src(b_desc), Resolved::Src(scale_d)] =
         head
     else {
-        return Err(bad("operands must be {d}, a-desc, b-desc, scale-d, imm-scale-a, imm-scale-b[, imm-trans-a, imm-trans-b]"));
+        return Err(bad("operands must be {d}, a-desc, b-desc, scale-d[, imm-scale-a, imm-scale-b[, imm-trans-a, imm-trans-b]]"));
+    };
+    let (sa, sb, trans) = match (integer(ta), rest) {
+        (true, []) => (1, 1, rest),
+        (false, [Resolved::Src(Src::Imm(sa)), Resolved::Src(Src::Imm(sb)), trans @ ..]) => {
+            (*sa, *sb, trans)
+        }
+        _ => {
+            return Err(bad(
+                "imm-scale-a and imm-scale-b are given exactly for floating-point inputs",
+            ))
+        }
     };
     let (trans_a, trans_b) = match (sixteen, trans) {
         (true, [Resolved::Src(Src::Imm(x)), Resolved::Src(Src::Imm(y))]) => (*x, *y),
@@ -79,11 +121,11 @@ fn mma(v: &View<'_>, shape: &str, a: &str, b: &str) -> Result<OpKind, RunError> 
             ))
         }
     };
-    if d.len() as u32 != n / 2 {
+    if dregs.len() as u32 != n / 2 {
         return Err(invalid(
             v.line,
             v.text,
-            "an f32 D fragment of m64nN has N/2 registers per thread",
+            "an f32 or s32 D fragment of m64nN has N/2 registers per thread",
         ));
     }
     let scale = |x: u64| match x as i64 {
@@ -100,15 +142,15 @@ fn mma(v: &View<'_>, shape: &str, a: &str, b: &str) -> Result<OpKind, RunError> 
         form: WgmmaForm {
             a: ta,
             b: tb,
-            d: ElementType::F32,
+            d,
             n,
             transpose_a: tr(trans_a)?,
             transpose_b: tr(trans_b)?,
-            negate_a: scale(*sa)?,
-            negate_b: scale(*sb)?,
-            satfinite: false,
+            negate_a: scale(sa)?,
+            negate_b: scale(sb)?,
+            satfinite,
         },
-        d: d.clone(),
+        d: dregs.clone(),
         a_desc: *a_desc,
         b_desc: *b_desc,
         scale_d: *scale_d,
