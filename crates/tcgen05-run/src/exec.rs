@@ -21,7 +21,6 @@ use crate::op::{
 use crate::tensor_map::{perform, Copy, TensorMap, TAG};
 use crate::wgmma::{complete, Pending, Queue};
 use std::collections::HashMap;
-use tcgen05::emulator::Cta as EmuCta;
 use tcgen05::numerics::Format;
 
 /// Threads per warp.
@@ -93,8 +92,6 @@ struct Cta<'a> {
     shared: Vec<u8>,
     global: &'a mut Global,
     nregs: usize,
-    /// The core emulator's CTA state, created at the first `wgmma`.
-    emu: Option<Box<EmuCta>>,
     /// The launch's tensor maps with their tensors' addresses.
     maps: &'a [(TensorMap, u64)],
     /// Initialised mbarriers by shared address.
@@ -148,7 +145,6 @@ pub(crate) fn run(
                     shared: vec![0; shared_bytes],
                     global,
                     nregs: kernel.registers as usize,
-                    emu: None,
                     maps,
                     mbars: HashMap::new(),
                     copies: Vec::new(),
@@ -962,9 +958,9 @@ fn warp_wgmma(cta: &mut Cta<'_>, w: &mut Warp, op: &Op) -> Result<(), RunError> 
         OpKind::WgmmaWait { n: keep } => {
             let done = w.wgmma.retire(*keep);
             if !done.is_empty() {
-                let emu = cta.emu.get_or_insert_with(|| Box::new(EmuCta::new()));
                 for p in &done {
-                    complete(emu, &cta.shared, p, (w.id % 4) as usize, &mut w.regs, n)?;
+                    let layouts = &mut w.wgmma.layouts;
+                    complete(layouts, &cta.shared, p, (w.id % 4) as usize, &mut w.regs, n)?;
                 }
             }
         }
