@@ -153,3 +153,12 @@ pub(crate) fn setmaxnreg(v: &View<'_>, q: &[&str]) -> Result<OpKind, RunError> {
         )),
     }
 }
+
+/// The error of `mbarrier.arrive` with a count of 0 or more than the phase's pending arrivals.
+pub(crate) fn bad_arrive_count(line: u32, count: u64, pending: u64) -> RunError {
+    RunError::Invalid {
+        line,
+        what: format!("mbarrier.arrive count {count} with {pending} pending"),
+        why: "the count must be at least 1 and at most the pending arrivals (PTX ISA, mbarrier.arrive)",
+    }
+}

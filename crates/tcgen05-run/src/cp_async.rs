@@ -7,7 +7,8 @@
 
 use crate::decode::{Resolved, View};
 use crate::error::{invalid, unsupported, RunError};
-use crate::op::{OpKind, Src};
+use crate::memory::{write_window, Global};
+use crate::op::{Op, OpKind, Src};
 
 /// One copy issued by one thread, waiting for its group to be retired.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -126,12 +127,60 @@ fn copy(v: &View<'_>, cg: bool) -> Result<OpKind, RunError> {
     })
 }
 
+/// Executes one thread's `cp.async` op: `issued` holds a copy's shared and global addresses and
+/// its `src-size` (resolved by the caller); `commit_group` and `wait_group` act on the thread's
+/// `queue`, and the copies a wait retires are performed on `shared` from `global`.
+///
+/// # Errors
+/// A misaligned copy, a `src-size` over `cp-size`, and reads or writes outside memory.
+pub(crate) fn execute(
+    op: &Op,
+    issued: Option<(u64, u64, Option<u64>)>,
+    queue: &mut Queue,
+    shared: &mut [u8],
+    global: &Global,
+) -> Result<(), RunError> {
+    let keep = match (&op.kind, issued) {
+        (OpKind::CpAsync { cp_size, .. }, Some((dst, src, src_size))) => {
+            let p = Pending {
+                line: op.line,
+                dst: (dst & 0xFFFF_FFFF) as u32,
+                src,
+                cp_size: *cp_size,
+                src_size: src_size.map_or(*cp_size, |s| s as u32),
+                group: None,
+            };
+            check(&p)?;
+            queue.pending.push(p);
+            return Ok(());
+        }
+        (OpKind::CpAsyncCommit, _) => {
+            queue.commit();
+            return Ok(());
+        }
+        (OpKind::CpAsyncWait { n: Some(keep) }, _) => *keep,
+        (OpKind::CpAsyncWait { n: None }, _) => {
+            queue.commit();
+            0
+        }
+        _ => return Ok(()),
+    };
+    for p in queue.retire(keep) {
+        let data = bytes(&p, &mut |a, s| global.read(p.line, a, s))?;
+        for (i, b) in data.iter().enumerate() {
+            let at = u64::from(p.dst) + i as u64;
+            write_window(shared, p.line, "shared", at, 1, u64::from(*b))?;
+        }
+    }
+    Ok(())
+}
+
 /// The bytes a retired copy writes to shared memory: `src_size` bytes read through `read`
 /// (address, size in bytes), zeros up to `cp_size`.
 ///
 /// # Errors
 /// A `src-size` larger than `cp-size`, and what `read` returns.
-pub(crate) fn bytes(
+fn bytes(
     p: &Pending,
     read: &mut dyn FnMut(u64, u32) -> Result<u64, RunError>,
 ) -> Result<Vec<u8>, RunError> {
@@ -150,7 +199,7 @@ pub(crate) fn bytes(
 }
 
 /// Checks a copy's alignment: both addresses aligned to `cp-size` (PTX ISA 9.7.9.25.3.1).
-pub(crate) fn check(p: &Pending) -> Result<(), RunError> {
+fn check(p: &Pending) -> Result<(), RunError> {
     let size = u64::from(p.cp_size);
     if u64::from(p.dst) % size != 0 || p.src % size != 0 {
         return Err(RunError::Memory {

@@ -359,15 +359,6 @@ fn step(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, active: u32, exec: u32) -> Res
                 return Ok(());
             }
         }
-        OpKind::SetMaxNReg { .. } => {
-            if exec != active || active != u32::MAX {
-                return Err(RunError::Unsupported {
-                    line: op.line,
-                    what: "setmaxnreg by part of a warp".into(),
-                    why: "setmaxnreg is .sync.aligned: every thread of the warpgroup executes it",
-                });
-            }
-        }
         OpKind::Shfl { .. } => shfl(cta, w, op, exec)?,
         OpKind::Elect { d, p, mask } => {
             let m = exec & (val(cta, w, n, 0, *mask) as u32);
@@ -381,11 +372,14 @@ fn step(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, active: u32, exec: u32) -> Res
                 }
             }
         }
-        OpKind::Wgmma { .. } | OpKind::WgmmaCommit | OpKind::WgmmaWait { .. } => {
+        OpKind::Wgmma { .. }
+        | OpKind::WgmmaCommit
+        | OpKind::WgmmaWait { .. }
+        | OpKind::SetMaxNReg { .. } => {
             if exec != active || active != u32::MAX {
                 return Err(RunError::Unsupported {
                     line: op.line,
-                    what: "wgmma by part of a warp".into(),
+                    what: "wgmma or setmaxnreg by part of a warp".into(),
                     why: "wgmma is .sync.aligned: every thread of the warpgroup executes it (PTX ISA 9.7.15)",
                 });
             }
@@ -757,11 +751,7 @@ fn mbarrier_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(),
                 .ok_or_else(|| no_mbarrier(op.line, at))?;
             let phase = m.phase;
             if c == 0 || c > m.pending {
-                return Err(RunError::Invalid {
-                    line: op.line,
-                    what: format!("mbarrier.arrive count {c} with {} pending", m.pending),
-                    why: "the count must be at least 1 and at most the pending arrivals (PTX ISA, mbarrier.arrive)",
-                });
+                return Err(crate::barrier::bad_arrive_count(op.line, c, m.pending));
             }
             m.pending -= c;
             m.settle();
@@ -822,54 +812,18 @@ fn mbarrier_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(),
 
 /// `cp.async`, `cp.async.commit_group` and `cp.async.wait_group` / `wait_all` of one thread.
 fn cp_async_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), RunError> {
-    let n = cta.nregs;
-    let retire = match &op.kind {
+    let issued = match &op.kind {
         OpKind::CpAsync {
-            dst,
-            src,
-            cp_size,
-            src_size,
-        } => {
-            let p = crate::cp_async::Pending {
-                line: op.line,
-                dst: (address(cta, w, l, *dst) & 0xFFFF_FFFF) as u32,
-                src: address(cta, w, l, *src),
-                cp_size: *cp_size,
-                src_size: src_size.map_or(*cp_size, |s| val(cta, w, n, l, s) as u32),
-                group: None,
-            };
-            crate::cp_async::check(&p)?;
-            w.cp_async[l].pending.push(p);
-            None
-        }
-        OpKind::CpAsyncCommit => {
-            w.cp_async[l].commit();
-            None
-        }
-        OpKind::CpAsyncWait { n: Some(keep) } => Some(*keep),
-        OpKind::CpAsyncWait { n: None } => {
-            w.cp_async[l].commit();
-            Some(0)
-        }
+            dst, src, src_size, ..
+        } => Some((
+            address(cta, w, l, *dst),
+            address(cta, w, l, *src),
+            src_size.map(|s| val(cta, w, cta.nregs, l, s)),
+        )),
         _ => None,
     };
-    if let Some(keep) = retire {
-        for p in w.cp_async[l].retire(keep) {
-            let global = &*cta.global;
-            let bytes = crate::cp_async::bytes(&p, &mut |a, s| global.read(p.line, a, s))?;
-            for (i, b) in bytes.iter().enumerate() {
-                write_window(
-                    &mut cta.shared,
-                    p.line,
-                    "shared",
-                    u64::from(p.dst) + i as u64,
-                    1,
-                    u64::from(*b),
-                )?;
-            }
-        }
-    }
-    Ok(())
+    let queue = &mut w.cp_async[l];
+    crate::cp_async::execute(op, issued, queue, &mut cta.shared, cta.global)
 }
 
 /// Performs, in issue order, every pending copy that completes its transactions on the
