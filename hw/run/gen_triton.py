@@ -262,6 +262,43 @@ def gemm_bf16_128(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constex
     tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)
 
 
+@triton.jit
+def dot_e5m2_f16(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
+                 BK: tl.constexpr):
+    """c[M, N] (f16) = a[M, K] @ b[K, N] (e5m2), accumulated in f32, converted to f16."""
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    rm = pid_m * BM + tl.arange(0, BM)
+    rn = pid_n * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+        b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
+        acc = tl.dot(a, b, acc)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(tl.float16))
+
+
+@triton.jit
+def dot_i8_tail(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
+                BK: tl.constexpr):
+    """c[M, N] (s32) = a[M, K] @ b[K, N] (s8) with M, N, K not multiples of the tile."""
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    rm = pid_m * BM + tl.arange(0, BM)
+    rn = pid_n * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.int32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :],
+                    mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0)
+        b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :],
+                    mask=((k + rk)[:, None] < K) & (rn[None, :] < N), other=0)
+        acc = tl.dot(a, b, acc)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc,
+             mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
 KERNELS = {
     "axpy_bf16": (axpy_bf16, {"x_ptr": "*fp32", "y_ptr": "*fp32", "out_ptr": "*bf16", "n": "i32",
                               "alpha": "fp32", "BLOCK": "constexpr"}, {"BLOCK": 256}, 4),
@@ -303,6 +340,8 @@ KERNELS = {
                                           "PROGRAMS": "constexpr"},
                         {"BM": 64, "BN": 64, "BK": 64, "PROGRAMS": 3}, 4),
     "gemm_bf16_128": (gemm_bf16_128, {"a_ptr": "*bf16", "b_ptr": "*bf16", "c_ptr": "*fp32", "M": "i32", "N": "i32", "K": "i32", "BM": "constexpr", "BN": "constexpr", "BK": "constexpr"}, {"BM": 128, "BN": 128, "BK": 64}, 8),
+    "dot_e5m2_f16": (dot_e5m2_f16, {"a_ptr": "*fp8e5", "b_ptr": "*fp8e5", "c_ptr": "*fp16", "M": "i32", "N": "i32", "K": "i32", "BM": "constexpr", "BN": "constexpr", "BK": "constexpr"}, {"BM": 64, "BN": 64, "BK": 64}, 4),
+    "dot_i8_tail": (dot_i8_tail, {"a_ptr": "*i8", "b_ptr": "*i8", "c_ptr": "*i32", "M": "i32", "N": "i32", "K": "i32", "BM": "constexpr", "BN": "constexpr", "BK": "constexpr"}, {"BM": 64, "BN": 64, "BK": 64}, 4),
 }
 
 

@@ -128,6 +128,16 @@ static std::vector<uint8_t> inputs8(uint64_t seed, size_t n) {
   return v;
 }
 
+// n e5m2 codes: random sign and 2 fraction bits, biased exponent in [8, 20) (2^-7 to 2^4).
+static std::vector<uint8_t> inputs_e5m2(uint64_t seed, size_t n) {
+  std::vector<uint8_t> v(n);
+  for (size_t i = 0; i < n; i++) {
+    uint64_t r = splitmix(seed);
+    v[i] = (uint8_t)(((r & 1) << 7) | ((8 + (r >> 1) % 12) << 2) | ((r >> 8) & 3));
+  }
+  return v;
+}
+
 // Launches `name` (one CTA of `threads` threads per grid cell, `shared` bytes of dynamic shared
 // memory) with the given argument pointers, then copies `outs` back and writes each one to
 // OUT_DIR/<name><suffix>.out.
@@ -232,6 +242,18 @@ static void more(const std::string& dir, const std::string& out) {
   run_gemm_tma(dir, out, "gemm_ws", 128, 128, 256, 25, 26, 2, 2, 384, 82080);
   // gemm_persistent: C[192, 128] = A[192, 128] @ B[128, 128], 6 tiles walked by 3 CTAs
   run_gemm_tma(dir, out, "gemm_persistent", 192, 128, 128, 27, 28, 3, 1, 128, 65560);
+  {  // dot_e5m2_f16: C[64, 128] f16 = A[64, 128] @ B[128, 128] e5m2
+    int M = 64, N = 128, K = 128;
+    auto a = inputs_e5m2(31, (size_t)M * K), b = inputs_e5m2(32, (size_t)K * N);
+    run_gemm(dir, out, "dot_e5m2_f16", a.data(), a.size(), b.data(), b.size(), M, N, K, 2, 1, 2,
+             128, 8192);
+  }
+  {  // dot_i8_tail: C[100, 72] s32 = A[100, 80] @ B[80, 72] s8, 64 x 64 x 64 tiles, grid 2 x 2
+    int M = 100, N = 72, K = 80;
+    auto a = inputs8(33, (size_t)M * K), b = inputs8(34, (size_t)K * N);
+    run_gemm(dir, out, "dot_i8_tail", a.data(), a.size(), b.data(), b.size(), M, N, K, 4, 2, 2,
+             128, 16384);
+  }
   {  // gemm_bf16_128: C[256, 256] f32 = A[256, 128] @ B[128, 256] bf16, 128 x 128 x 64 tiles
     int M = 256, N = 256, K = 128;
     auto a = inputs_lowp(29, (size_t)M * K, false), b = inputs_lowp(30, (size_t)K * N, false);

@@ -449,3 +449,32 @@ fn gemm_bf16_128_matches_the_gpu() {
     let got = gemm("gemm_bf16_128", ab, (m, n, k), 4, [2, 2], 256, 65536);
     assert_same("gemm_bf16_128", &got, 4);
 }
+
+/// The harness's `inputs_e5m2`: e5m2 codes with a random sign and fraction, biased exponent in
+/// [8, 20).
+fn inputs_e5m2(mut seed: u64, n: usize) -> Vec<u8> {
+    (0..n)
+        .map(|_| {
+            let r = splitmix(&mut seed);
+            ((r & 1) << 7 | (8 + (r >> 1) % 12) << 2 | (r >> 8) & 3) as u8
+        })
+        .collect()
+}
+
+/// e5m2 `wgmma` (m64n64k32) with the f32 result converted to f16 (`cvt.rn.f16x2.f32`).
+#[test]
+fn dot_e5m2_f16_matches_the_gpu() {
+    let (m, n, k) = (64, 128, 128);
+    let ab = (inputs_e5m2(31, m * k), inputs_e5m2(32, k * n));
+    let got = gemm("dot_e5m2_f16", ab, (m, n, k), 2, [1, 2], 128, 8192);
+    assert_same("dot_e5m2_f16", &got, 2);
+}
+
+/// s8 x s8 -> s32 with M, N and K (100, 72, 80) not multiples of the 64 x 64 x 64 tile.
+#[test]
+fn dot_i8_tail_matches_the_gpu() {
+    let (m, n, k) = (100, 72, 80);
+    let ab = (inputs8(33, m * k), inputs8(34, k * n));
+    let got = gemm("dot_i8_tail", ab, (m, n, k), 4, [2, 2], 128, 16384);
+    assert_same("dot_i8_tail", &got, 4);
+}
