@@ -121,6 +121,147 @@ static void run_dot(const std::string& dir, const std::string& out, const char* 
   printf("%s ok\n", name);
 }
 
+// n bytes from SplitMix64 (int8 codes: every value -128..127).
+static std::vector<uint8_t> inputs8(uint64_t seed, size_t n) {
+  std::vector<uint8_t> v(n);
+  for (size_t i = 0; i < n; i++) v[i] = (uint8_t)(splitmix(seed) & 0xFF);
+  return v;
+}
+
+// n e5m2 codes: random sign and 2 fraction bits, biased exponent in [8, 20) (2^-7 to 2^4).
+static std::vector<uint8_t> inputs_e5m2(uint64_t seed, size_t n) {
+  std::vector<uint8_t> v(n);
+  for (size_t i = 0; i < n; i++) {
+    uint64_t r = splitmix(seed);
+    v[i] = (uint8_t)(((r & 1) << 7) | ((8 + (r >> 1) % 12) << 2) | ((r >> 8) & 3));
+  }
+  return v;
+}
+
+// Launches `name` (one CTA of `threads` threads per grid cell, `shared` bytes of dynamic shared
+// memory) with the given argument pointers, then copies `outs` back and writes each one to
+// OUT_DIR/<name><suffix>.out.
+struct Out { CUdeviceptr d; size_t bytes; const char* suffix; };
+static void launch_dump(const std::string& dir, const std::string& out, const char* name,
+                        unsigned gx, unsigned gy, unsigned threads, unsigned shared, void** args,
+                        std::vector<Out> outs) {
+  Mod m = load(dir, name);
+  CK(cuFuncSetAttribute(m.f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, shared));
+  CK(cuLaunchKernel(m.f, gx, gy, 1, threads, 1, 1, shared, 0, args, 0)); CK(cuCtxSynchronize());
+  for (auto& o : outs) {
+    std::vector<uint8_t> h(o.bytes);
+    CK(cuMemcpyDtoH(h.data(), o.d, o.bytes));
+    dump(out + "/" + name + o.suffix + ".out", h.data(), h.size());
+  }
+  printf("%s ok\n", name);
+}
+
+// A device buffer of `n` bytes, each 0xAB (the guard pattern).
+static CUdeviceptr guarded(size_t n) {
+  std::vector<uint8_t> h(n, 0xAB); return upload(h.data(), n);
+}
+
+// A pointer GEMM kernel's launch: A (a_bytes), B (b_bytes), C of M x N elements of c_elem bytes
+// (plus 16 guard elements), M, N, K, the two scratch pointers.
+static void run_gemm(const std::string& dir, const std::string& out, const char* name,
+                     const void* a, size_t a_bytes, const void* b, size_t b_bytes, int M, int N,
+                     int K, size_t c_elem, unsigned gx, unsigned gy, unsigned threads,
+                     unsigned shared) {
+  CUdeviceptr null_ptr = 0;
+  CUdeviceptr da = upload(a, a_bytes), db = upload(b, b_bytes);
+  size_t c_bytes = c_elem * ((size_t)M * N + 16);
+  CUdeviceptr dc = guarded(c_bytes);
+  void* args[] = {&da, &db, &dc, &M, &N, &K, &null_ptr, &null_ptr};
+  launch_dump(dir, out, name, gx, gy, threads, shared, args, {{dc, c_bytes, ""}});
+}
+
+// A row-major f16 matrix of rows x cols at `d` as a tensor map with box_rows x box_cols boxes
+// and 128-byte swizzling (what Triton's launcher encodes for 64 x 64 f16 blocks).
+static CUtensorMap map_f16(CUdeviceptr d, int rows, int cols, int box_rows, int box_cols) {
+  CUtensorMap t;
+  cuuint64_t dim[2] = {(cuuint64_t)cols, (cuuint64_t)rows}, str[1] = {(cuuint64_t)cols * 2};
+  cuuint32_t box[2] = {(cuuint32_t)box_cols, (cuuint32_t)box_rows}, es[2] = {1, 1};
+  CK(cuTensorMapEncodeTiled(&t, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, (void*)d, dim, str, box, es,
+                            CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                            CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
+  return t;
+}
+
+// A TMA GEMM kernel (dot_tma's parameters: each tensor map followed by its shape and strides):
+// C[M, N] f32 = A[M, K] @ B[K, N] f16 from seeds sa, sb, 64 x 64 boxes.
+static void run_gemm_tma(const std::string& dir, const std::string& out, const char* name, int M,
+                         int N, int K, uint64_t sa, uint64_t sb, unsigned gx, unsigned gy,
+                         unsigned threads, unsigned shared) {
+  CUdeviceptr null_ptr = 0;
+  auto a = inputs16(sa, (size_t)M * K), b = inputs16(sb, (size_t)K * N);
+  CUdeviceptr da = upload(a.data(), 2 * a.size()), db = upload(b.data(), 2 * b.size());
+  size_t c_bytes = 4 * ((size_t)M * N + 16);
+  CUdeviceptr dc = guarded(c_bytes);
+  CUtensorMap ta = map_f16(da, M, K, 64, 64), tb = map_f16(db, K, N, 64, 64);
+  int64_t sk = K, sn = N, one = 1;
+  void* args[] = {&ta, &M, &K, &sk, &one, &tb, &K, &N, &sn, &one, &dc, &M, &N, &K, &null_ptr, &null_ptr};
+  launch_dump(dir, out, name, gx, gy, threads, shared, args, {{dc, c_bytes, ""}});
+}
+
+// The kernels added for issue 24's proof (tf32, int8, an fp8 epilogue, a masked tail, warp
+// specialisation, a persistent schedule, the benchmark's 128 x 128 x 64 tiles).
+static void more(const std::string& dir, const std::string& out) {
+  CUdeviceptr null_ptr = 0;
+  {  // dot_tf32: C[128, 64] f32 = A[128, 96] @ B[96, 64], f32 words with random low bits
+    int M = 128, N = 64, K = 96;
+    auto a = inputs(16, (size_t)M * K, 120, 10, false), b = inputs(17, (size_t)K * N, 120, 10, false);
+    run_gemm(dir, out, "dot_tf32", a.data(), 4 * a.size(), b.data(), 4 * b.size(), M, N, K, 4,
+             2, 1, 128, 49152);
+  }
+  {  // dot_i8: C[64, 128] s32 = A[64, 128] @ B[128, 128], every int8 value
+    int M = 64, N = 128, K = 128;
+    auto a = inputs8(18, (size_t)M * K), b = inputs8(19, (size_t)K * N);
+    run_gemm(dir, out, "dot_i8", a.data(), a.size(), b.data(), b.size(), M, N, K, 4, 1, 2, 128,
+             16384);
+  }
+  {  // dot_fp8_epilogue: relu(A @ B + bias) of e4m3 A[64, 128], B[128, 128], f32 bias[128],
+     // written as bf16 (c) and e4m3 (c8)
+    int M = 64, N = 128, K = 128;
+    auto a = inputs_lowp(20, (size_t)M * K, true), b = inputs_lowp(21, (size_t)K * N, true);
+    auto bias = inputs(22, N, 120, 12, false);
+    CUdeviceptr da = upload(a.data(), a.size()), db = upload(b.data(), b.size());
+    CUdeviceptr dbias = upload(bias.data(), 4 * bias.size());
+    size_t c_bytes = 2 * ((size_t)M * N + 16), c8_bytes = (size_t)M * N + 16;
+    CUdeviceptr dc = guarded(c_bytes), dc8 = guarded(c8_bytes);
+    void* args[] = {&da, &db, &dbias, &dc, &dc8, &M, &N, &K, &null_ptr, &null_ptr};
+    launch_dump(dir, out, "dot_fp8_epilogue", 1, 2, 128, 8192, args,
+                {{dc, c_bytes, "_bf16"}, {dc8, c8_bytes, "_e4m3"}});
+  }
+  {  // dot_tail_bf16: C[200, 90] bf16 = A[200, 70] @ B[70, 90]; tiles 128 x 64 x 32, grid 2 x 2
+    int M = 200, N = 90, K = 70;
+    auto a = inputs_lowp(23, (size_t)M * K, false), b = inputs_lowp(24, (size_t)K * N, false);
+    run_gemm(dir, out, "dot_tail_bf16", a.data(), a.size(), b.data(), b.size(), M, N, K, 2, 2, 2,
+             256, 16384);
+  }
+  // gemm_ws: C[128, 128] = A[128, 256] @ B[256, 128], 3 warpgroups (Triton's .reqntid 384)
+  run_gemm_tma(dir, out, "gemm_ws", 128, 128, 256, 25, 26, 2, 2, 384, 82080);
+  // gemm_persistent: C[192, 128] = A[192, 128] @ B[128, 128], 6 tiles walked by 3 CTAs
+  run_gemm_tma(dir, out, "gemm_persistent", 192, 128, 128, 27, 28, 3, 1, 128, 65560);
+  {  // dot_e5m2_f16: C[64, 128] f16 = A[64, 128] @ B[128, 128] e5m2
+    int M = 64, N = 128, K = 128;
+    auto a = inputs_e5m2(31, (size_t)M * K), b = inputs_e5m2(32, (size_t)K * N);
+    run_gemm(dir, out, "dot_e5m2_f16", a.data(), a.size(), b.data(), b.size(), M, N, K, 2, 1, 2,
+             128, 8192);
+  }
+  {  // dot_i8_tail: C[100, 72] s32 = A[100, 80] @ B[80, 72] s8, 64 x 64 x 64 tiles, grid 2 x 2
+    int M = 100, N = 72, K = 80;
+    auto a = inputs8(33, (size_t)M * K), b = inputs8(34, (size_t)K * N);
+    run_gemm(dir, out, "dot_i8_tail", a.data(), a.size(), b.data(), b.size(), M, N, K, 4, 2, 2,
+             128, 16384);
+  }
+  {  // gemm_bf16_128: C[256, 256] f32 = A[256, 128] @ B[128, 256] bf16, 128 x 128 x 64 tiles
+    int M = 256, N = 256, K = 128;
+    auto a = inputs_lowp(29, (size_t)M * K, false), b = inputs_lowp(30, (size_t)K * N, false);
+    run_gemm(dir, out, "gemm_bf16_128", a.data(), a.size(), b.data(), b.size(), M, N, K, 4, 2, 2,
+             256, 65536);
+  }
+}
+
 int main(int argc, char** argv) {
   if (argc != 3) { fprintf(stderr, "usage: harness PTX_DIR OUT_DIR\n"); return 2; }
   std::string dir = argv[1], out = argv[2];
@@ -226,5 +367,6 @@ int main(int argc, char** argv) {
     dump(out + "/dot_tma.out", o.data(), 4 * o.size());
     printf("dot_tma ok\n");
   }
+  more(dir, out);
   return 0;
 }

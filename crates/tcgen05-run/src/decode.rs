@@ -80,6 +80,8 @@ pub(crate) enum Resolved {
     Vector(Vec<u32>),
     /// A register, immediate or special register.
     Src(Src),
+    /// An address `[base+offset]`.
+    Addr(Addr),
     /// Anything else.
     Other,
 }
@@ -103,6 +105,7 @@ impl D<'_, '_> {
                     })
                     .collect::<Result<Vec<_>, _>>()
                     .map(Resolved::Vector),
+                Operand::Address { .. } => self.addr_of(o).map(Resolved::Addr),
                 o => Ok(self.src_of(o).map_or(Resolved::Other, Resolved::Src)),
             })
             .collect::<Result<Vec<_>, _>>()?;
@@ -193,7 +196,11 @@ impl D<'_, '_> {
     }
 
     fn addr(&self, i: usize) -> Result<Addr, RunError> {
-        match self.operand(i)? {
+        self.addr_of(self.operand(i)?)
+    }
+
+    fn addr_of(&self, o: &Operand<'_>) -> Result<Addr, RunError> {
+        match o {
             Operand::Address { base, offset } => {
                 let base = match base {
                     None => Src::Imm(0),
@@ -269,7 +276,12 @@ pub(crate) fn decode(
             OpKind::Exit
         }
         "barrier" if q.first() == Some(&"cluster") => cluster::barrier(&d, &q)?,
-        "bar" | "barrier" => barrier(&d, &q)?,
+        "bar" | "barrier" => match crate::barrier::decode(&d.wgmma_view()?, ins.base(), &q) {
+            Some(named) => named?,
+            None => barrier(&d, &q)?,
+        },
+        "setmaxnreg" => crate::barrier::setmaxnreg(&d.wgmma_view()?, &q)?,
+        "prmt" => crate::prmt::decode(&d.wgmma_view()?, &q)?,
         "shfl" => shfl(&d, &q)?,
         "bfe" => {
             only(&d, &q, &[])?;
@@ -286,9 +298,7 @@ pub(crate) fn decode(
             OpKind::Fence
         }
         "fence" | "membar" => fence(&d, &q)?,
-        "nanosleep" | "prefetch" | "prefetchu" | "griddepcontrol" | "setmaxnreg" => {
-            misc::no_effect(&d, &q)?
-        }
+        "nanosleep" | "prefetch" | "prefetchu" | "griddepcontrol" => misc::no_effect(&d, &q)?,
         "trap" => {
             d.count(0)?;
             OpKind::Trap
@@ -330,6 +340,7 @@ pub(crate) fn decode(
         "sqrt" | "rcp" | "rsqrt" | "ex2" | "lg2" | "sin" | "cos" | "tanh" => {
             bulk_copy::rounded_fn(&d, &q)?
         }
+        "cp" if crate::cp_async::is_cp_async(&q) => crate::cp_async::decode(&d.wgmma_view()?, &q)?,
         "cp" => tma(&d, &q)?,
         "mapa" => cluster::mapa(&d, &q)?,
         "getctarank" => cluster::getctarank(&d, &q)?,
@@ -863,6 +874,13 @@ fn mbarrier(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
                 state: state(0)?,
                 addr: d.addr(1)?,
                 tx: Some(d.src(2)?),
+            })
+        }
+        ["arrive", s, "b64"] if shared(s) && d.ins.operands.len() == 3 => {
+            Ok(OpKind::MbarArriveCount {
+                state: state(0)?,
+                addr: d.addr(1)?,
+                count: d.src(2)?,
             })
         }
         ["arrive", s, "b64"] if shared(s) => {

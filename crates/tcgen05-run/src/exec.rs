@@ -32,7 +32,6 @@ use crate::schedule::Schedule;
 use crate::tensor_map::{perform, Copy, TensorMap, TAG};
 use crate::wgmma::{complete, Pending, Queue};
 use std::collections::HashMap;
-use tcgen05::emulator::Cta as EmuCta;
 use tcgen05::numerics::Format;
 
 mod hooks;
@@ -84,6 +83,8 @@ pub struct Shape {
 enum State {
     Run,
     Barrier,
+    /// Waiting at a named barrier ([`crate::barrier`]).
+    Named,
     Exited,
     /// Waiting at `barrier.cluster.wait` ([`cluster`]).
     ClusterWait,
@@ -108,6 +109,8 @@ struct Warp {
     frames: Vec<Vec<function::Frame>>,
     /// Polling an mbarrier that has not changed phase: (address, phase seen, pc of the wait).
     spin: Option<(u32, u64, usize)>,
+    /// Each lane's `cp.async` copies not yet performed.
+    cp_async: Vec<crate::cp_async::Queue>,
 }
 
 /// Everything a warp's instruction may touch besides its own registers.
@@ -119,8 +122,6 @@ struct Cta<'a> {
     shared: Vec<u8>,
     global: &'a mut Global,
     nregs: usize,
-    /// The core emulator's CTA state, created at the first `wgmma`.
-    emu: Option<Box<EmuCta>>,
     /// The launch's tensor maps with their tensors' addresses.
     maps: &'a [(TensorMap, u64)],
     /// Initialised mbarriers by shared address.
@@ -137,6 +138,8 @@ struct Cta<'a> {
     sched: Schedule,
     /// The next asynchronous operation's id.
     next_async: u64,
+    /// Named barriers.
+    bars: crate::barrier::Barriers,
 }
 
 /// The state of one mbarrier (PTX ISA 9.7.13.15.1): arrivals expected per phase, arrivals
@@ -194,7 +197,6 @@ pub(crate) fn run(
                     shared: vec![0; shared_bytes],
                     global,
                     nregs: kernel.registers as usize,
-                    emu: None,
                     maps,
                     mbars: HashMap::new(),
                     copies: Vec::new(),
@@ -206,6 +208,7 @@ pub(crate) fn run(
                     },
                     sched: std::mem::take(&mut sched),
                     next_async: 0,
+                    bars: Default::default(),
                 };
                 hooks::cta_start(&mut cta);
                 let result = cluster::run_cluster(&mut cta, &mut stats, limits);
@@ -223,6 +226,21 @@ fn count(warps: &[Warp], f: impl Fn(State) -> bool) -> usize {
         .iter()
         .map(|w| w.state.iter().filter(|&&s| f(s)).count())
         .sum()
+}
+
+/// Releases the threads of every named barrier that has completed (`live` threads have not
+/// exited). Returns whether any thread was released.
+fn release_named(cta: &mut Cta<'_>, warps: &mut [Warp], live: usize) -> bool {
+    let go = cta.bars.complete(live as u32);
+    for &(wi, lanes) in &go {
+        for l in 0..WARP {
+            if lanes >> l & 1 == 1 && warps[wi].state[l] == State::Named {
+                warps[wi].state[l] = State::Run;
+                warps[wi].pc[l] += 1;
+            }
+        }
+    }
+    !go.is_empty()
 }
 
 fn release_barrier(cta: &mut Cta<'_>, warps: &mut [Warp]) {
@@ -360,6 +378,24 @@ fn step(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, active: u32, exec: u32) -> Res
             let bytes = cta.kernel.call_bytes as usize;
             return function::ret(w, n, bytes, active, exec);
         }
+        // Threads whose guard is false do not arrive; the others arrive (and, for `sync`,
+        // wait) with the id and count of the lowest of them.
+        OpKind::NamedBarrier { id, count, sync } if exec != 0 => {
+            let first = exec.trailing_zeros() as usize;
+            let id = val(cta, w, n, first, *id);
+            let c = count.map(|c| val(cta, w, n, first, c));
+            cta.bars
+                .arrive(op.line, id, c, w.id as usize, exec, *sync)?;
+            if *sync {
+                for l in lanes(exec) {
+                    w.state[l] = State::Named;
+                }
+                for l in lanes(active & !exec) {
+                    w.pc[l] += 1;
+                }
+                return Ok(());
+            }
+        }
         OpKind::Shfl { .. } => shfl(cta, w, op, exec)?,
         OpKind::Elect { d, p, mask } => {
             let m = exec & (val(cta, w, n, 0, *mask) as u32);
@@ -392,11 +428,14 @@ fn step(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, active: u32, exec: u32) -> Res
                 thread: w.id * WARP as u32 + exec.trailing_zeros(),
             })
         }
-        OpKind::Wgmma { .. } | OpKind::WgmmaCommit | OpKind::WgmmaWait { .. } => {
+        OpKind::Wgmma { .. }
+        | OpKind::WgmmaCommit
+        | OpKind::WgmmaWait { .. }
+        | OpKind::SetMaxNReg { .. } => {
             if exec != active || active != u32::MAX {
                 return Err(RunError::Unsupported {
                     line: op.line,
-                    what: "wgmma by part of a warp".into(),
+                    what: "wgmma or setmaxnreg by part of a warp".into(),
                     why: "wgmma is .sync.aligned: every thread of the warpgroup executes it (PTX ISA 9.7.15)",
                 });
             }
@@ -615,6 +654,18 @@ fn lane_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), Run
             return Ok(());
         }
         OpKind::Bfe { ty, d, a, b, c } => (*d, bfe(*ty, v(*a), v(*b), v(*c))),
+        OpKind::Prmt { mode, d, a, b, c } => (
+            *d,
+            u64::from(crate::prmt::permute(
+                *mode,
+                v(*a) as u32,
+                v(*b) as u32,
+                v(*c) as u32,
+            )),
+        ),
+        OpKind::CpAsync { .. } | OpKind::CpAsyncCommit | OpKind::CpAsyncWait { .. } => {
+            return cp_async_op(cta, w, op, l)
+        }
         OpKind::Cvta {
             d,
             a,
@@ -633,6 +684,7 @@ fn lane_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), Run
         }
         OpKind::MbarInit { .. }
         | OpKind::MbarArrive { .. }
+        | OpKind::MbarArriveCount { .. }
         | OpKind::MbarTryWait { .. }
         | OpKind::MbarInval { .. }
         | OpKind::TmaLoad { .. } => return mbarrier_op(cta, w, op, l),
@@ -642,6 +694,8 @@ fn lane_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), Run
         | OpKind::Shfl { .. }
         | OpKind::Elect { .. }
         | OpKind::Fence
+        | OpKind::NamedBarrier { .. }
+        | OpKind::SetMaxNReg { .. }
         | OpKind::Wgmma { .. }
         | OpKind::WgmmaCommit
         | OpKind::WgmmaWait { .. }
@@ -804,6 +858,23 @@ fn mbarrier_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(),
                 w.regs[l * n + *s as usize] = phase;
             }
         }
+        OpKind::MbarArriveCount { addr, count, state } => {
+            let at = shared_at(cta, *addr);
+            let c = val(cta, w, n, l, *count);
+            let m = cta
+                .mbars
+                .get_mut(&at)
+                .ok_or_else(|| no_mbarrier(op.line, at))?;
+            let phase = m.phase;
+            if c == 0 || c > m.pending {
+                return Err(crate::barrier::bad_arrive_count(op.line, c, m.pending));
+            }
+            m.pending -= c;
+            m.settle();
+            if let Some(s) = state {
+                w.regs[l * n + *s as usize] = phase;
+            }
+        }
         OpKind::MbarTryWait { p, addr, parity } => {
             let at = shared_at(cta, *addr);
             let want = val(cta, w, n, l, *parity) & 1;
@@ -858,6 +929,22 @@ fn mbarrier_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(),
         _ => {}
     }
     Ok(())
+}
+
+/// `cp.async`, `cp.async.commit_group` and `cp.async.wait_group` / `wait_all` of one thread.
+fn cp_async_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), RunError> {
+    let issued = match &op.kind {
+        OpKind::CpAsync {
+            dst, src, src_size, ..
+        } => Some((
+            address(cta, w, l, *dst),
+            address(cta, w, l, *src),
+            src_size.map(|s| val(cta, w, cta.nregs, l, s)),
+        )),
+        _ => None,
+    };
+    let queue = &mut w.cp_async[l];
+    crate::cp_async::execute(op, issued, queue, &mut cta.shared, cta.global)
 }
 
 /// The index in the launch's tensor maps of the map parameter at `map_at` (a generic or a
@@ -965,9 +1052,9 @@ fn warp_wgmma(cta: &mut Cta<'_>, w: &mut Warp, op: &Op) -> Result<(), RunError> 
             let done = w.wgmma.retire(*keep);
             if !done.is_empty() {
                 hooks::wgmma_retired(cta, w, &done, op.line);
-                let emu = cta.emu.get_or_insert_with(|| Box::new(EmuCta::new()));
                 for p in &done {
-                    complete(emu, &cta.shared, p, (w.id % 4) as usize, &mut w.regs, n)?;
+                    let layouts = &mut w.wgmma.layouts;
+                    complete(layouts, &cta.shared, p, (w.id % 4) as usize, &mut w.regs, n)?;
                 }
             }
         }

@@ -32,8 +32,10 @@
 //! ```
 
 pub mod atom;
+mod barrier;
 pub mod bulk_copy;
 pub mod cluster;
+mod cp_async;
 mod decode;
 mod directed;
 pub mod error;
@@ -48,6 +50,7 @@ pub mod memory;
 pub mod module;
 pub mod observe;
 pub mod op;
+pub mod prmt;
 mod rounding;
 mod schedule;
 mod statement;

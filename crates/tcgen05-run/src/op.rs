@@ -658,7 +658,8 @@ pub enum OpKind {
     /// before its later async-proxy ones (PTX ISA 9.7.13.4); no effect on values, seen by the
     /// hazard checker.
     FenceProxyAsync,
-    /// `wgmma.mma_async.sync.aligned.m64nNk16.f32.{f16,bf16}` with A and B from descriptors:
+    /// `wgmma.mma_async.sync.aligned.m64nNkK` (.f32 from f16, bf16, tf32, e4m3, e5m2; .s32 from
+    /// s8, u8) with A and B from descriptors:
     /// queued, computed at its `wgmma.wait_group` (PTX ISA 9.7.15.5.2).
     Wgmma {
         /// The form (types, N, transposes, negations).
@@ -718,6 +719,15 @@ pub enum OpKind {
         /// The state destination (`None` for `_`).
         state: Option<u32>,
     },
+    /// `mbarrier.arrive.shared::cta.b64 state, [addr], count`: `count` arrivals at once.
+    MbarArriveCount {
+        /// The mbarrier's shared address.
+        addr: Addr,
+        /// Arrivals.
+        count: Src,
+        /// The state destination (`None` for `_`).
+        state: Option<u32>,
+    },
     /// `mbarrier.try_wait.parity.shared::cta.b64 p, [addr], parity` (also `test_wait`): true
     /// once the phase of that parity has completed.
     MbarTryWait {
@@ -744,6 +754,56 @@ pub enum OpKind {
         coords: Vec<Src>,
         /// The mbarrier.
         mbar: Addr,
+    },
+    /// `prmt.b32{.mode} d, a, b, c`: bytes of `{b, a}` picked by `c` (PTX ISA 9.7.9.7).
+    Prmt {
+        /// The mode.
+        mode: crate::prmt::PrmtMode,
+        /// Destination slot.
+        d: u32,
+        /// Bytes 0-3.
+        a: Src,
+        /// Bytes 4-7.
+        b: Src,
+        /// Selector.
+        c: Src,
+    },
+    /// `cp.async.{ca,cg}.shared.global [dst], [src], cp-size{, src-size}`: queued per thread,
+    /// performed at the `cp.async.wait_group` that retires its group.
+    CpAsync {
+        /// Shared destination.
+        dst: Addr,
+        /// Global source.
+        src: Addr,
+        /// Bytes written (4, 8, 16).
+        cp_size: u32,
+        /// Bytes read (the rest zero-filled); `cp_size` when absent.
+        src_size: Option<Src>,
+    },
+    /// `cp.async.commit_group`.
+    CpAsyncCommit,
+    /// `cp.async.wait_group N` (`None`: `cp.async.wait_all`).
+    CpAsyncWait {
+        /// The most groups left pending.
+        n: Option<u64>,
+    },
+    /// A named barrier (`bar.sync 1, 128`, `barrier.sync 1`, `bar.arrive 2, 256`; not `bar.sync
+    /// 0` without a count, which is [`OpKind::BarSync`]).
+    NamedBarrier {
+        /// Barrier id (0 to 15).
+        id: Src,
+        /// Thread count (`None`: every thread of the CTA).
+        count: Option<Src>,
+        /// `sync` waits for completion; `arrive` does not.
+        sync: bool,
+    },
+    /// `setmaxnreg.{inc,dec}.sync.aligned.u32 N`: a register-allocation hint with no effect on
+    /// a run whose registers are all allocated at launch.
+    SetMaxNReg {
+        /// `.inc` (true) or `.dec`.
+        inc: bool,
+        /// The new per-thread register count.
+        count: u32,
     },
     /// `ret` from the kernel, or `exit`.
     Exit,

@@ -30,7 +30,6 @@ use crate::memory::{read_window, write_window};
 use crate::observe::Event;
 use crate::op::{Op, Special};
 use crate::tensor_map::Copy;
-use tcgen05::emulator::Cta as EmuCta;
 
 /// The state of a CTA whose warps are not running now.
 #[derive(Default)]
@@ -38,7 +37,7 @@ pub(super) struct Peer {
     shared: Vec<u8>,
     mbars: HashMap<u32, Mbar>,
     copies: Vec<Copy>,
-    emu: Option<Box<EmuCta>>,
+    bars: crate::barrier::Barriers,
     bulk: Vec<Pending>,
 }
 
@@ -96,7 +95,7 @@ fn swap_state(cta: &mut Cta<'_>, r: u32) {
         shared,
         global: _,
         nregs: _,
-        emu,
+        bars,
         maps: _,
         mbars,
         copies,
@@ -110,7 +109,7 @@ fn swap_state(cta: &mut Cta<'_>, r: u32) {
     swap(shared, &mut p.shared);
     swap(mbars, &mut p.mbars);
     swap(copies, &mut p.copies);
-    swap(emu, &mut p.emu);
+    swap(bars, &mut p.bars);
     swap(bulk, &mut p.bulk);
 }
 
@@ -170,6 +169,7 @@ fn new_warps(threads: usize, nregs: usize, local: usize, call: usize) -> Vec<War
                 call_area: vec![0; call * WARP],
                 frames: super::function::frames(),
                 spin: None,
+                cp_async: vec![Default::default(); WARP],
             };
             for l in warp.lanes..WARP {
                 warp.state[l] = State::Exited;
@@ -205,6 +205,7 @@ pub(super) fn run_cluster(
                 }
             }
             let live = count(ws, |s| s != State::Exited);
+            progressed |= super::release_named(cta, ws, live);
             if live > 0 && count(ws, |s| s == State::Barrier) == live {
                 release_barrier(cta, ws);
                 progressed = true;

@@ -92,11 +92,7 @@ pub(super) fn blocked(cta: &Cta<'_>, warps: &[Warp]) -> Vec<Blocked> {
                 );
                 (wpc, why, Some(at))
             }
-            None => (
-                pc,
-                format!("bar.sync 0: {at_barrier} of {live} live threads arrived"),
-                None,
-            ),
+            None => (pc, waiting_at(w, pc, at_barrier, live), None),
         };
         let line = cta.kernel.ops[pc].line;
         out.push(Blocked {
@@ -107,4 +103,21 @@ pub(super) fn blocked(cta: &Cta<'_>, warps: &[Warp]) -> Vec<Blocked> {
         });
     }
     out
+}
+
+/// What a warp that does not poll an mbarrier waits for, from the state of its threads at `pc`.
+fn waiting_at(w: &Warp, pc: usize, at_barrier: usize, live: usize) -> String {
+    let state = (0..WARP)
+        .find(|&l| w.pc[l] == pc && w.state[l] != State::Exited)
+        .map(|l| w.state[l]);
+    match state {
+        Some(State::Named) => {
+            "a named barrier (bar.sync/barrier.sync id, count) whose count of threads never arrives"
+                .to_string()
+        }
+        Some(State::ClusterWait) => {
+            "barrier.cluster.wait: a thread of the cluster never arrives".to_string()
+        }
+        _ => format!("bar.sync 0: {at_barrier} of {live} live threads arrived"),
+    }
 }
