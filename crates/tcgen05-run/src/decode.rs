@@ -70,6 +70,8 @@ pub(crate) enum Resolved {
     Vector(Vec<u32>),
     /// A register, immediate or special register.
     Src(Src),
+    /// An address `[base+offset]`.
+    Address(Addr),
     /// Anything else.
     Other,
 }
@@ -93,6 +95,16 @@ impl D<'_, '_> {
                     })
                     .collect::<Result<Vec<_>, _>>()
                     .map(Resolved::Vector),
+                Operand::Address { base, offset } => {
+                    let base = match base {
+                        None => Src::Imm(0),
+                        Some(n) => self.src_of(&Operand::Name(n))?,
+                    };
+                    Ok(Resolved::Address(Addr {
+                        base,
+                        offset: *offset,
+                    }))
+                }
                 o => Ok(self.src_of(o).map_or(Resolved::Other, Resolved::Src)),
             })
             .collect::<Result<Vec<_>, _>>()?;
@@ -296,6 +308,10 @@ pub(crate) fn decode(
         "mbarrier" => mbarrier(&d, &q)?,
         "cp" => tma(&d, &q)?,
         "wgmma" => crate::wgmma::decode(&d.wgmma_view()?, &q)?,
+        "tcgen05" => crate::tcgen05::decode(&d.wgmma_view()?, &q)?,
+        "ldmatrix" | "stmatrix" => {
+            crate::ldmatrix::decode(&d.wgmma_view()?, &q, ins.base() == "ldmatrix")?
+        }
         _ => return Err(d.unsupported(ins.opcode, "instruction not modelled yet")),
     };
     Ok((Op { line, guard, kind }, label))

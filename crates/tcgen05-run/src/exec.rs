@@ -51,6 +51,8 @@ pub struct Stats {
     pub thread_instructions: u64,
     /// CTAs run.
     pub ctas: u64,
+    /// `tcgen05.mma` operations completed.
+    pub tcgen05_mmas: u64,
 }
 
 /// The launch shape of a run.
@@ -97,6 +99,8 @@ struct Cta<'a> {
     mbars: HashMap<u32, Mbar>,
     /// Bulk tensor copies issued and not yet performed.
     copies: Vec<Copy>,
+    /// Tensor Memory and the pending tcgen05 operations.
+    tc: crate::tcgen05::Tcgen05State,
 }
 
 /// The state of one mbarrier (PTX ISA 9.7.13.15.1): arrivals expected per phase, arrivals
@@ -146,9 +150,11 @@ pub(crate) fn run(
                     maps,
                     mbars: HashMap::new(),
                     copies: Vec::new(),
+                    tc: Default::default(),
                 };
                 run_cta(&mut cta, &mut stats, limits)?;
                 stats.ctas += 1;
+                stats.tcgen05_mmas += cta.tc.mmas;
             }
         }
     }
@@ -343,6 +349,34 @@ fn step(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, active: u32, exec: u32) -> Res
                 });
             }
             warp_wgmma(cta, w, op)?;
+        }
+        OpKind::Tcgen05(t) => {
+            let mut regs = crate::tcgen05::Regs {
+                regs: &mut w.regs,
+                n,
+                warp: w.id,
+            };
+            let arrivals = cta
+                .tc
+                .step(&mut cta.shared, &mut regs, op.line, t, active, exec)?;
+            for at in arrivals {
+                let m = cta
+                    .mbars
+                    .get_mut(&at)
+                    .ok_or_else(|| no_mbarrier(op.line, at))?;
+                m.pending = m.pending.saturating_sub(1);
+                m.settle();
+            }
+        }
+        OpKind::Matrix(m) => {
+            if exec != active || active != u32::MAX {
+                return Err(RunError::Unsupported {
+                    line: op.line,
+                    what: "ldmatrix/stmatrix by part of a warp".into(),
+                    why: "it is .sync.aligned: every thread of the warp executes it (PTX ISA 9.7.14.5.15)",
+                });
+            }
+            crate::ldmatrix::step(&mut cta.shared, &mut w.regs, n, op.line, m)?;
         }
         _ => {
             for l in lanes(exec) {
@@ -561,7 +595,9 @@ fn lane_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), Run
         | OpKind::Fence
         | OpKind::Wgmma { .. }
         | OpKind::WgmmaCommit
-        | OpKind::WgmmaWait { .. } => return Ok(()),
+        | OpKind::WgmmaWait { .. }
+        | OpKind::Tcgen05(_)
+        | OpKind::Matrix(_) => return Ok(()),
     };
     w.regs[l * n + d as usize] = value;
     Ok(())

@@ -34,10 +34,12 @@ pub mod exec;
 mod float;
 pub mod host;
 mod int;
+mod ldmatrix;
 pub mod memory;
 pub mod module;
 pub mod op;
 mod statement;
+pub mod tcgen05;
 pub mod tensor_map;
 mod wgmma;
 

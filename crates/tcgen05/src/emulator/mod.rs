@@ -149,6 +149,7 @@ pub mod wgmma;
 
 pub use memory::TensorCoreMemory;
 pub use mma::{mma, ASource, DMatrix, MmaDone, MmaInputs, MmaOperation, MmaOptions, MmaRecord};
+pub use movement::{ld_st_pieces, LdStPiece};
 pub use problem::{EmuError, EmuRule, Problem, Rule, RuleRow, RULES};
 pub use reference::{exact_d, reference_error, ReferenceError};
 pub use state::{CollectorBuffer, Cta, SMEM_BYTES, TMEM_COLUMNS, TMEM_LANES};

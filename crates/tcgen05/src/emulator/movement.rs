@@ -15,7 +15,7 @@ use crate::mma::{ElementType, Major};
 use crate::ptx_reader::{Instruction, Operand};
 use crate::shared_memory_descriptor::SmemDescriptor;
 use crate::tensor_memory::{CpMulticast, CpShape, LdStShape, Num, TmemAddress};
-use crate::tmem_fragment::{cp_row, cp_rows, LdStFragment, Packing};
+use crate::tmem_fragment::{cp_row, cp_rows, BitRange, LdStFragment, Packing};
 
 fn operand_error(field: &'static str) -> Problem {
     Problem::emu(EmuRule::Operands, field, 0)
@@ -238,34 +238,20 @@ fn ld_st(machine: &mut Machine, load: bool, ins: &Instruction<'_>) -> Result<Str
         return Err(Problem::emu(EmuRule::Operands, "registers", names.len() as u64).into());
     }
     let warp = machine.warp;
-    taddr.check_warp_access(warp).map_err(Problem::from)?;
-    let quadrant_end = (taddr.lane() / 32 + 1) * 32;
     let check_alloc = machine.check_allocation;
     let cta = &mut machine.ctas[0];
     // Every (thread, register, half) -> cell; checked before anything is written.
     let mut moves = Vec::new();
-    for t in 0..32 {
-        for r in 0..frag.registers() {
-            for h in 0..frag.pieces_per_register() {
-                let p = frag.piece(t, r, h).map_err(Problem::from)?;
-                let lane = taddr.lane() + u32::from(p.lane);
-                let column = taddr.column() + u32::from(p.column);
-                if lane >= quadrant_end {
-                    return Err(
-                        Problem::emu(EmuRule::WarpQuadrant, "taddr", u64::from(lane)).into(),
-                    );
-                }
-                check_cell(cta, lane, column, check_alloc, "taddr")?;
-                moves.push((
-                    t as usize,
-                    r as usize,
-                    p.register_bits,
-                    lane,
-                    column,
-                    p.bits,
-                ));
-            }
-        }
+    for p in ld_st_pieces(&frag, taddr, warp)? {
+        check_cell(cta, p.lane, p.column, check_alloc, "taddr")?;
+        moves.push((
+            usize::from(p.thread),
+            usize::from(p.register),
+            p.register_bits,
+            p.lane,
+            p.column,
+            p.bits,
+        ));
     }
     if load {
         let mut values: Vec<[Option<u32>; 32]> = alloc::vec![[None; 32]; names.len()];
@@ -337,6 +323,72 @@ fn ld_st(machine: &mut Machine, load: bool, ins: &Instruction<'_>) -> Result<Str
             taddr.column()
         ))
     }
+}
+
+/// One piece of a register that `tcgen05.ld` / `.st` moves, with its Tensor Memory cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LdStPiece {
+    /// The thread's lane id in the warp.
+    pub thread: u8,
+    /// The register's index in the instruction's vector.
+    pub register: u8,
+    /// The register's bits.
+    pub register_bits: BitRange,
+    /// The cell's lane (the address's lane plus the fragment's offset).
+    pub lane: u32,
+    /// The cell's column.
+    pub column: u32,
+    /// The cell's bits.
+    pub bits: BitRange,
+}
+
+/// Every piece a warp's `tcgen05.ld` / `.st` of fragment `frag` at `taddr` moves (PTX ISA
+/// 9.7.16.8, the fragment maps of [`crate::tmem_fragment`]), checked against the warp's lane
+/// quadrant (warp `w` reaches lanes `32 (w mod 4)` to `32 (w mod 4) + 31`, PTX ISA 9.7.16.8.1)
+/// and Tensor Memory's bounds. Thread-major, then register, then piece.
+///
+/// # Errors
+/// [`EmuRule::WarpQuadrant`], [`EmuRule::TmemOutOfRange`], or the address's own rule.
+pub fn ld_st_pieces(
+    frag: &LdStFragment,
+    taddr: TmemAddress,
+    warp: u32,
+) -> Result<Vec<LdStPiece>, Problem> {
+    taddr.check_warp_access(warp).map_err(Problem::from)?;
+    let quadrant_end = (taddr.lane() / 32 + 1) * 32;
+    let mut out = Vec::with_capacity(32 * frag.registers() as usize);
+    for t in 0..32 {
+        for r in 0..frag.registers() {
+            for h in 0..frag.pieces_per_register() {
+                let p = frag.piece(t, r, h).map_err(Problem::from)?;
+                let lane = taddr.lane() + u32::from(p.lane);
+                let column = taddr.column() + u32::from(p.column);
+                if lane >= quadrant_end {
+                    return Err(Problem::emu(
+                        EmuRule::WarpQuadrant,
+                        "taddr",
+                        u64::from(lane),
+                    ));
+                }
+                if column >= super::TMEM_COLUMNS {
+                    return Err(Problem::emu(
+                        EmuRule::TmemOutOfRange,
+                        "taddr",
+                        u64::from(lane << 16 | column),
+                    ));
+                }
+                out.push(LdStPiece {
+                    thread: p.thread,
+                    register: p.register,
+                    register_bits: p.register_bits,
+                    lane,
+                    column,
+                    bits: p.bits,
+                });
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// The element type of `tcgen05.ld.red`.
