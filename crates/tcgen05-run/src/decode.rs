@@ -309,6 +309,7 @@ pub(crate) fn decode(
         "cp" => tma(&d, &q)?,
         "wgmma" => crate::wgmma::decode(&d.wgmma_view()?, &q)?,
         "tcgen05" => crate::tcgen05::decode(&d.wgmma_view()?, &q)?,
+        "prmt" => crate::prmt::decode(&d.wgmma_view()?, &q)?,
         "ldmatrix" | "stmatrix" => {
             crate::ldmatrix::decode(&d.wgmma_view()?, &q, ins.base() == "ldmatrix")?
         }

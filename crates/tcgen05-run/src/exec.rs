@@ -566,6 +566,7 @@ fn lane_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), Run
         }
         OpKind::Ld { .. } | OpKind::St { .. } => return memory_op(cta, w, op, l),
         OpKind::Bfe { ty, d, a, b, c } => (*d, bfe(*ty, v(*a), v(*b), v(*c))),
+        OpKind::Prmt { d, a, b, c } => (*d, crate::prmt::prmt(v(*a), v(*b), v(*c))),
         OpKind::Cvta {
             d,
             a,

@@ -38,6 +38,7 @@ mod ldmatrix;
 pub mod memory;
 pub mod module;
 pub mod op;
+mod prmt;
 mod statement;
 pub mod tcgen05;
 pub mod tensor_map;

@@ -735,6 +735,17 @@ pub enum OpKind {
     Tcgen05(crate::tcgen05::op::Tcgen05),
     /// `ldmatrix` / `stmatrix` (PTX ISA 9.7.14.5.15-16).
     Matrix(crate::ldmatrix::Matrix),
+    /// `prmt.b32 d, a, b, c` in the default mode (PTX ISA 9.7.8.7).
+    Prmt {
+        /// Destination slot.
+        d: u32,
+        /// Bytes 0-3 of the source.
+        a: Src,
+        /// Bytes 4-7.
+        b: Src,
+        /// The selector.
+        c: Src,
+    },
 }
 
 /// The generic address of parameter-space offset 0 (what `cvta.param` adds).

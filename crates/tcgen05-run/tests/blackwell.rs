@@ -52,8 +52,10 @@ fn bytes16(codes: &[u32]) -> Vec<u8> {
         .collect()
 }
 
-/// The tensor core's row of the numerics tables for an sm_100a `tcgen05.mma`.
+/// The tensor core's row of the numerics tables for an sm_100a `tcgen05.mma` with f32 D
+/// (block-scaled kinds: ue8m0 scales, one per 32 elements).
 fn row(kind: Kind, ab: Format) -> ParamRow {
+    let scaled = kind.is_block_scaled();
     Form {
         arch: Arch::Sm100a,
         instruction: Some(Instruction::Tcgen05Mma),
@@ -61,39 +63,59 @@ fn row(kind: Kind, ab: Format) -> ParamRow {
         a: ab,
         b: ab,
         d: Some(Format::F32),
-        scale: None,
-        block: None,
+        scale: scaled.then_some(Format::Ue8m0),
+        block: scaled.then_some(32),
     }
     .row()
     .expect("a tcgen05.mma form of the tables")
 }
 
-/// The reference: C[i][j] after the chain of MMAs of K = `k_mma` over the whole K, each
-/// step's D the next step's C (+0 before the first), A row-major M x K, B row-major K x N.
-fn reference(
-    row: &ParamRow,
-    a: &[u32],
-    b: &[u32],
+/// A GEMM's inputs as element codes: A row-major M x K, B row-major K x N, and for
+/// block-scaled kinds the scales of A (M x K/32) and of B (N x K/32).
+struct Gemm {
     m: usize,
     n: usize,
     k: usize,
-    k_mma: usize,
-) -> Vec<u32> {
+    a: Vec<u32>,
+    b: Vec<u32>,
+    sa: Vec<u32>,
+    sb: Vec<u32>,
+}
+
+/// The reference: C[i][j] after the chain of MMAs of K = `k_mma` over the whole K, each
+/// step's D the next step's C (+0 before the first); a block-scaled step takes the scales of
+/// its 32-element blocks.
+fn reference(row: &ParamRow, g: &Gemm, k_mma: usize) -> Vec<u32> {
+    let (m, n, k) = (g.m, g.n, g.k);
+    let blocks = if g.sa.is_empty() { 0 } else { k_mma / 32 };
     let mut c = vec![0u32; m * n];
     let mut bcol = vec![0u32; k_mma];
     for step in 0..k / k_mma {
         let k0 = step * k_mma;
+        let s0 = k0 / 32;
         for j in 0..n {
             for (kk, x) in bcol.iter_mut().enumerate() {
-                *x = b[(k0 + kk) * n + j];
+                *x = g.b[(k0 + kk) * n + j];
             }
+            let sb = j * k / 32 + s0;
+            let sfb = if blocks == 0 {
+                &[][..]
+            } else {
+                &g.sb[sb..sb + blocks]
+            };
             for i in 0..m {
+                let sa = i * k / 32 + s0;
+                let sfa = if blocks == 0 {
+                    &[][..]
+                } else {
+                    &g.sa[sa..sa + blocks]
+                };
                 let ops = Operands {
-                    a: &a[i * k + k0..i * k + k0 + k_mma],
+                    a: &g.a[i * k + k0..i * k + k0 + k_mma],
                     b: &bcol,
                     c: c[i * n + j],
-                    sfa: &[],
-                    sfb: &[],
+                    sfa,
+                    sfb,
                 };
                 c[i * n + j] = row.dot(&ops, false).expect("finite codes").d_bits;
             }
@@ -102,15 +124,10 @@ fn reference(
     c
 }
 
-fn run_dot(
-    file: &str,
-    m: usize,
-    n: usize,
-    k: usize,
-    a: &[u8],
-    b: &[u8],
-    extra: Vec<Arg>,
-) -> Vec<u32> {
+/// Runs `kernel` of `file` on A, B and the `extra` buffers (the scales), one 128-row tile
+/// per CTA, and returns C's words.
+fn run_dot(file: &str, kernel: &str, g: &Gemm, a: &[u8], b: &[u8], extra: Vec<Arg>) -> Vec<u32> {
+    let (m, n, k) = (g.m, g.n, g.k);
     let src = std::fs::read_to_string(repo(file)).expect("the committed PTX");
     let module = Module::read(&src).unwrap_or_else(|e| panic!("{file}: {e}"));
     let mut args = vec![Arg::Buffer(a.to_vec()), Arg::Buffer(b.to_vec())];
@@ -127,7 +144,7 @@ fn run_dot(
         shared: 200 * 1024,
         limits: Default::default(),
     };
-    launch(&module, "dot_kernel", &config, &mut args).unwrap_or_else(|e| panic!("{file}: {e}"));
+    launch(&module, kernel, &config, &mut args).unwrap_or_else(|e| panic!("{file}: {e}"));
     let Arg::Buffer(c) = &args[out] else {
         unreachable!()
     };
@@ -153,17 +170,66 @@ fn assert_equal(name: &str, got: &[u32], want: &[u32], n: usize) {
 #[test]
 fn triton_gemm_bf16_equals_the_chain_of_mmas() {
     let (m, n, k) = (256, 128, 128);
-    let a = bf16_codes(11, m * k);
-    let b = bf16_codes(12, k * n);
-    let got = run_dot(
-        "examples/kernels/triton_gemm_bf16.ptx",
+    let g = Gemm {
         m,
         n,
         k,
-        &bytes16(&a),
-        &bytes16(&b),
-        Vec::new(),
-    );
-    let want = reference(&row(Kind::F16, Format::Bf16), &a, &b, m, n, k, 16);
+        a: bf16_codes(11, m * k),
+        b: bf16_codes(12, k * n),
+        sa: Vec::new(),
+        sb: Vec::new(),
+    };
+    let (a, b) = (bytes16(&g.a), bytes16(&g.b));
+    let file = "examples/kernels/triton_gemm_bf16.ptx";
+    let got = run_dot(file, "dot_kernel", &g, &a, &b, Vec::new());
+    let want = reference(&row(Kind::F16, Format::Bf16), &g, 16);
     assert_equal("triton_gemm_bf16", &got, &want, n);
+}
+
+/// `n` e4m3 codes, every finite code but the NaNs (0x7F, 0xFF) equally likely.
+fn e4m3_codes(mut seed: u64, n: usize) -> Vec<u32> {
+    (0..n)
+        .map(|_| loop {
+            let c = (splitmix(&mut seed) & 0xFF) as u32;
+            if c & 0x7F != 0x7F {
+                break c;
+            }
+        })
+        .collect()
+}
+
+/// `n` ue8m0 scale codes from 2^-6 to 2^6.
+fn scale_codes(mut seed: u64, n: usize) -> Vec<u32> {
+    (0..n)
+        .map(|_| 121 + (splitmix(&mut seed) % 13) as u32)
+        .collect()
+}
+
+fn bytes8(codes: &[u32]) -> Vec<u8> {
+    codes.iter().map(|c| *c as u8).collect()
+}
+
+#[test]
+fn triton_dot_scaled_mxfp8_equals_the_chain_of_mmas() {
+    let (m, n, k) = (128, 128, 256);
+    let g = Gemm {
+        m,
+        n,
+        k,
+        a: e4m3_codes(21, m * k),
+        b: e4m3_codes(22, k * n),
+        sa: scale_codes(23, m * k / 32),
+        sb: scale_codes(24, n * k / 32),
+    };
+    let scales = vec![Arg::Buffer(bytes8(&g.sa)), Arg::Buffer(bytes8(&g.sb))];
+    let got = run_dot(
+        "examples/kernels/triton_dot_scaled_mxfp8.ptx",
+        "dot_scaled_kernel",
+        &g,
+        &bytes8(&g.a),
+        &bytes8(&g.b),
+        scales,
+    );
+    let want = reference(&row(Kind::Mxf8f6f4, Format::E4m3), &g, 32);
+    assert_equal("triton_dot_scaled_mxfp8", &got, &want, n);
 }
