@@ -306,6 +306,9 @@ pub(crate) fn decode(
             }
         }
         "mbarrier" => mbarrier(&d, &q)?,
+        "cp" if q.first() == Some(&"async") && q.get(1).is_some_and(|x| *x != "bulk") => {
+            crate::cp_async::decode(&d.wgmma_view()?, &q)?
+        }
         "cp" => tma(&d, &q)?,
         "wgmma" => crate::wgmma::decode(&d.wgmma_view()?, &q)?,
         "tcgen05" => crate::tcgen05::decode(&d.wgmma_view()?, &q)?,

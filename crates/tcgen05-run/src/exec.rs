@@ -101,6 +101,8 @@ struct Cta<'a> {
     copies: Vec<Copy>,
     /// Tensor Memory and the pending tcgen05 operations.
     tc: crate::tcgen05::Tcgen05State,
+    /// Each thread's pending `cp.async` copies.
+    cp_async: crate::cp_async::CpAsyncState,
 }
 
 /// The state of one mbarrier (PTX ISA 9.7.13.15.1): arrivals expected per phase, arrivals
@@ -151,6 +153,7 @@ pub(crate) fn run(
                     mbars: HashMap::new(),
                     copies: Vec::new(),
                     tc: Default::default(),
+                    cp_async: Default::default(),
                 };
                 run_cta(&mut cta, &mut stats, limits)?;
                 stats.ctas += 1;
@@ -367,6 +370,18 @@ fn step(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, active: u32, exec: u32) -> Res
                 m.pending = m.pending.saturating_sub(1);
                 m.settle();
             }
+        }
+        OpKind::CpAsync(c) => {
+            let regs = &w.regs;
+            let value = |l: usize, s: Src| match s {
+                Src::Reg(r) => regs[l * n + r as usize],
+                Src::Imm(x) => x,
+                // Refused when decoded.
+                Src::Special(_) => 0,
+            };
+            let global = &*cta.global;
+            cta.cp_async
+                .step(&mut cta.shared, global, w.id, op.line, c, exec, &value)?;
         }
         OpKind::Matrix(m) => {
             if exec != active || active != u32::MAX {
@@ -598,6 +613,7 @@ fn lane_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), Run
         | OpKind::WgmmaCommit
         | OpKind::WgmmaWait { .. }
         | OpKind::Tcgen05(_)
+        | OpKind::CpAsync(_)
         | OpKind::Matrix(_) => return Ok(()),
     };
     w.regs[l * n + d as usize] = value;

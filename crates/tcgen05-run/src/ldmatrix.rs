@@ -82,6 +82,7 @@ pub(crate) fn step(
     let val = |regs: &[u64], lane: usize, s: Src| match s {
         Src::Reg(r) => regs[lane * n + r as usize],
         Src::Imm(x) => x,
+        // Refused when decoded.
         Src::Special(_) => 0,
     };
     // The shared address of element (row, column) of matrix i.

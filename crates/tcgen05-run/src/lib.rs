@@ -28,6 +28,7 @@
 //! # Ok::<(), tcgen05_run::RunError>(())
 //! ```
 
+mod cp_async;
 mod decode;
 pub mod error;
 pub mod exec;

@@ -735,6 +735,8 @@ pub enum OpKind {
     Tcgen05(crate::tcgen05::op::Tcgen05),
     /// `ldmatrix` / `stmatrix` (PTX ISA 9.7.14.5.15-16).
     Matrix(crate::ldmatrix::Matrix),
+    /// `cp.async`, `cp.async.commit_group`, `cp.async.wait_group` (PTX ISA 9.7.9.25.3-4).
+    CpAsync(crate::cp_async::CpAsync),
     /// `prmt.b32 d, a, b, c` in the default mode (PTX ISA 9.7.8.7).
     Prmt {
         /// Destination slot.

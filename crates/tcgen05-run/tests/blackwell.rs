@@ -73,6 +73,10 @@ fn row(kind: Kind, ab: Format) -> ParamRow {
 /// A GEMM's inputs as element codes: A row-major M x K, B row-major K x N, and for
 /// block-scaled kinds the scales of A (M x K/32) and of B (N x K/32).
 struct Gemm {
+    /// Rows of a CTA's tile.
+    bm: usize,
+    /// Warps per CTA.
+    warps: u32,
     m: usize,
     n: usize,
     k: usize,
@@ -127,8 +131,21 @@ fn reference(row: &ParamRow, g: &Gemm, k_mma: usize) -> Vec<u32> {
 /// Runs `kernel` of `file` on A, B and the `extra` buffers (the scales), one 128-row tile
 /// per CTA, and returns C's words.
 fn run_dot(file: &str, kernel: &str, g: &Gemm, a: &[u8], b: &[u8], extra: Vec<Arg>) -> Vec<u32> {
-    let (m, n, k) = (g.m, g.n, g.k);
     let src = std::fs::read_to_string(repo(file)).expect("the committed PTX");
+    run_ptx(&src, file, kernel, g, a, b, extra)
+}
+
+/// Runs `kernel` of the PTX text `src` (named `file` in messages).
+fn run_ptx(
+    src: &str,
+    file: &str,
+    kernel: &str,
+    g: &Gemm,
+    a: &[u8],
+    b: &[u8],
+    extra: Vec<Arg>,
+) -> Vec<u32> {
+    let (m, n, k) = (g.m, g.n, g.k);
     let module = Module::read(&src).unwrap_or_else(|e| panic!("{file}: {e}"));
     let mut args = vec![Arg::Buffer(a.to_vec()), Arg::Buffer(b.to_vec())];
     args.extend(extra);
@@ -138,10 +155,10 @@ fn run_dot(file: &str, kernel: &str, g: &Gemm, a: &[u8], b: &[u8], extra: Vec<Ar
     args.push(Arg::Null);
     args.push(Arg::Null);
     let config = Config {
-        grid: [(m / 128) as u32, 1, 1],
-        block: [128, 1, 1],
+        grid: [(m / g.bm) as u32, 1, 1],
+        block: [32 * g.warps, 1, 1],
         cluster: [1, 1, 1],
-        shared: 200 * 1024,
+        shared: 227 * 1024,
         limits: Default::default(),
     };
     launch(&module, kernel, &config, &mut args).unwrap_or_else(|e| panic!("{file}: {e}"));
@@ -171,6 +188,8 @@ fn assert_equal(name: &str, got: &[u32], want: &[u32], n: usize) {
 fn triton_gemm_bf16_equals_the_chain_of_mmas() {
     let (m, n, k) = (256, 128, 128);
     let g = Gemm {
+        bm: 128,
+        warps: 4,
         m,
         n,
         k,
@@ -213,6 +232,8 @@ fn bytes8(codes: &[u32]) -> Vec<u8> {
 fn triton_dot_scaled_mxfp8_equals_the_chain_of_mmas() {
     let (m, n, k) = (128, 128, 256);
     let g = Gemm {
+        bm: 128,
+        warps: 4,
         m,
         n,
         k,
@@ -232,4 +253,210 @@ fn triton_dot_scaled_mxfp8_equals_the_chain_of_mmas() {
     );
     let want = reference(&row(Kind::Mxf8f6f4, Format::E4m3), &g, 32);
     assert_equal("triton_dot_scaled_mxfp8", &got, &want, n);
+}
+
+/// `n` f16 codes: random sign, biased exponent in [10, 20), random fraction.
+fn f16_codes(mut seed: u64, n: usize) -> Vec<u32> {
+    (0..n)
+        .map(|_| {
+            let r = splitmix(&mut seed);
+            ((r & 1) << 15 | (10 + (r >> 1) % 10) << 10 | (r >> 8) & 0x3FF) as u32
+        })
+        .collect()
+}
+
+/// `n` f32 words read as tf32: random sign, biased exponent in [120, 134), all 23 fraction
+/// bits random (the MMA reads the top 19 bits of each word).
+fn tf32_codes(mut seed: u64, n: usize) -> Vec<u32> {
+    (0..n)
+        .map(|_| {
+            let r = splitmix(&mut seed);
+            ((r & 1) << 31 | (120 + (r >> 1) % 14) << 23 | (r >> 8) & 0x7F_FFFF) as u32
+        })
+        .collect()
+}
+
+/// `n` e5m2 codes, every finite code equally likely.
+fn e5m2_codes(mut seed: u64, n: usize) -> Vec<u32> {
+    (0..n)
+        .map(|_| loop {
+            let c = (splitmix(&mut seed) & 0xFF) as u32;
+            if c & 0x7C != 0x7C {
+                break c;
+            }
+        })
+        .collect()
+}
+
+/// `n` e2m1 codes (all 16 are finite).
+fn e2m1_codes(mut seed: u64, n: usize) -> Vec<u32> {
+    (0..n).map(|_| (splitmix(&mut seed) & 0xF) as u32).collect()
+}
+
+fn bytes32(codes: &[u32]) -> Vec<u8> {
+    codes.iter().flat_map(|c| c.to_le_bytes()).collect()
+}
+
+/// Two e2m1 codes per byte along K, the lower K in the low nibble: A (M x K) row by row, B
+/// (K x N) with rows 2r and 2r + 1 in byte row r.
+fn packed4(codes: &[u32], rows: usize, cols: usize, along_rows: bool) -> Vec<u8> {
+    if along_rows {
+        (0..rows / 2)
+            .flat_map(|r| (0..cols).map(move |c| (r, c)))
+            .map(|(r, c)| (codes[2 * r * cols + c] | codes[(2 * r + 1) * cols + c] << 4) as u8)
+            .collect()
+    } else {
+        codes.chunks(2).map(|p| (p[0] | p[1] << 4) as u8).collect()
+    }
+}
+
+/// One kernel of `conformance/kernels/gen_triton.py`, named
+/// `triton_dot[_scaled]_{type}_{BM}x{BN}x{BK}_w{warps}`: runs it on a 2 x BK deep GEMM of one
+/// CTA tile and compares C with the reference.
+fn corpus_kernel(dir: &std::path::Path, stem: &str) {
+    let src = std::fs::read_to_string(dir.join(format!("{stem}.ptx"))).expect("PTX");
+    let rest = stem
+        .strip_prefix("triton_dot_")
+        .expect("a Triton dot kernel");
+    let (scaled, rest) = match rest.strip_prefix("scaled_") {
+        Some(r) => (true, r),
+        None => (false, rest),
+    };
+    let parts: Vec<&str> = rest.split('_').collect();
+    let (ty, tile, warps) = (parts[0], parts[1], parts[2]);
+    let dims: Vec<usize> = tile.split('x').map(|x| x.parse().expect("tile")).collect();
+    let (bm, bn, bk) = (dims[0], dims[1], dims[2]);
+    let warps: u32 = warps.trim_start_matches('w').parse().expect("warps");
+    let (m, n, k) = (bm, bn, 2 * bk);
+    let seed = stem
+        .bytes()
+        .fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b)));
+    let (kind, format, k_mma, a, b) = match ty {
+        "f16" => (
+            Kind::F16,
+            Format::F16,
+            16,
+            f16_codes(seed, m * k),
+            f16_codes(seed + 1, k * n),
+        ),
+        "bf16" => (
+            Kind::F16,
+            Format::Bf16,
+            16,
+            bf16_codes(seed, m * k),
+            bf16_codes(seed + 1, k * n),
+        ),
+        "tf32" => (
+            Kind::Tf32,
+            Format::Tf32,
+            8,
+            tf32_codes(seed, m * k),
+            tf32_codes(seed + 1, k * n),
+        ),
+        "e4m3" | "mxfp8" => {
+            let kd = if scaled { Kind::Mxf8f6f4 } else { Kind::F8f6f4 };
+            (
+                kd,
+                Format::E4m3,
+                32,
+                e4m3_codes(seed, m * k),
+                e4m3_codes(seed + 1, k * n),
+            )
+        }
+        "e5m2" => (
+            Kind::F8f6f4,
+            Format::E5m2,
+            32,
+            e5m2_codes(seed, m * k),
+            e5m2_codes(seed + 1, k * n),
+        ),
+        "mxfp4" => (
+            Kind::Mxf4,
+            Format::E2m1,
+            64,
+            e2m1_codes(seed, m * k),
+            e2m1_codes(seed + 1, k * n),
+        ),
+        _ => panic!("{stem}: unknown type {ty}"),
+    };
+    let (sa, sb) = if scaled {
+        (
+            scale_codes(seed + 2, m * k / 32),
+            scale_codes(seed + 3, n * k / 32),
+        )
+    } else {
+        (Vec::new(), Vec::new())
+    };
+    let g = Gemm {
+        bm,
+        warps,
+        m,
+        n,
+        k,
+        a,
+        b,
+        sa,
+        sb,
+    };
+    let (ab, bb) = match format {
+        Format::F16 | Format::Bf16 => (bytes16(&g.a), bytes16(&g.b)),
+        Format::Tf32 => (bytes32(&g.a), bytes32(&g.b)),
+        Format::E2m1 => (packed4(&g.a, m, k, false), packed4(&g.b, k, n, true)),
+        _ => (bytes8(&g.a), bytes8(&g.b)),
+    };
+    let extra = if scaled {
+        vec![Arg::Buffer(bytes8(&g.sa)), Arg::Buffer(bytes8(&g.sb))]
+    } else {
+        Vec::new()
+    };
+    let name = if scaled {
+        "dot_scaled_kernel"
+    } else {
+        "dot_kernel"
+    };
+    let got = run_ptx(&src, stem, name, &g, &ab, &bb, extra);
+    let want = reference(&row(kind, format), &g, k_mma);
+    assert_equal(stem, &got, &want, n);
+}
+
+/// Every Triton kernel of the check corpus (`conformance/kernels/run.sh` generates them into
+/// `$TCGEN05_KERNELS_DIR`; that script runs this test).
+#[test]
+#[ignore = "needs the generated corpus: conformance/kernels/run.sh"]
+fn triton_corpus_equals_the_chain_of_mmas() {
+    let dir = std::env::var("TCGEN05_KERNELS_DIR")
+        .expect("TCGEN05_KERNELS_DIR must name the generated corpus (conformance/kernels/run.sh)");
+    let dir = std::path::PathBuf::from(dir);
+    let mut stems: Vec<String> = std::fs::read_dir(&dir)
+        .expect("corpus directory")
+        .filter_map(|e| {
+            let name = e.expect("entry").file_name().into_string().ok()?;
+            let stem = name.strip_suffix(".ptx")?;
+            stem.starts_with("triton_dot_").then(|| stem.to_string())
+        })
+        .collect();
+    stems.sort();
+    assert!(!stems.is_empty(), "no Triton kernels in {}", dir.display());
+    let only = std::env::var("TCGEN05_KERNEL").ok();
+    let mut ran = 0;
+    for stem in &stems {
+        if only.as_deref().is_some_and(|o| !stem.contains(o)) {
+            continue;
+        }
+        if stem == "triton_dot_tf32_128x256x64_w8" {
+            // Its three pipeline stages take 294,928 bytes of shared memory (its mbarriers sit
+            // at global_smem + 294912), more than a CTA may have (227 KiB): no GPU can launch
+            // it, and the run refuses the launch.
+            eprintln!("run corpus: {stem}: not launchable (294,928 bytes of shared memory)");
+            continue;
+        }
+        let start = std::time::Instant::now();
+        corpus_kernel(&dir, stem);
+        ran += 1;
+        eprintln!(
+            "run corpus: {stem}: equal ({:.1} s)",
+            start.elapsed().as_secs_f64()
+        );
+    }
+    eprintln!("run corpus: {ran} Triton kernels equal to the reference");
 }

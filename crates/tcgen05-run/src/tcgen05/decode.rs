@@ -114,7 +114,7 @@ fn two<'r>(v: &'r View<'_>) -> Result<[&'r Resolved; 2], RunError> {
 
 fn address(v: &View<'_>, r: &Resolved) -> Result<Addr, RunError> {
     match r {
-        Resolved::Address(a) => Ok(*a),
+        Resolved::Address(a) if !matches!(a.base, Src::Special(_)) => Ok(*a),
         _ => Err(invalid(v.line, v.text, "operand must be an address [..]")),
     }
 }

@@ -61,6 +61,7 @@ impl Regs<'_> {
         match s {
             Src::Reg(r) => self.regs[lane * self.n + r as usize],
             Src::Imm(v) => v,
+            // Refused when decoded.
             Src::Special(_) => 0,
         }
     }

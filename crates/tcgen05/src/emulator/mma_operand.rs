@@ -11,7 +11,6 @@ use crate::canonical_layout::ElementLocation;
 use crate::numerics::Format;
 use crate::tensor_memory::TmemAddress;
 
-#[allow(clippy::too_many_arguments)]
 /// Reads one element's bits from shared memory, or fills it with a random code of `format`.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn read_element<M: TensorCoreMemory + ?Sized>(
@@ -63,7 +62,6 @@ pub(super) fn read_element<M: TensorCoreMemory + ?Sized>(
     Ok(((word >> loc.bit) & mask) as u32)
 }
 
-#[allow(clippy::too_many_arguments)]
 /// Reads a Tensor Memory cell, or fills it with `fill()` when random inputs are on.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn read_cell<M: TensorCoreMemory + ?Sized>(

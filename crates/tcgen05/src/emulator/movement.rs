@@ -244,14 +244,8 @@ fn ld_st(machine: &mut Machine, load: bool, ins: &Instruction<'_>) -> Result<Str
     let mut moves = Vec::new();
     for p in ld_st_pieces(&frag, taddr, warp)? {
         check_cell(cta, p.lane, p.column, check_alloc, "taddr")?;
-        moves.push((
-            usize::from(p.thread),
-            usize::from(p.register),
-            p.register_bits,
-            p.lane,
-            p.column,
-            p.bits,
-        ));
+        let (t, r) = (usize::from(p.thread), usize::from(p.register));
+        moves.push((t, r, p.register_bits, p.lane, p.column, p.bits));
     }
     if load {
         let mut values: Vec<[Option<u32>; 32]> = alloc::vec![[None; 32]; names.len()];
