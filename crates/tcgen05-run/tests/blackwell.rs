@@ -146,7 +146,7 @@ fn run_ptx(
     extra: Vec<Arg>,
 ) -> Vec<u32> {
     let (m, n, k) = (g.m, g.n, g.k);
-    let module = Module::read(&src).unwrap_or_else(|e| panic!("{file}: {e}"));
+    let module = Module::read(src).unwrap_or_else(|e| panic!("{file}: {e}"));
     let mut args = vec![Arg::Buffer(a.to_vec()), Arg::Buffer(b.to_vec())];
     args.extend(extra);
     let out = args.len();

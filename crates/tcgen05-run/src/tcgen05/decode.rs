@@ -1,9 +1,10 @@
 //! Decodes every `tcgen05.*` instruction into its typed form ([`Tcgen05`]); a form or
 //! qualifier the run does not model is refused by name and line.
 
+use tcgen05::emulator::SourceFormat;
 use tcgen05::mma::{CtaGroup, Kind};
 use tcgen05::ptx::{Collector, CollectorOp, ScaleVec};
-use tcgen05::tensor_memory::{LdStShape, Num};
+use tcgen05::tensor_memory::{CpMulticast, CpShape, LdStShape, Num};
 
 use super::op::{MmaA, MmaForm, Tcgen05};
 use crate::decode::{Resolved, View};
@@ -69,11 +70,24 @@ pub(crate) fn decode(v: &View<'_>, q: &[&str]) -> Result<OpKind, RunError> {
             no_others(v, rest, &[])?;
             Tcgen05::Fence
         }
+        "cp" => cp(v, rest)?,
+        "shift" => {
+            group(v, rest, &["down"])?;
+            if !rest.contains(&"down") {
+                return Err(invalid(v.line, v.text, "tcgen05.shift needs .down"));
+            }
+            match v.operands.as_slice() {
+                [t] => Tcgen05::Shift {
+                    taddr: address(v, t)?,
+                },
+                _ => return Err(invalid(v.line, v.text, "tcgen05.shift takes [taddr]")),
+            }
+        }
         _ => {
             return Err(unsupported(
                 v.line,
                 v.opcode,
-                "tcgen05 instruction not modelled by the run yet (tcgen05.cp, tcgen05.shift)",
+                "tcgen05 instruction not modelled by the run",
             ))
         }
     };
@@ -243,6 +257,54 @@ fn mma(v: &View<'_>, q: &[&str]) -> Result<MmaForm, RunError> {
         return Err(invalid(v.line, v.text, "too many operands for tcgen05.mma"));
     }
     Ok(f)
+}
+
+/// `tcgen05.cp` (PTX ISA 9.7.16.9.1): shape, multicast and decompression qualifiers.
+fn cp(v: &View<'_>, q: &[&str]) -> Result<Tcgen05, RunError> {
+    let (mut shape, mut multicast, mut source, mut b8x16) = (None, CpMulticast::None, None, false);
+    for &x in q {
+        if x == "cta_group::1" {
+            continue;
+        }
+        if x == "cta_group::2" {
+            return Err(unsupported(
+                v.line,
+                x,
+                "CTA pairs need clusters of two CTAs, not modelled yet",
+            ));
+        }
+        if let Ok(s) = CpShape::from_name(x) {
+            shape = Some(s);
+        } else if let Some(m) = x
+            .starts_with("warpx")
+            .then(|| CpMulticast::from_name(x).ok())
+            .flatten()
+        {
+            multicast = m;
+        } else if let Some(f) = SourceFormat::from_qualifier(x) {
+            source = Some(f);
+        } else if x == "b8x16" {
+            b8x16 = true;
+        } else {
+            return Err(unsupported(v.line, x, "tcgen05.cp qualifier not modelled"));
+        }
+    }
+    let shape = shape.ok_or_else(|| invalid(v.line, v.text, "tcgen05.cp needs a shape"))?;
+    if source.is_some() != b8x16 {
+        return Err(invalid(
+            v.line,
+            v.text,
+            "a decompressing tcgen05.cp names .b8x16 and its source format (PTX ISA 9.7.16.9.1)",
+        ));
+    }
+    let [t, d] = two(v)?;
+    Ok(Tcgen05::Cp {
+        shape,
+        multicast,
+        source,
+        taddr: address(v, t)?,
+        desc: src(v, d)?,
+    })
 }
 
 /// `tcgen05.ld` / `tcgen05.st` (PTX ISA 9.7.16.8.3, 9.7.16.8.4).

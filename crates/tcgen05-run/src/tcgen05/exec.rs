@@ -13,7 +13,9 @@
 
 use std::collections::HashMap;
 
-use tcgen05::emulator::{ld_st_pieces, mma, ASource, MmaOperation, MmaOptions};
+use tcgen05::emulator::{
+    cp_copy, ld_st_pieces, mma, shift_down, ASource, CpOperation, MmaOperation, MmaOptions,
+};
 use tcgen05::targets::Target;
 use tcgen05::tensor_memory::TmemAddress;
 use tcgen05::tmem_fragment::{LdStFragment, Packing};
@@ -37,13 +39,21 @@ pub(crate) struct Tcgen05State {
     pub mmas: u64,
 }
 
-/// An issued `tcgen05.mma`, waiting for its thread's `tcgen05.commit`.
+/// An issued asynchronous tcgen05 operation, waiting for its thread's `tcgen05.commit`.
 #[derive(Clone, Debug)]
 struct Issued {
     line: u32,
     warp: u32,
     lane: usize,
-    op: MmaOperation,
+    op: Async,
+}
+
+/// The asynchronous tcgen05 operations (PTX ISA 9.7.16.6.1), with their operand values.
+#[derive(Clone, Debug)]
+enum Async {
+    Mma(Box<MmaOperation>),
+    Cp(CpOperation),
+    Shift(TmemAddress),
 }
 
 /// One warp's registers: `regs[lane * n + slot]`.
@@ -141,9 +151,9 @@ impl Tcgen05State {
             return Ok(Vec::new());
         }
         match t {
-            Tcgen05::Mma(f) => {
+            Tcgen05::Mma(_) | Tcgen05::Cp { .. } | Tcgen05::Shift { .. } => {
                 for l in lanes(exec) {
-                    let op = operation(regs, l, line, f)?;
+                    let op = issue(regs, l, line, t)?;
                     let warp = regs.warp;
                     self.pending.push(Issued {
                         line,
@@ -187,12 +197,25 @@ impl Tcgen05State {
                 shared: &mut *shared,
                 tmem: self.tmem(),
             };
-            let options = MmaOptions {
-                target: Target::Sm100a,
-                check_allocation: true,
-            };
-            mma(&mut mem, &i.op, options).map_err(|e| emu(i.line, "tcgen05.mma", e))?;
-            self.mmas += 1;
+            let target = Target::Sm100a;
+            match &i.op {
+                Async::Mma(op) => {
+                    let options = MmaOptions {
+                        target,
+                        check_allocation: true,
+                    };
+                    mma(&mut mem, op, options).map_err(|e| emu(i.line, "tcgen05.mma", e))?;
+                    self.mmas += 1;
+                }
+                Async::Cp(op) => {
+                    cp_copy(&mut mem, op, 1, target, true)
+                        .map_err(|e| emu(i.line, "tcgen05.cp", e))?;
+                }
+                Async::Shift(a) => {
+                    shift_down(&mut mem, *a, 1, true)
+                        .map_err(|e| emu(i.line, "tcgen05.shift", e))?;
+                }
+            }
         }
         Ok(())
     }
@@ -382,6 +405,35 @@ impl Tcgen05State {
         }
         Ok(())
     }
+}
+
+/// The asynchronous operation thread `l` issues: the form with the thread's operand values.
+fn issue(regs: &Regs<'_>, l: usize, line: u32, t: &Tcgen05) -> Result<Async, RunError> {
+    let ta = |a: Addr| taddr(line, regs.addr(l, a));
+    Ok(match t {
+        Tcgen05::Mma(f) => Async::Mma(Box::new(operation(regs, l, line, f)?)),
+        Tcgen05::Cp {
+            shape,
+            multicast,
+            source,
+            taddr: a,
+            desc,
+        } => Async::Cp(CpOperation {
+            shape: *shape,
+            multicast: *multicast,
+            source: *source,
+            taddr: ta(*a)?,
+            desc: regs.val(l, *desc),
+        }),
+        Tcgen05::Shift { taddr: a } => Async::Shift(ta(*a)?),
+        _ => {
+            return Err(invalid(
+                line,
+                "tcgen05 instruction".into(),
+                "not an asynchronous operation",
+            ))
+        }
+    })
 }
 
 /// The typed MMA of one issuing thread: its form with the thread's operand values.

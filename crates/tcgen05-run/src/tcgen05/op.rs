@@ -1,9 +1,10 @@
 //! The typed forms of the `tcgen05.*` instructions (PTX ISA 9.7.16), decoded once: qualifiers
 //! as the core's enums, operands as register slots, immediates and addresses.
 
+use tcgen05::emulator::SourceFormat;
 use tcgen05::mma::{CtaGroup, Kind};
 use tcgen05::ptx::{Collector, ScaleVec};
-use tcgen05::tensor_memory::{LdStShape, Num};
+use tcgen05::tensor_memory::{CpMulticast, CpShape, LdStShape, Num};
 
 use crate::op::{Addr, Src};
 
@@ -72,6 +73,25 @@ pub enum Tcgen05 {
     WaitSt,
     /// `tcgen05.fence::before_thread_sync` / `::after_thread_sync`: ordering only.
     Fence,
+    /// `tcgen05.cp.cta_group::1.shape[.multicast][.b8x16.src_fmt] [taddr], s-desc` (PTX ISA
+    /// 9.7.16.9.1), issued by each thread that executes it.
+    Cp {
+        /// The shape.
+        shape: CpShape,
+        /// The warp multicast.
+        multicast: CpMulticast,
+        /// The decompression, if any.
+        source: Option<SourceFormat>,
+        /// The destination.
+        taddr: Addr,
+        /// The source's shared memory descriptor.
+        desc: Src,
+    },
+    /// `tcgen05.shift.cta_group::1.down [taddr]` (PTX ISA 9.7.16.9.3).
+    Shift {
+        /// The matrix's address.
+        taddr: Addr,
+    },
 }
 
 /// The typed form and the operands of one `tcgen05.mma`.
