@@ -186,7 +186,7 @@ fn assert_equal(name: &str, got: &[u32], want: &[u32], n: usize) {
 
 #[test]
 fn triton_gemm_bf16_equals_the_chain_of_mmas() {
-    let (m, n, k) = (256, 128, 128);
+    let (m, n, k) = (128, 128, 128);
     let g = Gemm {
         bm: 128,
         warps: 4,
