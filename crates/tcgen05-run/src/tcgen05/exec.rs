@@ -16,6 +16,7 @@ use std::collections::HashMap;
 use tcgen05::emulator::{
     cp_copy, ld_st_pieces, mma, shift_down, ASource, CpOperation, MmaOperation, MmaOptions,
 };
+use tcgen05::mma::Kind;
 use tcgen05::targets::Target;
 use tcgen05::tensor_memory::TmemAddress;
 use tcgen05::tmem_fragment::{LdStFragment, Packing};
@@ -458,6 +459,13 @@ fn operation(regs: &Regs<'_>, l: usize, line: u32, f: &MmaForm) -> Result<MmaOpe
                 line,
                 format!("scale-input-d {s}"),
                 "0 to 15 (PTX ISA 9.7.16.10.9)",
+            ))
+        }
+        (false, Some(s)) if s != 0 && !matches!(f.kind, Kind::F16 | Kind::Tf32) => {
+            return Err(invalid(
+                line,
+                format!("scale-input-d {s}"),
+                "only kind::f16 and kind::tf32 take scale-input-d (PTX ISA 9.7.16.10.9)",
             ))
         }
         (false, Some(s)) => s as u32,
