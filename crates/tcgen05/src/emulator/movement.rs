@@ -239,23 +239,15 @@ fn ld_st(machine: &mut Machine, load: bool, ins: &Instruction<'_>) -> Result<Str
     if names.len() != frag.registers() as usize {
         return Err(Problem::emu(EmuRule::Operands, "registers", names.len() as u64).into());
     }
-    let warp = machine.warp;
-    let check_alloc = machine.check_allocation;
-    let cta = &mut machine.ctas[0];
+    let (warp, check) = (machine.warp, machine.check_allocation);
     // Every (thread, register, half) -> cell; checked before anything is written.
     let mut moves = Vec::new();
     for p in ld_st_pieces(&frag, taddr, warp)? {
-        check_cell(
-            core::slice::from_ref(&*cta),
-            0,
-            p.lane,
-            p.column,
-            check_alloc,
-            "taddr",
-        )?;
+        check_cell(&machine.ctas[..1], 0, p.lane, p.column, check, "taddr")?;
         let (t, r) = (usize::from(p.thread), usize::from(p.register));
         moves.push((t, r, p.register_bits, p.lane, p.column, p.bits));
     }
+    let cta = &mut machine.ctas[0];
     if load {
         let mut values: Vec<[Option<u32>; 32]> = alloc::vec![[None; 32]; names.len()];
         for &(t, r, rb, lane, column, cb) in &moves {
