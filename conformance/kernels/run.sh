@@ -7,7 +7,8 @@
 #
 # The PTX (about 2.8 MB for the 24 Triton, 7 CUTLASS and 5 CuTe DSL kernels) is regenerated, not committed;
 # the kernel parameters (triton/*.json, cutlass/*.json: kind, M, N, types) are committed and
-# compared. CuTe DSL kernels (cutedsl/*.json) are compiled by nvidia-cutlass-dsl 4.8.1.
+# compared. The Triton kernels are also run end to end by the interpreter (tests/blackwell.rs of
+# crates/tcgen05-run) and their outputs compared with an independent reference. CuTe DSL kernels (cutedsl/*.json) are compiled by nvidia-cutlass-dsl 4.8.1.
 # Checks: `tcgen05 check` on every file exits 0 (no error) and recovers the bf16 128x128x64
 # GEMM's instruction descriptor 0x08210490; the share of shared memory descriptors with every
 # field but the start address known is printed per source (Triton, CUTLASS, CuTe DSL); the
@@ -60,6 +61,9 @@ done
   exit 1
 }
 TCGEN05_KERNELS_DIR="$OUT" cargo test -q -p tcgen05 --features alloc --test check_corpus -- --ignored --nocapture 2>&1 | grep -E "^corpus:|test result"
+# The Triton kernels run end to end in the interpreter (`tcgen05 run`'s library), each output
+# compared with the chain of MMAs of the numerics tables (crates/tcgen05-run/tests/blackwell.rs).
+TCGEN05_KERNELS_DIR="$OUT" cargo test -q --release -p tcgen05-run --test blackwell -- --ignored --nocapture 2>&1 | grep -E "^run corpus:|test result"
 
 # Throughput: the corpus concatenated to 10 MB, checked by the release binary (printed, not
 # asserted: CI machines differ).

@@ -345,6 +345,10 @@ pub(crate) fn decode(
         "mapa" => cluster::mapa(&d, &q)?,
         "getctarank" => cluster::getctarank(&d, &q)?,
         "wgmma" => crate::wgmma::decode(&d.wgmma_view()?, &q)?,
+        "tcgen05" => crate::tcgen05::decode(&d.wgmma_view()?, &q)?,
+        "ldmatrix" | "stmatrix" => {
+            crate::ldmatrix::decode(&d.wgmma_view()?, &q, ins.base() == "ldmatrix")?
+        }
         _ => return Err(d.unsupported(ins.opcode, "instruction not modelled yet")),
     };
     Ok((Op { line, guard, kind }, label))

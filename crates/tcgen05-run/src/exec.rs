@@ -64,6 +64,8 @@ pub struct Stats {
     pub thread_instructions: u64,
     /// CTAs run.
     pub ctas: u64,
+    /// `tcgen05.mma` operations completed.
+    pub tcgen05_mmas: u64,
 }
 
 /// The launch shape of a run.
@@ -140,6 +142,8 @@ struct Cta<'a> {
     next_async: u64,
     /// Named barriers.
     bars: crate::barrier::Barriers,
+    /// Tensor Memory and the pending tcgen05 operations.
+    tc: crate::tcgen05::Tcgen05State,
 }
 
 /// The state of one mbarrier (PTX ISA 9.7.13.15.1): arrivals expected per phase, arrivals
@@ -209,6 +213,7 @@ pub(crate) fn run(
                     sched: std::mem::take(&mut sched),
                     next_async: 0,
                     bars: Default::default(),
+                    tc: Default::default(),
                 };
                 hooks::cta_start(&mut cta);
                 let result = cluster::run_cluster(&mut cta, &mut stats, limits);
@@ -440,6 +445,34 @@ fn step(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, active: u32, exec: u32) -> Res
                 });
             }
             warp_wgmma(cta, w, op)?;
+        }
+        OpKind::Tcgen05(t) => {
+            let mut regs = crate::tcgen05::Regs {
+                regs: &mut w.regs,
+                n,
+                warp: w.id,
+            };
+            let arrivals = cta
+                .tc
+                .step(&mut cta.shared, &mut regs, op.line, t, active, exec)?;
+            for at in arrivals {
+                let m = cta
+                    .mbars
+                    .get_mut(&at)
+                    .ok_or_else(|| no_mbarrier(op.line, at))?;
+                m.pending = m.pending.saturating_sub(1);
+                m.settle();
+            }
+        }
+        OpKind::Matrix(m) => {
+            if exec != active || active != u32::MAX {
+                return Err(RunError::Unsupported {
+                    line: op.line,
+                    what: "ldmatrix/stmatrix by part of a warp".into(),
+                    why: "it is .sync.aligned: every thread of the warp executes it (PTX ISA 9.7.14.5.15)",
+                });
+            }
+            crate::ldmatrix::step(&mut cta.shared, &mut w.regs, n, op.line, m)?;
         }
         _ => {
             for l in lanes(exec) {
@@ -706,7 +739,9 @@ fn lane_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), Run
         | OpKind::Call(_)
         | OpKind::Ret
         | OpKind::RoundedFn(_)
-        | OpKind::Half(_) => return Ok(()),
+        | OpKind::Half(_)
+        | OpKind::Tcgen05(_)
+        | OpKind::Matrix(_) => return Ok(()),
         OpKind::Atom(a) => return atom::atom(cta, w, op, a, l),
         OpKind::Bulk(b) => return bulk_copy::issue(cta, w, op, b, l),
     };

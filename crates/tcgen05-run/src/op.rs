@@ -837,6 +837,10 @@ pub enum OpKind {
     Bulk(crate::bulk_copy::Bulk),
     /// `sqrt.rn` / `rcp.rn` ([`crate::bulk_copy::RoundedFn`]).
     RoundedFn(crate::bulk_copy::RoundedFn),
+    /// A `tcgen05.*` instruction (PTX ISA 9.7.16).
+    Tcgen05(crate::tcgen05::op::Tcgen05),
+    /// `ldmatrix` / `stmatrix` (PTX ISA 9.7.14.5.15-16).
+    Matrix(crate::ldmatrix::Matrix),
 }
 
 /// The generic address of parameter-space offset 0 (what `cvta.param` adds).

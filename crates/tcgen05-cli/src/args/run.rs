@@ -53,7 +53,8 @@ pub const RUN_HELP: &str = concat!(
     "    --arg 3=0 --arg 4=0 --out row_sum_param_1=sums.npy\n\n",
     "Runs a whole kernel from its PTX on the CPU, bit for bit: warps of 32 threads with\n",
     "divergence, bar.sync, shfl.sync, loads and stores, integer and float arithmetic with the\n",
-    "GPU's results, cvt through exact formats, wgmma through the functional model. An\n",
-    "instruction it does not model is refused by name and line before the run starts.\n",
-    "Prints one summary line (warp-instructions executed, time), or one JSON object with --json.\n",
+    "GPU's results, cvt through exact formats, wgmma and tcgen05 (Tensor Memory, mma, commit,\n",
+    "ld/st, cp, shift) through the functional model. An instruction it does not model is\n",
+    "refused by name and line before the run starts. Prints one summary line (warp-instructions\n",
+    "executed, tcgen05.mma completed, time), or one JSON object with --json.\n",
 );

@@ -282,19 +282,20 @@ pub fn run(ctx: Ctx, a: &RunArgs) -> io::Result<Status> {
         json_str(&mut out, &a.kernel).map_err(fmt_err)?;
         write!(
             out,
-            ",\"ctas\":{},\"warp_instructions\":{},\"thread_instructions\":{},\"seconds\":{seconds:.6},\"warp_instructions_per_second\":{rate:.0}}}",
-            stats.ctas, stats.warp_instructions, stats.thread_instructions
+            ",\"ctas\":{},\"warp_instructions\":{},\"thread_instructions\":{},\"tcgen05_mmas\":{},\"seconds\":{seconds:.6},\"warp_instructions_per_second\":{rate:.0}}}",
+            stats.ctas, stats.warp_instructions, stats.thread_instructions, stats.tcgen05_mmas
         )
         .map_err(fmt_err)?;
         out.push('\n');
     } else {
         writeln!(
             out,
-            "ran {}: {} CTAs, {} warp-instructions ({} thread-instructions) in {seconds:.3} s ({:.2} M warp-instructions/s)",
+            "ran {}: {} CTAs, {} warp-instructions ({} thread-instructions), {} tcgen05.mma in {seconds:.3} s ({:.2} M warp-instructions/s)",
             a.kernel,
             stats.ctas,
             stats.warp_instructions,
             stats.thread_instructions,
+            stats.tcgen05_mmas,
             rate / 1e6
         )
         .map_err(fmt_err)?;

@@ -39,6 +39,7 @@ pub(super) struct Peer {
     copies: Vec<Copy>,
     bars: crate::barrier::Barriers,
     bulk: Vec<Pending>,
+    tc: crate::tcgen05::Tcgen05State,
 }
 
 /// A CTA's place in its cluster, and the parked state of the cluster's other CTAs.
@@ -101,6 +102,7 @@ fn swap_state(cta: &mut Cta<'_>, r: u32) {
         copies,
         cluster,
         bulk,
+        tc,
         obs: _,
         sched: _,
         next_async: _,
@@ -110,6 +112,7 @@ fn swap_state(cta: &mut Cta<'_>, r: u32) {
     swap(mbars, &mut p.mbars);
     swap(copies, &mut p.copies);
     swap(bars, &mut p.bars);
+    swap(tc, &mut p.tc);
     swap(bulk, &mut p.bulk);
 }
 
@@ -218,6 +221,8 @@ pub(super) fn run_cluster(
             .sum();
         if live == 0 {
             stats.ctas += u64::from(n);
+            stats.tcgen05_mmas +=
+                cta.tc.mmas + cta.cluster.peers.iter().map(|p| p.tc.mmas).sum::<u64>();
             return Ok(());
         }
         end_round(cta, &warps, progressed)?;

@@ -133,7 +133,10 @@
 #![allow(clippy::result_large_err)]
 
 mod decompress;
+mod memory;
 mod mma;
+mod mma_line;
+mod mma_operand;
 mod movement;
 pub mod placement;
 mod problem;
@@ -144,10 +147,13 @@ mod sparse;
 mod state;
 pub mod wgmma;
 
-pub use mma::{DMatrix, MmaInputs, MmaRecord};
+pub use decompress::SourceFormat;
+pub use memory::TensorCoreMemory;
+pub use mma::{mma, ASource, DMatrix, MmaDone, MmaInputs, MmaOperation, MmaOptions, MmaRecord};
+pub use movement::{cp_copy, ld_st_pieces, shift_down, CpOperation, LdStPiece};
 pub use problem::{EmuError, EmuRule, Problem, Rule, RuleRow, RULES};
 pub use reference::{exact_d, reference_error, ReferenceError};
-pub use state::{Cta, SMEM_BYTES, TMEM_COLUMNS, TMEM_LANES};
+pub use state::{CollectorBuffer, Cta, SMEM_BYTES, TMEM_COLUMNS, TMEM_LANES};
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -258,7 +264,7 @@ impl Machine {
             )));
         }
         let effect = match op {
-            "mma" => mma::execute(self, &ins, &mut warnings)?,
+            "mma" => mma_line::execute(self, &ins, &mut warnings)?,
             _ => movement::execute(self, op, &ins, &mut warnings)?,
         };
         Ok(Outcome {

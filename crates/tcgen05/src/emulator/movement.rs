@@ -7,15 +7,16 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::decompress::SourceFormat;
+use super::memory::TensorCoreMemory;
 use super::problem::{EmuError, EmuRule, Problem};
-use super::state::Cta;
 use super::Machine;
 use crate::canonical_layout::{ElementStorage, MatrixLayout, Operand as LayoutOperand};
 use crate::mma::{ElementType, Major};
 use crate::ptx_reader::{Instruction, Operand};
 use crate::shared_memory_descriptor::SmemDescriptor;
+use crate::targets::Target;
 use crate::tensor_memory::{CpMulticast, CpShape, LdStShape, Num, TmemAddress};
-use crate::tmem_fragment::{cp_row, cp_rows, LdStFragment, Packing};
+use crate::tmem_fragment::{cp_row, cp_rows, BitRange, LdStFragment, Packing};
 
 fn operand_error(field: &'static str) -> Problem {
     Problem::emu(EmuRule::Operands, field, 0)
@@ -54,8 +55,9 @@ fn group_ctas(ins: &Instruction<'_>) -> usize {
 }
 
 /// Checks that a Tensor Memory cell may be accessed.
-fn check_cell(
-    cta: &Cta,
+fn check_cell<M: TensorCoreMemory + ?Sized>(
+    mem: &M,
+    cta: u32,
     lane: u32,
     column: u32,
     check_alloc: bool,
@@ -68,7 +70,7 @@ fn check_cell(
             u64::from(lane << 16 | column),
         ));
     }
-    if check_alloc && !cta.allocated(column) {
+    if check_alloc && !mem.allocated(cta, column) {
         return Err(Problem::emu(
             EmuRule::TmemNotAllocated,
             field,
@@ -237,36 +239,15 @@ fn ld_st(machine: &mut Machine, load: bool, ins: &Instruction<'_>) -> Result<Str
     if names.len() != frag.registers() as usize {
         return Err(Problem::emu(EmuRule::Operands, "registers", names.len() as u64).into());
     }
-    let warp = machine.warp;
-    taddr.check_warp_access(warp).map_err(Problem::from)?;
-    let quadrant_end = (taddr.lane() / 32 + 1) * 32;
-    let check_alloc = machine.check_allocation;
-    let cta = &mut machine.ctas[0];
+    let (warp, check) = (machine.warp, machine.check_allocation);
     // Every (thread, register, half) -> cell; checked before anything is written.
     let mut moves = Vec::new();
-    for t in 0..32 {
-        for r in 0..frag.registers() {
-            for h in 0..frag.pieces_per_register() {
-                let p = frag.piece(t, r, h).map_err(Problem::from)?;
-                let lane = taddr.lane() + u32::from(p.lane);
-                let column = taddr.column() + u32::from(p.column);
-                if lane >= quadrant_end {
-                    return Err(
-                        Problem::emu(EmuRule::WarpQuadrant, "taddr", u64::from(lane)).into(),
-                    );
-                }
-                check_cell(cta, lane, column, check_alloc, "taddr")?;
-                moves.push((
-                    t as usize,
-                    r as usize,
-                    p.register_bits,
-                    lane,
-                    column,
-                    p.bits,
-                ));
-            }
-        }
+    for p in ld_st_pieces(&frag, taddr, warp)? {
+        check_cell(&machine.ctas[..1], 0, p.lane, p.column, check, "taddr")?;
+        let (t, r) = (usize::from(p.thread), usize::from(p.register));
+        moves.push((t, r, p.register_bits, p.lane, p.column, p.bits));
     }
+    let cta = &mut machine.ctas[0];
     if load {
         let mut values: Vec<[Option<u32>; 32]> = alloc::vec![[None; 32]; names.len()];
         for &(t, r, rb, lane, column, cb) in &moves {
@@ -337,6 +318,72 @@ fn ld_st(machine: &mut Machine, load: bool, ins: &Instruction<'_>) -> Result<Str
             taddr.column()
         ))
     }
+}
+
+/// One piece of a register that `tcgen05.ld` / `.st` moves, with its Tensor Memory cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LdStPiece {
+    /// The thread's lane id in the warp.
+    pub thread: u8,
+    /// The register's index in the instruction's vector.
+    pub register: u8,
+    /// The register's bits.
+    pub register_bits: BitRange,
+    /// The cell's lane (the address's lane plus the fragment's offset).
+    pub lane: u32,
+    /// The cell's column.
+    pub column: u32,
+    /// The cell's bits.
+    pub bits: BitRange,
+}
+
+/// Every piece a warp's `tcgen05.ld` / `.st` of fragment `frag` at `taddr` moves (PTX ISA
+/// 9.7.16.8, the fragment maps of [`crate::tmem_fragment`]), checked against the warp's lane
+/// quadrant (warp `w` reaches lanes `32 (w mod 4)` to `32 (w mod 4) + 31`, PTX ISA 9.7.16.8.1)
+/// and Tensor Memory's bounds. Thread-major, then register, then piece.
+///
+/// # Errors
+/// [`EmuRule::WarpQuadrant`], [`EmuRule::TmemOutOfRange`], or the address's own rule.
+pub fn ld_st_pieces(
+    frag: &LdStFragment,
+    taddr: TmemAddress,
+    warp: u32,
+) -> Result<Vec<LdStPiece>, Problem> {
+    taddr.check_warp_access(warp).map_err(Problem::from)?;
+    let quadrant_end = (taddr.lane() / 32 + 1) * 32;
+    let mut out = Vec::with_capacity(32 * frag.registers() as usize);
+    for t in 0..32 {
+        for r in 0..frag.registers() {
+            for h in 0..frag.pieces_per_register() {
+                let p = frag.piece(t, r, h).map_err(Problem::from)?;
+                let lane = taddr.lane() + u32::from(p.lane);
+                let column = taddr.column() + u32::from(p.column);
+                if lane >= quadrant_end {
+                    return Err(Problem::emu(
+                        EmuRule::WarpQuadrant,
+                        "taddr",
+                        u64::from(lane),
+                    ));
+                }
+                if column >= super::TMEM_COLUMNS {
+                    return Err(Problem::emu(
+                        EmuRule::TmemOutOfRange,
+                        "taddr",
+                        u64::from(lane << 16 | column),
+                    ));
+                }
+                out.push(LdStPiece {
+                    thread: p.thread,
+                    register: p.register,
+                    register_bits: p.register_bits,
+                    lane,
+                    column,
+                    bits: p.bits,
+                });
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// The element type of `tcgen05.ld.red`.
@@ -414,25 +461,16 @@ impl Reduce {
 /// column move one lane down, except the last lane's, which are overwritten.
 fn shift(machine: &mut Machine, ins: &Instruction<'_>) -> Result<String, EmuError> {
     let taddr = tmem(ins.operands.first(), "taddr")?;
-    if taddr.lane() % 32 != 0 {
-        return Err(Problem::emu(EmuRule::ShiftLane, "taddr", u64::from(taddr.bits())).into());
-    }
-    let check_alloc = machine.check_allocation;
     let mut work = machine.ctas.clone();
-    let (first, c0) = (taddr.lane(), taddr.column());
-    for cta in work.iter_mut().take(group_ctas(ins)) {
-        for lane in first..first + 32 {
-            for column in c0..c0 + 8 {
-                check_cell(cta, lane, column, check_alloc, "taddr")?;
-            }
-        }
-        for lane in (first + 1..first + 32).rev() {
-            for column in c0..c0 + 8 {
-                cta.copy_tmem((lane - 1, column), (lane, column))?;
-            }
-        }
-    }
+    let ctas = group_ctas(ins);
+    shift_down(
+        &mut work[..ctas],
+        taddr,
+        ctas as u32,
+        machine.check_allocation,
+    )?;
     machine.ctas = work;
+    let (first, c0) = (taddr.lane(), taddr.column());
     Ok(format!(
         "lanes {}-{} of columns {}-{} shifted down by one lane",
         first,
@@ -440,6 +478,42 @@ fn shift(machine: &mut Machine, ins: &Instruction<'_>) -> Result<String, EmuErro
         c0,
         c0 + 7
     ))
+}
+
+/// `tcgen05.shift.down` (PTX ISA 9.7.16.9.3, decision E7) at `taddr` in every CTA of `mem`
+/// (the first `ctas`: 1, or 2 for `.cta_group::2`): lanes `L + i` take lane `L + i - 1`'s
+/// cells over 8 columns, for `i` = 31 down to 1.
+///
+/// # Errors
+/// [`EmuRule::ShiftLane`] (the lane is not a multiple of 32), and a cell outside Tensor Memory
+/// or (with `check_alloc`) outside every allocation.
+pub fn shift_down<M: TensorCoreMemory + ?Sized>(
+    mem: &mut M,
+    taddr: TmemAddress,
+    ctas: u32,
+    check_alloc: bool,
+) -> Result<(), Problem> {
+    if taddr.lane() % 32 != 0 {
+        return Err(Problem::emu(
+            EmuRule::ShiftLane,
+            "taddr",
+            u64::from(taddr.bits()),
+        ));
+    }
+    let (first, c0) = (taddr.lane(), taddr.column());
+    for cta in 0..ctas {
+        for lane in first..first + 32 {
+            for column in c0..c0 + 8 {
+                check_cell(mem, cta, lane, column, check_alloc, "taddr")?;
+            }
+        }
+        for lane in (first + 1..first + 32).rev() {
+            for column in c0..c0 + 8 {
+                mem.copy_tmem(cta, (lane - 1, column), (lane, column))?;
+            }
+        }
+    }
+    Ok(())
 }
 
 const fn mask(width: u32) -> u32 {
@@ -450,12 +524,7 @@ const fn mask(width: u32) -> u32 {
     }
 }
 
-/// `tcgen05.cp`: source row `r` is `shape bits / 8` bytes of a K-major canonical layout of
-/// bytes read through the descriptor (ptx-beyond-seeds.md 4.2, from CUTLASS's UTCCP traits),
-/// written to the lanes of [`cp_row`], 4 bytes a column. With `.b8x16.b4x16_p64` or
-/// `.b8x16.b6x16_p32` each 16-byte chunk of a row is decompressed into 16 bytes (PTX ISA
-/// 9.7.16.9.1; decision E9): a row is as many bytes in shared memory as in Tensor Memory, and
-/// the padding bytes are not read.
+/// `tcgen05.cp` written as a line with immediate operands.
 fn cp(machine: &mut Machine, ins: &Instruction<'_>) -> Result<String, EmuError> {
     let mut shape = None;
     let mut multicast = CpMulticast::None;
@@ -481,9 +550,67 @@ fn cp(machine: &mut Machine, ins: &Instruction<'_>) -> Result<String, EmuError> 
     let Some(shape) = shape else {
         return Err(operand_error("shape").into());
     };
-    let taddr = tmem(ins.operands.first(), "taddr")?;
-    let desc = imm(ins.operands.get(1), "s_desc")?;
-    let d = SmemDescriptor::from_bits(desc, machine.target).map_err(Problem::from)?;
+    let op = CpOperation {
+        shape,
+        multicast,
+        source,
+        taddr: tmem(ins.operands.first(), "taddr")?,
+        desc: imm(ins.operands.get(1), "s_desc")?,
+    };
+    let ctas = group_ctas(ins);
+    let mut work = machine.ctas.clone();
+    let check = machine.check_allocation;
+    cp_copy(&mut work[..ctas], &op, ctas as u32, machine.target, check)?;
+    machine.ctas = work;
+    let how = match source {
+        Some(SourceFormat::B4x16P64) => ", decompressed from 4-bit elements",
+        Some(SourceFormat::B6x16P32) => ", decompressed from 6-bit elements",
+        None => "",
+    };
+    Ok(format!(
+        "{} rows of {} bytes copied to lane {} column {}{how}",
+        cp_rows(shape),
+        shape.columns_per_lane() * 4,
+        op.taddr.lane(),
+        op.taddr.column()
+    ))
+}
+
+/// One `tcgen05.cp` (PTX ISA 9.7.16.9.1): its typed form and operand values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CpOperation {
+    /// `.128x256b`, `.4x256b`, `.128x128b`, `.64x128b`, `.32x128b`.
+    pub shape: CpShape,
+    /// `.warpx2::02_13`, `.warpx2::01_23`, `.warpx4` (or none).
+    pub multicast: CpMulticast,
+    /// `.b8x16.b4x16_p64` / `.b8x16.b6x16_p32` decompression (or a plain copy).
+    pub source: Option<SourceFormat>,
+    /// The destination's Tensor Memory address.
+    pub taddr: TmemAddress,
+    /// The source's shared memory descriptor.
+    pub desc: u64,
+}
+
+/// `tcgen05.cp` in every CTA of `mem` (one, or two for `.cta_group::2`): source row `r` is
+/// `shape bits / 8` bytes of a K-major canonical layout of bytes read through the descriptor
+/// (ptx-beyond-seeds.md 4.2, from CUTLASS's UTCCP traits), written to the lanes of [`cp_row`],
+/// 4 bytes a column. With a decompression each 16-byte chunk of a row is expanded into 16
+/// bytes (PTX ISA 9.7.16.9.1; decision E9): a row is as many bytes in shared memory as in
+/// Tensor Memory, and the padding bytes are not read. Each CTA's cells are written only once
+/// all its reads succeeded.
+///
+/// # Errors
+/// The descriptor's and layout's rules, shared memory never written or out of range, and a
+/// cell outside Tensor Memory or (with `check_alloc`) outside every allocation.
+pub fn cp_copy<M: TensorCoreMemory + ?Sized>(
+    mem: &mut M,
+    op: &CpOperation,
+    ctas: u32,
+    target: Target,
+    check_alloc: bool,
+) -> Result<(), Problem> {
+    let (shape, taddr) = (op.shape, op.taddr);
+    let d = SmemDescriptor::from_bits(op.desc, target).map_err(Problem::from)?;
     let rows = cp_rows(shape);
     let row_bytes = shape.columns_per_lane() * 4;
     let storage = ElementStorage::of(ElementType::E4m3, None).map_err(Problem::from)?;
@@ -495,30 +622,29 @@ fn cp(machine: &mut Machine, ins: &Instruction<'_>) -> Result<String, EmuError> 
         LayoutOperand::new(storage, Major::K, layout_rows, row_bytes),
     )
     .map_err(Problem::from)?;
-    let check_alloc = machine.check_allocation;
-    let ctas = group_ctas(ins);
-    let mut work = machine.ctas.clone();
-    for cta in work.iter_mut().take(ctas) {
+    for cta in 0..ctas {
         let mut writes = Vec::new();
         for r in 0..rows {
-            let row = cp_row(shape, multicast, r).map_err(Problem::from)?;
+            let row = cp_row(shape, op.multicast, r).map_err(Problem::from)?;
             // The row's bytes as Tensor Memory receives them.
             let mut bytes = Vec::with_capacity(row_bytes as usize);
             for chunk in 0..row_bytes / 16 {
-                let read = match source {
-                    Some(f) => f.data_bytes() as u32,
-                    None => 16,
-                };
+                let read = op.source.map_or(16, |f| f.data_bytes());
                 let mut raw = [0u8; 16];
-                for (i, b) in raw.iter_mut().enumerate().take(read as usize) {
+                for (i, b) in raw.iter_mut().enumerate().take(read) {
                     let loc = ml
                         .address(r, chunk * 16 + i as u32)
                         .map_err(Problem::from)?;
-                    *b = cta.smem_byte(loc.address)?.ok_or_else(|| {
-                        Problem::emu(EmuRule::SmemUninitialised, "s_desc", u64::from(loc.address))
-                    })?;
+                    let at = u64::from(loc.address);
+                    *b = match mem.smem_byte(cta, loc.address) {
+                        Some(Some(b)) => b,
+                        Some(None) => {
+                            return Err(Problem::emu(EmuRule::SmemUninitialised, "s_desc", at))
+                        }
+                        None => return Err(Problem::emu(EmuRule::SmemOutOfRange, "address", at)),
+                    };
                 }
-                match source {
+                match op.source {
                     Some(f) => bytes.extend_from_slice(&f.expand(&raw)),
                     None => bytes.extend_from_slice(&raw),
                 }
@@ -531,24 +657,14 @@ fn cp(machine: &mut Machine, ins: &Instruction<'_>) -> Result<String, EmuError> 
                 for &lane_off in row.lanes() {
                     let lane = taddr.lane() + u32::from(lane_off);
                     let column = taddr.column() + col;
-                    check_cell(cta, lane, column, check_alloc, "taddr")?;
+                    check_cell(mem, cta, lane, column, check_alloc, "taddr")?;
                     writes.push((lane, column, word));
                 }
             }
         }
         for (lane, column, w) in writes {
-            cta.write_tmem(lane, column, w)?;
+            mem.write_tmem(cta, lane, column, w)?;
         }
     }
-    machine.ctas = work;
-    let how = match source {
-        Some(SourceFormat::B4x16P64) => ", decompressed from 4-bit elements",
-        Some(SourceFormat::B6x16P32) => ", decompressed from 6-bit elements",
-        None => "",
-    };
-    Ok(format!(
-        "{rows} rows of {row_bytes} bytes copied to lane {} column {}{how}",
-        taddr.lane(),
-        taddr.column()
-    ))
+    Ok(())
 }

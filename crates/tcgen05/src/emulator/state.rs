@@ -16,11 +16,13 @@ pub const TMEM_LANES: u32 = 128;
 /// Columns of Tensor Memory (PTX ISA 9.7.16.1; rules.md R24).
 pub const TMEM_COLUMNS: u32 = 512;
 
-/// A filled collector buffer: the operand's element codes and the shared-memory bytes they
-/// were read from (to notice a later change).
+/// A filled collector buffer (PTX ISA 9.7.16.10.7): the operand's element codes and the
+/// shared-memory bytes they were read from (to notice a later change).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct CollectorBuffer {
+pub struct CollectorBuffer {
+    /// The element codes, in the order the MMA reads them.
     pub codes: Vec<u32>,
+    /// (address, byte) of every shared-memory byte read to fill it.
     pub source: Vec<(u32, u8)>,
 }
 

@@ -1,0 +1,11 @@
+//! `tcgen05.*` in a run (PTX ISA 9.7.16): the typed forms ([`op`]), their decoding, each CTA's
+//! Tensor Memory, and execution through the core's functional model (the MMA's stages and the
+//! `tcgen05.ld` / `.st` fragment maps).
+
+mod decode;
+mod exec;
+pub mod op;
+mod tensor_memory;
+
+pub(crate) use decode::decode;
+pub(crate) use exec::{Regs, Tcgen05State};
