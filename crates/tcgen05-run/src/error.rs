@@ -74,6 +74,16 @@ pub enum RunError {
         /// What the threads wait for.
         waiting: String,
     },
+    /// A tensor map parameter that breaks a rule of `cuTensorMapEncodeTiled` (CUDA driver API
+    /// 6.30), or one the interpreter does not model.
+    TensorMap {
+        /// The driver's parameter name (`boxDim[0]`, `swizzle`, ...).
+        field: String,
+        /// The value as given.
+        value: String,
+        /// The rule and its source.
+        why: String,
+    },
 }
 
 impl fmt::Display for RunError {
@@ -111,6 +121,9 @@ impl fmt::Display for RunError {
                 "CTA ({}, {}, {}) makes no progress: {waiting}",
                 cta[0], cta[1], cta[2]
             ),
+            RunError::TensorMap { field, value, why } => {
+                write!(f, "tensor map {field} = {value}: {why}")
+            }
         }
     }
 }

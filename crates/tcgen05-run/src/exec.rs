@@ -51,6 +51,10 @@ pub struct Stats {
     pub thread_instructions: u64,
     /// CTAs run.
     pub ctas: u64,
+    /// Matrix multiply-accumulate instructions issued, counted once per warpgroup (`wgmma`).
+    pub mmas: u64,
+    /// Bytes of global memory read and written (loads, stores, tensor copies).
+    pub bytes_moved: u64,
 }
 
 /// The launch shape of a run.
@@ -97,6 +101,8 @@ struct Cta<'a> {
     mbars: HashMap<u32, Mbar>,
     /// Bulk tensor copies issued and not yet performed.
     copies: Vec<Copy>,
+    /// Matrix multiply-accumulate instructions issued (once per warpgroup).
+    mmas: u64,
 }
 
 /// The state of one mbarrier (PTX ISA 9.7.13.15.1): arrivals expected per phase, arrivals
@@ -146,12 +152,15 @@ pub(crate) fn run(
                     maps,
                     mbars: HashMap::new(),
                     copies: Vec::new(),
+                    mmas: 0,
                 };
                 run_cta(&mut cta, &mut stats, limits)?;
                 stats.ctas += 1;
+                stats.mmas += cta.mmas;
             }
         }
     }
+    stats.bytes_moved = global.moved.get();
     Ok(stats)
 }
 
@@ -818,6 +827,7 @@ fn warp_wgmma(cta: &mut Cta<'_>, w: &mut Warp, op: &Op) -> Result<(), RunError> 
                 group: None,
             };
             w.wgmma.pending.push(pending);
+            cta.mmas += u64::from(w.id % 4 == 0);
         }
         OpKind::WgmmaCommit => w.wgmma.commit(),
         OpKind::WgmmaWait { n: keep } => {

@@ -37,8 +37,10 @@ mod int;
 pub mod memory;
 pub mod module;
 pub mod op;
+pub mod param_match;
 mod statement;
 pub mod tensor_map;
+pub mod tensor_map_encode;
 mod wgmma;
 
 pub use error::RunError;
