@@ -82,11 +82,25 @@ pub fn check(p: &Param, a: &Arg) -> Result<(), RunError> {
 }
 
 /// An integer scalar for `p` that fits its width as a signed or an unsigned number (compilers
-/// declare signed integers `.u32`: Triton's `i32` arguments are `.param .u32`).
+/// declare signed integers `.u32`: Triton's `i32` arguments are `.param .u32`); for a `.ptr`
+/// parameter only 0, the null pointer.
 ///
 /// # Errors
 /// [`RunError::Argument`] when `p` is not an integer parameter or `v` is out of its range.
 pub fn int_arg(p: &Param, v: i128) -> Result<Arg, RunError> {
+    if p.pointer {
+        // The interpreter's buffer addresses are its own: a number can only be the null pointer.
+        return if v == 0 {
+            Ok(Arg::Null)
+        } else {
+            Err(mismatch(
+                p,
+                format!(
+                    "the integer {v} for a `.ptr` parameter: pass a buffer (0 is the null pointer)"
+                ),
+            ))
+        };
+    }
     let (bits, lo, hi) = match p.ty {
         Ty::U(b) | Ty::S(b) | Ty::B(b) => (b, -(1i128 << (b - 1)), (1i128 << b) - 1),
         Ty::F32 | Ty::F64 => return float_arg(p, v as f64),
