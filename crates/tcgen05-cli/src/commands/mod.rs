@@ -17,6 +17,7 @@ pub mod numerics;
 pub mod problem;
 pub mod ptx;
 pub mod run;
+pub mod run_tensor_map;
 pub mod shapes;
 pub mod smem;
 pub mod target;
