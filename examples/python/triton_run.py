@@ -46,7 +46,7 @@ def main() -> int:
     print(output[:4], "...")
     print(f"max |output - (x + y)| = {np.max(np.abs(output - (x + y)))}")
     s = r.stats
-    print(f"{r.name} for sm_100a: grid {r.grid[0]} x {r.block[0]} threads, "
+    print(f"{r.name} for sm_100a: {r.grid[0]} CTAs of {r.block[0]} threads, "
           f"{s.warp_instructions} warp-instructions, {s.bytes_moved} bytes moved; "
           f"{seconds:.2f} s with the compilation ({s.seconds:.2f} s run)")
     return 0 if output.tobytes() == (x + y).tobytes() else 1

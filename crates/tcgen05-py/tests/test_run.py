@@ -182,3 +182,16 @@ def test_tensor_maps_are_checked_with_the_drivers_rules() -> None:
     with pytest.raises(ValueError):
         TensorMap(a[:, :64], box=(64, 32))
     assert "boxDim=[32, 64]" in repr(TensorMap(a, box=(64, 32), swizzle="64B"))
+
+
+def test_refusals_made_in_python_carry_fields_too() -> None:
+    ptx = HW / "ptx" / "row_sum.ptx"
+    x = np.zeros(1000, dtype=np.float32)
+    with pytest.raises(ArgumentError) as a:
+        launch(ptx, "row_sum", 1, 128, {"row_sum_param_0": x, "bogus": 1})
+    assert a.value.kind == "Argument" and "bogus" in a.value.why and "row_sum_param_1" in a.value.param
+    with pytest.raises(LaunchError) as la:
+        launch(ptx, "row_sum", (1, -2), 128, [])
+    assert la.value.kind == "Launch" and la.value.field == "grid" and la.value.value == "(1, -2)"
+    with pytest.raises(TypeError):
+        launch(ptx, "row_sum", (1, 2, 3, 4), 128, [])

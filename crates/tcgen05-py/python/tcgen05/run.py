@@ -94,6 +94,15 @@ class Param:
     pointer: bool
 
 
+def _error(cls: type[RunError], message: str, **fields: Any) -> RunError:
+    """An exception raised by this module, with the fields the interpreter's own carry."""
+    e = cls(message)
+    e.kind = cls.__name__.removesuffix("Error")
+    for k, v in fields.items():
+        setattr(e, k, v)
+    return e
+
+
 def _np() -> Any:
     import numpy
 
@@ -105,7 +114,8 @@ def _dims(name: str, d: Dims) -> tuple[int, int, int]:
     if not 1 <= len(v) <= 3 or not all(isinstance(x, int) and not isinstance(x, bool) for x in v):
         raise TypeError(f"{name}: expected an int or 1 to 3 ints, got {d!r}")
     if any(x < 0 or x >= 1 << 32 for x in v):
-        raise LaunchError(f"--{name} {d!r}: each dimension must be in 0..2^32")
+        raise _error(LaunchError, f"--{name} {d!r}: each dimension must be in 0..2^32", field=name, value=repr(d),
+                     why="each dimension must be in 0..2^32")
     v += [1] * (3 - len(v))
     return (v[0], v[1], v[2])
 
@@ -239,9 +249,9 @@ def _ordered(names: list[str], args: Union[Sequence[Any], Mapping[Union[str, int
             missing.append(n)
     unknown = [k for k in args if k not in names and not (isinstance(k, int) and 0 <= k < len(names))]
     if missing or unknown:
-        raise ArgumentError(
-            f"arguments by name: missing {missing}, unknown {unknown} (the kernel's parameters: {names})"
-        )
+        why = f"missing {missing}, unknown {unknown} (the kernel's parameters: {names})"
+        raise _error(ArgumentError, f"arguments by name: {why}", param=", ".join(missing + [str(u) for u in unknown]),
+                     why=why)
     return out
 
 
@@ -252,11 +262,10 @@ def _check_aliasing(values: list[Any]) -> None:
     for x in range(len(arrays)):
         for y in range(x + 1, len(arrays)):
             if np.shares_memory(arrays[x][1], arrays[y][1]):
-                raise ArgumentError(
-                    f"arguments {arrays[x][0]} and {arrays[y][0]} share memory: each argument gets its "
-                    "own buffer in the interpreter, so writes through one would not be seen through "
-                    "the other"
-                )
+                why = ("share memory: each argument gets its own buffer in the interpreter, so writes "
+                       "through one would not be seen through the other")
+                raise _error(ArgumentError, f"arguments {arrays[x][0]} and {arrays[y][0]} {why}",
+                             param=f"{arrays[x][0]}, {arrays[y][0]}", why=why)
 
 
 def launch(

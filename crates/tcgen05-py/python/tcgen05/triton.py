@@ -184,7 +184,9 @@ def _descriptor_map(desc: Any, meta: Optional[dict[str, Any]]) -> list[Any]:
     if meta is None:
         return [base, *shape, *strides, desc.padding == "nan", desc.round_f32_to_tf32, *shape, *strides]
     if meta.get("is_im2col", False):
-        raise _run.TensorMapError("cuTensorMapEncodeIm2col: im2col tensor maps are not modelled by tcgen05 run")
+        why = "im2col tensor maps are not modelled by tcgen05 run (tiled maps only)"
+        raise _run._error(_run.TensorMapError, f"cuTensorMapEncodeIm2col: {why}", field="cuTensorMapEncodeIm2col",
+                          value="im2col", why=why, problems=[("cuTensorMapEncodeIm2col", "im2col", why)])
     elem = int(meta["elem_size"])
     code = _TMA_TF32 if desc.round_f32_to_tf32 else _DEVICE_TO_HOST[int(meta["elem_type"])]
     expanded = list(shape)
