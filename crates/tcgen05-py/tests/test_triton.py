@@ -109,7 +109,11 @@ def test_float_elementwise_sm100a_matches_numpy_bit_for_bit() -> None:
     x = (rng.standard_normal(n) * 1e3).astype(np.float32)
     y = (rng.standard_normal(n) * 1e-3).astype(np.float32)
     s, p = guarded(n, np.float32), guarded(n, np.float32)
-    tcgen05.triton.run(add_mul_f32, (triton.cdiv(n, 128),), x, y, s, p, n, BLOCK=128, num_warps=2)
+    r = tcgen05.triton.run(add_mul_f32, (triton.cdiv(n, 128),), x, y, s, p, n, BLOCK=128, num_warps=2)
+    # num_warps=2: 64 threads per CTA; the PTX's parameters are the five arguments and Triton's
+    # two scratch pointers (null: the kernel needs no scratch).
+    assert r.block == (64, 1, 1) and r.grid == (7, 1, 1)
+    assert [p.name for p in tcgen05.run.params(r.ptx, r.name)] == [f"add_mul_f32_param_{i}" for i in range(7)]
     # One IEEE round-to-nearest-even operation each: NumPy's float32 results are the GPU's.
     assert s[:n].tobytes() == (x + y).tobytes()
     assert p[:n].tobytes() == (x * y).tobytes()
