@@ -82,6 +82,12 @@ def dot_small(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, 
     tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)
 
 
+@triton.heuristics(values={"BLOCK": lambda args: triton.next_power_of_2(args["n"]) // 4})  # type: ignore[untyped-decorator]
+@triton.jit  # type: ignore[untyped-decorator]
+def add_mul_i32_heuristic(x_ptr, y_ptr, sum_ptr, prod_ptr, n, BLOCK: tl.constexpr):  # type: ignore[no-untyped-def]
+    add_mul_i32(x_ptr, y_ptr, sum_ptr, prod_ptr, n, BLOCK)
+
+
 def guarded(n: int, dtype: Any, fill: int = 0xAB) -> np.ndarray[Any, Any]:
     a = np.zeros(n + 16, dtype=dtype)
     a.view(np.uint8)[:] = fill
@@ -101,6 +107,19 @@ def test_integer_elementwise_sm100a_matches_numpy() -> None:
         assert np.array_equal(p[:n], (x * y) ^ np.int32(0x5A5A))
     # The masked tail stores nothing past n.
     assert (s[n:].view(np.uint8) == 0xAB).all() and (p[n:].view(np.uint8) == 0xAB).all()
+
+
+def test_heuristics_compute_the_meta_parameters() -> None:
+    rng = np.random.default_rng(6)
+    n = 1000
+    x = rng.integers(-(2**31), 2**31, n, dtype=np.int32)
+    y = rng.integers(-(2**31), 2**31, n, dtype=np.int32)
+    s, p = guarded(n, np.int32), guarded(n, np.int32)
+    # BLOCK = next_power_of_2(1000) // 4 = 256: four programs cover 1000 elements.
+    r = tcgen05.triton.run(add_mul_i32_heuristic, lambda meta: (triton.cdiv(n, meta["BLOCK"]),), x, y, s, p, n)
+    assert r.grid == (4, 1, 1)
+    with np.errstate(over="ignore"):
+        assert np.array_equal(s[:n], x + y)
 
 
 def test_float_elementwise_sm100a_matches_numpy_bit_for_bit() -> None:

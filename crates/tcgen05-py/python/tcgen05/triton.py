@@ -234,17 +234,23 @@ def _kernel_args(fn: Any, bound: dict[str, Any], signature: dict[str, Any], meta
 
 def run(fn: Any, grid: Union[int, Sequence[int], Callable[[dict[str, Any]], Any]], *args: Any,
         target: str = "sm_100a", max_steps: int = 1_000_000_000, **kwargs: Any) -> Launched:
-    """Compiles ``fn`` (a ``@triton.jit`` function) for ``target`` with Triton and runs it over
+    """Compiles ``fn`` (a ``@triton.jit`` function, under ``@triton.heuristics`` too) for ``target`` with Triton and runs it over
     ``grid`` with ``args`` and ``kwargs`` as ``fn[grid](*args, **kwargs)`` would, NumPy arrays
     in place of tensors (modified in place). Meta options (``num_warps``, ``num_stages``,
     ``num_ctas``, ...) go in ``kwargs`` as with Triton. Raises Triton's errors for the
     compilation and :class:`tcgen05.run.RunError` subclasses for the run."""
+    from triton.runtime.autotuner import Heuristics  # type: ignore[import-untyped,unused-ignore]
     from triton.runtime.jit import JITFunction  # type: ignore[import-untyped,unused-ignore]
 
+    # @triton.heuristics: each value computed from the arguments, as Heuristics.run does.
+    while isinstance(fn, Heuristics):
+        for name, heur in fn.values.items():
+            kwargs[name] = heur({**dict(zip(fn.arg_names, args)), **kwargs})
+        fn = fn.fn
     if not isinstance(fn, JITFunction):
         raise TypeError(
             f"expected a @triton.jit function, got {type(fn).__name__} (for an autotuned kernel, pass "
-            "its .fn with the chosen config's meta as keyword arguments)"
+            "its .fn with the chosen config's meta as keyword arguments: there is nothing to time on a CPU)"
         )
     wrapped = tuple(_wrap(f"argument {i}", a) for i, a in enumerate(args))
     kw = {k: _wrap(k, v) for k, v in kwargs.items()}
