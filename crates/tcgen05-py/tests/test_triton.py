@@ -88,6 +88,17 @@ def add_mul_i32_heuristic(x_ptr, y_ptr, sum_ptr, prod_ptr, n, BLOCK: tl.constexp
     add_mul_i32(x_ptr, y_ptr, sum_ptr, prod_ptr, n, BLOCK)
 
 
+@triton.jit  # type: ignore[untyped-decorator]
+def narrow(x_ptr, b_ptr, bf_ptr, f8_ptr, wide_ptr, n, BLOCK: tl.constexpr):  # type: ignore[no-untyped-def]
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    b = tl.load(b_ptr + offs, mask=mask)
+    tl.store(bf_ptr + offs, x.to(tl.bfloat16), mask=mask)
+    tl.store(f8_ptr + offs, x.to(tl.float8e4nv), mask=mask)
+    tl.store(wide_ptr + offs, b.to(tl.float32), mask=mask)
+
+
 def guarded(n: int, dtype: Any, fill: int = 0xAB) -> np.ndarray[Any, Any]:
     a = np.zeros(n + 16, dtype=dtype)
     a.view(np.uint8)[:] = fill
@@ -120,6 +131,25 @@ def test_heuristics_compute_the_meta_parameters() -> None:
     assert r.grid == (4, 1, 1)
     with np.errstate(over="ignore"):
         assert np.array_equal(s[:n], x + y)
+
+
+def test_bfloat16_and_float8_arrays_sm100a_match_ml_dtypes() -> None:
+    """ml_dtypes arrays as pointers to bf16 and e4m3: f32 to bf16 and to e4m3 round to nearest
+    even (values within e4m3's range), bf16 to f32 is exact."""
+    import ml_dtypes
+
+    rng = np.random.default_rng(7)
+    n = 500
+    x = (rng.standard_normal(n) * 50).astype(np.float32)
+    b = rng.standard_normal(n).astype(ml_dtypes.bfloat16)
+    bf = np.zeros(n, dtype=ml_dtypes.bfloat16)
+    f8 = np.zeros(n, dtype=ml_dtypes.float8_e4m3fn)
+    wide = np.zeros(n, dtype=np.float32)
+    r = tcgen05.triton.run(narrow, 4, x, b, bf, f8, wide, n, BLOCK=128)
+    assert ".target sm_100a" in r.ptx
+    assert bf.tobytes() == x.astype(ml_dtypes.bfloat16).tobytes()
+    assert f8.tobytes() == x.astype(ml_dtypes.float8_e4m3fn).tobytes()
+    assert wide.tobytes() == b.astype(np.float32).tobytes()
 
 
 def test_float_elementwise_sm100a_matches_numpy_bit_for_bit() -> None:
