@@ -28,6 +28,7 @@
 //! # Ok::<(), tcgen05_run::RunError>(())
 //! ```
 
+pub mod buffer;
 mod decode;
 pub mod error;
 pub mod exec;

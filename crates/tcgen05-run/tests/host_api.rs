@@ -315,3 +315,50 @@ fn arguments_are_matched_by_kind_size_and_alignment() {
     assert_eq!(stats.bytes_moved, 8);
     assert_eq!(stats.mmas, 0);
 }
+
+/// Typed buffers: codes from the formats' definitions (IEEE 754 binary16, bfloat16 = the top
+/// half of binary32, OCP FP8 e4m3/e5m2), round to nearest even when written.
+#[test]
+fn buffers_read_back_by_element_type() {
+    use tcgen05_run::buffer::{Buffer, DType};
+    let raw = |dtype, bytes: Vec<u8>| Buffer { dtype, bytes };
+    // bf16 1.0 = 0x3F80, -3.0 = 0xC040; f16 1.0 = 0x3C00, 65504 = 0x7BFF, 2^-24 = 0x0001.
+    assert_eq!(
+        raw(DType::Bf16, vec![0x80, 0x3F, 0x40, 0xC0]).to_f64(),
+        [1.0, -3.0]
+    );
+    assert_eq!(
+        raw(DType::F16, vec![0x00, 0x3C, 0xFF, 0x7B, 0x01, 0x00]).to_f64(),
+        [1.0, 65504.0, 2f64.powi(-24)]
+    );
+    // e4m3 0x7E = 448 (its largest), 0x01 = 2^-9; e5m2 0x7B = 57344.
+    assert_eq!(
+        raw(DType::E4m3, vec![0x7E, 0x01]).to_f64(),
+        [448.0, 2f64.powi(-9)]
+    );
+    assert_eq!(raw(DType::E5m2, vec![0x7B]).to_f64(), [57344.0]);
+    assert_eq!(raw(DType::I16, vec![0xFE, 0xFF]).to_f64(), [-2.0]);
+    // Writing rounds to nearest even: 1 + 2^-8 is a tie between bf16 1.0 and 1 + 2^-7 (0x3F81):
+    // the even code 0x3F80; 1 + 3 * 2^-8 ties to 0x3F82.
+    let b = Buffer::from_f64(
+        DType::Bf16,
+        &[1.0 + 2f64.powi(-8), 1.0 + 3.0 * 2f64.powi(-8)],
+    );
+    assert_eq!((b.code(0), b.code(1)), (0x3F80, 0x3F82));
+    assert_eq!(Buffer::from_f64(DType::F16, &[65520.0]).code(0), 0x7C00);
+    assert_eq!(Buffer::from_f64(DType::I32, &[-1.0]).bytes, vec![0xFF; 4]);
+    // Through a run: the kernel writes n and x's bits into a u32 buffer.
+    let module = Module::read(K).expect("module");
+    let map = encode_tiled(&valid()).expect("map");
+    let mut out = Buffer::zeros(DType::U32, 2);
+    let mut args = [
+        out.arg(),
+        Arg::i32(9),
+        Arg::f32(0.25),
+        Arg::TensorMap(map, vec![0; 24576]),
+    ];
+    launch(&module, "k", &config(), &mut args).expect("run");
+    out.read_back(&args[0]);
+    assert_eq!(out.to_f64(), [9.0, f64::from(0.25f32.to_bits())]);
+    assert_eq!(out.len(), 2);
+}
