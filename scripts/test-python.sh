@@ -13,7 +13,9 @@ root="$PWD"
 step() { printf '\n==> %s\n' "$*"; }
 
 # Pins, with every dependency (installed --no-deps, so that nothing unpinned comes in). triton
-# 3.9.0 needs none on Python 3.11; examples/python/triton_descriptors.py compiles a kernel with it.
+# 3.9.0 needs none on Python 3.11; examples/python/triton_descriptors.py compiles a kernel with it,
+# crates/tcgen05-py/tests/test_triton.py compiles and runs kernels with it (tcgen05.triton).
+# ml_dtypes 0.6.0 (needs only NumPy) gives the bfloat16 and float8 arrays of test_run.py.
 BUILD_PINS=(maturin==1.16.0)
 TEST_PINS=(
   numpy==2.4.6
@@ -21,7 +23,7 @@ TEST_PINS=(
   hypothesis==6.170.15 sortedcontainers==2.4.0
   mypy==2.4.1 mypy_extensions==1.2.0 typing_extensions==4.16.0 pathspec==1.1.1 librt==0.16.0
   ast_serialize==0.13.1
-  triton==3.9.0
+  triton==3.9.0 ml_dtypes==0.6.0
 )
 
 step "python bindings: format and lints (their own cargo workspace)"

@@ -24,6 +24,8 @@ mod layout;
 mod numerics;
 mod problem;
 mod ptx;
+mod run;
+mod run_errors;
 mod scales;
 mod smem;
 mod tmem;
@@ -232,6 +234,37 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ptx::ptx_group_op, m)?)?;
     m.add_function(wrap_pyfunction!(ptx::ptx_fence_wait, m)?)?;
     m.add_function(wrap_pyfunction!(ptx::ptx_preamble, m)?)?;
+    m.add("RunError", py.get_type::<run_errors::RunError>())?;
+    m.add(
+        "UnsupportedError",
+        py.get_type::<run_errors::UnsupportedError>(),
+    )?;
+    m.add(
+        "InvalidPtxError",
+        py.get_type::<run_errors::InvalidPtxError>(),
+    )?;
+    m.add("NoKernelError", py.get_type::<run_errors::NoKernelError>())?;
+    m.add("ArgumentError", py.get_type::<run_errors::ArgumentError>())?;
+    m.add("LaunchError", py.get_type::<run_errors::LaunchError>())?;
+    m.add(
+        "MemoryAccessError",
+        py.get_type::<run_errors::MemoryAccessError>(),
+    )?;
+    m.add(
+        "StepLimitError",
+        py.get_type::<run_errors::StepLimitError>(),
+    )?;
+    m.add(
+        "NoProgressError",
+        py.get_type::<run_errors::NoProgressError>(),
+    )?;
+    m.add(
+        "TensorMapError",
+        py.get_type::<run_errors::TensorMapError>(),
+    )?;
+    m.add_function(wrap_pyfunction!(run::_run_launch, m)?)?;
+    m.add_function(wrap_pyfunction!(run::_run_params, m)?)?;
+    m.add_function(wrap_pyfunction!(run::_run_check_tensor_map, m)?)?;
     m.add("KINDS", names(py, &Kind::ALL, Kind::name)?)?;
     m.add(
         "ELEMENT_TYPES",

@@ -92,6 +92,16 @@ pub enum RunError {
         /// Each blocked warp, with its line and what it waits for.
         warps: Vec<Blocked>,
     },
+    /// A tensor map parameter that breaks a rule of `cuTensorMapEncodeTiled` (CUDA driver API
+    /// 6.30), or one the interpreter does not model.
+    TensorMap {
+        /// The driver's parameter name (`boxDim[0]`, `swizzle`, ...).
+        field: String,
+        /// The value as given.
+        value: String,
+        /// The rule and its source.
+        why: String,
+    },
 }
 
 /// One warp blocked in a deadlock.
@@ -157,6 +167,9 @@ impl fmt::Display for RunError {
                     write!(f, "; warp {} at line {}: {}", w.warp, w.line, w.waits_for)?;
                 }
                 Ok(())
+            }
+            RunError::TensorMap { field, value, why } => {
+                write!(f, "tensor map {field} = {value}: {why}")
             }
         }
     }

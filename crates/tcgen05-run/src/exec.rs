@@ -64,8 +64,11 @@ pub struct Stats {
     pub thread_instructions: u64,
     /// CTAs run.
     pub ctas: u64,
-    /// `tcgen05.mma` operations completed.
-    pub tcgen05_mmas: u64,
+    /// Matrix multiply-accumulates: `wgmma` counted once per warpgroup, `tcgen05.mma` once
+    /// per completed operation.
+    pub mmas: u64,
+    /// Bytes of global memory read and written (loads, stores, tensor copies).
+    pub bytes_moved: u64,
 }
 
 /// The launch shape of a run.
@@ -144,6 +147,8 @@ struct Cta<'a> {
     bars: crate::barrier::Barriers,
     /// Tensor Memory and the pending tcgen05 operations.
     tc: crate::tcgen05::Tcgen05State,
+    /// Matrix multiply-accumulate instructions issued (once per warpgroup).
+    mmas: u64,
 }
 
 /// The state of one mbarrier (PTX ISA 9.7.13.15.1): arrivals expected per phase, arrivals
@@ -214,15 +219,18 @@ pub(crate) fn run(
                     next_async: 0,
                     bars: Default::default(),
                     tc: Default::default(),
+                    mmas: 0,
                 };
                 hooks::cta_start(&mut cta);
                 let result = cluster::run_cluster(&mut cta, &mut stats, limits);
                 hooks::emit(&mut cta, &Event::CtaEnd);
                 sched = std::mem::take(&mut cta.sched);
                 result?;
+                stats.mmas += cta.mmas;
             }
         }
     }
+    stats.bytes_moved = global.moved.get();
     Ok(stats)
 }
 
@@ -1081,6 +1089,7 @@ fn warp_wgmma(cta: &mut Cta<'_>, w: &mut Warp, op: &Op) -> Result<(), RunError> 
             cta.next_async += 1;
             hooks::wgmma_issued(cta, w, pending.id, op.line);
             w.wgmma.pending.push(pending);
+            cta.mmas += u64::from(w.id % 4 == 0);
         }
         OpKind::WgmmaCommit => w.wgmma.commit(),
         OpKind::WgmmaWait { n: keep } => {

@@ -123,6 +123,7 @@ fn bind(k: &Kernel, args: &[Arg], global: &mut Global) -> Result<Bound, RunError
     let mut buf = vec![0u8; k.param_bytes as usize];
     let mut maps = Vec::new();
     for (p, a) in k.params.iter().zip(args) {
+        crate::param_match::check(p, a)?;
         let bytes = match a {
             Arg::Buffer(b) => {
                 if b.len() as u64 > BUFFER_STRIDE {

@@ -33,6 +33,7 @@
 
 pub mod atom;
 mod barrier;
+pub mod buffer;
 pub mod bulk_copy;
 pub mod cluster;
 mod cp_async;
@@ -51,12 +52,14 @@ pub mod memory;
 pub mod module;
 pub mod observe;
 pub mod op;
+pub mod param_match;
 pub mod prmt;
 mod rounding;
 mod schedule;
 mod statement;
 pub mod tcgen05;
 pub mod tensor_map;
+pub mod tensor_map_encode;
 pub mod warp;
 mod wgmma;
 

@@ -2,6 +2,8 @@
 //! fixed address, with every access bounds- and alignment-checked (PTX ISA 6.4: an access must
 //! be naturally aligned to its size).
 
+use std::cell::Cell;
+
 use crate::error::RunError;
 
 /// The address of the first host buffer; buffer `i` starts at `BUFFER_BASE + i * BUFFER_STRIDE`.
@@ -23,6 +25,8 @@ pub struct Region {
 pub struct Global {
     /// The regions.
     pub regions: Vec<Region>,
+    /// Bytes read and written so far (the run's summary).
+    pub moved: Cell<u64>,
 }
 
 impl Global {
@@ -43,6 +47,7 @@ impl Global {
         let (i, off) = self
             .locate(address, size)
             .ok_or_else(|| outside(line, "global", address, size))?;
+        self.moved.set(self.moved.get() + u64::from(size));
         Ok(le(&self.regions[i].bytes[off..off + size as usize]))
     }
 
@@ -63,6 +68,7 @@ impl Global {
             .ok_or_else(|| outside(line, "global", address, size))?;
         self.regions[i].bytes[off..off + size as usize]
             .copy_from_slice(&value.to_le_bytes()[..size as usize]);
+        self.moved.set(self.moved.get() + u64::from(size));
         Ok(())
     }
 }

@@ -17,20 +17,22 @@ pub struct RunArgs {
     /// Block dimensions in threads: X[,Y[,Z]].
     #[arg(long, value_name = "X,Y,Z")]
     pub block: String,
-    /// Cluster dimensions in CTAs (only 1,1,1 is modelled yet).
+    /// Cluster dimensions in CTAs: X[,Y[,Z]] (a shape the interpreter does not model is refused
+    /// by name).
     #[arg(long, value_name = "X,Y,Z", default_value = "1,1,1")]
     pub cluster: String,
     /// Dynamic shared memory in bytes.
     #[arg(long, value_name = "BYTES", default_value = "0")]
     pub shared: String,
     /// A kernel argument: `NAME=FILE.npy` (a buffer: the data of a little-endian C-order .npy,
-    /// or a raw file), or `NAME=VALUE` (an integer, a float with a `.` or exponent, or 0 for a
-    /// null pointer). NAME is the parameter's name in the PTX or its position (0, 1, ...).
-    /// Every parameter needs one.
-    #[arg(long = "arg", value_name = "NAME=FILE.npy|VALUE")]
+    /// or a raw file), `NAME=VALUE` (typed by the parameter: an integer that fits its width, a
+    /// float with a `.` or exponent for .f32/.f64, or 0 for a null pointer), or
+    /// `NAME=tensormap:SPEC` (a tensor map: see below). NAME is the parameter's name in the PTX
+    /// or its position (0, 1, ...). Every parameter needs one.
+    #[arg(long = "arg", value_name = "NAME=FILE.npy|VALUE|tensormap:SPEC")]
     pub args: Vec<String>,
-    /// Write a buffer argument after the run: `NAME=FILE.npy` (same dtype and shape as its
-    /// input file).
+    /// Write a buffer or tensor map argument after the run: `NAME=FILE.npy` (same dtype and
+    /// shape as its input file).
     #[arg(long = "out", value_name = "NAME=FILE.npy")]
     pub outs: Vec<String>,
     /// The most warp-instructions the run may execute.
@@ -55,6 +57,19 @@ pub const RUN_HELP: &str = concat!(
     "divergence, bar.sync, shfl.sync, loads and stores, integer and float arithmetic with the\n",
     "GPU's results, cvt through exact formats, wgmma and tcgen05 (Tensor Memory, mma, commit,\n",
     "ld/st, cp, shift) through the functional model. An instruction it does not model is\n",
-    "refused by name and line before the run starts. Prints one summary line (warp-instructions\n",
-    "executed, tcgen05.mma completed, time), or one JSON object with --json.\n",
+    "refused by name and line before the run starts.\n",
+    "Prints one summary line (CTAs, warp- and thread-instructions executed, MMAs: wgmma per\n",
+    "warpgroup and tcgen05.mma completed, bytes of global memory moved, time), or one JSON object with --json (errors included). A run longer\n",
+    "than 2 s prints a progress line on stderr every 5 s.\n\n",
+    "Tensor maps (--arg NAME=tensormap:SPEC), built like cuTensorMapEncodeTiled and checked with\n",
+    "its rules (CUDA driver API 6.30), each problem naming the driver's parameter:\n",
+    "  tensormap:FILE.npy,box=64x32[,swizzle=none|32B|64B|128B][,type=f16|bf16|f32|u8|...]\n",
+    "    [,elementstrides=1x1][,interleave=none|16B|32B][,l2=none|64B|128B|256B][,oob=zero|nan]\n",
+    "    [,shape=128x96][,strides=96x1]\n",
+    "Sizes are in the array's order, outermost first (like the .npy shape and Triton's\n",
+    "block_shape); the driver's globalDim, globalStrides and boxDim are their reverse. The\n",
+    "tensor is the file's data with its shape (C order), or the view given by shape= and\n",
+    "strides= (in elements). type= defaults from the .npy dtype (8-bit types as u8). Example,\n",
+    "the A operand of hw/run/ptx/dot_tma.ptx (128 x 96 f16, 64 x 32 boxes, 64B swizzle):\n",
+    "  --arg dot_tma_param_0=tensormap:a.npy,box=64x32,swizzle=64B\n",
 );

@@ -5,10 +5,10 @@ use std::fmt::{self, Write as _};
 use std::io::{self, Write as _};
 use std::time::Instant;
 
+use tcgen05_run::param_match::{float_arg, int_arg};
 use tcgen05_run::{launch, Arg, Config, Limits, Module, Param, RunError};
 
-use super::npy_file;
-use super::run_hazards;
+use super::{npy_file, run_hazards, run_tensor_map};
 use crate::args::number;
 use crate::args::run::RunArgs;
 use crate::render::{json_str, Ctx, Status};
@@ -56,35 +56,33 @@ fn param_index(params: &[Param], name: &str) -> Option<usize> {
         .or_else(|| name.parse::<usize>().ok().filter(|&i| i < params.len()))
 }
 
-/// A scalar `VALUE` for parameter `p`: an integer of its size, a float (f32 or f64 by its
-/// size) when written with `.`, an exponent, `inf` or `nan`, or 0 for a null pointer.
+/// A scalar `VALUE` for parameter `p`, typed by its declaration: a float (written with `.`, an
+/// exponent, `inf` or `nan`) for `.f32`/`.f64`, an integer that fits the parameter's width, or
+/// 0 for a null pointer.
 fn scalar(p: &Param, v: &str) -> Result<Arg, String> {
     let is_float = v.contains('.')
         || v.contains("inf")
         || v.contains("nan")
         || (!v.starts_with("0x") && v.contains(['e', 'E']));
+    let named = |e: RunError| format!("--arg {}={v}: {e}", p.name);
     if is_float {
         let f: f64 = v
             .parse()
             .map_err(|_| format!("--arg {}={v}: not a number", p.name))?;
-        return match p.size {
-            4 => Ok(Arg::f32(f as f32)),
-            8 => Ok(Arg::Scalar(f.to_le_bytes().to_vec())),
-            s => Err(format!(
-                "--arg {}={v}: a float for a {s}-byte parameter",
-                p.name
-            )),
-        };
+        return float_arg(p, f).map_err(named);
     }
     let neg = v.starts_with('-');
     let mag = number::parse(v.trim_start_matches('-').as_bytes(), 64)
         .map_err(|_| format!("--arg {}={v}: not a number", p.name))?;
-    let x = if neg { mag.wrapping_neg() } else { mag };
-    if p.pointer && x == 0 {
+    if p.pointer && mag == 0 {
         return Ok(Arg::Null);
     }
-    let bytes = x.to_le_bytes();
-    Ok(Arg::Scalar(bytes[..(p.size as usize).min(8)].to_vec()))
+    let x = if neg {
+        -i128::from(mag)
+    } else {
+        i128::from(mag)
+    };
+    int_arg(p, x).map_err(named)
 }
 
 /// A run ready to launch: the module, the configuration, the arguments and, per parameter,
@@ -124,7 +122,7 @@ fn prepare(a: &RunArgs) -> Result<Prepared, Vec<String>> {
     for spec in &a.args {
         let Some((name, value)) = spec.split_once('=') else {
             errors.push(format!(
-                "--arg {spec}: expected NAME=FILE.npy or NAME=VALUE"
+                "--arg {spec}: expected NAME=FILE.npy, NAME=VALUE or NAME=tensormap:SPEC"
             ));
             continue;
         };
@@ -143,6 +141,19 @@ fn prepare(a: &RunArgs) -> Result<Prepared, Vec<String>> {
         let p = &kernel.params[i];
         let looks_numeric = value.starts_with(|c: char| c.is_ascii_digit() || c == '-')
             && !std::path::Path::new(value).exists();
+        if let Some(map_spec) = value.strip_prefix("tensormap:") {
+            match run_tensor_map::read(map_spec) {
+                Ok((map, f)) => {
+                    args[i] = Some(Arg::TensorMap(map, f.data.clone()));
+                    files[i] = Some(BufferFile {
+                        header: f.header,
+                        data: f.data,
+                    });
+                }
+                Err(es) => errors.extend(es.into_iter().map(|e| format!("--arg {name}={e}"))),
+            }
+            continue;
+        }
         let arg = if looks_numeric {
             scalar(p, value)
         } else {
@@ -203,7 +214,7 @@ fn write_outs(
             continue;
         };
         match (&args[i], &files[i]) {
-            (Arg::Buffer(data), Some(f)) => {
+            (Arg::Buffer(data) | Arg::TensorMap(_, data), Some(f)) => {
                 let mut bytes = f.header.clone();
                 bytes.extend_from_slice(data);
                 if let Err(e) = std::fs::write(path, bytes) {
@@ -236,6 +247,31 @@ fn usage(ctx: Ctx, errors: &[String], status: Status) -> io::Result<Status> {
     Ok(status)
 }
 
+/// Runs `f` (the launch), printing a progress line on stderr every 5 seconds once it has run
+/// for 2: the kernel, the time so far and the grid.
+fn with_progress<T: Send>(kernel: &str, c: &Config, f: impl FnOnce() -> T + Send) -> T {
+    let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
+    std::thread::scope(|s| {
+        s.spawn(move || {
+            let start = Instant::now();
+            let mut wait = std::time::Duration::from_secs(2);
+            while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = done_rx.recv_timeout(wait) {
+                let ctas = u64::from(c.grid[0]) * u64::from(c.grid[1]) * u64::from(c.grid[2]);
+                let _ = writeln!(
+                    io::stderr().lock(),
+                    "tcgen05 run: {kernel} running for {:.0} s ({ctas} CTAs of {} threads)",
+                    start.elapsed().as_secs_f64(),
+                    c.block[0] * c.block[1] * c.block[2]
+                );
+                wait = std::time::Duration::from_secs(5);
+            }
+        });
+        let r = f();
+        let _ = done_tx.send(());
+        r
+    })
+}
+
 /// Runs the command; returns the exit status.
 ///
 /// # Errors
@@ -257,15 +293,18 @@ pub fn run(ctx: Ctx, a: &RunArgs) -> io::Result<Status> {
         return Ok(status);
     }
     let start = Instant::now();
-    let result = launch(&module, &a.kernel, &config, &mut args);
+    let result = with_progress(&a.kernel, &config, || {
+        launch(&module, &a.kernel, &config, &mut args)
+    });
     let seconds = start.elapsed().as_secs_f64();
     let stats = match result {
         Ok(s) => s,
         Err(e) => {
             let status = match e {
-                RunError::Argument { .. } | RunError::Launch { .. } | RunError::NoKernel { .. } => {
-                    Status::Usage
-                }
+                RunError::Argument { .. }
+                | RunError::Launch { .. }
+                | RunError::NoKernel { .. }
+                | RunError::TensorMap { .. } => Status::Usage,
                 _ => Status::Rule,
             };
             return usage(ctx, &[e.to_string()], status);
@@ -282,20 +321,21 @@ pub fn run(ctx: Ctx, a: &RunArgs) -> io::Result<Status> {
         json_str(&mut out, &a.kernel).map_err(fmt_err)?;
         write!(
             out,
-            ",\"ctas\":{},\"warp_instructions\":{},\"thread_instructions\":{},\"tcgen05_mmas\":{},\"seconds\":{seconds:.6},\"warp_instructions_per_second\":{rate:.0}}}",
-            stats.ctas, stats.warp_instructions, stats.thread_instructions, stats.tcgen05_mmas
+            ",\"ctas\":{},\"warp_instructions\":{},\"thread_instructions\":{},\"mmas\":{},\"bytes_moved\":{},\"seconds\":{seconds:.6},\"warp_instructions_per_second\":{rate:.0}}}",
+            stats.ctas, stats.warp_instructions, stats.thread_instructions, stats.mmas, stats.bytes_moved
         )
         .map_err(fmt_err)?;
         out.push('\n');
     } else {
         writeln!(
             out,
-            "ran {}: {} CTAs, {} warp-instructions ({} thread-instructions), {} tcgen05.mma in {seconds:.3} s ({:.2} M warp-instructions/s)",
+            "ran {}: {} CTAs, {} warp-instructions ({} thread-instructions), {} MMAs, {} bytes moved in {seconds:.3} s ({:.2} M warp-instructions/s)",
             a.kernel,
             stats.ctas,
             stats.warp_instructions,
             stats.thread_instructions,
-            stats.tcgen05_mmas,
+            stats.mmas,
+            stats.bytes_moved,
             rate / 1e6
         )
         .map_err(fmt_err)?;

@@ -121,3 +121,127 @@ fn refusals_are_named() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A little-endian `.npy` file (format 1.0) of `descr` and `shape` around `data`.
+fn npy(descr: &str, shape: &[usize], data: &[u8]) -> Vec<u8> {
+    let dims: Vec<String> = shape.iter().map(ToString::to_string).collect();
+    let mut dict = format!(
+        "{{'descr': '{descr}', 'fortran_order': False, 'shape': ({}{}), }}",
+        dims.join(", "),
+        if shape.len() == 1 { "," } else { "" }
+    );
+    while (10 + dict.len() + 1) % 64 != 0 {
+        dict.push(' ');
+    }
+    dict.push('\n');
+    let mut out = b"\x93NUMPY\x01\x00".to_vec();
+    out.extend_from_slice(&(dict.len() as u16).to_le_bytes());
+    out.extend_from_slice(dict.as_bytes());
+    out.extend_from_slice(data);
+    out
+}
+
+/// The harness's `inputs16`: f16 codes, random sign, biased exponent in [10, 20).
+fn inputs16(mut seed: u64, n: usize) -> Vec<u8> {
+    (0..n)
+        .flat_map(|_| {
+            seed = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = seed;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            let r = z ^ (z >> 31);
+            (((r & 1) << 15 | (10 + (r >> 1) % 10) << 10 | (r >> 8) & 0x3FF) as u16).to_le_bytes()
+        })
+        .collect()
+}
+
+/// `dot_tma` with its two operands given as `tensormap:` specs over `.npy` files (64B and 128B
+/// swizzles, as hw/run/harness.cu encodes them) writes the Hopper GPU's bytes; the summary
+/// counts its MMAs (4 CTAs x 3 K steps x the 2 wgmma of the PTX's loop).
+#[test]
+fn tensor_map_specs_run_dot_tma_to_the_gpu_bytes() {
+    let dir = std::env::temp_dir().join(format!("tcgen05-run-tm-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let (m, n, k) = (128usize, 128usize, 96usize);
+    let (a, b, c) = (dir.join("a.npy"), dir.join("b.npy"), dir.join("c.npy"));
+    std::fs::write(&a, npy("<f2", &[m, k], &inputs16(14, m * k))).expect("a");
+    std::fs::write(&b, npy("<f2", &[k, n], &inputs16(15, k * n))).expect("b");
+    std::fs::write(&c, npy("<u4", &[m * n + 16], &vec![0xAB; 4 * (m * n + 16)])).expect("c");
+    let ptx = repo("hw/run/ptx/dot_tma.ptx");
+    let (ma, mb, cs) = (
+        format!("0=tensormap:{},box=64x32,swizzle=64B", a.display()),
+        format!("5=tensormap:{},box=32x64,swizzle=128B", b.display()),
+        format!("10={}", c.display()),
+    );
+    let mut args = vec![
+        "run", &ptx, "--kernel", "dot_tma", "--grid", "2,2", "--block", "128", "--shared", "24600",
+        "--arg", &ma, "--arg", &mb, "--arg", &cs, "--out", &cs,
+    ];
+    let scalars = [
+        "1=128", "2=96", "3=96", "4=1", "6=96", "7=128", "8=128", "9=1", "11=128", "12=128",
+        "13=96", "14=0", "15=0",
+    ];
+    for s in &scalars {
+        args.push("--arg");
+        args.push(s);
+    }
+    let r = run(&args);
+    r.code(0);
+    assert!(r.stdout.contains(", 24 MMAs, "), "{}", r.stdout);
+    let out = std::fs::read(&c).expect("c");
+    let want = std::fs::read(repo("hw/run/results/dot_tma.out")).expect("GPU output");
+    assert_eq!(&out[out.len() - want.len()..], &want[..]);
+    args.push("--json");
+    let j = run(&args).code(0).json();
+    assert_eq!(j["mmas"], 24);
+    // Global traffic: every byte of both operands is read by the two CTAs that use each tile
+    // (128 x 96 f16 each, read twice), the 128 x 128 f32 result written once.
+    assert_eq!(
+        j["bytes_moved"],
+        2 * 2 * (m * k * 2) as u64 + (m * n * 4) as u64
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Tensor map specs and typed scalars are refused with the driver's parameter, the value and
+/// the rule; every problem listed, one JSON object.
+#[test]
+fn tensor_map_spec_refusals_name_the_driver_parameter() {
+    let dir = std::env::temp_dir().join(format!("tcgen05-run-tmr-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let a = dir.join("a.npy");
+    std::fs::write(&a, npy("<f2", &[128, 96], &vec![0; 128 * 96 * 2])).expect("a");
+    let ptx = repo("hw/run/ptx/dot_tma.ptx");
+    let bad = format!("0=tensormap:{},box=300x4,swizzle=64B", a.display());
+    let unknown = format!("5=tensormap:{},box=32x64,swizle=128B", a.display());
+    let r = run(&[
+        "run", &ptx, "--kernel", "dot_tma", "--grid", "1", "--block", "128", "--arg", &bad,
+        "--arg", &unknown, "--arg", "1=1.5", "--arg", "2=-1", "--arg", "10=7", "--json",
+    ]);
+    let j = r.code(2).json();
+    assert_eq!(j["ok"], false);
+    let errors: Vec<String> = j["errors"]
+        .as_array()
+        .expect("errors")
+        .iter()
+        .map(|e| e.as_str().unwrap_or("").to_string())
+        .collect();
+    let has = |s: &str| errors.iter().any(|e| e.contains(s));
+    assert!(
+        has("tensor map boxDim[1] = 300: must be non-zero and at most 256 (CUDA driver API 6.30"),
+        "{errors:?}"
+    );
+    assert!(
+        has("tensor map boxDim[0] = 4: boxDim[0] x element size = 8 bytes must be a multiple of 16 bytes"),
+        "{errors:?}"
+    );
+    assert!(has("unknown key `swizle`"), "{errors:?}");
+    assert!(
+        has("--arg dot_tma_param_1=1.5: argument for `dot_tma_param_1`: a float given"),
+        "{errors:?}"
+    );
+    assert!(has("the integer 7 for a `.ptr` parameter"), "{errors:?}");
+    // -1 fits a .u32 as a signed number: no error for parameter 2.
+    assert!(!has("dot_tma_param_2="), "{errors:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

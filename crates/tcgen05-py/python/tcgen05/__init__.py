@@ -13,6 +13,9 @@ strictly and renders the answers as Python objects.
 - :mod:`tcgen05.tmem`: Tensor Memory maps (``ld``/``st`` fragments, D, A, scale factors).
 - :mod:`tcgen05.ptx`: every PTX builder; :func:`check_ptx`: check a whole PTX module.
 - :mod:`tcgen05.numerics`: the tensor cores' arithmetic; :class:`Emulator`: the functional model.
+- :mod:`tcgen05.run`: whole PTX kernels on the CPU (``launch``, ``TensorMap``);
+  :mod:`tcgen05.triton`: ``@triton.jit`` kernels compiled by Triton and run there (imported on
+  demand: ``import tcgen05.triton``).
 
 A bad value raises :class:`DescriptorError` (a ``ValueError``) whose ``problems`` lists every
 problem found (``field``, ``value``, ``message``, ``source``); an argument of the wrong Python
@@ -21,7 +24,7 @@ type raises ``TypeError``.
 
 from typing import Any
 
-from . import numerics, ptx, scales, tmem
+from . import numerics, ptx, run, scales, tmem
 from ._batch import decode_idesc, decode_smem
 from ._emulate import Emulator, Outcome
 from ._layout import Agreement, MatrixLayout, TensorCopyBox, TileLayout, agreement
@@ -69,6 +72,7 @@ __all__ = [
     "explain",
     "numerics",
     "ptx",
+    "run",
     "scales",
     "tmem",
     "IDESC_DTYPE",

@@ -743,3 +743,86 @@ class _Emulator:
     def run(self, program: str) -> list[Outcome]: ...
     def last_d(self) -> Optional[tuple[int, int, str, bytes]]: ...
     def reference_error(self) -> Optional[tuple[float, tuple[int, int], int, int]]: ...
+
+# tcgen05.run: whole kernels through the tcgen05-run interpreter.
+
+class RunError(Exception):
+    """A kernel could not be run, or its run stopped; ``kind`` names the interpreter's error and
+    its fields are attributes."""
+
+    kind: str
+
+class UnsupportedError(RunError):
+    """An instruction, qualifier, directive or state space the interpreter does not model."""
+
+    line: int
+    what: str
+    why: str
+
+class InvalidPtxError(RunError):
+    """A statement that is not valid PTX."""
+
+    line: int
+    what: str
+    why: str
+
+class NoKernelError(RunError):
+    """No ``.entry`` of that name."""
+
+    name: str
+    available: list[str]
+
+class ArgumentError(RunError):
+    """The arguments do not match the kernel's ``.param`` list."""
+
+    param: str
+    why: str
+
+class LaunchError(RunError):
+    """A launch configuration outside the limits."""
+
+    field: str
+    value: str
+    why: str
+
+class MemoryAccessError(RunError):
+    """An access outside every buffer, or misaligned."""
+
+    line: int
+    space: str
+    address: int
+    size: int
+    why: str
+
+class StepLimitError(RunError):
+    """The run exceeded its limit of warp-instructions."""
+
+    limit: int
+
+class NoProgressError(RunError):
+    """No warp of a CTA can make progress."""
+
+    cta: tuple[int, int, int]
+    waiting: str
+
+class TensorMapError(RunError):
+    """Tensor map parameters that break cuTensorMapEncodeTiled's rules or that the interpreter
+    does not model; ``problems`` lists every one as (field, value, why)."""
+
+    field: str
+    value: str
+    why: str
+    problems: list[tuple[str, str, str]]
+
+def _run_launch(
+    ptx: str,
+    kernel: str,
+    grid: tuple[int, int, int],
+    block: tuple[int, int, int],
+    cluster: tuple[int, int, int],
+    shared: int,
+    args: list[tuple[str, Any]],
+    max_steps: int,
+) -> tuple[dict[str, Any], list[Optional[bytes]]]: ...
+def _run_params(ptx: str, kernel: str) -> list[tuple[str, int, int, str, bool]]: ...
+def _run_check_tensor_map(spec: dict[str, Any], data_len: int) -> None: ...

@@ -103,6 +103,7 @@ fn swap_state(cta: &mut Cta<'_>, r: u32) {
         cluster,
         bulk,
         tc,
+        mmas: _,
         obs: _,
         sched: _,
         next_async: _,
@@ -221,8 +222,7 @@ pub(super) fn run_cluster(
             .sum();
         if live == 0 {
             stats.ctas += u64::from(n);
-            stats.tcgen05_mmas +=
-                cta.tc.mmas + cta.cluster.peers.iter().map(|p| p.tc.mmas).sum::<u64>();
+            stats.mmas += cta.tc.mmas + cta.cluster.peers.iter().map(|p| p.tc.mmas).sum::<u64>();
             return Ok(());
         }
         end_round(cta, &warps, progressed)?;
