@@ -240,13 +240,13 @@ pub fn parse_sf_scale_vec(s: &str) -> Result<data_path::ScaleVec, String> {
         "1x" => Ok(data_path::ScaleVec::X1),
         "2x" => Ok(data_path::ScaleVec::X2),
         "4x" | "block16" => Ok(data_path::ScaleVec::X4),
-        "3x" | "6x" => Err(format!(
-            "'{s}' (K = 96, sm_103a) is not modelled: PTX ISA 9.7.16.10.7 gives its placement only \
-             as pictures and CUTLASS 4.2.0 does not build it"
-        )),
+        // K = 96 (sm_103a): `.block32` is 3X, `.block16` 6X (PTX ISA 9.7.16.10.7.2.4-5;
+        // placement: rules.md T3).
+        "3x" => Ok(data_path::ScaleVec::X3),
+        "6x" => Ok(data_path::ScaleVec::X6),
         _ => Err(format!(
-            "'{s}' is not a scale vector (expected 1X, 2X or 4X; block32 is 1X for mxf8f6f4 and 2X \
-             for mxf4/mxf4nvf4, block16 is 4X)"
+            "'{s}' is not a scale vector (expected 1X, 2X, 4X, or 3X or 6X for K = 96; block32 is \
+             1X for mxf8f6f4 and 2X for mxf4/mxf4nvf4, block16 is 4X)"
         )),
     }
 }

@@ -459,6 +459,8 @@ fn sf_vec(kind: Kind, vec: ScaleVec) -> SfVec {
         ScaleVec::X1 => SfVec::X1,
         ScaleVec::X2 => SfVec::X2,
         ScaleVec::X4 | ScaleVec::Block16 => SfVec::X4,
+        ScaleVec::X3 => SfVec::X3,
+        ScaleVec::X6 => SfVec::X6,
         ScaleVec::Default | ScaleVec::Block32 => {
             if kind == Kind::Mxf8f6f4 {
                 SfVec::X1
