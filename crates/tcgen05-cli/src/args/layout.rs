@@ -126,7 +126,7 @@ pub struct DescArgs {
     /// K elements per MMA (default: 256 bits of K, the dense K of the kind).
     #[arg(long, value_name = "N", value_parser = arg_u64)]
     pub k_per_block: Option<u64>,
-    /// The target (sm_100a sm_100f sm_103a sm_103f sm_110a sm_110f; sm_101a and sm_101f are aliases of sm_110a and sm_110f).
+    /// The target (sm_100a sm_100f sm_103a sm_103f sm_107a sm_107f sm_110a sm_110f; sm_101a and sm_101f are aliases of sm_110a and sm_110f).
     #[arg(long, value_name = "T", value_parser = parse_target, default_value = "sm_100a")]
     pub target: TargetArg,
     /// Also draw the tile as it sits in shared memory, as SVG, into FILE.
@@ -153,7 +153,7 @@ pub struct AddrArgs {
     /// absolute or start_line (hypotheses for experiments).
     #[arg(long, value_name = "R", value_parser = parse_reading, default_value = "pattern_start")]
     pub reading: BaseOffsetReading,
-    /// The target (sm_100a sm_100f sm_103a sm_103f sm_110a sm_110f; sm_101a and sm_101f are aliases of sm_110a and sm_110f).
+    /// The target (sm_100a sm_100f sm_103a sm_103f sm_107a sm_107f sm_110a sm_110f; sm_101a and sm_101f are aliases of sm_110a and sm_110f).
     #[arg(long, value_name = "T", value_parser = parse_target, default_value = "sm_100a")]
     pub target: TargetArg,
     /// Also draw the operand as it sits in shared memory, as SVG, into FILE.
@@ -187,7 +187,7 @@ pub struct TmaArgs {
     /// Tile K index where the MMA's K-block starts.
     #[arg(long, value_name = "N", value_parser = arg_u64, default_value = "0")]
     pub k_start: u64,
-    /// The target (sm_100a sm_100f sm_103a sm_103f sm_110a sm_110f; sm_101a and sm_101f are aliases of sm_110a and sm_110f).
+    /// The target (sm_100a sm_100f sm_103a sm_103f sm_107a sm_107f sm_110a sm_110f; sm_101a and sm_101f are aliases of sm_110a and sm_110f).
     #[arg(long, value_name = "T", value_parser = parse_target, default_value = "sm_100a")]
     pub target: TargetArg,
 }

@@ -21,7 +21,7 @@ pub struct TargetArg(pub Result<Target, TargetError>);
 pub fn parse_target(s: &str) -> Result<TargetArg, String> {
     match Target::from_name(&s.trim_ascii().to_ascii_lowercase()) {
         Err(TargetError::Unknown) => Err(format!(
-            "unknown target '{s}' (expected sm_100a, sm_100f, sm_103a, sm_103f, sm_110a, sm_110f or sm_101a)"
+            "unknown target '{s}' (expected sm_100a, sm_100f, sm_103a, sm_103f, sm_107a, sm_107f, sm_110a, sm_110f or sm_101a)"
         )),
         r => Ok(TargetArg(r)),
     }

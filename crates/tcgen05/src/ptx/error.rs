@@ -178,8 +178,8 @@ pub enum PtxRule {
     /// `immHalfSplitoff` of 512 or more columns points outside Tensor Memory (rules.md
     /// R24). The value is the offset.
     OffsetOutOfRange,
-    /// `tcgen05.ld.red` exists on `sm_103a`, `sm_103f`, `sm_110a`, `sm_110f` only (PTX ISA
-    /// 9.7.16.8.3 target notes).
+    /// `tcgen05.ld.red` exists on `sm_103a`, `sm_103f`, `sm_107a`, `sm_107f`, `sm_110a`,
+    /// `sm_110f` only (PTX ISA 9.7.16.8.3 target notes; PTX ISA 9.4 Table 72).
     RedNotOnTarget,
     /// `tcgen05.ld.red` takes only `.32x32b` and `.16x32bx2` (PTX ISA 9.7.16.8.3).
     RedShape,
@@ -436,7 +436,7 @@ pub(crate) const PTX_RULES: [PtxRow; PTX_RULE_COUNT] = {
         ours(R::OffsetOutOfRange, "ptx.offset_out_of_range", "offset", Source::Decision(24),
             "immHalfSplitoff stays inside Tensor Memory's 512 columns."),
         both(R::RedNotOnTarget, "ptx.red_not_on_target", "target", S_LD,
-            "tcgen05.ld.red exists on sm_103a, sm_103f, sm_110a and sm_110f only."),
+            "tcgen05.ld.red exists on sm_103a/f, sm_107a/f, sm_110a and sm_110f only."),
         both(R::RedShape, "ptx.red_shape", "shape", S_LD,
             "tcgen05.ld.red takes only .32x32b and .16x32bx2."),
         both(R::RedNum, "ptx.red_num", "num", S_LD, "tcgen05.ld.red takes .num .x2 or more."),
@@ -701,7 +701,7 @@ impl fmt::Display for PtxError {
             ),
             PtxRule::RedNotOnTarget => write!(
                 f,
-                "tcgen05.ld.red is not available on {name} (only sm_103a, sm_103f, sm_110a, sm_110f)"
+                "tcgen05.ld.red is not available on {name} (only sm_103a, sm_103f, sm_107a, sm_107f, sm_110a, sm_110f)"
             ),
             PtxRule::RedShape => write!(
                 f,

@@ -233,14 +233,11 @@ impl Context {
 }
 
 const fn scale_input_d_on(target: Target) -> bool {
-    !matches!(target, Target::Sm110a | Target::Sm110f)
+    target.supports_scale_input_d()
 }
 
 const fn ld_red_on(target: Target) -> bool {
-    matches!(
-        target,
-        Target::Sm103a | Target::Sm103f | Target::Sm110a | Target::Sm110f
-    )
+    target.supports_ld_red()
 }
 
 // ---------------------------------------------------------------------------------------------
