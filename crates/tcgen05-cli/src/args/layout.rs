@@ -5,11 +5,13 @@ use clap::{Args, Subcommand};
 use tcgen05::canonical_layout::{AtomOrder, BaseOffsetReading, SwizzleAnchor};
 use tcgen05::mma::{ElementType, Kind, Major};
 use tcgen05::shared_memory_descriptor::Swizzle;
+use tcgen05::tensor_copy::TmaSwizzle;
 
 use super::number::arg_u64;
 use super::value::{
     parse_ab, parse_anchor, parse_box, parse_kind, parse_major, parse_operand_type, parse_order,
-    parse_pair, parse_range, parse_reading, parse_swizzle, parse_target, TargetArg,
+    parse_pair, parse_range, parse_reading, parse_swizzle, parse_target, parse_tma_swizzle,
+    TargetArg,
 };
 
 const LAYOUT_HELP: &str = "Examples:\n  \
@@ -169,9 +171,10 @@ pub struct TmaArgs {
     pub desc: u64,
     #[command(flatten)]
     pub op: OperandArgs,
-    /// The tensor map's swizzle mode: none, 128B_base32B (128B with 32B atoms), 128B, 64B, 32B.
-    #[arg(long, value_name = "S", value_parser = parse_swizzle)]
-    pub swizzle: Swizzle,
+    /// The tensor map's swizzle mode: none, 128B_base32B (128B with 32B atoms), 128B, 64B, 32B,
+    /// or 96B (PTX ISA 8.8; read from the text, unproven on hardware).
+    #[arg(long, value_name = "S", value_parser = parse_tma_swizzle)]
+    pub swizzle: TmaSwizzle,
     /// Box dimensions INNERxOUTER in elements (inner = the contiguous dimension: K for a K-major
     /// operand, M/N for an MN-major one).
     #[arg(long = "box", value_name = "INNERxOUTER", value_parser = parse_box)]

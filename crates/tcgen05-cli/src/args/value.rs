@@ -8,6 +8,7 @@ use tcgen05::mma::{CtaGroup, ElementType, Kind, Major, MaxShift, ScaleType};
 use tcgen05::ptx::{self, Collector, CollectorOp};
 use tcgen05::shared_memory_descriptor::{LboMode, Swizzle};
 use tcgen05::targets::{Target, TargetError};
+use tcgen05::tensor_copy::TmaSwizzle;
 use tcgen05::tensor_memory::{CpMulticast, CpShape, LdStShape};
 
 use super::number::{arg_u64, parse};
@@ -67,6 +68,17 @@ pub fn parse_swizzle(s: &str) -> Result<Swizzle, String> {
         .ok_or_else(|| {
             format!("unknown swizzle '{s}' (expected none, 128B_base32B, 128B, 64B or 32B)")
         })
+}
+
+/// `layout tma --swizzle`: a tensor map's mode, the descriptor's modes and 96B.
+pub fn parse_tma_swizzle(s: &str) -> Result<TmaSwizzle, String> {
+    let t = s.trim_ascii();
+    if t.eq_ignore_ascii_case("96b") {
+        return Ok(TmaSwizzle::B96);
+    }
+    parse_swizzle(s).map(TmaSwizzle::Mode).map_err(|_| {
+        format!("unknown swizzle '{s}' (expected none, 128B_base32B, 128B, 64B, 32B or 96B)")
+    })
 }
 
 /// `--lbo-mode`: relative or absolute leading-dimension mode.
