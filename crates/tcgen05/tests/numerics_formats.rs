@@ -187,7 +187,11 @@ fn scale_formats_all_codes() {
 #[test]
 fn ue5m3_all_codes_match_the_ptx_9_4_format() {
     for c in 0..=0xFFu32 {
-        let want = if c == 0xFF { f64::NAN } else { ocp(c, 5, 3, 15) };
+        let want = if c == 0xFF {
+            f64::NAN
+        } else {
+            ocp(c, 5, 3, 15)
+        };
         check(Format::Ue5m3, c, want);
     }
     let v = |c| value_f64(Format::Ue5m3.decode(c).expect("a code"));
