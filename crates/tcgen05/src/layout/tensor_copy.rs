@@ -870,7 +870,8 @@ mod tests {
                         let pos = table[(line % 2) as usize]
                             .iter()
                             .position(|&x| x == cell)
-                            .unwrap() as u64;
+                            .expect("every cell is in the table")
+                            as u64;
                         let want = line * 128 + pos * 16 + linear % 16;
                         let got = c.address(i, o).expect("in the box").address;
                         assert_eq!(u64::from(got), want, "dst {dst:#x} row {o} byte {i}");
