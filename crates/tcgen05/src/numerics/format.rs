@@ -22,6 +22,7 @@
 //! | e2m1 | 4 | 2/1 | 0 | none |
 //! | ue8m0 | 8 | 8/0, unsigned | -127 | 0xFF = NaN; no zero (code 0 is 2^-127) |
 //! | ue4m3 | 8 | 4/3, unsigned | -6 | 0x7F = NaN; bit 7 must be 0 (PTX); see [`DecodeError`] |
+//! | ue5m3 | 8 | 5/3, unsigned | -14 | 0xFF = NaN; no Inf (PTX ISA 9.4; bias 15, rules.md D7). No MMA form of the numerics table takes it yet (its arithmetic is unmeasured) |
 //! | s8, u8, s32 | 8, 8, 32 | integers | - | - |
 
 use core::fmt;
