@@ -204,8 +204,8 @@ pub const RULES: [RuleRow; 19] = [
         id: "check.version_above_model",
         severity: Severity::Warning,
         source: Source::PtxSection("9.7.16"),
-        message: "PTX ISA {} is above 9.5, the newest version this crate reads; the instruction is checked as a 9.1 form",
-        statement: "The module's PTX ISA version is one this crate reads (up to 9.5); its tcgen05 forms are checked as 9.1's.",
+        message: "PTX ISA {} is above 9.5, the newest version this crate reads; the instruction is checked as a 9.5 form",
+        statement: "The module's PTX ISA version is one this crate reads (up to 9.5, as ptxas 13.5); above it, its tcgen05 forms are checked as 9.5's.",
     },
     RuleRow {
         rule: CheckRule::SwizzleForMajor,
