@@ -232,6 +232,7 @@ pub(super) fn check_module<'a>(module: &Module<'a>, options: &Options) -> Report
     let mut report = Report {
         target: first.target,
         target_name: first.target_name,
+        version: first.version,
         instructions: Vec::new(),
         read_problems: module.problems.clone(),
         read_problems_dropped: module.problems_dropped,

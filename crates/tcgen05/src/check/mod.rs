@@ -539,6 +539,9 @@ pub struct Report<'a> {
     pub target: Option<Target>,
     /// The target as written in `.target` (or the override's name).
     pub target_name: Option<&'a str>,
+    /// The module's `.version` (major * 10 + minor), `None` without one: findings cite their
+    /// sources in that manual's numbering ([`crate::diagnostic::Source::cite`]).
+    pub version: Option<u8>,
     /// Every tcgen05 instruction, in order.
     pub instructions: Vec<InstructionReport<'a>>,
     /// What the reader skipped.
