@@ -64,7 +64,7 @@ impl Source {
 /// `section` in PTX ISA 9.4's numbering: the new prefix and the rest of the number, or `None`
 /// for a section outside §9.7.16.
 #[must_use]
-pub const fn renumbered(section: &str) -> Option<(&'static str, &str)> {
+pub fn renumbered(section: &str) -> Option<(&'static str, &str)> {
     // Longest prefixes first: the two that moved inside §9.7.18.10.
     const MAP: [(&str, &str); 3] = [
         ("9.7.16.10.8", "9.7.18.10.9"),
