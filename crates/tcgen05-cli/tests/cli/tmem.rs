@@ -409,6 +409,21 @@ fn scale_factors() {
         "5X",
     ])
     .code(2);
+    // 8X (PTX ISA 9.4, K = 128/256 .block16): refused by name, its text unread.
+    let r = run(&[
+        "tmem",
+        "sf",
+        "--operand",
+        "a",
+        "--m",
+        "128",
+        "--n",
+        "64",
+        "--scale-vec",
+        "8X",
+    ]);
+    r.code(2);
+    assert!(r.stderr.contains("is not modelled"), "{}", r.stderr);
 }
 
 /// K = 96 (rules.md T3): six scale factors of column 40 of B from byte 2 (SF_ID 2) run into
