@@ -1,11 +1,14 @@
-"""Compile CUTLASS 4.2.0 (CuTe) tcgen05.mma kernels to PTX for sm_100a with nvcc 13.5.37.
+"""Compile CUTLASS 4.2.0 (CuTe) tcgen05.mma kernels to PTX for sm_100a (and sm_103a) with nvcc 13.5.37.
 
 Usage: python gen_cutlass.py OUT_DIR INCLUDE_DIR... (CUTLASS, CCCL and CUDA include directories)
 
 Each kernel builds its two shared memory descriptors with CuTe's UMMA::make_umma_desc from
 K-major 128-byte-swizzled shared-memory tensors, its instruction descriptor with
-UMMA::make_instr_desc, and issues one cute::SM100_MMA_* atom. Writes OUT_DIR/<name>.ptx and
-OUT_DIR/<name>.json (the kernel's parameters: kind, M, N, element types).
+UMMA::make_instr_desc, and issues one cute::SM100_MMA_* atom. The sm_103a kernels issue CUTLASS's
+K = 96 block-scaled atom cute::SM103::SM103_MXF4_ULTRA_2x1SM_SS_VS as its SM103::mma_unpack
+prepares it: absolute-LBO descriptors whose LBO is the next K block's start, the K bit of the
+instruction descriptor set, and the scale-factor IDs from the Tensor Memory addresses. Writes
+OUT_DIR/<name>.ptx and OUT_DIR/<name>.json (the kernel's parameters: kind, M, N, element types).
 """
 import json
 import os
@@ -38,6 +41,54 @@ __global__ void kernel(uint32_t tmem_c, uint32_t accumulate) {
   %(op)s::fma(da.desc_, db.desc_, tmem_c, accumulate, idescE);
 }
 """
+
+SOURCE_SM103 = r"""
+#include <cute/tensor.hpp>
+#include <cute/arch/mma_sm100_umma.hpp>
+#include <cute/atom/mma_traits_sm100.hpp>
+using namespace cute;
+
+__global__ void kernel(uint32_t tmem_c, uint32_t accumulate) {
+  // Scale factors at Tensor Memory columns 256 and 264, byte 0 (SF IDs 0).
+  constexpr uint32_t tsfa = 256, tsfb = 264;
+  using A = cutlass::float_e2m1_t;
+  using SF = %(sf)s;
+  constexpr int M = %(m)d, N = %(n)d, VS = %(vs)d;
+  // Two K buffers of 128-byte rows (256 FP4 elements; K-major, 128-byte swizzle, 8-row atoms
+  // 1024 bytes apart), as CUTLASS's sm103 mainloop stages them; this MMA is its third of a
+  // 384-wide K tile: 48 bytes from byte 96 of buffer 0, running into buffer 1.
+  __shared__ alignas(1024) uint8_t smem_a[2][M / 2 * 128];
+  __shared__ alignas(1024) uint8_t smem_b[2][N / 2 * 128];
+  UMMA::SmemDescriptor da, db, na, nb;
+  da.desc_ = db.desc_ = na.desc_ = nb.desc_ = 0;
+  for (auto* d : {&da, &db, &na, &nb}) {
+    d->version_ = 1;
+    d->stride_byte_offset_ = 1024 >> 4;
+    d->layout_type_ = uint8_t(UMMA::LayoutType::SWIZZLE_128B);
+  }
+  da.start_address_ = uint16_t((cast_smem_ptr_to_uint(smem_a[0]) + 96) >> 4);
+  na.start_address_ = uint16_t(cast_smem_ptr_to_uint(smem_a[1]) >> 4);
+  db.start_address_ = uint16_t((cast_smem_ptr_to_uint(smem_b[0]) + 96) >> 4);
+  nb.start_address_ = uint16_t(cast_smem_ptr_to_uint(smem_b[1]) >> 4);
+  // SM103::mma_unpack: absolute LBO, the next K block's start address.
+  da.lbo_mode_ = 1;
+  da.leading_byte_offset_ = na.start_address_;
+  db.lbo_mode_ = 1;
+  db.leading_byte_offset_ = nb.start_address_;
+  UMMA::InstrDescriptorBlockScaled idesc =
+      UMMA::make_instr_desc_block_scaled<A, A, float, SF, M, N, UMMA::Major::K, UMMA::Major::K>();
+  idesc.k_size_ = 1;
+  const uint64_t idescE = UMMA::make_runtime_instr_desc_block_scaled<>(idesc, tsfa, tsfb);
+  SM103::SM103_MXF4_ULTRA_2x1SM_SS_VS<A, A, float, SF, M, N, VS, UMMA::Major::K, UMMA::Major::K>::fma(
+      da.desc_, db.desc_, tmem_c, accumulate, idescE, tsfa, tsfb);
+}
+"""
+
+# sm_103a, K = 96: name: (scale factor type, VS, M, N, kind, scale type)
+KERNELS_SM103 = {
+    "cutlass_sm103_k96_nvf4_ue4m3_256x256": ("cutlass::float_ue4m3_t", 16, 256, 256, "mxf4nvf4", "ue4m3"),
+    "cutlass_sm103_k96_mxf4_ue8m0_256x128": ("cutlass::float_ue8m0_t", 32, 256, 128, "mxf4nvf4", "ue8m0"),
+}
 
 # name: (atom, A, B, D, M, N, CTAs, kind, a type, b type, d type)
 KERNELS = {
@@ -76,12 +127,33 @@ def build(out, includes, name, spec):
     print(name, file=sys.stderr)
 
 
+def build_sm103(out, includes, name, spec):
+    sf, vs, m, n, kind, st = spec
+    src = os.path.join(out, name + ".cu")
+    with open(src, "w") as f:
+        f.write(SOURCE_SM103 % {"sf": sf, "vs": vs, "m": m, "n": n})
+    nvcc = os.path.join(includes[-1], "..", "bin", "nvcc")
+    cmd = [nvcc, "-arch=sm_103a", "-ptx", "-std=c++17", "-diag-suppress", "20054", "-o", os.path.join(out, name + ".ptx"), src]
+    cmd += ["-I" + i for i in includes]
+    subprocess.run(cmd, check=True)
+    os.remove(src)
+    with open(os.path.join(out, name + ".json"), "w") as f:
+        json.dump({"compiler": "nvcc 13.5.37, CUTLASS 4.2.0", "op": "SM103_MXF4_ULTRA_2x1SM_SS_VS",
+                   "kind": kind, "m": m, "n": n, "k": 96, "a_type": "e2m1", "b_type": "e2m1",
+                   "d_type": "f32", "scale_type": st, "cta_group": 2, "target": "sm_103a"},
+                  f, indent=1, sort_keys=True)
+        f.write("\n")
+    print(name, file=sys.stderr)
+
+
 def main():
     out = sys.argv[1]
     includes = sys.argv[2:]
     os.makedirs(out, exist_ok=True)
     with ThreadPoolExecutor(max_workers=2) as pool:
-        for r in [pool.submit(build, out, includes, k, v) for k, v in KERNELS.items()]:
+        jobs = [pool.submit(build, out, includes, k, v) for k, v in KERNELS.items()]
+        jobs += [pool.submit(build_sm103, out, includes, k, v) for k, v in KERNELS_SM103.items()]
+        for r in jobs:
             r.result()
 
 

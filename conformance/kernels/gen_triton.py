@@ -1,4 +1,4 @@
-"""Compile the Triton kernels of the check corpus to PTX for sm_100a, without a GPU.
+"""Compile the Triton kernels of the check corpus to PTX for sm_100a (and sm_103a), without a GPU.
 
 Usage: python gen_triton.py OUT_DIR
 
@@ -73,9 +73,42 @@ SCALED = {
 SCALED_TILES = [(128, 128, 128, 4), (128, 256, 128, 8)]
 
 
-def compile_ptx(fn, signature, constexprs, warps):
+@triton.jit
+def dot_scaled_nvfp4_kernel(a_ptr, b_ptr, sa_ptr, sb_ptr, c_ptr, K, BM: tl.constexpr,
+                            BN: tl.constexpr, BK: tl.constexpr):
+    # NVFP4: E2M1 pairs in bytes, one scale per 16 elements of K (tl.dot_scaled picks the
+    # block from the scale tensor's shape).
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    rm = pid_m * BM + tl.arange(0, BM)
+    rn = pid_n * BN + tl.arange(0, BN)
+    rka = tl.arange(0, BK // 2)
+    rks = tl.arange(0, BK // 16)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * (K // 2) + (k // 2 + rka)[None, :])
+        b = tl.load(b_ptr + (k // 2 + rka)[:, None] * BN + rn[None, :])
+        sa = tl.load(sa_ptr + rm[:, None] * (K // 16) + (k // 16 + rks)[None, :])
+        sb = tl.load(sb_ptr + rn[:, None] * (K // 16) + (k // 16 + rks)[None, :])
+        acc = tl.dot_scaled(a, sa, "e2m1", b, sb, "e2m1", acc)
+    tl.store(c_ptr + rm[:, None] * BN + rn[None, :], acc)
+
+
+# NVFP4 kernels: name: (scale pointer type, target arch, scale type, expected errors). With
+# uint8 scales Triton 3.9.0 writes scale-format code 2 in idesc bits 23-24 (UE5M3 from PTX ISA
+# 9.4, on the sm_107 family), where Table 44 of sm_100a reserves bit 24: that error is expected,
+# and its message must name UE5M3.
+NVFP4 = {
+    "nvfp4_e4m3scales": ("fp8e4nv", 100, "ue4m3", []),
+    "nvfp4_e4m3scales_sm103a": ("fp8e4nv", 103, "ue4m3", []),
+    "nvfp4_u8scales": ("u8", 100, None, [{"rule": "idesc.reserved_bit", "field": "bit 24",
+                                          "says": "2 is UE5M3"}]),
+}
+
+
+def compile_ptx(fn, signature, constexprs, warps, arch=100):
     src = ASTSource(fn=fn, signature=signature, constexprs=constexprs)
-    k = triton.compile(src, target=GPUTarget("cuda", 100, 32), options={"num_warps": warps})
+    k = triton.compile(src, target=GPUTarget("cuda", arch, 32), options={"num_warps": warps})
     return k.asm["ptx"]
 
 
@@ -102,6 +135,22 @@ def main():
             write(out, stem, ptx, {"compiler": f"triton {triton.__version__}", "op": "tl.dot_scaled",
                                    "kind": kind, "m": bm, "n": bn, "a_type": abtype,
                                    "b_type": abtype, "d_type": "f32", "warps": warps})
+
+
+    for name, (sty, arch, st, expected) in NVFP4.items():
+        bm, bn, bk, warps = 128, 128, 128, 4
+        stem = f"triton_dot_scaled_{name}_{bm}x{bn}x{bk}_w{warps}"
+        sig = {"a_ptr": "*u8", "b_ptr": "*u8", "sa_ptr": f"*{sty}", "sb_ptr": f"*{sty}",
+               "c_ptr": "*fp32", "K": "i32", "BM": "constexpr", "BN": "constexpr", "BK": "constexpr"}
+        ptx = compile_ptx(dot_scaled_nvfp4_kernel, sig, {"BM": bm, "BN": bn, "BK": bk}, warps, arch)
+        params = {"compiler": f"triton {triton.__version__}", "op": "tl.dot_scaled",
+                  "kind": "mxf4nvf4", "m": bm, "n": bn, "a_type": "e2m1", "b_type": "e2m1",
+                  "d_type": "f32", "warps": warps, "target": f"sm_{arch}a"}
+        if st:
+            params["scale_type"] = st
+        if expected:
+            params["expected_errors"] = expected
+        write(out, stem, ptx, params)
 
 
 def write(out, stem, ptx, params):

@@ -62,6 +62,7 @@ mod bytes;
 #[cfg(feature = "alloc")]
 #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub mod check;
+pub mod citation;
 mod descriptor;
 pub mod diagnostic;
 #[cfg(feature = "alloc")]

@@ -1,7 +1,13 @@
 //! Compilation targets that have tcgen05, and the rules that depend on them.
 //!
-//! tcgen05 exists on the datacenter Blackwell targets only (PTX ISA 9.7.16 target notes;
-//! rules.md R17). `sm_101a` was renamed `sm_110a` in PTX ISA 9.0 and is accepted as an alias.
+//! tcgen05 exists on the datacenter Blackwell targets only (PTX ISA 9.3 §9.7.16 and PTX ISA 9.4
+//! §9.7.18 target notes; PTX ISA 9.4 §13 Tables 71 and 72; rules.md R17). `sm_101a` was renamed
+//! `sm_110a` in PTX ISA 9.0 and is accepted as an alias. PTX ISA 9.4 added `sm_107a` /
+//! `sm_107f` (Table 71); a family target (`f`) has every feature of the lower members of its
+//! family (`sm_100f` < `sm_103f` < `sm_107f`), an `a` target every feature of its `f` target
+//! (PTX ISA 9.4 §13 Table 72 lists each feature at the lowest target that has it; ptxas 13.5
+//! `--help` of `--gpu-name`: PTX for `sm_XYf` compiles to `sm_XZ`, `sm_XZf`, `sm_XZa` with
+//! Z >= Y in the same family).
 //! Consumer Blackwell (`sm_120*`, `sm_121*`) has no tcgen05 at all; asking for it gives
 //! [`TargetError::ConsumerBlackwell`].
 
@@ -22,6 +28,10 @@ pub enum Target {
     Sm103a,
     /// `sm_103f`, the sm_103 family.
     Sm103f,
+    /// `sm_107a`, architecture-specific (PTX ISA 9.4, Table 71).
+    Sm107a,
+    /// `sm_107f`, the sm_107 family (PTX ISA 9.4).
+    Sm107f,
     /// `sm_110a` (formerly `sm_101a`, Jetson Thor), architecture-specific.
     Sm110a,
     /// `sm_110f`, the sm_110 family.
@@ -30,11 +40,13 @@ pub enum Target {
 
 impl Target {
     /// Every target, in the order above.
-    pub const ALL: [Target; 6] = [
+    pub const ALL: [Target; 8] = [
         Target::Sm100a,
         Target::Sm100f,
         Target::Sm103a,
         Target::Sm103f,
+        Target::Sm107a,
+        Target::Sm107f,
         Target::Sm110a,
         Target::Sm110f,
     ];
@@ -50,6 +62,8 @@ impl Target {
             Target::Sm100f => "sm_100f",
             Target::Sm103a => "sm_103a",
             Target::Sm103f => "sm_103f",
+            Target::Sm107a => "sm_107a",
+            Target::Sm107f => "sm_107f",
             Target::Sm110a => "sm_110a",
             Target::Sm110f => "sm_110f",
         }
@@ -60,7 +74,7 @@ impl Target {
     ///
     /// # Errors
     /// [`TargetError::ConsumerBlackwell`] for `sm_120`, `sm_120a`, `sm_120f`, `sm_121`, `sm_121a`
-    /// and `sm_121f`; [`TargetError::NoTcgen05`] for the plain `sm_100`/`sm_103`/`sm_110`
+    /// and `sm_121f`; [`TargetError::NoTcgen05`] for the plain `sm_100`/`sm_103`/`sm_107`/`sm_110`
     /// (tcgen05 needs an `a` or `f` suffix); [`TargetError::Unknown`] otherwise.
     pub const fn from_name(name: &str) -> Result<Target, TargetError> {
         let b = name.as_bytes();
@@ -72,13 +86,22 @@ impl Target {
             Ok(Target::Sm103a)
         } else if eq(b, b"sm_103f") {
             Ok(Target::Sm103f)
+        } else if eq(b, b"sm_107a") {
+            Ok(Target::Sm107a)
+        } else if eq(b, b"sm_107f") {
+            Ok(Target::Sm107f)
         } else if eq(b, b"sm_110a") || eq(b, b"sm_101a") {
             Ok(Target::Sm110a)
         } else if eq(b, b"sm_110f") || eq(b, b"sm_101f") {
             Ok(Target::Sm110f)
         } else if starts_with(b, b"sm_120") || starts_with(b, b"sm_121") {
             Err(TargetError::ConsumerBlackwell)
-        } else if eq(b, b"sm_100") || eq(b, b"sm_103") || eq(b, b"sm_110") || eq(b, b"sm_101") {
+        } else if eq(b, b"sm_100")
+            || eq(b, b"sm_103")
+            || eq(b, b"sm_107")
+            || eq(b, b"sm_110")
+            || eq(b, b"sm_101")
+        {
             Err(TargetError::NoTcgen05)
         } else {
             Err(TargetError::Unknown)
@@ -120,49 +143,99 @@ impl Target {
     /// True for the architecture-specific (`a`) targets.
     #[must_use]
     pub const fn is_arch_specific(self) -> bool {
-        matches!(self, Target::Sm100a | Target::Sm103a | Target::Sm110a)
+        matches!(
+            self,
+            Target::Sm100a | Target::Sm103a | Target::Sm107a | Target::Sm110a
+        )
     }
 
-    /// `.kind::i8` exists only on `sm_100a` and `sm_110a` (rules.md R17; PTX ISA 9.7.16.10.9
-    /// target notes).
+    /// The family this target belongs to, by its PTX name's number: 100, 103, 107 or 110.
+    /// A family (`f`) target has the family features of every lower member of its family line
+    /// (`sm_100f` < `sm_103f` < `sm_107f`; `sm_110f` is a line of its own), and an `a` target
+    /// has every feature of its `f` target (PTX ISA 9.4 §13 Table 72 lists each feature at the
+    /// lowest target; ptxas 13.5 `--help` of `--gpu-name` states the family rule).
+    #[must_use]
+    pub const fn number(self) -> u16 {
+        match self {
+            Target::Sm100a | Target::Sm100f => 100,
+            Target::Sm103a | Target::Sm103f => 103,
+            Target::Sm107a | Target::Sm107f => 107,
+            Target::Sm110a | Target::Sm110f => 110,
+        }
+    }
+
+    /// True when this target has the family-specific features introduced at `sm_<number>f`:
+    /// the same family line (10.x or 11.x) and a number at least `number`.
+    #[must_use]
+    pub const fn in_family_of(self, number: u16) -> bool {
+        let n = self.number();
+        n / 10 == number / 10 && n >= number
+    }
+
+    /// `.kind::i8` exists only on `sm_100a` and `sm_110a` (rules.md R17; PTX ISA 9.3
+    /// §9.7.16.10.9 target notes; PTX ISA 9.4 Table 72 lists `.kind::i8` at 8.6 for `sm_100a`
+    /// and 9.0 for `sm_110a` only, so neither `sm_103a` nor `sm_107a` has it).
     #[must_use]
     pub const fn supports_kind_i8(self) -> bool {
         matches!(self, Target::Sm100a | Target::Sm110a)
     }
 
-    /// Sparse `.kind::mxf4` / `.kind::mxf4nvf4` exist only on the `a` targets (rules.md R17).
+    /// Sparse `.kind::mxf4` / `.kind::mxf4nvf4` exist only on the `a` targets (rules.md R17;
+    /// PTX ISA 9.4 Table 72: 8.6 `sm_100a`, 8.8 `sm_103a`, 9.0 `sm_110a`, 9.4 `sm_107a`).
     #[must_use]
     pub const fn supports_sparse_mxf4(self) -> bool {
         self.is_arch_specific()
     }
 
-    /// K = 96 (Table 44 bit 31) exists only on `sm_103a` (PTX ISA 9.7.16.2.1.1; rules.md R15).
+    /// K = 96 (Table 44 bit 31) exists only on `sm_103a` and `sm_107a` (PTX ISA 9.3
+    /// §9.7.16.2.1.1; PTX ISA 9.4 Table 72: 8.8 `sm_103a`, 9.4 `sm_107a`; rules.md R15).
     #[must_use]
     pub const fn supports_k96(self) -> bool {
-        matches!(self, Target::Sm103a)
+        matches!(self, Target::Sm103a | Target::Sm107a)
     }
 
     /// The absolute leading-dimension byte address mode (shared memory descriptor bit 52) exists
-    /// only on `sm_103a` (PTX ISA 9.7.16.4.1.1; rules.md R5).
+    /// only on `sm_103a` (PTX ISA 9.3 §9.7.16.4.1.1; rules.md R5). `sm_107a` is left out: the
+    /// PTX ISA 9.4 target note of §9.7.18.4 was not read (docs/ptx-9.5.md, gaps), and ptxas
+    /// cannot see descriptor values, so nothing certifies the bit there.
     #[must_use]
     pub const fn supports_absolute_lbo(self) -> bool {
         matches!(self, Target::Sm103a)
     }
 
-    /// `tcgen05.shift` exists on the `a` targets only (PTX ISA 9.7.16.9.3).
+    /// `tcgen05.shift` exists on the `a` targets only (PTX ISA 9.3 §9.7.16.9.3; PTX ISA 9.4
+    /// Table 72: 8.6 `sm_100a`, 8.8 `sm_103a`, 9.0 `sm_110a`, 9.4 `sm_107a`).
     #[must_use]
     pub const fn supports_shift(self) -> bool {
         self.is_arch_specific()
     }
 
+    /// `tcgen05.ld.red` exists on `sm_103f` and higher in its family (`sm_103a`, `sm_107a`,
+    /// `sm_107f`) and on `sm_110a` / `sm_110f` (PTX ISA 9.3 §9.7.16.8.3; PTX ISA 9.4 Table 72:
+    /// 8.8 `sm_103f`, 9.0 `sm_110f`).
+    #[must_use]
+    pub const fn supports_ld_red(self) -> bool {
+        self.in_family_of(103) || self.in_family_of(110)
+    }
+
+    /// The `scale-input-d` operand of `tcgen05.mma` exists on `sm_100a` and `sm_100f` or higher
+    /// in the same family (`sm_103a/f`, `sm_107a/f`), not on the 110 targets (PTX ISA 9.3
+    /// §9.7.16.10.9.1 target notes; PTX ISA 9.4 Table 72: 8.6 `sm_100a`, 8.8 `sm_100f`).
+    #[must_use]
+    pub const fn supports_scale_input_d(self) -> bool {
+        self.in_family_of(100)
+    }
+
     /// The lowest PTX ISA version (major * 10 + minor) that accepts this target with tcgen05:
-    /// 8.6 for `sm_100a`, 8.8 for the 103 and family targets, 9.0 for the 110 targets.
+    /// 8.6 for `sm_100a`, 8.8 for the 103 and family targets, 9.0 for the 110 targets, 9.4 for
+    /// the 107 targets (PTX ISA 9.4 Tables 71 and 72).
     #[must_use]
     pub const fn min_ptx_version(self) -> u8 {
         match self {
             Target::Sm100a => 86,
             Target::Sm100f | Target::Sm103a | Target::Sm103f => 88,
             Target::Sm110a | Target::Sm110f => 90,
+            Target::Sm107a | Target::Sm107f => 94,
         }
     }
 }
@@ -246,7 +319,7 @@ pub enum TargetError {
     /// `sm_120*` / `sm_121*`: consumer Blackwell (RTX 50, DGX Spark) has no tcgen05 (rules.md
     /// R17).
     ConsumerBlackwell,
-    /// `sm_100`, `sm_103`, `sm_110` without a suffix: tcgen05 needs the `a` or `f` variant.
+    /// `sm_100`, `sm_103`, `sm_107`, `sm_110` without a suffix: tcgen05 needs the `a` or `f` variant.
     NoTcgen05,
     /// Not a target name this crate knows.
     Unknown,
@@ -257,15 +330,15 @@ impl fmt::Display for TargetError {
         match self {
             TargetError::ConsumerBlackwell => f.write_str(
                 "no tcgen05 on consumer Blackwell: sm_120/sm_121 have no tcgen05 instructions \
-                 (use sm_100a, sm_100f, sm_103a, sm_103f, sm_110a or sm_110f)",
+                 (use sm_100a, sm_100f, sm_103a, sm_103f, sm_107a, sm_107f, sm_110a or sm_110f)",
             ),
             TargetError::NoTcgen05 => f.write_str(
                 "tcgen05 needs an architecture-specific ('a') or family ('f') target, \
                  such as sm_100a or sm_100f",
             ),
             TargetError::Unknown => f.write_str(
-                "unknown target (expected sm_100a, sm_100f, sm_103a, sm_103f, sm_110a, sm_110f \
-                 or sm_101a)",
+                "unknown target (expected sm_100a, sm_100f, sm_103a, sm_103f, sm_107a, sm_107f, \
+                 sm_110a, sm_110f or sm_101a)",
             ),
         }
     }
@@ -303,7 +376,7 @@ pub(crate) const TARGET_RULES: [Rule; 4] = {
             id: "target.unknown",
             source: R17,
             severity: Severity::Error,
-            statement: "A target is sm_100a, sm_100f, sm_103a, sm_103f, sm_110a, sm_110f or an alias of one.",
+            statement: "A target is sm_100a, sm_100f, sm_103a, sm_103f, sm_107a, sm_107f, sm_110a, sm_110f or an alias of one.",
         },
         Rule {
             id: "target.alias",
@@ -404,9 +477,47 @@ mod tests {
             .collect();
         assert_eq!(i8, [&Target::Sm100a, &Target::Sm110a]);
         let k96: Vec<_> = Target::ALL.iter().filter(|t| t.supports_k96()).collect();
-        assert_eq!(k96, [&Target::Sm103a]);
+        assert_eq!(k96, [&Target::Sm103a, &Target::Sm107a]);
         assert!(!Target::Sm100f.supports_sparse_mxf4());
         assert!(Target::Sm103a.supports_absolute_lbo());
         assert!(!Target::Sm103f.supports_absolute_lbo());
+    }
+
+    /// The target lists of PTX ISA 9.4 §13 Table 72 (rows written out here from the text, with
+    /// the family rule applied by hand), against the predicates.
+    #[test]
+    fn the_107_targets_follow_table_72() {
+        use Target::*;
+        let pick = |f: fn(Target) -> bool| -> Vec<Target> {
+            Target::ALL.iter().copied().filter(|t| f(*t)).collect()
+        };
+        // tcgen05.shift: sm_100a 8.6, sm_103a 8.8, sm_110a 9.0, sm_107a 9.4.
+        assert_eq!(
+            pick(Target::supports_shift),
+            [Sm100a, Sm103a, Sm107a, Sm110a]
+        );
+        // Sparse .kind::mxf4 / mxf4nvf4: the same four `a` targets.
+        assert_eq!(
+            pick(Target::supports_sparse_mxf4),
+            [Sm100a, Sm103a, Sm107a, Sm110a]
+        );
+        // tcgen05.ld.red: sm_103f 8.8 (so sm_103a, sm_107a, sm_107f), sm_110f 9.0.
+        assert_eq!(
+            pick(Target::supports_ld_red),
+            [Sm103a, Sm103f, Sm107a, Sm107f, Sm110a, Sm110f]
+        );
+        // scale-input-d: sm_100a 8.6, sm_100f 8.8 (and higher in the family).
+        assert_eq!(
+            pick(Target::supports_scale_input_d),
+            [Sm100a, Sm100f, Sm103a, Sm103f, Sm107a, Sm107f]
+        );
+        // .kind::i8: sm_100a 8.6, sm_110a 9.0 only.
+        assert_eq!(pick(Target::supports_kind_i8), [Sm100a, Sm110a]);
+        // Table 71: sm_107 first appears in PTX ISA 9.4.
+        assert_eq!(
+            (Sm107a.min_ptx_version(), Sm107f.min_ptx_version()),
+            (94, 94)
+        );
+        assert_eq!(Target::from_name("sm_107"), Err(TargetError::NoTcgen05));
     }
 }

@@ -180,6 +180,32 @@ fn scale_formats_all_codes() {
     );
 }
 
+/// UE5M3 (PTX ISA 9.4): unsigned, 5 exponent and 3 fraction bits, no infinity, 0xFF the only
+/// NaN; the text's smallest value 2^-17 (0x01) and largest 114688 (0xFE) fix the bias at 15.
+/// Every code against the unsigned OCP formula with that bias, the landmarks as the text gives
+/// them, and each value re-encoding to its code ([`check`]).
+#[test]
+fn ue5m3_all_codes_match_the_ptx_9_4_format() {
+    for c in 0..=0xFFu32 {
+        let want = if c == 0xFF {
+            f64::NAN
+        } else {
+            ocp(c, 5, 3, 15)
+        };
+        check(Format::Ue5m3, c, want);
+    }
+    let v = |c| value_f64(Format::Ue5m3.decode(c).expect("a code"));
+    assert_eq!(v(0x01), Some(2f64.powi(-17)));
+    assert_eq!(v(0xFE), Some(114688.0));
+    assert_eq!(v(0xFF), None);
+    assert_eq!(v(0x78), Some(1.0));
+    assert_eq!(Format::from_name("ue5m3"), Some(Format::Ue5m3));
+    // Codes rise with the value: no sign bit, no infinity.
+    for c in 1..0xFFu32 {
+        assert!(v(c) > v(c - 1), "{c:#x}");
+    }
+}
+
 #[test]
 fn integers_all_codes() {
     for c in 0..=0xFFu32 {

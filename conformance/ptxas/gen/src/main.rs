@@ -1,8 +1,10 @@
 //! The ptxas conformance check of `tcgen05::ptx`.
 //!
 //! Enumerates, as cartesian products of every qualifier and operand choice, the tcgen05
-//! instruction forms the builders can write for sm_100a, sm_103a and sm_110a; classifies each
-//! with the builders' own validation; assembles each with ptxas 13.5.37; and compares:
+//! instruction forms the builders can write for sm_100a, sm_103a, sm_107a and sm_110a (and a
+//! smaller set for the family targets), at the lowest PTX ISA version that suits each and at
+//! every later version up to 9.5 ([`versions`]); classifies each with the builders' own
+//! validation; assembles each with ptxas 13.5.37; and compares:
 //!
 //! - a form we accept must assemble (and its disassembly must show the expected SASS opcode);
 //! - a form we refuse for at least one rule that ptxas checks must be refused by ptxas;
@@ -16,8 +18,12 @@
 //! ```text
 //! tcgen05-ptxas-conformance --ptxas PATH --nvdisasm PATH [--out SUMMARY.md]
 //!                           [--verdicts-out verdicts.tsv.gz] [--check verdicts.tsv.gz]
-//!                           [--work DIR] [--jobs N] [--filter FAMILY]
+//!                           [--work DIR] [--jobs N] [--filter FAMILY] [--sample N]
 //! ```
+//! `--sample N` assembles every form at its lowest version and one in N of the forms at a later
+//! version (by a hash of the form's id); `--check` without `--sample` takes
+//! [`versions::CHECK_SAMPLE`], `--sample 1` assembles every form. `--check` compares only the
+//! forms assembled.
 //! `--verdicts-out` writes every form's verdicts (ours and ptxas's, see [`verdicts`]);
 //! `--check` compares them, form by form, with a committed verdict file and fails on any
 //! difference. The summary (`--out`) is a report for people: nothing compares its text.
@@ -26,6 +32,7 @@
 //! without them (down to single lines when ptxas names no line).
 
 mod verdicts;
+mod versions;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -46,7 +53,12 @@ use tcgen05::zero_column_mask::ZmaskFields;
 use tcgen05::{CtaGroup, Diagnostic, ElementType, Kind, ScaleType, Target};
 
 /// The targets the check covers.
-const TARGETS: [Target; 3] = [Target::Sm100a, Target::Sm103a, Target::Sm110a];
+const TARGETS: [Target; 4] = [
+    Target::Sm100a,
+    Target::Sm103a,
+    Target::Sm107a,
+    Target::Sm110a,
+];
 
 /// Forms per PTX file.
 const BATCH: usize = 3000;
@@ -118,6 +130,8 @@ struct Case {
     /// For a minimal kernel from `write_minimal_kernel`: its entry's name and the instruction
     /// descriptor its disassembly must show (the lines are then the whole kernel).
     kernel: Option<(String, u32)>,
+    /// Enumerated at a version above its lowest ([`versions::later`]): `--sample` keeps some.
+    swept: bool,
 }
 
 fn family(i: &Instruction<'_>) -> &'static str {
@@ -344,13 +358,28 @@ impl Gen {
                 expected_sass(&instr)
             },
             kernel: None,
+            swept: false,
         });
     }
 
-    /// Adds `instr` at the lowest version that suits it on `target`.
+    /// Adds `instr` at the lowest version that suits it on `target`, and again at every later
+    /// PTX ISA version ([`versions::later`]).
     fn add_min(&mut self, target: Target, instr: Instruction<'static>, keep_illegal: bool) {
         let ctx = Context::for_instructions(target, &[instr]);
+        let before = self.cases.len();
         self.add(ctx, instr, keep_illegal);
+        if self.cases.len() == before {
+            // Dropped (two or more rules, or an unasked illegal form): at a later version it
+            // breaks the same rules (no version rule fires at or above the lowest version).
+            return;
+        }
+        for v in versions::later(ctx.version) {
+            let n = self.cases.len();
+            self.add(ctx.with_version(v), instr, keep_illegal);
+            for c in &mut self.cases[n..] {
+                c.swept = true;
+            }
+        }
     }
 }
 
@@ -744,7 +773,7 @@ fn hand_variants(g: &mut Gen, target: Target) {
         g.add(Context::new(target).with_version(v), i, true);
     }
     g.add(
-        Context::new(target).with_version(92),
+        Context::new(target).with_version(versions::NEWEST + 1),
         Instruction::Mma(m),
         true,
     );
@@ -778,6 +807,7 @@ fn hand_variants(g: &mut Gen, target: Target) {
         rule_ids: errors.iter().map(rule_name).collect(),
         sass: None,
         kernel: None,
+        swept: false,
     });
 }
 
@@ -894,6 +924,7 @@ fn minimal_kernels(g: &mut Gen) {
                     ..base_mma(s.cta_group, s.kind)
                 })),
                 kernel: Some((name, bits)),
+                swept: false,
             });
         }
     }
@@ -911,7 +942,12 @@ fn generate() -> (Vec<Case>, Scope) {
         copies(&mut g, target);
         hand_variants(&mut g, target);
     }
-    for target in [Target::Sm100f, Target::Sm103f, Target::Sm110f] {
+    for target in [
+        Target::Sm100f,
+        Target::Sm103f,
+        Target::Sm107f,
+        Target::Sm110f,
+    ] {
         family_target_forms(&mut g, target);
     }
     minimal_kernels(&mut g);
@@ -1405,7 +1441,10 @@ fn summary(cases: &[Case], outcomes: &[Outcome], scope: Scope) -> (String, usize
         "# ptxas conformance of `tcgen05::ptx`\n\n\
          Generated by `conformance/ptxas/run.sh` (ptxas and nvdisasm 13.5.37 from PyPI); do not \
          edit.\nEvery form below was written by the builders and assembled with `ptxas \
-         -arch=<target>` at the lowest PTX ISA version the builders chose for it.\n\n\
+         -arch=<target>` at the lowest PTX ISA version the builders chose for it and again at every \
+         later PTX ISA version up to 9.5 (8.6, 8.7, 8.8, 9.0, 9.1, 9.2, 9.3, 9.4, 9.5; the \
+         minimal kernels and the version variants (one version below the lowest, one above 9.5) at \
+         one version each).\n\n\
          - **legal**: we accept; ptxas must accept.\n\
          - **SASS checked**: accepted forms (legal and ours alone) whose expected opcode nvdisasm \
          shows (UTCHMMA, UTCQMMA, UTCIMMA, UTCOMMA with their .WS / .2CTA suffixes, LDTM, STTM, \
@@ -1429,6 +1468,21 @@ fn summary(cases: &[Case], outcomes: &[Outcome], scope: Scope) -> (String, usize
         scope.dropped_unasked,
         cases.len()
     );
+    let mut per_version: BTreeMap<(Target, u8), (usize, usize)> = BTreeMap::new();
+    for (c, o) in cases.iter().zip(outcomes) {
+        let e = per_version.entry((c.target, c.version)).or_default();
+        e.0 += 1;
+        e.1 += usize::from(o.accepted == Some(true));
+    }
+    let _ = writeln!(
+        s,
+        "Forms per target and PTX ISA version (ptxas accepts / assembled):\n\n\
+         | target | version | forms | ptxas accepts |\n|---|---|---:|---:|"
+    );
+    for ((t, v), (n, acc)) in &per_version {
+        let _ = writeln!(s, "| {t} | {}.{} | {n} | {acc} |", v / 10, v % 10);
+    }
+    let _ = writeln!(s);
     let _ = writeln!(
         s,
         "| instruction | target | legal | SASS checked | refused by both | ours alone | disagreements |\n\
@@ -1510,6 +1564,7 @@ fn main() -> ExitCode {
     let mut verdicts_out: Option<PathBuf> = None;
     let mut work = PathBuf::from(".cache/ptxas-work");
     let mut filter: Option<String> = None;
+    let mut sample: Option<u64> = None;
     let mut jobs = std::thread::available_parallelism().map_or(2, usize::from);
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -1522,13 +1577,20 @@ fn main() -> ExitCode {
             "--verdicts-out" => verdicts_out = val(),
             "--work" => work = val().unwrap_or(work),
             "--filter" => filter = args.next(),
+            "--sample" => {
+                let Some(n) = val().and_then(|p| p.to_str().and_then(|s| s.parse().ok())) else {
+                    eprintln!("error: --sample takes a number (1: every form)");
+                    return ExitCode::from(2);
+                };
+                sample = Some(n);
+            }
             "--jobs" => {
                 jobs = val()
                     .and_then(|p| p.to_str().and_then(|s| s.parse().ok()))
                     .unwrap_or(jobs)
             }
             _ => {
-                eprintln!("usage: tcgen05-ptxas-conformance --ptxas PATH --nvdisasm PATH [--out SUMMARY.md] [--verdicts-out verdicts.tsv.gz] [--check verdicts.tsv.gz] [--work DIR] [--jobs N] [--filter FAMILY]");
+                eprintln!("usage: tcgen05-ptxas-conformance --ptxas PATH --nvdisasm PATH [--out SUMMARY.md] [--verdicts-out verdicts.tsv.gz] [--check verdicts.tsv.gz] [--work DIR] [--jobs N] [--filter FAMILY] [--sample N]");
                 return ExitCode::from(2);
             }
         }
@@ -1550,6 +1612,27 @@ fn main() -> ExitCode {
     let (mut cases, scope) = generate();
     if let Some(f) = &filter {
         cases.retain(|c| c.family.contains(f.as_str()));
+    }
+    let enumerated = cases.len();
+    // --check alone assembles CI's sample; --sample 1 assembles every form.
+    let sample = sample.unwrap_or(if check_file.is_some() {
+        versions::CHECK_SAMPLE
+    } else {
+        1
+    });
+    if sample > 1 {
+        cases.retain(|c| {
+            !c.swept
+                || versions::sampled(
+                    &verdicts::form_id(c.target.name(), c.version, &c.key),
+                    sample,
+                )
+        });
+        eprintln!(
+            "--sample {sample}: assembling {} of the {enumerated} forms (every form at its lowest \
+             version, one in {sample} at later versions)",
+            cases.len()
+        );
     }
     let t_gen = t0.elapsed();
     let tools = Tools {
@@ -1588,8 +1671,10 @@ fn main() -> ExitCode {
         failed = true;
     }
     if let Some(f) = &verdicts_out {
-        if filter.is_some() {
-            eprintln!("error: --verdicts-out writes every form; it cannot be used with --filter");
+        if filter.is_some() || sample > 1 {
+            eprintln!(
+                "error: --verdicts-out writes every form; it cannot be used with --filter or --sample"
+            );
             return ExitCode::from(2);
         }
         verdicts::write_gz(f, &table).expect("write the verdict file");
@@ -1601,14 +1686,14 @@ fn main() -> ExitCode {
                 failed = true;
             }
             Ok(mut committed) => {
-                if let Some(flt) = &filter {
-                    // Only the filtered forms ran: compare those.
+                if filter.is_some() || sample > 1 {
+                    // Only the filtered or sampled forms ran: compare those.
                     let wanted: BTreeSet<String> = cases
                         .iter()
                         .map(|c| verdicts::form_id(c.target.name(), c.version, &c.key))
                         .collect();
                     committed.retain(|id, _| wanted.contains(id));
-                    eprintln!("comparing the {} forms of --filter {flt}", wanted.len());
+                    eprintln!("comparing the {} forms assembled", wanted.len());
                 }
                 let diffs = verdicts::diff(&committed, &table, true);
                 for d in &diffs {

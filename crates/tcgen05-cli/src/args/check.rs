@@ -48,6 +48,14 @@ fn parse_tensor_map(s: &str) -> Result<(String, Swizzle), String> {
             "tensor map '{s}': '{spec}' is not swizzle:MODE ({expected})"
         ));
     };
+    if mode.eq_ignore_ascii_case("96B") {
+        // PTX ISA 8.8's 96-byte mode: no descriptor mode describes it (rules.md T4).
+        return Err(format!(
+            "tensor map '{s}': the 96B mode has no shared memory descriptor counterpart (PTX ISA \
+             Table 40), so no descriptor can be checked against it (rules.md T4); `tcgen05 \
+             layout tma --swizzle 96B` checks element by element"
+        ));
+    }
     Swizzle::from_name(mode)
         .map(|m| (name.to_owned(), m))
         .ok_or_else(|| format!("tensor map '{s}': unknown swizzle '{mode}' ({expected})"))

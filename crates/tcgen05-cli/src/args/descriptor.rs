@@ -18,7 +18,7 @@ pub struct DecodeSmem {
     /// from standard input.
     #[arg(value_name = "VALUE|-", value_parser = operand_smem, allow_hyphen_values = true)]
     pub value: Operand<Stdin>,
-    /// The target to check for (sm_100a sm_100f sm_103a sm_103f sm_110a sm_110f; sm_101a and sm_101f are aliases of sm_110a and sm_110f).
+    /// The target to check for (sm_100a sm_100f sm_103a sm_103f sm_107a sm_107f sm_110a sm_110f; sm_101a and sm_101f are aliases of sm_110a and sm_110f).
     #[arg(long, value_name = "T", value_parser = parse_target, default_value = "sm_100a")]
     pub target: TargetArg,
 }
@@ -40,7 +40,7 @@ pub struct DecodeIdesc {
     /// Check the MMA as a .ws MMA against Table 39.
     #[arg(long, value_name = "BOOL", num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", action = clap::ArgAction::Set)]
     pub ws: bool,
-    /// Check the MMA for this target (sm_100a sm_100f sm_103a sm_103f sm_110a sm_110f; sm_101a and sm_101f are aliases of sm_110a and sm_110f).
+    /// Check the MMA for this target (sm_100a sm_100f sm_103a sm_103f sm_107a sm_107f sm_110a sm_110f; sm_101a and sm_101f are aliases of sm_110a and sm_110f).
     #[arg(long, value_name = "T", value_parser = parse_target)]
     pub target: Option<TargetArg>,
 }
@@ -96,7 +96,7 @@ pub struct EncodeSmem {
     /// Leading dimension stride mode: relative (default) or absolute (sm_103a only).
     #[arg(long, value_name = "relative|absolute", value_parser = parse_lbo_mode, default_value = "relative")]
     pub lbo_mode: LboMode,
-    /// The target (sm_100a sm_100f sm_103a sm_103f sm_110a sm_110f; sm_101a and sm_101f are aliases of sm_110a and sm_110f).
+    /// The target (sm_100a sm_100f sm_103a sm_103f sm_107a sm_107f sm_110a sm_110f; sm_101a and sm_101f are aliases of sm_110a and sm_110f).
     #[arg(long, value_name = "T", value_parser = parse_target, default_value = "sm_100a")]
     pub target: TargetArg,
 }
@@ -164,7 +164,7 @@ pub struct EncodeIdesc {
     /// K: 96 sets the K = 96 bit (mxf4/mxf4nvf4, sm_103a); any other value must be the implied K.
     #[arg(long, value_name = "K", value_parser = arg_u64)]
     pub k: Option<u64>,
-    /// The target (sm_100a sm_100f sm_103a sm_103f sm_110a sm_110f; sm_101a and sm_101f are aliases of sm_110a and sm_110f).
+    /// The target (sm_100a sm_100f sm_103a sm_103f sm_107a sm_107f sm_110a sm_110f; sm_101a and sm_101f are aliases of sm_110a and sm_110f).
     #[arg(long, value_name = "T", value_parser = parse_target, default_value = "sm_100a")]
     pub target: TargetArg,
 }
@@ -233,7 +233,7 @@ pub struct ShapesArgs {
     /// Only sparse MMAs (--sparse=false: only dense).
     #[arg(long, value_name = "BOOL", num_args = 0..=1, require_equals = true, default_missing_value = "true")]
     pub sparse: Option<bool>,
-    /// The target (sm_100a sm_100f sm_103a sm_103f sm_110a sm_110f; sm_101a and sm_101f are aliases of sm_110a and sm_110f).
+    /// The target (sm_100a sm_100f sm_103a sm_103f sm_107a sm_107f sm_110a sm_110f; sm_101a and sm_101f are aliases of sm_110a and sm_110f).
     #[arg(long, value_name = "T", value_parser = parse_target, default_value = "sm_100a")]
     pub target: TargetArg,
 }

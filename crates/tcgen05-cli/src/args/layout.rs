@@ -5,11 +5,13 @@ use clap::{Args, Subcommand};
 use tcgen05::canonical_layout::{AtomOrder, BaseOffsetReading, SwizzleAnchor};
 use tcgen05::mma::{ElementType, Kind, Major};
 use tcgen05::shared_memory_descriptor::Swizzle;
+use tcgen05::tensor_copy::TmaSwizzle;
 
 use super::number::arg_u64;
 use super::value::{
     parse_ab, parse_anchor, parse_box, parse_kind, parse_major, parse_operand_type, parse_order,
-    parse_pair, parse_range, parse_reading, parse_swizzle, parse_target, TargetArg,
+    parse_pair, parse_range, parse_reading, parse_swizzle, parse_target, parse_tma_swizzle,
+    TargetArg,
 };
 
 const LAYOUT_HELP: &str = "Examples:\n  \
@@ -126,7 +128,7 @@ pub struct DescArgs {
     /// K elements per MMA (default: 256 bits of K, the dense K of the kind).
     #[arg(long, value_name = "N", value_parser = arg_u64)]
     pub k_per_block: Option<u64>,
-    /// The target (sm_100a sm_100f sm_103a sm_103f sm_110a sm_110f; sm_101a and sm_101f are aliases of sm_110a and sm_110f).
+    /// The target (sm_100a sm_100f sm_103a sm_103f sm_107a sm_107f sm_110a sm_110f; sm_101a and sm_101f are aliases of sm_110a and sm_110f).
     #[arg(long, value_name = "T", value_parser = parse_target, default_value = "sm_100a")]
     pub target: TargetArg,
     /// Also draw the tile as it sits in shared memory, as SVG, into FILE.
@@ -153,7 +155,7 @@ pub struct AddrArgs {
     /// absolute or start_line (hypotheses for experiments).
     #[arg(long, value_name = "R", value_parser = parse_reading, default_value = "pattern_start")]
     pub reading: BaseOffsetReading,
-    /// The target (sm_100a sm_100f sm_103a sm_103f sm_110a sm_110f; sm_101a and sm_101f are aliases of sm_110a and sm_110f).
+    /// The target (sm_100a sm_100f sm_103a sm_103f sm_107a sm_107f sm_110a sm_110f; sm_101a and sm_101f are aliases of sm_110a and sm_110f).
     #[arg(long, value_name = "T", value_parser = parse_target, default_value = "sm_100a")]
     pub target: TargetArg,
     /// Also draw the operand as it sits in shared memory, as SVG, into FILE.
@@ -169,9 +171,10 @@ pub struct TmaArgs {
     pub desc: u64,
     #[command(flatten)]
     pub op: OperandArgs,
-    /// The tensor map's swizzle mode: none, 128B_base32B (128B with 32B atoms), 128B, 64B, 32B.
-    #[arg(long, value_name = "S", value_parser = parse_swizzle)]
-    pub swizzle: Swizzle,
+    /// The tensor map's swizzle mode: none, 128B_base32B (128B with 32B atoms), 128B, 64B, 32B,
+    /// or 96B (PTX ISA 8.8; read from the text, unproven on hardware).
+    #[arg(long, value_name = "S", value_parser = parse_tma_swizzle)]
+    pub swizzle: TmaSwizzle,
     /// Box dimensions INNERxOUTER in elements (inner = the contiguous dimension: K for a K-major
     /// operand, M/N for an MN-major one).
     #[arg(long = "box", value_name = "INNERxOUTER", value_parser = parse_box)]
@@ -187,7 +190,7 @@ pub struct TmaArgs {
     /// Tile K index where the MMA's K-block starts.
     #[arg(long, value_name = "N", value_parser = arg_u64, default_value = "0")]
     pub k_start: u64,
-    /// The target (sm_100a sm_100f sm_103a sm_103f sm_110a sm_110f; sm_101a and sm_101f are aliases of sm_110a and sm_110f).
+    /// The target (sm_100a sm_100f sm_103a sm_103f sm_107a sm_107f sm_110a sm_110f; sm_101a and sm_101f are aliases of sm_110a and sm_110f).
     #[arg(long, value_name = "T", value_parser = parse_target, default_value = "sm_100a")]
     pub target: TargetArg,
 }

@@ -26,7 +26,8 @@ pub enum Numerics {
 #[derive(Debug, Args)]
 pub struct FormArgs {
     /// sm_90a (Hopper: wgmma), or sm_100a or any other target with tcgen05 (sm_100f, sm_103a,
-    /// sm_103f, sm_110a, sm_110f: all computed with sm_100a's model). Repeat to compare.
+    /// sm_103f, sm_107a, sm_107f, sm_110a, sm_110f: all computed with sm_100a's model). Repeat
+    /// to compare.
     #[arg(long, value_name = "ARCH", default_value = "sm_100a")]
     pub arch: Vec<String>,
     /// wgmma, tcgen05.mma or mma.sync (default: wgmma on sm_90a, tcgen05.mma on sm_100a).

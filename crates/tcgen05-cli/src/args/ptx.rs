@@ -173,7 +173,7 @@ const KERNEL_HELP: &str = concat!(
 /// Flags every instruction subcommand takes.
 #[derive(Debug, Args)]
 pub struct Common {
-    /// The target (sm_100a sm_100f sm_103a sm_103f sm_110a sm_110f; sm_101a and sm_101f are aliases of sm_110a and sm_110f).
+    /// The target (sm_100a sm_100f sm_103a sm_103f sm_107a sm_107f sm_110a sm_110f; sm_101a and sm_101f are aliases of sm_110a and sm_110f).
     #[arg(long, value_name = "T", value_parser = parse_target, default_value = "sm_100a")]
     pub target: TargetArg,
     /// PTX ISA version, for example 8.8 (default: the lowest that suits target and form).

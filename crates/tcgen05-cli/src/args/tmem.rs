@@ -159,7 +159,7 @@ pub struct SfArgs {
     /// .cta_group: 1 or 2.
     #[arg(long, value_name = "G", value_parser = parse_cta_group, default_value = "1")]
     pub cta_group: CtaGroup,
-    /// Scale vector size: 1X, 2X or 4X.
+    /// Scale vector size: 1X, 2X or 4X; 3X or 6X for K = 96 (`.block32` / `.block16` on sm_103a).
     #[arg(long, value_name = "V", value_parser = parse_sf_scale_vec)]
     pub scale_vec: ScaleVec,
     /// The scale-factor ID (SFA_ID / SFB_ID of the instruction descriptor).

@@ -8,6 +8,7 @@ use tcgen05::mma::{CtaGroup, ElementType, Kind, Major, MaxShift, ScaleType};
 use tcgen05::ptx::{self, Collector, CollectorOp};
 use tcgen05::shared_memory_descriptor::{LboMode, Swizzle};
 use tcgen05::targets::{Target, TargetError};
+use tcgen05::tensor_copy::TmaSwizzle;
 use tcgen05::tensor_memory::{CpMulticast, CpShape, LdStShape};
 
 use super::number::{arg_u64, parse};
@@ -21,7 +22,7 @@ pub struct TargetArg(pub Result<Target, TargetError>);
 pub fn parse_target(s: &str) -> Result<TargetArg, String> {
     match Target::from_name(&s.trim_ascii().to_ascii_lowercase()) {
         Err(TargetError::Unknown) => Err(format!(
-            "unknown target '{s}' (expected sm_100a, sm_100f, sm_103a, sm_103f, sm_110a, sm_110f or sm_101a)"
+            "unknown target '{s}' (expected sm_100a, sm_100f, sm_103a, sm_103f, sm_107a, sm_107f, sm_110a, sm_110f or sm_101a)"
         )),
         r => Ok(TargetArg(r)),
     }
@@ -67,6 +68,17 @@ pub fn parse_swizzle(s: &str) -> Result<Swizzle, String> {
         .ok_or_else(|| {
             format!("unknown swizzle '{s}' (expected none, 128B_base32B, 128B, 64B or 32B)")
         })
+}
+
+/// `layout tma --swizzle`: a tensor map's mode, the descriptor's modes and 96B.
+pub fn parse_tma_swizzle(s: &str) -> Result<TmaSwizzle, String> {
+    let t = s.trim_ascii();
+    if t.eq_ignore_ascii_case("96b") {
+        return Ok(TmaSwizzle::B96);
+    }
+    parse_swizzle(s).map(TmaSwizzle::Mode).map_err(|_| {
+        format!("unknown swizzle '{s}' (expected none, 128B_base32B, 128B, 64B, 32B or 96B)")
+    })
 }
 
 /// `--lbo-mode`: relative or absolute leading-dimension mode.
@@ -240,13 +252,17 @@ pub fn parse_sf_scale_vec(s: &str) -> Result<data_path::ScaleVec, String> {
         "1x" => Ok(data_path::ScaleVec::X1),
         "2x" => Ok(data_path::ScaleVec::X2),
         "4x" | "block16" => Ok(data_path::ScaleVec::X4),
-        "3x" | "6x" => Err(format!(
-            "'{s}' (K = 96, sm_103a) is not modelled: PTX ISA 9.7.16.10.7 gives its placement only \
-             as pictures and CUTLASS 4.2.0 does not build it"
+        // K = 96 (sm_103a): `.block32` is 3X, `.block16` 6X (PTX ISA 9.7.16.10.7.2.4-5;
+        // placement: rules.md T3).
+        "3x" => Ok(data_path::ScaleVec::X3),
+        "6x" => Ok(data_path::ScaleVec::X6),
+        "8x" => Err(format!(
+            "'{s}' (.block16 with K = 128/256 on sm_107a, PTX ISA 9.4 §9.7.18.10.7.2.6) is not \
+             modelled: that section's text has not been read here (docs/ptx-9.5.md, Gaps)"
         )),
         _ => Err(format!(
-            "'{s}' is not a scale vector (expected 1X, 2X or 4X; block32 is 1X for mxf8f6f4 and 2X \
-             for mxf4/mxf4nvf4, block16 is 4X)"
+            "'{s}' is not a scale vector (expected 1X, 2X, 4X, or 3X or 6X for K = 96; block32 is \
+             1X for mxf8f6f4 and 2X for mxf4/mxf4nvf4, block16 is 4X)"
         )),
     }
 }

@@ -354,7 +354,7 @@ fn text(
                     "{} = {}: {f} ({}) [value from line {}]",
                     f.field,
                     value_text(f, i),
-                    f.source,
+                    f.source.cite(r.version),
                     f.line
                 )?;
             }
@@ -461,7 +461,13 @@ fn desc_json(s: &mut String, d: Option<KnownBits>) -> fmt::Result {
     Ok(())
 }
 
-fn findings_json<'f>(s: &mut String, items: impl Iterator<Item = &'f Finding>) -> fmt::Result {
+/// The findings as a JSON array; `version`: the module's `.version`, whose manual numbering the
+/// sources are cited in ([`tcgen05::diagnostic::Source::cite`]).
+fn findings_json<'f>(
+    s: &mut String,
+    items: impl Iterator<Item = &'f Finding>,
+    version: Option<u8>,
+) -> fmt::Result {
     s.push('[');
     for (k, f) in items.enumerate() {
         if k > 0 {
@@ -482,7 +488,7 @@ fn findings_json<'f>(s: &mut String, items: impl Iterator<Item = &'f Finding>) -
         s.push_str(",\"message\":");
         json_str(s, f)?;
         s.push_str(",\"source\":");
-        json_str(s, f.source)?;
+        json_str(s, f.source.cite(version))?;
         write!(s, ",\"line\":{}}}", f.line)?;
     }
     s.push(']');
@@ -526,9 +532,9 @@ fn json(
                 s.push_str(",\"b_desc\":");
                 desc_json(s, i.b_desc.or(i.s_desc))?;
                 s.push_str(",\"errors\":");
-                findings_json(s, i.errors())?;
+                findings_json(s, i.errors(), r.version)?;
                 s.push_str(",\"warnings\":");
-                findings_json(s, i.warnings())?;
+                findings_json(s, i.warnings(), r.version)?;
                 s.push('}');
             }
         }
@@ -603,7 +609,7 @@ fn sarif(s: &mut String, inputs: &[Input], reports: &[Option<Report<'_>>]) -> fm
                         "" => f.to_string(),
                         s => s.to_string(),
                     };
-                    rules.push((id.clone(), statement, f.source.to_string()));
+                    rules.push((id.clone(), statement, f.source.cite(r.version).to_string()));
                 }
                 if !results.is_empty() {
                     results.push(',');
@@ -633,7 +639,7 @@ fn sarif(s: &mut String, inputs: &[Input], reports: &[Option<Report<'_>>]) -> fm
                         i.instruction,
                         f.field,
                         value_text(f, i),
-                        f.source
+                        f.source.cite(r.version)
                     ),
                 )?;
                 results.push_str(

@@ -580,7 +580,10 @@ fn tma(ctx: Ctx, a: &TmaArgs, js: &mut JsonProblems) -> Result<Report, fmt::Erro
         let dst = u32_arg("destination", dst, &mut cli);
         let oi = u32_arg("box_origin", oi, &mut cli);
         let oo = u32_arg("box_origin", oo, &mut cli);
-        copies.push(TensorCopyBox::new(a.swizzle, op.storage, inner, outer, dst).at_origin(oi, oo));
+        copies.push(
+            TensorCopyBox::with_tma_swizzle(a.swizzle, op.storage, inner, outer, dst)
+                .at_origin(oi, oo),
+        );
     }
     if !cli.is_empty() {
         note(&mut rep, js, &cli, ctx.err)?;
@@ -620,6 +623,10 @@ fn tma(ctx: Ctx, a: &TmaArgs, js: &mut JsonProblems) -> Result<Report, fmt::Erro
     if ctx.json {
         let mut o = Obj::open(&mut rep.out);
         o.bool(key!("agree"), mismatch.is_none())?;
+        o.bool(
+            key!("unproven_on_hardware"),
+            a.swizzle.unproven_on_hardware(),
+        )?;
         match (result, mismatch) {
             (Agreement::Agree { elements }, _) => o.num(key!("elements"), u64::from(elements))?,
             (Agreement::Differs { k, .. }, Some(m)) => {
@@ -661,6 +668,15 @@ fn tma(ctx: Ctx, a: &TmaArgs, js: &mut JsonProblems) -> Result<Report, fmt::Erro
                  wrote (first difference on stderr)",
                 a.swizzle.name()
             )?,
+        }
+        if a.swizzle.unproven_on_hardware() {
+            writeln!(
+                rep.out,
+                "note: the {} mode's placement is read from PTX ISA 5.5.7's text (the 32B table \
+                 over {}-byte rows); no hardware has confirmed it",
+                a.swizzle.name(),
+                a.swizzle.span_bytes()
+            )?;
         }
     }
     if let Some(m) = mismatch {

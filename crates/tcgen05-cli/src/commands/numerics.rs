@@ -79,7 +79,7 @@ fn forms(f: &FormArgs, bad: &mut Vec<CliProblem>) -> Vec<Form> {
             None => p(
                 "arch",
                 v,
-                "unknown architecture (sm_90a, or a target with tcgen05: sm_100a, sm_100f, sm_103a, sm_103f, sm_110a, sm_110f)",
+                "unknown architecture (sm_90a, or a target with tcgen05: sm_100a, sm_100f, sm_103a, sm_103f, sm_107a, sm_107f, sm_110a, sm_110f)",
                 "PTX ISA 9.7.15 / 9.7.16",
             ),
         }

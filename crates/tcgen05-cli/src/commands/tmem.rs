@@ -542,16 +542,28 @@ fn sf(ctx: Ctx, a: &SfArgs) -> Result<Report, fmt::Error> {
         rep.out.push('\n');
         return Ok(rep);
     }
-    writeln!(
-        rep.out,
-        "scale_{} of M = {m}, N = {n}, .cta_group::{} (layout {layout}), {}, SF_ID {id}: {} column(s), bytes {}-{} of each cell",
-        op.to_ascii_uppercase(),
-        a.cta_group.count(),
-        a.scale_vec,
-        s.columns(),
-        id,
-        id + a.scale_vec.count() - 1
-    )?;
+    if a.scale_vec.is_k96() {
+        writeln!(
+            rep.out,
+            "scale_{} of M = {m}, N = {n}, .cta_group::{} (layout {layout}), K = 96 {}, SF_ID {id}: {} column(s); K block s is byte (SF_ID + s) % 4 of the cell (SF_ID + s) / 4 groups of {} columns further (rules.md T3: the text of PTX ISA 9.7.16.10.7 with CUTLASS 4.2.0's sm_103 mainloop; its figures unread, no Blackwell has confirmed it)",
+            op.to_ascii_uppercase(),
+            a.cta_group.count(),
+            a.scale_vec,
+            s.columns(),
+            s.group_columns()
+        )?;
+    } else {
+        writeln!(
+            rep.out,
+            "scale_{} of M = {m}, N = {n}, .cta_group::{} (layout {layout}), {}, SF_ID {id}: {} column(s), bytes {}-{} of each cell",
+            op.to_ascii_uppercase(),
+            a.cta_group.count(),
+            a.scale_vec,
+            s.columns(),
+            id,
+            id + a.scale_vec.count() - 1
+        )?;
+    }
     for i in 0..s.extent() {
         let Ok(c) = s.locate(i, 0) else { continue };
         write!(
@@ -573,7 +585,16 @@ fn sf(ctx: Ctx, a: &SfArgs) -> Result<Report, fmt::Error> {
         for l in c.lanes() {
             write!(rep.out, " {l}")?;
         }
-        writeln!(rep.out, ", column {}", c.column)?;
+        if a.scale_vec.is_k96() {
+            write!(rep.out, ", K blocks at column.byte")?;
+            for kb in 0..a.scale_vec.count() {
+                let Ok(c) = s.locate(i, kb) else { continue };
+                write!(rep.out, " {}.{}", c.column, c.byte)?;
+            }
+            writeln!(rep.out)?;
+        } else {
+            writeln!(rep.out, ", column {}", c.column)?;
+        }
     }
     Ok(rep)
 }

@@ -644,4 +644,8 @@ fn a_tensor_maps_swizzle_is_compared_with_the_descriptor_that_reads_its_buffer()
     let r = run(&["check", "--tensor-map", "desc_a=128B", path]);
     r.code(2);
     assert!(r.stderr.contains("desc_a=128B"), "{}", r.stderr);
+    // The 96-byte mode (rules.md T4): no descriptor mode to compare with, said so.
+    let r = run(&["check", "--tensor-map", "desc_a=swizzle:96B", path]);
+    r.code(2);
+    assert!(r.stderr.contains("rules.md T4"), "{}", r.stderr);
 }

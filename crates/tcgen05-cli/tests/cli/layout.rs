@@ -574,8 +574,27 @@ fn tma_agreement() {
     ]);
     assert_eq!(
         r.json(),
-        serde_json::json!({"agree": true, "elements": 2048})
+        serde_json::json!({"agree": true, "unproven_on_hardware": false, "elements": 2048})
     );
+    // The 96B mode (PTX ISA 5.5.7, read from the text): rows 96 bytes apart, marked unproven.
+    let r = tma(&[
+        "--swizzle",
+        "96B",
+        "--box",
+        "48x128",
+        "--dst",
+        "0x400",
+        "--json",
+    ]);
+    r.code(1);
+    assert_eq!(r.json()["unproven_on_hardware"], serde_json::json!(true));
+    let r = tma(&["--swizzle", "96B", "--box", "48x128", "--dst", "0x400"]);
+    assert!(
+        r.stdout.contains("no hardware has confirmed it"),
+        "{}",
+        r.stdout
+    );
+    tma(&["--swizzle", "96B", "--box", "56x128", "--dst", "0x400"]).code(1);
     // The wrong swizzle on the copy: the first element that differs is named.
     let r = tma(&[
         "--swizzle",

@@ -6,6 +6,7 @@
 mod batch;
 mod check;
 mod check_block_scale;
+mod check_versions;
 mod emulate;
 mod errors;
 mod explain;

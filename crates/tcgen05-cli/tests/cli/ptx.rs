@@ -569,7 +569,7 @@ fn problems_show_the_value_typed() {
              an asm! placeholder {name}) (PTX ISA 4.4)",
         ]
     );
-    for (v, tail) in [("9.9", "is above 9.1"), ("8.5", "is too low for sm_100a")] {
+    for (v, tail) in [("9.9", "is above 9.5"), ("8.5", "is too low for sm_100a")] {
         let r = run(&[
             "ptx",
             "ld",

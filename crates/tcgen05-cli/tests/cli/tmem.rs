@@ -406,9 +406,90 @@ fn scale_factors() {
         "--n",
         "64",
         "--scale-vec",
-        "3X",
+        "5X",
     ])
     .code(2);
+    // 8X (PTX ISA 9.4, K = 128/256 .block16): refused by name, its text unread.
+    let r = run(&[
+        "tmem",
+        "sf",
+        "--operand",
+        "a",
+        "--m",
+        "128",
+        "--n",
+        "64",
+        "--scale-vec",
+        "8X",
+    ]);
+    r.code(2);
+    assert!(r.stderr.contains("is not modelled"), "{}", r.stderr);
+}
+
+/// K = 96 (rules.md T3): six scale factors of column 40 of B from byte 2 (SF_ID 2) run into
+/// the next group of 8 columns (N = 256): block 3 is byte (2 + 3) % 4 = 1 of column
+/// 40 / 32 + 8. Layout B's scale_B is refused with its rule.
+#[test]
+fn sf_k96_bytes_run_on_past_the_cell() {
+    let v = json(&[
+        "sf",
+        "--operand",
+        "b",
+        "--m",
+        "256",
+        "--n",
+        "256",
+        "--cta-group",
+        "2",
+        "--scale-vec",
+        "6X",
+        "--sf-id",
+        "2",
+    ]);
+    assert_eq!(u(&v["columns"]), 16);
+    let e = v["entries"]
+        .as_array()
+        .expect("entries")
+        .iter()
+        .find(|e| u(&e["index"]) == 40 && u(&e["k_block"]) == 3)
+        .expect("entry");
+    assert_eq!((u(&e["column"]), u(&e["byte"])), (9, 1));
+    let r = run(&[
+        "tmem",
+        "sf",
+        "--operand",
+        "b",
+        "--m",
+        "128",
+        "--n",
+        "128",
+        "--cta-group",
+        "2",
+        "--scale-vec",
+        "3X",
+    ]);
+    r.code(1);
+    assert!(
+        r.stderr_lines()[0].contains("data_path.k96_layout") || r.stderr_lines()[0].contains("T3")
+    );
+    let r = run(&[
+        "tmem",
+        "sf",
+        "--operand",
+        "a",
+        "--m",
+        "256",
+        "--n",
+        "128",
+        "--cta-group",
+        "2",
+        "--scale-vec",
+        "3X",
+        "--sf-id",
+        "3",
+    ]);
+    r.code(0);
+    assert!(r.stdout.contains("no Blackwell has confirmed it"));
 }
 
 #[test]

@@ -10,7 +10,7 @@ each row cites its evidence (MMA-Sim, Khattak & Mikaitis, or this project's own 
   bits as :func:`dot`).
 - :func:`form`, :func:`rows`: the form a set of names resolves to, and the whole table.
 - :func:`encode`, :func:`decode`: element formats (f32, tf32, f16, bf16, e4m3, e5m2, e3m2, e2m3,
-  e2m1, ue8m0, ue4m3, s8, u8, s32) between values and codes, exactly.
+  e2m1, ue8m0, ue4m3, ue5m3, s8, u8, s32) between values and codes, exactly.
 
 Values are Python numbers that the format holds exactly (NaN and infinities where it has them),
 or bit patterns with ``codes=True``. A value the format cannot hold, an unknown name or a form

@@ -232,6 +232,7 @@ pub(super) fn check_module<'a>(module: &Module<'a>, options: &Options) -> Report
     let mut report = Report {
         target: first.target,
         target_name: first.target_name,
+        version: first.version,
         instructions: Vec::new(),
         read_problems: module.problems.clone(),
         read_problems_dropped: module.problems_dropped,
@@ -305,8 +306,8 @@ pub(super) fn check_module<'a>(module: &Module<'a>, options: &Options) -> Report
                         }
                         Some(Context::new(t).with_version(MAX_PTX_VERSION.max(t.min_ptx_version())))
                     } else if v > MAX_PTX_VERSION {
-                        // PTX ISA 9.2-9.5: read, their forms checked as 9.1's (the forms new in
-                        // those versions are refused as unknown qualifiers, not accepted).
+                        // Unreachable while MAX_PTX_VERSION is MAX_READ_VERSION (both 9.5, as
+                        // ptxas 13.5): a file of 9.2-9.5 is checked at its own version.
                         Some(Context::new(t).with_version(MAX_PTX_VERSION.max(t.min_ptx_version())))
                     } else {
                         Some(Context::new(t).with_version(v))

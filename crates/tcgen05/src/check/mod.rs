@@ -204,8 +204,8 @@ pub const RULES: [RuleRow; 19] = [
         id: "check.version_above_model",
         severity: Severity::Warning,
         source: Source::PtxSection("9.7.16"),
-        message: "PTX ISA {} is above 9.5, the newest version this crate reads; the instruction is checked as a 9.1 form",
-        statement: "The module's PTX ISA version is one this crate reads (up to 9.5); its tcgen05 forms are checked as 9.1's.",
+        message: "PTX ISA {} is above 9.5, the newest version this crate reads; the instruction is checked as a 9.5 form",
+        statement: "The module's PTX ISA version is one this crate reads (up to 9.5, as ptxas 13.5); above it, its tcgen05 forms are checked as 9.5's.",
     },
     RuleRow {
         rule: CheckRule::SwizzleForMajor,
@@ -539,6 +539,9 @@ pub struct Report<'a> {
     pub target: Option<Target>,
     /// The target as written in `.target` (or the override's name).
     pub target_name: Option<&'a str>,
+    /// The module's `.version` (major * 10 + minor), `None` without one: findings cite their
+    /// sources in that manual's numbering ([`crate::diagnostic::Source::cite`]).
+    pub version: Option<u8>,
     /// Every tcgen05 instruction, in order.
     pub instructions: Vec<InstructionReport<'a>>,
     /// What the reader skipped.

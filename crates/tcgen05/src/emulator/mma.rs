@@ -224,8 +224,7 @@ pub struct MmaDone {
 /// The data-path scale vector of a block-scaled form.
 fn sf_vec(kind: Kind, vec: ScaleVec) -> SfVec {
     match vec {
-        ScaleVec::X1 => SfVec::X1,
-        ScaleVec::X2 => SfVec::X2,
+        v @ (ScaleVec::X1 | ScaleVec::X2 | ScaleVec::X3 | ScaleVec::X6) => v,
         ScaleVec::X4 | ScaleVec::Block16 => SfVec::X4,
         ScaleVec::Default | ScaleVec::Block32 => {
             if kind == Kind::Mxf8f6f4 {

@@ -111,8 +111,9 @@
 //! with `.cta_group::2` and M = 128, with `.ws` and M = 32 or 64, and with a sparsity selector
 //! other than 0 (their metadata layouts are drawn only as pictures); `scale-input-d` where the
 //! scaled C is inexact (the rounding is unmeasured); and the `sm_103a` K = 96 forms (the
-//! placement of their 3 or 6 scale factors per row is drawn only as pictures, and no
-//! measurement or simulator covers their arithmetic).
+//! placement of their 3 or 6 scale factors per row is ruling T3 of `docs/rules.md`, which
+//! [`crate::data_path::SfLayout`] gives, but no text, measurement or simulator covers their
+//! arithmetic).
 //!
 //! # Example
 //! ```

@@ -623,4 +623,59 @@ mod tests {
             assert_eq!(r.path.element.map(|e| e.k_block), Some(r.mma as u32));
         }
     }
+
+    /// K = 96 (`sm_103a`, rules.md T3) as CUTLASS 4.2.0's `sm103_blockscaled_mma_warpspecialized`
+    /// feeds it: M = 256 with `.cta_group::2`, a K tile of 384 in four MMAs, the 128 x 4 tiles
+    /// of each CTA's 128 rows copied one by one and each moved by one `.32x128b.warpx4` cp to
+    /// 4 columns further (the Sm103 atom `((8,4,4),(V,4)) : ((16,128,4),(0,1))` is the Sm100
+    /// blocked atom written in three row modes), and MMA `t` given the address of byte `3t`
+    /// (`.block32`) or `6t` (`.block16`): column `4 (c t / 4)`, SF_ID `c t % 4`. Every row and
+    /// K block of every MMA reads the scale factor the user meant.
+    #[test]
+    fn k96_mainloop_reads_the_intended_scale_factors() {
+        for (vec, c) in [(ScaleVec::X3, 3u32), (ScaleVec::X6, 6u32)] {
+            let kbs = 4 * c;
+            let tiles = kbs / 4;
+            let mut copies = Vec::new();
+            let mut cps = Vec::new();
+            for cta in 0..2 {
+                for j in 0..tiles {
+                    copies.push(tile_copy(cta, cta * tiles + j, 0x8000 + 0x200 * j));
+                }
+            }
+            for j in 0..tiles {
+                cps.push(cp(
+                    2,
+                    CpShape::S32x128b,
+                    CpMulticast::Warpx4,
+                    0x8000 + 0x200 * j,
+                    4 * j,
+                ));
+            }
+            let mmas: Vec<SfMma> = (0..4)
+                .map(|t| SfMma {
+                    layout: SfLayout::try_new(DataPathLayout::A, SfOperand::A, vec, 256, c * t % 4)
+                        .unwrap(),
+                    taddr: TmemAddress::new(0, 4 * (c * t / 4)),
+                    batch: 0,
+                    row_start: 0,
+                    k_block_start: c * t,
+                })
+                .collect();
+            let chain = SfChain {
+                global: blocked(256, kbs),
+                copies,
+                cps,
+                mmas,
+            };
+            // 4 MMAs x 256 rows x c K blocks x 4 lane copies.
+            assert_eq!(
+                check_chain(&chain).unwrap(),
+                ChainAgreement::Agree {
+                    reads: u64::from(4 * 256 * c * 4)
+                },
+                "{vec:?}"
+            );
+        }
+    }
 }

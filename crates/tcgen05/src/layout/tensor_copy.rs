@@ -25,6 +25,15 @@
 //! 128-byte line also without swizzling. The absolute-address XOR and the mid-pattern start at a
 //! destination off the repeat boundary were confirmed there too.
 //!
+//! The tensor map's 96-byte mode ([`TmaSwizzle::B96`], PTX ISA 8.8 and later, 5.5.7; Blackwell
+//! only) is read from the text alone and **unproven on hardware** (the H100 has no such mode):
+//! its table of 16-byte cells is the 32-byte mode's (chunk pairs swapped on odd 128-byte
+//! lines: `1 0 3 2 5 4 7 6`), its pattern starts on a 256-byte boundary with base offset
+//! `(dst / 128) % 2` as the 32-byte mode's does, and its span is 96 bytes: the inner box
+//! extent is at most 96 bytes ("Box-Size\[0\] must be less than or equal to 96B", the
+//! `cp.async.bulk.tensor` restrictions) and, as the measured modes pad rows to their span,
+//! rows are taken 96 bytes apart (a reading: the text draws the layout only in Figure 31).
+//!
 //! [`agreement`] then says whether every element an MMA reads through its descriptor sits where
 //! the copy put the element the user meant (row `mn`, column `k`), and if not, names the first
 //! element (row-major) that differs.
@@ -81,6 +90,61 @@ pub struct TensorCopyBox {
     pub origin_inner: u32,
     /// Tile index of the box's first row (M/N for a K-major operand, K otherwise).
     pub origin_outer: u32,
+    /// The tensor map's 96-byte mode: `swizzle` is then [`Swizzle::B32`] (the text's table of
+    /// that mode) and the span 96 bytes ([`TensorCopyBox::tma_swizzle`]).
+    span_96b: bool,
+}
+
+/// A tensor map's swizzling mode (PTX ISA 5.5.7, `.swizzle_mode` of `tensormap.replace`): one
+/// the shared memory descriptor also has (Table 40), or the 96-byte mode it lacks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub enum TmaSwizzle {
+    /// A mode of Table 40 ([`Swizzle::B128Base32B`]: 128-byte with 32-byte atomicity).
+    Mode(Swizzle),
+    /// 96-byte swizzling (PTX ISA 8.8; `.swizzle_mode` 4 of `tensormap.replace`): the 32-byte
+    /// mode's pattern over 96-byte rows. Read from the text, unproven on hardware.
+    B96,
+}
+
+impl TmaSwizzle {
+    /// The name: [`Swizzle::name`], or `"96B"`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            TmaSwizzle::Mode(s) => s.name(),
+            TmaSwizzle::B96 => "96B",
+        }
+    }
+
+    /// Parses a name as [`TmaSwizzle::name`] gives it.
+    #[must_use]
+    pub const fn from_name(name: &str) -> Option<TmaSwizzle> {
+        if let Some(s) = Swizzle::from_name(name) {
+            return Some(TmaSwizzle::Mode(s));
+        }
+        let b = name.as_bytes();
+        if b.len() == 3 && b[0] == b'9' && b[1] == b'6' && b[2] == b'B' {
+            Some(TmaSwizzle::B96)
+        } else {
+            None
+        }
+    }
+
+    /// Bytes the mode spans: the inner box extent's limit and, when swizzled, the row pitch.
+    #[must_use]
+    pub const fn span_bytes(self) -> u32 {
+        match self {
+            TmaSwizzle::Mode(s) => s.width_bytes(),
+            TmaSwizzle::B96 => 96,
+        }
+    }
+
+    /// True for modes no Blackwell has confirmed here and no Hopper has (the 96-byte mode).
+    #[must_use]
+    pub const fn unproven_on_hardware(self) -> bool {
+        matches!(self, TmaSwizzle::B96)
+    }
 }
 
 /// A problem with a tensor-copy box, or with checking an MMA against it; its field, source and
@@ -360,6 +424,36 @@ impl TensorCopyBox {
             destination,
             origin_inner: 0,
             origin_outer: 0,
+            span_96b: false,
+        }
+    }
+
+    /// A box at tile origin (0, 0) copied through a tensor map with swizzling mode `mode`
+    /// (the 96-byte mode included).
+    #[must_use]
+    pub const fn with_tma_swizzle(
+        mode: TmaSwizzle,
+        storage: ElementStorage,
+        inner: u32,
+        outer: u32,
+        destination: u32,
+    ) -> TensorCopyBox {
+        match mode {
+            TmaSwizzle::Mode(s) => TensorCopyBox::new(s, storage, inner, outer, destination),
+            TmaSwizzle::B96 => TensorCopyBox {
+                span_96b: true,
+                ..TensorCopyBox::new(Swizzle::B32, storage, inner, outer, destination)
+            },
+        }
+    }
+
+    /// The tensor map's mode: [`TmaSwizzle::B96`] for a box made so, else `swizzle`.
+    #[must_use]
+    pub const fn tma_swizzle(&self) -> TmaSwizzle {
+        if self.span_96b {
+            TmaSwizzle::B96
+        } else {
+            TmaSwizzle::Mode(self.swizzle)
         }
     }
 
@@ -378,7 +472,7 @@ impl TensorCopyBox {
     #[must_use]
     pub const fn pitch(&self) -> u64 {
         if self.swizzle.is_swizzled() {
-            return self.swizzle.width_bytes() as u64;
+            return self.tma_swizzle().span_bytes() as u64;
         }
         self.inner_bytes()
     }
@@ -408,7 +502,7 @@ impl TensorCopyBox {
                 value: self.outer,
             });
         }
-        let span = self.swizzle.width_bytes();
+        let span = self.tma_swizzle().span_bytes();
         if self.swizzle.is_swizzled() && self.inner_bytes() > span as u64 {
             d.push(TensorCopyError::InnerWiderThanSwizzle {
                 bytes: self.inner_bytes(),
@@ -750,6 +844,57 @@ mod tests {
         // A destination one line into the pattern starts mid-pattern (absolute address bits).
         let c = TensorCopyBox::new(Swizzle::B128, b8, 128, 8, 0x480);
         assert_eq!(c.address(0, 0).expect("in").address, 0x480 + 16);
+    }
+
+    /// The 96-byte mode from PTX ISA 5.5.7's text alone (unproven on hardware): its table of
+    /// 16-byte cells (`0 1 2 3 4 5 6 7` / `1 0 3 2 5 4 7 6`, repeating) over rows 96 bytes
+    /// apart, the cell index XORed with bit 0 of the absolute 128-byte line; the inner extent
+    /// at most 96 bytes ("Box-Size[0] must be less than or equal to 96B").
+    #[test]
+    fn swizzle_96b_follows_the_text_table() {
+        let b8 = ElementStorage::of(ElementType::U8, None).expect("u8");
+        // Row 1 of the text's table: the cell each position of an odd line holds.
+        let table = [[0u64, 1, 2, 3, 4, 5, 6, 7], [1, 0, 3, 2, 5, 4, 7, 6]];
+        let mut checked = 0;
+        for dst in [0u32, 0x100, 0x480, 0x1000, 0x1380] {
+            for inner in [16u32, 48, 96] {
+                let c = TensorCopyBox::with_tma_swizzle(TmaSwizzle::B96, b8, inner, 16, dst);
+                assert!(c.validate().is_empty(), "{dst:#x} {inner}");
+                assert_eq!(c.tma_swizzle(), TmaSwizzle::B96);
+                for o in 0..16u32 {
+                    for i in 0..inner {
+                        let linear = u64::from(dst) + 96 * u64::from(o) + u64::from(i);
+                        let line = linear / 128;
+                        let cell = linear / 16 % 8;
+                        // The position where cell `cell` of this line lands.
+                        let pos = table[(line % 2) as usize]
+                            .iter()
+                            .position(|&x| x == cell)
+                            .expect("every cell is in the table")
+                            as u64;
+                        let want = line * 128 + pos * 16 + linear % 16;
+                        let got = c.address(i, o).expect("in the box").address;
+                        assert_eq!(u64::from(got), want, "dst {dst:#x} row {o} byte {i}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, 5 * 16 * (16 + 48 + 96));
+        let wide = TensorCopyBox::with_tma_swizzle(TmaSwizzle::B96, b8, 112, 4, 0);
+        assert_eq!(
+            wide.validate().get(0),
+            Some(TensorCopyError::InnerWiderThanSwizzle {
+                bytes: 112,
+                span: 96
+            })
+        );
+        assert_eq!(TmaSwizzle::from_name("96B"), Some(TmaSwizzle::B96));
+        assert_eq!(
+            TmaSwizzle::from_name("32B"),
+            Some(TmaSwizzle::Mode(Swizzle::B32))
+        );
+        assert!(TmaSwizzle::B96.unproven_on_hardware());
     }
 
     /// The H100's answers (`hw/results/tma-h100.txt`): rows of a swizzled box narrower

@@ -502,6 +502,13 @@ pub enum ScaleVec {
     Block16,
     /// `.block32` (all three): 32 elements of K share a scale.
     Block32,
+    /// `.block32` with K = 96 (`mxf4`, `mxf4nvf4`; `sm_103a`): three per row, "semantically
+    /// equivalent to scale_vec::3X" (PTX ISA 9.7.16.10.7.2.4, Table 54). Not a qualifier: the
+    /// size [`ScaleVec::resolve_k96`] gives; the placement is ruling T3 of `docs/rules.md`.
+    X3,
+    /// `.block16` with K = 96 (`mxf4nvf4`; `sm_103a`): six per row, "semantically equivalent to
+    /// scale_vec::6X" (PTX ISA 9.7.16.10.7.2.5, Table 54). Not a qualifier, like [`ScaleVec::X3`].
+    X6,
 }
 
 impl ScaleVec {
@@ -525,6 +532,8 @@ impl ScaleVec {
             ScaleVec::X4 => ".scale_vec::4X",
             ScaleVec::Block16 => ".block16",
             ScaleVec::Block32 => ".block32",
+            ScaleVec::X3 => ".scale_vec::3X",
+            ScaleVec::X6 => ".scale_vec::6X",
         }
     }
 
@@ -568,7 +577,7 @@ impl ScaleVec {
         }
         Some(match self {
             ScaleVec::X4 | ScaleVec::Block16 => ScaleVec::X4,
-            ScaleVec::X1 | ScaleVec::X2 => self,
+            ScaleVec::X1 | ScaleVec::X2 | ScaleVec::X3 | ScaleVec::X6 => self,
             ScaleVec::Default | ScaleVec::Block32 => {
                 if matches!(kind, Kind::Mxf8f6f4) {
                     ScaleVec::X1
@@ -577,6 +586,29 @@ impl ScaleVec {
                 }
             }
         })
+    }
+
+    /// The vector size this qualifier means with `kind` at K = 96 (Table 54): `.block32` (and no
+    /// qualifier, `.block32`'s meaning for `mxf4`) is [`ScaleVec::X3`], `.block16`
+    /// [`ScaleVec::X6`]; `None` for `mxf8f6f4` (no K = 96 row) and for `.scale_vec::2X` and
+    /// `::4X`, whose K = 96 placement the text does not give.
+    #[must_use]
+    pub const fn resolve_k96(self, kind: Kind) -> Option<ScaleVec> {
+        if !self.allowed_for(kind) || matches!(kind, Kind::Mxf8f6f4) {
+            return None;
+        }
+        match self {
+            ScaleVec::Default | ScaleVec::Block32 => Some(ScaleVec::X3),
+            ScaleVec::Block16 => Some(ScaleVec::X6),
+            _ => None,
+        }
+    }
+
+    /// True for the K = 96 sizes [`ScaleVec::X3`] and [`ScaleVec::X6`], whose scale factors
+    /// continue past the 32-bit cell (ruling T3).
+    #[must_use]
+    pub const fn is_k96(self) -> bool {
+        matches!(self, ScaleVec::X3 | ScaleVec::X6)
     }
 
     /// Scale factors per row (per MMA): 1 for 1X, 2 for 2X, 4 for 4X and `.block16`; 0 for
@@ -588,6 +620,8 @@ impl ScaleVec {
             ScaleVec::X1 => 1,
             ScaleVec::X2 => 2,
             ScaleVec::X4 | ScaleVec::Block16 => 4,
+            ScaleVec::X3 => 3,
+            ScaleVec::X6 => 6,
             ScaleVec::Default | ScaleVec::Block32 => 0,
         }
     }
@@ -598,8 +632,10 @@ impl ScaleVec {
     #[must_use]
     pub const fn id_ok(self, id: u32) -> bool {
         match self {
-            ScaleVec::X1 => id <= 3,
-            ScaleVec::X2 => id == 0 || id == 2,
+            // K = 96: the text draws SFA_ID 00-11 for 3X (Figures 234-237) and 00, 10 for 6X
+            // (Figures 238-239).
+            ScaleVec::X1 | ScaleVec::X3 => id <= 3,
+            ScaleVec::X2 | ScaleVec::X6 => id == 0 || id == 2,
             ScaleVec::X4 | ScaleVec::Block16 => id == 0,
             ScaleVec::Default | ScaleVec::Block32 => false,
         }

@@ -22,6 +22,7 @@
 //! | e2m1 | 4 | 2/1 | 0 | none |
 //! | ue8m0 | 8 | 8/0, unsigned | -127 | 0xFF = NaN; no zero (code 0 is 2^-127) |
 //! | ue4m3 | 8 | 4/3, unsigned | -6 | 0x7F = NaN; bit 7 must be 0 (PTX); see [`DecodeError`] |
+//! | ue5m3 | 8 | 5/3, unsigned | -14 | 0xFF = NaN; no Inf (PTX ISA 9.4; bias 15, rules.md D7). No MMA form of the numerics table takes it yet (its arithmetic is unmeasured) |
 //! | s8, u8, s32 | 8, 8, 32 | integers | - | - |
 
 use core::fmt;
@@ -52,6 +53,10 @@ pub enum Format {
     Ue8m0,
     /// Unsigned E4M3 scale factor.
     Ue4m3,
+    /// Unsigned E5M3 scale factor (PTX ISA 9.4; `sm_107f` family): 8 bits, 5 exponent and 3
+    /// fraction bits, no sign, no infinity, 0xFF the only NaN; bias 15, the one under which the
+    /// text's smallest value 2^-17 (code 0x01) and largest 114688 (0xFE) hold.
+    Ue5m3,
     /// Signed 8-bit integer.
     S8,
     /// Unsigned 8-bit integer.
@@ -146,7 +151,7 @@ impl core::error::Error for DecodeError {}
 
 impl Format {
     /// Every format, in the order of the module table.
-    pub const ALL: [Format; 14] = [
+    pub const ALL: [Format; 15] = [
         Format::F32,
         Format::Tf32,
         Format::F16,
@@ -158,6 +163,7 @@ impl Format {
         Format::E2m1,
         Format::Ue8m0,
         Format::Ue4m3,
+        Format::Ue5m3,
         Format::S8,
         Format::U8,
         Format::S32,
@@ -178,6 +184,7 @@ impl Format {
             Format::E2m1 => "e2m1",
             Format::Ue8m0 => "ue8m0",
             Format::Ue4m3 => "ue4m3",
+            Format::Ue5m3 => "ue5m3",
             Format::S8 => "s8",
             Format::U8 => "u8",
             Format::S32 => "s32",
@@ -200,6 +207,7 @@ impl Format {
             | Format::E5m2
             | Format::Ue8m0
             | Format::Ue4m3
+            | Format::Ue5m3
             | Format::S8
             | Format::U8 => 8,
             Format::E3m2 | Format::E2m3 => 6,
@@ -227,6 +235,7 @@ impl Format {
             Format::E2m1 => (2, 1, 1, true, Specials::None),
             Format::Ue8m0 => (8, 0, 127, false, Specials::E8m0),
             Format::Ue4m3 => (4, 3, 7, false, Specials::NanOnly),
+            Format::Ue5m3 => (5, 3, 15, false, Specials::NanOnly),
             Format::S8 | Format::U8 | Format::S32 => return None,
         })
     }

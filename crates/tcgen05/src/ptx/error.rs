@@ -178,8 +178,8 @@ pub enum PtxRule {
     /// `immHalfSplitoff` of 512 or more columns points outside Tensor Memory (rules.md
     /// R24). The value is the offset.
     OffsetOutOfRange,
-    /// `tcgen05.ld.red` exists on `sm_103a`, `sm_103f`, `sm_110a`, `sm_110f` only (PTX ISA
-    /// 9.7.16.8.3 target notes).
+    /// `tcgen05.ld.red` exists on `sm_103a`, `sm_103f`, `sm_107a`, `sm_107f`, `sm_110a`,
+    /// `sm_110f` only (PTX ISA 9.7.16.8.3 target notes; PTX ISA 9.4 Table 72).
     RedNotOnTarget,
     /// `tcgen05.ld.red` takes only `.32x32b` and `.16x32bx2` (PTX ISA 9.7.16.8.3).
     RedShape,
@@ -200,8 +200,10 @@ pub enum PtxRule {
     /// `tcgen05.ld.red` 8.8, `sm_110*` 9.0; PTX ISA 9.7.16 target notes). The value is the
     /// version given (major * 10 + minor).
     VersionTooLow,
-    /// The PTX ISA version is above 9.1, the version whose instruction forms this module
-    /// implements (later versions add and change tcgen05 forms). The value is the version given.
+    /// The PTX ISA version is above 9.5, the newest ptxas 13.5 reads ("Unsupported .version
+    /// 9.6; current version is '9.5'"); the forms this module writes are certified by ptxas at
+    /// every version from their lowest to 9.5 (`conformance/ptxas`). The value is the version
+    /// given.
     VersionTooHigh,
 }
 
@@ -436,7 +438,7 @@ pub(crate) const PTX_RULES: [PtxRow; PTX_RULE_COUNT] = {
         ours(R::OffsetOutOfRange, "ptx.offset_out_of_range", "offset", Source::Decision(24),
             "immHalfSplitoff stays inside Tensor Memory's 512 columns."),
         both(R::RedNotOnTarget, "ptx.red_not_on_target", "target", S_LD,
-            "tcgen05.ld.red exists on sm_103a, sm_103f, sm_110a and sm_110f only."),
+            "tcgen05.ld.red exists on sm_103a/f, sm_107a/f, sm_110a and sm_110f only."),
         both(R::RedShape, "ptx.red_shape", "shape", S_LD,
             "tcgen05.ld.red takes only .32x32b and .16x32bx2."),
         both(R::RedNum, "ptx.red_num", "num", S_LD, "tcgen05.ld.red takes .num .x2 or more."),
@@ -449,8 +451,8 @@ pub(crate) const PTX_RULES: [PtxRow; PTX_RULE_COUNT] = {
             "All tcgen05 instructions of a kernel use the same .cta_group."),
         both(R::VersionTooLow, "ptx.version_too_low", "version", S_TARGETS,
             "The PTX ISA version is at least the one the target and every feature used need."),
-        ours(R::VersionTooHigh, "ptx.version_too_high", "version", S_TARGETS,
-            "The PTX ISA version is at most 9.1, the version whose tcgen05 forms this crate implements."),
+        both(R::VersionTooHigh, "ptx.version_too_high", "version", S_TARGETS,
+            "The PTX ISA version is at most 9.5, the newest ptxas 13.5 reads."),
     ]
 };
 
@@ -701,7 +703,7 @@ impl fmt::Display for PtxError {
             ),
             PtxRule::RedNotOnTarget => write!(
                 f,
-                "tcgen05.ld.red is not available on {name} (only sm_103a, sm_103f, sm_110a, sm_110f)"
+                "tcgen05.ld.red is not available on {name} (only sm_103a, sm_103f, sm_107a, sm_107f, sm_110a, sm_110f)"
             ),
             PtxRule::RedShape => write!(
                 f,
@@ -725,7 +727,7 @@ impl fmt::Display for PtxError {
             PtxRule::VersionTooHigh => {
                 f.write_str("PTX ISA version ")?;
                 version_text(f, value)?;
-                f.write_str(" is above 9.1, the version whose tcgen05 forms this crate implements")
+                f.write_str(" is above 9.5, the newest PTX ISA version (ptxas 13.5 reads no later one)")
             }
         }
     }

@@ -496,14 +496,28 @@ impl Diagnostic for IdescError {
     }
 }
 
+/// The bit that PTX ISA 9.4 adds to the scale format of `.kind::mxf4nvf4` (bits 23-24, code 2
+/// UE5M3, `sm_107f` family), reserved in Table 44 of the targets before.
+const UE5M3_BIT: u8 = 24;
+
 impl fmt::Display for IdescError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            IdescError::ReservedBit { bit, kind } => write!(
-                f,
-                "bit {bit} is reserved in the .kind::{kind} layout (Table {}) and must be 0",
-                table_number(kind)
-            ),
+            IdescError::ReservedBit { bit, kind } => {
+                write!(
+                    f,
+                    "bit {bit} is reserved in the .kind::{kind} layout (Table {}) and must be 0",
+                    table_number(kind)
+                )?;
+                if bit == UE5M3_BIT && matches!(kind, Kind::Mxf4nvf4) {
+                    // PTX ISA 9.4 widens the scale format to bits 23-24 on the sm_107 family.
+                    f.write_str(
+                        " (from PTX ISA 9.4, on sm_107a and sm_107f, bits 23-24 are the scale \
+                         format: 2 is UE5M3)",
+                    )?;
+                }
+                Ok(())
+            }
             IdescError::InvalidTypeCode { field, code, kind } => write!(
                 f,
                 "{} code {code} is not defined for .kind::{kind}",

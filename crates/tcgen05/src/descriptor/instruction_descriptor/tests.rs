@@ -702,3 +702,24 @@ fn a_problem_is_built_from_the_bits_it_reads() {
         }
     }
 }
+
+/// Bit 24 of `.kind::mxf4nvf4` (Table 44: reserved) is the high bit of the scale format from
+/// PTX ISA 9.4 on the sm_107 family, where bits 23-24 = 2 are UE5M3: the reserved-bit error
+/// names that meaning; other kinds' bit 24 stays plain.
+#[test]
+fn reserved_bit_24_names_the_ue5m3_scale_format() {
+    let e = IdescError::ReservedBit {
+        bit: 24,
+        kind: Kind::Mxf4nvf4,
+    }
+    .to_string();
+    assert!(
+        e.contains("bits 23-24 are the scale format: 2 is UE5M3"),
+        "{e}"
+    );
+    assert!(e.contains("sm_107a and sm_107f"), "{e}");
+    for (bit, kind) in [(24, Kind::Mxf4), (24, Kind::Mxf8f6f4), (25, Kind::Mxf4nvf4)] {
+        let e = IdescError::ReservedBit { bit, kind }.to_string();
+        assert!(!e.contains("UE5M3"), "{kind:?} bit {bit}: {e}");
+    }
+}

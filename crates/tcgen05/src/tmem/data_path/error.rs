@@ -160,6 +160,13 @@ pub enum DataPathError {
         /// The layout.
         layout: DataPathLayout,
     },
+    /// The K = 96 scale factors (3X, 6X) of scale_B in layout B (M = 128, `.cta_group::2`):
+    /// PTX ISA 9.7.16.10.7.3.4-5 draw scale_B only for the four-partition data path, so the
+    /// placement is undefined here and refused (rules.md T3).
+    K96Layout {
+        /// The layout.
+        layout: DataPathLayout,
+    },
 }
 
 impl DataPathError {
@@ -179,6 +186,7 @@ impl DataPathError {
             DataPathError::KTooLarge { .. } => DataPathRule::KTooLarge,
             DataPathError::NoFourBitShape { .. } => DataPathRule::NoFourBitShape,
             DataPathError::NoBlockScaling { .. } => DataPathRule::NoBlockScaling,
+            DataPathError::K96Layout { .. } => DataPathRule::K96Layout,
         }
     }
 
@@ -220,6 +228,8 @@ pub enum DataPathRule {
     NoFourBitShape,
     /// [`DataPathError::NoBlockScaling`].
     NoBlockScaling,
+    /// [`DataPathError::K96Layout`].
+    K96Layout,
 }
 
 impl DataPathRule {
@@ -256,7 +266,7 @@ const fn rule(
 
 /// Every rule of the data-path layouts and the scale-factor placement, with the field it
 /// concerns, indexed by [`DataPathRule`].
-pub(crate) const DATA_PATH_RULES: [(DataPathField, Rule); 12] = {
+pub(crate) const DATA_PATH_RULES: [(DataPathField, Rule); 13] = {
     use DataPathField as F;
     const LAYOUTS: Source = Source::PtxSection("9.7.16.10.5");
     [
@@ -284,6 +294,8 @@ pub(crate) const DATA_PATH_RULES: [(DataPathField, Rule); 12] = {
             "4-bit A has M = 128 or 256 and no .ws."),
         rule(F::M, "data_path.no_block_scaling", Source::PtxTable(39),
             "Block-scaled MMAs use only layouts A, B and D."),
+        rule(F::M, "data_path.k96_layout", Source::PtxSection("9.7.16.10.7.3.4"),
+            "K = 96 scale factors (3X, 6X) of scale_B are placed only in the four-partition layouts A and D."),
     ]
 };
 
@@ -334,8 +346,8 @@ impl fmt::Display for DataPathError {
                 f,
                 "scale-factor ID {id} is not allowed with {vec} (allowed: {})",
                 match vec {
-                    ScaleVec::X1 => "0-3",
-                    ScaleVec::X2 => "0 or 2",
+                    ScaleVec::X1 | ScaleVec::X3 => "0-3",
+                    ScaleVec::X2 | ScaleVec::X6 => "0 or 2",
                     ScaleVec::X4 | ScaleVec::Block16 => "0",
                     ScaleVec::Default | ScaleVec::Block32 => "none before the kind resolves it",
                 }
@@ -379,6 +391,12 @@ impl fmt::Display for DataPathError {
                 f,
                 "layout {layout} has no block scaling: block-scaled MMAs have M = 128 or 256"
             ),
+            DataPathError::K96Layout { layout } => write!(
+                f,
+                "the K = 96 scale factors of scale_B have no placement in layout {layout}: PTX ISA \
+                 9.7.16.10.7.3.4-5 draw them only for the four-partition layouts A and D \
+                 (rules.md T3)"
+            ),
         }
     }
 }
@@ -399,7 +417,9 @@ impl Diagnostic for DataPathError {
             DataPathError::SfId { id, .. } => id as u64,
             DataPathError::ScaleVecOfKind { vec } => vec.count() as u64,
             DataPathError::KBlockOutOfRange { k_block, .. } => k_block as u64,
-            DataPathError::NoBlockScaling { layout } => layout.m() as u64,
+            DataPathError::NoBlockScaling { layout } | DataPathError::K96Layout { layout } => {
+                layout.m() as u64
+            }
             DataPathError::KTooLarge { k, .. } => k as u64,
             DataPathError::NoFourBitShape { .. } => 4,
         }

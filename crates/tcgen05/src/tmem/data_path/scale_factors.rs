@@ -60,6 +60,10 @@ impl SfCell {
 ///   (ruling T1 of `conformance/DIFFERENCES.md`, as CUTLASS's `ScaleFactorDuplicated2by2`).
 /// - K block `s` of the row is byte `SF_ID + s` of the cell: SF_ID selects the 1-byte (1X) or
 ///   2-byte (2X) sub-column; 4X fills the cell.
+/// - K = 96 (3X for `.block32`, 6X for `.block16`; 9.7.16.10.7.2.4-5 and 3.4-5, Figures
+///   234-239 and 243-258): byte `b = SF_ID + s` counts on past the cell, byte `b % 4` of the
+///   cell `b / 4` groups further, a group being the columns one byte of every row needs, 4 per
+///   128 rows or columns (ruling T3 of `docs/rules.md`). Layout B's scale_B is refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct SfLayout {
@@ -98,6 +102,9 @@ impl SfLayout {
             d.push(DataPathError::ScaleVecOfKind { vec });
         } else if !vec.id_ok(sf_id) {
             d.push(DataPathError::SfId { vec, id: sf_id });
+        }
+        if vec.is_k96() && matches!(operand, SfOperand::B) && matches!(layout, DataPathLayout::B) {
+            d.push(DataPathError::K96Layout { layout });
         }
         d
     }
@@ -155,12 +162,26 @@ impl SfLayout {
         self.layout
     }
 
-    /// Columns used from the scale-factor address.
+    /// Columns used from the scale-factor address (for K = 96, every group the bytes
+    /// `SF_ID .. SF_ID + count` reach).
     #[must_use]
     pub const fn columns(&self) -> u32 {
+        if self.vec.is_k96() {
+            let last = self.sf_id + self.vec.count() - 1;
+            return self.group_columns() * (last / 4 + 1);
+        }
         let per = self.per_cta();
         let per = if self.two_by_two() { per / 2 } else { per };
         per.div_ceil(32)
+    }
+
+    /// K = 96 (ruling T3): the columns between one byte of a row's scale factors and the byte
+    /// four further, 4 for each 128 rows of A in a CTA or columns of B (CUTLASS 4.2.0 pads N
+    /// to a multiple of 128, `round_up(N, 128)` in its `SM103` traits, and the text draws
+    /// N <= 128 and N > 128 apart).
+    #[must_use]
+    pub const fn group_columns(&self) -> u32 {
+        4 * self.per_cta().div_ceil(128)
     }
 
     const fn two_by_two(&self) -> bool {
@@ -213,13 +234,19 @@ impl SfLayout {
             }
             (4, i / 32)
         };
+        let b = self.sf_id + k_block;
+        let (column, byte) = if self.vec.is_k96() {
+            (column + (b / 4) * self.group_columns(), b % 4)
+        } else {
+            (column, b)
+        };
         Ok(SfCell {
             cta,
             both_ctas: both,
             lanes,
             copies,
             column,
-            byte: self.sf_id + k_block,
+            byte,
         })
     }
 }

@@ -109,6 +109,14 @@ fn every_data_path_rule_has_one_row_that_says_what_the_rule_said() {
                 e,
             ),
             (
+                DataPathError::K96Layout {
+                    layout: DataPathLayout::B,
+                },
+                "m",
+                sec("9.7.16.10.7.3.4"),
+                e,
+            ),
+            (
                 DataPathError::NoBlockScaling {
                     layout: DataPathLayout::E,
                 },
@@ -370,4 +378,75 @@ fn scale_factors() {
             .field(),
         "sf_id"
     );
+}
+
+/// K = 96 (ruling T3), against CUTLASS 4.2.0's sm_103 mainloop written out here: its scale
+/// factors of a row sit one a byte in Tensor Memory byte order (`tmem_sf_frg`: a row's byte
+/// `j` is byte `j % 4` of column `i / 32 + (j / 4) * (R / 32)`, `R` being the rows of A in a
+/// CTA or N rounded up to 128), and its MMA `t` passes the address of byte `t * c` (`c` = 3
+/// for `.block32`, 6 for `.block16`; `sf_stride` of `sm103_blockscaled_mma_warpspecialized`),
+/// whose byte is the SF_ID and whose column the address.
+#[test]
+fn k96_placement_follows_the_byte_order_of_cutlass_sm103() {
+    let cases = [
+        (DataPathLayout::A, SfOperand::A, 256, 128),
+        (DataPathLayout::A, SfOperand::B, 256, 64),
+        (DataPathLayout::A, SfOperand::B, 256, 128),
+        (DataPathLayout::A, SfOperand::B, 256, 256),
+        (DataPathLayout::A, SfOperand::B, 256, 176),
+        (DataPathLayout::D, SfOperand::A, 128, 128),
+    ];
+    let mut checked = 0u32;
+    for (layout, op, m, n) in cases {
+        for (vec, c) in [(ScaleVec::X3, 3u32), (ScaleVec::X6, 6u32)] {
+            let rows = match op {
+                SfOperand::A => m / layout.ctas(),
+                SfOperand::B => n,
+            };
+            let padded = rows.div_ceil(128) * 128;
+            // Eight MMAs cover 768 = 2 x 384 of K: CUTLASS's SF buffer of a 384-wide K tile.
+            for t in 0..8u32 {
+                let first = t * c;
+                let (id, base) = (first % 4, (first / 4) * (padded / 32));
+                let sl = SfLayout::try_new(layout, op, vec, n, id).unwrap();
+                for i in 0..sl.extent() {
+                    let r = i % rows;
+                    for s in 0..c {
+                        let j = first + s;
+                        let want = (r / 32 + (j / 4) * (padded / 32), j % 4);
+                        let cell = sl.locate(i, s).unwrap();
+                        assert_eq!(
+                            (base + cell.column, cell.byte),
+                            want,
+                            "{layout:?} {op:?} N {n} {vec:?} MMA {t} index {i} block {s}"
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 30_000, "{checked}");
+}
+
+/// The SF_IDs the text draws for K = 96 (Figures 234-239: 00-11 for `.block32`, 00 and 10 for
+/// `.block16`), and layout B's scale_B refused (the text draws none).
+#[test]
+fn k96_ids_and_the_undrawn_layout() {
+    for id in 0..5 {
+        let ok3 = SfLayout::try_new(DataPathLayout::A, SfOperand::A, ScaleVec::X3, 128, id).is_ok();
+        let ok6 = SfLayout::try_new(DataPathLayout::A, SfOperand::A, ScaleVec::X6, 128, id).is_ok();
+        assert_eq!(ok3, id <= 3, "3X id {id}");
+        assert_eq!(ok6, id == 0 || id == 2, "6X id {id}");
+    }
+    assert_eq!(
+        SfLayout::try_new(DataPathLayout::B, SfOperand::B, ScaleVec::X3, 128, 0),
+        Err(DataPathError::K96Layout {
+            layout: DataPathLayout::B
+        })
+    );
+    assert!(SfLayout::try_new(DataPathLayout::B, SfOperand::A, ScaleVec::X3, 128, 0).is_ok());
+    // Six scale factors from byte 2 take 2 groups: 8 columns for 128 rows.
+    let sl = SfLayout::try_new(DataPathLayout::A, SfOperand::A, ScaleVec::X6, 128, 2).unwrap();
+    assert_eq!(sl.columns(), 8);
 }
