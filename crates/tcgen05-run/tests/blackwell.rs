@@ -438,7 +438,7 @@ fn triton_corpus_equals_the_chain_of_mmas() {
     stems.sort();
     assert!(!stems.is_empty(), "no Triton kernels in {}", dir.display());
     let only = std::env::var("TCGEN05_KERNEL").ok();
-    let mut ran = 0;
+    let (mut ran, mut skipped) = (0, 0);
     for stem in &stems {
         if only.as_deref().is_some_and(|o| !stem.contains(o)) {
             continue;
@@ -450,6 +450,13 @@ fn triton_corpus_equals_the_chain_of_mmas() {
             eprintln!("run corpus: {stem}: not launchable (294,928 bytes of shared memory)");
             continue;
         }
+        if stem.contains("_nvfp4_") {
+            // Block16 with UE4M3 (or, with uint8 scales, a reserved idesc bit on sm_100a): the
+            // reference above is written for 32-element blocks with UE8M0 scales only.
+            eprintln!("run corpus: {stem}: not run (NVFP4: no block16 reference here yet)");
+            skipped += 1;
+            continue;
+        }
         let start = std::time::Instant::now();
         corpus_kernel(&dir, stem);
         ran += 1;
@@ -458,5 +465,8 @@ fn triton_corpus_equals_the_chain_of_mmas() {
             start.elapsed().as_secs_f64()
         );
     }
-    eprintln!("run corpus: {ran} Triton kernels equal to the reference");
+    eprintln!(
+        "run corpus: {ran} Triton kernels equal to the reference, {skipped} NVFP4 kernels not run"
+    );
+    assert!(ran >= 23, "only {ran} kernels ran");
 }
