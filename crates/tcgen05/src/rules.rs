@@ -264,7 +264,7 @@ fn ruling_heading(line: &'static str) -> Option<(&'static str, &'static str)> {
     let mut chars = name.chars();
     let letter = chars.next()?;
     let digits = chars.as_str();
-    if !matches!(letter, 'R' | 'E' | 'D' | 'T')
+    if !matches!(letter, 'R' | 'E' | 'D' | 'T' | 'C' | 'I')
         || digits.is_empty()
         || !digits.bytes().all(|b| b.is_ascii_digit())
     {
