@@ -2,8 +2,8 @@
 
 use super::error::{OperandName, PtxDiagnostics, PtxError, PtxRule, RenderError};
 use super::{
-    check_name, check_names, cta, scale_input_d_on, write_vector, ASource, BlockScale, Collector,
-    CollectorOp, Context, Instruction, Syntax, Value,
+    check_name, check_names, scale_input_d_on, ASource, BlockScale, Collector, CollectorOp,
+    Context, Instruction, Value,
 };
 use crate::instruction_descriptor::{IdescError, InstructionDescriptor};
 use crate::mma::ScaleVec;
@@ -451,62 +451,7 @@ impl<'a> Mma<'a> {
     /// # Errors
     /// When the writer fails.
     pub fn write_unchecked<W: fmt::Write>(&self, w: &mut W) -> fmt::Result {
-        self.write_syntax(w, Syntax::Ptx)
-    }
-
-    pub(super) fn write_syntax<W: fmt::Write>(&self, w: &mut W, syntax: Syntax) -> fmt::Result {
-        w.write_str("tcgen05.mma")?;
-        if self.ws {
-            w.write_str(".ws")?;
-        }
-        if self.sparse_metadata.is_some() {
-            w.write_str(".sp")?;
-        }
-        write!(w, "{}.kind::{}", cta(self.cta_group), self.kind.name())?;
-        if let Some(bs) = self.block_scale {
-            write!(w, ".block_scale{}", bs.vec.name())?;
-        }
-        if self.ashift {
-            w.write_str(".ashift")?;
-        }
-        match self.collector {
-            Some(Collector::A(op)) => write!(w, ".collector::a::{}", op.name())?,
-            Some(Collector::B(n, op)) => write!(w, ".collector::b{n}::{}", op.name())?,
-            None => {}
-        }
-        write!(w, " [{}], ", self.d)?;
-        match self.a {
-            ASource::Smem(r) => w.write_str(r)?,
-            ASource::Tmem(r) => write!(w, "[{r}]")?,
-        }
-        write!(w, ", {}, ", self.b)?;
-        if let Some(m) = self.sparse_metadata {
-            write!(w, "[{m}], ")?;
-        }
-        match self.idesc {
-            Value::Reg(r) => w.write_str(r)?,
-            Value::Imm(v) => write!(w, "{v:#010x}")?,
-        }
-        if let Some(bs) = self.block_scale {
-            write!(w, ", [{}], [{}]", bs.scale_a, bs.scale_b)?;
-        }
-        if let Some(regs) = self.disable_output_lane {
-            w.write_str(", ")?;
-            write_vector(w, regs, syntax)?;
-        }
-        match self.enable_input_d {
-            Value::Reg(r) => write!(w, ", {r}")?,
-            Value::Imm(b) => write!(w, ", {}", b as u8)?,
-        }
-        if let Some(s) = self.scale_input_d {
-            write!(w, ", {s}")?;
-        }
-        match self.zero_column_mask {
-            Some(Value::Reg(r)) => write!(w, ", {r}")?,
-            Some(Value::Imm(z)) => write!(w, ", {z:#x}")?,
-            None => {}
-        }
-        w.write_char(';')
+        Instruction::Mma(*self).write_unchecked(w)
     }
 
     /// Validates the form on `ctx`, then writes it.
