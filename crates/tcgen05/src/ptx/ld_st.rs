@@ -108,14 +108,10 @@ impl<'a> TmemLoad<'a> {
         self
     }
 
-    /// 8.6, or 8.8 with `.red`.
+    /// 8.6, or 8.8 with `.red`: read from the grammar ([`super::syntax::LD`]).
     #[must_use]
     pub const fn min_ptx_version(&self) -> u8 {
-        if self.red.is_some() {
-            88
-        } else {
-            86
-        }
+        Instruction::Load(*self).min_ptx_version()
     }
 
     /// Every problem of the form on `ctx`.
@@ -154,7 +150,7 @@ impl<'a> TmemLoad<'a> {
             if !ld_red_on(ctx.target) {
                 d.push(PtxError::named(PtxRule::RedNotOnTarget, ctx.target.name()));
             }
-            ctx.check_version(88, "tcgen05.ld.red", &mut d);
+            ctx.check_version(self.min_ptx_version(), "tcgen05.ld.red", &mut d);
             if !matches!(self.shape, LdStShape::S32x32b | LdStShape::S16x32bx2) {
                 d.push(PtxError::named(PtxRule::RedShape, self.shape.name()));
             }

@@ -1,6 +1,7 @@
 //! `tcgen05.mma` in all its forms (PTX ISA 9.7.16.10.9).
 
 use super::error::{OperandName, PtxDiagnostics, PtxError, PtxRule, RenderError};
+use super::syntax::{mma_slot, MMA};
 use super::{
     check_name, check_names, scale_input_d_on, ASource, BlockScale, Collector, CollectorOp,
     Context, Instruction, Value,
@@ -150,19 +151,11 @@ impl<'a> Mma<'a> {
         self
     }
 
-    /// The lowest PTX ISA version of the form: 8.6, 8.7 for `.kind::mxf4nvf4`, 8.8 for
-    /// `.block16` / `.block32`.
+    /// The lowest PTX ISA version of the form, read from its grammar ([`super::syntax::MMA`]):
+    /// 8.6, 8.7 for `.kind::mxf4nvf4`, 8.8 for `.block16` / `.block32`.
     #[must_use]
     pub const fn min_ptx_version(&self) -> u8 {
-        if let Some(bs) = self.block_scale {
-            if matches!(bs.vec, ScaleVec::Block16 | ScaleVec::Block32) {
-                return 88;
-            }
-        }
-        if matches!(self.kind, Kind::Mxf4nvf4) {
-            return 87;
-        }
-        86
+        Instruction::Mma(*self).min_ptx_version()
     }
 
     /// Every problem of the form on `ctx` (see the [module docs](crate::ptx)).
@@ -339,19 +332,16 @@ impl<'a> Mma<'a> {
         d
     }
 
+    /// The qualifier that needs [`Mma::min_ptx_version`], as messages name it.
     const fn version_feature(&self) -> &'static str {
-        if let Some(bs) = self.block_scale {
-            if matches!(bs.vec, ScaleVec::Block16) {
-                return ".block16";
-            }
-            if matches!(bs.vec, ScaleVec::Block32) {
-                return ".block32";
-            }
+        let s = Instruction::Mma(*self).spell();
+        let (_, slot, v) = MMA.min_version(&s);
+        match slot {
+            mma_slot::SCALE_VEC => ScaleVec::ALL[v as usize + 1].name(),
+            // `.kind::mxf4nvf4` is the one kind introduced after 8.6.
+            mma_slot::KIND => ".kind::mxf4nvf4",
+            _ => "tcgen05.mma",
         }
-        if matches!(self.kind, Kind::Mxf4nvf4) {
-            return ".kind::mxf4nvf4";
-        }
-        "tcgen05.mma"
     }
 
     const fn validate_immediates(&self, ctx: &Context, d: &mut PtxDiagnostics) {

@@ -500,14 +500,13 @@ impl<'a> Instruction<'a> {
         }
     }
 
-    /// The lowest PTX ISA version of the form (the target may need more: [`Context::new`]).
+    /// The lowest PTX ISA version of the form (the target may need more: [`Context::new`]): the
+    /// highest version that introduced a qualifier it spells, read from its grammar
+    /// ([`syntax`]).
     #[must_use]
     pub const fn min_ptx_version(&self) -> u8 {
-        match self {
-            Instruction::Mma(m) => m.min_ptx_version(),
-            Instruction::Load(l) => l.min_ptx_version(),
-            _ => 86,
-        }
+        let s = self.spell();
+        s.grammar.min_version(&s).0
     }
 
     /// Every problem of the form on `ctx`.
