@@ -340,6 +340,48 @@ impl<'a> Spelled<'a> {
 }
 
 impl Grammar {
+    /// Whether `s` is a sentence of the grammar: every required slot present, every slot's
+    /// companion present, and each operand present exactly where its [`When`] allows. A typed
+    /// form can hold more (a zero-column mask without `.ws`, scale-input-d with it): those
+    /// forms are written, and refused by validation, but their text reads back as another form
+    /// or none. `Err` names the slot or operand that breaks it.
+    ///
+    /// # Errors
+    /// The name of the first slot or operand out of place.
+    pub const fn conforms(&self, s: &Spelled<'_>) -> Result<(), &'static str> {
+        let mut i = 0;
+        while i < self.slots.len() {
+            let slot = &self.slots[i];
+            let here = s.quals[i].is_some();
+            if slot.required && !here {
+                return Err(slot.name);
+            }
+            if let Some(n) = slot.needs {
+                if here && s.quals[n].is_none() {
+                    return Err(slot.name);
+                }
+            }
+            i += 1;
+        }
+        let mut i = 0;
+        while i < self.operands.len() {
+            let op = &self.operands[i];
+            let here = s.operands[i].is_some();
+            let ok = match op.when {
+                When::Always => here,
+                When::Optional => true,
+                When::With(q) => here == s.quals[q].is_some(),
+                When::OptionalWith(q) => !here || s.quals[q].is_some(),
+                When::OptionalWithout(q) => !here || s.quals[q].is_none(),
+            };
+            if !ok {
+                return Err(op.name);
+            }
+            i += 1;
+        }
+        Ok(())
+    }
+
     /// The lowest PTX ISA version of a spelled form and the spelling that needs it (the first
     /// slot, the instruction, when no qualifier needs more than it).
     #[must_use]

@@ -6,7 +6,7 @@
 //! use tcgen05::ptx::{parse, Instruction};
 //! use tcgen05::ptx_reader::read;
 //!
-//! let module = read("tcgen05.ld.sync.aligned.32x32b.x2.b32 {%r1, %r2}, [%r3];");
+//! let module = read(b"tcgen05.ld.sync.aligned.32x32b.x2.b32 {%r1, %r2}, [%r3];");
 //! let ins = &module.functions[0].instructions[0];
 //! let form = parse(ins).unwrap();
 //! assert!(matches!(form.instruction(), Instruction::Load(l) if l.dst == ["%r1", "%r2"]));
@@ -15,7 +15,7 @@
 //! assert_eq!(line, "tcgen05.ld.sync.aligned.32x32b.x2.b32 {%r1,%r2}, [%r3];");
 //!
 //! // A misspelled qualifier is refused, naming it.
-//! let module = read("tcgen05.ld.sync.aligned.32x32b.x2.b23 {%r1, %r2}, [%r3];");
+//! let module = read(b"tcgen05.ld.sync.aligned.32x32b.x2.b23 {%r1, %r2}, [%r3];");
 //! let e = parse(&module.functions[0].instructions[0]).unwrap_err();
 //! assert_eq!(e.text, "b23");
 //! ```
