@@ -81,19 +81,22 @@ impl RoundTrip {
         let mut line = String::new();
         x.write_unchecked(&mut line).expect("a String never fails");
         let module = read(line.as_bytes());
-        let Some(ins) = module.functions.first().and_then(|f| f.instructions.first()) else {
+        let Some(ins) = module
+            .functions
+            .first()
+            .and_then(|f| f.instructions.first())
+        else {
             self.fail(format!("{line}: the reader found no instruction"));
             return;
         };
         let parsed = parse(ins);
         let spelled = x.spell();
-        let inside = spelled
-            .grammar
-            .conforms(&spelled)
-            .and_then(|()| match names(x).into_iter().all(is_identifier) {
+        let inside = spelled.grammar.conforms(&spelled).and_then(|()| {
+            match names(x).into_iter().all(is_identifier) {
                 true => Ok(()),
                 false => Err("operand name"),
-            });
+            }
+        });
         match (inside, parsed) {
             (Ok(()), Ok(form)) if form.instruction() == *x => self.exact += 1,
             (Ok(()), Ok(form)) => {

@@ -278,8 +278,9 @@ pub const MAX_OPERANDS: usize = 11;
 pub enum Arg<'a> {
     /// A register or variable.
     Reg(&'a str),
-    /// `[name]`.
-    Addr(&'a str),
+    /// `[name]`, `[name+offset]` or `[name-offset]`: a register or variable and a constant
+    /// byte or column offset (0 for the typed forms, which hold the name alone).
+    Addr(&'a str, i64),
     /// `{r0, r1, ...}`.
     Vector(&'a [&'a str]),
     /// An immediate.
@@ -420,7 +421,9 @@ pub fn write_spelled<W: fmt::Write>(w: &mut W, s: &Spelled<'_>, syntax: Syntax) 
         first = false;
         match a {
             Arg::Reg(r) => w.write_str(r)?,
-            Arg::Addr(r) => write!(w, "[{r}]")?,
+            Arg::Addr(r, 0) => write!(w, "[{r}]")?,
+            Arg::Addr(r, o) if o < 0 => write!(w, "[{r}-{}]", o.unsigned_abs())?,
+            Arg::Addr(r, o) => write!(w, "[{r}+{o}]")?,
             Arg::Vector(regs) => super::write_vector(w, regs, syntax)?,
             Arg::Imm(v) => match slot.imm {
                 ImmStyle::Dec => write!(w, "{v}")?,

@@ -21,15 +21,20 @@
 //! ```
 
 use ::alloc::vec::Vec;
+use core::fmt;
 
 use super::form_error::{FormError, FormRule};
-use super::grammar::{Arg, Grammar, OperandSlot, Shape, Since, Spelled, When};
+use super::grammar::{write_spelled, Arg, Grammar, OperandSlot, Shape, Since, Spelled, When};
 use super::syntax::GRAMMARS;
-use super::Instruction;
+use super::{Instruction, Syntax};
 use crate::ptx_reader::{self, Operand};
 
 /// A tcgen05 instruction read from PTX: its typed form ([`Form::instruction`]) and its
 /// grammar form ([`Form::spelled`]).
+///
+/// An address operand may carry a constant offset (Triton writes A's Tensor Memory address as
+/// `[%r835 + 8]`): the typed forms hold the register alone, so the offset is kept here
+/// ([`Form::address_offset`]) and written back by [`Form::write_unchecked`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Form<'a> {
     /// The form with its register vector left empty (it lives in `regs`).
@@ -61,6 +66,38 @@ impl<'a> Form<'a> {
             }
             other => other,
         }
+    }
+
+    /// The constant offset of address operand `operand` (the grammar's operand index) as
+    /// written: 8 for `[%r835 + 8]`; 0 for `[%r835]` and for any other operand.
+    #[must_use]
+    pub fn address_offset(&self, operand: usize) -> i64 {
+        match self.spelled.operands.get(operand) {
+            Some(Some(Arg::Addr(_, o))) => *o,
+            _ => 0,
+        }
+    }
+
+    /// True when an address operand has a nonzero offset, which [`Form::instruction`] does
+    /// not hold.
+    #[must_use]
+    pub fn has_address_offset(&self) -> bool {
+        (0..self.spelled.operands.len()).any(|i| self.address_offset(i) != 0)
+    }
+
+    /// Writes the form as read (address offsets included; one line ending in `;`), in the
+    /// grammar's spelling, without checking it.
+    ///
+    /// # Errors
+    /// When the writer fails.
+    pub fn write_unchecked<W: fmt::Write>(&self, w: &mut W) -> fmt::Result {
+        let mut s = self.spelled;
+        for a in s.operands.iter_mut().flatten() {
+            if let Arg::Vector(_) = a {
+                *a = Arg::Vector(&self.regs);
+            }
+        }
+        write_spelled(w, &s, Syntax::Ptx)
     }
 
     /// The grammar form as read (its register vector empty: see [`Form::instruction`]).
@@ -249,8 +286,8 @@ fn read_operand<'a>(
         Operand::Name(n) => Arg::Reg(n),
         Operand::Address {
             base: Some(b),
-            offset: 0,
-        } => Arg::Addr(b),
+            offset,
+        } => Arg::Addr(b, *offset),
         Operand::Imm(v) if *v <= slot.max => Arg::Imm(*v),
         Operand::Imm(_) => {
             return Err(error(

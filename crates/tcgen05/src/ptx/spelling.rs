@@ -64,12 +64,12 @@ impl<'a> Mma<'a> {
             .q(mma_slot::CTA, cta(self.cta_group))
             .q(mma_slot::KIND, index_in!(Kind::ALL, self.kind))
             .flag(mma_slot::ASHIFT, self.ashift)
-            .op(0, Arg::Addr(self.d))
+            .op(0, Arg::Addr(self.d, 0))
             .op(
                 1,
                 match self.a {
                     ASource::Smem(r) => Arg::Reg(r),
-                    ASource::Tmem(r) => Arg::Addr(r),
+                    ASource::Tmem(r) => Arg::Addr(r, 0),
                 },
             )
             .op(2, Arg::Reg(self.b))
@@ -82,14 +82,16 @@ impl<'a> Mma<'a> {
                 },
             );
         if let Some(m) = self.sparse_metadata {
-            s = s.op(3, Arg::Addr(m));
+            s = s.op(3, Arg::Addr(m, 0));
         }
         if let Some(bs) = self.block_scale {
             s = s.flag(mma_slot::BLOCK_SCALE, true);
             if !matches!(bs.vec, ScaleVec::Default) {
                 s = s.q(mma_slot::SCALE_VEC, index_in!(ScaleVec::ALL, bs.vec) - 1);
             }
-            s = s.op(5, Arg::Addr(bs.scale_a)).op(6, Arg::Addr(bs.scale_b));
+            s = s
+                .op(5, Arg::Addr(bs.scale_a, 0))
+                .op(6, Arg::Addr(bs.scale_b, 0));
         }
         if let Some(c) = self.collector {
             s = s.q(mma_slot::COLLECTOR, collector_value(c));
@@ -118,7 +120,7 @@ impl<'a> TmemLoad<'a> {
             .flag(ld_slot::PACK, self.pack)
             .q(ld_slot::TYPE, 0)
             .op(0, Arg::Vector(self.dst))
-            .op(2, Arg::Addr(self.taddr));
+            .op(2, Arg::Addr(self.taddr, 0));
         if let Some(r) = self.red {
             s = s
                 .flag(ld_slot::RED, true)
@@ -145,7 +147,7 @@ impl<'a> TmemStore<'a> {
             .q(st_slot::NUM, index_in!(Num::ALL, self.num))
             .flag(st_slot::UNPACK, self.unpack)
             .q(6, 0)
-            .op(0, Arg::Addr(self.taddr))
+            .op(0, Arg::Addr(self.taddr, 0))
             .op(2, Arg::Vector(self.src));
         if let Some(o) = self.offset {
             s = s.op(1, Arg::Imm(o as u64));
@@ -168,7 +170,7 @@ impl<'a> Instruction<'a> {
                     .q(0, 0)
                     .q(cp_slot::CTA, cta(c.cta_group))
                     .q(cp_slot::SHAPE, index_in!(CpShape::ALL, c.shape))
-                    .op(0, Arg::Addr(c.taddr))
+                    .op(0, Arg::Addr(c.taddr, 0))
                     .op(1, reg_or_imm(c.sdesc));
                 if !matches!(c.multicast, CpMulticast::None) {
                     s = s.q(cp_slot::MULTICAST, c.multicast.code() as u16 - 1);
@@ -182,7 +184,7 @@ impl<'a> Instruction<'a> {
                 .q(0, 0)
                 .q(1, cta(sh.cta_group))
                 .q(2, 0)
-                .op(0, Arg::Addr(sh.taddr)),
+                .op(0, Arg::Addr(sh.taddr, 0)),
             Instruction::Alloc(a) => Spelled::empty(&ALLOC)
                 .q(0, 0)
                 .q(1, cta(a.cta_group))
@@ -190,7 +192,7 @@ impl<'a> Instruction<'a> {
                 .q(3, 0)
                 .q(4, 0)
                 .q(5, 0)
-                .op(0, Arg::Addr(a.dst))
+                .op(0, Arg::Addr(a.dst, 0))
                 .op(1, reg_or_imm32(a.n_cols)),
             Instruction::Dealloc(a) => Spelled::empty(&DEALLOC)
                 .q(0, 0)
@@ -212,7 +214,7 @@ impl<'a> Instruction<'a> {
                     .q(2, 0)
                     .q(3, 0)
                     .q(5, 0)
-                    .op(0, Arg::Addr(c.mbar));
+                    .op(0, Arg::Addr(c.mbar, 0));
                 match c.multicast {
                     None => s,
                     Some(Value::Reg(r)) => s.flag(COMMIT_MULTICAST, true).op(1, Arg::Reg(r)),
@@ -294,7 +296,7 @@ impl<'a> Fields<'_, 'a> {
     /// A register or an address (the name either way).
     fn name(&self, i: usize) -> Result<&'a str, FormError<'a>> {
         match self.arg(i)? {
-            Arg::Reg(r) | Arg::Addr(r) => Ok(r),
+            Arg::Reg(r) | Arg::Addr(r, _) => Ok(r),
             _ => Err(self.shape_error(i)),
         }
     }
@@ -341,7 +343,7 @@ impl<'a> Fields<'_, 'a> {
     fn mma(&self) -> Result<Mma<'a>, FormError<'a>> {
         let a = match self.arg(1)? {
             Arg::Reg(r) => ASource::Smem(r),
-            Arg::Addr(r) => ASource::Tmem(r),
+            Arg::Addr(r, _) => ASource::Tmem(r),
             _ => return Err(self.shape_error(1)),
         };
         let enable_input_d = match self.value::<u64>(8)? {
