@@ -74,7 +74,7 @@ impl RoundTrip {
     /// `x`; a form outside it must not.
     pub fn check(&mut self, x: &Instruction<'_>) {
         self.seen += 1;
-        if (self.seen - 1) % self.stride.max(1) != 0 {
+        if !(self.seen - 1).is_multiple_of(self.stride.max(1)) {
             return;
         }
         self.forms += 1;
