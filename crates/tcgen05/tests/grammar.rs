@@ -138,3 +138,64 @@ fn each_grammar_rule_names_the_qualifier_or_operand() {
     let e = parse(&module.functions[0].instructions[0]).expect_err("no such instruction");
     assert_eq!((e.rule, e.text), (FormRule::UnknownInstruction, "mmma"));
 }
+
+/// The version and target that introduced a form as written, read from the grammar, against
+/// the PTX ISA's target notes and release notes (tcgen05 in 8.6 on sm_100a; `.kind::mxf4nvf4`
+/// in 8.7; `.block16` / `.block32` in 8.8 with the family targets; `tcgen05.ld.red` in 8.8 on
+/// sm_101a, now sm_110a).
+#[test]
+fn introduced_by_the_grammar() {
+    use tcgen05::ptx::parse;
+    use tcgen05::ptx_reader::read;
+    use tcgen05::Target;
+    let mma = "[d], a, b, i, [sa], [sb], p;";
+    let cases = [
+        (
+            "tcgen05.mma.cta_group::1.kind::f16 [d], a, b, i, p;".to_string(),
+            86,
+            Target::Sm100a,
+            "instruction",
+        ),
+        (
+            format!("tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.scale_vec::2X {mma}"),
+            87,
+            Target::Sm100a,
+            "kind",
+        ),
+        (
+            format!("tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16 {mma}"),
+            88,
+            Target::Sm100f,
+            "scale_vec",
+        ),
+        (
+            format!("tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.block32 {mma}"),
+            88,
+            Target::Sm100f,
+            "scale_vec",
+        ),
+        (
+            "tcgen05.ld.red.sync.aligned.32x32b.x2.min.f32 {r0, r1}, m, [t];".to_string(),
+            88,
+            Target::Sm110a,
+            "red",
+        ),
+        (
+            "tcgen05.wait::st.sync.aligned;".to_string(),
+            86,
+            Target::Sm100a,
+            "instruction",
+        ),
+    ];
+    for (line, ptx, target, slot) in cases {
+        let module = read(line.as_bytes());
+        let form = parse(&module.functions[0].instructions[0]).expect(&line);
+        let (since, name) = form.introduced();
+        assert_eq!(
+            (since.ptx, since.target, name),
+            (ptx, target, slot),
+            "{line}"
+        );
+        assert_eq!(form.instruction().min_ptx_version(), ptx, "{line}");
+    }
+}

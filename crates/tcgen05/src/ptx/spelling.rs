@@ -5,12 +5,12 @@
 use super::form_error::{FormError, FormRule};
 use super::grammar::{Arg, Grammar, Spelled};
 use super::syntax::{
-    cp_slot, ld_slot, mma_slot, st_slot, ALLOC, COMMIT, COMMIT_MULTICAST, CP, DEALLOC, FENCE, LD,
-    MMA, RELINQUISH, SHIFT, ST, WAIT,
+    collector_of_value, cp_slot, ld_slot, mma_slot, st_slot, ALLOC, COMMIT, COMMIT_MULTICAST, CP,
+    DEALLOC, FENCE, LD, MMA, RELINQUISH, SHIFT, ST, WAIT,
 };
 use super::{
-    ASource, Alloc, BlockScale, Collector, CollectorOp, Commit, Cp, CpSourceFormat, Dealloc, Fence,
-    Instruction, Mma, RedOp, RedType, Reduction, Shift, TmemLoad, TmemStore, Value, Wait,
+    ASource, Alloc, BlockScale, Collector, Commit, Cp, CpSourceFormat, Dealloc, Fence, Instruction,
+    Mma, RedOp, RedType, Reduction, Shift, TmemLoad, TmemStore, Value, Wait,
 };
 use crate::mma::{CtaGroup, Kind, ScaleVec};
 use crate::tensor_memory::{CpMulticast, CpShape, LdStShape, Num};
@@ -362,16 +362,7 @@ impl<'a> Fields<'_, 'a> {
         } else {
             None
         };
-        let collector = self.s.quals[mma_slot::COLLECTOR].map(|v| {
-            let v = usize::from(v);
-            let ops = CollectorOp::ALL;
-            if v < ops.len() {
-                Collector::A(ops[v])
-            } else {
-                let n = (v - ops.len()) / ops.len();
-                Collector::B(u8::try_from(n).unwrap_or(u8::MAX), ops[v % ops.len()])
-            }
-        });
+        let collector = self.s.quals[mma_slot::COLLECTOR].map(collector_of_value);
         Ok(Mma {
             cta_group: self.cta(mma_slot::CTA)?,
             kind: Kind::ALL[self.req(mma_slot::KIND)?],

@@ -5,7 +5,7 @@
 //! value's index in a slot is its index there.
 
 use super::grammar::{Grammar, ImmStyle, OperandSlot, Shape, Since, Slot, When};
-use super::CollectorOp;
+use super::{Collector, CollectorOp};
 use crate::mma::{Kind, ScaleVec};
 use crate::targets::Target;
 use crate::tensor_memory::{CpMulticast, CpShape, LdStShape, Num};
@@ -427,3 +427,17 @@ pub static GRAMMARS: [&Grammar; 11] = [
     &FENCE,
     &WAIT,
 ];
+
+/// The collector qualifier that value `v` of [`MMA`]'s collector slot spells: `a::op` for the
+/// first four, `bN::op` after them.
+#[must_use]
+pub(crate) fn collector_of_value(v: u16) -> Collector {
+    let v = usize::from(v);
+    let ops = CollectorOp::ALL;
+    if v < ops.len() {
+        Collector::A(ops[v])
+    } else {
+        let n = (v - ops.len()) / ops.len();
+        Collector::B(u8::try_from(n).unwrap_or(u8::MAX), ops[v % ops.len()])
+    }
+}
