@@ -199,3 +199,54 @@ fn introduced_by_the_grammar() {
         assert_eq!(form.instruction().min_ptx_version(), ptx, "{line}");
     }
 }
+
+/// A qualifier newer than the file's `.version` is refused naming the version that introduced
+/// it (from the grammar): `.block32` is PTX ISA 8.8, `tcgen05.ld.red` 8.8, `.kind::mxf4nvf4`
+/// 8.7 (PTX ISA target notes and release notes).
+#[test]
+fn too_low_a_version_names_the_version_that_introduced_the_qualifier() {
+    use tcgen05::ptx::{
+        ASource, Context, Mma, RedOp, RedType, Reduction, ScaleVec, TmemLoad, Value,
+    };
+    use tcgen05::tensor_memory::{LdStShape, Num};
+    use tcgen05::{CtaGroup, Kind, Target};
+    let mma = |kind| {
+        Mma::new(
+            CtaGroup::One,
+            kind,
+            "d",
+            ASource::Smem("a"),
+            "b",
+            Value::Reg("i"),
+            Value::Reg("p"),
+        )
+    };
+    let too_low = |d: tcgen05::ptx::PtxDiagnostics| {
+        d.iter()
+            .map(|e| e.to_string())
+            .find(|s| s.contains("too low") && !s.ends_with("sm_110a"))
+            .expect("a version error")
+    };
+    let m = mma(Kind::Mxf8f6f4).with_block_scale(ScaleVec::Block32, "sa", "sb");
+    assert_eq!(
+        too_low(m.validate(&Context::new(Target::Sm100a).with_version(87))),
+        "PTX ISA version 8.7 is too low for .block32, which PTX ISA 8.8 introduced"
+    );
+    let m = mma(Kind::Mxf4nvf4).with_block_scale(ScaleVec::X2, "sa", "sb");
+    assert_eq!(
+        too_low(m.validate(&Context::new(Target::Sm100a).with_version(86))),
+        "PTX ISA version 8.6 is too low for .kind::mxf4nvf4, which PTX ISA 8.7 introduced"
+    );
+    let regs = ["r0", "r1"];
+    let ld = TmemLoad::new(LdStShape::S32x32b, Num::X2, &regs, "t").with_red(Reduction {
+        op: RedOp::Min,
+        abs: false,
+        nan: false,
+        ty: RedType::F32,
+        redval: "m",
+    });
+    assert_eq!(
+        too_low(ld.validate(&Context::new(Target::Sm110a).with_version(87))),
+        "PTX ISA version 8.7 is too low for tcgen05.ld.red, which PTX ISA 8.8 introduced"
+    );
+}

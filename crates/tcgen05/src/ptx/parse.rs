@@ -144,7 +144,8 @@ fn error<'a>(
 /// The qualifiers must be those of the form's grammar, each once, in the grammar's order;
 /// the operands those of the form, in order, of the kinds it takes. Whether the form is legal
 /// (which kinds go with which qualifiers, operand counts against shapes, descriptor values) is
-/// not the grammar's business: [`Instruction::validate`] says so on the typed form.
+/// not the grammar's business: [`Instruction::validate`] says so on the typed form. The guard
+/// (`@%p1`) is not part of the form: it stays in `ins.guard`.
 ///
 /// # Errors
 /// The first [`FormError`]: an unknown instruction or qualifier, a qualifier twice, out of

@@ -441,3 +441,25 @@ pub(crate) fn collector_of_value(v: u16) -> Collector {
         Collector::B(u8::try_from(n).unwrap_or(u8::MAX), ops[v % ops.len()])
     }
 }
+
+/// The version and target that introduced `name`, as messages name a form or qualifier: a
+/// form (`"tcgen05.mma"`), a form and one qualifier (`"tcgen05.ld.red"`), or a qualifier with
+/// its dot (`".block32"`, `".kind::mxf4nvf4"`); `None` for anything else (a target name).
+#[must_use]
+pub fn introduced(name: &str) -> Option<Since> {
+    for g in GRAMMARS {
+        if name == g.name {
+            return Some(g.slots[0].since);
+        }
+        let qualifier = name.strip_prefix(g.name).unwrap_or(name);
+        let Some(text) = qualifier.strip_prefix('.') else {
+            continue;
+        };
+        for slot in g.slots.iter().skip(1) {
+            if let Some(v) = slot.value_of(text) {
+                return Some(slot.since_of(v));
+            }
+        }
+    }
+    None
+}
