@@ -85,7 +85,7 @@ fn each_grammar_rule_names_the_qualifier_or_operand() {
             format!("{mma} [d], a, b, i, p, q, r;"),
             FormRule::ExtraOperand,
             "operands",
-            "",
+            "q",
         ),
         (
             format!("{mma} [d], a, b;"),
@@ -99,7 +99,7 @@ fn each_grammar_rule_names_the_qualifier_or_operand() {
                 expected: tcgen05::ptx::grammar::Shape::Addr,
             },
             "d-tmem",
-            "",
+            "d",
         ),
         (
             "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [s], 4294967296;".into(),
@@ -107,7 +107,7 @@ fn each_grammar_rule_names_the_qualifier_or_operand() {
                 max: u64::from(u32::MAX),
             },
             "nCols",
-            "",
+            "4294967296",
         ),
         (
             "tcgen05.ld.sync.aligned.32x32b.x1.f32 {r}, [t];".into(),

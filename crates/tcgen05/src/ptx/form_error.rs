@@ -56,8 +56,7 @@ pub struct FormError<'a> {
     pub form: &'static str,
     /// The qualifier slot or operand position (`"kind"`, `"idesc"`).
     pub what: &'static str,
-    /// The qualifier or operand as written; the whole statement for an operand the reader
-    /// gives no text of; empty for something missing.
+    /// The qualifier or operand as written; empty for something missing.
     pub text: &'a str,
     /// The operand's index (from 0) for operand rules.
     pub operand: Option<usize>,

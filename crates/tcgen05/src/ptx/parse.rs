@@ -250,6 +250,34 @@ fn static_spelling(slot: &super::grammar::Slot, v: u16) -> &'static str {
     }
 }
 
+/// Operand `k` of `ins` as written (split at the commas outside braces and brackets, trimmed),
+/// or the whole statement where the text has no such operand.
+fn operand_text<'a>(ins: &ptx_reader::Instruction<'a>, k: usize) -> &'a str {
+    let text = ins.text;
+    let start = text.find(ins.opcode).map_or(0, |i| i + ins.opcode.len());
+    let rest = &text[start..];
+    let mut depth = 0i32;
+    let (mut from, mut index) = (0, 0);
+    for (i, c) in rest
+        .char_indices()
+        .chain(core::iter::once((rest.len(), ',')))
+    {
+        match c {
+            '{' | '[' | '(' => depth += 1,
+            '}' | ']' | ')' => depth -= 1,
+            ',' | ';' if depth == 0 => {
+                if index == k {
+                    return rest[from..i].trim();
+                }
+                index += 1;
+                from = i + 1;
+            }
+            _ => {}
+        }
+    }
+    text
+}
+
 /// Whether `op` can stand in a position of `shape`.
 fn fits(op: &Operand<'_>, shape: Shape) -> bool {
     match op {
@@ -274,7 +302,7 @@ fn read_operand<'a>(
             expected: slot.shape,
         },
         slot.name,
-        ins.text,
+        operand_text(ins, k),
         Some(k),
     );
     let Some(op) = ins.operands.get(k) else {
@@ -295,7 +323,7 @@ fn read_operand<'a>(
                 g,
                 FormRule::ImmediateTooWide { max: slot.max },
                 slot.name,
-                ins.text,
+                operand_text(ins, k),
                 Some(k),
             ))
         }
@@ -342,7 +370,7 @@ fn read_operands<'a>(
             g,
             FormRule::ExtraOperand,
             "operands",
-            ins.text,
+            operand_text(ins, k),
             Some(k),
         ));
     }
