@@ -5,21 +5,21 @@ use alloc::vec::Vec;
 
 use super::dataflow::{self, Registers, Value};
 use super::known_bits::KnownBits;
-use super::qualifiers::{collector_of, scale_vec_of};
+use super::qualifiers::{
+    cp_qualifiers, cta_group_of, ld_st_qualifiers, mma_qualifiers, LdStQuals, MmaQuals, Quals,
+};
 use super::{smem, CheckRule, Finding, FindingValue, InstructionReport, Options, Report, Rule};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::instruction_descriptor::InstructionDescriptor;
-use crate::mma::{CtaGroup, ElementType, Kind, Major};
+use crate::mma::{CtaGroup, ElementType, Major};
 use crate::ptx::{
-    self, ASource, Alloc, Commit, Context, Cp, CpSourceFormat, Dealloc, Fence, Mma, OperandName,
-    PtxError, PtxRule, RedOp, RedType, Reduction, ScaleVec, Shift, TmemLoad, TmemStore, Wait,
-    MAX_PTX_VERSION,
+    self, ASource, Alloc, Commit, Context, Cp, Dealloc, Fence, Mma, OperandName, PtxError, PtxRule,
+    RedType, Reduction, ScaleVec, Shift, TmemLoad, TmemStore, Wait, MAX_PTX_VERSION,
 };
 use crate::ptx_reader::{Function, Instruction, Module, Operand};
 use crate::shapes::swizzle_allowed;
 use crate::shared_memory_descriptor::Swizzle;
 use crate::targets::Target;
-use crate::tensor_memory::{CpMulticast, CpShape, LdStShape, Num};
 
 /// The values an instruction descriptor that is not fully known can take, where few: the
 /// constants a `selp` or predicated `mov`s choose between (each checked on its own, its
@@ -436,23 +436,6 @@ fn constant(v: &Value, width: u32) -> Option<u64> {
         .then_some(v.bits.value & super::known_bits::width_mask(width))
 }
 
-/// The parsed qualifiers of a tcgen05 instruction: what the form needs, and what was not
-/// recognised.
-#[derive(Default)]
-struct Quals<'a> {
-    cta_group: Option<CtaGroup>,
-    unknown: Vec<&'a str>,
-}
-
-fn cta_group_of(q: &str) -> Option<Option<CtaGroup>> {
-    match q {
-        "cta_group::1" => Some(Some(CtaGroup::One)),
-        "cta_group::2" => Some(Some(CtaGroup::Two)),
-        _ if q.starts_with("cta_group::") => Some(None),
-        _ => None,
-    }
-}
-
 /// Checks one instruction, filling `r`; returns its `.cta_group`.
 fn check_instruction<'a>(
     ins: &Instruction<'a>,
@@ -522,37 +505,15 @@ fn check_instruction<'a>(
     let at_line = |_: &PtxError| (None, line);
     match op {
         "mma" => {
-            let mut kind = None;
-            let (mut ws, mut sp, mut block_scale, mut ashift) = (false, false, false, false);
-            let mut vec = ScaleVec::Default;
-            let mut collector = None;
-            for &s in rest {
-                if let Some(g) = cta_group_of(s) {
-                    match g {
-                        Some(g) => q.cta_group = Some(g),
-                        None => push_unknown(&mut q, s),
-                    }
-                } else if let Some(k) = s.strip_prefix("kind::") {
-                    match Kind::from_name(k) {
-                        Some(k) => kind = Some(k),
-                        None => push_unknown(&mut q, s),
-                    }
-                } else if s == "ws" {
-                    ws = true;
-                } else if s == "sp" {
-                    sp = true;
-                } else if s == "block_scale" {
-                    block_scale = true;
-                } else if s == "ashift" {
-                    ashift = true;
-                } else if let Some(v) = scale_vec_of(s) {
-                    vec = v;
-                } else if let Some(c) = collector_of(s) {
-                    collector = Some(c);
-                } else {
-                    push_unknown(&mut q, s);
-                }
-            }
+            let MmaQuals {
+                kind,
+                ws,
+                sp,
+                block_scale,
+                ashift,
+                vec,
+                collector,
+            } = mma_qualifiers(rest, &mut q);
             r.kind = kind;
             let (Some(group), Some(kind)) = (q.cta_group, kind) else {
                 if q.cta_group.is_none() {
@@ -770,34 +731,12 @@ fn check_instruction<'a>(
             Some(group)
         }
         "ld" | "st" => {
-            let mut shape = None;
-            let mut num = None;
-            let (mut pack, mut red) = (false, None::<(RedOp, bool, bool, Option<RedType>)>);
-            for &s in rest {
-                if let Ok(sh) = LdStShape::from_name(s) {
-                    shape = Some(sh);
-                } else if let Ok(n) = Num::from_name(s) {
-                    num = Some(n);
-                } else if (op == "ld" && s == "pack::16b") || (op == "st" && s == "unpack::16b") {
-                    pack = true;
-                } else if matches!(s, "sync" | "aligned" | "b32") {
-                } else if op == "ld" && s == "red" {
-                    red = Some((RedOp::Min, false, false, None));
-                } else if let (Some(rd), true) = (red.as_mut(), op == "ld") {
-                    match s {
-                        "min" => rd.0 = RedOp::Min,
-                        "max" => rd.0 = RedOp::Max,
-                        "abs" => rd.1 = true,
-                        "NaN" => rd.2 = true,
-                        "f32" => rd.3 = Some(RedType::F32),
-                        "u32" => rd.3 = Some(RedType::U32),
-                        "s32" => rd.3 = Some(RedType::S32),
-                        _ => push_unknown(&mut q, s),
-                    }
-                } else {
-                    push_unknown(&mut q, s);
-                }
-            }
+            let LdStQuals {
+                shape,
+                num,
+                pack,
+                red,
+            } = ld_st_qualifiers(op, rest, &mut q);
             let (Some(shape), Some(num)) = (shape, num) else {
                 if shape.is_none() {
                     missing(r, "shape (.16x64b, .16x128b, .16x256b, .32x32b, .16x32bx2)");
@@ -867,28 +806,7 @@ fn check_instruction<'a>(
             None
         }
         "cp" => {
-            let (mut shape, mut multicast, mut fmt) = (None, CpMulticast::None, None);
-            for &s in rest {
-                if let Some(g) = cta_group_of(s) {
-                    match g {
-                        Some(g) => q.cta_group = Some(g),
-                        None => push_unknown(&mut q, s),
-                    }
-                } else if let Ok(sh) = CpShape::from_name(s) {
-                    shape = Some(sh);
-                } else if let (Ok(m), false) =
-                    (CpMulticast::from_name(s), s.is_empty() || s == "none")
-                {
-                    multicast = m;
-                } else if s == "b8x16" {
-                } else if s == "b6x16_p32" {
-                    fmt = Some(CpSourceFormat::B6x16P32);
-                } else if s == "b4x16_p64" {
-                    fmt = Some(CpSourceFormat::B4x16P64);
-                } else {
-                    push_unknown(&mut q, s);
-                }
-            }
+            let (shape, multicast, fmt) = cp_qualifiers(rest, &mut q);
             let (Some(group), Some(shape)) = (q.cta_group, shape) else {
                 if q.cta_group.is_none() {
                     missing(r, ".cta_group::1 / .cta_group::2");
