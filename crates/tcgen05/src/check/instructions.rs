@@ -451,56 +451,16 @@ fn check_instruction<'a>(
     let line = ins.line;
     let mut q = Quals::default();
     let push_unknown = |q: &mut Quals<'a>, s: &'a str| q.unknown.push(s);
+    let site = Site { ins, places, line };
     let finish = |r: &mut InstructionReport<'a>,
                   q: &Quals<'a>,
                   problems: Option<ptx::PtxDiagnostics>,
                   lines: &dyn Fn(&PtxError) -> (Option<OperandName>, u32)| {
-        for u in &q.unknown {
-            let start = ins.text.find(u).unwrap_or(0);
-            r.findings.push(check_finding(
-                CheckRule::UnknownQualifier,
-                None,
-                "qualifier",
-                FindingValue::Text(start, start + u.len()),
-                line,
-            ));
-        }
-        if let Some(d) = problems {
-            for e in d.iter() {
-                let (operand, at) = lines(&e);
-                let mut finding = ptx_finding(e, operand, at);
-                if let PtxError::Rule {
-                    rule: PtxRule::VersionTooLow,
-                    ..
-                } = e
-                {
-                    finding.line = places.version_line;
-                }
-                if finding.field == "target" {
-                    finding.line = places.target_line;
-                }
-                r.findings.push(finding);
-            }
-        }
+        site.finish(r, q, problems, lines);
     };
-    let missing = |r: &mut InstructionReport<'a>, what: &'static str| {
-        r.findings.push(check_finding(
-            CheckRule::MissingQualifier,
-            None,
-            "qualifier",
-            FindingValue::Name(what),
-            line,
-        ));
-    };
-    let bad_operands = |r: &mut InstructionReport<'a>, what: &'static str| {
-        r.findings.push(check_finding(
-            CheckRule::Operands,
-            None,
-            "operands",
-            FindingValue::Name(what),
-            line,
-        ));
-    };
+    let missing = |r: &mut InstructionReport<'a>, what: &'static str| site.missing(r, what);
+    let bad_operands =
+        |r: &mut InstructionReport<'a>, what: &'static str| site.bad_operands(r, what);
     let ops = &ins.operands;
     let at_line = |_: &PtxError| (None, line);
     match op {
@@ -866,71 +826,7 @@ fn check_instruction<'a>(
             Some(group)
         }
         "alloc" | "dealloc" | "relinquish_alloc_permit" => {
-            for &s in rest {
-                match cta_group_of(s) {
-                    Some(Some(g)) => q.cta_group = Some(g),
-                    _ if matches!(s, "sync" | "aligned" | "b32" | "shared::cta") => {}
-                    _ => push_unknown(&mut q, s),
-                }
-            }
-            let Some(group) = q.cta_group else {
-                missing(r, ".cta_group::1 / .cta_group::2");
-                finish(r, &q, None, &at_line);
-                return None;
-            };
-            if op == "relinquish_alloc_permit" {
-                if !ops.is_empty() {
-                    bad_operands(r, "no operands");
-                }
-                let i = ptx::Instruction::RelinquishAllocPermit(group);
-                finish(r, &q, ctx.map(|c| i.validate(&c)), &at_line);
-                return Some(group);
-            }
-            let first = operand(regs, ops.first(), "dst", line);
-            let n = operand(regs, ops.get(1), "n_cols", line);
-            if ops.len() != 2 {
-                bad_operands(r, "two operands");
-            }
-            if let Some(Operand::Other(w)) = ops.get(1) {
-                // A decimal too large for 64 bits (`99999999999999999999999`): the reader keeps
-                // it as written; it fits no column count.
-                if w.bytes().next().is_some_and(|c| c.is_ascii_digit()) {
-                    let start = ins.text.find(w).unwrap_or(0);
-                    r.findings.push(check_finding(
-                        CheckRule::ImmediateTooWide,
-                        Some(OperandName::NCols),
-                        "n_cols",
-                        FindingValue::Text(start, start + w.len()),
-                        line,
-                    ));
-                }
-            }
-            let n_cols = match constant(&n.value, 32) {
-                Some(v) => ptx::Value::Imm(u32::try_from(v).unwrap_or(u32::MAX)),
-                None => ptx::Value::Reg(n.name),
-            };
-            let n_line = n.line;
-            let lines = move |e: &PtxError| match e {
-                PtxError::Tmem(_) => (Some(OperandName::NCols), n_line),
-                _ => (None, line),
-            };
-            let problems = if op == "alloc" {
-                let a = Alloc {
-                    cta_group: group,
-                    dst: first.name,
-                    n_cols,
-                };
-                ctx.map(|c| a.validate(&c))
-            } else {
-                let a = Dealloc {
-                    cta_group: group,
-                    taddr: first.name,
-                    n_cols,
-                };
-                ctx.map(|c| a.validate(&c))
-            };
-            finish(r, &q, problems, &lines);
-            Some(group)
+            check_alloc(&site, regs, ctx, op, rest, r)
         }
         "commit" => {
             let mut multicast = false;
@@ -999,6 +895,157 @@ fn check_instruction<'a>(
             None
         }
     }
+}
+
+/// Where an instruction is, for its findings: the statement, the module's directive lines, the
+/// instruction's line.
+struct Site<'s, 'a> {
+    ins: &'s Instruction<'a>,
+    places: &'s Places,
+    line: u32,
+}
+
+impl<'a> Site<'_, 'a> {
+    /// Adds the unknown qualifiers of `q` and the builder's `problems` (each at the line
+    /// `lines` gives) to `r`.
+    fn finish(
+        &self,
+        r: &mut InstructionReport<'a>,
+        q: &Quals<'a>,
+        problems: Option<ptx::PtxDiagnostics>,
+        lines: &dyn Fn(&PtxError) -> (Option<OperandName>, u32),
+    ) {
+        for u in &q.unknown {
+            let start = self.ins.text.find(u).unwrap_or(0);
+            r.findings.push(check_finding(
+                CheckRule::UnknownQualifier,
+                None,
+                "qualifier",
+                FindingValue::Text(start, start + u.len()),
+                self.line,
+            ));
+        }
+        if let Some(d) = problems {
+            for e in d.iter() {
+                let (operand, at) = lines(&e);
+                let mut finding = ptx_finding(e, operand, at);
+                if let PtxError::Rule {
+                    rule: PtxRule::VersionTooLow,
+                    ..
+                } = e
+                {
+                    finding.line = self.places.version_line;
+                }
+                if finding.field == "target" {
+                    finding.line = self.places.target_line;
+                }
+                r.findings.push(finding);
+            }
+        }
+    }
+
+    /// A required qualifier is missing.
+    fn missing(&self, r: &mut InstructionReport<'a>, what: &'static str) {
+        r.findings.push(check_finding(
+            CheckRule::MissingQualifier,
+            None,
+            "qualifier",
+            FindingValue::Name(what),
+            self.line,
+        ));
+    }
+
+    /// The operands are not those of the form.
+    fn bad_operands(&self, r: &mut InstructionReport<'a>, what: &'static str) {
+        r.findings.push(check_finding(
+            CheckRule::Operands,
+            None,
+            "operands",
+            FindingValue::Name(what),
+            self.line,
+        ));
+    }
+}
+
+/// `tcgen05.alloc`, `.dealloc` and `.relinquish_alloc_permit` (`op`): their qualifiers and
+/// operands to the builders, whose validation holds the rules.
+fn check_alloc<'a>(
+    site: &Site<'_, 'a>,
+    regs: &Registers<'_>,
+    ctx: Option<Context>,
+    op: &str,
+    rest: &[&'a str],
+    r: &mut InstructionReport<'a>,
+) -> Option<CtaGroup> {
+    let (ins, line) = (site.ins, site.line);
+    let ops = &ins.operands;
+    let at_line = |_: &PtxError| (None, line);
+    let mut q = Quals::default();
+    for &s in rest {
+        match cta_group_of(s) {
+            Some(Some(g)) => q.cta_group = Some(g),
+            _ if matches!(s, "sync" | "aligned" | "b32" | "shared::cta") => {}
+            _ => q.unknown.push(s),
+        }
+    }
+    let Some(group) = q.cta_group else {
+        site.missing(r, ".cta_group::1 / .cta_group::2");
+        site.finish(r, &q, None, &at_line);
+        return None;
+    };
+    if op == "relinquish_alloc_permit" {
+        if !ops.is_empty() {
+            site.bad_operands(r, "no operands");
+        }
+        let i = ptx::Instruction::RelinquishAllocPermit(group);
+        site.finish(r, &q, ctx.map(|c| i.validate(&c)), &at_line);
+        return Some(group);
+    }
+    let first = operand(regs, ops.first(), "dst", line);
+    let n = operand(regs, ops.get(1), "n_cols", line);
+    if ops.len() != 2 {
+        site.bad_operands(r, "two operands");
+    }
+    if let Some(Operand::Other(w)) = ops.get(1) {
+        // A decimal too large for 64 bits (`99999999999999999999999`): the reader keeps
+        // it as written; it fits no column count.
+        if w.bytes().next().is_some_and(|c| c.is_ascii_digit()) {
+            let start = ins.text.find(w).unwrap_or(0);
+            r.findings.push(check_finding(
+                CheckRule::ImmediateTooWide,
+                Some(OperandName::NCols),
+                "n_cols",
+                FindingValue::Text(start, start + w.len()),
+                line,
+            ));
+        }
+    }
+    let n_cols = match constant(&n.value, 32) {
+        Some(v) => ptx::Value::Imm(u32::try_from(v).unwrap_or(u32::MAX)),
+        None => ptx::Value::Reg(n.name),
+    };
+    let n_line = n.line;
+    let lines = move |e: &PtxError| match e {
+        PtxError::Tmem(_) => (Some(OperandName::NCols), n_line),
+        _ => (None, line),
+    };
+    let problems = if op == "alloc" {
+        let a = Alloc {
+            cta_group: group,
+            dst: first.name,
+            n_cols,
+        };
+        ctx.map(|c| a.validate(&c))
+    } else {
+        let a = Dealloc {
+            cta_group: group,
+            taddr: first.name,
+            n_cols,
+        };
+        ctx.map(|c| a.validate(&c))
+    };
+    site.finish(r, &q, problems, &lines);
+    Some(group)
 }
 
 /// Bits 61-63 of a shared memory descriptor: the swizzling mode (Table 40).
