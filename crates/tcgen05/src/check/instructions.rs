@@ -690,210 +690,14 @@ fn check_instruction<'a>(
             }
             Some(group)
         }
-        "ld" | "st" => {
-            let LdStQuals {
-                shape,
-                num,
-                pack,
-                red,
-            } = ld_st_qualifiers(op, rest, &mut q);
-            let (Some(shape), Some(num)) = (shape, num) else {
-                if shape.is_none() {
-                    missing(r, "shape (.16x64b, .16x128b, .16x256b, .32x32b, .16x32bx2)");
-                }
-                if num.is_none() {
-                    missing(r, ".num (.x1 .. .x128)");
-                }
-                finish(r, &q, None, &at_line);
-                return None;
-            };
-            let mut names: Vec<&str> = Vec::new();
-            let vector = if op == "ld" { ops.first() } else { ops.last() };
-            match vector {
-                Some(Operand::Vector(v)) => {
-                    for o in v {
-                        names.push(match o {
-                            Operand::Name(n) => n,
-                            _ => "registers",
-                        });
-                    }
-                }
-                _ => bad_operands(r, "a register vector {...}"),
-            }
-            let taddr_at = if op == "ld" {
-                if red.is_some() {
-                    2
-                } else {
-                    1
-                }
-            } else {
-                0
-            };
-            let taddr = operand(regs, ops.get(taddr_at), "taddr", line).name;
-            let offset = match ops.get(taddr_at + 1) {
-                Some(Operand::Imm(v)) if op == "ld" => Some(*v),
-                _ if op == "st" && ops.len() == 3 => match ops.get(1) {
-                    Some(Operand::Imm(v)) => Some(*v),
-                    _ => None,
-                },
-                _ => None,
-            };
-            let offset = offset.map(|v| u32::try_from(v).unwrap_or(u32::MAX));
-            let problems = if op == "ld" {
-                let mut l = TmemLoad::new(shape, num, &names, taddr).with_pack(pack);
-                if let Some(o) = offset {
-                    l = l.with_offset(o);
-                }
-                if let Some((rop, abs, nan, ty)) = red {
-                    let redval = operand(regs, ops.get(1), "redval", line).name;
-                    l = l.with_red(Reduction {
-                        op: rop,
-                        abs,
-                        nan,
-                        ty: ty.unwrap_or(RedType::F32),
-                        redval,
-                    });
-                }
-                ctx.map(|c| l.validate(&c))
-            } else {
-                let mut s = TmemStore::new(shape, num, taddr, &names).with_unpack(pack);
-                if let Some(o) = offset {
-                    s = s.with_offset(o);
-                }
-                ctx.map(|c| s.validate(&c))
-            };
-            finish(r, &q, problems, &at_line);
-            None
-        }
-        "cp" => {
-            let (shape, multicast, fmt) = cp_qualifiers(rest, &mut q);
-            let (Some(group), Some(shape)) = (q.cta_group, shape) else {
-                if q.cta_group.is_none() {
-                    missing(r, ".cta_group::1 / .cta_group::2");
-                }
-                if shape.is_none() {
-                    missing(
-                        r,
-                        "shape (.128x256b, .4x256b, .128x128b, .64x128b, .32x128b)",
-                    );
-                }
-                finish(r, &q, None, &at_line);
-                return q.cta_group;
-            };
-            let taddr = operand(regs, ops.first(), "taddr", line);
-            let sdesc = operand(regs, ops.get(1), "s_desc", line);
-            if ops.len() != 2 {
-                bad_operands(r, "tcgen05.cp [taddr], s-desc");
-            }
-            r.s_desc = Some(sdesc.value.bits);
-            r.assumed = regs.assumed(sdesc.name);
-            // The descriptor is checked on its known bits below, whether fully known or not.
-            let mut cp = Cp::new(
-                group,
-                shape,
-                multicast,
-                taddr.name,
-                ptx::Value::Reg(sdesc.name),
-            );
-            if let Some(f) = fmt {
-                cp = cp.with_source_format(f);
-            }
-            finish(r, &q, ctx.map(|c| cp.validate(&c)), &at_line);
-            if let Some(t) = ctx.map(|c| c.target) {
-                smem_findings(r, &sdesc.value, OperandName::Sdesc, t);
-            }
-            Some(group)
-        }
-        "shift" => {
-            for &s in rest {
-                match cta_group_of(s) {
-                    Some(Some(g)) => q.cta_group = Some(g),
-                    _ if s == "down" => {}
-                    _ => push_unknown(&mut q, s),
-                }
-            }
-            let Some(group) = q.cta_group else {
-                missing(r, ".cta_group::1 / .cta_group::2");
-                finish(r, &q, None, &at_line);
-                return None;
-            };
-            let taddr = operand(regs, ops.first(), "taddr", line).name;
-            let s = Shift {
-                cta_group: group,
-                taddr,
-            };
-            finish(r, &q, ctx.map(|c| s.validate(&c)), &at_line);
-            Some(group)
-        }
+        "ld" | "st" => check_ld_st(&site, regs, ctx, op, rest, r),
+        "cp" => check_cp(&site, regs, ctx, rest, r),
+        "shift" => check_shift(&site, regs, ctx, rest, r),
         "alloc" | "dealloc" | "relinquish_alloc_permit" => {
             check_alloc(&site, regs, ctx, op, rest, r)
         }
-        "commit" => {
-            let mut multicast = false;
-            for &s in rest {
-                match cta_group_of(s) {
-                    Some(Some(g)) => q.cta_group = Some(g),
-                    _ if matches!(s, "mbarrier::arrive::one" | "shared::cluster" | "b64") => {}
-                    _ if s == "multicast::cluster" => multicast = true,
-                    _ => push_unknown(&mut q, s),
-                }
-            }
-            let Some(group) = q.cta_group else {
-                missing(r, ".cta_group::1 / .cta_group::2");
-                finish(r, &q, None, &at_line);
-                return None;
-            };
-            let mbar = operand(regs, ops.first(), "mbar", line).name;
-            let mask = if multicast {
-                let m = operand(regs, ops.get(1), "cta_mask", line);
-                Some(match ops.get(1) {
-                    Some(Operand::Imm(v)) => ptx::Value::Imm(u16::try_from(*v).unwrap_or(u16::MAX)),
-                    _ => ptx::Value::Reg(m.name),
-                })
-            } else {
-                None
-            };
-            if ops.len() != 1 + usize::from(multicast) {
-                bad_operands(r, "[mbar] {, ctaMask}");
-            }
-            let c = Commit {
-                cta_group: group,
-                mbar,
-                multicast: mask,
-            };
-            finish(r, &q, ctx.map(|cx| c.validate(&cx)), &at_line);
-            Some(group)
-        }
-        _ => {
-            // fence::before_thread_sync, fence::after_thread_sync, wait::ld, wait::st.
-            let i = match op {
-                "fence::before_thread_sync" => {
-                    Some(ptx::Instruction::Fence(Fence::BeforeThreadSync))
-                }
-                "fence::after_thread_sync" => Some(ptx::Instruction::Fence(Fence::AfterThreadSync)),
-                "wait::ld" => Some(ptx::Instruction::Wait(Wait::Ld)),
-                "wait::st" => Some(ptx::Instruction::Wait(Wait::St)),
-                _ => None,
-            };
-            match i {
-                Some(i) => {
-                    for &s in rest {
-                        if !(op.starts_with("wait") && matches!(s, "sync" | "aligned")) {
-                            push_unknown(&mut q, s);
-                        }
-                    }
-                    if !ops.is_empty() {
-                        bad_operands(r, "no operands");
-                    }
-                    finish(r, &q, ctx.map(|c| i.validate(&c)), &at_line);
-                }
-                None => {
-                    push_unknown(&mut q, op);
-                    finish(r, &q, None, &at_line);
-                }
-            }
-            None
-        }
+        "commit" => check_commit(&site, regs, ctx, rest, r),
+        _ => check_sync(&site, ctx, op, rest, r),
     }
 }
 
@@ -973,7 +777,7 @@ fn check_alloc<'a>(
     site: &Site<'_, 'a>,
     regs: &Registers<'_>,
     ctx: Option<Context>,
-    op: &str,
+    op: &'a str,
     rest: &[&'a str],
     r: &mut InstructionReport<'a>,
 ) -> Option<CtaGroup> {
@@ -1046,6 +850,266 @@ fn check_alloc<'a>(
     };
     site.finish(r, &q, problems, &lines);
     Some(group)
+}
+
+/// `tcgen05.ld` / `.st` (`op`): its qualifiers and operands to the builder, whose validation holds the rules.
+fn check_ld_st<'a>(
+    site: &Site<'_, 'a>,
+    regs: &Registers<'_>,
+    ctx: Option<Context>,
+    op: &'a str,
+    rest: &[&'a str],
+    r: &mut InstructionReport<'a>,
+) -> Option<CtaGroup> {
+    let (ins, line) = (site.ins, site.line);
+    let ops = &ins.operands;
+    let at_line = |_: &PtxError| (None, line);
+    let mut q = Quals::default();
+    let LdStQuals {
+        shape,
+        num,
+        pack,
+        red,
+    } = ld_st_qualifiers(op, rest, &mut q);
+    let (Some(shape), Some(num)) = (shape, num) else {
+        if shape.is_none() {
+            site.missing(r, "shape (.16x64b, .16x128b, .16x256b, .32x32b, .16x32bx2)");
+        }
+        if num.is_none() {
+            site.missing(r, ".num (.x1 .. .x128)");
+        }
+        site.finish(r, &q, None, &at_line);
+        return None;
+    };
+    let mut names: Vec<&str> = Vec::new();
+    let vector = if op == "ld" { ops.first() } else { ops.last() };
+    match vector {
+        Some(Operand::Vector(v)) => {
+            for o in v {
+                names.push(match o {
+                    Operand::Name(n) => n,
+                    _ => "registers",
+                });
+            }
+        }
+        _ => site.bad_operands(r, "a register vector {...}"),
+    }
+    let taddr_at = if op == "ld" {
+        if red.is_some() {
+            2
+        } else {
+            1
+        }
+    } else {
+        0
+    };
+    let taddr = operand(regs, ops.get(taddr_at), "taddr", line).name;
+    let offset = match ops.get(taddr_at + 1) {
+        Some(Operand::Imm(v)) if op == "ld" => Some(*v),
+        _ if op == "st" && ops.len() == 3 => match ops.get(1) {
+            Some(Operand::Imm(v)) => Some(*v),
+            _ => None,
+        },
+        _ => None,
+    };
+    let offset = offset.map(|v| u32::try_from(v).unwrap_or(u32::MAX));
+    let problems = if op == "ld" {
+        let mut l = TmemLoad::new(shape, num, &names, taddr).with_pack(pack);
+        if let Some(o) = offset {
+            l = l.with_offset(o);
+        }
+        if let Some((rop, abs, nan, ty)) = red {
+            let redval = operand(regs, ops.get(1), "redval", line).name;
+            l = l.with_red(Reduction {
+                op: rop,
+                abs,
+                nan,
+                ty: ty.unwrap_or(RedType::F32),
+                redval,
+            });
+        }
+        ctx.map(|c| l.validate(&c))
+    } else {
+        let mut s = TmemStore::new(shape, num, taddr, &names).with_unpack(pack);
+        if let Some(o) = offset {
+            s = s.with_offset(o);
+        }
+        ctx.map(|c| s.validate(&c))
+    };
+    site.finish(r, &q, problems, &at_line);
+    None
+}
+
+/// `tcgen05.cp`: its qualifiers and operands to the builder, whose validation holds the rules.
+fn check_cp<'a>(
+    site: &Site<'_, 'a>,
+    regs: &Registers<'_>,
+    ctx: Option<Context>,
+    rest: &[&'a str],
+    r: &mut InstructionReport<'a>,
+) -> Option<CtaGroup> {
+    let (ins, line) = (site.ins, site.line);
+    let ops = &ins.operands;
+    let at_line = |_: &PtxError| (None, line);
+    let mut q = Quals::default();
+    let (shape, multicast, fmt) = cp_qualifiers(rest, &mut q);
+    let (Some(group), Some(shape)) = (q.cta_group, shape) else {
+        if q.cta_group.is_none() {
+            site.missing(r, ".cta_group::1 / .cta_group::2");
+        }
+        if shape.is_none() {
+            site.missing(
+                r,
+                "shape (.128x256b, .4x256b, .128x128b, .64x128b, .32x128b)",
+            );
+        }
+        site.finish(r, &q, None, &at_line);
+        return q.cta_group;
+    };
+    let taddr = operand(regs, ops.first(), "taddr", line);
+    let sdesc = operand(regs, ops.get(1), "s_desc", line);
+    if ops.len() != 2 {
+        site.bad_operands(r, "tcgen05.cp [taddr], s-desc");
+    }
+    r.s_desc = Some(sdesc.value.bits);
+    r.assumed = regs.assumed(sdesc.name);
+    // The descriptor is checked on its known bits below, whether fully known or not.
+    let mut cp = Cp::new(
+        group,
+        shape,
+        multicast,
+        taddr.name,
+        ptx::Value::Reg(sdesc.name),
+    );
+    if let Some(f) = fmt {
+        cp = cp.with_source_format(f);
+    }
+    site.finish(r, &q, ctx.map(|c| cp.validate(&c)), &at_line);
+    if let Some(t) = ctx.map(|c| c.target) {
+        smem_findings(r, &sdesc.value, OperandName::Sdesc, t);
+    }
+    Some(group)
+}
+
+/// `tcgen05.shift`: its qualifiers and operands to the builder, whose validation holds the rules.
+fn check_shift<'a>(
+    site: &Site<'_, 'a>,
+    regs: &Registers<'_>,
+    ctx: Option<Context>,
+    rest: &[&'a str],
+    r: &mut InstructionReport<'a>,
+) -> Option<CtaGroup> {
+    let (ins, line) = (site.ins, site.line);
+    let ops = &ins.operands;
+    let at_line = |_: &PtxError| (None, line);
+    let mut q = Quals::default();
+    for &s in rest {
+        match cta_group_of(s) {
+            Some(Some(g)) => q.cta_group = Some(g),
+            _ if s == "down" => {}
+            _ => q.unknown.push(s),
+        }
+    }
+    let Some(group) = q.cta_group else {
+        site.missing(r, ".cta_group::1 / .cta_group::2");
+        site.finish(r, &q, None, &at_line);
+        return None;
+    };
+    let taddr = operand(regs, ops.first(), "taddr", line).name;
+    let s = Shift {
+        cta_group: group,
+        taddr,
+    };
+    site.finish(r, &q, ctx.map(|c| s.validate(&c)), &at_line);
+    Some(group)
+}
+
+/// `tcgen05.commit`: its qualifiers and operands to the builder, whose validation holds the rules.
+fn check_commit<'a>(
+    site: &Site<'_, 'a>,
+    regs: &Registers<'_>,
+    ctx: Option<Context>,
+    rest: &[&'a str],
+    r: &mut InstructionReport<'a>,
+) -> Option<CtaGroup> {
+    let (ins, line) = (site.ins, site.line);
+    let ops = &ins.operands;
+    let at_line = |_: &PtxError| (None, line);
+    let mut q = Quals::default();
+    let mut multicast = false;
+    for &s in rest {
+        match cta_group_of(s) {
+            Some(Some(g)) => q.cta_group = Some(g),
+            _ if matches!(s, "mbarrier::arrive::one" | "shared::cluster" | "b64") => {}
+            _ if s == "multicast::cluster" => multicast = true,
+            _ => q.unknown.push(s),
+        }
+    }
+    let Some(group) = q.cta_group else {
+        site.missing(r, ".cta_group::1 / .cta_group::2");
+        site.finish(r, &q, None, &at_line);
+        return None;
+    };
+    let mbar = operand(regs, ops.first(), "mbar", line).name;
+    let mask = if multicast {
+        let m = operand(regs, ops.get(1), "cta_mask", line);
+        Some(match ops.get(1) {
+            Some(Operand::Imm(v)) => ptx::Value::Imm(u16::try_from(*v).unwrap_or(u16::MAX)),
+            _ => ptx::Value::Reg(m.name),
+        })
+    } else {
+        None
+    };
+    if ops.len() != 1 + usize::from(multicast) {
+        site.bad_operands(r, "[mbar] {, ctaMask}");
+    }
+    let c = Commit {
+        cta_group: group,
+        mbar,
+        multicast: mask,
+    };
+    site.finish(r, &q, ctx.map(|cx| c.validate(&cx)), &at_line);
+    Some(group)
+}
+
+/// `tcgen05.fence::*` / `tcgen05.wait::*` (`op`), or an unknown instruction: its qualifiers and operands to the builder, whose validation holds the rules.
+fn check_sync<'a>(
+    site: &Site<'_, 'a>,
+    ctx: Option<Context>,
+    op: &'a str,
+    rest: &[&'a str],
+    r: &mut InstructionReport<'a>,
+) -> Option<CtaGroup> {
+    let (ins, line) = (site.ins, site.line);
+    let ops = &ins.operands;
+    let at_line = |_: &PtxError| (None, line);
+    let mut q = Quals::default();
+    // fence::before_thread_sync, fence::after_thread_sync, wait::ld, wait::st.
+    let i = match op {
+        "fence::before_thread_sync" => Some(ptx::Instruction::Fence(Fence::BeforeThreadSync)),
+        "fence::after_thread_sync" => Some(ptx::Instruction::Fence(Fence::AfterThreadSync)),
+        "wait::ld" => Some(ptx::Instruction::Wait(Wait::Ld)),
+        "wait::st" => Some(ptx::Instruction::Wait(Wait::St)),
+        _ => None,
+    };
+    match i {
+        Some(i) => {
+            for &s in rest {
+                if !(op.starts_with("wait") && matches!(s, "sync" | "aligned")) {
+                    q.unknown.push(s);
+                }
+            }
+            if !ops.is_empty() {
+                site.bad_operands(r, "no operands");
+            }
+            site.finish(r, &q, ctx.map(|c| i.validate(&c)), &at_line);
+        }
+        None => {
+            q.unknown.push(op);
+            site.finish(r, &q, None, &at_line);
+        }
+    }
+    None
 }
 
 /// Bits 61-63 of a shared memory descriptor: the swizzling mode (Table 40).
