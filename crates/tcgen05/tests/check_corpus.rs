@@ -15,9 +15,16 @@
 //!   bit set without `.sp`, B's shared memory descriptor with bit 46 cleared, and with swizzle
 //!   code 3.
 //!
+//!
+//! The grammar round trip (issue 23) runs on the same corpus: every tcgen05 line parses with
+//! `tcgen05::ptx::parse` and writes back as written (up to whitespace and `+ 0` offsets), and
+//! its qualifiers dropped, doubled, swapped and misspelled are refused by the rule they break.
+//!
 //! Ignored by `cargo test`: it needs the generated corpus, and `run.sh` runs it with
 //! `--ignored` (failing when the directory is missing, never skipping).
 #![cfg(feature = "alloc")]
+
+mod grammar_common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -283,4 +290,25 @@ fn corpus_kernels_check_clean_and_mutations_are_found() {
         "corpus: {} files, {instructions} tcgen05 instructions ({mmas} tcgen05.mma) with 0 errors but the {expected_errors} expected; {mutations} mutations each found at their line",
         files.len()
     );
+}
+
+#[test]
+#[ignore = "needs the generated kernel corpus: run conformance/kernels/run.sh"]
+fn corpus_lines_parse_and_write_back() {
+    let files = corpus();
+    let mut t = grammar_common::Tally::default();
+    for f in &files {
+        let text = std::fs::read_to_string(f).expect("PTX");
+        t.add_text(&f.display().to_string(), &text);
+    }
+    println!(
+        "corpus: grammar round trip: {} files, {} tcgen05 lines, {} written back as written; {} qualifier mutations refused by their rule",
+        files.len(),
+        t.lines,
+        t.round_tripped,
+        t.mutations_refused
+    );
+    assert!(t.failures.is_empty(), "{}", t.failures.join("\n"));
+    assert_eq!(t.round_tripped, t.lines);
+    assert!(t.lines > 0);
 }

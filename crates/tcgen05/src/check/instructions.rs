@@ -5,21 +5,21 @@ use alloc::vec::Vec;
 
 use super::dataflow::{self, Registers, Value};
 use super::known_bits::KnownBits;
-use super::qualifiers::{collector_of, scale_vec_of};
+use super::qualifiers::{
+    cp_qualifiers, cta_group_of, ld_st_qualifiers, mma_qualifiers, LdStQuals, MmaQuals, Quals,
+};
 use super::{smem, CheckRule, Finding, FindingValue, InstructionReport, Options, Report, Rule};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::instruction_descriptor::InstructionDescriptor;
-use crate::mma::{CtaGroup, ElementType, Kind, Major};
+use crate::mma::{CtaGroup, ElementType, Major};
 use crate::ptx::{
-    self, ASource, Alloc, Commit, Context, Cp, CpSourceFormat, Dealloc, Fence, Mma, OperandName,
-    PtxError, PtxRule, RedOp, RedType, Reduction, ScaleVec, Shift, TmemLoad, TmemStore, Wait,
-    MAX_PTX_VERSION,
+    self, ASource, Alloc, Commit, Context, Cp, Dealloc, Fence, Mma, OperandName, PtxError, PtxRule,
+    RedType, Reduction, ScaleVec, Shift, TmemLoad, TmemStore, Wait, MAX_PTX_VERSION,
 };
 use crate::ptx_reader::{Function, Instruction, Module, Operand};
 use crate::shapes::swizzle_allowed;
 use crate::shared_memory_descriptor::Swizzle;
 use crate::targets::Target;
-use crate::tensor_memory::{CpMulticast, CpShape, LdStShape, Num};
 
 /// The values an instruction descriptor that is not fully known can take, where few: the
 /// constants a `selp` or predicated `mov`s choose between (each checked on its own, its
@@ -437,23 +437,6 @@ fn constant(v: &Value, width: u32) -> Option<u64> {
         .then_some(v.bits.value & super::known_bits::width_mask(width))
 }
 
-/// The parsed qualifiers of a tcgen05 instruction: what the form needs, and what was not
-/// recognised.
-#[derive(Default)]
-struct Quals<'a> {
-    cta_group: Option<CtaGroup>,
-    unknown: Vec<&'a str>,
-}
-
-fn cta_group_of(q: &str) -> Option<Option<CtaGroup>> {
-    match q {
-        "cta_group::1" => Some(Some(CtaGroup::One)),
-        "cta_group::2" => Some(Some(CtaGroup::Two)),
-        _ if q.starts_with("cta_group::") => Some(None),
-        _ => None,
-    }
-}
-
 /// Checks one instruction, filling `r`; returns its `.cta_group`.
 fn check_instruction<'a>(
     ins: &Instruction<'a>,
@@ -469,91 +452,29 @@ fn check_instruction<'a>(
     let line = ins.line;
     let mut q = Quals::default();
     let push_unknown = |q: &mut Quals<'a>, s: &'a str| q.unknown.push(s);
+    let site = Site { ins, places, line };
     let finish = |r: &mut InstructionReport<'a>,
                   q: &Quals<'a>,
                   problems: Option<ptx::PtxDiagnostics>,
                   lines: &dyn Fn(&PtxError) -> (Option<OperandName>, u32)| {
-        for u in &q.unknown {
-            let start = ins.text.find(u).unwrap_or(0);
-            r.findings.push(check_finding(
-                CheckRule::UnknownQualifier,
-                None,
-                "qualifier",
-                FindingValue::Text(start, start + u.len()),
-                line,
-            ));
-        }
-        if let Some(d) = problems {
-            for e in d.iter() {
-                let (operand, at) = lines(&e);
-                let mut finding = ptx_finding(e, operand, at);
-                if let PtxError::Rule {
-                    rule: PtxRule::VersionTooLow,
-                    ..
-                } = e
-                {
-                    finding.line = places.version_line;
-                }
-                if finding.field == "target" {
-                    finding.line = places.target_line;
-                }
-                r.findings.push(finding);
-            }
-        }
+        site.finish(r, q, problems, lines);
     };
-    let missing = |r: &mut InstructionReport<'a>, what: &'static str| {
-        r.findings.push(check_finding(
-            CheckRule::MissingQualifier,
-            None,
-            "qualifier",
-            FindingValue::Name(what),
-            line,
-        ));
-    };
-    let bad_operands = |r: &mut InstructionReport<'a>, what: &'static str| {
-        r.findings.push(check_finding(
-            CheckRule::Operands,
-            None,
-            "operands",
-            FindingValue::Name(what),
-            line,
-        ));
-    };
+    let missing = |r: &mut InstructionReport<'a>, what: &'static str| site.missing(r, what);
+    let bad_operands =
+        |r: &mut InstructionReport<'a>, what: &'static str| site.bad_operands(r, what);
     let ops = &ins.operands;
     let at_line = |_: &PtxError| (None, line);
     match op {
         "mma" => {
-            let mut kind = None;
-            let (mut ws, mut sp, mut block_scale, mut ashift) = (false, false, false, false);
-            let mut vec = ScaleVec::Default;
-            let mut collector = None;
-            for &s in rest {
-                if let Some(g) = cta_group_of(s) {
-                    match g {
-                        Some(g) => q.cta_group = Some(g),
-                        None => push_unknown(&mut q, s),
-                    }
-                } else if let Some(k) = s.strip_prefix("kind::") {
-                    match Kind::from_name(k) {
-                        Some(k) => kind = Some(k),
-                        None => push_unknown(&mut q, s),
-                    }
-                } else if s == "ws" {
-                    ws = true;
-                } else if s == "sp" {
-                    sp = true;
-                } else if s == "block_scale" {
-                    block_scale = true;
-                } else if s == "ashift" {
-                    ashift = true;
-                } else if let Some(v) = scale_vec_of(s) {
-                    vec = v;
-                } else if let Some(c) = collector_of(s) {
-                    collector = Some(c);
-                } else {
-                    push_unknown(&mut q, s);
-                }
-            }
+            let MmaQuals {
+                kind,
+                ws,
+                sp,
+                block_scale,
+                ashift,
+                vec,
+                collector,
+            } = mma_qualifiers(rest, &mut q);
             r.kind = kind;
             let (Some(group), Some(kind)) = (q.cta_group, kind) else {
                 if q.cta_group.is_none() {
@@ -770,318 +691,426 @@ fn check_instruction<'a>(
             }
             Some(group)
         }
-        "ld" | "st" => {
-            let mut shape = None;
-            let mut num = None;
-            let (mut pack, mut red) = (false, None::<(RedOp, bool, bool, Option<RedType>)>);
-            for &s in rest {
-                if let Ok(sh) = LdStShape::from_name(s) {
-                    shape = Some(sh);
-                } else if let Ok(n) = Num::from_name(s) {
-                    num = Some(n);
-                } else if (op == "ld" && s == "pack::16b") || (op == "st" && s == "unpack::16b") {
-                    pack = true;
-                } else if matches!(s, "sync" | "aligned" | "b32") {
-                } else if op == "ld" && s == "red" {
-                    red = Some((RedOp::Min, false, false, None));
-                } else if let (Some(rd), true) = (red.as_mut(), op == "ld") {
-                    match s {
-                        "min" => rd.0 = RedOp::Min,
-                        "max" => rd.0 = RedOp::Max,
-                        "abs" => rd.1 = true,
-                        "NaN" => rd.2 = true,
-                        "f32" => rd.3 = Some(RedType::F32),
-                        "u32" => rd.3 = Some(RedType::U32),
-                        "s32" => rd.3 = Some(RedType::S32),
-                        _ => push_unknown(&mut q, s),
-                    }
-                } else {
-                    push_unknown(&mut q, s);
-                }
-            }
-            let (Some(shape), Some(num)) = (shape, num) else {
-                if shape.is_none() {
-                    missing(r, "shape (.16x64b, .16x128b, .16x256b, .32x32b, .16x32bx2)");
-                }
-                if num.is_none() {
-                    missing(r, ".num (.x1 .. .x128)");
-                }
-                finish(r, &q, None, &at_line);
-                return None;
-            };
-            let mut names: Vec<&str> = Vec::new();
-            let vector = if op == "ld" { ops.first() } else { ops.last() };
-            match vector {
-                Some(Operand::Vector(v)) => {
-                    for o in v {
-                        names.push(match o {
-                            Operand::Name(n) => n,
-                            _ => "registers",
-                        });
-                    }
-                }
-                _ => bad_operands(r, "a register vector {...}"),
-            }
-            let taddr_at = if op == "ld" {
-                if red.is_some() {
-                    2
-                } else {
-                    1
-                }
-            } else {
-                0
-            };
-            let taddr = operand(regs, ops.get(taddr_at), "taddr", line).name;
-            let offset = match ops.get(taddr_at + 1) {
-                Some(Operand::Imm(v)) if op == "ld" => Some(*v),
-                _ if op == "st" && ops.len() == 3 => match ops.get(1) {
-                    Some(Operand::Imm(v)) => Some(*v),
-                    _ => None,
-                },
-                _ => None,
-            };
-            let offset = offset.map(|v| u32::try_from(v).unwrap_or(u32::MAX));
-            let problems = if op == "ld" {
-                let mut l = TmemLoad::new(shape, num, &names, taddr).with_pack(pack);
-                if let Some(o) = offset {
-                    l = l.with_offset(o);
-                }
-                if let Some((rop, abs, nan, ty)) = red {
-                    let redval = operand(regs, ops.get(1), "redval", line).name;
-                    l = l.with_red(Reduction {
-                        op: rop,
-                        abs,
-                        nan,
-                        ty: ty.unwrap_or(RedType::F32),
-                        redval,
-                    });
-                }
-                ctx.map(|c| l.validate(&c))
-            } else {
-                let mut s = TmemStore::new(shape, num, taddr, &names).with_unpack(pack);
-                if let Some(o) = offset {
-                    s = s.with_offset(o);
-                }
-                ctx.map(|c| s.validate(&c))
-            };
-            finish(r, &q, problems, &at_line);
-            None
-        }
-        "cp" => {
-            let (mut shape, mut multicast, mut fmt) = (None, CpMulticast::None, None);
-            for &s in rest {
-                if let Some(g) = cta_group_of(s) {
-                    match g {
-                        Some(g) => q.cta_group = Some(g),
-                        None => push_unknown(&mut q, s),
-                    }
-                } else if let Ok(sh) = CpShape::from_name(s) {
-                    shape = Some(sh);
-                } else if let (Ok(m), false) =
-                    (CpMulticast::from_name(s), s.is_empty() || s == "none")
-                {
-                    multicast = m;
-                } else if s == "b8x16" {
-                } else if s == "b6x16_p32" {
-                    fmt = Some(CpSourceFormat::B6x16P32);
-                } else if s == "b4x16_p64" {
-                    fmt = Some(CpSourceFormat::B4x16P64);
-                } else {
-                    push_unknown(&mut q, s);
-                }
-            }
-            let (Some(group), Some(shape)) = (q.cta_group, shape) else {
-                if q.cta_group.is_none() {
-                    missing(r, ".cta_group::1 / .cta_group::2");
-                }
-                if shape.is_none() {
-                    missing(
-                        r,
-                        "shape (.128x256b, .4x256b, .128x128b, .64x128b, .32x128b)",
-                    );
-                }
-                finish(r, &q, None, &at_line);
-                return q.cta_group;
-            };
-            let taddr = operand(regs, ops.first(), "taddr", line);
-            let sdesc = operand(regs, ops.get(1), "s_desc", line);
-            if ops.len() != 2 {
-                bad_operands(r, "tcgen05.cp [taddr], s-desc");
-            }
-            r.s_desc = Some(sdesc.value.bits);
-            r.assumed = regs.assumed(sdesc.name);
-            // The descriptor is checked on its known bits below, whether fully known or not.
-            let mut cp = Cp::new(
-                group,
-                shape,
-                multicast,
-                taddr.name,
-                ptx::Value::Reg(sdesc.name),
-            );
-            if let Some(f) = fmt {
-                cp = cp.with_source_format(f);
-            }
-            finish(r, &q, ctx.map(|c| cp.validate(&c)), &at_line);
-            if let Some(t) = ctx.map(|c| c.target) {
-                smem_findings(r, &sdesc.value, OperandName::Sdesc, t);
-            }
-            Some(group)
-        }
-        "shift" => {
-            for &s in rest {
-                match cta_group_of(s) {
-                    Some(Some(g)) => q.cta_group = Some(g),
-                    _ if s == "down" => {}
-                    _ => push_unknown(&mut q, s),
-                }
-            }
-            let Some(group) = q.cta_group else {
-                missing(r, ".cta_group::1 / .cta_group::2");
-                finish(r, &q, None, &at_line);
-                return None;
-            };
-            let taddr = operand(regs, ops.first(), "taddr", line).name;
-            let s = Shift {
-                cta_group: group,
-                taddr,
-            };
-            finish(r, &q, ctx.map(|c| s.validate(&c)), &at_line);
-            Some(group)
-        }
+        "ld" | "st" => check_ld_st(&site, regs, ctx, op, rest, r),
+        "cp" => check_cp(&site, regs, ctx, rest, r),
+        "shift" => check_shift(&site, regs, ctx, rest, r),
         "alloc" | "dealloc" | "relinquish_alloc_permit" => {
-            for &s in rest {
-                match cta_group_of(s) {
-                    Some(Some(g)) => q.cta_group = Some(g),
-                    _ if matches!(s, "sync" | "aligned" | "b32" | "shared::cta") => {}
-                    _ => push_unknown(&mut q, s),
-                }
-            }
-            let Some(group) = q.cta_group else {
-                missing(r, ".cta_group::1 / .cta_group::2");
-                finish(r, &q, None, &at_line);
-                return None;
-            };
-            if op == "relinquish_alloc_permit" {
-                if !ops.is_empty() {
-                    bad_operands(r, "no operands");
-                }
-                let i = ptx::Instruction::RelinquishAllocPermit(group);
-                finish(r, &q, ctx.map(|c| i.validate(&c)), &at_line);
-                return Some(group);
-            }
-            let first = operand(regs, ops.first(), "dst", line);
-            let n = operand(regs, ops.get(1), "n_cols", line);
-            if ops.len() != 2 {
-                bad_operands(r, "two operands");
-            }
-            if let Some(Operand::Other(w)) = ops.get(1) {
-                // A decimal too large for 64 bits (`99999999999999999999999`): the reader keeps
-                // it as written; it fits no column count.
-                if w.bytes().next().is_some_and(|c| c.is_ascii_digit()) {
-                    let start = ins.text.find(w).unwrap_or(0);
-                    r.findings.push(check_finding(
-                        CheckRule::ImmediateTooWide,
-                        Some(OperandName::NCols),
-                        "n_cols",
-                        FindingValue::Text(start, start + w.len()),
-                        line,
-                    ));
-                }
-            }
-            let n_cols = match constant(&n.value, 32) {
-                Some(v) => ptx::Value::Imm(u32::try_from(v).unwrap_or(u32::MAX)),
-                None => ptx::Value::Reg(n.name),
-            };
-            let n_line = n.line;
-            let lines = move |e: &PtxError| match e {
-                PtxError::Tmem(_) => (Some(OperandName::NCols), n_line),
-                _ => (None, line),
-            };
-            let problems = if op == "alloc" {
-                let a = Alloc {
-                    cta_group: group,
-                    dst: first.name,
-                    n_cols,
-                };
-                ctx.map(|c| a.validate(&c))
-            } else {
-                let a = Dealloc {
-                    cta_group: group,
-                    taddr: first.name,
-                    n_cols,
-                };
-                ctx.map(|c| a.validate(&c))
-            };
-            finish(r, &q, problems, &lines);
-            Some(group)
+            check_alloc(&site, regs, ctx, op, rest, r)
         }
-        "commit" => {
-            let mut multicast = false;
-            for &s in rest {
-                match cta_group_of(s) {
-                    Some(Some(g)) => q.cta_group = Some(g),
-                    _ if matches!(s, "mbarrier::arrive::one" | "shared::cluster" | "b64") => {}
-                    _ if s == "multicast::cluster" => multicast = true,
-                    _ => push_unknown(&mut q, s),
-                }
-            }
-            let Some(group) = q.cta_group else {
-                missing(r, ".cta_group::1 / .cta_group::2");
-                finish(r, &q, None, &at_line);
-                return None;
-            };
-            let mbar = operand(regs, ops.first(), "mbar", line).name;
-            let mask = if multicast {
-                let m = operand(regs, ops.get(1), "cta_mask", line);
-                Some(match ops.get(1) {
-                    Some(Operand::Imm(v)) => ptx::Value::Imm(u16::try_from(*v).unwrap_or(u16::MAX)),
-                    _ => ptx::Value::Reg(m.name),
-                })
-            } else {
-                None
-            };
-            if ops.len() != 1 + usize::from(multicast) {
-                bad_operands(r, "[mbar] {, ctaMask}");
-            }
-            let c = Commit {
-                cta_group: group,
-                mbar,
-                multicast: mask,
-            };
-            finish(r, &q, ctx.map(|cx| c.validate(&cx)), &at_line);
-            Some(group)
+        "commit" => check_commit(&site, regs, ctx, rest, r),
+        _ => check_sync(&site, ctx, op, rest, r),
+    }
+}
+
+/// Where an instruction is, for its findings: the statement, the module's directive lines, the
+/// instruction's line.
+struct Site<'s, 'a> {
+    ins: &'s Instruction<'a>,
+    places: &'s Places,
+    line: u32,
+}
+
+impl<'a> Site<'_, 'a> {
+    /// Adds the unknown qualifiers of `q` and the builder's `problems` (each at the line
+    /// `lines` gives) to `r`.
+    fn finish(
+        &self,
+        r: &mut InstructionReport<'a>,
+        q: &Quals<'a>,
+        problems: Option<ptx::PtxDiagnostics>,
+        lines: &dyn Fn(&PtxError) -> (Option<OperandName>, u32),
+    ) {
+        for u in &q.unknown {
+            let start = self.ins.text.find(u).unwrap_or(0);
+            r.findings.push(check_finding(
+                CheckRule::UnknownQualifier,
+                None,
+                "qualifier",
+                FindingValue::Text(start, start + u.len()),
+                self.line,
+            ));
         }
-        _ => {
-            // fence::before_thread_sync, fence::after_thread_sync, wait::ld, wait::st.
-            let i = match op {
-                "fence::before_thread_sync" => {
-                    Some(ptx::Instruction::Fence(Fence::BeforeThreadSync))
+        if let Some(d) = problems {
+            for e in d.iter() {
+                let (operand, at) = lines(&e);
+                let mut finding = ptx_finding(e, operand, at);
+                if let PtxError::Rule {
+                    rule: PtxRule::VersionTooLow,
+                    ..
+                } = e
+                {
+                    finding.line = self.places.version_line;
                 }
-                "fence::after_thread_sync" => Some(ptx::Instruction::Fence(Fence::AfterThreadSync)),
-                "wait::ld" => Some(ptx::Instruction::Wait(Wait::Ld)),
-                "wait::st" => Some(ptx::Instruction::Wait(Wait::St)),
-                _ => None,
-            };
-            match i {
-                Some(i) => {
-                    for &s in rest {
-                        if !(op.starts_with("wait") && matches!(s, "sync" | "aligned")) {
-                            push_unknown(&mut q, s);
-                        }
-                    }
-                    if !ops.is_empty() {
-                        bad_operands(r, "no operands");
-                    }
-                    finish(r, &q, ctx.map(|c| i.validate(&c)), &at_line);
+                if finding.field == "target" {
+                    finding.line = self.places.target_line;
                 }
-                None => {
-                    push_unknown(&mut q, op);
-                    finish(r, &q, None, &at_line);
-                }
+                r.findings.push(finding);
             }
-            None
         }
     }
+
+    /// A required qualifier is missing.
+    fn missing(&self, r: &mut InstructionReport<'a>, what: &'static str) {
+        r.findings.push(check_finding(
+            CheckRule::MissingQualifier,
+            None,
+            "qualifier",
+            FindingValue::Name(what),
+            self.line,
+        ));
+    }
+
+    /// The operands are not those of the form.
+    fn bad_operands(&self, r: &mut InstructionReport<'a>, what: &'static str) {
+        r.findings.push(check_finding(
+            CheckRule::Operands,
+            None,
+            "operands",
+            FindingValue::Name(what),
+            self.line,
+        ));
+    }
+}
+
+/// `tcgen05.alloc`, `.dealloc` and `.relinquish_alloc_permit` (`op`): their qualifiers and
+/// operands to the builders, whose validation holds the rules.
+fn check_alloc<'a>(
+    site: &Site<'_, 'a>,
+    regs: &Registers<'_>,
+    ctx: Option<Context>,
+    op: &'a str,
+    rest: &[&'a str],
+    r: &mut InstructionReport<'a>,
+) -> Option<CtaGroup> {
+    let (ins, line) = (site.ins, site.line);
+    let ops = &ins.operands;
+    let at_line = |_: &PtxError| (None, line);
+    let mut q = Quals::default();
+    for &s in rest {
+        match cta_group_of(s) {
+            Some(Some(g)) => q.cta_group = Some(g),
+            _ if matches!(s, "sync" | "aligned" | "b32" | "shared::cta") => {}
+            _ => q.unknown.push(s),
+        }
+    }
+    let Some(group) = q.cta_group else {
+        site.missing(r, ".cta_group::1 / .cta_group::2");
+        site.finish(r, &q, None, &at_line);
+        return None;
+    };
+    if op == "relinquish_alloc_permit" {
+        if !ops.is_empty() {
+            site.bad_operands(r, "no operands");
+        }
+        let i = ptx::Instruction::RelinquishAllocPermit(group);
+        site.finish(r, &q, ctx.map(|c| i.validate(&c)), &at_line);
+        return Some(group);
+    }
+    let first = operand(regs, ops.first(), "dst", line);
+    let n = operand(regs, ops.get(1), "n_cols", line);
+    if ops.len() != 2 {
+        site.bad_operands(r, "two operands");
+    }
+    if let Some(Operand::Other(w)) = ops.get(1) {
+        // A decimal too large for 64 bits (`99999999999999999999999`): the reader keeps
+        // it as written; it fits no column count.
+        if w.bytes().next().is_some_and(|c| c.is_ascii_digit()) {
+            let start = ins.text.find(w).unwrap_or(0);
+            r.findings.push(check_finding(
+                CheckRule::ImmediateTooWide,
+                Some(OperandName::NCols),
+                "n_cols",
+                FindingValue::Text(start, start + w.len()),
+                line,
+            ));
+        }
+    }
+    let n_cols = match constant(&n.value, 32) {
+        Some(v) => ptx::Value::Imm(u32::try_from(v).unwrap_or(u32::MAX)),
+        None => ptx::Value::Reg(n.name),
+    };
+    let n_line = n.line;
+    let lines = move |e: &PtxError| match e {
+        PtxError::Tmem(_) => (Some(OperandName::NCols), n_line),
+        _ => (None, line),
+    };
+    let problems = if op == "alloc" {
+        let a = Alloc {
+            cta_group: group,
+            dst: first.name,
+            n_cols,
+        };
+        ctx.map(|c| a.validate(&c))
+    } else {
+        let a = Dealloc {
+            cta_group: group,
+            taddr: first.name,
+            n_cols,
+        };
+        ctx.map(|c| a.validate(&c))
+    };
+    site.finish(r, &q, problems, &lines);
+    Some(group)
+}
+
+/// `tcgen05.ld` / `.st` (`op`): its qualifiers and operands to the builder, whose validation holds the rules.
+fn check_ld_st<'a>(
+    site: &Site<'_, 'a>,
+    regs: &Registers<'_>,
+    ctx: Option<Context>,
+    op: &'a str,
+    rest: &[&'a str],
+    r: &mut InstructionReport<'a>,
+) -> Option<CtaGroup> {
+    let (ins, line) = (site.ins, site.line);
+    let ops = &ins.operands;
+    let at_line = |_: &PtxError| (None, line);
+    let mut q = Quals::default();
+    let LdStQuals {
+        shape,
+        num,
+        pack,
+        red,
+    } = ld_st_qualifiers(op, rest, &mut q);
+    let (Some(shape), Some(num)) = (shape, num) else {
+        if shape.is_none() {
+            site.missing(r, "shape (.16x64b, .16x128b, .16x256b, .32x32b, .16x32bx2)");
+        }
+        if num.is_none() {
+            site.missing(r, ".num (.x1 .. .x128)");
+        }
+        site.finish(r, &q, None, &at_line);
+        return None;
+    };
+    let mut names: Vec<&str> = Vec::new();
+    let vector = if op == "ld" { ops.first() } else { ops.last() };
+    match vector {
+        Some(Operand::Vector(v)) => {
+            for o in v {
+                names.push(match o {
+                    Operand::Name(n) => n,
+                    _ => "registers",
+                });
+            }
+        }
+        _ => site.bad_operands(r, "a register vector {...}"),
+    }
+    let taddr_at = if op == "ld" {
+        if red.is_some() {
+            2
+        } else {
+            1
+        }
+    } else {
+        0
+    };
+    let taddr = operand(regs, ops.get(taddr_at), "taddr", line).name;
+    let offset = match ops.get(taddr_at + 1) {
+        Some(Operand::Imm(v)) if op == "ld" => Some(*v),
+        _ if op == "st" && ops.len() == 3 => match ops.get(1) {
+            Some(Operand::Imm(v)) => Some(*v),
+            _ => None,
+        },
+        _ => None,
+    };
+    let offset = offset.map(|v| u32::try_from(v).unwrap_or(u32::MAX));
+    let problems = if op == "ld" {
+        let mut l = TmemLoad::new(shape, num, &names, taddr).with_pack(pack);
+        if let Some(o) = offset {
+            l = l.with_offset(o);
+        }
+        if let Some((rop, abs, nan, ty)) = red {
+            let redval = operand(regs, ops.get(1), "redval", line).name;
+            l = l.with_red(Reduction {
+                op: rop,
+                abs,
+                nan,
+                ty: ty.unwrap_or(RedType::F32),
+                redval,
+            });
+        }
+        ctx.map(|c| l.validate(&c))
+    } else {
+        let mut s = TmemStore::new(shape, num, taddr, &names).with_unpack(pack);
+        if let Some(o) = offset {
+            s = s.with_offset(o);
+        }
+        ctx.map(|c| s.validate(&c))
+    };
+    site.finish(r, &q, problems, &at_line);
+    None
+}
+
+/// `tcgen05.cp`: its qualifiers and operands to the builder, whose validation holds the rules.
+fn check_cp<'a>(
+    site: &Site<'_, 'a>,
+    regs: &Registers<'_>,
+    ctx: Option<Context>,
+    rest: &[&'a str],
+    r: &mut InstructionReport<'a>,
+) -> Option<CtaGroup> {
+    let (ins, line) = (site.ins, site.line);
+    let ops = &ins.operands;
+    let at_line = |_: &PtxError| (None, line);
+    let mut q = Quals::default();
+    let (shape, multicast, fmt) = cp_qualifiers(rest, &mut q);
+    let (Some(group), Some(shape)) = (q.cta_group, shape) else {
+        if q.cta_group.is_none() {
+            site.missing(r, ".cta_group::1 / .cta_group::2");
+        }
+        if shape.is_none() {
+            site.missing(
+                r,
+                "shape (.128x256b, .4x256b, .128x128b, .64x128b, .32x128b)",
+            );
+        }
+        site.finish(r, &q, None, &at_line);
+        return q.cta_group;
+    };
+    let taddr = operand(regs, ops.first(), "taddr", line);
+    let sdesc = operand(regs, ops.get(1), "s_desc", line);
+    if ops.len() != 2 {
+        site.bad_operands(r, "tcgen05.cp [taddr], s-desc");
+    }
+    r.s_desc = Some(sdesc.value.bits);
+    r.assumed = regs.assumed(sdesc.name);
+    // The descriptor is checked on its known bits below, whether fully known or not.
+    let mut cp = Cp::new(
+        group,
+        shape,
+        multicast,
+        taddr.name,
+        ptx::Value::Reg(sdesc.name),
+    );
+    if let Some(f) = fmt {
+        cp = cp.with_source_format(f);
+    }
+    site.finish(r, &q, ctx.map(|c| cp.validate(&c)), &at_line);
+    if let Some(t) = ctx.map(|c| c.target) {
+        smem_findings(r, &sdesc.value, OperandName::Sdesc, t);
+    }
+    Some(group)
+}
+
+/// `tcgen05.shift`: its qualifiers and operands to the builder, whose validation holds the rules.
+fn check_shift<'a>(
+    site: &Site<'_, 'a>,
+    regs: &Registers<'_>,
+    ctx: Option<Context>,
+    rest: &[&'a str],
+    r: &mut InstructionReport<'a>,
+) -> Option<CtaGroup> {
+    let (ins, line) = (site.ins, site.line);
+    let ops = &ins.operands;
+    let at_line = |_: &PtxError| (None, line);
+    let mut q = Quals::default();
+    for &s in rest {
+        match cta_group_of(s) {
+            Some(Some(g)) => q.cta_group = Some(g),
+            _ if s == "down" => {}
+            _ => q.unknown.push(s),
+        }
+    }
+    let Some(group) = q.cta_group else {
+        site.missing(r, ".cta_group::1 / .cta_group::2");
+        site.finish(r, &q, None, &at_line);
+        return None;
+    };
+    let taddr = operand(regs, ops.first(), "taddr", line).name;
+    let s = Shift {
+        cta_group: group,
+        taddr,
+    };
+    site.finish(r, &q, ctx.map(|c| s.validate(&c)), &at_line);
+    Some(group)
+}
+
+/// `tcgen05.commit`: its qualifiers and operands to the builder, whose validation holds the rules.
+fn check_commit<'a>(
+    site: &Site<'_, 'a>,
+    regs: &Registers<'_>,
+    ctx: Option<Context>,
+    rest: &[&'a str],
+    r: &mut InstructionReport<'a>,
+) -> Option<CtaGroup> {
+    let (ins, line) = (site.ins, site.line);
+    let ops = &ins.operands;
+    let at_line = |_: &PtxError| (None, line);
+    let mut q = Quals::default();
+    let mut multicast = false;
+    for &s in rest {
+        match cta_group_of(s) {
+            Some(Some(g)) => q.cta_group = Some(g),
+            _ if matches!(s, "mbarrier::arrive::one" | "shared::cluster" | "b64") => {}
+            _ if s == "multicast::cluster" => multicast = true,
+            _ => q.unknown.push(s),
+        }
+    }
+    let Some(group) = q.cta_group else {
+        site.missing(r, ".cta_group::1 / .cta_group::2");
+        site.finish(r, &q, None, &at_line);
+        return None;
+    };
+    let mbar = operand(regs, ops.first(), "mbar", line).name;
+    let mask = if multicast {
+        let m = operand(regs, ops.get(1), "cta_mask", line);
+        Some(match ops.get(1) {
+            Some(Operand::Imm(v)) => ptx::Value::Imm(u16::try_from(*v).unwrap_or(u16::MAX)),
+            _ => ptx::Value::Reg(m.name),
+        })
+    } else {
+        None
+    };
+    if ops.len() != 1 + usize::from(multicast) {
+        site.bad_operands(r, "[mbar] {, ctaMask}");
+    }
+    let c = Commit {
+        cta_group: group,
+        mbar,
+        multicast: mask,
+    };
+    site.finish(r, &q, ctx.map(|cx| c.validate(&cx)), &at_line);
+    Some(group)
+}
+
+/// `tcgen05.fence::*` / `tcgen05.wait::*` (`op`), or an unknown instruction: its qualifiers and operands to the builder, whose validation holds the rules.
+fn check_sync<'a>(
+    site: &Site<'_, 'a>,
+    ctx: Option<Context>,
+    op: &'a str,
+    rest: &[&'a str],
+    r: &mut InstructionReport<'a>,
+) -> Option<CtaGroup> {
+    let (ins, line) = (site.ins, site.line);
+    let ops = &ins.operands;
+    let at_line = |_: &PtxError| (None, line);
+    let mut q = Quals::default();
+    // fence::before_thread_sync, fence::after_thread_sync, wait::ld, wait::st.
+    let i = match op {
+        "fence::before_thread_sync" => Some(ptx::Instruction::Fence(Fence::BeforeThreadSync)),
+        "fence::after_thread_sync" => Some(ptx::Instruction::Fence(Fence::AfterThreadSync)),
+        "wait::ld" => Some(ptx::Instruction::Wait(Wait::Ld)),
+        "wait::st" => Some(ptx::Instruction::Wait(Wait::St)),
+        _ => None,
+    };
+    match i {
+        Some(i) => {
+            for &s in rest {
+                if !(op.starts_with("wait") && matches!(s, "sync" | "aligned")) {
+                    q.unknown.push(s);
+                }
+            }
+            if !ops.is_empty() {
+                site.bad_operands(r, "no operands");
+            }
+            site.finish(r, &q, ctx.map(|c| i.validate(&c)), &at_line);
+        }
+        None => {
+            q.unknown.push(op);
+            site.finish(r, &q, None, &at_line);
+        }
+    }
+    None
 }
 
 /// Bits 61-63 of a shared memory descriptor: the swizzling mode (Table 40).

@@ -2,7 +2,7 @@
 //! without operands, is only an [`Instruction`] variant.
 
 use super::error::{OperandName, PtxDiagnostics, PtxError};
-use super::{check_name, cta, Context, Value};
+use super::{check_name, Context, Instruction, Value};
 use crate::mma::CtaGroup;
 use crate::tensor_memory::validate_alloc_columns;
 use core::fmt;
@@ -15,13 +15,6 @@ const fn check_ncols(n: Value<'_, u32>, d: &mut PtxDiagnostics) {
                 d.push(PtxError::Tmem(e));
             }
         }
-    }
-}
-
-fn write_ncols<W: fmt::Write>(w: &mut W, n: Value<'_, u32>) -> fmt::Result {
-    match n {
-        Value::Reg(r) => w.write_str(r),
-        Value::Imm(v) => write!(w, "{v}"),
     }
 }
 
@@ -52,14 +45,7 @@ impl Alloc<'_> {
     /// # Errors
     /// When the writer fails.
     pub fn write_unchecked<W: fmt::Write>(&self, w: &mut W) -> fmt::Result {
-        write!(
-            w,
-            "tcgen05.alloc{}.sync.aligned.shared::cta.b32 [{}], ",
-            cta(self.cta_group),
-            self.dst
-        )?;
-        write_ncols(w, self.n_cols)?;
-        w.write_char(';')
+        Instruction::Alloc(*self).write_unchecked(w)
     }
 }
 
@@ -89,13 +75,6 @@ impl Dealloc<'_> {
     /// # Errors
     /// When the writer fails.
     pub fn write_unchecked<W: fmt::Write>(&self, w: &mut W) -> fmt::Result {
-        write!(
-            w,
-            "tcgen05.dealloc{}.sync.aligned.b32 {}, ",
-            cta(self.cta_group),
-            self.taddr
-        )?;
-        write_ncols(w, self.n_cols)?;
-        w.write_char(';')
+        Instruction::Dealloc(*self).write_unchecked(w)
     }
 }

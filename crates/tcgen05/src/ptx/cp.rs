@@ -1,7 +1,7 @@
 //! `tcgen05.cp` (PTX ISA 9.7.16.9.2).
 
 use super::error::{OperandName, PtxDiagnostics, PtxError};
-use super::{check_name, cta, Context, Value};
+use super::{check_name, Context, Instruction, Value};
 use crate::mma::CtaGroup;
 use crate::shared_memory_descriptor::SmemDescriptor;
 use crate::tensor_memory::{validate_cp, CpMulticast, CpShape};
@@ -101,21 +101,6 @@ impl<'a> Cp<'a> {
     /// # Errors
     /// When the writer fails.
     pub fn write_unchecked<W: fmt::Write>(&self, w: &mut W) -> fmt::Result {
-        write!(
-            w,
-            "tcgen05.cp{}{}{}",
-            cta(self.cta_group),
-            self.shape.name(),
-            self.multicast.name()
-        )?;
-        if let Some(f) = self.source_format {
-            write!(w, ".b8x16{}", f.name())?;
-        }
-        write!(w, " [{}], ", self.taddr)?;
-        match self.sdesc {
-            Value::Reg(r) => w.write_str(r)?,
-            Value::Imm(v) => write!(w, "{v:#x}")?,
-        }
-        w.write_char(';')
+        Instruction::Cp(*self).write_unchecked(w)
     }
 }

@@ -578,6 +578,22 @@ impl Diagnostic for PtxError {
     }
 }
 
+/// `PTX ISA version X.Y is too low for NAME`, and the version that introduced NAME where the
+/// grammar ([`super::syntax::introduced`]) records it.
+fn version_too_low(f: &mut fmt::Formatter<'_>, value: u64, name: &str) -> fmt::Result {
+    f.write_str("PTX ISA version ")?;
+    version_text(f, value)?;
+    write!(f, " is too low for {name}")?;
+    match super::syntax::introduced(name) {
+        Some(since) if u64::from(since.ptx) > value => {
+            f.write_str(", which PTX ISA ")?;
+            version_text(f, u64::from(since.ptx))?;
+            f.write_str(" introduced")
+        }
+        _ => Ok(()),
+    }
+}
+
 fn version_text(f: &mut fmt::Formatter<'_>, v: u64) -> fmt::Result {
     write!(f, "{}.{}", v / 10, v % 10)
 }
@@ -719,11 +735,7 @@ impl fmt::Display for PtxError {
                 "tcgen05.shift is not available on {name} (only the 'a' targets)"
             ),
             PtxRule::CtaGroupMixed => mixed_cta_groups(f, value),
-            PtxRule::VersionTooLow => {
-                f.write_str("PTX ISA version ")?;
-                version_text(f, value)?;
-                write!(f, " is too low for {name}")
-            }
+            PtxRule::VersionTooLow => version_too_low(f, value, name),
             PtxRule::VersionTooHigh => {
                 f.write_str("PTX ISA version ")?;
                 version_text(f, value)?;

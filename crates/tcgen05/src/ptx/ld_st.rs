@@ -1,9 +1,7 @@
 //! `tcgen05.ld` and `tcgen05.st` (PTX ISA 9.7.16.8.3-9.7.16.8.4).
 
 use super::error::{OperandName, PtxDiagnostics, PtxError, PtxRule, RenderError};
-use super::{
-    check_name, check_names, ld_red_on, str_eq, write_vector, Context, Instruction, Syntax,
-};
+use super::{check_name, check_names, ld_red_on, str_eq, Context, Instruction};
 use crate::tensor_memory::{registers_per_thread, LdStShape, Num, TMEM_COLUMNS};
 use core::fmt;
 
@@ -110,14 +108,10 @@ impl<'a> TmemLoad<'a> {
         self
     }
 
-    /// 8.6, or 8.8 with `.red`.
+    /// 8.6, or 8.8 with `.red`: read from the grammar ([`super::syntax::LD`]).
     #[must_use]
     pub const fn min_ptx_version(&self) -> u8 {
-        if self.red.is_some() {
-            88
-        } else {
-            86
-        }
+        Instruction::Load(*self).min_ptx_version()
     }
 
     /// Every problem of the form on `ctx`.
@@ -156,7 +150,7 @@ impl<'a> TmemLoad<'a> {
             if !ld_red_on(ctx.target) {
                 d.push(PtxError::named(PtxRule::RedNotOnTarget, ctx.target.name()));
             }
-            ctx.check_version(88, "tcgen05.ld.red", &mut d);
+            ctx.check_version(self.min_ptx_version(), "tcgen05.ld.red", &mut d);
             if !matches!(self.shape, LdStShape::S32x32b | LdStShape::S16x32bx2) {
                 d.push(PtxError::named(PtxRule::RedShape, self.shape.name()));
             }
@@ -178,44 +172,7 @@ impl<'a> TmemLoad<'a> {
     /// # Errors
     /// When the writer fails.
     pub fn write_unchecked<W: fmt::Write>(&self, w: &mut W) -> fmt::Result {
-        self.write_syntax(w, Syntax::Ptx)
-    }
-
-    pub(super) fn write_syntax<W: fmt::Write>(&self, w: &mut W, syntax: Syntax) -> fmt::Result {
-        w.write_str("tcgen05.ld")?;
-        if self.red.is_some() {
-            w.write_str(".red")?;
-        }
-        write!(w, ".sync.aligned{}{}", self.shape.name(), self.num.name())?;
-        if self.pack {
-            w.write_str(".pack::16b")?;
-        }
-        match self.red {
-            Some(r) => {
-                w.write_str(match r.op {
-                    RedOp::Min => ".min",
-                    RedOp::Max => ".max",
-                })?;
-                if r.abs {
-                    w.write_str(".abs")?;
-                }
-                if r.nan {
-                    w.write_str(".NaN")?;
-                }
-                write!(w, ".{} ", r.ty.name())?;
-                write_vector(w, self.dst, syntax)?;
-                write!(w, ", {}, [{}]", r.redval, self.taddr)?;
-            }
-            None => {
-                w.write_str(".b32 ")?;
-                write_vector(w, self.dst, syntax)?;
-                write!(w, ", [{}]", self.taddr)?;
-            }
-        }
-        if let Some(o) = self.offset {
-            write!(w, ", {o}")?;
-        }
-        w.write_char(';')
+        Instruction::Load(*self).write_unchecked(w)
     }
 
     /// Validates the form on `ctx`, then writes it.
@@ -315,25 +272,7 @@ impl<'a> TmemStore<'a> {
     /// # Errors
     /// When the writer fails.
     pub fn write_unchecked<W: fmt::Write>(&self, w: &mut W) -> fmt::Result {
-        self.write_syntax(w, Syntax::Ptx)
-    }
-
-    pub(super) fn write_syntax<W: fmt::Write>(&self, w: &mut W, syntax: Syntax) -> fmt::Result {
-        write!(
-            w,
-            "tcgen05.st.sync.aligned{}{}",
-            self.shape.name(),
-            self.num.name()
-        )?;
-        if self.unpack {
-            w.write_str(".unpack::16b")?;
-        }
-        write!(w, ".b32 [{}], ", self.taddr)?;
-        if let Some(o) = self.offset {
-            write!(w, "{o}, ")?;
-        }
-        write_vector(w, self.src, syntax)?;
-        w.write_char(';')
+        Instruction::Store(*self).write_unchecked(w)
     }
 
     /// Validates the form on `ctx`, then writes it.

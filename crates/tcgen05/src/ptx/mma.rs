@@ -1,9 +1,10 @@
 //! `tcgen05.mma` in all its forms (PTX ISA 9.7.16.10.9).
 
 use super::error::{OperandName, PtxDiagnostics, PtxError, PtxRule, RenderError};
+use super::syntax::{mma_slot, MMA};
 use super::{
-    check_name, check_names, cta, scale_input_d_on, write_vector, ASource, BlockScale, Collector,
-    CollectorOp, Context, Instruction, Syntax, Value,
+    check_name, check_names, scale_input_d_on, ASource, BlockScale, Collector, CollectorOp,
+    Context, Instruction, Value,
 };
 use crate::instruction_descriptor::{IdescError, InstructionDescriptor};
 use crate::mma::ScaleVec;
@@ -150,19 +151,11 @@ impl<'a> Mma<'a> {
         self
     }
 
-    /// The lowest PTX ISA version of the form: 8.6, 8.7 for `.kind::mxf4nvf4`, 8.8 for
-    /// `.block16` / `.block32`.
+    /// The lowest PTX ISA version of the form, read from its grammar ([`super::syntax::MMA`]):
+    /// 8.6, 8.7 for `.kind::mxf4nvf4`, 8.8 for `.block16` / `.block32`.
     #[must_use]
     pub const fn min_ptx_version(&self) -> u8 {
-        if let Some(bs) = self.block_scale {
-            if matches!(bs.vec, ScaleVec::Block16 | ScaleVec::Block32) {
-                return 88;
-            }
-        }
-        if matches!(self.kind, Kind::Mxf4nvf4) {
-            return 87;
-        }
-        86
+        Instruction::Mma(*self).min_ptx_version()
     }
 
     /// Every problem of the form on `ctx` (see the [module docs](crate::ptx)).
@@ -339,19 +332,16 @@ impl<'a> Mma<'a> {
         d
     }
 
+    /// The qualifier that needs [`Mma::min_ptx_version`], as messages name it.
     const fn version_feature(&self) -> &'static str {
-        if let Some(bs) = self.block_scale {
-            if matches!(bs.vec, ScaleVec::Block16) {
-                return ".block16";
-            }
-            if matches!(bs.vec, ScaleVec::Block32) {
-                return ".block32";
-            }
+        let s = Instruction::Mma(*self).spell();
+        let (_, slot, v) = MMA.min_version(&s);
+        match slot {
+            mma_slot::SCALE_VEC => ScaleVec::ALL[v as usize + 1].name(),
+            // `.kind::mxf4nvf4` is the one kind introduced after 8.6.
+            mma_slot::KIND => ".kind::mxf4nvf4",
+            _ => "tcgen05.mma",
         }
-        if matches!(self.kind, Kind::Mxf4nvf4) {
-            return ".kind::mxf4nvf4";
-        }
-        "tcgen05.mma"
     }
 
     const fn validate_immediates(&self, ctx: &Context, d: &mut PtxDiagnostics) {
@@ -451,62 +441,7 @@ impl<'a> Mma<'a> {
     /// # Errors
     /// When the writer fails.
     pub fn write_unchecked<W: fmt::Write>(&self, w: &mut W) -> fmt::Result {
-        self.write_syntax(w, Syntax::Ptx)
-    }
-
-    pub(super) fn write_syntax<W: fmt::Write>(&self, w: &mut W, syntax: Syntax) -> fmt::Result {
-        w.write_str("tcgen05.mma")?;
-        if self.ws {
-            w.write_str(".ws")?;
-        }
-        if self.sparse_metadata.is_some() {
-            w.write_str(".sp")?;
-        }
-        write!(w, "{}.kind::{}", cta(self.cta_group), self.kind.name())?;
-        if let Some(bs) = self.block_scale {
-            write!(w, ".block_scale{}", bs.vec.name())?;
-        }
-        if self.ashift {
-            w.write_str(".ashift")?;
-        }
-        match self.collector {
-            Some(Collector::A(op)) => write!(w, ".collector::a::{}", op.name())?,
-            Some(Collector::B(n, op)) => write!(w, ".collector::b{n}::{}", op.name())?,
-            None => {}
-        }
-        write!(w, " [{}], ", self.d)?;
-        match self.a {
-            ASource::Smem(r) => w.write_str(r)?,
-            ASource::Tmem(r) => write!(w, "[{r}]")?,
-        }
-        write!(w, ", {}, ", self.b)?;
-        if let Some(m) = self.sparse_metadata {
-            write!(w, "[{m}], ")?;
-        }
-        match self.idesc {
-            Value::Reg(r) => w.write_str(r)?,
-            Value::Imm(v) => write!(w, "{v:#010x}")?,
-        }
-        if let Some(bs) = self.block_scale {
-            write!(w, ", [{}], [{}]", bs.scale_a, bs.scale_b)?;
-        }
-        if let Some(regs) = self.disable_output_lane {
-            w.write_str(", ")?;
-            write_vector(w, regs, syntax)?;
-        }
-        match self.enable_input_d {
-            Value::Reg(r) => write!(w, ", {r}")?,
-            Value::Imm(b) => write!(w, ", {}", b as u8)?,
-        }
-        if let Some(s) = self.scale_input_d {
-            write!(w, ", {s}")?;
-        }
-        match self.zero_column_mask {
-            Some(Value::Reg(r)) => write!(w, ", {r}")?,
-            Some(Value::Imm(z)) => write!(w, ", {z:#x}")?,
-            None => {}
-        }
-        w.write_char(';')
+        Instruction::Mma(*self).write_unchecked(w)
     }
 
     /// Validates the form on `ctx`, then writes it.

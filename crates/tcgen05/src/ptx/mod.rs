@@ -47,18 +47,27 @@ use crate::targets::Target;
 mod alloc;
 mod cp;
 mod error;
+mod form_error;
+pub mod grammar;
 mod kernel;
 mod ld_st;
 mod mma;
+#[cfg(feature = "alloc")]
+mod parse;
 mod shift;
+mod spelling;
 mod sync;
+pub mod syntax;
 
 pub use alloc::*;
 pub use cp::*;
 pub use error::*;
+pub use form_error::{FormError, FormRule};
 pub use kernel::*;
 pub use ld_st::*;
 pub use mma::*;
+#[cfg(feature = "alloc")]
+pub use parse::{parse, Form};
 pub use shift::*;
 pub use sync::*;
 
@@ -337,7 +346,7 @@ pub enum Syntax {
     RustAsm,
 }
 
-fn write_vector<W: fmt::Write>(w: &mut W, regs: &[&str], syntax: Syntax) -> fmt::Result {
+pub(crate) fn write_vector<W: fmt::Write>(w: &mut W, regs: &[&str], syntax: Syntax) -> fmt::Result {
     let (open, close) = match syntax {
         Syntax::Ptx => ("{", "}"),
         Syntax::RustAsm => ("{{", "}}"),
@@ -491,14 +500,13 @@ impl<'a> Instruction<'a> {
         }
     }
 
-    /// The lowest PTX ISA version of the form (the target may need more: [`Context::new`]).
+    /// The lowest PTX ISA version of the form (the target may need more: [`Context::new`]): the
+    /// highest version that introduced a qualifier it spells, read from its grammar
+    /// ([`syntax`]).
     #[must_use]
     pub const fn min_ptx_version(&self) -> u8 {
-        match self {
-            Instruction::Mma(m) => m.min_ptx_version(),
-            Instruction::Load(l) => l.min_ptx_version(),
-            _ => 86,
-        }
+        let s = self.spell();
+        s.grammar.min_version(&s).0
     }
 
     /// Every problem of the form on `ctx`.
@@ -532,29 +540,7 @@ impl<'a> Instruction<'a> {
     /// # Errors
     /// When the writer fails.
     pub fn write_unchecked_as<W: fmt::Write>(&self, w: &mut W, syntax: Syntax) -> fmt::Result {
-        match self {
-            Instruction::Mma(m) => m.write_syntax(w, syntax),
-            Instruction::Load(l) => l.write_syntax(w, syntax),
-            Instruction::Store(s) => s.write_syntax(w, syntax),
-            Instruction::Cp(c) => c.write_unchecked(w),
-            Instruction::Shift(s) => s.write_unchecked(w),
-            Instruction::Alloc(a) => a.write_unchecked(w),
-            Instruction::Dealloc(a) => a.write_unchecked(w),
-            Instruction::RelinquishAllocPermit(g) => write!(
-                w,
-                "tcgen05.relinquish_alloc_permit{}.sync.aligned;",
-                cta(*g)
-            ),
-            Instruction::Commit(c) => c.write_unchecked(w),
-            Instruction::Fence(Fence::BeforeThreadSync) => {
-                w.write_str("tcgen05.fence::before_thread_sync;")
-            }
-            Instruction::Fence(Fence::AfterThreadSync) => {
-                w.write_str("tcgen05.fence::after_thread_sync;")
-            }
-            Instruction::Wait(Wait::Ld) => w.write_str("tcgen05.wait::ld.sync.aligned;"),
-            Instruction::Wait(Wait::St) => w.write_str("tcgen05.wait::st.sync.aligned;"),
-        }
+        grammar::write_spelled(w, &self.spell(), syntax)
     }
 
     /// Validates the form on `ctx` and writes it only when it breaks no rule.

@@ -1,7 +1,7 @@
 //! `tcgen05.shift` (PTX ISA 9.7.16.9.3).
 
 use super::error::{OperandName, PtxDiagnostics, PtxError, PtxRule};
-use super::{check_name, cta, Context};
+use super::{check_name, Context, Instruction};
 use crate::mma::CtaGroup;
 use core::fmt;
 
@@ -35,11 +35,6 @@ impl Shift<'_> {
     /// # Errors
     /// When the writer fails.
     pub fn write_unchecked<W: fmt::Write>(&self, w: &mut W) -> fmt::Result {
-        write!(
-            w,
-            "tcgen05.shift{}.down [{}];",
-            cta(self.cta_group),
-            self.taddr
-        )
+        Instruction::Shift(*self).write_unchecked(w)
     }
 }

@@ -1,7 +1,7 @@
 //! `tcgen05.commit`, `tcgen05.fence::*` and `tcgen05.wait::*` (PTX ISA 9.7.16; `wait` in 9.7.16.8.5).
 
 use super::error::{OperandName, PtxDiagnostics};
-use super::{check_name, cta, Context, Value};
+use super::{check_name, Context, Instruction, Value};
 use crate::mma::CtaGroup;
 use core::fmt;
 
@@ -35,16 +35,7 @@ impl Commit<'_> {
     /// # Errors
     /// When the writer fails.
     pub fn write_unchecked<W: fmt::Write>(&self, w: &mut W) -> fmt::Result {
-        write!(
-            w,
-            "tcgen05.commit{}.mbarrier::arrive::one.shared::cluster",
-            cta(self.cta_group)
-        )?;
-        match self.multicast {
-            None => write!(w, ".b64 [{}];", self.mbar),
-            Some(Value::Reg(r)) => write!(w, ".multicast::cluster.b64 [{}], {r};", self.mbar),
-            Some(Value::Imm(m)) => write!(w, ".multicast::cluster.b64 [{}], {m:#x};", self.mbar),
-        }
+        Instruction::Commit(*self).write_unchecked(w)
     }
 }
 
