@@ -12,30 +12,32 @@ mod arith;
 mod atom;
 mod bulk_copy;
 mod cluster;
+mod compare;
+mod convert;
 mod function;
 mod generic;
+mod mbarrier;
 mod warp;
 
 use crate::error::RunError;
-use crate::float::{f32_binary, f32_fma, f32_to_16, f32_to_f8, ftz32, NAN32};
+use crate::float::{f32_fma, ftz32};
 use crate::host::Hooks;
 use crate::int::{self, mask, sext};
 use crate::memory::{read_window, write_window, Global};
 use crate::module::Kernel;
 use crate::observe::{Event, Observer};
-use crate::op::PARAM_WINDOW;
-use crate::op::{
-    Addr, BoolOp, Cmp, Conv, FloatOp, IRnd, Op, OpKind, Rnd, ShflMode, Space, Special, Src, Ty,
-    UCmp,
-};
+use crate::op::{Addr, Op, OpKind, ShflMode, Space, Special, Src, Ty};
 use crate::schedule::Schedule;
-use crate::tensor_map::{perform, Copy, TensorMap, TAG};
+use crate::tensor_map::{Copy, TensorMap};
 use crate::wgmma::{complete, Pending, Queue};
 use std::collections::HashMap;
-use tcgen05::numerics::Format;
 
 mod hooks;
 mod progress;
+
+use compare::{boolean, compare, float_binary};
+use convert::{convert, sat_f32};
+use mbarrier::{complete_copy, cp_async_op, map_index, mbarrier_op, no_mbarrier};
 
 /// Threads per warp.
 pub const WARP: usize = 32;
@@ -454,24 +456,7 @@ fn step(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, active: u32, exec: u32) -> Res
             }
             warp_wgmma(cta, w, op)?;
         }
-        OpKind::Tcgen05(t) => {
-            let mut regs = crate::tcgen05::Regs {
-                regs: &mut w.regs,
-                n,
-                warp: w.id,
-            };
-            let arrivals = cta
-                .tc
-                .step(&mut cta.shared, &mut regs, op.line, t, active, exec)?;
-            for at in arrivals {
-                let m = cta
-                    .mbars
-                    .get_mut(&at)
-                    .ok_or_else(|| no_mbarrier(op.line, at))?;
-                m.pending = m.pending.saturating_sub(1);
-                m.settle();
-            }
-        }
+        OpKind::Tcgen05(t) => tcgen05_op(cta, w, op, t, active, exec)?,
         OpKind::Matrix(m) => {
             if exec != active || active != u32::MAX {
                 return Err(RunError::Unsupported {
@@ -490,6 +475,34 @@ fn step(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, active: u32, exec: u32) -> Res
     }
     for l in lanes(active) {
         w.pc[l] += 1;
+    }
+    Ok(())
+}
+
+/// A `tcgen05.*` instruction of a warp; the mbarrier arrivals of the commits it completed.
+fn tcgen05_op(
+    cta: &mut Cta<'_>,
+    w: &mut Warp,
+    op: &Op,
+    t: &crate::tcgen05::op::Tcgen05,
+    active: u32,
+    exec: u32,
+) -> Result<(), RunError> {
+    let mut regs = crate::tcgen05::Regs {
+        regs: &mut w.regs,
+        n: cta.nregs,
+        warp: w.id,
+    };
+    let arrivals = cta
+        .tc
+        .step(&mut cta.shared, &mut regs, op.line, t, active, exec)?;
+    for at in arrivals {
+        let m = cta
+            .mbars
+            .get_mut(&at)
+            .ok_or_else(|| no_mbarrier(op.line, at))?;
+        m.pending = m.pending.saturating_sub(1);
+        m.settle();
     }
     Ok(())
 }
@@ -658,28 +671,7 @@ fn lane_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), Run
             ..
         } => (*d, fma(*ty, v(*a), v(*b), v(*c), *ftz, *sat)),
         OpKind::FloatSign { abs, ty, ftz, d, a } => (*d, float_sign(*abs, *ty, *ftz, v(*a))),
-        OpKind::Setp {
-            cmp,
-            ty,
-            ftz,
-            p,
-            q,
-            a,
-            b,
-            combine,
-        } => {
-            let mut t = compare(*cmp, *ty, *ftz, v(*a), v(*b));
-            let mut f = !t;
-            if let Some((bop, c, neg)) = combine {
-                let c = (v(*c) & 1 == 1) != *neg;
-                t = boolean(*bop, t, c);
-                f = boolean(*bop, f, c);
-            }
-            if let Some(q) = q {
-                w.regs[l * n + *q as usize] = u64::from(f);
-            }
-            (*p, u64::from(t))
-        }
+        OpKind::Setp { .. } => return setp(cta, w, op, l),
         OpKind::Selp { d, a, b, c, bits } => {
             let x = if v(*c) & 1 == 1 { v(*a) } else { v(*b) };
             (*d, x & mask(*bits))
@@ -754,6 +746,38 @@ fn lane_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), Run
         OpKind::Bulk(b) => return bulk_copy::issue(cta, w, op, b, l),
     };
     w.regs[l * n + d as usize] = value;
+    Ok(())
+}
+
+/// `setp` of one lane: the comparison, combined with a third predicate when written so, into
+/// `p` and (when given) its negation into `q` (PTX ISA 9.7.7.1).
+fn setp(cta: &Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), RunError> {
+    let OpKind::Setp {
+        cmp,
+        ty,
+        ftz,
+        p,
+        q,
+        a,
+        b,
+        combine,
+    } = &op.kind
+    else {
+        return Ok(());
+    };
+    let n = cta.nregs;
+    let v = |s: Src| val(cta, w, n, l, s);
+    let mut t = compare(*cmp, *ty, *ftz, v(*a), v(*b));
+    let mut f = !t;
+    if let Some((bop, c, neg)) = combine {
+        let c = (v(*c) & 1 == 1) != *neg;
+        t = boolean(*bop, t, c);
+        f = boolean(*bop, f, c);
+    }
+    if let Some(q) = q {
+        w.regs[l * n + *q as usize] = u64::from(f);
+    }
+    w.regs[l * n + *p as usize] = u64::from(t);
     Ok(())
 }
 
@@ -843,192 +867,6 @@ fn float_sign(abs: bool, ty: Ty, ftz: bool, x: u64) -> u64 {
     }
 }
 
-fn no_mbarrier(line: u32, at: u32) -> RunError {
-    RunError::Invalid {
-        line,
-        what: format!("mbarrier at shared 0x{at:x}"),
-        why: "used before mbarrier.init (PTX ISA 9.7.13.15)",
-    }
-}
-
-/// The mbarrier and bulk tensor copy instructions, for one thread.
-fn mbarrier_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), RunError> {
-    let n = cta.nregs;
-    let shared_at = |cta: &Cta<'_>, a: Addr| (address(cta, w, l, a) & 0xFFFF_FFFF) as u32;
-    match &op.kind {
-        OpKind::MbarInit { addr, count } => {
-            let c = val(cta, w, n, l, *count);
-            let (mbar, thread, line) = (shared_at(cta, *addr), hooks::tid(w, l), op.line);
-            let e = Event::MbarInit {
-                thread,
-                line,
-                mbar,
-                count: c,
-            };
-            hooks::emit(cta, &e);
-            cta.mbars.insert(
-                mbar,
-                Mbar {
-                    expected: c,
-                    pending: c,
-                    tx: 0,
-                    phase: 0,
-                },
-            );
-        }
-        OpKind::MbarArrive { addr, tx, state } => {
-            let at = shared_at(cta, *addr);
-            let bytes = tx.map_or(0, |t| val(cta, w, n, l, t) as i64);
-            let (thread, line, tx) = (hooks::tid(w, l), op.line, bytes as u64);
-            hooks::emit(
-                cta,
-                &Event::MbarArrive {
-                    thread,
-                    line,
-                    mbar: at,
-                    tx,
-                },
-            );
-            let m = cta
-                .mbars
-                .get_mut(&at)
-                .ok_or_else(|| no_mbarrier(op.line, at))?;
-            let phase = m.phase;
-            m.tx += bytes;
-            m.pending = m.pending.saturating_sub(1);
-            m.settle();
-            if let Some(s) = state {
-                w.regs[l * n + *s as usize] = phase;
-            }
-        }
-        OpKind::MbarArriveCount { addr, count, state } => {
-            let at = shared_at(cta, *addr);
-            let c = val(cta, w, n, l, *count);
-            let m = cta
-                .mbars
-                .get_mut(&at)
-                .ok_or_else(|| no_mbarrier(op.line, at))?;
-            let phase = m.phase;
-            if c == 0 || c > m.pending {
-                return Err(crate::barrier::bad_arrive_count(op.line, c, m.pending));
-            }
-            m.pending -= c;
-            m.settle();
-            if let Some(s) = state {
-                w.regs[l * n + *s as usize] = phase;
-            }
-        }
-        OpKind::MbarTryWait { p, addr, parity } => {
-            let at = shared_at(cta, *addr);
-            let want = val(cta, w, n, l, *parity) & 1;
-            // Bulk (non-tensor) copies complete when a thread first waits on their mbarrier.
-            bulk_copy::perform(cta, at)?;
-            let m = cta
-                .mbars
-                .get_mut(&at)
-                .ok_or_else(|| no_mbarrier(op.line, at))?;
-            m.settle();
-            let done = m.phase & 1 != want;
-            w.regs[l * n + *p as usize] = u64::from(done);
-            let (thread, line, parity) = (hooks::tid(w, l), op.line, want);
-            hooks::emit(
-                cta,
-                &Event::MbarWait {
-                    thread,
-                    line,
-                    mbar: at,
-                    parity,
-                    done,
-                },
-            );
-        }
-        OpKind::MbarInval { addr } => {
-            let at = shared_at(cta, *addr);
-            cta.mbars.remove(&at);
-        }
-        OpKind::TmaLoad {
-            dst,
-            map,
-            coords,
-            mbar,
-        } => {
-            let index = map_index(cta, address(cta, w, l, *map), op.line)?;
-            let coords = coords
-                .iter()
-                .map(|c| sext(val(cta, w, n, l, *c), 32))
-                .collect();
-            let copy = Copy {
-                line: op.line,
-                map: index,
-                coords,
-                dst: shared_at(cta, *dst),
-                mbar: shared_at(cta, *mbar),
-                id: cta.next_async,
-            };
-            cta.next_async += 1;
-            hooks::copy_issued(cta, &copy, hooks::tid(w, l));
-            cta.copies.push(copy);
-        }
-        _ => {}
-    }
-    Ok(())
-}
-
-/// `cp.async`, `cp.async.commit_group` and `cp.async.wait_group` / `wait_all` of one thread.
-fn cp_async_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), RunError> {
-    let issued = match &op.kind {
-        OpKind::CpAsync {
-            dst, src, src_size, ..
-        } => Some((
-            address(cta, w, l, *dst),
-            address(cta, w, l, *src),
-            src_size.map(|s| val(cta, w, cta.nregs, l, s)),
-        )),
-        _ => None,
-    };
-    let queue = &mut w.cp_async[l];
-    crate::cp_async::execute(op, issued, queue, &mut cta.shared, cta.global)
-}
-
-/// The index in the launch's tensor maps of the map parameter at `map_at` (a generic or a
-/// parameter-space address).
-fn map_index(cta: &Cta<'_>, map_at: u64, line: u32) -> Result<usize, RunError> {
-    let off = map_at.checked_sub(PARAM_WINDOW).unwrap_or(map_at);
-    let tag = read_window(cta.params, line, "param", off, 8)?;
-    let index = read_window(cta.params, line, "param", off + 8, 8)?;
-    if tag.to_le_bytes() != TAG || index as usize >= cta.maps.len() {
-        return Err(RunError::Invalid {
-            line,
-            what: format!("tensor map at 0x{map_at:x}"),
-            why: "not the address of a tensor map parameter",
-        });
-    }
-    Ok(index as usize)
-}
-
-/// Performs pending copy `i` and completes its transactions on its mbarrier; the schedule
-/// chooses when (by default, when no warp can move without it: as late as PTX allows).
-fn complete_copy(cta: &mut Cta<'_>, i: usize) -> Result<(), RunError> {
-    let c = cta.copies.remove(i);
-    let at = c.mbar;
-    {
-        hooks::copy_performed(cta, &c, cta.maps[c.map].0.box_bytes());
-        let (map, base) = &cta.maps[c.map];
-        let global = &*cta.global;
-        let line = c.line;
-        perform(map, *base, &c, &mut cta.shared, &mut |a, s| {
-            global.read(line, a, s)
-        })?;
-        let m = cta
-            .mbars
-            .get_mut(&at)
-            .ok_or_else(|| no_mbarrier(c.line, at))?;
-        m.tx -= map.box_bytes() as i64;
-        m.settle();
-    }
-    Ok(())
-}
-
 /// `bfe`: `len` bits of `a` from bit `pos`, filled above with the sign bit for signed types
 /// (PTX ISA 9.7.1.19: position and length are the low 8 bits of `b` and `c`).
 fn bfe(ty: Ty, a: u64, b: u64, c: u64) -> u64 {
@@ -1105,236 +943,6 @@ fn warp_wgmma(cta: &mut Cta<'_>, w: &mut Warp, op: &Op) -> Result<(), RunError> 
         _ => {}
     }
     Ok(())
-}
-
-fn float_binary(op: FloatOp, ty: Ty, a: u64, b: u64, ftz: bool, sat: bool) -> u64 {
-    if ty == Ty::F64 {
-        let (x, y) = (f64::from_bits(a), f64::from_bits(b));
-        let r = match op {
-            FloatOp::Add => x + y,
-            FloatOp::Sub => x - y,
-            FloatOp::Mul => x * y,
-            FloatOp::Div => x / y,
-            FloatOp::Min => x.min(y),
-            FloatOp::Max => x.max(y),
-        };
-        return if r.is_nan() {
-            0x7FFF_FFFF_FFFF_FFFF
-        } else {
-            r.to_bits()
-        };
-    }
-    u64::from(f32_binary(op, a as u32, b as u32, ftz, sat))
-}
-
-fn boolean(op: BoolOp, a: bool, b: bool) -> bool {
-    match op {
-        BoolOp::And => a && b,
-        BoolOp::Or => a || b,
-        BoolOp::Xor => a ^ b,
-    }
-}
-
-fn compare(cmp: Cmp, ty: Ty, ftz: bool, a: u64, b: u64) -> bool {
-    use core::cmp::Ordering::{Equal, Greater, Less};
-    let ord = if ty.float() {
-        let (x, y) = if matches!(ty, Ty::F16 | Ty::Bf16) {
-            crate::half::compare_operands(ty == Ty::Bf16, ftz, a, b)
-        } else if ty == Ty::F64 {
-            (f64::from_bits(a), f64::from_bits(b))
-        } else {
-            let (a, b) = if ftz {
-                (ftz32(a as u32), ftz32(b as u32))
-            } else {
-                (a as u32, b as u32)
-            };
-            (f64::from(f32::from_bits(a)), f64::from(f32::from_bits(b)))
-        };
-        x.partial_cmp(&y)
-    } else if ty.signed() {
-        Some(sext(a, ty.bits()).cmp(&sext(b, ty.bits())))
-    } else {
-        Some((a & mask(ty.bits())).cmp(&(b & mask(ty.bits()))))
-    };
-    let unsigned = || (a & mask(ty.bits())).cmp(&(b & mask(ty.bits())));
-    match cmp {
-        Cmp::Eq => ord == Some(Equal),
-        Cmp::Ne => ord.is_some_and(|o| o != Equal),
-        Cmp::Lt => ord == Some(Less),
-        Cmp::Le => matches!(ord, Some(Less | Equal)),
-        Cmp::Gt => ord == Some(Greater),
-        Cmp::Ge => matches!(ord, Some(Greater | Equal)),
-        Cmp::Lo => unsigned() == Less,
-        Cmp::Ls => unsigned() != Greater,
-        Cmp::Hi => unsigned() == Greater,
-        Cmp::Hs => unsigned() != Less,
-        Cmp::Unordered(u) => match ord {
-            None => true,
-            Some(o) => match u {
-                UCmp::Eq => o == Equal,
-                UCmp::Ne => o != Equal,
-                UCmp::Lt => o == Less,
-                UCmp::Le => o != Greater,
-                UCmp::Gt => o == Greater,
-                UCmp::Ge => o != Less,
-            },
-        },
-        Cmp::Num => ord.is_some(),
-        Cmp::Nan => ord.is_none(),
-    }
-}
-
-fn unmodelled(line: u32, what: &str) -> RunError {
-    RunError::Unsupported {
-        line,
-        what: what.to_string(),
-        why: "this rounding of cvt is not modelled yet",
-    }
-}
-
-fn convert(line: u32, conv: Conv, a: u64, b: Option<u64>) -> Result<u64, RunError> {
-    Ok(match conv {
-        Conv::IntInt { to, from, sat } => int::convert(to, from, sat, a),
-        Conv::F32ToF8x2 { e4m3, relu } => {
-            let hi = f32_to_f8(a as u32, e4m3, relu);
-            let lo = f32_to_f8(b.unwrap_or(0) as u32, e4m3, relu);
-            u64::from(u16::from(hi) << 8 | u16::from(lo))
-        }
-        Conv::F32ToF16x2 {
-            bf16,
-            rnd,
-            relu,
-            satfinite,
-        } => {
-            let f = if bf16 { Format::Bf16 } else { Format::F16 };
-            let hi = f32_to_16(a as u32, f, rnd, relu, satfinite)
-                .ok_or_else(|| unmodelled(line, "cvt.x2"))?;
-            let lo = f32_to_16(b.unwrap_or(0) as u32, f, rnd, relu, satfinite)
-                .ok_or_else(|| unmodelled(line, "cvt.x2"))?;
-            u64::from(u32::from(hi) << 16 | u32::from(lo))
-        }
-        Conv::FloatFloat {
-            to,
-            from,
-            rnd,
-            ftz,
-            sat,
-            relu,
-            satfinite,
-        } => float_float(line, to, from, rnd, ftz, sat, relu, satfinite, a)?,
-        Conv::FloatInt { to, from, rnd, ftz } => float_int(to, from, rnd, ftz, a),
-        Conv::IntFloat { to, from, rnd } => crate::rounding::int_to_float(to, from, rnd, a)
-            .ok_or_else(|| unmodelled(line, "cvt int to float"))?,
-    })
-}
-
-#[allow(clippy::too_many_arguments)]
-fn float_float(
-    line: u32,
-    to: Ty,
-    from: Ty,
-    rnd: Rnd,
-    ftz: bool,
-    sat: bool,
-    relu: bool,
-    satfinite: bool,
-    a: u64,
-) -> Result<u64, RunError> {
-    match (to, from) {
-        (Ty::F16 | Ty::Bf16, Ty::F32) => {
-            let x = if ftz { ftz32(a as u32) } else { a as u32 };
-            let x = if sat { sat_f32(x) } else { x };
-            let f = if to == Ty::Bf16 {
-                Format::Bf16
-            } else {
-                Format::F16
-            };
-            f32_to_16(x, f, rnd, relu, satfinite)
-                .map(u64::from)
-                .or_else(|| {
-                    (!sat && !relu && !satfinite)
-                        .then(|| crate::rounding::float_to_float(to, from, rnd, ftz, a))
-                        .flatten()
-                })
-                .ok_or_else(|| unmodelled(line, "cvt to f16/bf16"))
-        }
-        (Ty::F32, Ty::F32) => {
-            let x = if ftz { ftz32(a as u32) } else { a as u32 };
-            Ok(u64::from(if sat { sat_f32(x) } else { x }))
-        }
-        (Ty::F32, Ty::Bf16) => Ok(if (a as u16) & 0x7FFF > 0x7F80 {
-            u64::from(NAN32)
-        } else {
-            (a & 0xFFFF) << 16
-        }),
-        (Ty::F32, Ty::F16) => {
-            let h = f16_to_f32(a as u16);
-            Ok(u64::from(if h.is_nan() { NAN32 } else { h.to_bits() }))
-        }
-        _ if !sat && !relu && !satfinite => crate::rounding::float_to_float(to, from, rnd, ftz, a)
-            .ok_or_else(|| unmodelled(line, "cvt between these float types")),
-        _ => Err(unmodelled(line, "cvt between these float types")),
-    }
-}
-
-fn sat_f32(x: u32) -> u32 {
-    let f = f32::from_bits(x);
-    if f.is_nan() || f <= 0.0 {
-        0
-    } else if f >= 1.0 {
-        1.0f32.to_bits()
-    } else {
-        x
-    }
-}
-
-/// The exact f32 of an f16 code.
-fn f16_to_f32(h: u16) -> f32 {
-    let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
-    let e = (h >> 10) & 0x1F;
-    let m = f32::from(h & 0x3FF);
-    match e {
-        0 => sign * m * (2.0f32).powi(-24),
-        31 if m == 0.0 => sign * f32::INFINITY,
-        31 => f32::NAN,
-        e => sign * (1.0 + m / 1024.0) * (2.0f32).powi(i32::from(e) - 15),
-    }
-}
-
-/// Float to integer: rounded, saturated to the destination's range, NaN to 0 (PTX ISA
-/// 9.7.9.21).
-fn float_int(to: Ty, from: Ty, rnd: IRnd, ftz: bool, a: u64) -> u64 {
-    let x = if from == Ty::F64 {
-        f64::from_bits(a)
-    } else {
-        let b = if ftz { ftz32(a as u32) } else { a as u32 };
-        f64::from(f32::from_bits(b))
-    };
-    if x.is_nan() {
-        return 0;
-    }
-    let r = match rnd {
-        IRnd::Rni => x.round_ties_even(),
-        IRnd::Rzi => x.trunc(),
-        IRnd::Rmi => x.floor(),
-        IRnd::Rpi => x.ceil(),
-    };
-    let bits = to.bits();
-    let (lo, hi) = if to.signed() {
-        (
-            -(2f64.powi(bits as i32 - 1)),
-            2f64.powi(bits as i32 - 1) - 1.0,
-        )
-    } else {
-        (0.0, 2f64.powi(bits as i32) - 1.0)
-    };
-    let c = r.clamp(lo, hi);
-    let v = if to.signed() {
-        c as i64 as u64
-    } else {
-        c as u64
-    };
-    v & mask(bits)
 }
 
 /// `shfl.sync` for the threads of `exec`: every source value is read before any is written
