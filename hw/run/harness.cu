@@ -203,7 +203,7 @@ static void run_gemm_tma(const std::string& dir, const std::string& out, const c
   launch_dump(dir, out, name, gx, gy, threads, shared, args, {{dc, c_bytes, ""}});
 }
 
-// The kernels added for issue 24's proof (tf32, int8, an fp8 epilogue, a masked tail, warp
+// The kernels added to the Hopper proof of tcgen05 run (tf32, int8, an fp8 epilogue, a masked tail, warp
 // specialisation, a persistent schedule, the benchmark's 128 x 128 x 64 tiles).
 static void more(const std::string& dir, const std::string& out) {
   CUdeviceptr null_ptr = 0;

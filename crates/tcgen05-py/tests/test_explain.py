@@ -11,7 +11,7 @@ import pytest
 import tcgen05
 
 DOC = (pathlib.Path(__file__).resolve().parents[3] / "docs" / "rules.md").read_text()
-HEADINGS = dict(re.findall(r"^### ([RTED]\d+)\. (.+)$", DOC, flags=re.M))
+HEADINGS = dict(re.findall(r"^### ([RTEDCI]\d+)\. (.+)$", DOC, flags=re.M))
 INDEX = {
     m[0]: (m[1], m[2])
     for m in re.findall(r"^\| `([a-z0-9_.-]+)` \| (error|warning) \| ([^|]+?) \| (?:.+) \|$", DOC, flags=re.M)

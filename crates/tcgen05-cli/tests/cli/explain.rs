@@ -17,7 +17,7 @@ fn headings(doc: &str) -> Vec<(String, String)> {
         .filter_map(|h| h.split_once(". "))
         .filter(|(n, _)| {
             n.len() >= 2
-                && n.starts_with(['R', 'E', 'D', 'T'])
+                && n.starts_with(['R', 'E', 'D', 'T', 'C', 'I'])
                 && n[1..].bytes().all(|b| b.is_ascii_digit())
         })
         .map(|(n, t)| (n.to_string(), t.to_string()))
