@@ -13,6 +13,7 @@
 mod clock;
 #[cfg(test)]
 mod tests;
+mod tmem;
 mod tracker;
 
 use crate::error::RunError;
@@ -41,6 +42,14 @@ pub enum HazardKind {
     WaitParity,
     /// Every live warp blocked with nothing asynchronous pending.
     Deadlock,
+    /// Tensor Memory still allocated when its CTA exits (PTX ISA 9.7.16.7.1).
+    TmemLeak,
+    /// A `tcgen05.ld` destination register read before the warp's `tcgen05.wait::ld`
+    /// (PTX ISA 9.7.16.8.3, 9.7.16.8.5).
+    LdBeforeWait,
+    /// `tcgen05.dealloc` of columns a `tcgen05.ld` not yet waited reads (PTX ISA 9.7.16.7.1,
+    /// 9.7.16.8.5).
+    DeallocInUse,
 }
 
 impl HazardKind {
@@ -56,6 +65,9 @@ impl HazardKind {
             HazardKind::ExpectTx => "expect-tx",
             HazardKind::WaitParity => "wait-parity",
             HazardKind::Deadlock => "deadlock",
+            HazardKind::TmemLeak => "tmem-leak",
+            HazardKind::LdBeforeWait => "ld-before-wait",
+            HazardKind::DeallocInUse => "dealloc-in-use",
         }
     }
 }
