@@ -2,7 +2,8 @@
 //! reads of data a tensor copy has not been observed to deliver, generic writes read by the
 //! async proxy without `fence.proxy.async`, mbarrier phases that can never complete (arrival
 //! counts against `init`, `expect_tx` bytes against bytes delivered), waits on the wrong phase,
-//! and deadlocks (issue 25).
+//! deadlocks, and Tensor Memory's lifecycle: memory never freed, `tcgen05.ld` registers read
+//! before `tcgen05.wait::ld`, columns freed under a load not yet waited (issue 25).
 //!
 //! [`check`] runs a kernel with the happens-before tracker attached (vector clocks per thread
 //! and per asynchronous agent, a shadow of every byte of memory), first with the default
