@@ -14,7 +14,7 @@
 //! `dealloc` while an MMA, copy or shift is not committed stop the run itself with a typed
 //! error naming the line (`tcgen05::exec`), so they never reach this checker.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 use super::{Finding, HazardKind};
 use crate::observe::TmemStep;
@@ -36,8 +36,9 @@ struct Load {
 pub(super) struct Lifecycle {
     /// Live allocations: (first column, columns, alloc line, warp).
     allocs: Vec<(u32, u32, u32, u32)>,
-    /// Per warp: its loads not yet waited.
-    loads: HashMap<u32, Vec<Load>>,
+    /// Per warp (in warp order, so that findings are the same every run): its loads not yet
+    /// waited.
+    loads: BTreeMap<u32, Vec<Load>>,
 }
 
 fn overlap(a: (u32, u32), b: (u32, u32)) -> bool {
@@ -93,13 +94,15 @@ impl Lifecycle {
             }
             TmemStep::Read(slots) => {
                 for l in self.loads.get(&warp).into_iter().flatten() {
-                    if let Some(s) = slots.iter().find(|s| l.slots.contains(s)) {
+                    if let Some(k) = l.slots.iter().position(|s| slots.contains(s)) {
                         let mut f = finding(HazardKind::LdBeforeWait, line, Some(l.line), LD);
                         f.thread = Some(warp * 32);
                         f.other_thread = Some(warp * 32);
                         f.address = Some(u64::from(l.columns.0));
                         f.message = format!(
-                            "warp {warp} reads register slot {s}, a destination of the tcgen05.ld of line {}, before its tcgen05.wait::ld",
+                            "warp {warp} reads destination register {} of {} of the tcgen05.ld of line {} before its tcgen05.wait::ld",
+                            k + 1,
+                            l.slots.len(),
                             l.line
                         );
                         out.push(f);
