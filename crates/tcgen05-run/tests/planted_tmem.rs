@@ -20,7 +20,7 @@ use std::path::PathBuf;
 use tcgen05_run::hazard::{check, HazardKind, Options, Report};
 use tcgen05_run::{Arg, Config, Module, RunError};
 
-/// A kernel: file, entry, K, A and B bytes per element, scale buffers, tile rows.
+/// A kernel: file, entry, K, bytes per A and B element, whether it takes scale buffers.
 struct Kernel {
     file: &'static str,
     entry: &'static str,
