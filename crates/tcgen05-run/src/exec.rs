@@ -34,6 +34,7 @@ use std::collections::HashMap;
 
 mod hooks;
 mod progress;
+mod tmem_hooks;
 
 use compare::{boolean, compare, float_binary};
 use convert::{convert, sat_f32};
@@ -338,6 +339,7 @@ fn lanes(mask: u32) -> impl Iterator<Item = usize> {
 /// Executes one instruction for the threads of `exec` (those of `active` whose guard is true)
 /// and moves every thread of `active` to its next instruction.
 fn step(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, active: u32, exec: u32) -> Result<(), RunError> {
+    tmem_hooks::reads(cta, w, op);
     let n = cta.nregs;
     match &op.kind {
         OpKind::Bra { target } => {
@@ -496,6 +498,7 @@ fn tcgen05_op(
     let arrivals = cta
         .tc
         .step(&mut cta.shared, &mut regs, op.line, t, active, exec)?;
+    tmem_hooks::lifecycle(cta, w, op);
     for at in arrivals {
         let m = cta
             .mbars

@@ -2,7 +2,8 @@
 //! reads of data a tensor copy has not been observed to deliver, generic writes read by the
 //! async proxy without `fence.proxy.async`, mbarrier phases that can never complete (arrival
 //! counts against `init`, `expect_tx` bytes against bytes delivered), waits on the wrong phase,
-//! and deadlocks (issue 25).
+//! deadlocks, and Tensor Memory's lifecycle: memory never freed, `tcgen05.ld` registers read
+//! before `tcgen05.wait::ld`, columns freed under a load not yet waited (issue 25).
 //!
 //! [`check`] runs a kernel with the happens-before tracker attached (vector clocks per thread
 //! and per asynchronous agent, a shadow of every byte of memory), first with the default
@@ -13,6 +14,7 @@
 mod clock;
 #[cfg(test)]
 mod tests;
+mod tmem;
 mod tracker;
 
 use crate::error::RunError;
@@ -41,6 +43,14 @@ pub enum HazardKind {
     WaitParity,
     /// Every live warp blocked with nothing asynchronous pending.
     Deadlock,
+    /// Tensor Memory still allocated when its CTA exits (PTX ISA 9.7.16.7.1).
+    TmemLeak,
+    /// A `tcgen05.ld` destination register read before the warp's `tcgen05.wait::ld`
+    /// (PTX ISA 9.7.16.8.3, 9.7.16.8.5).
+    LdBeforeWait,
+    /// `tcgen05.dealloc` of columns a `tcgen05.ld` not yet waited reads (PTX ISA 9.7.16.7.1,
+    /// 9.7.16.8.5).
+    DeallocInUse,
 }
 
 impl HazardKind {
@@ -56,6 +66,9 @@ impl HazardKind {
             HazardKind::ExpectTx => "expect-tx",
             HazardKind::WaitParity => "wait-parity",
             HazardKind::Deadlock => "deadlock",
+            HazardKind::TmemLeak => "tmem-leak",
+            HazardKind::LdBeforeWait => "ld-before-wait",
+            HazardKind::DeallocInUse => "dealloc-in-use",
         }
     }
 }

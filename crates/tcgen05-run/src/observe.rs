@@ -160,11 +160,35 @@ pub enum Event<'e> {
         /// The waiting threads.
         threads: &'e [u32],
     },
+    /// A Tensor Memory lifecycle step of a warp (PTX ISA 9.7.16.7.1, 9.7.16.8).
+    Tmem {
+        /// The warp.
+        warp: u32,
+        /// The instruction's line.
+        line: u32,
+        /// What it did.
+        step: TmemStep<'e>,
+    },
     /// No warp of the CTA can move and nothing asynchronous is pending.
     Deadlock {
         /// Each blocked warp.
         warps: &'e [crate::error::Blocked],
     },
+}
+
+/// A Tensor Memory lifecycle step ([`Event::Tmem`]): columns are `(first, count)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TmemStep<'e> {
+    /// `tcgen05.alloc` granted these columns.
+    Alloc(u32, u32),
+    /// `tcgen05.dealloc` freed these columns.
+    Dealloc(u32, u32),
+    /// `tcgen05.ld` read these columns into these register slots (given at `wait::ld`).
+    Ld(u32, u32, &'e [u32]),
+    /// `tcgen05.wait::ld`: the warp's loads are in its registers.
+    WaitLd,
+    /// An instruction of a warp with a `tcgen05.ld` not yet waited reads these register slots.
+    Read(&'e [u32]),
 }
 
 /// Receives a run's accesses and events.

@@ -40,7 +40,8 @@ pub struct RunArgs {
     pub max_steps: u64,
     /// Check for hazards: data races, reads before a tensor copy's completion was observed,
     /// missing fence.proxy.async, mbarrier counts and expect_tx bytes, wrong wait parity,
-    /// deadlocks. Exit 1 when any is found.
+    /// deadlocks, Tensor Memory's lifecycle (never freed, tcgen05.ld registers read before
+    /// tcgen05.wait::ld, freed under a load). Exit 1 when any is found.
     #[arg(long)]
     pub hazards: bool,
     /// With --hazards: also run N seeded schedules (warp interleavings and completion orders).

@@ -14,6 +14,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::clock::Clock;
+use super::tmem::Lifecycle;
 use super::{Finding, HazardKind};
 use crate::error::Blocked;
 use crate::observe::{Access, AsyncKind, Event, Observer, Proxy, Space};
@@ -110,6 +111,8 @@ pub(crate) struct Tracker {
     warp_instance: HashMap<u32, (u64, u32, u32)>,
     instances: u64,
     seen: HashSet<(HazardKind, u32, u32)>,
+    /// The CTA's Tensor Memory lifecycle.
+    tmem: Lifecycle,
     /// The findings so far.
     pub findings: Vec<Finding>,
 }
@@ -469,6 +472,11 @@ impl Observer for Tracker {
                 }
             }
             Event::Deadlock { warps } => self.deadlock(warps),
+            Event::Tmem { warp, line, step } => {
+                for f in self.tmem.step(warp, line, &step) {
+                    self.report(Finding { cta: self.cta, ..f });
+                }
+            }
         }
     }
 }
@@ -619,6 +627,9 @@ impl Tracker {
     fn end(&mut self) {
         if !self.deadlocked {
             self.unfinished_phases(None);
+            for f in self.tmem.end() {
+                self.report(Finding { cta: self.cta, ..f });
+            }
         }
     }
 }

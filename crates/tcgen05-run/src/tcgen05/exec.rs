@@ -38,6 +38,18 @@ pub(crate) struct Tcgen05State {
     loads: HashMap<u32, Vec<(usize, u32, u64)>>,
     /// MMAs completed.
     pub mmas: u64,
+    /// The lifecycle step of the last warp instruction, for an observer: alloc / dealloc
+    /// `(first column, columns)`, ld `(first column, columns)`, wait::ld.
+    pub did: Option<Did>,
+}
+
+/// A Tensor Memory lifecycle step ([`Tcgen05State::did`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Did {
+    Alloc(u32, u32),
+    Dealloc(u32, u32),
+    Ld(u32, u32),
+    WaitLd,
 }
 
 /// An issued asynchronous tcgen05 operation, waiting for its thread's `tcgen05.commit`.
@@ -132,6 +144,11 @@ fn uniform(
 }
 
 impl Tcgen05State {
+    /// Whether warp `warp` has a `tcgen05.ld` not yet waited.
+    pub fn loading(&self, warp: u32) -> bool {
+        self.loads.get(&warp).is_some_and(|l| !l.is_empty())
+    }
+
     fn tmem(&mut self) -> &mut TensorMemory {
         self.tmem
             .get_or_insert_with(|| Box::new(TensorMemory::new()))
@@ -148,6 +165,7 @@ impl Tcgen05State {
         active: u32,
         exec: u32,
     ) -> Result<Vec<u32>, RunError> {
+        self.did = None;
         if exec == 0 {
             return Ok(Vec::new());
         }
@@ -271,6 +289,7 @@ impl Tcgen05State {
                         "no free range: the warp would wait forever",
                     )
                 })?;
+                self.did = Some(Did::Alloc(first, n as u32));
                 let bits = TmemAddress::new(0, first).bits();
                 write_window(shared, line, "shared", at & 0xFFFF_FFFF, 4, u64::from(bits))
             }
@@ -285,6 +304,7 @@ impl Tcgen05State {
                         "not an allocation of this CTA (PTX ISA 9.7.16.7.1)",
                     ));
                 }
+                self.did = Some(Did::Dealloc(a.column(), n as u32));
                 Ok(())
             }
             Tcgen05::Relinquish => {
@@ -293,6 +313,7 @@ impl Tcgen05State {
             }
             Tcgen05::Ld { .. } | Tcgen05::St { .. } => self.ld_st(regs, line, t, exec),
             Tcgen05::WaitLd => {
+                self.did = Some(Did::WaitLd);
                 for (lane, slot, v) in self.loads.remove(&regs.warp).unwrap_or_default() {
                     regs.regs[lane * regs.n + slot as usize] = v;
                 }
@@ -377,6 +398,9 @@ impl Tcgen05State {
                     values[usize::from(p.thread) * count + usize::from(p.register)] |=
                         bits << rb.lo;
                 }
+                let first = pieces.iter().map(|p| p.column).min().unwrap_or(0);
+                let end = pieces.iter().map(|p| p.column + 1).max().unwrap_or(first);
+                self.did = Some(Did::Ld(first, end - first));
                 let out = self.loads.entry(regs.warp).or_default();
                 for thread in 0..32 {
                     for (r, slot) in dst.iter().enumerate() {

@@ -8,4 +8,4 @@ pub mod op;
 mod tensor_memory;
 
 pub(crate) use decode::decode;
-pub(crate) use exec::{Regs, Tcgen05State};
+pub(crate) use exec::{Did, Regs, Tcgen05State};
