@@ -276,8 +276,8 @@ struct Reader<'r> {
 /// Decodes the instruction descriptor and derives the shape, layouts and arithmetic.
 fn setup(op: &MmaOperation) -> Result<Setup, EmuError> {
     let fields: IdescFields = InstructionDescriptor::from_bits(op.idesc, op.kind)
-        .ok()
-        .and_then(InstructionDescriptor::fields)
+        .map_err(Problem::from)?
+        .fields()
         .ok_or_else(|| EmuError::one(operand_error("idesc", u64::from(op.idesc))))?;
     if fields.k96 {
         return Err(Problem::emu(EmuRule::NotModelled, "k96", 1).into());

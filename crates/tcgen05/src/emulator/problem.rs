@@ -7,6 +7,7 @@ use crate::canonical_layout::LayoutError;
 use crate::check::{Finding, FindingValue};
 use crate::data_path::DataPathError;
 use crate::diagnostic::{Diagnostic, Severity, Source};
+use crate::instruction_descriptor::IdescError;
 use crate::numerics::params::Problem as NumericsProblem;
 use crate::ptx::PtxError;
 use crate::ptx_reader::ReadProblem;
@@ -275,6 +276,8 @@ pub enum Rule {
     Ptx(PtxError),
     /// A shared memory descriptor rule.
     Smem(SmemError),
+    /// An instruction descriptor rule (Tables 42-44, rules.md R8-R13).
+    Idesc(IdescError),
     /// A layout rule of the operand read through its descriptor.
     Layout(LayoutError),
     /// A data-path rule (D, A or scale-factor placement).
@@ -345,6 +348,11 @@ impl Problem {
 impl From<PtxError> for Problem {
     fn from(e: PtxError) -> Problem {
         Problem::of(Rule::Ptx(e), &e)
+    }
+}
+impl From<IdescError> for Problem {
+    fn from(e: IdescError) -> Problem {
+        Problem::of(Rule::Idesc(e), &e)
     }
 }
 impl From<SmemError> for Problem {
@@ -430,6 +438,7 @@ impl fmt::Display for Problem {
             Rule::Check(x) => write!(f, "{x} ({})", x.source),
             Rule::Ptx(e) => write!(f, "{e}"),
             Rule::Smem(e) => write!(f, "{e}"),
+            Rule::Idesc(e) => write!(f, "{e}"),
             Rule::Layout(e) => write!(f, "{e}"),
             Rule::DataPath(e) => write!(f, "{e}"),
             Rule::Tmem(e) => write!(f, "{e}"),
