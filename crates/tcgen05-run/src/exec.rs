@@ -490,6 +490,10 @@ fn tcgen05_op(
     active: u32,
     exec: u32,
 ) -> Result<(), RunError> {
+    crate::tcgen05::same_group(&mut cta.tc, op.line, t)?;
+    if crate::tcgen05::needs_pair(t) {
+        return cluster::pair::step(cta, w, op, t, active, exec);
+    }
     let mut regs = crate::tcgen05::Regs {
         regs: &mut w.regs,
         n: cta.nregs,

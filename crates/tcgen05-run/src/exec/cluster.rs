@@ -31,6 +31,8 @@ use crate::observe::Event;
 use crate::op::{Op, Special};
 use crate::tensor_map::Copy;
 
+pub(super) mod pair;
+
 /// The state of a CTA whose warps are not running now.
 #[derive(Default)]
 pub(super) struct Peer {
@@ -221,6 +223,7 @@ pub(super) fn run_cluster(
             .map(|ws| count(ws, |s| s != State::Exited))
             .sum();
         if live == 0 {
+            pair::finish(cta)?;
             stats.ctas += u64::from(n);
             stats.mmas += cta.tc.mmas + cta.cluster.peers.iter().map(|p| p.tc.mmas).sum::<u64>();
             return Ok(());

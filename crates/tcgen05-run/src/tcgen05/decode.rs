@@ -18,24 +18,26 @@ pub(crate) fn decode(v: &View<'_>, q: &[&str]) -> Result<OpKind, RunError> {
     };
     let t = match what {
         "alloc" => {
-            group(v, rest, &["sync", "aligned", "shared::cta", "b32"])?;
+            let group = group(v, rest, &["sync", "aligned", "shared::cta", "b32"])?;
             let [dst, ncols] = two(v)?;
             Tcgen05::Alloc {
                 dst: address(v, dst)?,
                 ncols: src(v, ncols)?,
+                group,
             }
         }
         "dealloc" => {
-            group(v, rest, &["sync", "aligned", "b32"])?;
+            let group = group(v, rest, &["sync", "aligned", "b32"])?;
             let [taddr, ncols] = two(v)?;
             Tcgen05::Dealloc {
                 taddr: src(v, taddr)?,
                 ncols: src(v, ncols)?,
+                group,
             }
         }
         "relinquish_alloc_permit" => {
-            group(v, rest, &["sync", "aligned"])?;
-            Tcgen05::Relinquish
+            let group = group(v, rest, &["sync", "aligned"])?;
+            Tcgen05::Relinquish { group }
         }
         "commit" => {
             let allowed = [
@@ -43,17 +45,28 @@ pub(crate) fn decode(v: &View<'_>, q: &[&str]) -> Result<OpKind, RunError> {
                 "shared::cluster",
                 "shared::cta",
                 "b64",
+                "multicast::cluster",
             ];
-            group(v, rest, &allowed)?;
+            let group = group(v, rest, &allowed)?;
+            let multicast = rest.contains(&"multicast::cluster");
             match v.operands.as_slice() {
-                [m] => Tcgen05::Commit {
+                [m] if !multicast => Tcgen05::Commit {
                     mbar: address(v, m)?,
+                    group,
+                    multicast: None,
                 },
-                _ => return Err(unsupported(
-                    v.line,
-                    v.opcode,
-                    "tcgen05.commit with a multicast mask is not modelled (clusters of one CTA)",
-                )),
+                [m, mask] if multicast => Tcgen05::Commit {
+                    mbar: address(v, m)?,
+                    group,
+                    multicast: Some(src(v, mask)?),
+                },
+                _ => {
+                    return Err(invalid(
+                        v.line,
+                        v.text,
+                        "tcgen05.commit takes [mbar], and a ctaMask exactly with .multicast::cluster (PTX ISA 9.7.16.11.1)",
+                    ))
+                }
             }
         }
         "mma" => Tcgen05::Mma(Box::new(mma(v, rest)?)),
@@ -72,13 +85,14 @@ pub(crate) fn decode(v: &View<'_>, q: &[&str]) -> Result<OpKind, RunError> {
         }
         "cp" => cp(v, rest)?,
         "shift" => {
-            group(v, rest, &["down"])?;
+            let group = group(v, rest, &["down"])?;
             if !rest.contains(&"down") {
                 return Err(invalid(v.line, v.text, "tcgen05.shift needs .down"));
             }
             match v.operands.as_slice() {
                 [t] => Tcgen05::Shift {
                     taddr: address(v, t)?,
+                    group,
                 },
                 _ => return Err(invalid(v.line, v.text, "tcgen05.shift takes [taddr]")),
             }
@@ -94,18 +108,20 @@ pub(crate) fn decode(v: &View<'_>, q: &[&str]) -> Result<OpKind, RunError> {
     Ok(OpKind::Tcgen05(t))
 }
 
-/// The `.cta_group::1` qualifier (required, PTX ISA 9.7.16.7) among `allowed` others;
-/// `.cta_group::2` is refused by name (CTA pairs need clusters).
-fn group(v: &View<'_>, q: &[&str], allowed: &[&str]) -> Result<(), RunError> {
-    if q.contains(&"cta_group::2") {
-        return Err(unsupported(
-            v.line,
-            "cta_group::2",
-            "CTA pairs need clusters of two CTAs, not modelled yet",
-        ));
-    }
-    let rest: Vec<&str> = q.iter().copied().filter(|x| *x != "cta_group::1").collect();
-    no_others(v, &rest, allowed)
+/// The `.cta_group::1` or `::2` qualifier (PTX ISA 9.7.16.7) among `allowed` others.
+fn group(v: &View<'_>, q: &[&str], allowed: &[&str]) -> Result<CtaGroup, RunError> {
+    let group = if q.contains(&"cta_group::2") {
+        CtaGroup::Two
+    } else {
+        CtaGroup::One
+    };
+    let rest: Vec<&str> = q
+        .iter()
+        .copied()
+        .filter(|x| !matches!(*x, "cta_group::1" | "cta_group::2"))
+        .collect();
+    no_others(v, &rest, allowed)?;
+    Ok(group)
 }
 
 fn no_others(v: &View<'_>, q: &[&str], allowed: &[&str]) -> Result<(), RunError> {
@@ -174,13 +190,7 @@ fn mma_qualifiers(v: &View<'_>, q: &[&str]) -> Result<MmaForm, RunError> {
     for &x in q {
         match x {
             "cta_group::1" => {}
-            "cta_group::2" => {
-                return Err(unsupported(
-                    v.line,
-                    x,
-                    "CTA pairs need clusters of two CTAs, not modelled yet",
-                ))
-            }
+            "cta_group::2" => f.group = CtaGroup::Two,
             "ws" => f.ws = true,
             "sp" => f.sp = true,
             "block_scale" => f.block_scale = true,
@@ -262,16 +272,14 @@ fn mma(v: &View<'_>, q: &[&str]) -> Result<MmaForm, RunError> {
 /// `tcgen05.cp` (PTX ISA 9.7.16.9.1): shape, multicast and decompression qualifiers.
 fn cp(v: &View<'_>, q: &[&str]) -> Result<Tcgen05, RunError> {
     let (mut shape, mut multicast, mut source, mut b8x16) = (None, CpMulticast::None, None, false);
+    let mut group = CtaGroup::One;
     for &x in q {
         if x == "cta_group::1" {
             continue;
         }
         if x == "cta_group::2" {
-            return Err(unsupported(
-                v.line,
-                x,
-                "CTA pairs need clusters of two CTAs, not modelled yet",
-            ));
+            group = CtaGroup::Two;
+            continue;
         }
         if let Ok(s) = CpShape::from_name(x) {
             shape = Some(s);
@@ -304,6 +312,7 @@ fn cp(v: &View<'_>, q: &[&str]) -> Result<Tcgen05, RunError> {
         source,
         taddr: address(v, t)?,
         desc: src(v, d)?,
+        group,
     })
 }
 

@@ -30,9 +30,9 @@ use crate::op::{Addr, Src};
 /// The tcgen05 state of one CTA.
 #[derive(Debug, Default)]
 pub(crate) struct Tcgen05State {
-    tmem: Option<Box<TensorMemory>>,
+    pub(super) tmem: Option<Box<TensorMemory>>,
     /// Issued asynchronous operations not yet complete, oldest first.
-    pending: Vec<Issued>,
+    pub(super) pending: Vec<Issued>,
     /// Per warp: values loaded by `tcgen05.ld`, for `tcgen05.wait::ld` to write
     /// (thread, register slot, value).
     loads: HashMap<u32, Vec<(usize, u32, u64)>>,
@@ -41,6 +41,8 @@ pub(crate) struct Tcgen05State {
     /// The lifecycle step of the last warp instruction, for an observer: alloc / dealloc
     /// `(first column, columns)`, ld `(first column, columns)`, wait::ld.
     pub did: Option<Did>,
+    /// The CTA pair's state of `.cta_group::2` ([`super::pair`]).
+    pub(super) pair: super::pair::PairState,
 }
 
 /// A Tensor Memory lifecycle step ([`Tcgen05State::did`]).
@@ -54,16 +56,18 @@ pub(crate) enum Did {
 
 /// An issued asynchronous tcgen05 operation, waiting for its thread's `tcgen05.commit`.
 #[derive(Clone, Debug)]
-struct Issued {
-    line: u32,
-    warp: u32,
-    lane: usize,
-    op: Async,
+pub(super) struct Issued {
+    pub(super) line: u32,
+    pub(super) warp: u32,
+    pub(super) lane: usize,
+    pub(super) op: Async,
+    /// The CTAs it works on: 1, or 2 for `.cta_group::2` (the pair).
+    pub(super) ctas: u32,
 }
 
 /// The asynchronous tcgen05 operations (PTX ISA 9.7.16.6.1), with their operand values.
 #[derive(Clone, Debug)]
-enum Async {
+pub(super) enum Async {
     Mma(Box<MmaOperation>),
     Cp(CpOperation),
     Shift(TmemAddress),
@@ -80,7 +84,7 @@ pub(crate) struct Regs<'r> {
 }
 
 impl Regs<'_> {
-    fn val(&self, lane: usize, s: Src) -> u64 {
+    pub(super) fn val(&self, lane: usize, s: Src) -> u64 {
         match s {
             Src::Reg(r) => self.regs[lane * self.n + r as usize],
             Src::Imm(v) => v,
@@ -89,20 +93,20 @@ impl Regs<'_> {
         }
     }
 
-    fn addr(&self, lane: usize, a: Addr) -> u64 {
+    pub(super) fn addr(&self, lane: usize, a: Addr) -> u64 {
         self.val(lane, a.base).wrapping_add(a.offset as u64)
     }
 }
 
-fn lanes(mask: u32) -> impl Iterator<Item = usize> {
+pub(super) fn lanes(mask: u32) -> impl Iterator<Item = usize> {
     (0..32).filter(move |l| mask >> l & 1 == 1)
 }
 
-fn invalid(line: u32, what: String, why: &'static str) -> RunError {
+pub(super) fn invalid(line: u32, what: String, why: &'static str) -> RunError {
     RunError::Invalid { line, what, why }
 }
 
-fn emu(line: u32, what: &str, e: impl std::fmt::Display) -> RunError {
+pub(super) fn emu(line: u32, what: &str, e: impl std::fmt::Display) -> RunError {
     invalid(
         line,
         format!("{what}: {e}"),
@@ -124,7 +128,7 @@ fn taddr(line: u32, raw: u64) -> Result<TmemAddress, RunError> {
 
 /// The value of `s` in every thread of `mask`, which must agree (PTX ISA 9.7.16: the
 /// operands of a `.sync.aligned` tcgen05 instruction are the same in every thread).
-fn uniform(
+pub(super) fn uniform(
     regs: &Regs<'_>,
     line: u32,
     mask: u32,
@@ -149,7 +153,7 @@ impl Tcgen05State {
         self.loads.get(&warp).is_some_and(|l| !l.is_empty())
     }
 
-    fn tmem(&mut self) -> &mut TensorMemory {
+    pub(super) fn tmem(&mut self) -> &mut TensorMemory {
         self.tmem
             .get_or_insert_with(|| Box::new(TensorMemory::new()))
     }
@@ -179,11 +183,12 @@ impl Tcgen05State {
                         warp,
                         lane: l,
                         op,
+                        ctas: 1,
                     });
                 }
                 return Ok(Vec::new());
             }
-            Tcgen05::Commit { mbar } => {
+            Tcgen05::Commit { mbar, .. } => {
                 let mut arrive = Vec::new();
                 for l in lanes(exec) {
                     self.complete(shared, regs.warp, l)?;
@@ -212,6 +217,13 @@ impl Tcgen05State {
             .partition(|i| i.warp == warp && i.lane == lane);
         self.pending = rest;
         for i in mine {
+            if i.ctas != 1 {
+                return Err(invalid(
+                    i.line,
+                    "a .cta_group::2 operation".into(),
+                    "completed by a .cta_group::1 tcgen05.commit (PTX ISA 9.7.16: one .cta_group per kernel)",
+                ));
+            }
             let mut mem = Memories {
                 shared: &mut *shared,
                 tmem: self.tmem(),
@@ -264,7 +276,7 @@ impl Tcgen05State {
         exec: u32,
     ) -> Result<(), RunError> {
         match t {
-            Tcgen05::Alloc { dst, ncols } => {
+            Tcgen05::Alloc { dst, ncols, .. } => {
                 let n = uniform(regs, line, exec, |l| regs.val(l, *ncols))?;
                 let at = uniform(regs, line, exec, |l| regs.addr(l, *dst))?;
                 if !(32..=512).contains(&n) || !n.is_power_of_two() {
@@ -293,7 +305,7 @@ impl Tcgen05State {
                 let bits = TmemAddress::new(0, first).bits();
                 write_window(shared, line, "shared", at & 0xFFFF_FFFF, 4, u64::from(bits))
             }
-            Tcgen05::Dealloc { taddr: a, ncols } => {
+            Tcgen05::Dealloc { taddr: a, ncols, .. } => {
                 self.no_pending(line)?;
                 let n = uniform(regs, line, exec, |l| regs.val(l, *ncols))?;
                 let a = taddr(line, uniform(regs, line, exec, |l| regs.val(l, *a))?)?;
@@ -307,7 +319,7 @@ impl Tcgen05State {
                 self.did = Some(Did::Dealloc(a.column(), n as u32));
                 Ok(())
             }
-            Tcgen05::Relinquish => {
+            Tcgen05::Relinquish { .. } => {
                 self.tmem().relinquished = true;
                 Ok(())
             }
@@ -433,7 +445,7 @@ impl Tcgen05State {
 }
 
 /// The asynchronous operation thread `l` issues: the form with the thread's operand values.
-fn issue(regs: &Regs<'_>, l: usize, line: u32, t: &Tcgen05) -> Result<Async, RunError> {
+pub(super) fn issue(regs: &Regs<'_>, l: usize, line: u32, t: &Tcgen05) -> Result<Async, RunError> {
     let ta = |a: Addr| taddr(line, regs.addr(l, a));
     Ok(match t {
         Tcgen05::Mma(f) => Async::Mma(Box::new(operation(regs, l, line, f)?)),
@@ -443,6 +455,7 @@ fn issue(regs: &Regs<'_>, l: usize, line: u32, t: &Tcgen05) -> Result<Async, Run
             source,
             taddr: a,
             desc,
+            ..
         } => Async::Cp(CpOperation {
             shape: *shape,
             multicast: *multicast,
@@ -450,7 +463,7 @@ fn issue(regs: &Regs<'_>, l: usize, line: u32, t: &Tcgen05) -> Result<Async, Run
             taddr: ta(*a)?,
             desc: regs.val(l, *desc),
         }),
-        Tcgen05::Shift { taddr: a } => Async::Shift(ta(*a)?),
+        Tcgen05::Shift { taddr: a, .. } => Async::Shift(ta(*a)?),
         _ => {
             return Err(invalid(
                 line,

@@ -18,6 +18,8 @@ pub enum Tcgen05 {
         dst: Addr,
         /// Columns (a power of two, 32 to 512).
         ncols: Src,
+        /// `.cta_group::N`: with `::2`, one warp of each CTA of the pair, collectively.
+        group: CtaGroup,
     },
     /// `tcgen05.dealloc.cta_group::1.sync.aligned.b32 taddr, ncols`.
     Dealloc {
@@ -25,9 +27,14 @@ pub enum Tcgen05 {
         taddr: Src,
         /// Its columns.
         ncols: Src,
+        /// `.cta_group::N`.
+        group: CtaGroup,
     },
-    /// `tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned`.
-    Relinquish,
+    /// `tcgen05.relinquish_alloc_permit.cta_group::N.sync.aligned`.
+    Relinquish {
+        /// `.cta_group::N`.
+        group: CtaGroup,
+    },
     /// `tcgen05.mma` (PTX ISA 9.7.16.10.9), issued by each thread that executes it.
     Mma(Box<MmaForm>),
     /// `tcgen05.commit.cta_group::1.mbarrier::arrive::one[.shared::cluster].b64 [mbar]`
@@ -36,6 +43,11 @@ pub enum Tcgen05 {
     Commit {
         /// The mbarrier.
         mbar: Addr,
+        /// `.cta_group::N`.
+        group: CtaGroup,
+        /// The 16-bit `ctaMask` of `.multicast::cluster`: the mbarrier at the same offset in
+        /// every CTA of the mask arrives (PTX ISA 9.7.16.11.1).
+        multicast: Option<Src>,
     },
     /// `tcgen05.ld.sync.aligned.shape.num[.pack::16b].b32 {regs}, [taddr][, offset]`.
     Ld {
@@ -86,11 +98,15 @@ pub enum Tcgen05 {
         taddr: Addr,
         /// The source's shared memory descriptor.
         desc: Src,
+        /// `.cta_group::N`: with `::2`, both CTAs of the pair.
+        group: CtaGroup,
     },
-    /// `tcgen05.shift.cta_group::1.down [taddr]` (PTX ISA 9.7.16.9.3).
+    /// `tcgen05.shift.cta_group::N.down [taddr]` (PTX ISA 9.7.16.9.3).
     Shift {
         /// The matrix's address.
         taddr: Addr,
+        /// `.cta_group::N`.
+        group: CtaGroup,
     },
 }
 
@@ -131,6 +147,24 @@ pub struct MmaForm {
     pub enable: Src,
     /// `scale-input-d`, or the `.ws` zero-column mask.
     pub last: Option<Src>,
+}
+
+impl Tcgen05 {
+    /// The instruction's `.cta_group`, for those that take one (`ld`, `st`, `wait`, the
+    /// fences do not).
+    #[must_use]
+    pub fn group(&self) -> Option<CtaGroup> {
+        match self {
+            Tcgen05::Alloc { group, .. }
+            | Tcgen05::Dealloc { group, .. }
+            | Tcgen05::Relinquish { group }
+            | Tcgen05::Commit { group, .. }
+            | Tcgen05::Cp { group, .. }
+            | Tcgen05::Shift { group, .. } => Some(*group),
+            Tcgen05::Mma(f) => Some(f.group),
+            _ => None,
+        }
+    }
 }
 
 /// Where `tcgen05.mma` reads A.
