@@ -213,7 +213,12 @@ fn gluon_two_cta_dot_equals_the_chain_of_mmas() {
         .chunks(4)
         .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
         .collect();
-    assert_equal("gluon_pair_dot_f16.ptx", &got, &reference(&a, &b, (m, n, k)), n);
+    assert_equal(
+        "gluon_pair_dot_f16.ptx",
+        &got,
+        &reference(&a, &b, (m, n, k)),
+        n,
+    );
 }
 
 /// A commit multicast to the even CTA only leaves the odd CTA waiting on its mbarrier forever;

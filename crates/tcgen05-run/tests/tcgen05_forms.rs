@@ -143,7 +143,10 @@ fn unmodelled_tcgen05_forms_are_refused_by_name_and_line() {
             "tcgen05.ld.red.sync.aligned.32x32b.x2.min.f32 {%r1, %r2}, %r3, [%r4];",
             "red",
         ),
-        ("ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8 {%r1}, [%r2];", "m16n16"),
+        (
+            "ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8 {%r1}, [%r2];",
+            "m16n16",
+        ),
     ];
     for (text, what) in cases {
         let (line, got) = refused(text);

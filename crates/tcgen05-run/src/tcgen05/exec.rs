@@ -305,7 +305,9 @@ impl Tcgen05State {
                 let bits = TmemAddress::new(0, first).bits();
                 write_window(shared, line, "shared", at & 0xFFFF_FFFF, 4, u64::from(bits))
             }
-            Tcgen05::Dealloc { taddr: a, ncols, .. } => {
+            Tcgen05::Dealloc {
+                taddr: a, ncols, ..
+            } => {
                 self.no_pending(line)?;
                 let n = uniform(regs, line, exec, |l| regs.val(l, *ncols))?;
                 let a = taddr(line, uniform(regs, line, exec, |l| regs.val(l, *a))?)?;

@@ -10,4 +10,6 @@ mod tensor_memory;
 
 pub(crate) use decode::decode;
 pub(crate) use exec::{Did, Regs, Tcgen05State};
-pub(crate) use pair::{finish as pair_finish, needs_pair, same_group, step as pair_step, Place as PairPlace, Side};
+pub(crate) use pair::{
+    finish as pair_finish, needs_pair, same_group, step as pair_step, Place as PairPlace, Side,
+};

@@ -160,7 +160,14 @@ pub(crate) fn same_group(tc: &mut Tcgen05State, line: u32, t: &Tcgen05) -> Resul
 /// `.multicast::cluster`.
 #[must_use]
 pub(crate) fn needs_pair(t: &Tcgen05) -> bool {
-    t.group() == Some(CtaGroup::Two) || matches!(t, Tcgen05::Commit { multicast: Some(_), .. })
+    t.group() == Some(CtaGroup::Two)
+        || matches!(
+            t,
+            Tcgen05::Commit {
+                multicast: Some(_),
+                ..
+            }
+        )
 }
 
 /// Executes a pair or multicast tcgen05 instruction for the threads of `exec` of a warp of
@@ -196,7 +203,9 @@ pub(crate) fn step(
             }
             Ok(Vec::new())
         }
-        Tcgen05::Commit { mbar, multicast, .. } => {
+        Tcgen05::Commit {
+            mbar, multicast, ..
+        } => {
             let mut arrivals = Vec::new();
             let (mut me, mut peer) = (me, peer);
             for l in lanes(exec) {
@@ -224,7 +233,11 @@ pub(crate) fn step(
                                 "names a CTA outside the cluster (PTX ISA 9.7.16.11.1)",
                             ));
                         }
-                        arrivals.extend((0..at.size).filter(|r| mask >> r & 1 == 1).map(|r| (r, offset)));
+                        arrivals.extend(
+                            (0..at.size)
+                                .filter(|r| mask >> r & 1 == 1)
+                                .map(|r| (r, offset)),
+                        );
                     }
                 }
             }
@@ -323,7 +336,14 @@ fn alloc(
     };
     me.tc.did = Some(Did::Alloc(first, n));
     let bits = TmemAddress::new(0, first).bits();
-    write_window(me.shared, line, "shared", at & 0xFFFF_FFFF, 4, u64::from(bits))
+    write_window(
+        me.shared,
+        line,
+        "shared",
+        at & 0xFFFF_FFFF,
+        4,
+        u64::from(bits),
+    )
 }
 
 /// Completes every pending operation that thread (`warp`, `lane`) of `me` issued, oldest
