@@ -314,3 +314,34 @@ fn commit_mask_outside_the_cluster_is_refused() {
     let line = line_of(&src, "tcgen05.commit");
     invalid_at(run(&src, 0b111, [1, 1, 1]), line, "ctaMask 0x7");
 }
+
+/// `tcgen05.cp.cta_group::2.128x256b` issued by the even CTA writes both CTAs' Tensor Memory,
+/// each from its own shared memory at the descriptor's address (rules.md I4): the kernel with
+/// its MMAs replaced by one copy of A's first 16 columns (row `r` of 32 bytes to lane `r`,
+/// columns 0 to 7, PTX ISA 9.7.16.9.1 and the 128x256b shape of 9.7.16.2.3), read back.
+#[test]
+fn pair_cp_writes_both_ctas_tensor_memory() {
+    let src = ptx()
+        .replace(
+            "\ttcgen05.mma.cta_group::2.kind::f16 [%r15], %rd8, %rd9, %r18, %p5;\n",
+            "\ttcgen05.cp.cta_group::2.128x256b [%r15], %rd8;\n",
+        )
+        .replace(
+            "\ttcgen05.mma.cta_group::2.kind::f16 [%r15], %rd10, %rd11, %r18, %p6;\n",
+            "",
+        )
+        .replace("setp.lt.u32 %p1, %r23, 64;", "setp.lt.u32 %p1, %r23, 8;");
+    assert!(!src.contains("\ttcgen05.mma"));
+    let got = run(&src, 0b11, [1, 1, 1]).unwrap_or_else(|e| panic!("{e}"));
+    let a = f16_codes(24, M * K);
+    for row in 0..M {
+        for col in 0..N {
+            let want = if col < 8 {
+                a[row * K + 2 * col] | a[row * K + 2 * col + 1] << 16
+            } else {
+                0xABAB_ABAB
+            };
+            assert_eq!(got[row * N + col], want, "row {row} column {col}");
+        }
+    }
+}
