@@ -221,6 +221,20 @@ fn gluon_two_cta_dot_equals_the_chain_of_mmas() {
     );
 }
 
+/// The odd CTA's thread 0 issues the MMAs and the commit: D is the same, the even CTA still
+/// holding rows 0 to 127 (rules.md I4).
+#[test]
+fn pair_mma_issued_by_the_odd_cta_is_the_same() {
+    let src = ptx().replace(
+        "\tor.b32 %r16, %r1, %r2;\n",
+        "\txor.b32 %r16, %r2, 1;\n\tor.b32 %r16, %r16, %r1;\n",
+    );
+    assert!(src.contains("xor.b32 %r16"));
+    let got = run(&src, 0b11, [1, 1, 1]).unwrap_or_else(|e| panic!("{e}"));
+    let want = reference(&f16_codes(24, M * K), &f16_codes(25, K * N), (M, N, K));
+    assert_equal("mma_m256.ptx issued by rank 1", &got, &want, N);
+}
+
 /// A commit multicast to the even CTA only leaves the odd CTA waiting on its mbarrier forever;
 /// to the odd CTA only, the even one.
 #[test]
