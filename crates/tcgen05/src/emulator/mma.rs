@@ -17,6 +17,7 @@ use super::memory::TensorCoreMemory;
 use super::mma_operand::{ashift, read_cell, read_element, scaled_c, Copies};
 use super::problem::{EmuError, EmuRule, Problem};
 use super::random::Random;
+use super::scale_format;
 use super::sparse;
 use super::state::{CollectorBuffer, Cta};
 use crate::canonical_layout::{ElementStorage, MatrixLayout, Operand as LayoutOperand};
@@ -277,10 +278,12 @@ struct Reader<'r> {
 /// Decodes the instruction descriptor and derives the shape, layouts and arithmetic (K = 96
 /// from [`k96`]).
 fn setup(op: &MmaOperation, target: Target) -> Result<Setup, EmuError> {
-    let fields: IdescFields = InstructionDescriptor::from_bits(op.idesc, op.kind)
+    // UE5M3 in bits 23-24 on the sm_107 family (D9), read before the layout tables.
+    let (idesc, ue5m3) = scale_format::split(op.idesc, op.kind, target)?;
+    let fields: IdescFields = InstructionDescriptor::from_bits(idesc, op.kind)
         .map_err(Problem::from)?
         .fields()
-        .ok_or_else(|| EmuError::one(operand_error("idesc", u64::from(op.idesc))))?;
+        .ok_or_else(|| EmuError::one(operand_error("idesc", u64::from(idesc))))?;
     if fields.k96 {
         k96::check(&fields, op.group, op.meta.is_some(), target)?;
     }
@@ -340,7 +343,12 @@ fn setup(op: &MmaOperation, target: Target) -> Result<Setup, EmuError> {
     let row: ParamRow = form.row().map_err(|e| EmuError {
         problems: e.problems.iter().map(Problem::from).collect(),
     })?;
+    let row = if ue5m3 { scale_format::row(row)? } else { row };
     let row = if fields.k96 { k96::row(row)? } else { row };
+    let mut form = form;
+    if ue5m3 {
+        form.scale = Some(scale_format::UE5M3);
+    }
     let ctas = layout.ctas();
     Ok(Setup {
         fields,

@@ -149,6 +149,7 @@ mod problem;
 pub mod program;
 mod random;
 mod reference;
+mod scale_format;
 mod sparse;
 mod state;
 pub mod wgmma;
@@ -366,3 +367,5 @@ impl Machine {
 mod tests;
 #[cfg(test)]
 mod tests_k96;
+#[cfg(test)]
+mod tests_ue5m3;

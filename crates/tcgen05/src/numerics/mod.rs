@@ -18,6 +18,7 @@
 //!   errors.
 //! - [`packing`]: containers, nibbles and scale bytes as the MMA reads them.
 //! - [`exact`]: an exact accumulator and its decimal rendering.
+//! - [`ue5m3`]: UE5M3 scale factors in `.kind::mxf4nvf4` (`sm_107`; rulings D7, D9).
 //! - [`k96`]: the K = 96 block-scaled rows of `sm_103a` / `sm_107a` (ruling D8: the K = 64
 //!   arithmetic over 96 products, unmeasured).
 //! - `study` (feature `std`): the error of a whole K loop against the exact result.
@@ -72,6 +73,7 @@ pub mod params;
 pub mod rng;
 #[cfg(feature = "std")]
 pub mod study;
+pub mod ue5m3;
 
 pub use fast::{Decoded, FastRow};
 pub use fdpa::{Algorithm, Dot, Operands, OutputRounding, Term, TermSource};
