@@ -3,8 +3,7 @@
 //! (UE5M3) is read here before the layout tables (PTX ISA 9.1 Tables 43-44, which reserve bit
 //! 24) see the word.
 
-use super::mma::operand_error;
-use super::problem::EmuError;
+use super::problem::{EmuError, EmuRule, Problem};
 use crate::instruction_descriptor::scale_format::{
     decode_scale_format, ScaleFormat, ScaleFormatField,
 };
@@ -27,7 +26,8 @@ pub(super) fn split(idesc: u32, kind: Kind, target: Target) -> Result<(u32, bool
     match decode_scale_format(idesc, kind, target) {
         Ok(b) if b.format == ScaleFormat::Ue5m3 => Ok((idesc & !(3 << 23), true)),
         Ok(_) => Ok((idesc, false)),
-        Err(_) => Err(EmuError::one(operand_error(
+        Err(_) => Err(EmuError::one(Problem::emu(
+            EmuRule::Operands,
             "idesc.scale_format",
             u64::from((idesc >> 23) & 3),
         ))),
