@@ -4,8 +4,9 @@
 //! PTX ISA 9.1 Tables 43 and 44 give the scale type one bit, 23 (UE8M0 = 1, UE4M3 = 0), and
 //! reserve bit 24. PTX ISA 9.4 adds UE5M3 scale factors on `sm_107f` (Table 72; ruling D7 of
 //! `docs/rules.md`); its descriptor tables (§9.7.18.4.2) were not read here. The newer layout
-//! comes from two public sources that agree: NVIDIA's CuTe DSL descriptor types
-//! (`Tcgen05MxInstrDesc`: "[23:25) scale_format ... [24] reserved in SM100", with
+//! comes from two public sources that agree: NVIDIA's CuTe DSL descriptor types (the wheel
+//! `nvidia-cutlass-dsl` 4.8.1 that `conformance/kernels/setup.sh` pins,
+//! `cutlass/experimental/primitives/descriptors.py`, `Tcgen05MxInstrDesc`: "\[23:25) scale_format ... \[24\] reserved in SM100", with
 //! UE4M3 = 0, E8M0 = 1, UE5M3 = 2) and Triton's tcgen05 lowering (its `scaleKind` enumeration,
 //! ue4m3 = 0, e8m0 = 1, ue5m3 = 2, written into bits 23-24). Ruling D9 of `docs/rules.md`
 //! records the reading: two bits on `sm_107a` / `sm_107f`, one bit and a reserved bit 24
