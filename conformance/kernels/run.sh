@@ -34,6 +34,16 @@ echo "kernels/run.sh: compiling the CUTLASS kernels for sm_100a (and K = 96 for 
 echo "kernels/run.sh: compiling the CuTe DSL kernels for sm_100a" >&2
 "$CUTEDSL_PYTHON" -W ignore::DeprecationWarning "$HERE/gen_cutedsl.py" "$OUT"
 
+# The scale-format words of CuTe DSL's block-scaled descriptor builders (rules.md D9), compared
+# with the committed vectors that crates/tcgen05/tests/scale_format_vectors.rs reads.
+echo "kernels/run.sh: writing CuTe DSL's scale-format descriptor vectors" >&2
+SF_VECTORS=conformance/vectors/cutedsl-4.8.1-scale-format.jsonl
+"$CUTEDSL_PYTHON" -W ignore "$HERE/gen_scale_format.py" "$OUT/$(basename "$SF_VECTORS")"
+if [ "${1:-}" = --check ] && ! cmp -s "$SF_VECTORS" "$OUT/$(basename "$SF_VECTORS")"; then
+  echo "kernels/run.sh: ERROR: $SF_VECTORS differs from gen_scale_format.py's output" >&2
+  exit 1
+fi
+
 if [ "${1:-}" = --check ]; then
   for f in "$HERE"/triton/*.json "$HERE"/cutlass/*.json "$HERE"/cutedsl/*.json; do
     if ! cmp -s "$f" "$OUT/$(basename "$f")"; then

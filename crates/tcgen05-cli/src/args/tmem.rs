@@ -59,8 +59,9 @@ containers of f8f6f4), 4 (mxf4, mxf4nvf4).";
 const SF_HELP: &str =
     "Examples:\n  tcgen05 tmem sf --operand a --m 128 --n 64 --scale-vec 2X --sf-id 2\n  \
 tcgen05 tmem sf --operand b --m 128 --n 256 --cta-group 2 --scale-vec 1X --svg sf.svg\n\n\
---scale-vec: 1X (block32 of mxf8f6f4), 2X (block32 of mxf4/mxf4nvf4), 4X (block16). K = 96 (3X, 6X) is\n\
-not modelled: its placement exists only as PTX pictures.";
+--scale-vec: 1X (block32 of mxf8f6f4), 2X (block32 of mxf4/mxf4nvf4), 4X (block16); for K = 96\n\
+(sm_103a, sm_107a) 3X (block32) and 6X (block16), placed by rules.md T3 (the PTX text draws them\n\
+only as pictures; no Blackwell has confirmed it).";
 
 const CP_HELP: &str = "Examples:\n  tcgen05 tmem cp --shape 32x128b --multicast warpx4\n  \
 tcgen05 tmem cp --shape 64x128b --multicast warpx2::01_23 --svg cp.svg";

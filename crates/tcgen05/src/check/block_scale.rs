@@ -279,7 +279,15 @@ fn scale_reads(
         *unlinked += 2;
         return out;
     };
-    let Some(vec) = r.kind.and_then(|k| vec.resolve(k)) else {
+    // K = 96: 3X / 6X (ruling T3).
+    let resolve = |k| {
+        if f.k96 {
+            vec.resolve_k96(k)
+        } else {
+            vec.resolve(k)
+        }
+    };
+    let Some(vec) = r.kind.and_then(resolve) else {
         return out;
     };
     let Ok(layout) = DataPathLayout::for_mma(u32::from(f.m), group, ws, f.sparse) else {

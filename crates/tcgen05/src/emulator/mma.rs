@@ -12,10 +12,12 @@ use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 
+use super::k96;
 use super::memory::TensorCoreMemory;
 use super::mma_operand::{ashift, read_cell, read_element, scaled_c, Copies};
 use super::problem::{EmuError, EmuRule, Problem};
 use super::random::Random;
+use super::scale_format;
 use super::sparse;
 use super::state::{CollectorBuffer, Cta};
 use crate::canonical_layout::{ElementStorage, MatrixLayout, Operand as LayoutOperand};
@@ -273,14 +275,17 @@ struct Reader<'r> {
     warnings: &'r mut Vec<Problem>,
 }
 
-/// Decodes the instruction descriptor and derives the shape, layouts and arithmetic.
-fn setup(op: &MmaOperation) -> Result<Setup, EmuError> {
-    let fields: IdescFields = InstructionDescriptor::from_bits(op.idesc, op.kind)
+/// Decodes the instruction descriptor and derives the shape, layouts and arithmetic (K = 96
+/// from [`k96`]).
+fn setup(op: &MmaOperation, target: Target) -> Result<Setup, EmuError> {
+    // UE5M3 in bits 23-24 on the sm_107 family (D9), read before the layout tables.
+    let (idesc, ue5m3) = scale_format::split(op.idesc, op.kind, target)?;
+    let fields: IdescFields = InstructionDescriptor::from_bits(idesc, op.kind)
         .map_err(Problem::from)?
         .fields()
-        .ok_or_else(|| EmuError::one(operand_error("idesc", u64::from(op.idesc))))?;
+        .ok_or_else(|| EmuError::one(operand_error("idesc", u64::from(idesc))))?;
     if fields.k96 {
-        return Err(Problem::emu(EmuRule::NotModelled, "k96", 1).into());
+        k96::check(&fields, op.group, op.meta.is_some(), target)?;
     }
     let kind = op.kind;
     let (m, n) = (u32::from(fields.m), u32::from(fields.n));
@@ -308,12 +313,20 @@ fn setup(op: &MmaOperation) -> Result<Setup, EmuError> {
         format_of(fields.d_type),
     );
     // K of A as stored; B has the logical K, twice that for `.sp` (E10).
-    let k = u32::from(kind.dense_k());
+    let k = if fields.k96 {
+        k96::K96
+    } else {
+        u32::from(kind.dense_k())
+    };
     let kb = if op.meta.is_some() { 2 * k } else { k };
     if op.meta.is_some() {
         sparse::supported(kind, m, op.group, &fields)?;
     }
-    let sfvec = kind.is_block_scaled().then(|| sf_vec(kind, op.vec));
+    let sfvec = if fields.k96 {
+        Some(k96::scale_vec(kind, op.vec)?)
+    } else {
+        kind.is_block_scaled().then(|| sf_vec(kind, op.vec))
+    };
     let form = Form {
         arch: Arch::Sm100a,
         instruction: Some(NumInstruction::Tcgen05Mma),
@@ -330,6 +343,12 @@ fn setup(op: &MmaOperation) -> Result<Setup, EmuError> {
     let row: ParamRow = form.row().map_err(|e| EmuError {
         problems: e.problems.iter().map(Problem::from).collect(),
     })?;
+    let row = if ue5m3 { scale_format::row(row)? } else { row };
+    let row = if fields.k96 { k96::row(row)? } else { row };
+    let mut form = form;
+    if ue5m3 {
+        form.scale = Some(scale_format::UE5M3);
+    }
     let ctas = layout.ctas();
     Ok(Setup {
         fields,
@@ -386,7 +405,7 @@ pub(super) fn run<M: TensorCoreMemory + ?Sized>(
     random: &mut Option<Random>,
     warnings: &mut Vec<Problem>,
 ) -> Result<(MmaRecord, u32, String), EmuError> {
-    let s = setup(op)?;
+    let s = setup(op, options.target)?;
     let mut rd = Reader {
         target: options.target,
         random,

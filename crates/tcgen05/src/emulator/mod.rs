@@ -110,10 +110,14 @@
 //! Not modelled (each is refused with [`EmuRule::NotModelled`], naming it): `.sp` with M = 64,
 //! with `.cta_group::2` and M = 128, with `.ws` and M = 32 or 64, and with a sparsity selector
 //! other than 0 (their metadata layouts are drawn only as pictures); `scale-input-d` where the
-//! scaled C is inexact (the rounding is unmeasured); and the `sm_103a` K = 96 forms (the
-//! placement of their 3 or 6 scale factors per row is ruling T3 of `docs/rules.md`, which
-//! [`crate::data_path::SfLayout`] gives, but no text, measurement or simulator covers their
-//! arithmetic).
+//! scaled C is inexact (the rounding is unmeasured); and K = 96 with `.scale_vec::2X` /
+//! `::4X` (no placement in the text).
+//!
+//! - **K = 96** (`sm_103a`, `sm_107a`; the `k96` module): A and B are read as 96 elements along
+//!   K through their descriptors, the 3 (`.block32`) or 6 (`.block16`) scale factors of a row
+//!   where ruling T3 of `docs/rules.md` places them ([`crate::data_path::SfLayout`]), and the
+//!   arithmetic is the K = 64 GST-FDPA over 96 products (ruling D8, [`crate::numerics::k96`]);
+//!   neither the placement nor the arithmetic has run on a Blackwell.
 //!
 //! # Example
 //! ```
@@ -134,6 +138,7 @@
 #![allow(clippy::result_large_err)]
 
 mod decompress;
+mod k96;
 mod memory;
 mod mma;
 mod mma_line;
@@ -144,6 +149,7 @@ mod problem;
 pub mod program;
 mod random;
 mod reference;
+mod scale_format;
 mod sparse;
 mod state;
 pub mod wgmma;
@@ -359,3 +365,7 @@ impl Machine {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_k96;
+#[cfg(test)]
+mod tests_ue5m3;

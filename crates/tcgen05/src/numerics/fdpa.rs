@@ -159,6 +159,10 @@ impl Algorithm {
 /// The most terms one instruction fuses: 64 products and C.
 pub const MAX_TERMS: usize = 65;
 
+/// The most products one instruction multiplies: 96 (the K = 96 block-scaled MMAs, whose
+/// GST-FDPA fuses 6 group sums, not 96 terms).
+pub const MAX_PRODUCTS: usize = 96;
+
 /// Which operand a term comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
@@ -487,7 +491,7 @@ pub fn dot(alg: Algorithm, fm: Formats, ops: &Operands<'_>) -> Result<Dot, BadCo
             scale: 0,
         },
         None::<i32>,
-    ); 64];
+    ); MAX_PRODUCTS];
     for (i, prod) in prods.iter_mut().enumerate().take(k) {
         let a = dec(fm.a, ops.a[i], TermSourceOperand::A(i as u32))?;
         let b = dec(fm.b, ops.b[i], TermSourceOperand::B(i as u32))?;

@@ -18,6 +18,9 @@
 //!   errors.
 //! - [`packing`]: containers, nibbles and scale bytes as the MMA reads them.
 //! - [`exact`]: an exact accumulator and its decimal rendering.
+//! - [`ue5m3`]: UE5M3 scale factors in `.kind::mxf4nvf4` (`sm_107`; rulings D7, D9).
+//! - [`k96`]: the K = 96 block-scaled rows of `sm_103a` / `sm_107a` (ruling D8: the K = 64
+//!   arithmetic over 96 products, unmeasured).
 //! - `study` (feature `std`): the error of a whole K loop against the exact result.
 //!
 //! # The algorithm in words
@@ -57,17 +60,20 @@
 //! - **D6 FP8 `mma.sync`** on sm_90a/sm_100a is modelled as ptxas's emulation (two HMMA blocks
 //!   of the even and odd k pairs, then one RN add of C), not as a native FP8 path.
 //! - **Not modelled:** `imm-scale-a/b = -1` and the tcgen05 negate bits, `scale-input-d`, `.ws`,
-//!   `cta_group::2`, sparse `.sp`, sm_103a/sm_110a (K = 96), sm_120a.
+//!   `cta_group::2`, sparse `.sp`, sm_120a. K = 96 (sm_103a, sm_107a) is the K = 64 arithmetic
+//!   over 96 products ([`k96`], ruling D8 of `docs/rules.md`), a reading nothing has measured.
 
 pub mod exact;
 pub mod fast;
 pub mod fdpa;
 pub mod format;
+pub mod k96;
 pub mod packing;
 pub mod params;
 pub mod rng;
 #[cfg(feature = "std")]
 pub mod study;
+pub mod ue5m3;
 
 pub use fast::{Decoded, FastRow};
 pub use fdpa::{Algorithm, Dot, Operands, OutputRounding, Term, TermSource};

@@ -412,7 +412,9 @@ impl<'a> Mma<'a> {
                     d.push(PtxError::named(PtxRule::ScaleTypeForScaleVec, "ue4m3"));
                 }
             }
-            if bs.vec.is_16_elements() {
+            // K = 96 `.block16` is 6X, whose IDs 0 and 2 the instruction descriptor checks
+            // (ruling T3).
+            if bs.vec.is_16_elements() && !fields.k96 {
                 if fields.sfa_id != 0 {
                     d.push(PtxError::rule(
                         PtxRule::ScaleFactorIdForScaleVec,

@@ -500,6 +500,11 @@ impl Diagnostic for IdescError {
 /// UE5M3, `sm_107f` family), reserved in Table 44 of the targets before.
 const UE5M3_BIT: u8 = 24;
 
+/// The bit that NVIDIA's newer block-scaled layout for 4-bit kinds makes the upper bit of a
+/// two-bit K field (CuTe DSL `Tcgen05MxOmmaInstrDesc`, `k_dim_upper` at bit 3; rules.md D9),
+/// reserved in Table 44.
+const K_UPPER_BIT: u8 = 3;
+
 impl fmt::Display for IdescError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
@@ -514,6 +519,15 @@ impl fmt::Display for IdescError {
                     f.write_str(
                         " (from PTX ISA 9.4, on sm_107a and sm_107f, bits 23-24 are the scale \
                          format: 2 is UE5M3)",
+                    )?;
+                }
+                if bit == K_UPPER_BIT && matches!(kind, Kind::Mxf4 | Kind::Mxf4nvf4) {
+                    // The newer layout's K field (rules.md D9): the 8X block16 forms.
+                    f.write_str(
+                        " (newer layouts make bit 3 the upper bit of a two-bit K field: the \
+                         block16 K = 128/256 forms \"semantically equivalent to scale_vec::8X\" \
+                         of PTX ISA 9.4 §9.7.18.10.7.2.6 and §9.7.18.10.7.3.6, whose \
+                         scale-factor placement the text gives only as pictures; not modelled)",
                     )?;
                 }
                 Ok(())

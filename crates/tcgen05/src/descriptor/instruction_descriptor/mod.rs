@@ -50,6 +50,7 @@ mod diagnostics;
 mod display;
 mod encode;
 mod error;
+pub mod scale_format;
 mod tables;
 mod values;
 use codes::*;
