@@ -4,14 +4,23 @@ to PTX on a CPU (no GPU) with the pinned Triton 3.9.0 (conformance/kernels/setup
 Used by conformance/kernels/gen_triton.py (the check corpus, sm_100a and sm_103a),
 hw/run/gen_triton.py and hw/run/breadth/gen_triton.py (the interpreter's Hopper proofs, sm_90a).
 Importing this module silences Triton's warnings and sets TRITON_DEFAULT_FP_FUSION=1 (unless the
-environment sets it) before Triton loads; import it before `triton`.
+environment sets it) before Triton loads; import it before `triton`. It also gives Triton a
+fresh cache directory (unless TRITON_CACHE_DIR is set), removed at exit: Triton's cache key does
+not cover the source file's path, so a kernel compiled in another checkout would come back from
+the shared cache with that checkout's paths in its debug lines.
 """
+import atexit
 import os
+import shutil
 import sys
+import tempfile
 import warnings
 
 warnings.filterwarnings("ignore")
 os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
+if "TRITON_CACHE_DIR" not in os.environ:
+    os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp(prefix="triton-cache-")
+    atexit.register(shutil.rmtree, os.environ["TRITON_CACHE_DIR"], True)
 
 import triton  # noqa: E402
 from triton.backends.compiler import GPUTarget  # noqa: E402
