@@ -9,15 +9,15 @@ corpus test knows what every tcgen05.mma instruction descriptor must say.
 import json
 import os
 import sys
-import warnings
 
-warnings.filterwarnings("ignore")
-os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
+# The shared compile step (triton_ptx.py, beside this file), imported before Triton: it sets
+# Triton's environment. The kernels keep their line numbers (their PTX's debug lines).
+from triton_ptx import compile_ptx  # noqa: E402
 
 import triton  # noqa: E402
 import triton.language as tl  # noqa: E402
-from triton.backends.compiler import GPUTarget  # noqa: E402
-from triton.compiler import ASTSource  # noqa: E402
+
+COMPILER = f"triton {triton.__version__}"  # what each kernel's parameters name as compiler
 
 
 @triton.jit
@@ -106,12 +106,6 @@ NVFP4 = {
 }
 
 
-def compile_ptx(fn, signature, constexprs, warps, arch=100):
-    src = ASTSource(fn=fn, signature=signature, constexprs=constexprs)
-    k = triton.compile(src, target=GPUTarget("cuda", arch, 32), options={"num_warps": warps})
-    return k.asm["ptx"]
-
-
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
@@ -120,8 +114,9 @@ def main():
             stem = f"triton_dot_{name}_{bm}x{bn}x{bk}_w{warps}"
             sig = {"a_ptr": f"*{ty}", "b_ptr": f"*{ty}", "c_ptr": "*fp32", "K": "i32",
                    "BM": "constexpr", "BN": "constexpr", "BK": "constexpr", "PRECISION": "constexpr"}
-            ptx = compile_ptx(dot_kernel, sig, {"BM": bm, "BN": bn, "BK": bk, "PRECISION": prec}, warps)
-            write(out, stem, ptx, {"compiler": f"triton {triton.__version__}", "op": "tl.dot",
+            ptx = compile_ptx(dot_kernel, sig, {"BM": bm, "BN": bn, "BK": bk, "PRECISION": prec}, warps,
+                              100)
+            write(out, stem, ptx, {"compiler": COMPILER, "op": "tl.dot",
                                    "kind": kind, "m": bm, "n": bn, "a_type": abtype,
                                    "b_type": abtype, "d_type": "f32", "warps": warps})
     for name, (fmt, pack, kind, abtype) in SCALED.items():
@@ -131,8 +126,8 @@ def main():
                    "K": "i32", "BM": "constexpr", "BN": "constexpr", "BK": "constexpr",
                    "FMT": "constexpr", "PACK": "constexpr"}
             ptx = compile_ptx(dot_scaled_kernel, sig,
-                              {"BM": bm, "BN": bn, "BK": bk, "FMT": fmt, "PACK": pack}, warps)
-            write(out, stem, ptx, {"compiler": f"triton {triton.__version__}", "op": "tl.dot_scaled",
+                              {"BM": bm, "BN": bn, "BK": bk, "FMT": fmt, "PACK": pack}, warps, 100)
+            write(out, stem, ptx, {"compiler": COMPILER, "op": "tl.dot_scaled",
                                    "kind": kind, "m": bm, "n": bn, "a_type": abtype,
                                    "b_type": abtype, "d_type": "f32", "warps": warps})
 
@@ -143,7 +138,7 @@ def main():
         sig = {"a_ptr": "*u8", "b_ptr": "*u8", "sa_ptr": f"*{sty}", "sb_ptr": f"*{sty}",
                "c_ptr": "*fp32", "K": "i32", "BM": "constexpr", "BN": "constexpr", "BK": "constexpr"}
         ptx = compile_ptx(dot_scaled_nvfp4_kernel, sig, {"BM": bm, "BN": bn, "BK": bk}, warps, arch)
-        params = {"compiler": f"triton {triton.__version__}", "op": "tl.dot_scaled",
+        params = {"compiler": COMPILER, "op": "tl.dot_scaled",
                   "kind": "mxf4nvf4", "m": bm, "n": bn, "a_type": "e2m1", "b_type": "e2m1",
                   "d_type": "f32", "warps": warps, "target": f"sm_{arch}a"}
         if st:

@@ -8,23 +8,23 @@ the interpreter (crates/tcgen05-run/tests/hopper.rs).
 """
 import os
 import sys
-import warnings
 
-warnings.filterwarnings("ignore")
-os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
+# The shared compile step (conformance/kernels/triton_ptx.py), imported before Triton: it sets
+# Triton's environment. The kernels below must keep their line numbers: the committed PTX's
+# debug lines (`.loc 1 LINE`) name lines of this file, so a line added above a kernel changes
+# its PTX.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "conformance", "kernels"))
+from triton_ptx import write_kernels  # noqa: E402
 
 import triton  # noqa: E402
 import triton.language as tl  # noqa: E402
-from triton.backends.compiler import GPUTarget  # noqa: E402
-from triton.compiler import ASTSource  # noqa: E402
 
 
-def relative_paths(ptx):
-    """The debug `.file` lines name this checkout's absolute paths: keep them relative to the
-    repository root, so the committed PTX names no machine's folders (debug lines only; the code
-    is unchanged)."""
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))) + os.sep
-    return ptx.replace(root, "")
+def tensor_descriptors(k):
+    """Triton's tensor descriptor metadata of a compiled kernel: the tensor maps a TMA kernel's
+    launcher encodes (hw/run/harness.cu encodes the same)."""
+    return (getattr(k.metadata, "tensordesc_meta", None),)
 
 
 @triton.jit
@@ -346,17 +346,7 @@ KERNELS = {
 
 
 def main():
-    out = sys.argv[1]
-    only = sys.argv[2:]
-    os.makedirs(out, exist_ok=True)
-    for name, (fn, sig, constexprs, warps) in KERNELS.items():
-        if only and name not in only:
-            continue
-        src = ASTSource(fn=fn, signature=sig, constexprs=constexprs)
-        k = triton.compile(src, target=GPUTarget("cuda", 90, 32), options={"num_warps": warps})
-        with open(os.path.join(out, name + ".ptx"), "w") as f:
-            f.write(relative_paths(k.asm["ptx"]))
-        print(name, k.metadata.shared, getattr(k.metadata, "tensordesc_meta", None), file=sys.stderr)
+    write_kernels(sys.argv[1], KERNELS, 90, sys.argv[2:], tensor_descriptors)
 
 
 if __name__ == "__main__":

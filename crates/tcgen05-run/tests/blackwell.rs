@@ -12,7 +12,7 @@
 //! x B (K x BN), one BM x BN tile per CTA, K in steps of BK, each step 4 MMAs of K = 16 for
 //! 16-bit inputs.
 
-use std::path::PathBuf;
+mod common;
 
 use tcgen05::mma::Kind;
 use tcgen05::numerics::fdpa::Operands;
@@ -20,28 +20,12 @@ use tcgen05::numerics::params::{Arch, Form, Instruction, ParamRow};
 use tcgen05::numerics::Format;
 use tcgen05_run::{launch, Arg, Config, Module};
 
-fn repo(path: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .join(path)
-}
-
-/// SplitMix64.
-fn splitmix(s: &mut u64) -> u64 {
-    *s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *s;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
+use common::inputs::{float_code, repo, splitmix};
 
 /// `n` bf16 codes: random sign, biased exponent in [120, 134), random fraction.
 fn bf16_codes(mut seed: u64, n: usize) -> Vec<u32> {
     (0..n)
-        .map(|_| {
-            let r = splitmix(&mut seed);
-            ((r & 1) << 15 | (120 + (r >> 1) % 14) << 7 | (r >> 8) & 0x7F) as u32
-        })
+        .map(|_| float_code(splitmix(&mut seed), 15, 7, (120, 14)) as u32)
         .collect()
 }
 
@@ -288,10 +272,7 @@ fn triton_dot_scaled_mxfp8_equals_the_chain_of_mmas() {
 /// `n` f16 codes: random sign, biased exponent in [10, 20), random fraction.
 fn f16_codes(mut seed: u64, n: usize) -> Vec<u32> {
     (0..n)
-        .map(|_| {
-            let r = splitmix(&mut seed);
-            ((r & 1) << 15 | (10 + (r >> 1) % 10) << 10 | (r >> 8) & 0x3FF) as u32
-        })
+        .map(|_| float_code(splitmix(&mut seed), 15, 10, (10, 10)) as u32)
         .collect()
 }
 
@@ -299,10 +280,7 @@ fn f16_codes(mut seed: u64, n: usize) -> Vec<u32> {
 /// bits random (the MMA reads the top 19 bits of each word).
 fn tf32_codes(mut seed: u64, n: usize) -> Vec<u32> {
     (0..n)
-        .map(|_| {
-            let r = splitmix(&mut seed);
-            ((r & 1) << 31 | (120 + (r >> 1) % 14) << 23 | (r >> 8) & 0x7F_FFFF) as u32
-        })
+        .map(|_| float_code(splitmix(&mut seed), 31, 23, (120, 14)) as u32)
         .collect()
 }
 

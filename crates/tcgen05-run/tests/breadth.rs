@@ -4,26 +4,13 @@
 //! byte (16 guard words past the end included) must equal the bytes the GPU wrote
 //! (`hw/run/breadth/results/*.out`, recorded on a Hopper GPU).
 
-use std::path::PathBuf;
+mod common;
 
 use tcgen05::shared_memory_descriptor::Swizzle;
 use tcgen05_run::tensor_map::TensorMap;
 use tcgen05_run::{launch, Arg, Config, Module};
 
-fn repo(path: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .join(path)
-}
-
-/// SplitMix64, as `splitmix` in the harness.
-fn splitmix(s: &mut u64) -> u64 {
-    *s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *s;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
+use common::inputs::{float_code, repo, splitmix};
 
 /// The harness's `input`: `n` words of the given kind.
 fn input(kind: &str, mut seed: u64, n: usize) -> Vec<u32> {
@@ -31,8 +18,7 @@ fn input(kind: &str, mut seed: u64, n: usize) -> Vec<u32> {
         .map(|_| {
             if kind == "f16" {
                 return (0..2).fold(0u32, |w, h| {
-                    let r = splitmix(&mut seed);
-                    let c = ((r & 1) << 15 | (10 + (r >> 1) % 10) << 10 | (r >> 8) & 0x3FF) as u32;
+                    let c = float_code(splitmix(&mut seed), 15, 10, (10, 10)) as u32;
                     w | c << (16 * h)
                 });
             }
@@ -41,11 +27,7 @@ fn input(kind: &str, mut seed: u64, n: usize) -> Vec<u32> {
                 "bits" => r as u32,
                 "small" => (r % 1000) as u32,
                 "lanes" => (r % 4) as u32,
-                _ => {
-                    ((r & 1) as u32) << 31
-                        | (110 + ((r >> 1) % 30) as u32) << 23
-                        | (r >> 8) as u32 & 0x7F_FFFF
-                }
+                _ => float_code(r, 31, 23, (110, 30)) as u32,
             }
         })
         .collect()

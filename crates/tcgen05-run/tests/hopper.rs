@@ -3,71 +3,12 @@
 //! on the GPU; every output byte (16 guard elements past the end included) must equal the bytes
 //! the GPU wrote (`hw/run/results/*.out`, recorded on a Hopper GPU by `hw/run/run.sh`).
 
-use std::path::PathBuf;
+mod common;
 
 use tcgen05::shared_memory_descriptor::Swizzle;
-use tcgen05_run::tensor_map::TensorMap;
 use tcgen05_run::{launch, Arg, Config, Module};
 
-fn repo(path: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .join(path)
-}
-
-fn read(path: &str) -> Vec<u8> {
-    std::fs::read(repo(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
-}
-
-/// SplitMix64, as `splitmix` in hw/run/harness.cu.
-fn splitmix(s: &mut u64) -> u64 {
-    *s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *s;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-/// The harness's `inputs`: f32 words with a random sign, biased exponent in [lo, lo + span)
-/// and fraction; with `specials`, the first eight are NaN, +Inf, -Inf, the smallest subnormal,
-/// -0, the largest finite, the largest subnormal, -1.
-fn inputs(mut seed: u64, n: usize, lo: u32, span: u32, specials: bool) -> Vec<u8> {
-    let mut v: Vec<u32> = (0..n)
-        .map(|_| {
-            let r = splitmix(&mut seed);
-            let sign = ((r & 1) as u32) << 31;
-            let exp = lo + ((r >> 1) % u64::from(span)) as u32;
-            let frac = (r >> 8) as u32 & 0x7F_FFFF;
-            sign | exp << 23 | frac
-        })
-        .collect();
-    if specials {
-        let sp = [
-            0x7FC0_0000,
-            0x7F80_0000,
-            0xFF80_0000,
-            0x0000_0001,
-            0x8000_0000,
-            0x7F7F_FFFF,
-            0x007F_FFFF,
-            0xBF80_0000,
-        ];
-        v[..8].copy_from_slice(&sp);
-    }
-    v.iter().flat_map(|x| x.to_le_bytes()).collect()
-}
-
-/// The harness's `inputs16`: f16 codes with a random sign, biased exponent in [10, 20) and
-/// fraction.
-fn inputs16(mut seed: u64, n: usize) -> Vec<u8> {
-    (0..n)
-        .flat_map(|_| {
-            let r = splitmix(&mut seed);
-            let code = ((r & 1) << 15 | (10 + (r >> 1) % 10) << 10 | (r >> 8) & 0x3FF) as u16;
-            code.to_le_bytes()
-        })
-        .collect()
-}
+use common::inputs::{float_code, inputs, inputs16, inputs_lowp, map, read, splitmix};
 
 fn config_threads(grid: [u32; 2], threads: u32, shared: u32) -> Config {
     Config {
@@ -207,23 +148,6 @@ fn dot_f16_wgmma_matches_the_gpu() {
     assert_same("dot_f16", &got, 4);
 }
 
-/// The harness's `inputs_lowp`: bf16 codes (random sign, biased exponent in [122, 132), 7
-/// fraction bits) or e4m3 bytes (random, the NaN codes 0x7F/0xFF moved to 0x7E/0xFE).
-fn inputs_lowp(mut seed: u64, n: usize, fp8: bool) -> Vec<u8> {
-    let mut v = Vec::new();
-    for _ in 0..n {
-        let r = splitmix(&mut seed);
-        if fp8 {
-            let c = (r & 0xFF) as u8;
-            v.push(if c & 0x7F == 0x7F { c ^ 1 } else { c });
-        } else {
-            let c = ((r & 1) << 15 | (122 + (r >> 1) % 10) << 7 | (r >> 8) & 0x7F) as u16;
-            v.extend_from_slice(&c.to_le_bytes());
-        }
-    }
-    v
-}
-
 /// The harness's `run_dot`: C[M, N] f32 = A[M, K] @ B[K, N], 64 x 64 tiles.
 fn dot(name: &str, fp8: bool, (m, n, k): (usize, usize, usize), seeds: (u64, u64)) {
     let args = vec![
@@ -248,25 +172,6 @@ fn dot_bf16_wgmma_matches_the_gpu() {
 #[test]
 fn dot_e4m3_wgmma_matches_the_gpu() {
     dot("dot_e4m3", true, (64, 128, 128), (12, 13));
-}
-
-/// A 2-D f16 tensor map of `rows x cols` (row-major) with `box_rows x box_cols` boxes, as the
-/// harness encodes it with `cuTensorMapEncodeTiled` (dimensions innermost first), over `data`.
-fn map(
-    data: Vec<u8>,
-    (rows, cols): (u64, u64),
-    (box_rows, box_cols): (u32, u32),
-    swizzle: Swizzle,
-) -> Arg {
-    let m = TensorMap {
-        element_bytes: 2,
-        dims: vec![cols, rows],
-        strides: vec![cols * 2],
-        box_dims: vec![box_cols, box_rows],
-        element_strides: vec![1, 1],
-        swizzle,
-    };
-    Arg::TensorMap(m, data)
 }
 
 /// The harness's `dot_tma`: tiles moved by `cp.async.bulk.tensor` with 64B- and 128B-swizzled
@@ -454,10 +359,7 @@ fn gemm_bf16_128_matches_the_gpu() {
 /// [8, 20).
 fn inputs_e5m2(mut seed: u64, n: usize) -> Vec<u8> {
     (0..n)
-        .map(|_| {
-            let r = splitmix(&mut seed);
-            ((r & 1) << 7 | (8 + (r >> 1) % 12) << 2 | (r >> 8) & 3) as u8
-        })
+        .map(|_| float_code(splitmix(&mut seed), 7, 2, (8, 12)) as u8)
         .collect()
 }
 

@@ -5,7 +5,8 @@
 
 mod common;
 
-use common::hopper_cases::{cases, repo};
+use common::hopper_cases::cases;
+use common::inputs::repo;
 use tcgen05_run::hazard::{check, HazardKind, Options};
 use tcgen05_run::Module;
 

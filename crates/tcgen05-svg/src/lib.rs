@@ -318,8 +318,9 @@ fn range(name: &str, lo: u32, hi: u32) -> String {
     }
 }
 
-fn render_bands(p: &Bands) -> String {
-    let cols = u32::try_from(p.col_headers.len()).unwrap_or(0);
+/// The bands of a picture: vertical runs of lanes in each grid column whose `a` counts up by
+/// one (same `b` and colour), then neighbouring runs over the same lanes whose `b` counts up.
+fn band_runs(p: &Bands, cols: u32) -> Vec<Band> {
     // Vertical runs in each grid column.
     let mut grid: Vec<Vec<Option<&BandCell>>> = vec![vec![None; 128]; cols as usize];
     for c in &p.cells {
@@ -384,6 +385,62 @@ fn render_bands(p: &Bands) -> String {
             bands.push(r);
         }
     }
+    bands
+}
+
+/// One band of a band picture: its rectangle and its `a` and `b` ranges, in two lines, one
+/// small line or a tiny one as its height allows.
+fn draw_band(s: &mut String, p: &Bands, b: &Band, top: u32) {
+    let x = LEFT + b.col0 * BW;
+    let y = top + b.lane0 * LH;
+    let w = (b.col1 - b.col0 + 1) * BW;
+    let h = (b.lane1 - b.lane0 + 1) * LH;
+    let _ = writeln!(
+        s,
+        "<rect x=\"{x}\" y=\"{y}\" width=\"{w}\" height=\"{h}\" fill=\"{}\" stroke=\"#333\" stroke-width=\"0.6\"/>",
+        colour(b.colour, p.colours)
+    );
+    let l1 = range(p.a_name, b.a0, b.a1);
+    let l2 = range(p.b_name, b.b0, b.b1);
+    if h >= 24 {
+        let _ = writeln!(
+            s,
+            "<text x=\"{}\" y=\"{}\">{}</text>",
+            x + 3,
+            y + h / 2 - 1,
+            esc(&l1)
+        );
+        let _ = writeln!(
+            s,
+            "<text x=\"{}\" y=\"{}\">{}</text>",
+            x + 3,
+            y + h / 2 + 10,
+            esc(&l2)
+        );
+    } else if h >= 8 {
+        let _ = writeln!(
+            s,
+            "<text x=\"{}\" y=\"{}\" font-size=\"7\">{} {}</text>",
+            x + 2,
+            y + h / 2 + 3,
+            esc(&l1),
+            esc(&l2)
+        );
+    } else {
+        let _ = writeln!(
+            s,
+            "<text x=\"{}\" y=\"{}\" font-size=\"5\">{} {}</text>",
+            x + 2,
+            y + h,
+            esc(&l1),
+            esc(&l2)
+        );
+    }
+}
+
+fn render_bands(p: &Bands) -> String {
+    let cols = u32::try_from(p.col_headers.len()).unwrap_or(0);
+    let bands = band_runs(p, cols);
     let title_width = u32::try_from(p.title.len())
         .unwrap_or(u32::MAX)
         .saturating_mul(8)
@@ -434,51 +491,7 @@ fn render_bands(p: &Bands) -> String {
         128 * LH
     );
     for b in &bands {
-        let x = LEFT + b.col0 * BW;
-        let y = top + b.lane0 * LH;
-        let w = (b.col1 - b.col0 + 1) * BW;
-        let h = (b.lane1 - b.lane0 + 1) * LH;
-        let _ = writeln!(
-            s,
-            "<rect x=\"{x}\" y=\"{y}\" width=\"{w}\" height=\"{h}\" fill=\"{}\" stroke=\"#333\" stroke-width=\"0.6\"/>",
-            colour(b.colour, p.colours)
-        );
-        let l1 = range(p.a_name, b.a0, b.a1);
-        let l2 = range(p.b_name, b.b0, b.b1);
-        if h >= 24 {
-            let _ = writeln!(
-                s,
-                "<text x=\"{}\" y=\"{}\">{}</text>",
-                x + 3,
-                y + h / 2 - 1,
-                esc(&l1)
-            );
-            let _ = writeln!(
-                s,
-                "<text x=\"{}\" y=\"{}\">{}</text>",
-                x + 3,
-                y + h / 2 + 10,
-                esc(&l2)
-            );
-        } else if h >= 8 {
-            let _ = writeln!(
-                s,
-                "<text x=\"{}\" y=\"{}\" font-size=\"7\">{} {}</text>",
-                x + 2,
-                y + h / 2 + 3,
-                esc(&l1),
-                esc(&l2)
-            );
-        } else {
-            let _ = writeln!(
-                s,
-                "<text x=\"{}\" y=\"{}\" font-size=\"5\">{} {}</text>",
-                x + 2,
-                y + h,
-                esc(&l1),
-                esc(&l2)
-            );
-        }
+        draw_band(&mut s, p, b, top);
     }
     // Lane ticks every 16 lanes, thick rules at the 32-lane quadrants (the warps that may read them).
     for lane in (0..=128).step_by(16) {

@@ -8,20 +8,20 @@ crates/tcgen05-run/tests/breadth.rs in the interpreter, with the arguments kerne
 """
 import os
 import sys
-import warnings
 
-warnings.filterwarnings("ignore")
+# The shared compile step (conformance/kernels/triton_ptx.py), imported before Triton. The
+# kernels below keep their line numbers: the committed PTX's debug lines (`.loc 1 LINE`) name
+# lines of this file, so a line added above a kernel changes its PTX.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..",
+                                "conformance", "kernels"))
+from triton_ptx import write_kernels  # noqa: E402
 
 import triton  # noqa: E402
 import triton.language as tl  # noqa: E402
-from triton.backends.compiler import GPUTarget  # noqa: E402
-from triton.compiler import ASTSource  # noqa: E402
 
-
-def relative_paths(ptx):
-    """Keep the debug `.file` lines relative to the repository root (no machine's folders)."""
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))) + os.sep
-    return ptx.replace(root, "")
+# Every kernel here is compiled for the Hopper target of hw/run/breadth/harness.cu: sm_90a
+# (GPUTarget("cuda", 90, 32)).
+ARCH = 90
 
 
 @triton.jit
@@ -84,14 +84,7 @@ KERNELS = {
 
 
 def main():
-    out = sys.argv[1]
-    os.makedirs(out, exist_ok=True)
-    for name, (fn, sig, constexprs, warps) in KERNELS.items():
-        src = ASTSource(fn=fn, signature=sig, constexprs=constexprs)
-        k = triton.compile(src, target=GPUTarget("cuda", 90, 32), options={"num_warps": warps})
-        with open(os.path.join(out, name + ".ptx"), "w") as f:
-            f.write(relative_paths(k.asm["ptx"]))
-        print(name, k.metadata.shared, file=sys.stderr)
+    write_kernels(sys.argv[1], KERNELS, ARCH)
 
 
 if __name__ == "__main__":

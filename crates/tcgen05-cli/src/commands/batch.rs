@@ -231,6 +231,101 @@ fn workers(var: Option<&str>) -> (usize, Option<String>) {
     }
 }
 
+/// One decoding thread: takes the next block, decodes it with its own decoder into a buffer
+/// from `pool`, and sends the result (or what was lost, on a formatting error or a panic);
+/// ends when the blocks run out, after a lost block, or when the writer is gone.
+fn work<D: Decoder>(
+    make: &impl Fn() -> D,
+    block_rx: &Mutex<mpsc::Receiver<Block>>,
+    pool: &Mutex<Vec<String>>,
+    done_tx: &mpsc::SyncSender<Result<Done, Lost>>,
+    ctx: Ctx,
+) {
+    let mut dec = make();
+    loop {
+        // One worker at a time waits for the next block.
+        let next = match block_rx.lock() {
+            Ok(rx) => rx.recv(),
+            Err(_) => return,
+        };
+        let Ok(block) = next else { return };
+        let out = pool
+            .lock()
+            .ok()
+            .and_then(|mut p| p.pop())
+            .unwrap_or_else(|| String::with_capacity(BLOCK_LINES * 256));
+        let mut done = Done {
+            seq: 0,
+            lines: 0,
+            out,
+            err: String::new(),
+            unreadable: 0,
+            invalid: 0,
+        };
+        let lost = |why: String| Lost {
+            seq: block.seq,
+            first_line: block.first_line,
+            lines: block.lines.len() as u64,
+            why,
+        };
+        let r = match catch_unwind(AssertUnwindSafe(|| {
+            decode_block(&mut dec, &block, ctx, &mut done)
+        })) {
+            Ok(Ok(())) => Ok(done),
+            Ok(Err(fmt::Error)) => Err(lost("formatting failed".into())),
+            Err(p) => Err(lost(panic_text(p.as_ref()))),
+        };
+        let stop = r.is_err();
+        if done_tx.send(r).is_err() || stop {
+            return;
+        }
+    }
+}
+
+/// The closing lines on `err` (no values, values that break a rule, lines that are not
+/// numbers) and the exit status they give.
+fn summary<E: Write>(
+    err: &mut E,
+    ctx: Ctx,
+    lines: u64,
+    invalid: u64,
+    unreadable: u64,
+) -> io::Result<Status> {
+    let es = ctx.err;
+    if lines == 0 {
+        writeln!(
+            err,
+            "{}warning{}: no values on standard input",
+            es.yellow(),
+            es.reset()
+        )?;
+    }
+    if invalid > 0 {
+        writeln!(
+            err,
+            "{}error{}: {invalid} of {lines} values break a rule (see their result lines)",
+            es.red(),
+            es.reset()
+        )?;
+    }
+    if unreadable > 0 {
+        writeln!(
+            err,
+            "{}error{}: {unreadable} of {lines} lines are not numbers",
+            es.red(),
+            es.reset()
+        )?;
+    }
+    err.flush()?;
+    Ok(if unreadable > 0 {
+        Status::Usage
+    } else if invalid > 0 {
+        Status::Rule
+    } else {
+        Status::Valid
+    })
+}
+
 /// Runs a batch: reads `input` to its end, writes one result per line to `out` in input order,
 /// unreadable lines and the closing counts to `err`.
 ///
@@ -262,47 +357,7 @@ where
     for _ in 0..threads {
         let (done_tx, block_rx, make) = (done_tx.clone(), Arc::clone(&block_rx), Arc::clone(&make));
         let pool = Arc::clone(&pool);
-        thread::spawn(move || {
-            let mut dec = make();
-            loop {
-                // One worker at a time waits for the next block.
-                let next = match block_rx.lock() {
-                    Ok(rx) => rx.recv(),
-                    Err(_) => return,
-                };
-                let Ok(block) = next else { return };
-                let out = pool
-                    .lock()
-                    .ok()
-                    .and_then(|mut p| p.pop())
-                    .unwrap_or_else(|| String::with_capacity(BLOCK_LINES * 256));
-                let mut done = Done {
-                    seq: 0,
-                    lines: 0,
-                    out,
-                    err: String::new(),
-                    unreadable: 0,
-                    invalid: 0,
-                };
-                let lost = |why: String| Lost {
-                    seq: block.seq,
-                    first_line: block.first_line,
-                    lines: block.lines.len() as u64,
-                    why,
-                };
-                let r = match catch_unwind(AssertUnwindSafe(|| {
-                    decode_block(&mut dec, &block, ctx, &mut done)
-                })) {
-                    Ok(Ok(())) => Ok(done),
-                    Ok(Err(fmt::Error)) => Err(lost("formatting failed".into())),
-                    Err(p) => Err(lost(panic_text(p.as_ref()))),
-                };
-                let stop = r.is_err();
-                if done_tx.send(r).is_err() || stop {
-                    return;
-                }
-            }
-        });
+        thread::spawn(move || work(&*make, &block_rx, &pool, &done_tx, ctx));
     }
     drop(done_tx);
     let mut unreadable: u64 = 0;
@@ -376,38 +431,7 @@ where
         err.flush()?;
         return Ok(Status::Usage);
     }
-    if lines == 0 {
-        writeln!(
-            err,
-            "{}warning{}: no values on standard input",
-            es.yellow(),
-            es.reset()
-        )?;
-    }
-    if invalid > 0 {
-        writeln!(
-            err,
-            "{}error{}: {invalid} of {lines} values break a rule (see their result lines)",
-            es.red(),
-            es.reset()
-        )?;
-    }
-    if unreadable > 0 {
-        writeln!(
-            err,
-            "{}error{}: {unreadable} of {lines} lines are not numbers",
-            es.red(),
-            es.reset()
-        )?;
-    }
-    err.flush()?;
-    Ok(if unreadable > 0 {
-        Status::Usage
-    } else if invalid > 0 {
-        Status::Rule
-    } else {
-        Status::Valid
-    })
+    summary(&mut err, ctx, lines, invalid, unreadable)
 }
 
 /// The reader: cuts `input` into blocks and sends them; returns the number of lines read.

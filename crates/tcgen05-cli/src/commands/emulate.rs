@@ -199,25 +199,9 @@ struct Run {
     not_executed: usize,
 }
 
-/// Runs the command; returns the exit status.
-///
-/// # Errors
-/// When writing to stdout or stderr fails.
-pub fn run(ctx: Ctx, a: &EmulateArgs) -> io::Result<Status> {
-    let mut usage: Vec<String> = Vec::new();
-    let target = match &a.target {
-        None => Target::Sm100a,
-        Some(TargetArg(Ok(t))) => *t,
-        Some(TargetArg(Err(e))) => {
-            usage.push(format!("target: {e}"));
-            Target::Sm100a
-        }
-    };
-    let mut m = Machine::new(target);
-    m.set_warp(a.warp);
-    if let Some(seed) = a.random_inputs {
-        m.set_random_inputs(seed);
-    }
+/// Loads every `--smem FILE@ADDR[@CTA]` into shared memory; returns the regions loaded from a
+/// `.npy` (for the dtype check). Problems go to `usage`.
+fn load_smem(m: &mut Machine, a: &EmulateArgs, usage: &mut Vec<String>) -> Vec<NpyRegion> {
     let mut npy_regions: Vec<NpyRegion> = Vec::new();
     for spec in &a.smem {
         let Some((file, nums)) = split_at_sign(spec) else {
@@ -256,6 +240,12 @@ pub fn run(ctx: Ctx, a: &EmulateArgs) -> io::Result<Status> {
             Err(e) => usage.push(e),
         }
     }
+    npy_regions
+}
+
+/// Loads every `--tmem FILE@LANE,COL[@CTA]` (a 2-D `.npy` of 32-bit values) into Tensor
+/// Memory. Problems go to `usage`.
+fn load_tmem(m: &mut Machine, a: &EmulateArgs, usage: &mut Vec<String>) {
     for spec in &a.tmem {
         let parsed = split_at_sign(spec).and_then(|(file, nums)| {
             let (l, c) = nums.first()?.split_once(',')?;
@@ -295,6 +285,135 @@ pub fn run(ctx: Ctx, a: &EmulateArgs) -> io::Result<Status> {
             Err(e) => usage.push(e),
         }
     }
+}
+
+/// Runs the lines in order until one fails: `// @warp N` comments set the warp, framing is
+/// skipped, other instructions are read and counted, the first MMA places the operand
+/// files first. A `// @warp` without a number is a usage error (`Err`).
+fn execute_lines(
+    m: &mut Machine,
+    program: &mut Program,
+    lines: &[(usize, String)],
+    npy_regions: &[NpyRegion],
+    a: &EmulateArgs,
+) -> Result<Run, String> {
+    let target = m.target();
+    let mut run = Run {
+        outcomes: Vec::new(),
+        error: None,
+        program_error: None,
+        input_error: None,
+        not_executed: 0,
+    };
+    let mut operands_placed = false;
+    for (n, l) in lines {
+        let t = l.trim();
+        if let Some(rest) = t.strip_prefix("//") {
+            if let Some(w) = rest.trim().strip_prefix("@warp") {
+                match w.trim().parse::<u32>() {
+                    Ok(w) => m.set_warp(w),
+                    Err(_) => {
+                        return Err(format!("line {n}: // @warp needs a number"));
+                    }
+                }
+            }
+            continue;
+        }
+        let line = match program.statement(*n, t) {
+            Ok(Statement::Tcgen05(line)) => line,
+            Ok(Statement::Framing) => continue,
+            Ok(Statement::Other(_) | Statement::GuardFalse) => {
+                run.not_executed += 1;
+                continue;
+            }
+            Err(e) => {
+                run.program_error = Some((*n, t.to_string(), e));
+                break;
+            }
+        };
+        if line.starts_with("tcgen05.mma") && !operands_placed {
+            operands_placed = true;
+            if let Some((operand, message)) = place_operands(m, &line, target, a) {
+                run.input_error = Some((*n, t.to_string(), operand, message));
+                break;
+            }
+        }
+        if let Some((operand, message)) = npy_type_problem(&line, npy_regions) {
+            run.input_error = Some((*n, t.to_string(), operand, message));
+            break;
+        }
+        match m.execute(&line) {
+            Ok(o) => run.outcomes.push((*n, o)),
+            Err(e) => {
+                run.error = Some((*n, t.to_string(), e));
+                break;
+            }
+        }
+    }
+    Ok(run)
+}
+
+/// Writes `--dump-d`, `--dump-tmem` and `--dump-regs`; returns false when a file could not be
+/// written (its error, and warnings, go to `err`).
+fn write_dumps(
+    m: &Machine,
+    a: &EmulateArgs,
+    d: Option<&Result<tcgen05::emulator::DMatrix, EmuError>>,
+    err: &mut String,
+) -> io::Result<bool> {
+    let mut files_ok = true;
+    if let Some(path) = &a.dump_d {
+        match d {
+            Some(Ok(d)) => {
+                if let Err(e) = write_d(path, d) {
+                    writeln!(err, "error: cannot write {path}: {e}").map_err(fmt_err)?;
+                    files_ok = false;
+                }
+            }
+            Some(Err(e)) => writeln!(err, "error: D cannot be read back: {e}").map_err(fmt_err)?,
+            None => writeln!(err, "warning: no MMA ran: {path} not written").map_err(fmt_err)?,
+        }
+    }
+    for spec in &a.dump_tmem {
+        let (path, cta) = dump_target(spec);
+        let cells: Vec<u32> = m.cta(cta).tmem_cells().map(|c| c.unwrap_or(0)).collect();
+        if let Err(e) = write_u32(path, &cells, &[128, 512]) {
+            writeln!(err, "error: cannot write {path}: {e}").map_err(fmt_err)?;
+            files_ok = false;
+        }
+    }
+    if let Some(path) = &a.dump_regs {
+        let mut j = String::new();
+        registers_json(&mut j, m).map_err(fmt_err)?;
+        if let Err(e) = std::fs::write(path, j) {
+            writeln!(err, "error: cannot write {path}: {e}").map_err(fmt_err)?;
+            files_ok = false;
+        }
+    }
+    Ok(files_ok)
+}
+
+/// Runs the command; returns the exit status.
+///
+/// # Errors
+/// When writing to stdout or stderr fails.
+pub fn run(ctx: Ctx, a: &EmulateArgs) -> io::Result<Status> {
+    let mut usage: Vec<String> = Vec::new();
+    let target = match &a.target {
+        None => Target::Sm100a,
+        Some(TargetArg(Ok(t))) => *t,
+        Some(TargetArg(Err(e))) => {
+            usage.push(format!("target: {e}"));
+            Target::Sm100a
+        }
+    };
+    let mut m = Machine::new(target);
+    m.set_warp(a.warp);
+    if let Some(seed) = a.random_inputs {
+        m.set_random_inputs(seed);
+    }
+    let npy_regions = load_smem(&mut m, a, &mut usage);
+    load_tmem(&mut m, a, &mut usage);
     let mut lines: Vec<(usize, String)> = Vec::new();
     let mut program_text = String::new();
     if let Some(p) = &a.program {
@@ -338,89 +457,13 @@ pub fn run(ctx: Ctx, a: &EmulateArgs) -> io::Result<Status> {
     if a.require_alloc || lines.iter().any(|(_, l)| l.contains("tcgen05.alloc")) {
         m.check_allocation = true;
     }
-    let mut run = Run {
-        outcomes: Vec::new(),
-        error: None,
-        program_error: None,
-        input_error: None,
-        not_executed: 0,
+    let run = match execute_lines(&mut m, &mut program, &lines, &npy_regions, a) {
+        Ok(run) => run,
+        Err(u) => return finish_usage(ctx, &[u]),
     };
-    let mut operands_placed = false;
-    for (n, l) in &lines {
-        let t = l.trim();
-        if let Some(rest) = t.strip_prefix("//") {
-            if let Some(w) = rest.trim().strip_prefix("@warp") {
-                match w.trim().parse::<u32>() {
-                    Ok(w) => m.set_warp(w),
-                    Err(_) => {
-                        return finish_usage(ctx, &[format!("line {n}: // @warp needs a number")]);
-                    }
-                }
-            }
-            continue;
-        }
-        let line = match program.statement(*n, t) {
-            Ok(Statement::Tcgen05(line)) => line,
-            Ok(Statement::Framing) => continue,
-            Ok(Statement::Other(_) | Statement::GuardFalse) => {
-                run.not_executed += 1;
-                continue;
-            }
-            Err(e) => {
-                run.program_error = Some((*n, t.to_string(), e));
-                break;
-            }
-        };
-        if line.starts_with("tcgen05.mma") && !operands_placed {
-            operands_placed = true;
-            if let Some((operand, message)) = place_operands(&mut m, &line, target, a) {
-                run.input_error = Some((*n, t.to_string(), operand, message));
-                break;
-            }
-        }
-        if let Some((operand, message)) = npy_type_problem(&line, &npy_regions) {
-            run.input_error = Some((*n, t.to_string(), operand, message));
-            break;
-        }
-        match m.execute(&line) {
-            Ok(o) => run.outcomes.push((*n, o)),
-            Err(e) => {
-                run.error = Some((*n, t.to_string(), e));
-                break;
-            }
-        }
-    }
     let mut err = String::new();
-    let mut files_ok = true;
     let d = m.last_d();
-    if let Some(path) = &a.dump_d {
-        match &d {
-            Some(Ok(d)) => {
-                if let Err(e) = write_d(path, d) {
-                    writeln!(err, "error: cannot write {path}: {e}").map_err(fmt_err)?;
-                    files_ok = false;
-                }
-            }
-            Some(Err(e)) => writeln!(err, "error: D cannot be read back: {e}").map_err(fmt_err)?,
-            None => writeln!(err, "warning: no MMA ran: {path} not written").map_err(fmt_err)?,
-        }
-    }
-    for spec in &a.dump_tmem {
-        let (path, cta) = dump_target(spec);
-        let cells: Vec<u32> = m.cta(cta).tmem_cells().map(|c| c.unwrap_or(0)).collect();
-        if let Err(e) = write_u32(path, &cells, &[128, 512]) {
-            writeln!(err, "error: cannot write {path}: {e}").map_err(fmt_err)?;
-            files_ok = false;
-        }
-    }
-    if let Some(path) = &a.dump_regs {
-        let mut j = String::new();
-        registers_json(&mut j, &m).map_err(fmt_err)?;
-        if let Err(e) = std::fs::write(path, j) {
-            writeln!(err, "error: cannot write {path}: {e}").map_err(fmt_err)?;
-            files_ok = false;
-        }
-    }
+    let files_ok = write_dumps(&m, a, d.as_ref(), &mut err)?;
     let reference = match (&d, a.reference, m.last_mma()) {
         (Some(Ok(d)), true, Some(r)) => Some(reference_error(r, d)),
         _ => None,

@@ -309,6 +309,99 @@ fn layout_of(
     }
 }
 
+/// `layout addr --svg`: the operand's 16-byte chunks in shared memory, those with an overlap
+/// or a read outside the buffer outlined in red.
+fn addr_svg(
+    ctx: Ctx,
+    a: &AddrArgs,
+    layout: &MatrixLayout,
+    locs: &[ElementLocation],
+    problems: &[LayoutError],
+    path: &std::path::Path,
+    rep: &mut Report,
+) -> fmt::Result {
+    let op = layout.operand();
+    let f = layout.fields();
+    let chunks = layout_chunks(layout, locs);
+    // Chunks with an overlap or a read outside the buffer are outlined in red.
+    let flagged: std::collections::BTreeSet<u32> = problems
+        .iter()
+        .filter_map(|p| match *p {
+            LayoutError::Overlap { address, .. } | LayoutError::OutsideBuffer { address, .. } => {
+                Some(address & !(CHUNK_BYTES - 1))
+            }
+            _ => None,
+        })
+        .collect();
+    let title = format!(
+        "{} {} {}, descriptor {:#018x}: {} swizzle, start {:#x}, LBO {}, SBO {}, base offset {}",
+        a.op.element,
+        operand_name(&a.op),
+        major_name(a.op.major),
+        a.desc,
+        f.swizzle.name(),
+        f.start_address,
+        f.leading_byte_offset,
+        f.stride_byte_offset,
+        f.base_offset
+    );
+    let svg = svg_smem(&SmemPicture {
+        title: &title,
+        chunks: &chunks,
+        major: a.op.major,
+        storage: op.storage,
+        row: row_letter(&a.op),
+        swizzle: f.swizzle,
+        flagged: &flagged,
+    });
+    write_svg(rep, ctx.err, path, &svg)
+}
+
+/// `layout addr --json`: the byte address (and bit, below a byte) of every element, the
+/// elements that each `--at` byte holds, and the problems.
+fn addr_json(
+    rep: &mut Report,
+    locs: &[ElementLocation],
+    k: u32,
+    sub_byte: bool,
+    at: &[u32],
+    owners: &BTreeMap<u32, Vec<(u32, u32)>>,
+    problems: &[LayoutError],
+) -> fmt::Result {
+    let mut o = Obj::open(&mut rep.out);
+    rows_json(o.key(key!("addresses")), locs, k, |l| u64::from(l.address));
+    if sub_byte {
+        rows_json(o.key(key!("bits")), locs, k, |l| u64::from(l.bit));
+    }
+    if !at.is_empty() {
+        let buf = o.key(key!("at"));
+        buf.push('[');
+        for (i, b) in at.iter().enumerate() {
+            if i > 0 {
+                buf.push(',');
+            }
+            let mut e = Obj::open(buf);
+            e.str(key!("address"), format_args!("{b:#x}"))?;
+            let list = owners.get(b).cloned().unwrap_or_default();
+            let mut s = String::from("[");
+            for (j, (mn, k)) in list.iter().enumerate() {
+                if j > 0 {
+                    s.push(',');
+                }
+                write!(s, "[{mn},{k}]")?;
+            }
+            s.push(']');
+            e.raw(key!("elements"), &s)?;
+            e.close();
+        }
+        buf.push(']');
+    }
+    crate::render::problems_json2::<LayoutError, LayoutError>(&mut o, problems, &[])?;
+    o.close();
+    rep.out.push('\n');
+    Ok(())
+}
+
 /// `layout addr`.
 fn addr(ctx: Ctx, a: &AddrArgs, js: &mut JsonProblems) -> Result<Report, fmt::Error> {
     let mut rep = Report::default();
@@ -351,78 +444,14 @@ fn addr(ctx: Ctx, a: &AddrArgs, js: &mut JsonProblems) -> Result<Report, fmt::Er
         }
     }
     if let Some(path) = &a.svg {
-        let f = layout.fields();
-        let chunks = layout_chunks(&layout, &locs);
-        // Chunks with an overlap or a read outside the buffer are outlined in red.
-        let flagged: std::collections::BTreeSet<u32> = problems
-            .iter()
-            .filter_map(|p| match *p {
-                LayoutError::Overlap { address, .. }
-                | LayoutError::OutsideBuffer { address, .. } => Some(address & !(CHUNK_BYTES - 1)),
-                _ => None,
-            })
-            .collect();
-        let title = format!(
-                "{} {} {}, descriptor {:#018x}: {} swizzle, start {:#x}, LBO {}, SBO {}, base offset {}",
-                a.op.element,
-                operand_name(&a.op),
-                major_name(a.op.major),
-                a.desc,
-                f.swizzle.name(),
-                f.start_address,
-                f.leading_byte_offset,
-                f.stride_byte_offset,
-                f.base_offset
-            );
-        let svg = svg_smem(&SmemPicture {
-            title: &title,
-            chunks: &chunks,
-            major: a.op.major,
-            storage: op.storage,
-            row: row_letter(&a.op),
-            swizzle: f.swizzle,
-            flagged: &flagged,
-        });
-        write_svg(&mut rep, ctx.err, path, &svg)?;
+        addr_svg(ctx, a, &layout, &locs, &problems, path, &mut rep)?;
         if rep.status == Status::Usage {
             return Ok(rep);
         }
     }
     let sub_byte = op.storage.bits() < 8 || op.storage.bits() % 8 != 0;
     if ctx.json {
-        let mut o = Obj::open(&mut rep.out);
-        rows_json(o.key(key!("addresses")), &locs, op.k, |l| {
-            u64::from(l.address)
-        });
-        if sub_byte {
-            rows_json(o.key(key!("bits")), &locs, op.k, |l| u64::from(l.bit));
-        }
-        if !at.is_empty() {
-            let buf = o.key(key!("at"));
-            buf.push('[');
-            for (i, b) in at.iter().enumerate() {
-                if i > 0 {
-                    buf.push(',');
-                }
-                let mut e = Obj::open(buf);
-                e.str(key!("address"), format_args!("{b:#x}"))?;
-                let list = owners.get(b).cloned().unwrap_or_default();
-                let mut s = String::from("[");
-                for (j, (mn, k)) in list.iter().enumerate() {
-                    if j > 0 {
-                        s.push(',');
-                    }
-                    write!(s, "[{mn},{k}]")?;
-                }
-                s.push(']');
-                e.raw(key!("elements"), &s)?;
-                e.close();
-            }
-            buf.push(']');
-        }
-        crate::render::problems_json2::<LayoutError, LayoutError>(&mut o, &problems, &[])?;
-        o.close();
-        rep.out.push('\n');
+        addr_json(&mut rep, &locs, op.k, sub_byte, &at, &owners, &problems)?;
     } else {
         let st = ctx.out;
         let f = layout.fields();

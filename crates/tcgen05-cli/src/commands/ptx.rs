@@ -15,7 +15,9 @@ use super::problem::CliError;
 use super::target::resolve_target;
 use crate::args::descriptor::EncodeIdesc;
 use crate::args::number::{Operand, Reg};
-use crate::args::ptx::{Common, FenceArg, FormatArg, PtxCommand, RedArg, RedTypeArg, WaitArg};
+use crate::args::ptx::{
+    Common, FenceArg, FormatArg, LdArgs, MmaArgs, PtxCommand, RedArg, RedTypeArg, StArgs, WaitArg,
+};
 use crate::render::{problems_json2, Ctx, Obj, Report, Status};
 
 impl Operand<Reg> {
@@ -195,150 +197,163 @@ fn kernel(ctx: Ctx, a: &EncodeIdesc) -> Result<Report, fmt::Error> {
     Ok(rep)
 }
 
+/// `ptx mma`: the operands and qualifiers given, with `scale_input_d` checked to fit 8 bits.
+fn mma(ctx: Ctx, a: &MmaArgs) -> Result<Report, fmt::Error> {
+    let mut cli = Vec::new();
+    let a_reg =
+        a.a.clone()
+            .unwrap_or_else(|| if a.a_tmem { "a_tmem" } else { "a_desc" }.to_string());
+    let source = if a.a_tmem {
+        ASource::Tmem(&a_reg)
+    } else {
+        ASource::Smem(&a_reg)
+    };
+    let lanes: Vec<&str> = a
+        .disable_output_lane
+        .iter()
+        .flatten()
+        .map(String::as_str)
+        .collect();
+    let idesc = match &a.idesc {
+        Operand::Other(Reg(r)) => Value::Reg(r.as_str()),
+        // Parsed as 32 bits.
+        Operand::Value(v) => Value::Imm(*v as u32),
+    };
+    let enable = match &a.enable_input_d {
+        Operand::Other(Reg(r)) => Value::Reg(r.as_str()),
+        Operand::Value(v) => Value::Imm(*v != 0),
+    };
+    let mut m = Mma::new(a.cta_group, a.kind, &a.d, source, &a.b, idesc, enable)
+        .with_ws(a.ws)
+        .with_ashift(a.ashift);
+    if a.sparse {
+        m = m.with_sparse(&a.sparse_meta);
+    }
+    if a.kind.is_block_scaled() || a.scale_vec.is_some() {
+        m = m.with_block_scale(
+            a.scale_vec.unwrap_or(ScaleVec::Default),
+            &a.scale_a,
+            &a.scale_b,
+        );
+    }
+    m.collector = a.collector;
+    if a.disable_output_lane.is_some() {
+        m = m.with_disable_output_lane(&lanes);
+    }
+    if let Some(s) = a.scale_input_d {
+        if let Some(s) = fit::<u8>(
+            "scale_input_d",
+            s,
+            255,
+            tcgen05::Source::PtxSection("9.7.16.10.9.1"),
+            &mut cli,
+        ) {
+            m = m.with_scale_input_d(s);
+        }
+    }
+    if let Some(z) = &a.zero_column_mask {
+        m = m.with_zero_column_mask(z.value(|v| v));
+    }
+    finish(ctx, &a.common, &cli, Some(Instruction::Mma(m)))
+}
+
+/// `ptx ld`: the registers (named or default), with the reduction's qualifiers warned about
+/// when `--red` is not given (PTX ISA 9.7.16.8.3).
+fn ld(ctx: Ctx, a: &LdArgs) -> Result<Report, fmt::Error> {
+    let mut cli = Vec::new();
+    let Some(num) = num_of(a.num, &mut cli) else {
+        return finish(ctx, &a.common, &cli, None);
+    };
+    let regs = a
+        .dst
+        .clone()
+        .unwrap_or_else(|| default_regs(&a.reg_prefix, a.shape, num));
+    let refs: Vec<&str> = regs.iter().map(String::as_str).collect();
+    let mut ld = TmemLoad::new(a.shape, num, &refs, &a.taddr).with_pack(a.pack);
+    if let Some(o) = a.offset {
+        ld.offset = fit::<u32>(
+            "offset",
+            o,
+            u64::from(u32::MAX),
+            tcgen05::Source::Decision(24),
+            &mut cli,
+        );
+    }
+    if let Some(op) = a.red {
+        ld = ld.with_red(Reduction {
+            op: match op {
+                RedArg::Min => RedOp::Min,
+                RedArg::Max => RedOp::Max,
+            },
+            abs: a.abs,
+            nan: a.nan,
+            ty: match a.red_type.unwrap_or(RedTypeArg::F32) {
+                RedTypeArg::F32 => RedType::F32,
+                RedTypeArg::U32 => RedType::U32,
+                RedTypeArg::S32 => RedType::S32,
+            },
+            redval: a.redval.as_deref().unwrap_or("redval"),
+        });
+    } else {
+        // The qualifiers of tcgen05.ld.red (PTX ISA 9.7.16.8.3) without .red.
+        let red_type = a.red_type.map(|t| match t {
+            RedTypeArg::F32 => "f32",
+            RedTypeArg::U32 => "u32",
+            RedTypeArg::S32 => "s32",
+        });
+        // The register name as typed; leaked once for the warning's `&'static str`.
+        let redval = a.redval.clone().map(|r| &*Box::leak(r.into_boxed_str()));
+        for (flag, given) in [
+            ("abs", a.abs.then_some("true")),
+            ("nan", a.nan.then_some("true")),
+            ("red_type", red_type),
+            ("redval", redval),
+        ] {
+            if let Some(given) = given {
+                cli.push(CliError::NoEffect {
+                    flag,
+                    given,
+                    needs: "--red",
+                    source: tcgen05::Source::PtxSection("9.7.16.8.3"),
+                });
+            }
+        }
+    }
+    finish(ctx, &a.common, &cli, Some(Instruction::Load(ld)))
+}
+
+/// `ptx st`: the registers (named or default) and the offset checked to fit 32 bits.
+fn st(ctx: Ctx, a: &StArgs) -> Result<Report, fmt::Error> {
+    let mut cli = Vec::new();
+    let Some(num) = num_of(a.num, &mut cli) else {
+        return finish(ctx, &a.common, &cli, None);
+    };
+    let regs = a
+        .src
+        .clone()
+        .unwrap_or_else(|| default_regs(&a.reg_prefix, a.shape, num));
+    let refs: Vec<&str> = regs.iter().map(String::as_str).collect();
+    let mut st = TmemStore::new(a.shape, num, &a.taddr, &refs).with_unpack(a.unpack);
+    if let Some(o) = a.offset {
+        st.offset = fit::<u32>(
+            "offset",
+            o,
+            u64::from(u32::MAX),
+            tcgen05::Source::Decision(24),
+            &mut cli,
+        );
+    }
+    finish(ctx, &a.common, &cli, Some(Instruction::Store(st)))
+}
+
 /// Runs a `ptx` subcommand.
 pub fn run(ctx: Ctx, c: &PtxCommand) -> Result<Report, fmt::Error> {
-    let mut cli = Vec::new();
+    let cli = Vec::new();
     match c {
         PtxCommand::Kernel(a) => kernel(ctx, a),
-        PtxCommand::Mma(a) => {
-            let a_reg =
-                a.a.clone()
-                    .unwrap_or_else(|| if a.a_tmem { "a_tmem" } else { "a_desc" }.to_string());
-            let source = if a.a_tmem {
-                ASource::Tmem(&a_reg)
-            } else {
-                ASource::Smem(&a_reg)
-            };
-            let lanes: Vec<&str> = a
-                .disable_output_lane
-                .iter()
-                .flatten()
-                .map(String::as_str)
-                .collect();
-            let idesc = match &a.idesc {
-                Operand::Other(Reg(r)) => Value::Reg(r.as_str()),
-                // Parsed as 32 bits.
-                Operand::Value(v) => Value::Imm(*v as u32),
-            };
-            let enable = match &a.enable_input_d {
-                Operand::Other(Reg(r)) => Value::Reg(r.as_str()),
-                Operand::Value(v) => Value::Imm(*v != 0),
-            };
-            let mut m = Mma::new(a.cta_group, a.kind, &a.d, source, &a.b, idesc, enable)
-                .with_ws(a.ws)
-                .with_ashift(a.ashift);
-            if a.sparse {
-                m = m.with_sparse(&a.sparse_meta);
-            }
-            if a.kind.is_block_scaled() || a.scale_vec.is_some() {
-                m = m.with_block_scale(
-                    a.scale_vec.unwrap_or(ScaleVec::Default),
-                    &a.scale_a,
-                    &a.scale_b,
-                );
-            }
-            m.collector = a.collector;
-            if a.disable_output_lane.is_some() {
-                m = m.with_disable_output_lane(&lanes);
-            }
-            if let Some(s) = a.scale_input_d {
-                if let Some(s) = fit::<u8>(
-                    "scale_input_d",
-                    s,
-                    255,
-                    tcgen05::Source::PtxSection("9.7.16.10.9.1"),
-                    &mut cli,
-                ) {
-                    m = m.with_scale_input_d(s);
-                }
-            }
-            if let Some(z) = &a.zero_column_mask {
-                m = m.with_zero_column_mask(z.value(|v| v));
-            }
-            finish(ctx, &a.common, &cli, Some(Instruction::Mma(m)))
-        }
-        PtxCommand::Ld(a) => {
-            let Some(num) = num_of(a.num, &mut cli) else {
-                return finish(ctx, &a.common, &cli, None);
-            };
-            let regs = a
-                .dst
-                .clone()
-                .unwrap_or_else(|| default_regs(&a.reg_prefix, a.shape, num));
-            let refs: Vec<&str> = regs.iter().map(String::as_str).collect();
-            let mut ld = TmemLoad::new(a.shape, num, &refs, &a.taddr).with_pack(a.pack);
-            if let Some(o) = a.offset {
-                ld.offset = fit::<u32>(
-                    "offset",
-                    o,
-                    u64::from(u32::MAX),
-                    tcgen05::Source::Decision(24),
-                    &mut cli,
-                );
-            }
-            if let Some(op) = a.red {
-                ld = ld.with_red(Reduction {
-                    op: match op {
-                        RedArg::Min => RedOp::Min,
-                        RedArg::Max => RedOp::Max,
-                    },
-                    abs: a.abs,
-                    nan: a.nan,
-                    ty: match a.red_type.unwrap_or(RedTypeArg::F32) {
-                        RedTypeArg::F32 => RedType::F32,
-                        RedTypeArg::U32 => RedType::U32,
-                        RedTypeArg::S32 => RedType::S32,
-                    },
-                    redval: a.redval.as_deref().unwrap_or("redval"),
-                });
-            } else {
-                // The qualifiers of tcgen05.ld.red (PTX ISA 9.7.16.8.3) without .red.
-                let red_type = a.red_type.map(|t| match t {
-                    RedTypeArg::F32 => "f32",
-                    RedTypeArg::U32 => "u32",
-                    RedTypeArg::S32 => "s32",
-                });
-                // The register name as typed; leaked once for the warning's `&'static str`.
-                let redval = a.redval.clone().map(|r| &*Box::leak(r.into_boxed_str()));
-                for (flag, given) in [
-                    ("abs", a.abs.then_some("true")),
-                    ("nan", a.nan.then_some("true")),
-                    ("red_type", red_type),
-                    ("redval", redval),
-                ] {
-                    if let Some(given) = given {
-                        cli.push(CliError::NoEffect {
-                            flag,
-                            given,
-                            needs: "--red",
-                            source: tcgen05::Source::PtxSection("9.7.16.8.3"),
-                        });
-                    }
-                }
-            }
-            finish(ctx, &a.common, &cli, Some(Instruction::Load(ld)))
-        }
-        PtxCommand::St(a) => {
-            let Some(num) = num_of(a.num, &mut cli) else {
-                return finish(ctx, &a.common, &cli, None);
-            };
-            let regs = a
-                .src
-                .clone()
-                .unwrap_or_else(|| default_regs(&a.reg_prefix, a.shape, num));
-            let refs: Vec<&str> = regs.iter().map(String::as_str).collect();
-            let mut st = TmemStore::new(a.shape, num, &a.taddr, &refs).with_unpack(a.unpack);
-            if let Some(o) = a.offset {
-                st.offset = fit::<u32>(
-                    "offset",
-                    o,
-                    u64::from(u32::MAX),
-                    tcgen05::Source::Decision(24),
-                    &mut cli,
-                );
-            }
-            finish(ctx, &a.common, &cli, Some(Instruction::Store(st)))
-        }
+        PtxCommand::Mma(a) => mma(ctx, a),
+        PtxCommand::Ld(a) => ld(ctx, a),
+        PtxCommand::St(a) => st(ctx, a),
         PtxCommand::Cp(a) => {
             let mut c = Cp::new(
                 a.cta_group,

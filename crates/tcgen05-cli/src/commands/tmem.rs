@@ -12,7 +12,7 @@ use tcgen05::data_path::{
 };
 use tcgen05::diagnostic::Source;
 use tcgen05::tensor_memory::{LdStShape, Num, TmemAddress, TmemError};
-use tcgen05::tmem_fragment::{cp_row, cp_rows, FragmentError, LdStFragment, Packing};
+use tcgen05::tmem_fragment::{cp_row, cp_rows, BitRange, FragmentError, LdStFragment, Packing};
 use tcgen05::CtaGroup;
 
 use tcgen05_svg::{svg_cp, svg_d, svg_ld, svg_sf};
@@ -72,6 +72,38 @@ fn bits_json(buf: &mut String, lo: u8, hi: u8) {
 // ---------------------------------------------------------------------------------------------
 // ld / st
 // ---------------------------------------------------------------------------------------------
+
+/// `tmem ld --json`: the fragment's shape and sizes, and every (thread, register) piece.
+fn ld_json(rep: &mut Report, f: &LdStFragment, num: Num, pack: bool) -> Result<(), fmt::Error> {
+    let mut o = Obj::open(&mut rep.out);
+    o.str(key!("shape"), f.shape().name().trim_start_matches('.'))?;
+    o.num(key!("num"), u64::from(num.count()))?;
+    o.bool(key!("pack"), pack)?;
+    o.num(key!("half_split_offset"), u64::from(f.half_split_offset()))?;
+    o.num(key!("registers"), u64::from(f.registers()))?;
+    o.num(key!("lanes"), u64::from(f.lanes()))?;
+    o.num(key!("columns"), u64::from(f.column_span()))?;
+    let buf = o.key(key!("entries"));
+    buf.push('[');
+    for (i, p) in f.pieces().enumerate() {
+        if i > 0 {
+            buf.push(',');
+        }
+        let _ = write!(
+            buf,
+            "{{\"thread\":{},\"reg\":{},\"lane\":{},\"column\":{},\"bits\":",
+            p.thread, p.register, p.lane, p.column
+        );
+        bits_json(buf, p.bits.lo, p.bits.hi);
+        buf.push_str(",\"reg_bits\":");
+        bits_json(buf, p.register_bits.lo, p.register_bits.hi);
+        buf.push('}');
+    }
+    buf.push(']');
+    o.close();
+    rep.out.push('\n');
+    Ok(())
+}
 
 fn ld(ctx: Ctx, a: &LdArgs) -> Result<Report, fmt::Error> {
     let mut rep = Report::default();
@@ -134,33 +166,7 @@ fn ld(ctx: Ctx, a: &LdArgs) -> Result<Report, fmt::Error> {
         write_svg(&mut rep, ctx.err, path, &svg)?;
     }
     if ctx.json {
-        let mut o = Obj::open(&mut rep.out);
-        o.str(key!("shape"), f.shape().name().trim_start_matches('.'))?;
-        o.num(key!("num"), u64::from(num.count()))?;
-        o.bool(key!("pack"), a.pack)?;
-        o.num(key!("half_split_offset"), u64::from(f.half_split_offset()))?;
-        o.num(key!("registers"), u64::from(f.registers()))?;
-        o.num(key!("lanes"), u64::from(f.lanes()))?;
-        o.num(key!("columns"), u64::from(f.column_span()))?;
-        let buf = o.key(key!("entries"));
-        buf.push('[');
-        for (i, p) in f.pieces().enumerate() {
-            if i > 0 {
-                buf.push(',');
-            }
-            let _ = write!(
-                buf,
-                "{{\"thread\":{},\"reg\":{},\"lane\":{},\"column\":{},\"bits\":",
-                p.thread, p.register, p.lane, p.column
-            );
-            bits_json(buf, p.bits.lo, p.bits.hi);
-            buf.push_str(",\"reg_bits\":");
-            bits_json(buf, p.register_bits.lo, p.register_bits.hi);
-            buf.push('}');
-        }
-        buf.push(']');
-        o.close();
-        rep.out.push('\n');
+        ld_json(&mut rep, &f, num, a.pack)?;
         return Ok(rep);
     }
     let st = ctx.out;
@@ -231,6 +237,47 @@ fn ld(ctx: Ctx, a: &LdArgs) -> Result<Report, fmt::Error> {
 // D and A
 // ---------------------------------------------------------------------------------------------
 
+/// `tmem d --json`: the layout, its parameters and every D[m][n] -> (cta, lane, column).
+fn d_json(
+    rep: &mut Report,
+    dl: &DLayout,
+    a: &DArgs,
+    (m, n): (u32, u32),
+    elem: BitRange,
+) -> Result<(), fmt::Error> {
+    let l = dl.layout();
+    let mut o = Obj::open(&mut rep.out);
+    o.str(key!("layout"), l)?;
+    o.str(key!("organization"), l.organization())?;
+    o.num(key!("m"), u64::from(m))?;
+    o.num(key!("n"), u64::from(n))?;
+    o.num(key!("cta_group"), u64::from(a.cta_group.count()))?;
+    o.bool(key!("ws"), a.ws)?;
+    o.bool(key!("sparse"), a.sparse)?;
+    o.num(key!("columns"), u64::from(dl.columns()))?;
+    o.raw(
+        key!("lane_alignment"),
+        if l.half_datapath() { "[0,16]" } else { "[0]" },
+    )?;
+    bits_json(o.key(key!("bits")), elem.lo, elem.hi);
+    let buf = o.key(key!("entries"));
+    buf.push('[');
+    for (i, (mm, nn, c)) in dl.cells().enumerate() {
+        if i > 0 {
+            buf.push(',');
+        }
+        let _ = write!(
+            buf,
+            "{{\"m\":{mm},\"n\":{nn},\"cta\":{},\"lane\":{},\"column\":{}}}",
+            c.cta, c.lane, c.column
+        );
+    }
+    buf.push(']');
+    o.close();
+    rep.out.push('\n');
+    Ok(())
+}
+
 fn d(ctx: Ctx, a: &DArgs) -> Result<Report, fmt::Error> {
     let mut rep = Report::default();
     let (Some(m), Some(n), Some(bits)) = (
@@ -271,35 +318,7 @@ fn d(ctx: Ctx, a: &DArgs) -> Result<Report, fmt::Error> {
     }
     let l = dl.layout();
     if ctx.json {
-        let mut o = Obj::open(&mut rep.out);
-        o.str(key!("layout"), l)?;
-        o.str(key!("organization"), l.organization())?;
-        o.num(key!("m"), u64::from(m))?;
-        o.num(key!("n"), u64::from(n))?;
-        o.num(key!("cta_group"), u64::from(a.cta_group.count()))?;
-        o.bool(key!("ws"), a.ws)?;
-        o.bool(key!("sparse"), a.sparse)?;
-        o.num(key!("columns"), u64::from(dl.columns()))?;
-        o.raw(
-            key!("lane_alignment"),
-            if l.half_datapath() { "[0,16]" } else { "[0]" },
-        )?;
-        bits_json(o.key(key!("bits")), elem.lo, elem.hi);
-        let buf = o.key(key!("entries"));
-        buf.push('[');
-        for (i, (mm, nn, c)) in dl.cells().enumerate() {
-            if i > 0 {
-                buf.push(',');
-            }
-            let _ = write!(
-                buf,
-                "{{\"m\":{mm},\"n\":{nn},\"cta\":{},\"lane\":{},\"column\":{}}}",
-                c.cta, c.lane, c.column
-            );
-        }
-        buf.push(']');
-        o.close();
-        rep.out.push('\n');
+        d_json(&mut rep, &dl, a, (m, n), elem)?;
         return Ok(rep);
     }
     let st = ctx.out;

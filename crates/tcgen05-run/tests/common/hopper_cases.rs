@@ -3,11 +3,10 @@
 
 #![allow(dead_code)]
 
-use std::path::PathBuf;
-
 use tcgen05::shared_memory_descriptor::Swizzle;
-use tcgen05_run::tensor_map::TensorMap;
 use tcgen05_run::{Arg, Config};
+
+use super::inputs::{inputs, inputs16, inputs_lowp, map, repo};
 
 /// One launch: kernel name, grid, dynamic shared bytes, arguments, output argument.
 pub struct Case {
@@ -30,71 +29,8 @@ impl Case {
     }
 }
 
-pub fn repo(path: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .join(path)
-}
-
 pub fn ptx(name: &str) -> String {
     std::fs::read_to_string(repo(&format!("hw/run/ptx/{name}.ptx"))).expect("ptx")
-}
-
-fn splitmix(s: &mut u64) -> u64 {
-    *s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *s;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-fn inputs(mut seed: u64, n: usize, lo: u32, span: u32) -> Vec<u8> {
-    (0..n)
-        .flat_map(|_| {
-            let r = splitmix(&mut seed);
-            let sign = ((r & 1) as u32) << 31;
-            let exp = lo + ((r >> 1) % u64::from(span)) as u32;
-            (sign | exp << 23 | (r >> 8) as u32 & 0x7F_FFFF).to_le_bytes()
-        })
-        .collect()
-}
-
-fn inputs16(mut seed: u64, n: usize) -> Vec<u8> {
-    (0..n)
-        .flat_map(|_| {
-            let r = splitmix(&mut seed);
-            (((r & 1) << 15 | (10 + (r >> 1) % 10) << 10 | (r >> 8) & 0x3FF) as u16).to_le_bytes()
-        })
-        .collect()
-}
-
-fn lowp(mut seed: u64, n: usize, fp8: bool) -> Vec<u8> {
-    let mut v = Vec::new();
-    for _ in 0..n {
-        let r = splitmix(&mut seed);
-        if fp8 {
-            let c = (r & 0xFF) as u8;
-            v.push(if c & 0x7F == 0x7F { c ^ 1 } else { c });
-        } else {
-            let c = ((r & 1) << 15 | (122 + (r >> 1) % 10) << 7 | (r >> 8) & 0x7F) as u16;
-            v.extend_from_slice(&c.to_le_bytes());
-        }
-    }
-    v
-}
-
-fn map(data: Vec<u8>, (rows, cols): (u64, u64), (br, bc): (u32, u32), swizzle: Swizzle) -> Arg {
-    Arg::TensorMap(
-        TensorMap {
-            element_bytes: 2,
-            dims: vec![cols, rows],
-            strides: vec![cols * 2],
-            box_dims: vec![bc, br],
-            element_strides: vec![1, 1],
-            swizzle,
-        },
-        data,
-    )
 }
 
 fn dot(name: &'static str, a: Vec<u8>, b: Vec<u8>, (m, n, k): (usize, usize, usize)) -> Case {
@@ -128,8 +64,8 @@ pub fn cases() -> Vec<Case> {
             grid: [4, 1],
             shared: 0,
             args: vec![
-                buf(inputs(1, 1000, 100, 60)),
-                buf(inputs(2, 1000, 100, 60)),
+                buf(inputs(1, 1000, 100, 60, false)),
+                buf(inputs(2, 1000, 100, 60, false)),
                 buf([0xCD, 0xAB].repeat(1016)),
                 Arg::i32(1000),
                 Arg::f32(1.7),
@@ -143,7 +79,7 @@ pub fn cases() -> Vec<Case> {
             grid: [3, 1],
             shared: 0,
             args: vec![
-                buf(inputs(3, 1500, 100, 60)),
+                buf(inputs(3, 1500, 100, 60, false)),
                 buf(vec![0xAB; 1516]),
                 Arg::i32(1500),
                 Arg::f32(3.3),
@@ -157,7 +93,7 @@ pub fn cases() -> Vec<Case> {
             grid: [8, 1],
             shared: 16,
             args: vec![
-                buf(inputs(4, 8000, 110, 30)),
+                buf(inputs(4, 8000, 110, 30, false)),
                 buf(vec![0xAB; 48]),
                 Arg::i32(1000),
                 Arg::Null,
@@ -170,9 +106,9 @@ pub fn cases() -> Vec<Case> {
             grid: [4, 1],
             shared: 0,
             args: vec![
-                buf(inputs(5, 1000, 100, 60)),
-                buf(inputs(6, 1000, 100, 60)),
-                buf(inputs(7, 1000, 100, 60)),
+                buf(inputs(5, 1000, 100, 60, false)),
+                buf(inputs(6, 1000, 100, 60, false)),
+                buf(inputs(7, 1000, 100, 60, false)),
                 buf(vec![0xAB; 4064]),
                 Arg::i32(1000),
                 Arg::Null,
@@ -188,14 +124,14 @@ pub fn cases() -> Vec<Case> {
         ),
         dot(
             "dot_bf16",
-            lowp(10, 128 * 96, false),
-            lowp(11, 96 * 64, false),
+            inputs_lowp(10, 128 * 96, false),
+            inputs_lowp(11, 96 * 64, false),
             (128, 64, 96),
         ),
         dot(
             "dot_e4m3",
-            lowp(12, 64 * 128, true),
-            lowp(13, 128 * 128, true),
+            inputs_lowp(12, 64 * 128, true),
+            inputs_lowp(13, 128 * 128, true),
             (64, 128, 128),
         ),
         Case {

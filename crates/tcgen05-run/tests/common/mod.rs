@@ -1,1 +1,2 @@
 pub mod hopper_cases;
+pub mod inputs;

@@ -435,26 +435,7 @@ pub fn dot(alg: Algorithm, fm: Formats, ops: &Operands<'_>) -> Result<Dot, BadCo
     };
     let k = ops.a.len().min(ops.b.len());
     if let Algorithm::Integer { .. } = alg {
-        let c = match dec(fm.d, ops.c, TermSourceOperand::C)? {
-            Value::Int(c) => c,
-            _ => 0,
-        };
-        let mut s = i128::from(c);
-        for i in 0..k {
-            let a = dec(fm.a, ops.a[i], TermSourceOperand::A(i as u32))?;
-            let b = dec(fm.b, ops.b[i], TermSourceOperand::B(i as u32))?;
-            if let (Value::Int(a), Value::Int(b)) = (a, b) {
-                s += i128::from(a * b);
-            }
-        }
-        r.sum = s;
-        r.exact.add(Exact {
-            neg: s < 0,
-            mag: s.unsigned_abs(),
-            scale: 0,
-        });
-        r.d_bits = s as i32 as u32; // wrap; saturation is applied by the caller
-        return Ok(r);
+        return integer_dot(fm, ops, k, r);
     }
     if let Algorithm::HmmaFp8 { out } = alg {
         return hmma_fp8(out, fm, ops, r);
@@ -462,60 +443,177 @@ pub fn dot(alg: Algorithm, fm: Formats, ops: &Operands<'_>) -> Result<Dot, BadCo
 
     // Decode everything first (every code is checked even when a NaN settles the result).
     let c = dec(fm.d, ops.c, TermSourceOperand::C)?;
-    let mut any_nan = matches!(c, Value::NaN);
-    let mut pos_inf = matches!(c, Value::Inf { neg: false });
-    let mut neg_inf = matches!(c, Value::Inf { neg: true });
-    let mut inf_zero = false;
-    let (block, sfmt) = match fm.scale {
-        Some((f, b)) => (b as usize, Some(f)),
-        None => (usize::MAX, None),
-    };
-    let scale_of = |sl: &[u32],
-                    i: usize,
-                    which: fn(u32) -> TermSourceOperand|
-     -> Result<Option<Value>, BadCode> {
-        match sfmt {
-            Some(f) => {
-                let j = i / block;
-                let v = dec(f, sl[j], which(j as u32))?;
-                Ok(Some(v))
-            }
-            None => Ok(None),
+    let decoded = decode_products(alg, fm, ops, k, c)?;
+    if let Some(cause) = decoded.special() {
+        r.special = Some(cause);
+        r.d_bits = match cause {
+            SpecialCause::InfTerm => inf_bits(fm.d, decoded.neg_inf),
+            _ => nan_bits(fm.d),
+        };
+        return Ok(r);
+    }
+
+    let (f, e_zero, out) = match alg {
+        Algorithm::TFdpa { f, e_zero, out, .. } => (f, e_zero, out),
+        Algorithm::StFdpa { f, e_zero, .. } | Algorithm::GstFdpa { f, e_zero, .. } => {
+            (f, e_zero, OutputRounding::RzF32)
         }
+        _ => (25, -133, OutputRounding::RzF32),
     };
-    // Per product: value, alignment exponent (None = zero product).
-    let mut prods = [(
-        Exact {
-            neg: false,
-            mag: 0,
-            scale: 0,
-        },
-        None::<i32>,
-    ); MAX_PRODUCTS];
-    for (i, prod) in prods.iter_mut().enumerate().take(k) {
+    let mut n = if let Algorithm::GstFdpa { group, .. } = alg {
+        group_terms(
+            &mut r.terms,
+            &decoded.prods[..k],
+            group,
+            fm.scale,
+            ops,
+            e_zero,
+        )?
+    } else {
+        product_terms(&mut r.terms, &decoded.prods[..k], e_zero)
+    };
+    let cval = Exact::of(c).unwrap_or(Exact {
+        neg: false,
+        mag: 0,
+        scale: 0,
+    });
+    r.terms[n] = Term {
+        source: TermSource::C,
+        value: cval,
+        align_exp: if cval.mag == 0 { e_zero } else { exp_of(c) },
+        zero: cval.mag == 0,
+        kept: 0,
+        dropped_bits: 0,
+    };
+    n += 1;
+    r.n_terms = n;
+    align_and_sum(&mut r, f, e_zero, out);
+    Ok(r)
+}
+
+/// The integer MMA: the exact sum of C and the products, wrapped to 32 bits (saturation is
+/// applied by the caller).
+fn integer_dot(fm: Formats, ops: &Operands<'_>, k: usize, mut r: Dot) -> Result<Dot, BadCode> {
+    let c = match dec(fm.d, ops.c, TermSourceOperand::C)? {
+        Value::Int(c) => c,
+        _ => 0,
+    };
+    let mut s = i128::from(c);
+    for i in 0..k {
         let a = dec(fm.a, ops.a[i], TermSourceOperand::A(i as u32))?;
         let b = dec(fm.b, ops.b[i], TermSourceOperand::B(i as u32))?;
-        let sa = scale_of(ops.sfa, i, TermSourceOperand::Sfa)?;
-        let sb = scale_of(ops.sfb, i, TermSourceOperand::Sfb)?;
+        if let (Value::Int(a), Value::Int(b)) = (a, b) {
+            s += i128::from(a * b);
+        }
+    }
+    r.sum = s;
+    r.exact.add(Exact {
+        neg: s < 0,
+        mag: s.unsigned_abs(),
+        scale: 0,
+    });
+    r.d_bits = s as i32 as u32; // wrap; saturation is applied by the caller
+    Ok(r)
+}
+
+/// The scale code that covers element `i` (`sl[i / block]`), decoded; `None` for an unscaled
+/// kind.
+fn scale_of(
+    scale: Option<(Format, u32)>,
+    sl: &[u32],
+    i: usize,
+    which: fn(u32) -> TermSourceOperand,
+) -> Result<Option<Value>, BadCode> {
+    match scale {
+        Some((f, block)) => {
+            let j = i / block as usize;
+            let v = dec(f, sl[j], which(j as u32))?;
+            Ok(Some(v))
+        }
+        None => Ok(None),
+    }
+}
+
+/// Every product decoded, with what the special values among the inputs say.
+struct Products {
+    /// Per product: its exact value (with its scales for ST-FDPA) and its alignment exponent
+    /// (`None` for a zero product).
+    prods: [(Exact, Option<i32>); MAX_PRODUCTS],
+    /// A NaN element, scale or C.
+    any_nan: bool,
+    /// A positive infinite term.
+    pos_inf: bool,
+    /// A negative infinite term.
+    neg_inf: bool,
+    /// An infinite factor times a zero factor.
+    inf_zero: bool,
+}
+
+impl Products {
+    /// Why the result is a special value, if it is one.
+    fn special(&self) -> Option<SpecialCause> {
+        if self.any_nan || self.inf_zero || (self.pos_inf && self.neg_inf) {
+            Some(if self.any_nan {
+                SpecialCause::NanInput
+            } else if self.inf_zero {
+                SpecialCause::InfTimesZero
+            } else {
+                SpecialCause::InfMinusInf
+            })
+        } else if self.pos_inf || self.neg_inf {
+            Some(SpecialCause::InfTerm)
+        } else {
+            None
+        }
+    }
+}
+
+/// Decodes the `k` products `a_i * b_i` (and their scales), after C (decoded as `c`).
+fn decode_products(
+    alg: Algorithm,
+    fm: Formats,
+    ops: &Operands<'_>,
+    k: usize,
+    c: Value,
+) -> Result<Products, BadCode> {
+    let mut d = Products {
+        prods: [(
+            Exact {
+                neg: false,
+                mag: 0,
+                scale: 0,
+            },
+            None::<i32>,
+        ); MAX_PRODUCTS],
+        any_nan: matches!(c, Value::NaN),
+        pos_inf: matches!(c, Value::Inf { neg: false }),
+        neg_inf: matches!(c, Value::Inf { neg: true }),
+        inf_zero: false,
+    };
+    for (i, prod) in d.prods.iter_mut().enumerate().take(k) {
+        let a = dec(fm.a, ops.a[i], TermSourceOperand::A(i as u32))?;
+        let b = dec(fm.b, ops.b[i], TermSourceOperand::B(i as u32))?;
+        let sa = scale_of(fm.scale, ops.sfa, i, TermSourceOperand::Sfa)?;
+        let sb = scale_of(fm.scale, ops.sfb, i, TermSourceOperand::Sfb)?;
         for s in [sa, sb].into_iter().flatten() {
-            any_nan |= matches!(s, Value::NaN);
+            d.any_nan |= matches!(s, Value::NaN);
         }
         match (a, b) {
-            (Value::NaN, _) | (_, Value::NaN) => any_nan = true,
+            (Value::NaN, _) | (_, Value::NaN) => d.any_nan = true,
             (Value::Inf { neg: x }, Value::Inf { neg: y }) => {
                 if x ^ y {
-                    neg_inf = true;
+                    d.neg_inf = true;
                 } else {
-                    pos_inf = true;
+                    d.pos_inf = true;
                 }
             }
             (Value::Inf { neg: x }, o) | (o, Value::Inf { neg: x }) => match o {
-                Value::Zero { .. } => inf_zero = true,
+                Value::Zero { .. } => d.inf_zero = true,
                 Value::Finite { neg: y, .. } => {
                     if x ^ y {
-                        neg_inf = true;
+                        d.neg_inf = true;
                     } else {
-                        pos_inf = true;
+                        d.pos_inf = true;
                     }
                 }
                 _ => {}
@@ -547,109 +645,99 @@ pub fn dot(alg: Algorithm, fm: Formats, ops: &Operands<'_>) -> Result<Dot, BadCo
             }
         }
     }
-    if any_nan || inf_zero || (pos_inf && neg_inf) {
-        r.special = Some(if any_nan {
-            SpecialCause::NanInput
-        } else if inf_zero {
-            SpecialCause::InfTimesZero
-        } else {
-            SpecialCause::InfMinusInf
-        });
-        r.d_bits = nan_bits(fm.d);
-        return Ok(r);
-    }
-    if pos_inf || neg_inf {
-        r.special = Some(SpecialCause::InfTerm);
-        r.d_bits = inf_bits(fm.d, neg_inf);
-        return Ok(r);
-    }
+    Ok(d)
+}
 
-    let (f, e_zero, out) = match alg {
-        Algorithm::TFdpa { f, e_zero, out, .. } => (f, e_zero, out),
-        Algorithm::StFdpa { f, e_zero, .. } | Algorithm::GstFdpa { f, e_zero, .. } => {
-            (f, e_zero, OutputRounding::RzF32)
-        }
-        _ => (25, -133, OutputRounding::RzF32),
-    };
+/// GST-FDPA's terms: the exact sum of each group of `group` products times the group's two
+/// scales, aligned by the scales' exponents (`e_zero` for a zero group); returns their count.
+fn group_terms(
+    terms: &mut [Term; MAX_TERMS],
+    prods: &[(Exact, Option<i32>)],
+    group: u32,
+    scale: Option<(Format, u32)>,
+    ops: &Operands<'_>,
+    e_zero: i32,
+) -> Result<usize, BadCode> {
+    let k = prods.len();
+    let g = group as usize;
     let mut n = 0;
-    if let Algorithm::GstFdpa { group, .. } = alg {
-        let g = group as usize;
-        for gi in 0..k.div_ceil(g) {
-            let mut sum = ExactSum::ZERO;
-            let mut all_zero = true;
-            for (p, e) in &prods[gi * g..(gi * g + g).min(k)] {
-                sum.add(*p);
-                all_zero &= e.is_none();
-            }
-            let psum = sum.to_exact().unwrap_or(Exact {
-                neg: false,
-                mag: 0,
-                scale: 0,
-            });
-            let sa = scale_of(ops.sfa, gi * g, TermSourceOperand::Sfa)?;
-            let sb = scale_of(ops.sfb, gi * g, TermSourceOperand::Sfb)?;
-            let (xa, xb) = match (sa.and_then(Exact::of), sb.and_then(Exact::of)) {
-                (Some(x), Some(y)) => (x, y),
-                _ => (
-                    Exact {
-                        neg: false,
-                        mag: 1,
-                        scale: 0,
-                    },
-                    Exact {
-                        neg: false,
-                        mag: 1,
-                        scale: 0,
-                    },
-                ),
-            };
-            let scale_zero = xa.mag == 0 || xb.mag == 0;
-            let value = mul(psum, mul(xa, xb));
-            let zero = all_zero || scale_zero;
-            let align = if zero {
-                e_zero
-            } else {
-                exp_of(sa.unwrap_or(Value::Zero { neg: false }))
-                    + exp_of(sb.unwrap_or(Value::Zero { neg: false }))
-            };
-            r.terms[n] = Term {
-                source: TermSource::Group(gi as u32),
-                value,
-                align_exp: align,
-                zero,
-                kept: 0,
-                dropped_bits: 0,
-            };
-            n += 1;
+    for gi in 0..k.div_ceil(g) {
+        let mut sum = ExactSum::ZERO;
+        let mut all_zero = true;
+        for (p, e) in &prods[gi * g..(gi * g + g).min(k)] {
+            sum.add(*p);
+            all_zero &= e.is_none();
         }
-    } else {
-        for (i, (p, e)) in prods[..k].iter().enumerate() {
-            r.terms[n] = Term {
-                source: TermSource::Product(i as u32),
-                value: *p,
-                align_exp: e.unwrap_or(e_zero),
-                zero: e.is_none(),
-                kept: 0,
-                dropped_bits: 0,
-            };
-            n += 1;
-        }
+        let psum = sum.to_exact().unwrap_or(Exact {
+            neg: false,
+            mag: 0,
+            scale: 0,
+        });
+        let sa = scale_of(scale, ops.sfa, gi * g, TermSourceOperand::Sfa)?;
+        let sb = scale_of(scale, ops.sfb, gi * g, TermSourceOperand::Sfb)?;
+        let (xa, xb) = match (sa.and_then(Exact::of), sb.and_then(Exact::of)) {
+            (Some(x), Some(y)) => (x, y),
+            _ => (
+                Exact {
+                    neg: false,
+                    mag: 1,
+                    scale: 0,
+                },
+                Exact {
+                    neg: false,
+                    mag: 1,
+                    scale: 0,
+                },
+            ),
+        };
+        let scale_zero = xa.mag == 0 || xb.mag == 0;
+        let value = mul(psum, mul(xa, xb));
+        let zero = all_zero || scale_zero;
+        let align = if zero {
+            e_zero
+        } else {
+            exp_of(sa.unwrap_or(Value::Zero { neg: false }))
+                + exp_of(sb.unwrap_or(Value::Zero { neg: false }))
+        };
+        terms[n] = Term {
+            source: TermSource::Group(gi as u32),
+            value,
+            align_exp: align,
+            zero,
+            kept: 0,
+            dropped_bits: 0,
+        };
+        n += 1;
     }
-    let cval = Exact::of(c).unwrap_or(Exact {
-        neg: false,
-        mag: 0,
-        scale: 0,
-    });
-    r.terms[n] = Term {
-        source: TermSource::C,
-        value: cval,
-        align_exp: if cval.mag == 0 { e_zero } else { exp_of(c) },
-        zero: cval.mag == 0,
-        kept: 0,
-        dropped_bits: 0,
-    };
-    n += 1;
-    r.n_terms = n;
+    Ok(n)
+}
+
+/// T-FDPA's and ST-FDPA's terms: one per product, aligned by its exponent (`e_zero` for a zero
+/// product); returns their count.
+fn product_terms(
+    terms: &mut [Term; MAX_TERMS],
+    prods: &[(Exact, Option<i32>)],
+    e_zero: i32,
+) -> usize {
+    let mut n = 0;
+    for (i, (p, e)) in prods.iter().enumerate() {
+        terms[n] = Term {
+            source: TermSource::Product(i as u32),
+            value: *p,
+            align_exp: e.unwrap_or(e_zero),
+            zero: e.is_none(),
+            kept: 0,
+            dropped_bits: 0,
+        };
+        n += 1;
+    }
+    n
+}
+
+/// The fused sum of `r`'s terms: each truncated to a multiple of `2^(e_max - f)`, the integer
+/// sum converted into D's bits with `out`.
+fn align_and_sum(r: &mut Dot, f: u32, e_zero: i32, out: OutputRounding) {
+    let n = r.n_terms;
     let e_max = r.terms[..n]
         .iter()
         .map(|t| t.align_exp)
@@ -667,7 +755,6 @@ pub fn dot(alg: Algorithm, fm: Formats, ops: &Operands<'_>) -> Result<Dot, BadCo
     r.e_max = Some(e_max);
     r.sum = s;
     r.d_bits = output(s, unit, out);
-    Ok(r)
 }
 
 /// FP8 `mma.sync` on sm_90a/sm_100a, as ptxas lowers it (mma-numerics.md section 3.3).
