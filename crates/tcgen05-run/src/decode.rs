@@ -345,7 +345,7 @@ pub(crate) fn decode(
         "mapa" => cluster::mapa(&d, &q)?,
         "getctarank" => cluster::getctarank(&d, &q)?,
         "wgmma" => crate::wgmma::decode(&d.wgmma_view()?, &q)?,
-        "tcgen05" => crate::tcgen05::decode(&d.wgmma_view()?, &q)?,
+        "tcgen05" => crate::tcgen05::decode(d.ins, &d.wgmma_view()?)?,
         "ldmatrix" | "stmatrix" => {
             crate::ldmatrix::decode(&d.wgmma_view()?, &q, ins.base() == "ldmatrix")?
         }

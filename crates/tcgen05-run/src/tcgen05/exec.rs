@@ -183,7 +183,7 @@ impl Tcgen05State {
                 }
                 return Ok(Vec::new());
             }
-            Tcgen05::Commit { mbar } => {
+            Tcgen05::Commit { mbar, .. } => {
                 let mut arrive = Vec::new();
                 for l in lanes(exec) {
                     self.complete(shared, regs.warp, l)?;
@@ -264,7 +264,7 @@ impl Tcgen05State {
         exec: u32,
     ) -> Result<(), RunError> {
         match t {
-            Tcgen05::Alloc { dst, ncols } => {
+            Tcgen05::Alloc { dst, ncols, .. } => {
                 let n = uniform(regs, line, exec, |l| regs.val(l, *ncols))?;
                 let at = uniform(regs, line, exec, |l| regs.addr(l, *dst))?;
                 if !(32..=512).contains(&n) || !n.is_power_of_two() {
@@ -293,7 +293,9 @@ impl Tcgen05State {
                 let bits = TmemAddress::new(0, first).bits();
                 write_window(shared, line, "shared", at & 0xFFFF_FFFF, 4, u64::from(bits))
             }
-            Tcgen05::Dealloc { taddr: a, ncols } => {
+            Tcgen05::Dealloc {
+                taddr: a, ncols, ..
+            } => {
                 self.no_pending(line)?;
                 let n = uniform(regs, line, exec, |l| regs.val(l, *ncols))?;
                 let a = taddr(line, uniform(regs, line, exec, |l| regs.val(l, *a))?)?;
@@ -307,7 +309,7 @@ impl Tcgen05State {
                 self.did = Some(Did::Dealloc(a.column(), n as u32));
                 Ok(())
             }
-            Tcgen05::Relinquish => {
+            Tcgen05::Relinquish { .. } => {
                 self.tmem().relinquished = true;
                 Ok(())
             }
@@ -443,6 +445,7 @@ fn issue(regs: &Regs<'_>, l: usize, line: u32, t: &Tcgen05) -> Result<Async, Run
             source,
             taddr: a,
             desc,
+            ..
         } => Async::Cp(CpOperation {
             shape: *shape,
             multicast: *multicast,
@@ -450,7 +453,7 @@ fn issue(regs: &Regs<'_>, l: usize, line: u32, t: &Tcgen05) -> Result<Async, Run
             taddr: ta(*a)?,
             desc: regs.val(l, *desc),
         }),
-        Tcgen05::Shift { taddr: a } => Async::Shift(ta(*a)?),
+        Tcgen05::Shift { taddr: a, .. } => Async::Shift(ta(*a)?),
         _ => {
             return Err(invalid(
                 line,

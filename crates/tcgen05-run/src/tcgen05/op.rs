@@ -14,6 +14,8 @@ pub enum Tcgen05 {
     /// `tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [dst], ncols` (PTX ISA
     /// 9.7.16.7.1): the warp allocates `ncols` columns and writes their address to `[dst]`.
     Alloc {
+        /// `.cta_group::N` (only `::1` is executed yet).
+        group: CtaGroup,
         /// Shared-memory destination of the address.
         dst: Addr,
         /// Columns (a power of two, 32 to 512).
@@ -21,21 +23,31 @@ pub enum Tcgen05 {
     },
     /// `tcgen05.dealloc.cta_group::1.sync.aligned.b32 taddr, ncols`.
     Dealloc {
+        /// `.cta_group::N` (only `::1` is executed yet).
+        group: CtaGroup,
         /// The allocation's address.
         taddr: Src,
         /// Its columns.
         ncols: Src,
     },
     /// `tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned`.
-    Relinquish,
+    Relinquish {
+        /// `.cta_group::N` (only `::1` is executed yet).
+        group: CtaGroup,
+    },
     /// `tcgen05.mma` (PTX ISA 9.7.16.10.9), issued by each thread that executes it.
     Mma(Box<MmaForm>),
     /// `tcgen05.commit.cta_group::1.mbarrier::arrive::one[.shared::cluster].b64 [mbar]`
     /// (PTX ISA 9.7.16.11.1): the mbarrier arrives once the thread's earlier asynchronous
     /// tcgen05 operations complete.
     Commit {
+        /// `.cta_group::N` (only `::1` is executed yet).
+        group: CtaGroup,
         /// The mbarrier.
         mbar: Addr,
+        /// `.multicast::cluster`'s 16-bit `ctaMask`: the CTAs of the cluster whose mbarrier
+        /// at `mbar` arrives.
+        multicast: Option<Src>,
     },
     /// `tcgen05.ld.sync.aligned.shape.num[.pack::16b].b32 {regs}, [taddr][, offset]`.
     Ld {
@@ -76,6 +88,8 @@ pub enum Tcgen05 {
     /// `tcgen05.cp.cta_group::1.shape[.multicast][.b8x16.src_fmt] [taddr], s-desc` (PTX ISA
     /// 9.7.16.9.1), issued by each thread that executes it.
     Cp {
+        /// `.cta_group::N` (only `::1` is executed yet).
+        group: CtaGroup,
         /// The shape.
         shape: CpShape,
         /// The warp multicast.
@@ -89,6 +103,8 @@ pub enum Tcgen05 {
     },
     /// `tcgen05.shift.cta_group::1.down [taddr]` (PTX ISA 9.7.16.9.3).
     Shift {
+        /// `.cta_group::N` (only `::1` is executed yet).
+        group: CtaGroup,
         /// The matrix's address.
         taddr: Addr,
     },
