@@ -344,7 +344,7 @@ pub(crate) fn decode(
         "cp" => tma(&d, &q)?,
         "mapa" => cluster::mapa(&d, &q)?,
         "getctarank" => cluster::getctarank(&d, &q)?,
-        "wgmma" => crate::wgmma::decode(&d.wgmma_view()?, &q)?,
+        "wgmma" => crate::wgmma::decode(d.ins, &d.wgmma_view()?)?,
         "tcgen05" => crate::tcgen05::decode(d.ins, &d.wgmma_view()?)?,
         "ldmatrix" | "stmatrix" => {
             crate::ldmatrix::decode(&d.wgmma_view()?, &q, ins.base() == "ldmatrix")?
