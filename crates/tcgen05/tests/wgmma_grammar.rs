@@ -216,7 +216,9 @@ fn mutated_corpus_lines_are_refused() {
 
 /// With `PTXAS` naming ptxas 13.5 (`.cache/kernels-venv/.../nvidia/cu13/bin/ptxas`, installed
 /// by `conformance/kernels/setup.sh`): a sample of the enumerated forms, each in a kernel of
-/// its own for `sm_90a`, assembles exactly when [`MmaAsync::validate`] accepts it.
+/// its own for `sm_90a` at the form's PTX ISA version ([`MmaAsync::introduced`]), assembles
+/// exactly when [`MmaAsync::validate`] accepts it. `WGMMA_PTXAS_ONLY=TEXT` keeps the lines
+/// that contain TEXT (the whole sample is 10,584 ptxas runs).
 #[test]
 #[ignore = "needs ptxas 13.5: PTXAS=... cargo test --test wgmma_grammar -- --ignored"]
 fn ptxas_agrees_on_a_sample_of_the_enumerated_forms() {
@@ -230,40 +232,59 @@ fn ptxas_agrees_on_a_sample_of_the_enumerated_forms() {
     let sample = forms
         .iter()
         .filter(|m| [8, 40, 48, 256].contains(&m.n) && matches!(m.scale_d, Value::Reg(_)));
+    let mut early = 0;
     for (i, m) in sample.enumerate() {
-        let line = text_of(&Wgmma::MmaAsync(*m));
-        let d = match m.dtype {
-            DType::F16 => ".reg .f16x2 %f<128>;",
-            DType::F32 => ".reg .f32 %f<128>;",
-            DType::S32 => ".reg .s32 %f<128>;",
-        };
-        let ptx = format!(
-            ".version 8.0\n.target sm_90a\n.address_size 64\n.visible .entry k()\n{{\n{d}\n\
-             .reg .b64 %rd<4>;\n.reg .pred %p<2>;\nsetp.eq.u64 %p1, %rd1, 0;\n{line}\nret;\n}}\n"
-        );
-        let file = work.join(format!("f{i}.ptx"));
-        std::fs::write(&file, ptx).expect("write");
-        let ok = std::process::Command::new(&ptxas)
-            .args(["-arch=sm_90a", "-o"])
-            .arg(work.join("out.cubin"))
-            .arg(&file)
-            .output()
-            .expect("ptxas runs")
-            .status
-            .success();
+        let ok = assembles(&ptxas, &work.join(format!("f{i}.ptx")), m, m.introduced());
         if ok {
             assembled += 1;
         } else {
             refused += 1;
         }
+        let line = text_of(&Wgmma::MmaAsync(*m));
         if ok != m.validate().is_ok() {
             disagree.push(format!("{line} ptxas {ok} model {:?}", m.validate()));
+        }
+        // A legal form is refused below the version that introduced it.
+        if ok && m.introduced() > 80 {
+            early += 1;
+            if assembles(&ptxas, &work.join(format!("e{i}.ptx")), m, 80) {
+                disagree.push(format!("{line} assembles at PTX ISA 8.0"));
+            }
         }
     }
     std::fs::remove_dir_all(&work).ok();
     println!(
-        "ptxas 13.5 sm_90a: {assembled} assembled, {refused} refused, {} disagreements",
+        "ptxas 13.5 sm_90a: {assembled} assembled, {refused} refused, {early} legal forms \
+         refused at PTX ISA 8.0, {} disagreements",
         disagree.len()
     );
     assert!(disagree.is_empty(), "{}", disagree.join("\n"));
+}
+
+/// Whether ptxas assembles `m` alone in a kernel for `sm_90a` at PTX ISA `version`.
+fn assembles(ptxas: &str, file: &Path, m: &MmaAsync<'_>, version: u8) -> bool {
+    let line = text_of(&Wgmma::MmaAsync(*m));
+    let d = match m.dtype {
+        DType::F16 => ".reg .f16x2 %f<128>;",
+        DType::F32 => ".reg .f32 %f<128>;",
+        DType::S32 => ".reg .s32 %f<128>;",
+    };
+    let ptx = format!(
+        ".version {}.{}\n.target sm_90a\n.address_size 64\n.visible .entry k()\n{{\n{d}\n\
+         .reg .b64 %rd<4>;\n.reg .pred %p<2>;\nsetp.eq.u64 %p1, %rd1, 0;\n{line}\nret;\n}}\n",
+        version / 10,
+        version % 10,
+    );
+    std::fs::write(file, ptx).expect("write");
+    let ok = std::process::Command::new(ptxas)
+        .args(["-arch=sm_90a", "-o"])
+        .arg(file.with_extension("cubin"))
+        .arg(file)
+        .output()
+        .expect("ptxas runs")
+        .status
+        .success();
+    std::fs::remove_file(file).ok();
+    std::fs::remove_file(file.with_extension("cubin")).ok();
+    ok
 }

@@ -29,8 +29,13 @@ use super::grammar::Shape;
 use super::{write_vector, Syntax, Value};
 
 /// The PTX ISA version (major * 10 + minor) and the target that introduced every wgmma
-/// spelling: PTX ISA 8.0, `sm_90a` (PTX ISA 9.7.15 target notes).
+/// spelling: PTX ISA 8.0, `sm_90a` (PTX ISA 9.7.15 target notes). One combination came later:
+/// mixed integer types (`.s8.u8`, `.u8.s8`) need PTX ISA 8.4 ([`MmaAsync::introduced`]; ptxas
+/// 13.5: "Feature 'WGMMA with mixed integer types' requires PTX ISA .version 8.4 or later").
 pub const INTRODUCED: (u8, &str) = (80, "sm_90a");
+
+/// The PTX ISA version that introduced mixed `.s8` / `.u8` input types.
+pub const MIXED_INTEGER_PTX: u8 = 84;
 
 /// The values a wgmma qualifier slot spells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -384,7 +389,18 @@ impl<'a> MmaAsync<'a> {
         }
     }
 
-    /// Whether the form is legal (PTX ISA 9.7.15.5.2): the types go together, the shape's K is
+    /// The lowest PTX ISA version (major * 10 + minor) of the form, on `sm_90a`:
+    /// [`MIXED_INTEGER_PTX`] for mixed `.s8` / `.u8` inputs, [`INTRODUCED`] otherwise.
+    #[must_use]
+    pub const fn introduced(&self) -> u8 {
+        if self.atype.integer() && self.btype.integer() && self.atype as u8 != self.btype as u8 {
+            MIXED_INTEGER_PTX
+        } else {
+            INTRODUCED.0
+        }
+    }
+
+    /// Whether the form is legal (PTX ISA 9.7.15.5.2) at PTX ISA [`MmaAsync::introduced`]: the types go together, the shape's K is
     /// the A type's, N is one the types allow, `.satfinite` only for s32, the immediates
     /// present exactly where the types take them and of their values, and `d` has its length.
     ///
