@@ -1,7 +1,7 @@
 //! `wgmma` (Hopper's warpgroup MMA, PTX ISA 9.7.15) as data: the qualifier slots and operand
 //! positions of `wgmma.mma_async`, `wgmma.fence`, `wgmma.commit_group` and `wgmma.wait_group`
 //! ([`WgmmaGrammar`]), their typed forms ([`Wgmma`]), the writer ([`Wgmma::write`]) and the
-//! reader ([`parse_wgmma`], with `alloc`), both walking the same tables, and the legality of a
+//! reader (`parse_wgmma`, with `alloc`), both walking the same tables, and the legality of a
 //! form ([`MmaAsync::validate`]).
 //!
 //! Every wgmma spelling came with PTX ISA 8.0 for `sm_90a` ([`INTRODUCED`]). Covered: the dense
