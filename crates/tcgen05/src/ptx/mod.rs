@@ -54,6 +54,8 @@ mod ld_st;
 mod mma;
 #[cfg(feature = "alloc")]
 mod parse;
+#[cfg(feature = "alloc")]
+mod qualifier_order;
 mod shift;
 mod spelling;
 mod sync;

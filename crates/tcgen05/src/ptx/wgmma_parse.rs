@@ -20,6 +20,7 @@ use core::fmt;
 
 use super::form_error::{FormError, FormRule};
 use super::grammar::Shape;
+use super::qualifier_order::read_in_order;
 use super::wgmma::{Wgmma, WgmmaArg, WgmmaGrammar, WgmmaSpelled, WGMMA_GRAMMARS};
 use crate::ptx_reader::{self, Operand};
 
@@ -130,27 +131,8 @@ fn read_qualifiers<'a>(
     spelled: &mut WgmmaSpelled<'a>,
 ) -> Result<(), FormError<'a>> {
     let slots = g.slots;
-    let mut next = 1;
-    for q in quals {
-        let later = (next..slots.len()).find_map(|j| slots[j].value_of(q).map(|v| (j, v)));
-        if let Some((j, v)) = later {
-            spelled.quals[j] = Some(v);
-            next = j + 1;
-            continue;
-        }
-        let earlier = (0..next).find(|&j| slots[j].value_of(q).is_some());
-        let (rule, what) = match earlier {
-            Some(j) if spelled.quals[j].is_some() => (FormRule::DuplicateQualifier, slots[j].name),
-            Some(j) => (
-                FormRule::QualifierOrder {
-                    after: slots[next - 1].name,
-                },
-                slots[j].name,
-            ),
-            None => (FormRule::UnknownQualifier, "qualifier"),
-        };
-        return Err(error(g, rule, what, q, None));
-    }
+    read_in_order(slots, quals, &mut spelled.quals)
+        .map_err(|(rule, what, q)| error(g, rule, what, q, None))?;
     match slots
         .iter()
         .zip(spelled.quals)
