@@ -5,6 +5,7 @@
 //! that thread's `wait_group` retires its group: the global bytes are read then, and the
 //! shared bytes written then (`src-size` bytes copied, the rest of `cp-size` zero-filled).
 
+use crate::async_group::{self, Grouped};
 use crate::decode::{Resolved, View};
 use crate::error::{invalid, unsupported, RunError};
 use crate::memory::{write_window, Global};
@@ -27,6 +28,16 @@ pub(crate) struct Pending {
     pub group: Option<u64>,
 }
 
+impl Grouped for Pending {
+    fn group(&self) -> Option<u64> {
+        self.group
+    }
+
+    fn join(&mut self, g: u64) {
+        self.group = Some(g);
+    }
+}
+
 /// The `cp.async` state of one thread.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Queue {
@@ -37,25 +48,15 @@ pub(crate) struct Queue {
 }
 
 impl Queue {
-    /// `cp.async.commit_group`: every uncommitted copy joins a new group (an empty group is
-    /// a group too).
+    /// `commit_group` ([`async_group::commit`]).
     pub fn commit(&mut self) {
-        let g = self.groups;
-        for p in self.pending.iter_mut().filter(|p| p.group.is_none()) {
-            p.group = Some(g);
-        }
-        self.groups += 1;
+        async_group::commit(&mut self.pending, &mut self.groups);
     }
 
-    /// `cp.async.wait_group n` (`wait_all` is `commit` then `wait_group 0`): the copies of
-    /// every group but the newest `n`, oldest first, for the caller to perform.
+    /// `wait_group n` ([`async_group::retire`]): the retired operations, oldest first, for
+    /// the caller to perform.
     pub fn retire(&mut self, n: u64) -> Vec<Pending> {
-        let keep_from = self.groups.saturating_sub(n);
-        let (done, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut self.pending)
-            .into_iter()
-            .partition(|p| p.group.is_some_and(|g| g < keep_from));
-        self.pending = rest;
-        done
+        async_group::retire(&mut self.pending, self.groups, n)
     }
 }
 

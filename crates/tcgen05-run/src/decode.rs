@@ -344,8 +344,8 @@ pub(crate) fn decode(
         "cp" => tma(&d, &q)?,
         "mapa" => cluster::mapa(&d, &q)?,
         "getctarank" => cluster::getctarank(&d, &q)?,
-        "wgmma" => crate::wgmma::decode(&d.wgmma_view()?, &q)?,
-        "tcgen05" => crate::tcgen05::decode(&d.wgmma_view()?, &q)?,
+        "wgmma" => crate::wgmma::decode(d.ins, &d.wgmma_view()?)?,
+        "tcgen05" => crate::tcgen05::decode(d.ins, &d.wgmma_view()?)?,
         "ldmatrix" | "stmatrix" => {
             crate::ldmatrix::decode(&d.wgmma_view()?, &q, ins.base() == "ldmatrix")?
         }
@@ -920,15 +920,7 @@ fn tma(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
                 && (rest == ["mbarrier::complete_tx::bytes"]
                     || rest == ["tile", "mbarrier::complete_tx::bytes"]) =>
         {
-            match *dim {
-                "1d" => 1,
-                "2d" => 2,
-                _ => {
-                    return Err(
-                        d.unsupported(dim, "only 1-D and 2-D tensor copies are modelled yet")
-                    )
-                }
-            }
+            cluster::tensor_rank(d, dim)?
         }
         _ => return Err(d.unsupported(d.ins.opcode, "cp.async form not modelled yet")),
     };

@@ -31,6 +31,7 @@
 //! # Ok::<(), tcgen05_run::RunError>(())
 //! ```
 
+mod async_group;
 pub mod atom;
 mod barrier;
 pub mod buffer;

@@ -14,152 +14,101 @@ use tcgen05::canonical_layout::{ElementStorage, MatrixLayout, Operand as LayoutO
 use tcgen05::emulator::wgmma::{hopper_fields, WgmmaForm};
 use tcgen05::numerics::fast::MmaOperands;
 use tcgen05::numerics::{Arch, Form, Format, Instruction};
+use tcgen05::ptx::{parse_wgmma, DType, FormRule, MmaAsync, Wgmma, WgmmaType};
+use tcgen05::ptx_reader::Instruction as PtxInstruction;
 use tcgen05::{ElementType, Kind, Major};
 
+use crate::async_group::{self, Grouped};
 use crate::decode::{Resolved, View};
 use crate::error::{invalid, unsupported, RunError};
-use crate::op::{OpKind, Src};
+use crate::op::OpKind;
 
-/// Decodes a `wgmma` instruction.
-pub(crate) fn decode(v: &View<'_>, q: &[&str]) -> Result<OpKind, RunError> {
-    match q {
-        ["fence", "sync", "aligned"] => return Ok(OpKind::Fence),
-        ["commit_group", "sync", "aligned"] => return Ok(OpKind::WgmmaCommit),
-        ["wait_group", "sync", "aligned"] => {
-            return match v.operands.as_slice() {
-                [Resolved::Src(Src::Imm(n))] => Ok(OpKind::WgmmaWait { n: *n }),
-                _ => Err(invalid(
-                    v.line,
-                    v.text,
-                    "wait_group takes an immediate count",
-                )),
-            }
-        }
-        ["mma_async", "sync", "aligned", shape, "f32", a, b] => {
-            return mma(v, shape, ElementType::F32, false, a, b);
-        }
-        ["mma_async", "sync", "aligned", shape, "s32", a, b] => {
-            return mma(v, shape, ElementType::S32, false, a, b);
-        }
-        ["mma_async", "sync", "aligned", shape, "satfinite", "s32", a, b] => {
-            return mma(v, shape, ElementType::S32, true, a, b);
-        }
-        _ => {}
+/// Decodes a `wgmma` instruction through the core's grammar ([`parse_wgmma`], PTX ISA
+/// 9.7.15); `v` holds its operands as the run resolved them.
+pub(crate) fn decode(ins: &PtxInstruction<'_>, v: &View<'_>) -> Result<OpKind, RunError> {
+    let form = parse_wgmma(ins).map_err(|e| match e.rule {
+        FormRule::UnknownInstruction | FormRule::UnknownQualifier => unsupported(
+            v.line,
+            e.text,
+            "wgmma form not modelled (m64nNkK with descriptors: f16, bf16, tf32, e4m3, e5m2 into .f32, s8, u8 into .s32)",
+        ),
+        _ => invalid(v.line, &e.to_string(), "not a form of the wgmma grammar (PTX ISA 9.7.15)"),
+    })?;
+    match form.instruction() {
+        Wgmma::Fence => Ok(OpKind::Fence),
+        Wgmma::CommitGroup => Ok(OpKind::WgmmaCommit),
+        Wgmma::WaitGroup(n) => Ok(OpKind::WgmmaWait { n }),
+        Wgmma::MmaAsync(m) => mma(v, &m),
     }
-    Err(unsupported(
-        v.line,
-        v.opcode,
-        "wgmma form not modelled yet (m64nNkK .f32 from f16, bf16, tf32, e4m3, e5m2 and .s32 from s8, u8, with descriptors only)",
-    ))
 }
 
-/// Decodes `wgmma.mma_async.sync.aligned.shape.dtype.atype.btype` (PTX ISA 9.7.15.5.2): `d`
-/// is f32 for floating-point inputs and s32 (optionally `.satfinite`) for s8/u8 ones.
-fn mma(
-    v: &View<'_>,
-    shape: &str,
-    d: ElementType,
-    satfinite: bool,
-    a: &str,
-    b: &str,
-) -> Result<OpKind, RunError> {
-    let bad = |why| unsupported(v.line, v.opcode, why);
-    let ty = |t: &str| match t {
-        "f16" => Ok(ElementType::F16),
-        "bf16" => Ok(ElementType::Bf16),
-        "tf32" => Ok(ElementType::Tf32),
-        "e4m3" => Ok(ElementType::E4m3),
-        "e5m2" => Ok(ElementType::E5m2),
-        "s8" => Ok(ElementType::S8),
-        "u8" => Ok(ElementType::U8),
-        _ => Err(bad(
-            "only f16, bf16, tf32, e4m3, e5m2, s8 and u8 inputs are modelled yet",
-        )),
-    };
-    let (ta, tb) = (ty(a)?, ty(b)?);
-    let integer = |t: ElementType| matches!(t, ElementType::S8 | ElementType::U8);
-    // Integer inputs accumulate in s32, floating-point ones in f32 (PTX ISA 9.7.15.5.2's
-    // table of .dtype per .atype); f16 and bf16 need equal types, e4m3/e5m2 may mix.
-    let same_family = integer(ta) == integer(tb)
-        && (ta == tb || (ta.bits() == 8 && tb.bits() == 8 && !integer(ta)));
-    if !same_family || integer(ta) != (d == ElementType::S32) {
-        return Err(bad(
-            "the .dtype/.atype/.btype combination is not a wgmma form (PTX ISA 9.7.15.5.2)",
-        ));
+/// The element type of a wgmma `.atype` / `.btype`.
+const fn element(t: WgmmaType) -> ElementType {
+    match t {
+        WgmmaType::F16 => ElementType::F16,
+        WgmmaType::Bf16 => ElementType::Bf16,
+        WgmmaType::Tf32 => ElementType::Tf32,
+        WgmmaType::E4m3 => ElementType::E4m3,
+        WgmmaType::E5m2 => ElementType::E5m2,
+        WgmmaType::S8 => ElementType::S8,
+        WgmmaType::U8 => ElementType::U8,
     }
-    // K covers 256 bits of A per row: 16 for 16-bit types, 32 for 8-bit ones (PTX ISA 9.7.15.2).
-    let k = 256 / ta.bits() as u32;
-    let n: u32 = shape
-        .strip_prefix("m64n")
-        .and_then(|r| r.strip_suffix(&format!("k{k}")))
-        .and_then(|n| n.parse().ok())
-        .filter(|n| n % 8 == 0 && (8..=256).contains(n))
-        .ok_or_else(|| {
-            bad("shape must be m64nNkK, N a multiple of 8 up to 256, K 256 bits of A")
-        })?;
-    // The 16-bit forms take imm-trans-a and imm-trans-b; the 8-bit and tf32 forms have none
-    // (K-major); the integer forms take no imm-scale-a/b either.
-    let sixteen = ta.bits() == 16;
-    let (head, rest) = v.operands.split_at(4.min(v.operands.len()));
-    let [Resolved::Vector(dregs), Resolved::Src(a_desc), Resolved::Src(b_desc), Resolved::Src(scale_d)] =
-        head
+}
+
+/// `wgmma.mma_async.sync.aligned.shape.dtype.atype.btype` (PTX ISA 9.7.15.5.2): the parsed
+/// form, checked by [`MmaAsync::validate`], with the run's operands `{d}, a-desc, b-desc,
+/// scale-d` (the grammar's first four positions).
+fn mma(v: &View<'_>, m: &MmaAsync<'_>) -> Result<OpKind, RunError> {
+    m.validate().map_err(|why| invalid(v.line, v.text, why))?;
+    let d = match m.dtype {
+        DType::F32 => ElementType::F32,
+        DType::S32 => ElementType::S32,
+        DType::F16 => {
+            return Err(unsupported(
+                v.line,
+                "f16",
+                "wgmma with .f16 accumulators is not modelled yet",
+            ))
+        }
+    };
+    let [Resolved::Vector(dregs), Resolved::Src(a_desc), Resolved::Src(b_desc), Resolved::Src(scale_d), ..] =
+        v.operands.as_slice()
     else {
-        return Err(bad("operands must be {d}, a-desc, b-desc, scale-d[, imm-scale-a, imm-scale-b[, imm-trans-a, imm-trans-b]]"));
-    };
-    let (sa, sb, trans) = match (integer(ta), rest) {
-        (true, []) => (1, 1, rest),
-        (false, [Resolved::Src(Src::Imm(sa)), Resolved::Src(Src::Imm(sb)), trans @ ..]) => {
-            (*sa, *sb, trans)
-        }
-        _ => {
-            return Err(bad(
-                "imm-scale-a and imm-scale-b are given exactly for floating-point inputs",
-            ))
-        }
-    };
-    let (trans_a, trans_b) = match (sixteen, trans) {
-        (true, [Resolved::Src(Src::Imm(x)), Resolved::Src(Src::Imm(y))]) => (*x, *y),
-        (false, []) => (0, 0),
-        _ => {
-            return Err(bad(
-                "imm-trans-a and imm-trans-b are given exactly for 16-bit inputs",
-            ))
-        }
-    };
-    if dregs.len() as u32 != n / 2 {
         return Err(invalid(
             v.line,
             v.text,
-            "an f32 or s32 D fragment of m64nN has N/2 registers per thread",
+            "operands must be {d}, a-desc, b-desc, scale-d (registers or immediates)",
         ));
-    }
-    let scale = |x: u64| match x as i64 {
-        1 => Ok(false),
-        -1 => Ok(true),
-        _ => Err(invalid(v.line, v.text, "imm-scale-a/b must be 1 or -1")),
     };
-    let tr = |x: u64| match x {
-        0 => Ok(false),
-        1 => Ok(true),
-        _ => Err(invalid(v.line, v.text, "imm-trans-a/b must be 0 or 1")),
-    };
+    let (scale_a, scale_b) = m.imm_scale.unwrap_or((1, 1));
+    let (trans_a, trans_b) = m.imm_trans.unwrap_or((0, 0));
     Ok(OpKind::Wgmma {
         form: WgmmaForm {
-            a: ta,
-            b: tb,
+            a: element(m.atype),
+            b: element(m.btype),
             d,
-            n,
-            transpose_a: tr(trans_a)?,
-            transpose_b: tr(trans_b)?,
-            negate_a: scale(sa)?,
-            negate_b: scale(sb)?,
-            satfinite,
+            n: u32::from(m.n),
+            transpose_a: trans_a == 1,
+            transpose_b: trans_b == 1,
+            negate_a: scale_a == -1,
+            negate_b: scale_b == -1,
+            satfinite: m.satfinite,
         },
         d: dregs.clone(),
         a_desc: *a_desc,
         b_desc: *b_desc,
         scale_d: *scale_d,
     })
+}
+
+impl Grouped for Pending {
+    fn group(&self) -> Option<u64> {
+        self.group
+    }
+
+    fn join(&mut self, g: u64) {
+        self.group = Some(g);
+    }
 }
 
 /// One issued `mma_async` of one warp, waiting for its group to be retired.
@@ -195,24 +144,15 @@ pub(crate) struct Queue {
 }
 
 impl Queue {
-    /// `commit_group`: every uncommitted MMA joins a new group.
+    /// `commit_group` ([`async_group::commit`]).
     pub fn commit(&mut self) {
-        let g = self.groups;
-        for p in self.pending.iter_mut().filter(|p| p.group.is_none()) {
-            p.group = Some(g);
-        }
-        self.groups += 1;
+        async_group::commit(&mut self.pending, &mut self.groups);
     }
 
-    /// `wait_group n`: the MMAs of every group but the newest `n` are returned, oldest first,
-    /// for the caller to compute.
+    /// `wait_group n` ([`async_group::retire`]): the retired operations, oldest first, for
+    /// the caller to perform.
     pub fn retire(&mut self, n: u64) -> Vec<Pending> {
-        let keep_from = self.groups.saturating_sub(n);
-        let (done, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut self.pending)
-            .into_iter()
-            .partition(|p| p.group.is_some_and(|g| g < keep_from));
-        self.pending = rest;
-        done
+        async_group::retire(&mut self.pending, self.groups, n)
     }
 }
 

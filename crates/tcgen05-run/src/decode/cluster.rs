@@ -113,6 +113,16 @@ pub(super) fn mbarrier_arrive(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunEr
     }))
 }
 
+/// The rank of a `cp.async.bulk.tensor` copy (`.1d`, `.2d`: the ones modelled; PTX ISA
+/// 9.7.9.25.5.1).
+pub(super) fn tensor_rank(d: &D<'_, '_>, dim: &str) -> Result<usize, RunError> {
+    match dim {
+        "1d" => Ok(1),
+        "2d" => Ok(2),
+        _ => Err(d.unsupported(dim, "only 1-D and 2-D tensor copies are modelled yet")),
+    }
+}
+
 /// `cp.async.bulk.tensor.{1d,2d}.shared::cluster.global[.tile].mbarrier::complete_tx::bytes
 /// .multicast::cluster [dst], [map, {coords}], [mbar], mask` (PTX ISA 9.7.9.25.5.1).
 pub(super) fn multicast(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
@@ -121,15 +131,7 @@ pub(super) fn multicast(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
             if rest == ["mbarrier::complete_tx::bytes", "multicast::cluster"]
                 || rest == ["tile", "mbarrier::complete_tx::bytes", "multicast::cluster"] =>
         {
-            match *dim {
-                "1d" => 1,
-                "2d" => 2,
-                _ => {
-                    return Err(
-                        d.unsupported(dim, "only 1-D and 2-D tensor copies are modelled yet")
-                    )
-                }
-            }
+            tensor_rank(d, dim)?
         }
         _ => {
             return Err(d.unsupported(

@@ -1,398 +1,247 @@
-//! Decodes every `tcgen05.*` instruction into its typed form ([`Tcgen05`]); a form or
-//! qualifier the run does not model is refused by name and line.
+//! Decodes every `tcgen05.*` instruction into its typed form ([`Tcgen05`]) through the core's
+//! one grammar ([`tcgen05::ptx::parse`], PTX ISA 9.7.16): the qualifiers come from the parsed
+//! form, the operands from the run's resolved operands, matched to the grammar's operand
+//! positions by name. A form the run does not execute is refused by name and line.
 
 use tcgen05::emulator::SourceFormat;
-use tcgen05::mma::{CtaGroup, Kind};
-use tcgen05::ptx::{Collector, CollectorOp, ScaleVec};
-use tcgen05::tensor_memory::{CpMulticast, CpShape, LdStShape, Num};
+use tcgen05::mma::CtaGroup;
+use tcgen05::ptx::{
+    parse, ASource, CpSourceFormat, Form, FormError, FormRule, Instruction as Ptx, ScaleVec, Wait,
+};
+use tcgen05::ptx_reader::Instruction;
 
 use super::op::{MmaA, MmaForm, Tcgen05};
 use crate::decode::{Resolved, View};
 use crate::error::{invalid, unsupported, RunError};
 use crate::op::{Addr, OpKind, Src};
 
-/// Decodes a `tcgen05` instruction; `q` are its qualifiers after `tcgen05`.
-pub(crate) fn decode(v: &View<'_>, q: &[&str]) -> Result<OpKind, RunError> {
-    let Some((&what, rest)) = q.split_first() else {
-        return Err(unsupported(v.line, v.opcode, "tcgen05 needs an operation"));
-    };
-    let t = match what {
-        "alloc" => {
-            let group = group(v, rest, &["sync", "aligned", "shared::cta", "b32"])?;
-            let [dst, ncols] = two(v)?;
-            Tcgen05::Alloc {
-                dst: address(v, dst)?,
-                ncols: src(v, ncols)?,
-                group,
+/// Decodes `ins`, a `tcgen05` instruction; `v` holds its operands as the run resolved them.
+pub(crate) fn decode(ins: &Instruction<'_>, v: &View<'_>) -> Result<OpKind, RunError> {
+    let form = parse(ins).map_err(|e| form_error(v.line, &e))?;
+    let ops = Operands::of(&form, v)?;
+    let t = match form.instruction() {
+        Ptx::Alloc(a) => Tcgen05::Alloc {
+            group: a.cta_group,
+            dst: ops.address("dst")?,
+            ncols: ops.src("nCols")?,
+        },
+        Ptx::Dealloc(d) => Tcgen05::Dealloc {
+            group: d.cta_group,
+            taddr: ops.src("taddr")?,
+            ncols: ops.src("nCols")?,
+        },
+        Ptx::RelinquishAllocPermit(g) => Tcgen05::Relinquish { group: g },
+        Ptx::Commit(c) => {
+            Tcgen05::Commit {
+                group: c.cta_group,
+                mbar: ops.address("mbar")?,
+                multicast: ops.optional("ctaMask").map(|r| ops.src_of(r)).transpose()?,
             }
         }
-        "dealloc" => {
-            let group = group(v, rest, &["sync", "aligned", "b32"])?;
-            let [taddr, ncols] = two(v)?;
-            Tcgen05::Dealloc {
-                taddr: src(v, taddr)?,
-                ncols: src(v, ncols)?,
-                group,
+        Ptx::Mma(m) => Tcgen05::Mma(Box::new(mma(v, &ops, &m)?)),
+        Ptx::Load(l) => {
+            if l.red.is_some() {
+                return Err(unsupported(
+                    v.line,
+                    "red",
+                    "tcgen05.ld.red is not modelled (it is sm_101a / sm_110a)",
+                ));
+            }
+            Tcgen05::Ld {
+                shape: l.shape,
+                num: l.num,
+                pack: l.pack,
+                regs: ops.registers("r")?,
+                taddr: ops.address("taddr")?,
+                offset: ops.split_offset()?,
             }
         }
-        "relinquish_alloc_permit" => {
-            let group = group(v, rest, &["sync", "aligned"])?;
-            Tcgen05::Relinquish { group }
-        }
-        "commit" => {
-            let allowed = [
-                "mbarrier::arrive::one",
-                "shared::cluster",
-                "shared::cta",
-                "b64",
-                "multicast::cluster",
-            ];
-            let group = group(v, rest, &allowed)?;
-            let multicast = rest.contains(&"multicast::cluster");
-            match v.operands.as_slice() {
-                [m] if !multicast => Tcgen05::Commit {
-                    mbar: address(v, m)?,
-                    group,
-                    multicast: None,
-                },
-                [m, mask] if multicast => Tcgen05::Commit {
-                    mbar: address(v, m)?,
-                    group,
-                    multicast: Some(src(v, mask)?),
-                },
-                _ => {
-                    return Err(invalid(
-                        v.line,
-                        v.text,
-                        "tcgen05.commit takes [mbar], and a ctaMask exactly with .multicast::cluster (PTX ISA 9.7.16.11.1)",
-                    ))
-                }
-            }
-        }
-        "mma" => Tcgen05::Mma(Box::new(mma(v, rest)?)),
-        "ld" | "st" => ld_st(v, what == "ld", rest)?,
-        "wait::ld" | "wait::st" => {
-            no_others(v, rest, &["sync", "aligned"])?;
-            if what == "wait::ld" {
-                Tcgen05::WaitLd
-            } else {
-                Tcgen05::WaitSt
-            }
-        }
-        "fence::before_thread_sync" | "fence::after_thread_sync" => {
-            no_others(v, rest, &[])?;
-            Tcgen05::Fence
-        }
-        "cp" => cp(v, rest)?,
-        "shift" => {
-            let group = group(v, rest, &["down"])?;
-            if !rest.contains(&"down") {
-                return Err(invalid(v.line, v.text, "tcgen05.shift needs .down"));
-            }
-            match v.operands.as_slice() {
-                [t] => Tcgen05::Shift {
-                    taddr: address(v, t)?,
-                    group,
-                },
-                _ => return Err(invalid(v.line, v.text, "tcgen05.shift takes [taddr]")),
-            }
-        }
-        _ => {
-            return Err(unsupported(
-                v.line,
-                v.opcode,
-                "tcgen05 instruction not modelled by the run",
-            ))
-        }
+        Ptx::Store(s) => Tcgen05::St {
+            shape: s.shape,
+            num: s.num,
+            pack: s.unpack,
+            regs: ops.registers("r")?.into_iter().map(Src::Reg).collect(),
+            taddr: ops.address("taddr")?,
+            offset: ops.split_offset()?,
+        },
+        Ptx::Wait(Wait::Ld) => Tcgen05::WaitLd,
+        Ptx::Wait(Wait::St) => Tcgen05::WaitSt,
+        Ptx::Fence(_) => Tcgen05::Fence,
+        Ptx::Cp(c) => Tcgen05::Cp {
+            group: c.cta_group,
+            shape: c.shape,
+            multicast: c.multicast,
+            source: c.source_format.map(|f| match f {
+                CpSourceFormat::B6x16P32 => SourceFormat::B6x16P32,
+                CpSourceFormat::B4x16P64 => SourceFormat::B4x16P64,
+            }),
+            taddr: ops.address("taddr")?,
+            desc: ops.src("s-desc")?,
+        },
+        Ptx::Shift(s) => Tcgen05::Shift {
+            group: s.cta_group,
+            taddr: ops.address("taddr")?,
+        },
     };
     Ok(OpKind::Tcgen05(t))
 }
 
-/// The `.cta_group::1` or `::2` qualifier (PTX ISA 9.7.16.7) among `allowed` others.
-fn group(v: &View<'_>, q: &[&str], allowed: &[&str]) -> Result<CtaGroup, RunError> {
-    let group = if q.contains(&"cta_group::2") {
-        CtaGroup::Two
-    } else {
-        CtaGroup::One
-    };
-    let rest: Vec<&str> = q
-        .iter()
-        .copied()
-        .filter(|x| !matches!(*x, "cta_group::1" | "cta_group::2"))
-        .collect();
-    no_others(v, &rest, allowed)?;
-    Ok(group)
-}
-
-fn no_others(v: &View<'_>, q: &[&str], allowed: &[&str]) -> Result<(), RunError> {
-    match q.iter().find(|x| !allowed.contains(x)) {
-        Some(x) => Err(unsupported(
-            v.line,
-            x,
+/// The run's error for a line that is no form of the grammar: an instruction or qualifier the
+/// grammar does not know is not modelled; any other break is invalid PTX, with the grammar's
+/// message (the rule and its PTX ISA section).
+fn form_error(line: u32, e: &FormError<'_>) -> RunError {
+    match e.rule {
+        FormRule::UnknownInstruction => {
+            unsupported(line, e.text, "tcgen05 instruction not modelled by the run")
+        }
+        FormRule::UnknownQualifier => unsupported(
+            line,
+            e.text,
             "tcgen05 qualifier not modelled for this instruction",
-        )),
-        None => Ok(()),
+        ),
+        _ => invalid(
+            line,
+            &e.to_string(),
+            "not a form of the tcgen05 grammar (PTX ISA 9.7.16)",
+        ),
     }
 }
 
-fn two<'r>(v: &'r View<'_>) -> Result<[&'r Resolved; 2], RunError> {
-    match v.operands.as_slice() {
-        [a, b] => Ok([a, b]),
-        _ => Err(invalid(v.line, v.text, "wrong number of operands")),
-    }
+/// The run's resolved operands of one form, by the name of their grammar position.
+struct Operands<'r> {
+    view: &'r View<'r>,
+    named: Vec<(&'static str, &'r Resolved)>,
 }
 
-fn address(v: &View<'_>, r: &Resolved) -> Result<Addr, RunError> {
-    match r {
-        Resolved::Addr(a) if !matches!(a.base, Src::Special(_)) => Ok(*a),
-        _ => Err(invalid(v.line, v.text, "operand must be an address [..]")),
-    }
-}
-
-/// A register or immediate (special registers are not tcgen05 operands).
-fn src(v: &View<'_>, r: &Resolved) -> Result<Src, RunError> {
-    match r {
-        Resolved::Src(s @ (Src::Reg(_) | Src::Imm(_))) => Ok(*s),
-        _ => Err(invalid(
-            v.line,
-            v.text,
-            "operand must be a register or an immediate",
-        )),
-    }
-}
-
-/// The qualifiers of `tcgen05.mma` (PTX ISA 9.7.16.10.9): every one the model runs, the
-/// others refused by name.
-fn mma_qualifiers(v: &View<'_>, q: &[&str]) -> Result<MmaForm, RunError> {
-    let mut f = MmaForm {
-        group: CtaGroup::One,
-        kind: Kind::F16,
-        ws: false,
-        sp: false,
-        block_scale: false,
-        ashift: false,
-        vec: ScaleVec::Default,
-        collector: None,
-        d: Addr {
-            base: Src::Imm(0),
-            offset: 0,
-        },
-        a: MmaA::Smem(Src::Imm(0)),
-        b: Src::Imm(0),
-        meta: None,
-        idesc: Src::Imm(0),
-        scales: None,
-        disable: None,
-        enable: Src::Imm(0),
-        last: None,
-    };
-    let mut kind = None;
-    for &x in q {
-        match x {
-            "cta_group::1" => {}
-            "cta_group::2" => f.group = CtaGroup::Two,
-            "ws" => f.ws = true,
-            "sp" => f.sp = true,
-            "block_scale" => f.block_scale = true,
-            "ashift" => f.ashift = true,
-            _ => {
-                if let Some(k) = x.strip_prefix("kind::").and_then(Kind::from_name) {
-                    kind = Some(k);
-                } else if let Some(s) = ScaleVec::ALL
-                    .into_iter()
-                    .find(|s| *s != ScaleVec::Default && s.name().trim_start_matches('.') == x)
-                {
-                    f.vec = s;
-                } else if let Some(c) = collector(x) {
-                    f.collector = Some(c);
-                } else {
-                    return Err(unsupported(v.line, x, "tcgen05.mma qualifier not modelled"));
-                }
-            }
+impl<'r> Operands<'r> {
+    /// Pairs the form's present operand positions, in grammar order, with the resolved
+    /// operands, in text order (the grammar's order is the text's: PTX ISA 9.7.16 syntax).
+    fn of(form: &Form<'_>, view: &'r View<'r>) -> Result<Self, RunError> {
+        let g = form.grammar();
+        let present = g
+            .operands
+            .iter()
+            .zip(form.spelled().operands)
+            .filter(|(_, a)| a.is_some())
+            .map(|(slot, _)| slot.name);
+        let named: Vec<_> = present.zip(&view.operands).collect();
+        if named.len() != view.operands.len() {
+            return Err(invalid(view.line, view.text, "wrong number of operands"));
         }
+        Ok(Operands { view, named })
     }
-    f.kind = kind.ok_or_else(|| invalid(v.line, v.text, "tcgen05.mma needs .kind::*"))?;
-    Ok(f)
-}
 
-/// `.collector::a::op` / `.collector::bN::op`.
-fn collector(x: &str) -> Option<Collector> {
-    let (buf, op) = x.strip_prefix("collector::")?.split_once("::")?;
-    let op = CollectorOp::ALL.into_iter().find(|o| o.name() == op)?;
-    if buf == "a" {
-        return Some(Collector::A(op));
+    fn optional(&self, name: &str) -> Option<&'r Resolved> {
+        self.named.iter().find(|(n, _)| *n == name).map(|(_, r)| *r)
     }
-    let n: u8 = buf.strip_prefix('b')?.parse().ok()?;
-    (n < 4).then_some(Collector::B(n, op))
-}
 
-/// `tcgen05.mma` with its operands in PTX order: `[d], a, b[, [meta]], idesc[, [sfa],
-/// [sfb]][, disable-output-lane], enable-input-d[, scale-input-d | zero-column-mask]`.
-fn mma(v: &View<'_>, q: &[&str]) -> Result<MmaForm, RunError> {
-    let mut f = mma_qualifiers(v, q)?;
-    let ops = &v.operands;
-    let mut i = 0;
-    let mut next = || {
-        let r = ops.get(i);
-        i += 1;
-        r.ok_or_else(|| invalid(v.line, v.text, "too few operands for tcgen05.mma"))
-    };
-    f.d = address(v, next()?)?;
-    f.a = match next()? {
-        Resolved::Addr(a) => MmaA::Tmem(*a),
-        r => MmaA::Smem(src(v, r)?),
-    };
-    f.b = src(v, next()?)?;
-    if f.sp {
-        f.meta = Some(address(v, next()?)?);
+    fn get(&self, name: &str) -> Result<&'r Resolved, RunError> {
+        self.optional(name)
+            .ok_or_else(|| invalid(self.view.line, self.view.text, "too few operands"))
     }
-    f.idesc = src(v, next()?)?;
-    if f.block_scale {
-        let sa = address(v, next()?)?;
-        let sb = address(v, next()?)?;
-        f.scales = Some((sa, sb));
-    }
-    let r = next()?;
-    let r = if let Resolved::Vector(regs) = r {
-        f.disable = Some(regs.iter().map(|s| Src::Reg(*s)).collect());
-        next()?
-    } else {
-        r
-    };
-    f.enable = src(v, r)?;
-    if let Ok(r) = next() {
-        f.last = Some(src(v, r)?);
-    }
-    if i < ops.len() {
-        return Err(invalid(v.line, v.text, "too many operands for tcgen05.mma"));
-    }
-    Ok(f)
-}
 
-/// `tcgen05.cp` (PTX ISA 9.7.16.9.1): shape, multicast and decompression qualifiers.
-fn cp(v: &View<'_>, q: &[&str]) -> Result<Tcgen05, RunError> {
-    let (mut shape, mut multicast, mut source, mut b8x16) = (None, CpMulticast::None, None, false);
-    let mut group = CtaGroup::One;
-    for &x in q {
-        if x == "cta_group::1" {
-            continue;
-        }
-        if x == "cta_group::2" {
-            group = CtaGroup::Two;
-            continue;
-        }
-        if let Ok(s) = CpShape::from_name(x) {
-            shape = Some(s);
-        } else if let Some(m) = x
-            .starts_with("warpx")
-            .then(|| CpMulticast::from_name(x).ok())
-            .flatten()
-        {
-            multicast = m;
-        } else if let Some(f) = SourceFormat::from_qualifier(x) {
-            source = Some(f);
-        } else if x == "b8x16" {
-            b8x16 = true;
-        } else {
-            return Err(unsupported(v.line, x, "tcgen05.cp qualifier not modelled"));
-        }
+    fn address(&self, name: &str) -> Result<Addr, RunError> {
+        self.address_of(self.get(name)?)
     }
-    let shape = shape.ok_or_else(|| invalid(v.line, v.text, "tcgen05.cp needs a shape"))?;
-    if source.is_some() != b8x16 {
-        return Err(invalid(
-            v.line,
-            v.text,
-            "a decompressing tcgen05.cp names .b8x16 and its source format (PTX ISA 9.7.16.9.1)",
-        ));
-    }
-    let [t, d] = two(v)?;
-    Ok(Tcgen05::Cp {
-        shape,
-        multicast,
-        source,
-        taddr: address(v, t)?,
-        desc: src(v, d)?,
-        group,
-    })
-}
 
-/// `tcgen05.ld` / `tcgen05.st` (PTX ISA 9.7.16.8.3, 9.7.16.8.4).
-fn ld_st(v: &View<'_>, load: bool, q: &[&str]) -> Result<Tcgen05, RunError> {
-    let (mut shape, mut num, mut pack) = (None, None, false);
-    for &x in q {
-        if let Ok(s) = LdStShape::from_name(x) {
-            shape = Some(s);
-        } else if let Ok(n) = Num::from_name(x) {
-            num = Some(n);
-        } else if (load && x == "pack::16b") || (!load && x == "unpack::16b") {
-            pack = true;
-        } else if !matches!(x, "sync" | "aligned" | "b32") {
-            return Err(unsupported(
-                v.line,
-                x,
-                "tcgen05.ld/st qualifier not modelled (tcgen05.ld.red is sm_101a / sm_110a)",
-            ));
-        }
-    }
-    let (Some(shape), Some(num)) = (shape, num) else {
-        return Err(invalid(
-            v.line,
-            v.text,
-            "tcgen05.ld/st needs .shape and .num",
-        ));
-    };
-    let ops = &v.operands;
-    let regs_of = |r: &Resolved| -> Result<Vec<u32>, RunError> {
+    fn address_of(&self, r: &Resolved) -> Result<Addr, RunError> {
         match r {
+            Resolved::Addr(a) if !matches!(a.base, Src::Special(_)) => Ok(*a),
+            _ => Err(invalid(
+                self.view.line,
+                self.view.text,
+                "operand must be an address [..]",
+            )),
+        }
+    }
+
+    fn src(&self, name: &str) -> Result<Src, RunError> {
+        self.src_of(self.get(name)?)
+    }
+
+    /// A register or immediate (special registers are not tcgen05 operands).
+    fn src_of(&self, r: &Resolved) -> Result<Src, RunError> {
+        match r {
+            Resolved::Src(s @ (Src::Reg(_) | Src::Imm(_))) => Ok(*s),
+            _ => Err(invalid(
+                self.view.line,
+                self.view.text,
+                "operand must be a register or an immediate",
+            )),
+        }
+    }
+
+    /// The slots of a register vector (a one-register vector resolves as a register).
+    fn registers(&self, name: &str) -> Result<Vec<u32>, RunError> {
+        match self.get(name)? {
             Resolved::Vector(x) => Ok(x.clone()),
             Resolved::Src(Src::Reg(x)) => Ok(vec![*x]),
-            _ => Err(invalid(v.line, v.text, "a vector of registers expected")),
+            _ => Err(invalid(
+                self.view.line,
+                self.view.text,
+                "a vector of registers expected",
+            )),
         }
-    };
-    let offset = |r: Option<&Resolved>| -> Result<Option<u32>, RunError> {
-        match r {
+    }
+
+    /// `immHalfSplitoff` of the `.16x32bx2` shape.
+    fn split_offset(&self) -> Result<Option<u32>, RunError> {
+        match self.optional("immHalfSplitoff") {
             None => Ok(None),
             Some(Resolved::Src(Src::Imm(x))) => Ok(Some(*x as u32)),
             Some(_) => Err(invalid(
-                v.line,
-                v.text,
+                self.view.line,
+                self.view.text,
                 "the half-split offset is an immediate",
             )),
         }
-    };
-    if load {
-        let (regs, rest) = ops
-            .split_first()
-            .ok_or_else(|| invalid(v.line, v.text, "too few operands"))?;
-        let taddr = address(
-            v,
-            rest.first()
-                .ok_or_else(|| invalid(v.line, v.text, "too few operands"))?,
-        )?;
-        Ok(Tcgen05::Ld {
-            shape,
-            num,
-            pack,
-            regs: regs_of(regs)?,
-            taddr,
-            offset: offset(rest.get(1))?,
-        })
-    } else {
-        let (regs, rest) = ops
-            .split_last()
-            .ok_or_else(|| invalid(v.line, v.text, "too few operands"))?;
-        let taddr = address(
-            v,
-            rest.first()
-                .ok_or_else(|| invalid(v.line, v.text, "too few operands"))?,
-        )?;
-        Ok(Tcgen05::St {
-            shape,
-            num,
-            pack,
-            regs: regs_of(regs)?.into_iter().map(Src::Reg).collect(),
-            taddr,
-            offset: offset(rest.get(1))?,
-        })
     }
+}
+
+/// `tcgen05.mma` (PTX ISA 9.7.16.10.9): the parsed form's qualifiers, the run's operands.
+fn mma(v: &View<'_>, ops: &Operands<'_>, m: &tcgen05::ptx::Mma<'_>) -> Result<MmaForm, RunError> {
+    let a = ops.get("a-desc")?;
+    let last = match (m.scale_input_d, m.zero_column_mask) {
+        (Some(_), _) => Some(ops.src("scale-input-d")?),
+        (None, Some(_)) => Some(ops.src("zero-column-mask-desc")?),
+        (None, None) => None,
+    };
+    let disable = match m.disable_output_lane {
+        Some(_) => Some(
+            ops.registers("disable-output-lane")?
+                .into_iter()
+                .map(Src::Reg)
+                .collect(),
+        ),
+        None => None,
+    };
+    let scales = match m.block_scale {
+        Some(_) => Some((ops.address("scale-A-tmem")?, ops.address("scale-B-tmem")?)),
+        None => None,
+    };
+    Ok(MmaForm {
+        group: m.cta_group,
+        kind: m.kind,
+        ws: m.ws,
+        sp: m.sparse_metadata.is_some(),
+        block_scale: m.block_scale.is_some(),
+        ashift: m.ashift,
+        vec: m.block_scale.map_or(ScaleVec::Default, |b| b.vec),
+        collector: m.collector,
+        d: ops.address("d-tmem")?,
+        a: match m.a {
+            ASource::Tmem(_) => MmaA::Tmem(ops.address_of(a)?),
+            ASource::Smem(_) => MmaA::Smem(ops.src_of(a)?),
+        },
+        b: ops.src("b-desc")?,
+        meta: match m.sparse_metadata {
+            Some(_) => Some(ops.address("sp-meta-tmem")?),
+            None => None,
+        },
+        idesc: ops.src("idesc")?,
+        scales,
+        disable,
+        enable: ops.src("enable-input-d")?,
+        last,
+    })
 }

@@ -52,7 +52,7 @@ pub enum FormRule {
 pub struct FormError<'a> {
     /// The rule.
     pub rule: FormRule,
-    /// The form (`"tcgen05.mma"`), or `"tcgen05"` when the instruction is unknown.
+    /// The form (`"tcgen05.mma"`), or `"tcgen05"` (`"wgmma"`) when the instruction is unknown.
     pub form: &'static str,
     /// The qualifier slot or operand position (`"kind"`, `"idesc"`).
     pub what: &'static str,
@@ -68,7 +68,7 @@ impl fmt::Display for FormError<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (form, what, text) = (self.form, self.what, self.text);
         match self.rule {
-            FormRule::UnknownInstruction => write!(f, "`{text}` is no tcgen05 instruction")?,
+            FormRule::UnknownInstruction => write!(f, "`{text}` is no {form} instruction")?,
             FormRule::UnknownQualifier => write!(f, "{form}: unknown qualifier `.{text}`")?,
             FormRule::DuplicateQualifier => {
                 write!(

@@ -54,10 +54,15 @@ mod ld_st;
 mod mma;
 #[cfg(feature = "alloc")]
 mod parse;
+#[cfg(feature = "alloc")]
+mod qualifier_order;
 mod shift;
 mod spelling;
 mod sync;
 pub mod syntax;
+pub mod wgmma;
+#[cfg(feature = "alloc")]
+mod wgmma_parse;
 
 pub use alloc::*;
 pub use cp::*;
@@ -70,6 +75,9 @@ pub use mma::*;
 pub use parse::{parse, Form};
 pub use shift::*;
 pub use sync::*;
+pub use wgmma::{DType, MmaAsync, Wgmma, WgmmaType};
+#[cfg(feature = "alloc")]
+pub use wgmma_parse::{parse_wgmma, WgmmaForm};
 
 /// The scale-vector qualifier, one type with [`crate::data_path::ScaleVec`] (defined in
 /// [`crate::mma`]).

@@ -25,6 +25,7 @@ use core::fmt;
 
 use super::form_error::{FormError, FormRule};
 use super::grammar::{write_spelled, Arg, Grammar, OperandSlot, Shape, Since, Spelled, When};
+use super::qualifier_order::read_in_order;
 use super::syntax::GRAMMARS;
 use super::{Instruction, Syntax};
 use crate::ptx_reader::{self, Operand};
@@ -198,27 +199,8 @@ fn read_qualifiers<'a>(
     spelled: &mut Spelled<'a>,
 ) -> Result<(), FormError<'a>> {
     let slots = g.slots;
-    let mut next = 1;
-    for q in quals {
-        let later = (next..slots.len()).find_map(|j| slots[j].value_of(q).map(|v| (j, v)));
-        if let Some((j, v)) = later {
-            spelled.quals[j] = Some(v);
-            next = j + 1;
-            continue;
-        }
-        let earlier = (0..next).find(|&j| slots[j].value_of(q).is_some());
-        let rule = match earlier {
-            Some(j) if spelled.quals[j].is_some() => (FormRule::DuplicateQualifier, slots[j].name),
-            Some(j) => (
-                FormRule::QualifierOrder {
-                    after: slots[next - 1].name,
-                },
-                slots[j].name,
-            ),
-            None => (FormRule::UnknownQualifier, "qualifier"),
-        };
-        return Err(error(g, rule.0, rule.1, q, None));
-    }
+    read_in_order(slots, quals, &mut spelled.quals)
+        .map_err(|(rule, what, q)| error(g, rule, what, q, None))?;
     for (j, slot) in slots.iter().enumerate() {
         if slot.required && spelled.quals[j].is_none() {
             return Err(error(g, FormRule::MissingQualifier, slot.name, "", None));
