@@ -4,7 +4,6 @@
 //! positions by name. A form the run does not execute is refused by name and line.
 
 use tcgen05::emulator::SourceFormat;
-use tcgen05::mma::CtaGroup;
 use tcgen05::ptx::{
     parse, ASource, CpSourceFormat, Form, FormError, FormRule, Instruction as Ptx, ScaleVec, Wait,
 };
@@ -31,14 +30,12 @@ pub(crate) fn decode(ins: &Instruction<'_>, v: &View<'_>) -> Result<OpKind, RunE
             ncols: ops.src("nCols")?,
         },
         Ptx::RelinquishAllocPermit(g) => Tcgen05::Relinquish { group: g },
-        Ptx::Commit(c) => {
-            Tcgen05::Commit {
-                group: c.cta_group,
-                mbar: ops.address("mbar")?,
-                multicast: ops.optional("ctaMask").map(|r| ops.src_of(r)).transpose()?,
-            }
-        }
-        Ptx::Mma(m) => Tcgen05::Mma(Box::new(mma(v, &ops, &m)?)),
+        Ptx::Commit(c) => Tcgen05::Commit {
+            group: c.cta_group,
+            mbar: ops.address("mbar")?,
+            multicast: ops.optional("ctaMask").map(|r| ops.src_of(r)).transpose()?,
+        },
+        Ptx::Mma(m) => Tcgen05::Mma(Box::new(mma(&ops, &m)?)),
         Ptx::Load(l) => {
             if l.red.is_some() {
                 return Err(unsupported(
@@ -199,7 +196,7 @@ impl<'r> Operands<'r> {
 }
 
 /// `tcgen05.mma` (PTX ISA 9.7.16.10.9): the parsed form's qualifiers, the run's operands.
-fn mma(v: &View<'_>, ops: &Operands<'_>, m: &tcgen05::ptx::Mma<'_>) -> Result<MmaForm, RunError> {
+fn mma(ops: &Operands<'_>, m: &tcgen05::ptx::Mma<'_>) -> Result<MmaForm, RunError> {
     let a = ops.get("a-desc")?;
     let last = match (m.scale_input_d, m.zero_column_mask) {
         (Some(_), _) => Some(ops.src("scale-input-d")?),
