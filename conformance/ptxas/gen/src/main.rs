@@ -44,7 +44,7 @@ use std::time::Instant;
 
 use tcgen05::instruction_descriptor::{reserved_mask, IdescFields, InstructionDescriptor};
 use tcgen05::ptx::{
-    ASource, Alloc, Collector, CollectorOp, Commit, Context, Cp, CpSourceFormat, Dealloc, Fence,
+    ASource, Alloc, Collector, CollectorOp, Commit, CommitMulticast, Context, Cp, CpSourceFormat, Dealloc, Fence,
     Instruction, Mma, PtxError, RedOp, RedType, Reduction, ScaleVec, Shift, TmemLoad, TmemStore,
     Value, Wait,
 };
@@ -693,6 +693,7 @@ fn copies(g: &mut Gen, target: Target) {
                     cta_group: cta,
                     dst: "slot",
                     n_cols: n,
+                    exclusive: false,
                 }),
                 true,
             );
@@ -702,6 +703,7 @@ fn copies(g: &mut Gen, target: Target) {
                     cta_group: cta,
                     taddr: "r1",
                     n_cols: n,
+                    exclusive: false,
                 }),
                 true,
             );
@@ -720,6 +722,8 @@ fn copies(g: &mut Gen, target: Target) {
                     cta_group: cta,
                     mbar: "mbar",
                     multicast: mc,
+                    multicast_spelling: CommitMulticast::Cluster,
+                    sync_restrict_a: false,
                 }),
                 true,
             );
@@ -752,6 +756,7 @@ fn hand_variants(g: &mut Gen, target: Target) {
                 cta_group: CtaGroup::One,
                 dst: bad,
                 n_cols: Value::Imm(32),
+                exclusive: false,
             }),
             true,
         );

@@ -5,7 +5,7 @@ use std::fmt::{self, Write as _};
 
 use tcgen05::diagnostic::Diagnostic;
 use tcgen05::ptx::{
-    write_minimal_kernel, ASource, Alloc, Commit, Context, Cp, CpSourceFormat, Dealloc, Fence,
+    write_minimal_kernel, ASource, Alloc, Commit, CommitMulticast, Context, Cp, CpSourceFormat, Dealloc, Fence,
     Instruction, Mma, PtxError, PtxRule, RedOp, RedType, Reduction, RenderError, ScaleVec, Shift,
     Syntax, TmemLoad, TmemStore, Value, Wait,
 };
@@ -371,6 +371,7 @@ pub fn run(ctx: Ctx, c: &PtxCommand) -> Result<Report, fmt::Error> {
                 dst: &a.dst,
                 // Parsed as 32 bits.
                 n_cols: a.n_cols.value(|v| v as u32),
+                exclusive: false,
             })),
         ),
         PtxCommand::Dealloc(a) => finish(
@@ -381,6 +382,7 @@ pub fn run(ctx: Ctx, c: &PtxCommand) -> Result<Report, fmt::Error> {
                 cta_group: a.cta_group,
                 taddr: &a.taddr,
                 n_cols: a.n_cols.value(|v| v as u32),
+                exclusive: false,
             })),
         ),
         PtxCommand::RelinquishAllocPermit(a) => finish(
@@ -398,6 +400,8 @@ pub fn run(ctx: Ctx, c: &PtxCommand) -> Result<Report, fmt::Error> {
                 mbar: &a.mbar,
                 // Parsed as 16 bits.
                 multicast: a.multicast.as_ref().map(|m| m.value(|v| v as u16)),
+                multicast_spelling: CommitMulticast::Cluster,
+                sync_restrict_a: false,
             })),
         ),
         PtxCommand::Fence(a) => finish(

@@ -28,6 +28,17 @@ pub struct Alloc<'a> {
     pub dst: &'a str,
     /// `nCols`: a power of two from 32 to 512 (rules.md R24).
     pub n_cols: Value<'a, u32>,
+    /// `.exclusive` (PTX ISA 9.4; every tcgen05 target from `.version 9.4` on, rules.md F2).
+    /// Its column rules are not modelled: an immediate `nCols` is held to rules.md R24 as
+    /// without it.
+    pub exclusive: bool,
+}
+
+/// The PTX ISA version `.exclusive` needs, checked where the target needs less.
+const fn check_exclusive(exclusive: bool, ctx: &Context, d: &mut PtxDiagnostics) {
+    if exclusive && 94 > ctx.target.min_ptx_version() {
+        ctx.check_version(94, ".exclusive", d);
+    }
 }
 
 impl Alloc<'_> {
@@ -37,6 +48,7 @@ impl Alloc<'_> {
         let mut d = ctx.validate();
         check_name(self.dst, OperandName::Dst, 0, &mut d);
         check_ncols(self.n_cols, &mut d);
+        check_exclusive(self.exclusive, ctx, &mut d);
         d
     }
 
@@ -58,6 +70,8 @@ pub struct Dealloc<'a> {
     pub taddr: &'a str,
     /// `nCols`, as allocated.
     pub n_cols: Value<'a, u32>,
+    /// `.exclusive` (PTX ISA 9.4, as [`Alloc::exclusive`]).
+    pub exclusive: bool,
 }
 
 impl Dealloc<'_> {
@@ -67,6 +81,7 @@ impl Dealloc<'_> {
         let mut d = ctx.validate();
         check_name(self.taddr, OperandName::Taddr, 0, &mut d);
         check_ncols(self.n_cols, &mut d);
+        check_exclusive(self.exclusive, ctx, &mut d);
         d
     }
 

@@ -437,6 +437,7 @@ impl<'a> Instruction<'a> {
                 ASource::Smem(_) => None,
             },
             (Instruction::Mma(m), OperandName::BDesc) if scalar => Some(m.b),
+            (Instruction::Mma(m), OperandName::LutTmem) if scalar => m.decompress_lut,
             (Instruction::Mma(m), OperandName::SparseMetadata) if scalar => m.sparse_metadata,
             (Instruction::Mma(m), OperandName::Idesc) if scalar => reg(m.idesc),
             (Instruction::Mma(m), OperandName::EnableInputD) if scalar => reg(m.enable_input_d),

@@ -46,6 +46,7 @@ fn oracle_minimal_kernel_instructions() {
         cta_group: CtaGroup::One,
         dst: "smem_slot",
         n_cols: Value::Imm(32),
+        exclusive: false,
     };
     assert_eq!(
         text(Instruction::Alloc(alloc), &A100),
@@ -55,6 +56,8 @@ fn oracle_minimal_kernel_instructions() {
         cta_group: CtaGroup::One,
         mbar: "mbar",
         multicast: None,
+        multicast_spelling: CommitMulticast::Cluster,
+        sync_restrict_a: false,
     };
     assert_eq!(
         text(Instruction::Commit(c), &A100),
@@ -74,6 +77,7 @@ fn oracle_minimal_kernel_instructions() {
         cta_group: CtaGroup::One,
         taddr: "taddr",
         n_cols: Value::Imm(32),
+        exclusive: false,
     };
     assert_eq!(
         text(Instruction::Dealloc(dealloc), &A100),
@@ -286,6 +290,7 @@ fn other_instructions() {
         cta_group: CtaGroup::One,
         dst: "slot",
         n_cols: Value::Imm(96),
+        exclusive: false,
     };
     let d = Instruction::Alloc(a96).validate(&A100);
     assert_eq!(d.len(), 1);
@@ -294,6 +299,8 @@ fn other_instructions() {
         cta_group: CtaGroup::Two,
         mbar: "bar",
         multicast: Some(Value::Imm(3)),
+        multicast_spelling: CommitMulticast::Cluster,
+        sync_restrict_a: false,
     };
     assert_eq!(
         text(Instruction::Commit(c), &A100),
