@@ -379,7 +379,10 @@ impl<'a> Mma<'a> {
         }
         if let Some(op) = self.collector_b {
             if !on {
-                d.push(PtxError::named(PtxRule::Sm107NotOnTarget, ".collector::b"));
+                d.push(PtxError::named(
+                    PtxRule::Sm107NotOnTarget,
+                    collector_b_spelling(op),
+                ));
             }
             if self.ws {
                 d.push(PtxError::named(PtxRule::CollectorBWithWs, op.name()));
@@ -458,12 +461,7 @@ impl<'a> Mma<'a> {
             // `.kind::mxf4nvf4` is the other kind introduced after 8.6.
             mma_slot::KIND => ".kind::mxf4nvf4",
             mma_slot::DECOMPRESS => ".decompress::lut::b",
-            mma_slot::COLLECTOR_B => match v {
-                0 => ".collector::b::fill",
-                1 => ".collector::b::use",
-                2 => ".collector::b::lastuse",
-                _ => ".collector::b::discard",
-            },
+            mma_slot::COLLECTOR_B => collector_b_spelling(CollectorOp::ALL[v as usize & 3]),
             _ => "tcgen05.mma",
         }
     }
@@ -575,6 +573,16 @@ impl<'a> Mma<'a> {
     #[allow(clippy::result_large_err)]
     pub fn render<W: fmt::Write>(&self, ctx: &Context, w: &mut W) -> Result<(), RenderError> {
         Instruction::Mma(*self).render(ctx, w)
+    }
+}
+
+/// `.collector::b::op` as written.
+const fn collector_b_spelling(op: CollectorOp) -> &'static str {
+    match op {
+        CollectorOp::Fill => ".collector::b::fill",
+        CollectorOp::Use => ".collector::b::use",
+        CollectorOp::Lastuse => ".collector::b::lastuse",
+        CollectorOp::Discard => ".collector::b::discard",
     }
 }
 

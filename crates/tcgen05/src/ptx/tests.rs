@@ -403,7 +403,7 @@ fn ptx_rule_rows_say_what_the_rules_said() {
     // ptxas measurements of conformance/ptxas) give them.
     use PtxRule as R;
     let sec = Source::PtxSection;
-    let expected: [(PtxRule, &str, Source, bool); 44] = [
+    let expected: [(PtxRule, &str, Source, bool); 48] = [
         (
             R::RegisterName(OperandName::Taddr),
             "taddr",
@@ -528,6 +528,10 @@ fn ptx_rule_rows_say_what_the_rules_said() {
         (R::CtaGroupMixed, "cta_group", sec("9.7.16.10.9.1"), true),
         (R::VersionTooLow, "version", sec("9.7.16"), true),
         (R::VersionTooHigh, "version", sec("9.7.16"), true),
+        (R::Sm107NotOnTarget, "target", sec("9.7.16"), true),
+        (R::DecompressKind, "kind", sec("9.7.16.10.9"), true),
+        (R::DecompressForm, "decompress", sec("9.7.16.10.9"), true),
+        (R::CollectorBWithWs, "collector", sec("9.7.16.10.9"), true),
     ];
     for (rule, field, source, ptxas) in expected {
         let e = PtxError::rule(rule, 1);
