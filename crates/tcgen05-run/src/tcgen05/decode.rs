@@ -195,6 +195,12 @@ fn mma_qualifiers(v: &View<'_>, q: &[&str]) -> Result<MmaForm, RunError> {
                     f.vec = s;
                 } else if let Some(c) = collector(x) {
                     f.collector = Some(c);
+                } else if matches!(x, "kind::ti16" | "decompress::lut::b") {
+                    return Err(unsupported(
+                        v.line,
+                        x,
+                        "not modelled: the PTX ISA text defining it (PTX ISA 9.4 §9.7.18.10) was not available",
+                    ));
                 } else {
                     return Err(unsupported(v.line, x, "tcgen05.mma qualifier not modelled"));
                 }
