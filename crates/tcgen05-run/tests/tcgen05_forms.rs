@@ -187,9 +187,17 @@ fn ptx94_forms_are_refused_by_name_and_line() {
              .reg .b64 %rd<4>;\n{text}\nret;\n}}\n"
         );
         match Module::read(&src) {
-            Err(RunError::Unsupported { line, what: got, why }) => {
+            Err(RunError::Unsupported {
+                line,
+                what: got,
+                why,
+            }) => {
                 assert_eq!((line, got.as_str()), (9, what), "{text}");
-                assert_eq!(why.contains("PTX ISA text defining it"), no_text, "{text}: {why}");
+                assert_eq!(
+                    why.contains("PTX ISA text defining it"),
+                    no_text,
+                    "{text}: {why}"
+                );
             }
             other => panic!("{text}: expected a refusal, got {other:?}"),
         }

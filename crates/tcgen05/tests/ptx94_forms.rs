@@ -55,7 +55,8 @@ const REFUSED: [(&str, &str); 9] = [
 
 fn problems(line: &str, ctx: Context) -> (String, PtxDiagnostics) {
     let module = read(line.as_bytes());
-    let form = parse(&module.functions[0].instructions[0]).unwrap_or_else(|e| panic!("{line}: {e}"));
+    let form =
+        parse(&module.functions[0].instructions[0]).unwrap_or_else(|e| panic!("{line}: {e}"));
     let mut back = String::new();
     form.write_unchecked(&mut back).expect("write");
     (back, form.instruction().validate(&ctx))
@@ -72,7 +73,11 @@ fn ptx94_forms_read_write_back_and_check_clean_where_ptxas_assembles_them() {
             for version in [94, 95] {
                 let (back, d) = problems(line, Context::new(target).with_version(version));
                 assert_eq!(back, line, "round trip");
-                assert!(errors(&d).is_empty(), "{line} on {target:?} {version}: {:?}", errors(&d));
+                assert!(
+                    errors(&d).is_empty(),
+                    "{line} on {target:?} {version}: {:?}",
+                    errors(&d)
+                );
             }
         }
     }
@@ -83,7 +88,8 @@ fn ptx94_forms_under_an_older_version_or_target_name_what_introduced_them() {
     for (line, qualifier, everywhere) in LEGAL {
         // `.version 9.3` for sm_100a: the qualifier is named with the version that introduced it.
         let (_, d) = problems(line, Context::new(Target::Sm100a).with_version(93));
-        let want = format!("PTX ISA version 9.3 is too low for {qualifier}, which PTX ISA 9.4 introduced");
+        let want =
+            format!("PTX ISA version 9.3 is too low for {qualifier}, which PTX ISA 9.4 introduced");
         assert!(errors(&d).contains(&want), "{line}: {:?}", errors(&d));
         // `.target sm_100a` at 9.4: the sm_107 forms are refused naming the targets.
         let (_, d) = problems(line, Context::new(Target::Sm100a).with_version(94));
@@ -98,7 +104,9 @@ fn ptx94_forms_under_an_older_version_or_target_name_what_introduced_them() {
         // `.version 9.3` for sm_107a: the target itself needs 9.4.
         let (_, d) = problems(line, Context::new(Target::Sm107a).with_version(93));
         assert!(
-            errors(&d).iter().any(|e| e.contains("9.3 is too low for sm_107a")),
+            errors(&d)
+                .iter()
+                .any(|e| e.contains("9.3 is too low for sm_107a")),
             "{line}: {:?}",
             errors(&d)
         );

@@ -5,9 +5,9 @@ use std::fmt::{self, Write as _};
 
 use tcgen05::diagnostic::Diagnostic;
 use tcgen05::ptx::{
-    write_minimal_kernel, ASource, Alloc, Commit, CommitMulticast, Context, Cp, CpSourceFormat, Dealloc, Fence,
-    Instruction, Mma, PtxError, PtxRule, RedOp, RedType, Reduction, RenderError, ScaleVec, Shift,
-    Syntax, TmemLoad, TmemStore, Value, Wait,
+    write_minimal_kernel, ASource, Alloc, Commit, CommitMulticast, Context, Cp, CpSourceFormat,
+    Dealloc, Fence, Instruction, Mma, PtxError, PtxRule, RedOp, RedType, Reduction, RenderError,
+    ScaleVec, Shift, Syntax, TmemLoad, TmemStore, Value, Wait,
 };
 use tcgen05::tensor_memory::{LdStShape, Num};
 

@@ -13,8 +13,9 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::instruction_descriptor::InstructionDescriptor;
 use crate::mma::{CtaGroup, ElementType, Major};
 use crate::ptx::{
-    self, ASource, Alloc, Commit, CommitMulticast, Context, Cp, Dealloc, Fence, Mma, OperandName, PtxError, PtxRule,
-    RedType, Reduction, ScaleVec, Shift, TmemLoad, TmemStore, Wait, MAX_PTX_VERSION,
+    self, ASource, Alloc, Commit, CommitMulticast, Context, Cp, Dealloc, Fence, Mma, OperandName,
+    PtxError, PtxRule, RedType, Reduction, ScaleVec, Shift, TmemLoad, TmemStore, Wait,
+    MAX_PTX_VERSION,
 };
 use crate::ptx_reader::{Function, Instruction, Module, Operand};
 use crate::shapes::swizzle_allowed;

@@ -9,8 +9,8 @@ use super::{
 use crate::instruction_descriptor::{IdescError, InstructionDescriptor};
 use crate::mma::ScaleVec;
 use crate::mma::{CtaGroup, Kind, ScaleType};
-use crate::targets::Target;
 use crate::shapes::{validate_mma, MmaConfig, MmaError};
+use crate::targets::Target;
 use crate::zero_column_mask::ZeroColumnMask;
 use core::fmt;
 
@@ -284,19 +284,26 @@ impl<'a> Mma<'a> {
         let block_scaled = self.block_scaled();
         let Some(bs) = self.block_scale else {
             if block_scaled {
-                d.push(PtxError::named(PtxRule::BlockScaleMissing, self.kind.name()));
+                d.push(PtxError::named(
+                    PtxRule::BlockScaleMissing,
+                    self.kind.name(),
+                ));
             }
             return;
         };
         let kind = self.kind;
         if !block_scaled {
-            d.push(PtxError::named(PtxRule::BlockScaleNotForKind, self.kind_name()));
+            d.push(PtxError::named(
+                PtxRule::BlockScaleNotForKind,
+                self.kind_name(),
+            ));
         } else if matches!(bs.vec, ScaleVec::Default) && matches!(kind, Kind::Mxf4nvf4) {
             d.push(PtxError::rule(PtxRule::ScaleVecRequired, 0));
         } else if !bs.vec.allowed_for(kind) {
             d.push(PtxError::named(PtxRule::ScaleVecNotForKind, bs.vec.name()));
         }
-        if matches!(bs.vec, ScaleVec::X1 | ScaleVec::X2 | ScaleVec::X4) && !target.is_arch_specific()
+        if matches!(bs.vec, ScaleVec::X1 | ScaleVec::X2 | ScaleVec::X4)
+            && !target.is_arch_specific()
         {
             d.push(PtxError::named(PtxRule::ScaleVecNotOnTarget, target.name()));
         }
@@ -362,7 +369,10 @@ impl<'a> Mma<'a> {
         }
         if self.decompress_lut.is_some() {
             if !on {
-                d.push(PtxError::named(PtxRule::Sm107NotOnTarget, ".decompress::lut::b"));
+                d.push(PtxError::named(
+                    PtxRule::Sm107NotOnTarget,
+                    ".decompress::lut::b",
+                ));
             }
             if self.ti16 || !matches!(self.kind, Kind::F8f6f4 | Kind::Mxf8f6f4) {
                 d.push(PtxError::named(PtxRule::DecompressKind, self.kind_name()));
@@ -397,7 +407,10 @@ impl<'a> Mma<'a> {
                 d.push(PtxError::rule(PtxRule::AshiftNeedsATmem, 1));
             }
             if block_scaled {
-                d.push(PtxError::named(PtxRule::AshiftBlockScaled, self.kind.name()));
+                d.push(PtxError::named(
+                    PtxRule::AshiftBlockScaled,
+                    self.kind.name(),
+                ));
             }
         }
         let Some(regs) = self.disable_output_lane else {

@@ -47,7 +47,8 @@ impl Commit<'_> {
         if let Some(Value::Reg(r)) = self.multicast {
             check_name(r, OperandName::CtaMask, 0, &mut d);
         }
-        let wide = self.multicast.is_some() && matches!(self.multicast_spelling, CommitMulticast::Cluster32b);
+        let wide = self.multicast.is_some()
+            && matches!(self.multicast_spelling, CommitMulticast::Cluster32b);
         let on = ctx.target.supports_sm107_forms();
         if self.sync_restrict_a && !on {
             d.push(PtxError::named(
@@ -56,7 +57,10 @@ impl Commit<'_> {
             ));
         }
         if wide && !on {
-            d.push(PtxError::named(PtxRule::Sm107NotOnTarget, ".multicast::cluster::32b"));
+            d.push(PtxError::named(
+                PtxRule::Sm107NotOnTarget,
+                ".multicast::cluster::32b",
+            ));
         }
         let need = Instruction::Commit(*self).min_ptx_version();
         if need > ctx.target.min_ptx_version() {
