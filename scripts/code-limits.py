@@ -31,7 +31,6 @@ ALLOWED = {
     # builders' MMA validation and error text, the dot product, the fragment maps).
     "crates/tcgen05/src/descriptor/instruction_descriptor/encode.rs::check_fields": 202,
     "crates/tcgen05/src/numerics/fdpa.rs::dot": 248,
-    "crates/tcgen05/src/ptx/mma.rs::validate": 171,
     "crates/tcgen05/src/tmem/tmem_fragment.rs": 1256,
     # The command and the SVG crate: subcommands that print several layouts in one function.
     "crates/tcgen05-cli/src/commands/batch.rs::run": 171,

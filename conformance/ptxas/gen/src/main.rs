@@ -1032,10 +1032,9 @@ fn ptx94_forms(g: &mut Gen, target: Target, full: bool) {
                     if multicast.is_none() && !matches!(spelling, CommitMulticast::Cluster) {
                         continue;
                     }
-                    if multicast.is_none() || matches!(spelling, CommitMulticast::Cluster) {
-                        if !sync_restrict_a {
-                            continue; // a form of PTX ISA 8.6
-                        }
+                    let old = multicast.is_none() || matches!(spelling, CommitMulticast::Cluster);
+                    if old && !sync_restrict_a {
+                        continue; // a form of PTX ISA 8.6
                     }
                     let c = Commit {
                         cta_group: cta,

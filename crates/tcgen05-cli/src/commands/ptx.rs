@@ -5,9 +5,9 @@ use std::fmt::{self, Write as _};
 
 use tcgen05::diagnostic::Diagnostic;
 use tcgen05::ptx::{
-    write_minimal_kernel, ASource, Alloc, Commit, CommitMulticast, Context, Cp, CpSourceFormat,
-    Dealloc, Fence, Instruction, Mma, PtxError, PtxRule, RedOp, RedType, Reduction, RenderError,
-    ScaleVec, Shift, Syntax, TmemLoad, TmemStore, Value, Wait,
+    write_minimal_kernel, ASource, Alloc, Commit, Context, Cp, CpSourceFormat, Dealloc, Fence,
+    Instruction, Mma, PtxError, PtxRule, RedOp, RedType, Reduction, RenderError, ScaleVec, Shift,
+    Syntax, TmemLoad, TmemStore, Value, Wait,
 };
 use tcgen05::tensor_memory::{LdStShape, Num};
 
@@ -366,24 +366,22 @@ pub fn run(ctx: Ctx, c: &PtxCommand) -> Result<Report, fmt::Error> {
             ctx,
             &a.common,
             &cli,
-            Some(Instruction::Alloc(Alloc {
-                cta_group: a.cta_group,
-                dst: &a.dst,
-                // Parsed as 32 bits.
-                n_cols: a.n_cols.value(|v| v as u32),
-                exclusive: false,
-            })),
+            // nCols parsed as 32 bits.
+            Some(Instruction::Alloc(Alloc::new(
+                a.cta_group,
+                &a.dst,
+                a.n_cols.value(|v| v as u32),
+            ))),
         ),
         PtxCommand::Dealloc(a) => finish(
             ctx,
             &a.common,
             &cli,
-            Some(Instruction::Dealloc(Dealloc {
-                cta_group: a.cta_group,
-                taddr: &a.taddr,
-                n_cols: a.n_cols.value(|v| v as u32),
-                exclusive: false,
-            })),
+            Some(Instruction::Dealloc(Dealloc::new(
+                a.cta_group,
+                &a.taddr,
+                a.n_cols.value(|v| v as u32),
+            ))),
         ),
         PtxCommand::RelinquishAllocPermit(a) => finish(
             ctx,
@@ -395,14 +393,12 @@ pub fn run(ctx: Ctx, c: &PtxCommand) -> Result<Report, fmt::Error> {
             ctx,
             &a.common,
             &cli,
-            Some(Instruction::Commit(Commit {
-                cta_group: a.cta_group,
-                mbar: &a.mbar,
-                // Parsed as 16 bits.
-                multicast: a.multicast.as_ref().map(|m| m.value(|v| v as u16)),
-                multicast_spelling: CommitMulticast::Cluster,
-                sync_restrict_a: false,
-            })),
+            // ctaMask parsed as 16 bits.
+            Some(Instruction::Commit(Commit::new(
+                a.cta_group,
+                &a.mbar,
+                a.multicast.as_ref().map(|m| m.value(|v| v as u16)),
+            ))),
         ),
         PtxCommand::Fence(a) => finish(
             ctx,

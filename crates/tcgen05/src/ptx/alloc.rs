@@ -51,7 +51,18 @@ const fn check_exclusive(exclusive: bool, ctx: &Context, d: &mut PtxDiagnostics)
     }
 }
 
-impl Alloc<'_> {
+impl<'a> Alloc<'a> {
+    /// `tcgen05.alloc` without `.exclusive`.
+    #[must_use]
+    pub const fn new(cta_group: CtaGroup, dst: &'a str, n_cols: Value<'a, u32>) -> Self {
+        Alloc {
+            cta_group,
+            dst,
+            n_cols,
+            exclusive: false,
+        }
+    }
+
     /// Every problem of the form on `ctx`.
     #[must_use]
     pub const fn validate(&self, ctx: &Context) -> PtxDiagnostics {
@@ -84,7 +95,18 @@ pub struct Dealloc<'a> {
     pub exclusive: bool,
 }
 
-impl Dealloc<'_> {
+impl<'a> Dealloc<'a> {
+    /// `tcgen05.dealloc` without `.exclusive`.
+    #[must_use]
+    pub const fn new(cta_group: CtaGroup, taddr: &'a str, n_cols: Value<'a, u32>) -> Self {
+        Dealloc {
+            cta_group,
+            taddr,
+            n_cols,
+            exclusive: false,
+        }
+    }
+
     /// Every problem of the form on `ctx`.
     #[must_use]
     pub const fn validate(&self, ctx: &Context) -> PtxDiagnostics {

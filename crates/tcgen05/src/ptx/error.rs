@@ -626,6 +626,25 @@ fn version_too_low(f: &mut fmt::Formatter<'_>, value: u64, name: &str) -> fmt::R
     }
 }
 
+/// The messages of the rules of the PTX ISA 9.4 forms; `name` as [`PtxRule`] says.
+fn ptx94_message(f: &mut fmt::Formatter<'_>, rule: PtxRule, name: &str) -> fmt::Result {
+    match rule {
+        PtxRule::Sm107NotOnTarget => write!(
+            f,
+            "{name} was introduced by PTX ISA 9.4 for sm_107a and sm_107f and exists on no other target"
+        ),
+        PtxRule::DecompressKind => write!(
+            f,
+            ".decompress::lut::b goes with .kind::f8f6f4 and .kind::mxf8f6f4 only, not .kind::{name}"
+        ),
+        PtxRule::DecompressForm => write!(f, ".decompress::lut::b is not combined with {name}"),
+        _ => write!(
+            f,
+            ".collector::b::{name} is not a qualifier of tcgen05.mma.ws (use .collector::b0..b3)"
+        ),
+    }
+}
+
 fn version_text(f: &mut fmt::Formatter<'_>, v: u64) -> fmt::Result {
     write!(f, "{}.{}", v / 10, v % 10)
 }
@@ -767,21 +786,10 @@ impl fmt::Display for PtxError {
                 "tcgen05.shift is not available on {name} (only the 'a' targets)"
             ),
             PtxRule::CtaGroupMixed => mixed_cta_groups(f, value),
-            PtxRule::Sm107NotOnTarget => write!(
-                f,
-                "{name} was introduced by PTX ISA 9.4 for sm_107a and sm_107f and exists on no other target"
-            ),
-            PtxRule::DecompressKind => write!(
-                f,
-                ".decompress::lut::b goes with .kind::f8f6f4 and .kind::mxf8f6f4 only, not .kind::{name}"
-            ),
-            PtxRule::DecompressForm => {
-                write!(f, ".decompress::lut::b is not combined with {name}")
-            }
-            PtxRule::CollectorBWithWs => write!(
-                f,
-                ".collector::b::{name} is not a qualifier of tcgen05.mma.ws (use .collector::b0..b3)"
-            ),
+            PtxRule::Sm107NotOnTarget
+            | PtxRule::DecompressKind
+            | PtxRule::DecompressForm
+            | PtxRule::CollectorBWithWs => ptx94_message(f, rule, name),
             PtxRule::VersionTooLow => version_too_low(f, value, name),
             PtxRule::VersionTooHigh => {
                 f.write_str("PTX ISA version ")?;

@@ -38,7 +38,24 @@ pub enum CommitMulticast {
     Cluster32b,
 }
 
-impl Commit<'_> {
+impl<'a> Commit<'a> {
+    /// `tcgen05.commit` with `.multicast::cluster` when `multicast` is given, without the PTX
+    /// ISA 9.4 qualifiers.
+    #[must_use]
+    pub const fn new(
+        cta_group: CtaGroup,
+        mbar: &'a str,
+        multicast: Option<Value<'a, u16>>,
+    ) -> Self {
+        Commit {
+            cta_group,
+            mbar,
+            multicast,
+            multicast_spelling: CommitMulticast::Cluster,
+            sync_restrict_a: false,
+        }
+    }
+
     /// Every problem of the form on `ctx`.
     #[must_use]
     pub const fn validate(&self, ctx: &Context) -> PtxDiagnostics {
