@@ -9,7 +9,7 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyString};
 use tcgen05::ptx::{
-    ASource, Alloc, Collector, CollectorOp, Commit, Context, Cp, CpSourceFormat, Dealloc, Fence,
+    ASource, Alloc, Collector, CollectorOp, Commit, CommitMulticast, Context, Cp, CpSourceFormat, Dealloc, Fence,
     Instruction, Mma, RedOp, RedType, Reduction, RenderError, ScaleVec, Shift, Syntax, TmemLoad,
     TmemStore, Value, Wait,
 };
@@ -566,17 +566,21 @@ pub fn ptx_group_op(
             cta_group: group,
             dst: need(&what, &dst, "dst")?,
             n_cols: cols(&what)?.value(),
+            exclusive: false,
         }),
         "dealloc" => Instruction::Dealloc(Dealloc {
             cta_group: group,
             taddr: need(&what, &taddr, "taddr")?,
             n_cols: cols(&what)?.value(),
+            exclusive: false,
         }),
         "relinquish_alloc_permit" => Instruction::RelinquishAllocPermit(group),
         "commit" => Instruction::Commit(Commit {
             cta_group: group,
             mbar: need(&what, &mbar, "mbar")?,
             multicast: multicast.as_ref().map(Operand::value),
+            multicast_spelling: CommitMulticast::Cluster,
+            sync_restrict_a: false,
         }),
         other => {
             return Err(pyo3::exceptions::PyValueError::new_err(format!(

@@ -153,3 +153,49 @@ fn unmodelled_tcgen05_forms_are_refused_by_name_and_line() {
         assert_eq!((line, got.as_str()), (9, what), "{text}");
     }
 }
+
+/// The PTX ISA 9.4 forms whose arithmetic the project has no text for stop the run with a
+/// typed refusal naming the qualifier, its line and why (issue 27); the other 9.4 qualifiers
+/// are refused as not modelled, by name.
+#[test]
+fn ptx94_forms_are_refused_by_name_and_line() {
+    let cases = [
+        ("tcgen05.mma.cta_group::1.kind::ti16 [%r1], %rd1, %rd2, %r2, %p1;", "kind::ti16", true),
+        (
+            "tcgen05.mma.cta_group::1.kind::f8f6f4.decompress::lut::b [%r1], %rd1, %rd2, [%r3], %r2, %p1;",
+            "decompress::lut::b",
+            true,
+        ),
+        (
+            "tcgen05.mma.cta_group::1.kind::f16.collector::b::fill [%r1], %rd1, %rd2, %r2, %p1;",
+            "collector::b::fill",
+            false,
+        ),
+        (
+            "tcgen05.alloc.exclusive.cta_group::1.sync.aligned.shared::cta.b32 [%r1], 32;",
+            "exclusive",
+            false,
+        ),
+    ];
+    for (text, what, no_text) in cases {
+        let src = format!(
+            "{HEAD}.visible .entry k(.param .u64 out)\n{{\n.reg .pred %p<4>;\n.reg .b32 %r<8>;\n\
+             .reg .b64 %rd<4>;\n{text}\nret;\n}}\n"
+        );
+        match Module::read(&src) {
+            Err(RunError::Unsupported {
+                line,
+                what: got,
+                why,
+            }) => {
+                assert_eq!((line, got.as_str()), (9, what), "{text}");
+                assert_eq!(
+                    why.contains("PTX ISA text defining it"),
+                    no_text,
+                    "{text}: {why}"
+                );
+            }
+            other => panic!("{text}: expected a refusal, got {other:?}"),
+        }
+    }
+}

@@ -226,6 +226,16 @@ impl Target {
         self.in_family_of(100)
     }
 
+    /// The `tcgen05` forms PTX ISA 9.4 added for `sm_107f` (so `sm_107a` too): `.kind::ti16`,
+    /// `.decompress::lut::b`, `.collector::b::*` of `tcgen05.mma`, and the `tcgen05.commit`
+    /// qualifiers `.sync_restrict::shared::read::mma::a` and `.multicast::cluster::32b` (PTX
+    /// ISA 9.4 Table 72; ptxas 13.5 assembles them for `sm_107a` and `sm_107f` only,
+    /// docs/ptx-9.5.md).
+    #[must_use]
+    pub const fn supports_sm107_forms(self) -> bool {
+        self.in_family_of(107)
+    }
+
     /// The lowest PTX ISA version (major * 10 + minor) that accepts this target with tcgen05:
     /// 8.6 for `sm_100a`, 8.8 for the 103 and family targets, 9.0 for the 110 targets, 9.4 for
     /// the 107 targets (PTX ISA 9.4 Tables 71 and 72).

@@ -44,9 +44,9 @@ use std::time::Instant;
 
 use tcgen05::instruction_descriptor::{reserved_mask, IdescFields, InstructionDescriptor};
 use tcgen05::ptx::{
-    ASource, Alloc, Collector, CollectorOp, Commit, Context, Cp, CpSourceFormat, Dealloc, Fence,
-    Instruction, Mma, PtxError, RedOp, RedType, Reduction, ScaleVec, Shift, TmemLoad, TmemStore,
-    Value, Wait,
+    ASource, Alloc, Collector, CollectorOp, Commit, CommitMulticast, Context, Cp, CpSourceFormat,
+    Dealloc, Fence, Instruction, Mma, PtxError, RedOp, RedType, Reduction, ScaleVec, Shift,
+    TmemLoad, TmemStore, Value, Wait,
 };
 use tcgen05::shapes::{shapes, ShapeFilter};
 use tcgen05::tensor_memory::{CpMulticast, CpShape, LdStShape, Num};
@@ -137,6 +137,22 @@ struct Case {
 
 fn family(i: &Instruction<'_>) -> &'static str {
     match i {
+        Instruction::Mma(m) if m.ti16 || m.decompress_lut.is_some() || m.collector_b.is_some() => {
+            if m.ws {
+                "tcgen05.mma.ws.ptx94"
+            } else {
+                "tcgen05.mma.ptx94"
+            }
+        }
+        Instruction::Alloc(a) if a.exclusive => "tcgen05.alloc.ptx94",
+        Instruction::Dealloc(a) if a.exclusive => "tcgen05.dealloc.ptx94",
+        Instruction::Commit(c)
+            if c.sync_restrict_a
+                || (c.multicast.is_some()
+                    && !matches!(c.multicast_spelling, CommitMulticast::Cluster)) =>
+        {
+            "tcgen05.commit.ptx94"
+        }
         Instruction::Mma(m) => {
             if m.ws {
                 "tcgen05.mma.ws"
@@ -172,6 +188,12 @@ fn expected_sass(i: &Instruction<'_>) -> Option<Sass> {
         })
     };
     match i {
+        // ptxas 13.5 writes `.kind::ti16` as UTCHMMA (nvdisasm 13.5 on sm_107a).
+        Instruction::Mma(m) if m.ti16 => Some(Sass {
+            opcode: "UTCHMMA",
+            ws: m.ws,
+            two_cta: matches!(m.cta_group, CtaGroup::Two),
+        }),
         Instruction::Mma(m) => Some(Sass {
             opcode: match m.kind {
                 Kind::F16 | Kind::Tf32 => "UTCHMMA",
@@ -693,6 +715,7 @@ fn copies(g: &mut Gen, target: Target) {
                     cta_group: cta,
                     dst: "slot",
                     n_cols: n,
+                    exclusive: false,
                 }),
                 true,
             );
@@ -702,6 +725,7 @@ fn copies(g: &mut Gen, target: Target) {
                     cta_group: cta,
                     taddr: "r1",
                     n_cols: n,
+                    exclusive: false,
                 }),
                 true,
             );
@@ -720,6 +744,8 @@ fn copies(g: &mut Gen, target: Target) {
                     cta_group: cta,
                     mbar: "mbar",
                     multicast: mc,
+                    multicast_spelling: CommitMulticast::Cluster,
+                    sync_restrict_a: false,
                 }),
                 true,
             );
@@ -752,6 +778,7 @@ fn hand_variants(g: &mut Gen, target: Target) {
                 cta_group: CtaGroup::One,
                 dst: bad,
                 n_cols: Value::Imm(32),
+                exclusive: false,
             }),
             true,
         );
@@ -864,6 +891,165 @@ fn family_target_forms(g: &mut Gen, target: Target) {
     }
 }
 
+/// Adds `instr` on `target` at every PTX ISA version from the target's lowest to 9.5
+/// ([`versions::ALL`]): the lowest version that suits the form is its own, the others are
+/// swept (sampled by `--sample`); forms breaking two or more rules are dropped by [`Gen::add`].
+fn add_every_version(g: &mut Gen, target: Target, instr: Instruction<'static>) {
+    let lowest = Context::for_instructions(target, &[instr]).version;
+    for &v in versions::VERSIONS
+        .iter()
+        .filter(|&&v| v >= target.min_ptx_version())
+    {
+        let n = g.cases.len();
+        g.add(Context::new(target).with_version(v), instr, true);
+        for c in &mut g.cases[n..] {
+            c.swept = v != lowest;
+        }
+    }
+}
+
+/// The forms PTX ISA 9.4 added (issue 27; docs/ptx-9.5.md): every combination of
+/// `.kind::ti16`, `.decompress::lut::b` and `.collector::b::*` with the other qualifiers and
+/// operands of `tcgen05.mma` (`full`: all of them; else the qualifiers alone), and
+/// `tcgen05.alloc/dealloc .exclusive` and the `tcgen05.commit` qualifiers, each on `target` at
+/// every PTX ISA version.
+fn ptx94_forms(g: &mut Gen, target: Target, full: bool) {
+    let kinds = Kind::ALL.into_iter().map(Some).chain([None]);
+    let coll_a = [
+        None,
+        Some(Collector::A(CollectorOp::Fill)),
+        Some(Collector::A(CollectorOp::Lastuse)),
+        Some(Collector::B(1, CollectorOp::Fill)),
+    ];
+    let vecs = [
+        None,
+        Some(ScaleVec::Default),
+        Some(ScaleVec::Block32),
+        Some(ScaleVec::Block16),
+        Some(ScaleVec::X2),
+    ];
+    let bools: &[bool] = if full { &[false, true] } else { &[false] };
+    for kind in kinds {
+        for cta in [CtaGroup::One, CtaGroup::Two] {
+            for ws in [false, true] {
+                for sp in [false, true] {
+                    for vec in vecs {
+                        for &ca in &coll_a {
+                            for cb in std::iter::once(None).chain(CollectorOp::ALL.map(Some)) {
+                                for lut in [false, true] {
+                                    if kind.is_some() && !lut && cb.is_none() {
+                                        continue; // a form of PTX ISA 8.6-8.8
+                                    }
+                                    for &a_tmem in bools {
+                                        for &ashift in bools {
+                                            for &dol in bools {
+                                                for &zm in bools {
+                                                    let mut m =
+                                                        base_mma(cta, kind.unwrap_or(Kind::F16))
+                                                            .with_ws(ws)
+                                                            .with_ti16(kind.is_none());
+                                                    if sp {
+                                                        m = m.with_sparse("r250");
+                                                    }
+                                                    if let Some(v) = vec {
+                                                        m = m.with_block_scale(v, "r251", "r252");
+                                                    }
+                                                    if lut {
+                                                        m = m.with_decompress_lut("r253");
+                                                    }
+                                                    if a_tmem {
+                                                        m.a = ASource::Tmem("r2");
+                                                    }
+                                                    m.collector = ca;
+                                                    m.collector_b = cb;
+                                                    m.ashift = ashift;
+                                                    if dol {
+                                                        m.disable_output_lane = Some(vector(
+                                                            if matches!(cta, CtaGroup::One) {
+                                                                4
+                                                            } else {
+                                                                8
+                                                            },
+                                                        ));
+                                                    }
+                                                    if zm {
+                                                        m = m.with_zero_column_mask(Value::Reg(
+                                                            "rd5",
+                                                        ));
+                                                    }
+                                                    add_every_version(
+                                                        g,
+                                                        target,
+                                                        Instruction::Mma(m),
+                                                    );
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for cta in [CtaGroup::One, CtaGroup::Two] {
+        for n in [Value::Imm(32), Value::Imm(544), Value::Reg("r5")] {
+            let a = Alloc {
+                cta_group: cta,
+                dst: "slot",
+                n_cols: n,
+                exclusive: true,
+            };
+            add_every_version(g, target, Instruction::Alloc(a));
+            let d = Dealloc {
+                cta_group: cta,
+                taddr: "r1",
+                n_cols: n,
+                exclusive: true,
+            };
+            add_every_version(g, target, Instruction::Dealloc(d));
+        }
+        for sync_restrict_a in [false, true] {
+            // ptxas 13.5 wants a 16-bit ctaMask register with `.multicast::cluster{::16b}` and
+            // a 32-bit one with `::32b`; the builders do not know register widths.
+            for (spelling, masks) in [
+                (
+                    CommitMulticast::Cluster,
+                    [None, Some(Value::Reg("rs1")), Some(Value::Imm(0xffff))],
+                ),
+                (
+                    CommitMulticast::Cluster16b,
+                    [None, Some(Value::Reg("rs1")), Some(Value::Imm(3))],
+                ),
+                (
+                    CommitMulticast::Cluster32b,
+                    [None, Some(Value::Reg("r5")), Some(Value::Imm(0xffff))],
+                ),
+            ] {
+                for multicast in masks {
+                    if multicast.is_none() && !matches!(spelling, CommitMulticast::Cluster) {
+                        continue;
+                    }
+                    let old = multicast.is_none() || matches!(spelling, CommitMulticast::Cluster);
+                    if old && !sync_restrict_a {
+                        continue; // a form of PTX ISA 8.6
+                    }
+                    let c = Commit {
+                        cta_group: cta,
+                        mbar: "mbar",
+                        multicast,
+                        multicast_spelling: spelling,
+                        sync_restrict_a,
+                    };
+                    add_every_version(g, target, Instruction::Commit(c));
+                }
+            }
+        }
+    }
+}
+
 /// The minimal kernel of `tcgen05 ptx kernel` for the first and the last shape of every row of
 /// Table 39 on every target (default types of the kind).
 fn minimal_kernels(g: &mut Gen) {
@@ -956,6 +1142,7 @@ fn generate_with(
         load_store(&mut g, target);
         copies(&mut g, target);
         hand_variants(&mut g, target);
+        ptx94_forms(&mut g, target, true);
     }
     for target in [
         Target::Sm100f,
@@ -964,6 +1151,7 @@ fn generate_with(
         Target::Sm110f,
     ] {
         family_target_forms(&mut g, target);
+        ptx94_forms(&mut g, target, false);
     }
     minimal_kernels(&mut g);
     (g.cases, g.scope, g.round_trip)

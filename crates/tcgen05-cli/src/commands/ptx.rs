@@ -381,22 +381,22 @@ pub fn run(ctx: Ctx, c: &PtxCommand) -> Result<Report, fmt::Error> {
             ctx,
             &a.common,
             &cli,
-            Some(Instruction::Alloc(Alloc {
-                cta_group: a.cta_group,
-                dst: &a.dst,
-                // Parsed as 32 bits.
-                n_cols: a.n_cols.value(|v| v as u32),
-            })),
+            // nCols parsed as 32 bits.
+            Some(Instruction::Alloc(Alloc::new(
+                a.cta_group,
+                &a.dst,
+                a.n_cols.value(|v| v as u32),
+            ))),
         ),
         PtxCommand::Dealloc(a) => finish(
             ctx,
             &a.common,
             &cli,
-            Some(Instruction::Dealloc(Dealloc {
-                cta_group: a.cta_group,
-                taddr: &a.taddr,
-                n_cols: a.n_cols.value(|v| v as u32),
-            })),
+            Some(Instruction::Dealloc(Dealloc::new(
+                a.cta_group,
+                &a.taddr,
+                a.n_cols.value(|v| v as u32),
+            ))),
         ),
         PtxCommand::RelinquishAllocPermit(a) => finish(
             ctx,
@@ -408,12 +408,12 @@ pub fn run(ctx: Ctx, c: &PtxCommand) -> Result<Report, fmt::Error> {
             ctx,
             &a.common,
             &cli,
-            Some(Instruction::Commit(Commit {
-                cta_group: a.cta_group,
-                mbar: &a.mbar,
-                // Parsed as 16 bits.
-                multicast: a.multicast.as_ref().map(|m| m.value(|v| v as u16)),
-            })),
+            // ctaMask parsed as 16 bits.
+            Some(Instruction::Commit(Commit::new(
+                a.cta_group,
+                &a.mbar,
+                a.multicast.as_ref().map(|m| m.value(|v| v as u16)),
+            ))),
         ),
         PtxCommand::Fence(a) => finish(
             ctx,

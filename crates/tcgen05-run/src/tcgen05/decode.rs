@@ -4,12 +4,14 @@
 //! positions by name. A form the run does not execute is refused by name and line.
 
 use tcgen05::emulator::SourceFormat;
+use tcgen05::mma::CtaGroup;
 use tcgen05::ptx::{
     parse, ASource, CpSourceFormat, Form, FormError, FormRule, Instruction as Ptx, ScaleVec, Wait,
 };
 use tcgen05::ptx_reader::Instruction;
 
 use super::op::{MmaA, MmaForm, Tcgen05};
+
 use crate::decode::{Resolved, View};
 use crate::error::{invalid, unsupported, RunError};
 use crate::op::{Addr, OpKind, Src};
@@ -20,18 +22,18 @@ pub(crate) fn decode(ins: &Instruction<'_>, v: &View<'_>) -> Result<OpKind, RunE
     let ops = Operands::of(&form, v)?;
     let t = match form.instruction() {
         Ptx::Alloc(a) => Tcgen05::Alloc {
-            group: a.cta_group,
+            group: exclusive(&ops, a.exclusive, a.cta_group)?,
             dst: ops.address("dst")?,
             ncols: ops.src("nCols")?,
         },
         Ptx::Dealloc(d) => Tcgen05::Dealloc {
-            group: d.cta_group,
+            group: exclusive(&ops, d.exclusive, d.cta_group)?,
             taddr: ops.src("taddr")?,
             ncols: ops.src("nCols")?,
         },
         Ptx::RelinquishAllocPermit(g) => Tcgen05::Relinquish { group: g },
         Ptx::Commit(c) => Tcgen05::Commit {
-            group: c.cta_group,
+            group: restrict(&ops, c.sync_restrict_a, c.cta_group)?,
             mbar: ops.address("mbar")?,
             multicast: ops.optional("ctaMask").map(|r| ops.src_of(r)).transpose()?,
         },
@@ -195,8 +197,35 @@ impl<'r> Operands<'r> {
     }
 }
 
+/// A PTX ISA 9.4 qualifier the run does not execute, refused by name and line: the text that
+/// defines it (PTX ISA 9.4 §9.7.18) was not available (docs/ptx-9.5.md, rules.md F3).
+fn not_modelled(ops: &Operands<'_>, present: bool, what: &'static str) -> Result<(), RunError> {
+    if present {
+        return Err(unsupported(
+            ops.view.line,
+            what,
+            "not modelled: the PTX ISA text defining it (PTX ISA 9.4 §9.7.18.10) was not available",
+        ));
+    }
+    Ok(())
+}
+
+/// `.cta_group::N` of an alloc or dealloc; `.exclusive` (PTX ISA 9.4) is refused by name.
+fn exclusive(ops: &Operands<'_>, exclusive: bool, g: CtaGroup) -> Result<CtaGroup, RunError> {
+    not_modelled(ops, exclusive, "exclusive").map(|()| g)
+}
+
+/// `.cta_group::N` of a commit; `.sync_restrict::shared::read::mma::a` (PTX ISA 9.4) is refused
+/// by name.
+fn restrict(ops: &Operands<'_>, restrict: bool, g: CtaGroup) -> Result<CtaGroup, RunError> {
+    not_modelled(ops, restrict, "sync_restrict::shared::read::mma::a").map(|()| g)
+}
+
 /// `tcgen05.mma` (PTX ISA 9.7.16.10.9): the parsed form's qualifiers, the run's operands.
 fn mma(ops: &Operands<'_>, m: &tcgen05::ptx::Mma<'_>) -> Result<MmaForm, RunError> {
+    not_modelled(ops, m.ti16, "kind::ti16")?;
+    not_modelled(ops, m.decompress_lut.is_some(), "decompress::lut::b")?;
+    not_modelled(ops, m.collector_b.is_some(), "collector::b")?;
     let a = ops.get("a-desc")?;
     let last = match (m.scale_input_d, m.zero_column_mask) {
         (Some(_), _) => Some(ops.src("scale-input-d")?),

@@ -13,8 +13,9 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::instruction_descriptor::InstructionDescriptor;
 use crate::mma::{CtaGroup, ElementType, Major};
 use crate::ptx::{
-    self, ASource, Alloc, Commit, Context, Cp, Dealloc, Fence, Mma, OperandName, PtxError, PtxRule,
-    RedType, Reduction, ScaleVec, Shift, TmemLoad, TmemStore, Wait, MAX_PTX_VERSION,
+    self, ASource, Alloc, Commit, CommitMulticast, Context, Cp, Dealloc, Fence, Mma, OperandName,
+    PtxError, PtxRule, RedType, Reduction, ScaleVec, Shift, TmemLoad, TmemStore, Wait,
+    MAX_PTX_VERSION,
 };
 use crate::ptx_reader::{Function, Instruction, Module, Operand};
 use crate::shapes::swizzle_allowed;
@@ -839,6 +840,7 @@ fn check_alloc<'a>(
             cta_group: group,
             dst: first.name,
             n_cols,
+            exclusive: false,
         };
         ctx.map(|c| a.validate(&c))
     } else {
@@ -846,6 +848,7 @@ fn check_alloc<'a>(
             cta_group: group,
             taddr: first.name,
             n_cols,
+            exclusive: false,
         };
         ctx.map(|c| a.validate(&c))
     };
@@ -1068,6 +1071,8 @@ fn check_commit<'a>(
         cta_group: group,
         mbar,
         multicast: mask,
+        multicast_spelling: CommitMulticast::Cluster,
+        sync_restrict_a: false,
     };
     site.finish(r, &q, ctx.map(|cx| c.validate(&cx)), &at_line);
     Some(group)

@@ -50,6 +50,8 @@ pub enum OperandName {
     Mbar,
     /// `ctaMask` of `tcgen05.commit`.
     CtaMask,
+    /// `[lut-tmem]` of `tcgen05.mma.decompress::lut::b` (PTX ISA 9.4).
+    LutTmem,
 }
 
 impl OperandName {
@@ -76,6 +78,7 @@ impl OperandName {
             OperandName::NCols => "n_cols",
             OperandName::Mbar => "mbar",
             OperandName::CtaMask => "cta_mask",
+            OperandName::LutTmem => "lut_tmem",
         }
     }
 }
@@ -205,6 +208,20 @@ pub enum PtxRule {
     /// every version from their lowest to 9.5 (`conformance/ptxas`). The value is the version
     /// given.
     VersionTooHigh,
+    /// `.kind::ti16`, `.decompress::lut::b`, `.collector::b::*` and the `tcgen05.commit`
+    /// qualifiers `.sync_restrict::shared::read::mma::a` and `.multicast::cluster::32b` exist on
+    /// `sm_107a` and `sm_107f` only (PTX ISA 9.4 Table 72; ptxas 13.5 agrees). The name is the
+    /// qualifier.
+    Sm107NotOnTarget,
+    /// `.decompress::lut::b` goes with `.kind::f8f6f4` and `.kind::mxf8f6f4` only (ptxas 13.5,
+    /// docs/ptx-9.5.md; PTX ISA 9.4 §9.7.18.10.8 not read). The name is the kind.
+    DecompressKind,
+    /// `.decompress::lut::b` is not combined with `.sp`, `.ws` or `.ashift` (ptxas 13.5,
+    /// docs/ptx-9.5.md). The name is the other qualifier.
+    DecompressForm,
+    /// `.collector::b::*` is not a `.ws` qualifier: `.ws` uses `.collector::b0..b3` (ptxas 13.5,
+    /// docs/ptx-9.5.md). The name is the operation.
+    CollectorBWithWs,
 }
 
 impl PtxRule {
@@ -267,6 +284,10 @@ impl PtxRule {
             PtxRule::CtaGroupMixed => 41,
             PtxRule::VersionTooLow => 42,
             PtxRule::VersionTooHigh => 43,
+            PtxRule::Sm107NotOnTarget => 44,
+            PtxRule::DecompressKind => 45,
+            PtxRule::DecompressForm => 46,
+            PtxRule::CollectorBWithWs => 47,
         }
     }
 
@@ -309,7 +330,7 @@ impl PtxRule {
 }
 
 /// How many rules [`PtxRule`] has.
-const PTX_RULE_COUNT: usize = 44;
+const PTX_RULE_COUNT: usize = 48;
 
 /// One rule of the PTX syntax: the rule, the field it concerns, whether ptxas checks it too, and
 /// its [`Rule`] row.
@@ -361,6 +382,9 @@ const S_MMA: Source = Source::PtxSection("9.7.16.10.9.1");
 const S_WS: Source = Source::PtxSection("9.7.16.10.9.3");
 const S_SCALE: Source = Source::PtxSection("9.7.16.10.7.1");
 const S_TARGETS: Source = Source::PtxSection("9.7.16");
+/// The PTX ISA 9.4 forms of `tcgen05.mma` (9.7.16.10.9 in the 9.1 numbering the sources use;
+/// PTX ISA 9.4 §9.7.18.10.10).
+const S_MMA94: Source = Source::PtxSection("9.7.16.10.9");
 
 /// Every rule of the PTX syntax of the tcgen05 instructions, one row each, in the order of
 /// [`PtxRule::index`] (the test `ptx_rule_rows_follow_the_enum` checks it). The field of
@@ -453,6 +477,14 @@ pub(crate) const PTX_RULES: [PtxRow; PTX_RULE_COUNT] = {
             "The PTX ISA version is at least the one the target and every feature used need."),
         both(R::VersionTooHigh, "ptx.version_too_high", "version", S_TARGETS,
             "The PTX ISA version is at most 9.5, the newest ptxas 13.5 reads."),
+        both(R::Sm107NotOnTarget, "ptx.sm107_not_on_target", "target", S_TARGETS,
+            ".kind::ti16, .decompress::lut::b, .collector::b::*, .sync_restrict::shared::read::mma::a and .multicast::cluster::32b exist on sm_107a and sm_107f only (PTX ISA 9.4)."),
+        both(R::DecompressKind, "ptx.decompress_kind", "kind", S_MMA94,
+            ".decompress::lut::b goes with .kind::f8f6f4 and .kind::mxf8f6f4 only."),
+        both(R::DecompressForm, "ptx.decompress_form", "decompress", S_MMA94,
+            ".decompress::lut::b is not combined with .sp, .ws or .ashift."),
+        both(R::CollectorBWithWs, "ptx.collector_b_with_ws", "collector", S_MMA94,
+            "tcgen05.mma.ws uses .collector::b0..b3, not .collector::b::*."),
     ]
 };
 
@@ -591,6 +623,25 @@ fn version_too_low(f: &mut fmt::Formatter<'_>, value: u64, name: &str) -> fmt::R
             f.write_str(" introduced")
         }
         _ => Ok(()),
+    }
+}
+
+/// The messages of the rules of the PTX ISA 9.4 forms; `name` as [`PtxRule`] says.
+fn ptx94_message(f: &mut fmt::Formatter<'_>, rule: PtxRule, name: &str) -> fmt::Result {
+    match rule {
+        PtxRule::Sm107NotOnTarget => write!(
+            f,
+            "{name} was introduced by PTX ISA 9.4 for sm_107a and sm_107f and exists on no other target"
+        ),
+        PtxRule::DecompressKind => write!(
+            f,
+            ".decompress::lut::b goes with .kind::f8f6f4 and .kind::mxf8f6f4 only, not .kind::{name}"
+        ),
+        PtxRule::DecompressForm => write!(f, ".decompress::lut::b is not combined with {name}"),
+        _ => write!(
+            f,
+            ".collector::b::{name} is not a qualifier of tcgen05.mma.ws (use .collector::b0..b3)"
+        ),
     }
 }
 
@@ -735,6 +786,10 @@ impl fmt::Display for PtxError {
                 "tcgen05.shift is not available on {name} (only the 'a' targets)"
             ),
             PtxRule::CtaGroupMixed => mixed_cta_groups(f, value),
+            PtxRule::Sm107NotOnTarget
+            | PtxRule::DecompressKind
+            | PtxRule::DecompressForm
+            | PtxRule::CollectorBWithWs => ptx94_message(f, rule, name),
             PtxRule::VersionTooLow => version_too_low(f, value, name),
             PtxRule::VersionTooHigh => {
                 f.write_str("PTX ISA version ")?;

@@ -271,7 +271,7 @@ pub struct Grammar {
 /// Most qualifier slots of a form.
 pub const MAX_SLOTS: usize = 12;
 /// Most operand positions of a form.
-pub const MAX_OPERANDS: usize = 11;
+pub const MAX_OPERANDS: usize = 12;
 
 /// An operand as a form holds it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

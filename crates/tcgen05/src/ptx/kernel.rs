@@ -5,7 +5,7 @@ use super::error::{PtxDiagnostics, PtxError, RenderError};
 use super::ld_st::TmemLoad;
 use super::mma::Mma;
 use super::sync::{Commit, Fence, Wait};
-use super::{cta, validate_kernel, ASource, Context, Instruction, Value};
+use super::{cta, validate_kernel, ASource, CommitMulticast, Context, Instruction, Value};
 use crate::mma::ScaleVec;
 use crate::mma::{Kind, ScaleType};
 use crate::shapes::{validate_mma, MmaConfig, MmaError};
@@ -123,6 +123,7 @@ pub fn write_minimal_kernel<W: fmt::Write>(cfg: &MmaConfig, w: &mut W) -> Result
             cta_group: g,
             dst: "tmem_slot",
             n_cols: Value::Imm(cols),
+            exclusive: false,
         }),
         Instruction::RelinquishAllocPermit(g),
         Instruction::Fence(Fence::AfterThreadSync),
@@ -131,6 +132,8 @@ pub fn write_minimal_kernel<W: fmt::Write>(cfg: &MmaConfig, w: &mut W) -> Result
             cta_group: g,
             mbar: "mbar",
             multicast: None,
+            multicast_spelling: CommitMulticast::Cluster,
+            sync_restrict_a: false,
         }),
         Instruction::Fence(Fence::AfterThreadSync),
         Instruction::Load(TmemLoad::new(LdStShape::S32x32b, Num::X8, &D, "taddr")),
@@ -140,6 +143,7 @@ pub fn write_minimal_kernel<W: fmt::Write>(cfg: &MmaConfig, w: &mut W) -> Result
             cta_group: g,
             taddr: "taddr",
             n_cols: Value::Imm(cols),
+            exclusive: false,
         }),
     ];
     let ctx = Context::for_instructions(cfg.target, &body);

@@ -1,7 +1,7 @@
 //! `tcgen05.mma` in all its forms (PTX ISA 9.7.16.10.9).
 
 use super::error::{OperandName, PtxDiagnostics, PtxError, PtxRule, RenderError};
-use super::syntax::{mma_slot, MMA};
+use super::syntax::{mma_slot, KIND_TI16, MMA};
 use super::{
     check_name, check_names, scale_input_d_on, ASource, BlockScale, Collector, CollectorOp,
     Context, Instruction, Value,
@@ -10,6 +10,7 @@ use crate::instruction_descriptor::{IdescError, InstructionDescriptor};
 use crate::mma::ScaleVec;
 use crate::mma::{CtaGroup, Kind, ScaleType};
 use crate::shapes::{validate_mma, MmaConfig, MmaError};
+use crate::targets::Target;
 use crate::zero_column_mask::ZeroColumnMask;
 use core::fmt;
 
@@ -53,6 +54,18 @@ pub struct Mma<'a> {
     /// `zero-column-mask-desc` (`.ws` only): a 64-bit register or an immediate that is then
     /// checked.
     pub zero_column_mask: Option<Value<'a, u64>>,
+    /// `.kind::ti16` (PTX ISA 9.4, `sm_107a` / `sm_107f`), written in place of [`Mma::kind`],
+    /// which is then not read. Only its syntax is modelled: the text that defines its
+    /// arithmetic and instruction descriptor (PTX ISA 9.4 §9.7.18.10) was not available, so an
+    /// immediate instruction descriptor is not checked.
+    pub ti16: bool,
+    /// `.decompress::lut::b` with the register holding its lookup table's Tensor Memory address
+    /// (`[lut-tmem]`, after `b-desc`; PTX ISA 9.4, `sm_107a` / `sm_107f`, `.kind::f8f6f4` and
+    /// `.kind::mxf8f6f4` only).
+    pub decompress_lut: Option<&'a str>,
+    /// `.collector::b::op`, B's collector buffer without `.ws` (PTX ISA 9.4, `sm_107a` /
+    /// `sm_107f`); it can stand beside a `.collector::a::*` [`Mma::collector`].
+    pub collector_b: Option<CollectorOp>,
 }
 
 impl<'a> Mma<'a> {
@@ -83,6 +96,40 @@ impl<'a> Mma<'a> {
             enable_input_d,
             scale_input_d: None,
             zero_column_mask: None,
+            ti16: false,
+            decompress_lut: None,
+            collector_b: None,
+        }
+    }
+
+    /// With `.kind::ti16` in place of the kind (PTX ISA 9.4).
+    #[must_use]
+    pub const fn with_ti16(mut self, ti16: bool) -> Self {
+        self.ti16 = ti16;
+        self
+    }
+
+    /// With `.decompress::lut::b` and the register holding its table's address (PTX ISA 9.4).
+    #[must_use]
+    pub const fn with_decompress_lut(mut self, lut: &'a str) -> Self {
+        self.decompress_lut = Some(lut);
+        self
+    }
+
+    /// With `.collector::b::op` (PTX ISA 9.4, not with `.ws`).
+    #[must_use]
+    pub const fn with_collector_b(mut self, op: CollectorOp) -> Self {
+        self.collector_b = Some(op);
+        self
+    }
+
+    /// The kind's name as written: `"ti16"` for `.kind::ti16`, else [`Kind::name`].
+    #[must_use]
+    pub const fn kind_name(&self) -> &'static str {
+        if self.ti16 {
+            "ti16"
+        } else {
+            self.kind.name()
         }
     }
 
@@ -162,43 +209,66 @@ impl<'a> Mma<'a> {
     #[must_use]
     pub const fn validate(&self, ctx: &Context) -> PtxDiagnostics {
         let mut d = ctx.validate();
-        let target = ctx.target;
-        let kind = self.kind;
-        let block_scaled = kind.is_block_scaled();
-        // Operand names.
-        check_name(self.d, OperandName::DTmem, 0, &mut d);
-        let a_tmem = match self.a {
-            ASource::Smem(r) => {
-                check_name(r, OperandName::ADesc, 0, &mut d);
-                false
-            }
-            ASource::Tmem(r) => {
-                check_name(r, OperandName::ATmem, 0, &mut d);
-                true
-            }
-        };
-        check_name(self.b, OperandName::BDesc, 0, &mut d);
+        self.check_operand_names(&mut d);
+        self.check_kind_on_target(ctx, &mut d);
+        self.check_block_scale(ctx.target, &mut d);
+        self.check_ws(&mut d);
+        self.check_collectors(&mut d);
+        self.check_ptx94(ctx.target, &mut d);
+        self.check_ashift_and_lanes(&mut d);
+        self.check_scale_input_d(ctx.target, &mut d);
+        // `.kind::ti16`'s instruction descriptor is defined by text not read (PTX ISA 9.4
+        // §9.7.18.4.2): an immediate one is not checked.
+        if !self.ti16 {
+            self.validate_immediates(ctx, &mut d);
+        }
+        d
+    }
+
+    /// True for a block-scaled kind (never `.kind::ti16`).
+    const fn block_scaled(&self) -> bool {
+        !self.ti16 && self.kind.is_block_scaled()
+    }
+
+    const fn check_operand_names(&self, d: &mut PtxDiagnostics) {
+        check_name(self.d, OperandName::DTmem, 0, d);
+        match self.a {
+            ASource::Smem(r) => check_name(r, OperandName::ADesc, 0, d),
+            ASource::Tmem(r) => check_name(r, OperandName::ATmem, 0, d),
+        }
+        check_name(self.b, OperandName::BDesc, 0, d);
         if let Some(m) = self.sparse_metadata {
-            check_name(m, OperandName::SparseMetadata, 0, &mut d);
+            check_name(m, OperandName::SparseMetadata, 0, d);
+        }
+        if let Some(m) = self.decompress_lut {
+            check_name(m, OperandName::LutTmem, 0, d);
         }
         if let Value::Reg(r) = self.idesc {
-            check_name(r, OperandName::Idesc, 0, &mut d);
+            check_name(r, OperandName::Idesc, 0, d);
         }
         if let Value::Reg(r) = self.enable_input_d {
-            check_name(r, OperandName::EnableInputD, 0, &mut d);
+            check_name(r, OperandName::EnableInputD, 0, d);
         }
         if let Some(Value::Reg(r)) = self.zero_column_mask {
-            check_name(r, OperandName::ZeroColumnMask, 0, &mut d);
+            check_name(r, OperandName::ZeroColumnMask, 0, d);
         }
         if let Some(regs) = self.disable_output_lane {
-            check_names(regs, OperandName::DisableOutputLane, &mut d);
+            check_names(regs, OperandName::DisableOutputLane, d);
         }
-        // Kind and target.
-        if matches!(kind, Kind::I8) && !target.supports_kind_i8() {
+        if let Some(bs) = self.block_scale {
+            check_name(bs.scale_a, OperandName::ScaleA, 0, d);
+            check_name(bs.scale_b, OperandName::ScaleB, 0, d);
+        }
+    }
+
+    const fn check_kind_on_target(&self, ctx: &Context, d: &mut PtxDiagnostics) {
+        let target = ctx.target;
+        if !self.ti16 && matches!(self.kind, Kind::I8) && !target.supports_kind_i8() {
             d.push(PtxError::named(PtxRule::KindNotOnTarget, target.name()));
         }
-        if self.sparse_metadata.is_some()
-            && matches!(kind, Kind::Mxf4 | Kind::Mxf4nvf4)
+        if !self.ti16
+            && self.sparse_metadata.is_some()
+            && matches!(self.kind, Kind::Mxf4 | Kind::Mxf4nvf4)
             && !target.supports_sparse_mxf4()
         {
             d.push(PtxError::named(PtxRule::SparseNotOnTarget, target.name()));
@@ -206,56 +276,67 @@ impl<'a> Mma<'a> {
         // The target's own minimum is reported by `ctx.validate()`; a form is named only
         // where it needs more than that.
         if self.min_ptx_version() > target.min_ptx_version() {
-            ctx.check_version(self.min_ptx_version(), self.version_feature(), &mut d);
+            ctx.check_version(self.min_ptx_version(), self.version_feature(), d);
         }
-        // Block scaling.
-        match self.block_scale {
-            None => {
-                if block_scaled {
-                    d.push(PtxError::named(PtxRule::BlockScaleMissing, kind.name()));
-                }
-            }
-            Some(bs) => {
-                check_name(bs.scale_a, OperandName::ScaleA, 0, &mut d);
-                check_name(bs.scale_b, OperandName::ScaleB, 0, &mut d);
-                if !block_scaled {
-                    d.push(PtxError::named(PtxRule::BlockScaleNotForKind, kind.name()));
-                } else if matches!(bs.vec, ScaleVec::Default) && matches!(kind, Kind::Mxf4nvf4) {
-                    d.push(PtxError::rule(PtxRule::ScaleVecRequired, 0));
-                } else if !bs.vec.allowed_for(kind) {
-                    d.push(PtxError::named(PtxRule::ScaleVecNotForKind, bs.vec.name()));
-                }
-                if matches!(bs.vec, ScaleVec::X1 | ScaleVec::X2 | ScaleVec::X4)
-                    && !target.is_arch_specific()
-                {
-                    d.push(PtxError::named(PtxRule::ScaleVecNotOnTarget, target.name()));
-                }
-            }
-        }
-        // .ws
-        if self.ws {
-            if matches!(self.cta_group, CtaGroup::Two) {
-                d.push(PtxError::rule(PtxRule::WsCtaGroup, 2));
-            }
+    }
+
+    const fn check_block_scale(&self, target: Target, d: &mut PtxDiagnostics) {
+        let block_scaled = self.block_scaled();
+        let Some(bs) = self.block_scale else {
             if block_scaled {
-                d.push(PtxError::named(PtxRule::WsBlockScaled, kind.name()));
-            }
-            if self.ashift {
-                d.push(PtxError::rule(PtxRule::WsAshift, 1));
-            }
-            if let Some(regs) = self.disable_output_lane {
-                d.push(PtxError::rule(
-                    PtxRule::WsDisableOutputLane,
-                    regs.len() as u64,
+                d.push(PtxError::named(
+                    PtxRule::BlockScaleMissing,
+                    self.kind.name(),
                 ));
             }
-            if let Some(s) = self.scale_input_d {
-                d.push(PtxError::rule(PtxRule::WsScaleInputD, s as u64));
-            }
-        } else if self.zero_column_mask.is_some() {
-            d.push(PtxError::rule(PtxRule::ZeroColumnMaskWithoutWs, 0));
+            return;
+        };
+        let kind = self.kind;
+        if !block_scaled {
+            d.push(PtxError::named(
+                PtxRule::BlockScaleNotForKind,
+                self.kind_name(),
+            ));
+        } else if matches!(bs.vec, ScaleVec::Default) && matches!(kind, Kind::Mxf4nvf4) {
+            d.push(PtxError::rule(PtxRule::ScaleVecRequired, 0));
+        } else if !bs.vec.allowed_for(kind) {
+            d.push(PtxError::named(PtxRule::ScaleVecNotForKind, bs.vec.name()));
         }
-        // Collectors.
+        if matches!(bs.vec, ScaleVec::X1 | ScaleVec::X2 | ScaleVec::X4)
+            && !target.is_arch_specific()
+        {
+            d.push(PtxError::named(PtxRule::ScaleVecNotOnTarget, target.name()));
+        }
+    }
+
+    const fn check_ws(&self, d: &mut PtxDiagnostics) {
+        if !self.ws {
+            if self.zero_column_mask.is_some() {
+                d.push(PtxError::rule(PtxRule::ZeroColumnMaskWithoutWs, 0));
+            }
+            return;
+        }
+        if matches!(self.cta_group, CtaGroup::Two) {
+            d.push(PtxError::rule(PtxRule::WsCtaGroup, 2));
+        }
+        if self.block_scaled() {
+            d.push(PtxError::named(PtxRule::WsBlockScaled, self.kind.name()));
+        }
+        if self.ashift {
+            d.push(PtxError::rule(PtxRule::WsAshift, 1));
+        }
+        if let Some(regs) = self.disable_output_lane {
+            d.push(PtxError::rule(
+                PtxRule::WsDisableOutputLane,
+                regs.len() as u64,
+            ));
+        }
+        if let Some(s) = self.scale_input_d {
+            d.push(PtxError::rule(PtxRule::WsScaleInputD, s as u64));
+        }
+    }
+
+    const fn check_collectors(&self, d: &mut PtxDiagnostics) {
         match self.collector {
             Some(Collector::A(op)) => {
                 if self.ws {
@@ -275,61 +356,112 @@ impl<'a> Mma<'a> {
             }
             None => {}
         }
-        // .ashift
+    }
+
+    /// The rules of the PTX ISA 9.4 qualifiers: `.kind::ti16`, `.decompress::lut::b` and
+    /// `.collector::b::*` exist on `sm_107a` / `sm_107f` only (PTX ISA 9.4 Table 72);
+    /// `.decompress::lut::b` goes with `.kind::f8f6f4` / `.kind::mxf8f6f4` and neither `.sp`,
+    /// `.ws` nor `.ashift`; `.collector::b::*` not with `.ws` (ptxas 13.5, docs/ptx-9.5.md).
+    const fn check_ptx94(&self, target: Target, d: &mut PtxDiagnostics) {
+        let on = target.supports_sm107_forms();
+        if self.ti16 && !on {
+            d.push(PtxError::named(PtxRule::Sm107NotOnTarget, ".kind::ti16"));
+        }
+        if self.decompress_lut.is_some() {
+            if !on {
+                d.push(PtxError::named(
+                    PtxRule::Sm107NotOnTarget,
+                    ".decompress::lut::b",
+                ));
+            }
+            if self.ti16 || !matches!(self.kind, Kind::F8f6f4 | Kind::Mxf8f6f4) {
+                d.push(PtxError::named(PtxRule::DecompressKind, self.kind_name()));
+            }
+            if self.sparse_metadata.is_some() {
+                d.push(PtxError::named(PtxRule::DecompressForm, ".sp"));
+            }
+            if self.ws {
+                d.push(PtxError::named(PtxRule::DecompressForm, ".ws"));
+            }
+            if self.ashift {
+                d.push(PtxError::named(PtxRule::DecompressForm, ".ashift"));
+            }
+        }
+        if let Some(op) = self.collector_b {
+            if !on {
+                d.push(PtxError::named(
+                    PtxRule::Sm107NotOnTarget,
+                    collector_b_spelling(op),
+                ));
+            }
+            if self.ws {
+                d.push(PtxError::named(PtxRule::CollectorBWithWs, op.name()));
+            }
+        }
+    }
+
+    const fn check_ashift_and_lanes(&self, d: &mut PtxDiagnostics) {
+        let block_scaled = self.block_scaled();
         if self.ashift && !self.ws {
-            if !a_tmem {
+            if matches!(self.a, ASource::Smem(_)) {
                 d.push(PtxError::rule(PtxRule::AshiftNeedsATmem, 1));
             }
             if block_scaled {
-                d.push(PtxError::named(PtxRule::AshiftBlockScaled, kind.name()));
-            }
-        }
-        // disable-output-lane
-        if let Some(regs) = self.disable_output_lane {
-            if block_scaled {
                 d.push(PtxError::named(
-                    PtxRule::DisableOutputLaneBlockScaled,
-                    kind.name(),
+                    PtxRule::AshiftBlockScaled,
+                    self.kind.name(),
                 ));
             }
-            let want = match self.cta_group {
-                CtaGroup::One => 4,
-                CtaGroup::Two => 8,
+        }
+        let Some(regs) = self.disable_output_lane else {
+            return;
+        };
+        if block_scaled {
+            d.push(PtxError::named(
+                PtxRule::DisableOutputLaneBlockScaled,
+                self.kind.name(),
+            ));
+        }
+        let want = match self.cta_group {
+            CtaGroup::One => 4,
+            CtaGroup::Two => 8,
+        };
+        if regs.len() != want {
+            d.push(PtxError::rule(
+                PtxRule::DisableOutputLaneLength,
+                regs.len() as u64,
+            ));
+        }
+    }
+
+    const fn check_scale_input_d(&self, target: Target, d: &mut PtxDiagnostics) {
+        let Some(s) = self.scale_input_d else {
+            return;
+        };
+        let kind = self.kind;
+        if s > 15 {
+            d.push(PtxError::rule(PtxRule::ScaleInputDRange, s as u64));
+        }
+        if self.ti16 {
+            d.push(PtxError::named(PtxRule::ScaleInputDKind, "ti16"));
+        } else if matches!(kind, Kind::I8) {
+            // ptxas 13.5 lets scale-input-d with .kind::i8 through except in the form that
+            // also has .sp and disable-output-lane (measured by conformance/ptxas).
+            let rule = if self.sparse_metadata.is_some() && self.disable_output_lane.is_some() {
+                PtxRule::ScaleInputDKind
+            } else {
+                PtxRule::ScaleInputDI8
             };
-            if regs.len() != want {
-                d.push(PtxError::rule(
-                    PtxRule::DisableOutputLaneLength,
-                    regs.len() as u64,
-                ));
-            }
+            d.push(PtxError::named(rule, kind.name()));
+        } else if !matches!(kind, Kind::F16 | Kind::Tf32) {
+            d.push(PtxError::named(PtxRule::ScaleInputDKind, kind.name()));
         }
-        // scale-input-d
-        if let Some(s) = self.scale_input_d {
-            if s > 15 {
-                d.push(PtxError::rule(PtxRule::ScaleInputDRange, s as u64));
-            }
-            if matches!(kind, Kind::I8) {
-                // ptxas 13.5 lets scale-input-d with .kind::i8 through except in the form that
-                // also has .sp and disable-output-lane (measured by conformance/ptxas).
-                let rule = if self.sparse_metadata.is_some() && self.disable_output_lane.is_some() {
-                    PtxRule::ScaleInputDKind
-                } else {
-                    PtxRule::ScaleInputDI8
-                };
-                d.push(PtxError::named(rule, kind.name()));
-            } else if !matches!(kind, Kind::F16 | Kind::Tf32) {
-                d.push(PtxError::named(PtxRule::ScaleInputDKind, kind.name()));
-            }
-            if !scale_input_d_on(target) {
-                d.push(PtxError::named(
-                    PtxRule::ScaleInputDNotOnTarget,
-                    target.name(),
-                ));
-            }
+        if !scale_input_d_on(target) {
+            d.push(PtxError::named(
+                PtxRule::ScaleInputDNotOnTarget,
+                target.name(),
+            ));
         }
-        // Descriptor values given as immediates.
-        self.validate_immediates(ctx, &mut d);
-        d
     }
 
     /// The qualifier that needs [`Mma::min_ptx_version`], as messages name it.
@@ -338,8 +470,11 @@ impl<'a> Mma<'a> {
         let (_, slot, v) = MMA.min_version(&s);
         match slot {
             mma_slot::SCALE_VEC => ScaleVec::ALL[v as usize + 1].name(),
-            // `.kind::mxf4nvf4` is the one kind introduced after 8.6.
+            mma_slot::KIND if v == KIND_TI16 => ".kind::ti16",
+            // `.kind::mxf4nvf4` is the other kind introduced after 8.6.
             mma_slot::KIND => ".kind::mxf4nvf4",
+            mma_slot::DECOMPRESS => ".decompress::lut::b",
+            mma_slot::COLLECTOR_B => collector_b_spelling(CollectorOp::ALL[v as usize & 3]),
             _ => "tcgen05.mma",
         }
     }
@@ -453,6 +588,16 @@ impl<'a> Mma<'a> {
     #[allow(clippy::result_large_err)]
     pub fn render<W: fmt::Write>(&self, ctx: &Context, w: &mut W) -> Result<(), RenderError> {
         Instruction::Mma(*self).render(ctx, w)
+    }
+}
+
+/// `.collector::b::op` as written.
+const fn collector_b_spelling(op: CollectorOp) -> &'static str {
+    match op {
+        CollectorOp::Fill => ".collector::b::fill",
+        CollectorOp::Use => ".collector::b::use",
+        CollectorOp::Lastuse => ".collector::b::lastuse",
+        CollectorOp::Discard => ".collector::b::discard",
     }
 }
 

@@ -5,12 +5,14 @@
 use super::form_error::{FormError, FormRule};
 use super::grammar::{Arg, Grammar, Spelled};
 use super::syntax::{
-    collector_of_value, cp_slot, ld_slot, mma_slot, st_slot, ALLOC, COMMIT, COMMIT_MULTICAST, CP,
-    DEALLOC, FENCE, LD, MMA, RELINQUISH, SHIFT, ST, WAIT,
+    collector_of_value, cp_slot, ld_slot, mma_op, mma_slot, st_slot, ALLOC, ALLOC_EXCLUSIVE,
+    COMMIT, COMMIT_MULTICAST, COMMIT_SYNC_RESTRICT, CP, DEALLOC, FENCE, KIND_TI16, LD, MMA,
+    RELINQUISH, SHIFT, ST, WAIT,
 };
 use super::{
-    ASource, Alloc, BlockScale, Collector, Commit, Cp, CpSourceFormat, Dealloc, Fence, Instruction,
-    Mma, RedOp, RedType, Reduction, Shift, TmemLoad, TmemStore, Value, Wait,
+    ASource, Alloc, BlockScale, Collector, CollectorOp, Commit, CommitMulticast, Cp,
+    CpSourceFormat, Dealloc, Fence, Instruction, Mma, RedOp, RedType, Reduction, Shift, TmemLoad,
+    TmemStore, Value, Wait,
 };
 use crate::mma::{CtaGroup, Kind, ScaleVec};
 use crate::tensor_memory::{CpMulticast, CpShape, LdStShape, Num};
@@ -62,7 +64,14 @@ impl<'a> Mma<'a> {
             .flag(mma_slot::WS, self.ws)
             .flag(mma_slot::SP, self.sparse_metadata.is_some())
             .q(mma_slot::CTA, cta(self.cta_group))
-            .q(mma_slot::KIND, index_in!(Kind::ALL, self.kind))
+            .q(
+                mma_slot::KIND,
+                if self.ti16 {
+                    KIND_TI16
+                } else {
+                    index_in!(Kind::ALL, self.kind)
+                },
+            )
             .flag(mma_slot::ASHIFT, self.ashift)
             .op(0, Arg::Addr(self.d, 0))
             .op(
@@ -73,16 +82,21 @@ impl<'a> Mma<'a> {
                 },
             )
             .op(2, Arg::Reg(self.b))
-            .op(4, reg_or_imm32(self.idesc))
+            .op(mma_op::IDESC, reg_or_imm32(self.idesc))
             .op(
-                8,
+                mma_op::ENABLE,
                 match self.enable_input_d {
                     Value::Reg(r) => Arg::Reg(r),
                     Value::Imm(b) => Arg::Imm(b as u64),
                 },
             );
         if let Some(m) = self.sparse_metadata {
-            s = s.op(3, Arg::Addr(m, 0));
+            s = s.op(mma_op::SP_META, Arg::Addr(m, 0));
+        }
+        if let Some(m) = self.decompress_lut {
+            s = s
+                .flag(mma_slot::DECOMPRESS, true)
+                .op(mma_op::LUT, Arg::Addr(m, 0));
         }
         if let Some(bs) = self.block_scale {
             s = s.flag(mma_slot::BLOCK_SCALE, true);
@@ -90,20 +104,23 @@ impl<'a> Mma<'a> {
                 s = s.q(mma_slot::SCALE_VEC, index_in!(ScaleVec::ALL, bs.vec) - 1);
             }
             s = s
-                .op(5, Arg::Addr(bs.scale_a, 0))
-                .op(6, Arg::Addr(bs.scale_b, 0));
+                .op(mma_op::SCALE_A, Arg::Addr(bs.scale_a, 0))
+                .op(mma_op::SCALE_B, Arg::Addr(bs.scale_b, 0));
         }
         if let Some(c) = self.collector {
             s = s.q(mma_slot::COLLECTOR, collector_value(c));
         }
+        if let Some(op) = self.collector_b {
+            s = s.q(mma_slot::COLLECTOR_B, op as u16);
+        }
         if let Some(v) = self.disable_output_lane {
-            s = s.op(7, Arg::Vector(v));
+            s = s.op(mma_op::DISABLE, Arg::Vector(v));
         }
         if let Some(v) = self.scale_input_d {
-            s = s.op(9, Arg::Imm(v as u64));
+            s = s.op(mma_op::SCALE_INPUT_D, Arg::Imm(v as u64));
         }
         if let Some(z) = self.zero_column_mask {
-            s = s.op(10, reg_or_imm(z));
+            s = s.op(mma_op::ZMASK, reg_or_imm(z));
         }
         s
     }
@@ -187,19 +204,21 @@ impl<'a> Instruction<'a> {
                 .op(0, Arg::Addr(sh.taddr, 0)),
             Instruction::Alloc(a) => Spelled::empty(&ALLOC)
                 .q(0, 0)
-                .q(1, cta(a.cta_group))
-                .q(2, 0)
+                .flag(ALLOC_EXCLUSIVE, a.exclusive)
+                .q(2, cta(a.cta_group))
                 .q(3, 0)
                 .q(4, 0)
                 .q(5, 0)
+                .q(6, 0)
                 .op(0, Arg::Addr(a.dst, 0))
                 .op(1, reg_or_imm32(a.n_cols)),
             Instruction::Dealloc(a) => Spelled::empty(&DEALLOC)
                 .q(0, 0)
-                .q(1, cta(a.cta_group))
-                .q(2, 0)
+                .flag(ALLOC_EXCLUSIVE, a.exclusive)
+                .q(2, cta(a.cta_group))
                 .q(3, 0)
                 .q(4, 0)
+                .q(5, 0)
                 .op(0, Arg::Reg(a.taddr))
                 .op(1, reg_or_imm32(a.n_cols)),
             Instruction::RelinquishAllocPermit(g) => Spelled::empty(&RELINQUISH)
@@ -212,13 +231,15 @@ impl<'a> Instruction<'a> {
                     .q(0, 0)
                     .q(1, cta(c.cta_group))
                     .q(2, 0)
-                    .q(3, 0)
-                    .q(5, 0)
+                    .flag(COMMIT_SYNC_RESTRICT, c.sync_restrict_a)
+                    .q(4, 0)
+                    .q(6, 0)
                     .op(0, Arg::Addr(c.mbar, 0));
+                let mc = c.multicast_spelling as u16;
                 match c.multicast {
                     None => s,
-                    Some(Value::Reg(r)) => s.flag(COMMIT_MULTICAST, true).op(1, Arg::Reg(r)),
-                    Some(Value::Imm(m)) => s.flag(COMMIT_MULTICAST, true).op(1, Arg::Imm(m as u64)),
+                    Some(Value::Reg(r)) => s.q(COMMIT_MULTICAST, mc).op(1, Arg::Reg(r)),
+                    Some(Value::Imm(m)) => s.q(COMMIT_MULTICAST, mc).op(1, Arg::Imm(m as u64)),
                 }
             }
             Instruction::Fence(f) => Spelled::empty(&FENCE).q(0, f as u16),
@@ -346,7 +367,7 @@ impl<'a> Fields<'_, 'a> {
             Arg::Addr(r, _) => ASource::Tmem(r),
             _ => return Err(self.shape_error(1)),
         };
-        let enable_input_d = match self.value::<u64>(8)? {
+        let enable_input_d = match self.value::<u64>(mma_op::ENABLE)? {
             Value::Reg(r) => Value::Reg(r),
             Value::Imm(v) => Value::Imm(v != 0),
         };
@@ -356,29 +377,38 @@ impl<'a> Fields<'_, 'a> {
                     Some(v) => ScaleVec::ALL[usize::from(v) + 1],
                     None => ScaleVec::Default,
                 },
-                scale_a: self.name(5)?,
-                scale_b: self.name(6)?,
+                scale_a: self.name(mma_op::SCALE_A)?,
+                scale_b: self.name(mma_op::SCALE_B)?,
             })
         } else {
             None
         };
         let collector = self.s.quals[mma_slot::COLLECTOR].map(collector_of_value);
+        let kind = self.req(mma_slot::KIND)?;
+        let ti16 = kind == usize::from(KIND_TI16);
         Ok(Mma {
             cta_group: self.cta(mma_slot::CTA)?,
-            kind: Kind::ALL[self.req(mma_slot::KIND)?],
+            // `.kind::ti16` is held by `ti16`; `kind` then keeps its default and is not read.
+            kind: if ti16 { Kind::F16 } else { Kind::ALL[kind] },
             ws: self.flag(mma_slot::WS),
-            sparse_metadata: self.opt_name(3)?,
+            sparse_metadata: self.opt_name(mma_op::SP_META)?,
             d: self.name(0)?,
             a,
             b: self.name(2)?,
-            idesc: self.value(4)?,
+            idesc: self.value(mma_op::IDESC)?,
             block_scale,
             collector,
             ashift: self.flag(mma_slot::ASHIFT),
-            disable_output_lane: self.s.operands[7].map(|_| self.vector(7)).transpose()?,
+            disable_output_lane: self.s.operands[mma_op::DISABLE]
+                .map(|_| self.vector(mma_op::DISABLE))
+                .transpose()?,
             enable_input_d,
-            scale_input_d: self.opt_imm(9)?,
-            zero_column_mask: self.opt_value(10)?,
+            scale_input_d: self.opt_imm(mma_op::SCALE_INPUT_D)?,
+            zero_column_mask: self.opt_value(mma_op::ZMASK)?,
+            ti16,
+            decompress_lut: self.opt_name(mma_op::LUT)?,
+            collector_b: self.s.quals[mma_slot::COLLECTOR_B]
+                .map(|v| CollectorOp::ALL[usize::from(v) & 3]),
         })
     }
 
@@ -463,15 +493,17 @@ impl<'a> Fields<'_, 'a> {
             })
         } else if core::ptr::eq(g, &ALLOC) {
             Instruction::Alloc(Alloc {
-                cta_group: self.cta(1)?,
+                cta_group: self.cta(2)?,
                 dst: self.name(0)?,
                 n_cols: self.value(1)?,
+                exclusive: self.flag(ALLOC_EXCLUSIVE),
             })
         } else if core::ptr::eq(g, &DEALLOC) {
             Instruction::Dealloc(Dealloc {
-                cta_group: self.cta(1)?,
+                cta_group: self.cta(2)?,
                 taddr: self.name(0)?,
                 n_cols: self.value(1)?,
+                exclusive: self.flag(ALLOC_EXCLUSIVE),
             })
         } else if core::ptr::eq(g, &RELINQUISH) {
             Instruction::RelinquishAllocPermit(self.cta(1)?)
@@ -484,6 +516,12 @@ impl<'a> Fields<'_, 'a> {
                 } else {
                     None
                 },
+                multicast_spelling: match self.s.quals[COMMIT_MULTICAST] {
+                    Some(1) => CommitMulticast::Cluster16b,
+                    Some(2) => CommitMulticast::Cluster32b,
+                    _ => CommitMulticast::Cluster,
+                },
+                sync_restrict_a: self.flag(COMMIT_SYNC_RESTRICT),
             })
         } else if core::ptr::eq(g, &FENCE) {
             Instruction::Fence(if self.req(0)? == 0 {

@@ -14,15 +14,21 @@ use crate::tensor_memory::{CpMulticast, CpShape, LdStShape, Num};
 // Spellings, from the core's names
 // ---------------------------------------------------------------------------------------------
 
-const KINDS: [&str; 7] = {
-    let mut a = [""; 7];
+/// The kinds of [`Kind::ALL`], then `ti16` (PTX ISA 9.4 Table 72, `sm_107f`), which the typed
+/// form holds as [`crate::ptx::Mma::ti16`]: value 7 of the slot.
+const KINDS: [&str; 8] = {
+    let mut a = [""; 8];
     let mut i = 0;
-    while i < a.len() {
+    while i < Kind::ALL.len() {
         a[i] = Kind::ALL[i].name();
         i += 1;
     }
+    a[7] = "ti16";
     a
 };
+
+/// The value of `.kind::ti16` in [`MMA`]'s kind slot.
+pub(crate) const KIND_TI16: u16 = 7;
 
 /// `ScaleVec::ALL` without `Default` (which has no spelling).
 const SCALE_VECS: [&str; 5] = {
@@ -87,6 +93,7 @@ const COLLECTOR_OPS: [&str; 4] = {
 };
 
 const COLLECTOR_A: [&str; 4] = ["a::fill", "a::use", "a::lastuse", "a::discard"];
+const COLLECTOR_B: [&str; 4] = ["b::fill", "b::use", "b::lastuse", "b::discard"];
 const CTA_GROUPS: [&str; 2] = ["1", "2"];
 const RED_TYPES: [&str; 4] = ["b32", "f32", "u32", "s32"];
 
@@ -107,6 +114,21 @@ const PTX88_LD_RED: Since = Since {
     target: Target::Sm110a,
 };
 
+/// PTX ISA 9.4 on the `sm_107` targets (`.kind::ti16`, `.decompress::lut::b`,
+/// `.collector::b::*`, the `tcgen05.commit` qualifiers `.sync_restrict::shared::read::mma::a`
+/// and `.multicast::cluster::32b`; PTX ISA 9.4 Table 72: `sm_107f`, so `sm_107a` too).
+pub(crate) const PTX94_SM107: Since = Since {
+    ptx: 94,
+    target: Target::Sm107f,
+};
+/// PTX ISA 9.4 on every tcgen05 target (`tcgen05.alloc/dealloc .exclusive`,
+/// `.multicast::cluster::16b`): Table 72 lists them for `sm_107f`, ptxas 13.5 assembles them
+/// for every tcgen05 target from `.version 9.4` (docs/ptx-9.5.md, rules.md F2).
+pub(crate) const PTX94_ALL: Since = Since {
+    ptx: 94,
+    target: Target::Sm100a,
+};
+
 const fn cta_group_slot() -> Slot {
     Slot::one_of("cta_group", ".cta_group::", &CTA_GROUPS)
 }
@@ -122,13 +144,30 @@ pub(crate) mod mma_slot {
     pub(crate) const CTA: usize = 3;
     pub(crate) const KIND: usize = 4;
     pub(crate) const BLOCK_SCALE: usize = 5;
-    pub(crate) const SCALE_VEC: usize = 6;
-    pub(crate) const ASHIFT: usize = 7;
-    pub(crate) const COLLECTOR: usize = 8;
+    pub(crate) const DECOMPRESS: usize = 6;
+    pub(crate) const SCALE_VEC: usize = 7;
+    pub(crate) const ASHIFT: usize = 8;
+    pub(crate) const COLLECTOR: usize = 9;
+    pub(crate) const COLLECTOR_B: usize = 10;
 }
 
-/// `tcgen05.mma{.ws}{.sp}.cta_group.kind{.block_scale{.scale_vec}}{.ashift}{.collector}`
-/// (PTX ISA 9.7.16.10.9).
+/// Operand indices of [`MMA`].
+pub(crate) mod mma_op {
+    pub(crate) const SP_META: usize = 3;
+    pub(crate) const LUT: usize = 4;
+    pub(crate) const IDESC: usize = 5;
+    pub(crate) const SCALE_A: usize = 6;
+    pub(crate) const SCALE_B: usize = 7;
+    pub(crate) const DISABLE: usize = 8;
+    pub(crate) const ENABLE: usize = 9;
+    pub(crate) const SCALE_INPUT_D: usize = 10;
+    pub(crate) const ZMASK: usize = 11;
+}
+
+/// `tcgen05.mma{.ws}{.sp}.cta_group.kind{.block_scale}{.decompress::lut::b}{.scale_vec}{.ashift}
+/// {.collector::a}{.collector::b}` (PTX ISA 9.7.16.10.9; PTX ISA 9.4 adds `.kind::ti16`,
+/// `.decompress::lut::b` with its `[lut-tmem]` operand and the non-`.ws` `.collector::b::*`,
+/// in the order rules.md F1 gives).
 pub static MMA: Grammar = Grammar {
     name: "tcgen05.mma",
     section: "9.7.16.10.9",
@@ -138,10 +177,14 @@ pub static MMA: Grammar = Grammar {
         Slot::flag("sp", &[".sp"]),
         cta_group_slot(),
         Slot {
-            later: &[(6, PTX87)],
+            later: &[(6, PTX87), (KIND_TI16, PTX94_SM107)],
             ..Slot::one_of("kind", ".kind::", &KINDS)
         },
         Slot::flag("block_scale", &[".block_scale"]),
+        Slot {
+            since: PTX94_SM107,
+            ..Slot::flag("decompress", &[".decompress::lut::b"])
+        },
         Slot {
             required: false,
             needs: Some(mma_slot::BLOCK_SCALE),
@@ -159,12 +202,18 @@ pub static MMA: Grammar = Grammar {
             numbered: Some(&COLLECTOR_OPS),
             ..Slot::one_of("collector", ".collector::", &COLLECTOR_A)
         },
+        Slot {
+            required: false,
+            since: PTX94_SM107,
+            ..Slot::one_of("collector_b", ".collector::", &COLLECTOR_B)
+        },
     ],
     operands: &[
         OperandSlot::new("d-tmem", Shape::Addr),
         OperandSlot::new("a-desc", Shape::RegOrAddr),
         OperandSlot::new("b-desc", Shape::Reg),
         OperandSlot::new("sp-meta-tmem", Shape::Addr).when(When::With(mma_slot::SP)),
+        OperandSlot::new("lut-tmem", Shape::Addr).when(When::With(mma_slot::DECOMPRESS)),
         OperandSlot::new("idesc", Shape::RegOrImm).imm(ImmStyle::Hex8, u32::MAX as u64),
         OperandSlot::new("scale-A-tmem", Shape::Addr).when(When::With(mma_slot::BLOCK_SCALE)),
         OperandSlot::new("scale-B-tmem", Shape::Addr).when(When::With(mma_slot::BLOCK_SCALE)),
@@ -316,12 +365,25 @@ pub static SHIFT: Grammar = Grammar {
     operands: &[OperandSlot::new("taddr", Shape::Addr)],
 };
 
-/// `tcgen05.alloc.cta_group.sync.aligned.shared::cta.b32` (PTX ISA 9.7.16.7.1).
+/// `.exclusive` of `tcgen05.alloc` / `tcgen05.dealloc` (PTX ISA 9.4; rules.md F2).
+const fn exclusive_slot() -> Slot {
+    Slot {
+        since: PTX94_ALL,
+        ..Slot::flag("exclusive", &[".exclusive"])
+    }
+}
+
+/// Slot index of `.exclusive` in [`ALLOC`] and [`DEALLOC`].
+pub(crate) const ALLOC_EXCLUSIVE: usize = 1;
+
+/// `tcgen05.alloc{.exclusive}.cta_group.sync.aligned.shared::cta.b32` (PTX ISA 9.7.16.7.1;
+/// `.exclusive` from PTX ISA 9.4).
 pub static ALLOC: Grammar = Grammar {
     name: "tcgen05.alloc",
     section: "9.7.16.7.1",
     slots: &[
         Slot::fixed("instruction", &[".alloc"]),
+        exclusive_slot(),
         cta_group_slot(),
         Slot::fixed("sync", &[".sync"]),
         Slot::fixed("aligned", &[".aligned"]),
@@ -334,12 +396,14 @@ pub static ALLOC: Grammar = Grammar {
     ],
 };
 
-/// `tcgen05.dealloc.cta_group.sync.aligned.b32` (PTX ISA 9.7.16.7.1).
+/// `tcgen05.dealloc{.exclusive}.cta_group.sync.aligned.b32` (PTX ISA 9.7.16.7.1;
+/// `.exclusive` from PTX ISA 9.4).
 pub static DEALLOC: Grammar = Grammar {
     name: "tcgen05.dealloc",
     section: "9.7.16.7.1",
     slots: &[
         Slot::fixed("instruction", &[".dealloc"]),
+        exclusive_slot(),
         cta_group_slot(),
         Slot::fixed("sync", &[".sync"]),
         Slot::fixed("aligned", &[".aligned"]),
@@ -364,11 +428,15 @@ pub static RELINQUISH: Grammar = Grammar {
     operands: &[],
 };
 
-/// Slot index of `.multicast::cluster` in [`COMMIT`].
-pub(crate) const COMMIT_MULTICAST: usize = 4;
+/// Slot index of `.sync_restrict::shared::read::mma::a` in [`COMMIT`].
+pub(crate) const COMMIT_SYNC_RESTRICT: usize = 3;
+/// Slot index of `.multicast::cluster{::16b,::32b}` in [`COMMIT`].
+pub(crate) const COMMIT_MULTICAST: usize = 5;
 
-/// `tcgen05.commit.cta_group.mbarrier::arrive::one.shared::cluster{.multicast::cluster}.b64`
-/// (PTX ISA 9.7.16, `tcgen05.commit`, anchor `#tcgen05-instructions-tcgen05-commit`).
+/// `tcgen05.commit.cta_group.mbarrier::arrive::one{.sync_restrict::shared::read::mma::a}
+/// .shared::cluster{.multicast::cluster{::16b,::32b}}.b64` (PTX ISA 9.7.16, `tcgen05.commit`,
+/// anchor `#tcgen05-instructions-tcgen05-commit`; the PTX ISA 9.4 qualifiers in the order of
+/// rules.md F1).
 pub static COMMIT: Grammar = Grammar {
     name: "tcgen05.commit",
     section: "9.7.16 (tcgen05.commit)",
@@ -376,8 +444,24 @@ pub static COMMIT: Grammar = Grammar {
         Slot::fixed("instruction", &[".commit"]),
         cta_group_slot(),
         Slot::fixed("completion", &[".mbarrier::arrive::one"]),
+        Slot {
+            since: PTX94_SM107,
+            ..Slot::flag("sync_restrict", &[".sync_restrict::shared::read::mma::a"])
+        },
         Slot::fixed("state_space", &[".shared::cluster"]),
-        Slot::flag("multicast", &[".multicast::cluster"]),
+        Slot {
+            required: false,
+            later: &[(1, PTX94_ALL), (2, PTX94_SM107)],
+            ..Slot::one_of(
+                "multicast",
+                "",
+                &[
+                    ".multicast::cluster",
+                    ".multicast::cluster::16b",
+                    ".multicast::cluster::32b",
+                ],
+            )
+        },
         Slot::fixed("type", &[".b64"]),
     ],
     operands: &[

@@ -46,6 +46,7 @@ fn oracle_minimal_kernel_instructions() {
         cta_group: CtaGroup::One,
         dst: "smem_slot",
         n_cols: Value::Imm(32),
+        exclusive: false,
     };
     assert_eq!(
         text(Instruction::Alloc(alloc), &A100),
@@ -55,6 +56,8 @@ fn oracle_minimal_kernel_instructions() {
         cta_group: CtaGroup::One,
         mbar: "mbar",
         multicast: None,
+        multicast_spelling: CommitMulticast::Cluster,
+        sync_restrict_a: false,
     };
     assert_eq!(
         text(Instruction::Commit(c), &A100),
@@ -74,6 +77,7 @@ fn oracle_minimal_kernel_instructions() {
         cta_group: CtaGroup::One,
         taddr: "taddr",
         n_cols: Value::Imm(32),
+        exclusive: false,
     };
     assert_eq!(
         text(Instruction::Dealloc(dealloc), &A100),
@@ -286,6 +290,7 @@ fn other_instructions() {
         cta_group: CtaGroup::One,
         dst: "slot",
         n_cols: Value::Imm(96),
+        exclusive: false,
     };
     let d = Instruction::Alloc(a96).validate(&A100);
     assert_eq!(d.len(), 1);
@@ -294,6 +299,8 @@ fn other_instructions() {
         cta_group: CtaGroup::Two,
         mbar: "bar",
         multicast: Some(Value::Imm(3)),
+        multicast_spelling: CommitMulticast::Cluster,
+        sync_restrict_a: false,
     };
     assert_eq!(
         text(Instruction::Commit(c), &A100),
@@ -396,7 +403,7 @@ fn ptx_rule_rows_say_what_the_rules_said() {
     // ptxas measurements of conformance/ptxas) give them.
     use PtxRule as R;
     let sec = Source::PtxSection;
-    let expected: [(PtxRule, &str, Source, bool); 44] = [
+    let expected: [(PtxRule, &str, Source, bool); 48] = [
         (
             R::RegisterName(OperandName::Taddr),
             "taddr",
@@ -521,6 +528,10 @@ fn ptx_rule_rows_say_what_the_rules_said() {
         (R::CtaGroupMixed, "cta_group", sec("9.7.16.10.9.1"), true),
         (R::VersionTooLow, "version", sec("9.7.16"), true),
         (R::VersionTooHigh, "version", sec("9.7.16"), true),
+        (R::Sm107NotOnTarget, "target", sec("9.7.16"), true),
+        (R::DecompressKind, "kind", sec("9.7.16.10.9"), true),
+        (R::DecompressForm, "decompress", sec("9.7.16.10.9"), true),
+        (R::CollectorBWithWs, "collector", sec("9.7.16.10.9"), true),
     ];
     for (rule, field, source, ptxas) in expected {
         let e = PtxError::rule(rule, 1);
