@@ -168,13 +168,13 @@ fn ptx94_forms_are_refused_by_name_and_line() {
         ),
         (
             "tcgen05.mma.cta_group::1.kind::f16.collector::b::fill [%r1], %rd1, %rd2, %r2, %p1;",
-            "collector::b::fill",
-            false,
+            "collector::b",
+            true,
         ),
         (
             "tcgen05.alloc.exclusive.cta_group::1.sync.aligned.shared::cta.b32 [%r1], 32;",
             "exclusive",
-            false,
+            true,
         ),
     ];
     for (text, what, no_text) in cases {
