@@ -55,6 +55,22 @@ def dot_scaled_kernel(a_ptr, b_ptr, sa_ptr, sb_ptr, c_ptr, K, BM: tl.constexpr, 
     tl.store(c_ptr + rm[:, None] * BN + rn[None, :], acc)
 
 
+@triton.jit
+def dot_i8_kernel(a_ptr, b_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    # int8 x int8 -> int32 (`.kind::i8`): the accumulator is int32, so a kernel of its own.
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    rm = pid_m * BM + tl.arange(0, BM)
+    rn = pid_n * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.int32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+        b = tl.load(b_ptr + (k + rk)[:, None] * BN + rn[None, :])
+        acc = tl.dot(a, b, acc)
+    tl.store(c_ptr + rm[:, None] * BN + rn[None, :], acc)
+
+
 # name: (element type, pointer type, kind, a/b type name, precision)
 DENSE = {
     "f16": ("fp16", "f16", "f16", "ieee"),
@@ -135,7 +151,13 @@ def main():
             write(out, stem, ptx, {"compiler": f"triton {triton.__version__}", "op": "tl.dot_scaled",
                                    "kind": kind, "m": bm, "n": bn, "a_type": abtype,
                                    "b_type": abtype, "d_type": "f32", "warps": warps})
-
+    bm, bn, bk, warps = 128, 128, 64, 4
+    sig = {"a_ptr": "*i8", "b_ptr": "*i8", "c_ptr": "*i32", "K": "i32", "BM": "constexpr",
+           "BN": "constexpr", "BK": "constexpr"}
+    ptx = compile_ptx(dot_i8_kernel, sig, {"BM": bm, "BN": bn, "BK": bk}, warps)
+    write(out, f"triton_dot_i8_{bm}x{bn}x{bk}_w{warps}", ptx,
+          {"compiler": f"triton {triton.__version__}", "op": "tl.dot", "kind": "i8", "m": bm,
+           "n": bn, "a_type": "s8", "b_type": "s8", "d_type": "s32", "warps": warps})
 
     for name, (sty, arch, st, expected) in NVFP4.items():
         bm, bn, bk, warps = 128, 128, 128, 4
