@@ -71,6 +71,42 @@ def dot_i8_kernel(a_ptr, b_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.constexpr, BK
     tl.store(c_ptr + rm[:, None] * BN + rn[None, :], acc)
 
 
+@triton.jit
+def dot_ws_kernel(a_desc, b_desc, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
+                  BK: tl.constexpr):
+    # A warp-specialised K loop: tensor-map loads (host TensorDescriptor arguments) in a
+    # producer partition, the MMAs in another, the epilogue in the default warps.
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in tl.range(0, K, BK, warp_specialize=True):
+        a = a_desc.load([pid_m * BM, k])
+        b = b_desc.load([k, pid_n * BN])
+        acc = tl.dot(a, b, acc)
+    rm = pid_m * BM + tl.arange(0, BM)
+    rn = pid_n * BN + tl.arange(0, BN)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)
+
+
+@triton.jit
+def dot_persistent_kernel(a_desc, b_desc, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
+                          BK: tl.constexpr, PROGRAMS: tl.constexpr):
+    # A persistent GEMM: PROGRAMS CTAs walk the output tiles (fewer CTAs than tiles).
+    tiles_n = tl.cdiv(N, BN)
+    tiles = tl.cdiv(M, BM) * tiles_n
+    for tile in tl.range(tl.program_id(0), tiles, PROGRAMS, flatten=True):
+        pid_m = tile // tiles_n
+        pid_n = tile % tiles_n
+        acc = tl.zeros((BM, BN), dtype=tl.float32)
+        for k in range(0, K, BK):
+            a = a_desc.load([pid_m * BM, k])
+            b = b_desc.load([k, pid_n * BN])
+            acc = tl.dot(a, b, acc)
+        rm = pid_m * BM + tl.arange(0, BM)
+        rn = pid_n * BN + tl.arange(0, BN)
+        tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)
+
+
 # name: (element type, pointer type, kind, a/b type name, precision)
 DENSE = {
     "f16": ("fp16", "f16", "f16", "ieee"),
@@ -158,6 +194,17 @@ def main():
     write(out, f"triton_dot_i8_{bm}x{bn}x{bk}_w{warps}", ptx,
           {"compiler": f"triton {triton.__version__}", "op": "tl.dot", "kind": "i8", "m": bm,
            "n": bn, "a_type": "s8", "b_type": "s8", "d_type": "s32", "warps": warps})
+    # Schedules (f16 in, f32 out, tensor-map loads): persistent with 3 programs. Triton's launcher encodes both maps with 128B swizzle (tensordesc_meta swizzle 3).
+    bm, bn, bk, warps = 128, 64, 64, 4
+    for sched, fn, extra in (("persistent", dot_persistent_kernel, {"PROGRAMS": 3}),):
+        sig = {"a_desc": f"tensordesc<fp16[{bm}, {bk}]>", "b_desc": f"tensordesc<fp16[{bk}, {bn}]>",
+               "c_ptr": "*fp32", "M": "i32", "N": "i32", "K": "i32", "BM": "constexpr",
+               "BN": "constexpr", "BK": "constexpr", **{p: "constexpr" for p in extra}}
+        ptx = compile_ptx(fn, sig, {"BM": bm, "BN": bn, "BK": bk, **extra}, warps)
+        write(out, f"triton_dot_f16_{sched}_{bm}x{bn}x{bk}_w{warps}", ptx,
+              {"compiler": f"triton {triton.__version__}", "op": "tl.dot", "kind": "f16",
+               "m": bm, "n": bn, "a_type": "f16", "b_type": "f16", "d_type": "f32",
+               "warps": warps, "schedule": sched, **({"programs": 3} if extra else {})})
 
     for name, (sty, arch, st, expected) in NVFP4.items():
         bm, bn, bk, warps = 128, 128, 128, 4
