@@ -269,6 +269,27 @@ pub(crate) fn decode(
             }
             OpKind::Bra { target: usize::MAX }
         }
+        "brx" => {
+            if q.iter().any(|x| !matches!(*x, "idx" | "uni")) || !q.contains(&"idx") {
+                return Err(d.unsupported(ins.opcode, "brx qualifier not modelled"));
+            }
+            d.count(2)?;
+            match d.operand(1)? {
+                Operand::Name(n) => label = Some((*n).to_string()),
+                _ => {
+                    return Err(invalid(
+                        line,
+                        ins.text,
+                        "brx.idx needs a .branchtargets label",
+                    ))
+                }
+            }
+            OpKind::BrxIdx {
+                index: d.src(0)?,
+                labels: Vec::new(),
+                targets: Vec::new(),
+            }
+        }
         "ret" | "exit" => {
             if q.iter().any(|x| *x != "uni") {
                 return Err(d.unsupported(ins.opcode, "qualifier not modelled"));
@@ -276,6 +297,7 @@ pub(crate) fn decode(
             OpKind::Exit
         }
         "barrier" if q.first() == Some(&"cluster") => cluster::barrier(&d, &q)?,
+        "bar" if q == ["warp", "sync"] => warp::bar_warp_sync(&d)?,
         "bar" | "barrier" => match crate::barrier::decode(&d.wgmma_view()?, ins.base(), &q) {
             Some(named) => named?,
             None => barrier(&d, &q)?,

@@ -352,6 +352,16 @@ fn step(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, active: u32, exec: u32) -> Res
             }
             return Ok(());
         }
+        OpKind::BrxIdx { index, targets, .. } => {
+            for l in lanes(active) {
+                w.pc[l] = if exec >> l & 1 == 1 {
+                    crate::brx::target(op.line, targets, val(cta, w, n, l, *index))?
+                } else {
+                    w.pc[l] + 1
+                };
+            }
+            return Ok(());
+        }
         OpKind::Exit => {
             for l in lanes(active) {
                 if exec >> l & 1 == 1 {
@@ -729,6 +739,7 @@ fn lane_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), Run
         | OpKind::MbarInval { .. }
         | OpKind::TmaLoad { .. } => return mbarrier_op(cta, w, op, l),
         OpKind::Bra { .. }
+        | OpKind::BrxIdx { .. }
         | OpKind::Exit
         | OpKind::BarSync { .. }
         | OpKind::Shfl { .. }

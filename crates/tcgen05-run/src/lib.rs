@@ -33,6 +33,7 @@
 
 pub mod atom;
 mod barrier;
+mod brx;
 pub mod buffer;
 pub mod bulk_copy;
 pub mod cluster;

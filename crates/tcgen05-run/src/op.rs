@@ -611,6 +611,16 @@ pub enum OpKind {
         /// Index of the target instruction.
         target: usize,
     },
+    /// `brx.idx[.uni] index, tlist` (crate `brx`): a thread branches to the `index`-th label of
+    /// the `.branchtargets` list `tlist`.
+    BrxIdx {
+        /// The index (a `.u32` register).
+        index: Src,
+        /// The list's labels, in order.
+        labels: Vec<String>,
+        /// Index of each label's target instruction (`usize::MAX` until resolved).
+        targets: Vec<usize>,
+    },
     /// `bar.sync` / `barrier.sync` (`.aligned`): CTA barrier `id` over `count` threads (all when
     /// `None`).
     BarSync {
