@@ -194,9 +194,11 @@ def main():
     write(out, f"triton_dot_i8_{bm}x{bn}x{bk}_w{warps}", ptx,
           {"compiler": f"triton {triton.__version__}", "op": "tl.dot", "kind": "i8", "m": bm,
            "n": bn, "a_type": "s8", "b_type": "s8", "d_type": "s32", "warps": warps})
-    # Schedules (f16 in, f32 out, tensor-map loads): persistent with 3 programs. Triton's launcher encodes both maps with 128B swizzle (tensordesc_meta swizzle 3).
+    # Schedules (f16 in, f32 out, tensor-map loads): warp-specialised, and persistent with 3
+    # programs. Triton's launcher encodes both maps with 128B swizzle (tensordesc_meta swizzle 3).
     bm, bn, bk, warps = 128, 64, 64, 4
-    for sched, fn, extra in (("persistent", dot_persistent_kernel, {"PROGRAMS": 3}),):
+    for sched, fn, extra in (("ws", dot_ws_kernel, {}),
+                             ("persistent", dot_persistent_kernel, {"PROGRAMS": 3})):
         sig = {"a_desc": f"tensordesc<fp16[{bm}, {bk}]>", "b_desc": f"tensordesc<fp16[{bk}, {bn}]>",
                "c_ptr": "*fp32", "M": "i32", "N": "i32", "K": "i32", "BM": "constexpr",
                "BN": "constexpr", "BK": "constexpr", **{p: "constexpr" for p in extra}}

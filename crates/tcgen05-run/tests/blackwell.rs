@@ -680,7 +680,7 @@ fn triton_corpus_equals_the_chain_of_mmas() {
     eprintln!(
         "run corpus: {ran} Triton kernels equal to the reference, {skipped} NVFP4 kernels not run"
     );
-    // 25 of 26 non-NVFP4 kernels (one is not launchable) and the two NVFP4 kernels with e4m3
+    // 26 of 27 non-NVFP4 kernels (one is not launchable) and the two NVFP4 kernels with e4m3
     // scales; a run of some kernels only (TCGEN05_KERNEL) has no floor.
-    assert!(only.is_some() || ran >= 27, "only {ran} kernels ran");
+    assert!(only.is_some() || ran >= 28, "only {ran} kernels ran");
 }
