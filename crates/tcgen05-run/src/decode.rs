@@ -452,6 +452,19 @@ fn mov(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
 }
 
 fn binary(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
+    if d.ins.operands.len() == 4 && matches!(d.ins.base(), "min" | "max") {
+        if !matches!(q, ["f32"] | ["ftz", "f32"]) {
+            return Err(d.unsupported(d.ins.opcode, "three-input min/max form not modelled"));
+        }
+        return Ok(OpKind::MinMax3 {
+            max: d.ins.base() == "max",
+            ftz: q.contains(&"ftz"),
+            d: d.dst(0)?,
+            a: d.src(1)?,
+            b: d.src(2)?,
+            c: d.src(3)?,
+        });
+    }
     d.count(3)?;
     let ty = one_type(d, q)?;
     let base = d.ins.base();

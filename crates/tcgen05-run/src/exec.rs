@@ -688,6 +688,22 @@ fn lane_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), Run
             ..
         } => (*d, fma(*ty, v(*a), v(*b), v(*c), *ftz, *sat)),
         OpKind::FloatSign { abs, ty, ftz, d, a } => (*d, float_sign(*abs, *ty, *ftz, v(*a))),
+        OpKind::MinMax3 {
+            max,
+            ftz,
+            d,
+            a,
+            b,
+            c,
+        } => {
+            let o = if *max {
+                crate::op::FloatOp::Max
+            } else {
+                crate::op::FloatOp::Min
+            };
+            let ab = float_binary(o, Ty::F32, v(*a), v(*b), *ftz, false);
+            (*d, float_binary(o, Ty::F32, ab, v(*c), *ftz, false))
+        }
         OpKind::Setp { .. } => return setp(cta, w, op, l),
         OpKind::Selp { d, a, b, c, bits } => {
             let x = if v(*c) & 1 == 1 { v(*a) } else { v(*b) };
