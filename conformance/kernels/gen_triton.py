@@ -107,6 +107,34 @@ def dot_persistent_kernel(a_desc, b_desc, c_ptr, M, N, K, BM: tl.constexpr, BN: 
         tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)
 
 
+@triton.jit
+def attention_kernel(q_ptr, k_ptr, v_ptr, o_ptr, N_CTX, BM: tl.constexpr, BN: tl.constexpr,
+                     D: tl.constexpr):
+    # Attention with two dots: S = Q K^T (f16 in, f32 out), an online softmax in base 2
+    # (tl.math.exp2: ex2.approx.ftz.f32), P converted to f16, O += P V; O / l at the end.
+    pid = tl.program_id(0)
+    rm = pid * BM + tl.arange(0, BM)
+    rd = tl.arange(0, D)
+    q = tl.load(q_ptr + rm[:, None] * D + rd[None, :])
+    m_i = tl.full((BM,), float("-inf"), tl.float32)
+    l_i = tl.zeros((BM,), tl.float32)
+    acc = tl.zeros((BM, D), tl.float32)
+    for start in range(0, N_CTX, BN):
+        rn = start + tl.arange(0, BN)
+        kt = tl.load(k_ptr + rn[None, :] * D + rd[:, None])
+        s = tl.dot(q, kt)
+        m_new = tl.maximum(m_i, tl.max(s, 1))
+        p = tl.math.exp2(s - m_new[:, None])
+        alpha = tl.math.exp2(m_i - m_new)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        acc = acc * alpha[:, None]
+        v = tl.load(v_ptr + rn[:, None] * D + rd[None, :])
+        acc = tl.dot(p.to(tl.float16), v, acc)
+        m_i = m_new
+    acc = acc / l_i[:, None]
+    tl.store(o_ptr + rm[:, None] * D + rd[None, :], acc)
+
+
 # name: (element type, pointer type, kind, a/b type name, precision)
 DENSE = {
     "f16": ("fp16", "f16", "f16", "ieee"),
@@ -207,6 +235,17 @@ def main():
               {"compiler": f"triton {triton.__version__}", "op": "tl.dot", "kind": "f16",
                "m": bm, "n": bn, "a_type": "f16", "b_type": "f16", "d_type": "f32",
                "warps": warps, "schedule": sched, **({"programs": 3} if extra else {})})
+
+    # Attention (two dots, both .kind::f16 with N = 64: S = Q K^T from shared memory, O += P V
+    # with P from Tensor Memory).
+    bm, bn, d, warps = 128, 64, 64, 4
+    sig = {"q_ptr": "*fp16", "k_ptr": "*fp16", "v_ptr": "*fp16", "o_ptr": "*fp32", "N_CTX": "i32",
+           "BM": "constexpr", "BN": "constexpr", "D": "constexpr"}
+    ptx = compile_ptx(attention_kernel, sig, {"BM": bm, "BN": bn, "D": d}, warps)
+    write(out, f"triton_dot_f16_attention_{bm}x{bn}x{d}_w{warps}", ptx,
+          {"compiler": f"triton {triton.__version__}", "op": "tl.dot", "kind": "f16", "m": bm,
+           "n": d, "a_type": "f16", "b_type": "f16", "d_type": "f32", "warps": warps,
+           "schedule": "attention"})
 
     for name, (sty, arch, st, expected) in NVFP4.items():
         bm, bn, bk, warps = 128, 128, 128, 4
