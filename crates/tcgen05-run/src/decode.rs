@@ -3,6 +3,7 @@
 //! operand form the run does not model is refused here, before execution starts.
 
 mod atom;
+mod brx;
 mod bulk_copy;
 mod cluster;
 mod half;
@@ -269,27 +270,7 @@ pub(crate) fn decode(
             }
             OpKind::Bra { target: usize::MAX }
         }
-        "brx" => {
-            if q.iter().any(|x| !matches!(*x, "idx" | "uni")) || !q.contains(&"idx") {
-                return Err(d.unsupported(ins.opcode, "brx qualifier not modelled"));
-            }
-            d.count(2)?;
-            match d.operand(1)? {
-                Operand::Name(n) => label = Some((*n).to_string()),
-                _ => {
-                    return Err(invalid(
-                        line,
-                        ins.text,
-                        "brx.idx needs a .branchtargets label",
-                    ))
-                }
-            }
-            OpKind::BrxIdx {
-                index: d.src(0)?,
-                labels: Vec::new(),
-                targets: Vec::new(),
-            }
-        }
+        "brx" => brx::decode(&d, &q, &mut label)?,
         "ret" | "exit" => {
             if q.iter().any(|x| *x != "uni") {
                 return Err(d.unsupported(ins.opcode, "qualifier not modelled"));
