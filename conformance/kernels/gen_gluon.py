@@ -11,6 +11,7 @@ to shared memory, reads them back row by row and stores them with plain global s
 run models tensor-map loads, not tensor-map stores).
 """
 import os
+import sys
 import warnings
 
 warnings.filterwarnings("ignore")
@@ -58,7 +59,39 @@ def pair_dot(a_ptr, b_ptr, c_ptr, M: gl.constexpr, N: gl.constexpr, K: gl.conste
     gl.store(c_ptr + ic[:, None] * N + jc[None, :], d)
 
 
-def pair_dot_ptx(m=256, n=128, k=64):
+@gluon.jit
+def pair_dot_direct(a_ptr, b_ptr, c_ptr, M: gl.constexpr, N: gl.constexpr, K: gl.constexpr,
+                    A_SMEM: gl.constexpr, B_SMEM: gl.constexpr, C_SMEM: gl.constexpr):
+    # `pair_dot` with the epilogue stored straight from the registers `acc.load()` fills, in the
+    # layout of the load (no trip through shared memory). A reproducer: Triton 3.9.0 emits the
+    # 128 `st.global` of the loaded registers between the `tcgen05.ld` and its
+    # `tcgen05.wait::ld` (see pair_dot_direct_ptx). C_SMEM is unused (same signature).
+    rows_a: gl.constexpr = gl.BlockedLayout([1, 8], [4, 8], [4, 1], [1, 0], cga_layout=[[1, 0]])
+    cols_b: gl.constexpr = gl.BlockedLayout([1, 8], [8, 4], [4, 1], [1, 0], cga_layout=[[0, 1]])
+    i = gl.arange(0, M, layout=gl.SliceLayout(1, rows_a))
+    ka = gl.arange(0, K, layout=gl.SliceLayout(0, rows_a))
+    a = gl.load(a_ptr + i[:, None] * K + ka[None, :])
+    kb = gl.arange(0, K, layout=gl.SliceLayout(1, cols_b))
+    j = gl.arange(0, N, layout=gl.SliceLayout(0, cols_b))
+    b = gl.load(b_ptr + kb[:, None] * N + j[None, :])
+    smem_a = gl.allocate_shared_memory(gl.float16, [M, K], A_SMEM, a)
+    smem_b = gl.allocate_shared_memory(gl.float16, [K, N], B_SMEM, b)
+    done = mbarrier.allocate_mbarrier()
+    mbarrier.init(done, count=1)
+    fence_async_shared(cluster=True)
+    gl.barrier(cluster=True)
+    acc_layout: gl.constexpr = TensorMemoryLayout(block=(M // 2, N), col_stride=1, cga_layout=[[1, 0]],
+                                                  two_ctas=True)
+    acc = allocate_tensor_memory(gl.float32, [M, N], acc_layout)
+    tcgen05_mma(smem_a, smem_b, acc, use_acc=False, mbarriers=[done])
+    mbarrier.wait(done, phase=0, deps=[smem_a, smem_b])
+    d = acc.load()
+    ic = gl.arange(0, M, layout=gl.SliceLayout(1, d.type.layout))
+    jc = gl.arange(0, N, layout=gl.SliceLayout(0, d.type.layout))
+    gl.store(c_ptr + ic[:, None] * N + jc[None, :], d)
+
+
+def pair_dot_ptx(m=256, n=128, k=64, fn=None):
     """The PTX of `pair_dot` for an M x N x K tile, 4 warps per CTA, clusters of 2 CTAs."""
     os.environ.setdefault("TRITON_DISABLE_LINE_INFO", "1")
     layouts = {
@@ -68,6 +101,35 @@ def pair_dot_ptx(m=256, n=128, k=64):
     }
     sig = {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp32", "M": "constexpr", "N": "constexpr",
            "K": "constexpr", "A_SMEM": "constexpr", "B_SMEM": "constexpr", "C_SMEM": "constexpr"}
-    src = GluonASTSource(pair_dot, sig, {"M": m, "N": n, "K": k, **layouts})
+    src = GluonASTSource(fn or pair_dot, sig, {"M": m, "N": n, "K": k, **layouts})
     kernel = triton.compile(src, target=GPUTarget("cuda", 100, 32), options={"num_warps": 4, "num_ctas": 2})
     return kernel.asm["ptx"]
+
+
+def pair_dot_direct_ptx(m=256, n=128, k=64):
+    """The PTX of `pair_dot_direct` (the wait::ld reproducer): with Triton 3.9.0 the
+    `tcgen05.ld.sync.aligned.32x32b.x128.b32` of D is followed by 128 `st.global.b32` of its
+    destination registers, and only then by `tcgen05.wait::ld.sync.aligned`.
+
+    python conformance/kernels/gen_gluon.py wait-ld OUT.ptx   writes it and prints the lines."""
+    return pair_dot_ptx(m, n, k, fn=pair_dot_direct)
+
+
+def main():
+    if sys.argv[1:2] != ["wait-ld"] or len(sys.argv) != 3:
+        sys.exit("usage: gen_gluon.py wait-ld OUT.ptx")
+    ptx = pair_dot_direct_ptx()
+    with open(sys.argv[2], "w") as f:
+        f.write(ptx)
+    lines = ptx.splitlines()
+    ld = next(i for i, t in enumerate(lines) if "tcgen05.ld." in t)
+    wait = next(i for i, t in enumerate(lines) if "tcgen05.wait::ld" in t)
+    regs = set(lines[ld].split("{", 1)[1].split("}", 1)[0].replace(" ", "").split(","))
+    early = [i for i in range(ld + 1, wait) if "st.global" in lines[i]
+             and lines[i].split("{", 1)[-1].split("}", 1)[0].strip() in regs]
+    print(f"tcgen05.ld at line {ld + 1}, tcgen05.wait::ld at line {wait + 1}: "
+          f"{len(early)} st.global of its destination registers in between")
+
+
+if __name__ == "__main__":
+    main()

@@ -55,6 +55,86 @@ def dot_scaled_kernel(a_ptr, b_ptr, sa_ptr, sb_ptr, c_ptr, K, BM: tl.constexpr, 
     tl.store(c_ptr + rm[:, None] * BN + rn[None, :], acc)
 
 
+@triton.jit
+def dot_i8_kernel(a_ptr, b_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    # int8 x int8 -> int32 (`.kind::i8`): the accumulator is int32, so a kernel of its own.
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    rm = pid_m * BM + tl.arange(0, BM)
+    rn = pid_n * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.int32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+        b = tl.load(b_ptr + (k + rk)[:, None] * BN + rn[None, :])
+        acc = tl.dot(a, b, acc)
+    tl.store(c_ptr + rm[:, None] * BN + rn[None, :], acc)
+
+
+@triton.jit
+def dot_ws_kernel(a_desc, b_desc, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
+                  BK: tl.constexpr):
+    # A warp-specialised K loop: tensor-map loads (host TensorDescriptor arguments) in a
+    # producer partition, the MMAs in another, the epilogue in the default warps.
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in tl.range(0, K, BK, warp_specialize=True):
+        a = a_desc.load([pid_m * BM, k])
+        b = b_desc.load([k, pid_n * BN])
+        acc = tl.dot(a, b, acc)
+    rm = pid_m * BM + tl.arange(0, BM)
+    rn = pid_n * BN + tl.arange(0, BN)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)
+
+
+@triton.jit
+def dot_persistent_kernel(a_desc, b_desc, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
+                          BK: tl.constexpr, PROGRAMS: tl.constexpr):
+    # A persistent GEMM: PROGRAMS CTAs walk the output tiles (fewer CTAs than tiles).
+    tiles_n = tl.cdiv(N, BN)
+    tiles = tl.cdiv(M, BM) * tiles_n
+    for tile in tl.range(tl.program_id(0), tiles, PROGRAMS, flatten=True):
+        pid_m = tile // tiles_n
+        pid_n = tile % tiles_n
+        acc = tl.zeros((BM, BN), dtype=tl.float32)
+        for k in range(0, K, BK):
+            a = a_desc.load([pid_m * BM, k])
+            b = b_desc.load([k, pid_n * BN])
+            acc = tl.dot(a, b, acc)
+        rm = pid_m * BM + tl.arange(0, BM)
+        rn = pid_n * BN + tl.arange(0, BN)
+        tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)
+
+
+@triton.jit
+def attention_kernel(q_ptr, k_ptr, v_ptr, o_ptr, N_CTX, BM: tl.constexpr, BN: tl.constexpr,
+                     D: tl.constexpr):
+    # Attention with two dots: S = Q K^T (f16 in, f32 out), an online softmax in base 2
+    # (tl.math.exp2: ex2.approx.ftz.f32), P converted to f16, O += P V; O / l at the end.
+    pid = tl.program_id(0)
+    rm = pid * BM + tl.arange(0, BM)
+    rd = tl.arange(0, D)
+    q = tl.load(q_ptr + rm[:, None] * D + rd[None, :])
+    m_i = tl.full((BM,), float("-inf"), tl.float32)
+    l_i = tl.zeros((BM,), tl.float32)
+    acc = tl.zeros((BM, D), tl.float32)
+    for start in range(0, N_CTX, BN):
+        rn = start + tl.arange(0, BN)
+        kt = tl.load(k_ptr + rn[None, :] * D + rd[:, None])
+        s = tl.dot(q, kt)
+        m_new = tl.maximum(m_i, tl.max(s, 1))
+        p = tl.math.exp2(s - m_new[:, None])
+        alpha = tl.math.exp2(m_i - m_new)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        acc = acc * alpha[:, None]
+        v = tl.load(v_ptr + rn[:, None] * D + rd[None, :])
+        acc = tl.dot(p.to(tl.float16), v, acc)
+        m_i = m_new
+    acc = acc / l_i[:, None]
+    tl.store(o_ptr + rm[:, None] * D + rd[None, :], acc)
+
+
 # name: (element type, pointer type, kind, a/b type name, precision)
 DENSE = {
     "f16": ("fp16", "f16", "f16", "ieee"),
@@ -130,7 +210,37 @@ def main():
             write(out, stem, ptx, {"compiler": COMPILER, "op": "tl.dot_scaled",
                                    "kind": kind, "m": bm, "n": bn, "a_type": abtype,
                                    "b_type": abtype, "d_type": "f32", "warps": warps})
+    bm, bn, bk, warps = 128, 128, 64, 4
+    sig = {"a_ptr": "*i8", "b_ptr": "*i8", "c_ptr": "*i32", "K": "i32", "BM": "constexpr",
+           "BN": "constexpr", "BK": "constexpr"}
+    ptx = compile_ptx(dot_i8_kernel, sig, {"BM": bm, "BN": bn, "BK": bk}, warps)
+    write(out, f"triton_dot_i8_{bm}x{bn}x{bk}_w{warps}", ptx,
+          {"compiler": f"triton {triton.__version__}", "op": "tl.dot", "kind": "i8", "m": bm,
+           "n": bn, "a_type": "s8", "b_type": "s8", "d_type": "s32", "warps": warps})
+    # Schedules (f16 in, f32 out, tensor-map loads): warp-specialised, and persistent with 3
+    # programs. Triton's launcher encodes both maps with 128B swizzle (tensordesc_meta swizzle 3).
+    bm, bn, bk, warps = 128, 64, 64, 4
+    for sched, fn, extra in (("ws", dot_ws_kernel, {}),
+                             ("persistent", dot_persistent_kernel, {"PROGRAMS": 3})):
+        sig = {"a_desc": f"tensordesc<fp16[{bm}, {bk}]>", "b_desc": f"tensordesc<fp16[{bk}, {bn}]>",
+               "c_ptr": "*fp32", "M": "i32", "N": "i32", "K": "i32", "BM": "constexpr",
+               "BN": "constexpr", "BK": "constexpr", **{p: "constexpr" for p in extra}}
+        ptx = compile_ptx(fn, sig, {"BM": bm, "BN": bn, "BK": bk, **extra}, warps)
+        write(out, f"triton_dot_f16_{sched}_{bm}x{bn}x{bk}_w{warps}", ptx,
+              {"compiler": f"triton {triton.__version__}", "op": "tl.dot", "kind": "f16",
+               "m": bm, "n": bn, "a_type": "f16", "b_type": "f16", "d_type": "f32",
+               "warps": warps, "schedule": sched, **({"programs": 3} if extra else {})})
 
+    # Attention (two dots, both .kind::f16 with N = 64: S = Q K^T from shared memory, O += P V
+    # with P from Tensor Memory).
+    bm, bn, d, warps = 128, 64, 64, 4
+    sig = {"q_ptr": "*fp16", "k_ptr": "*fp16", "v_ptr": "*fp16", "o_ptr": "*fp32", "N_CTX": "i32",
+           "BM": "constexpr", "BN": "constexpr", "D": "constexpr"}
+    ptx = compile_ptx(attention_kernel, sig, {"BM": bm, "BN": bn, "D": d}, warps)
+    write(out, f"triton_dot_f16_attention_{bm}x{bn}x{d}_w{warps}", ptx,
+          {"compiler": f"triton {triton.__version__}", "op": "tl.dot", "kind": "f16", "m": bm,
+           "n": d, "a_type": "f16", "b_type": "f16", "d_type": "f32", "warps": warps,
+           "schedule": "attention"})
 
     for name, (sty, arch, st, expected) in NVFP4.items():
         bm, bn, bk, warps = 128, 128, 128, 4

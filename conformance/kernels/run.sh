@@ -5,7 +5,7 @@
 #   conformance/kernels/run.sh --check   the same, and fail when the kernel parameters the
 #                                        generator records differ from the committed ones
 #
-# The PTX (about 2.9 MB for the 27 Triton, 9 CUTLASS and 5 CuTe DSL kernels; sm_100a, and sm_103a
+# The PTX (about 3.1 MB for the 31 Triton, 9 CUTLASS and 5 CuTe DSL kernels; sm_100a, and sm_103a
 # for one Triton NVFP4 kernel and CUTLASS's two K = 96 kernels) is regenerated, not committed;
 # the kernel parameters (triton/*.json, cutlass/*.json: kind, M, N, types) are committed and
 # compared. The Triton kernels are also run end to end by the interpreter (tests/blackwell.rs of

@@ -3,6 +3,7 @@
 //! operand form the run does not model is refused here, before execution starts.
 
 mod atom;
+mod brx;
 mod bulk_copy;
 mod cluster;
 mod half;
@@ -269,6 +270,7 @@ pub(crate) fn decode(
             }
             OpKind::Bra { target: usize::MAX }
         }
+        "brx" => brx::decode(&d, &q, &mut label)?,
         "ret" | "exit" => {
             if q.iter().any(|x| *x != "uni") {
                 return Err(d.unsupported(ins.opcode, "qualifier not modelled"));
@@ -276,6 +278,7 @@ pub(crate) fn decode(
             OpKind::Exit
         }
         "barrier" if q.first() == Some(&"cluster") => cluster::barrier(&d, &q)?,
+        "bar" if q == ["warp", "sync"] => warp::bar_warp_sync(&d)?,
         "bar" | "barrier" => match crate::barrier::decode(&d.wgmma_view()?, ins.base(), &q) {
             Some(named) => named?,
             None => barrier(&d, &q)?,
@@ -430,6 +433,19 @@ fn mov(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
 }
 
 fn binary(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
+    if d.ins.operands.len() == 4 && matches!(d.ins.base(), "min" | "max") {
+        if !matches!(q, ["f32"] | ["ftz", "f32"]) {
+            return Err(d.unsupported(d.ins.opcode, "three-input min/max form not modelled"));
+        }
+        return Ok(OpKind::MinMax3 {
+            max: d.ins.base() == "max",
+            ftz: q.contains(&"ftz"),
+            d: d.dst(0)?,
+            a: d.src(1)?,
+            b: d.src(2)?,
+            c: d.src(3)?,
+        });
+    }
     d.count(3)?;
     let ty = one_type(d, q)?;
     let base = d.ins.base();

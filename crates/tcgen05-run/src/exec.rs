@@ -336,6 +336,49 @@ fn lanes(mask: u32) -> impl Iterator<Item = usize> {
     (0..WARP).filter(move |l| mask >> l & 1 == 1)
 }
 
+/// `brx.idx` for the threads of `active` (`exec`: those whose guard is true): each moves to
+/// the label its index picks (crate `brx`), the others to the next instruction.
+fn brx_step(
+    cta: &Cta<'_>,
+    w: &mut Warp,
+    line: u32,
+    (active, exec): (u32, u32),
+    index: Src,
+    targets: &[usize],
+) -> Result<(), RunError> {
+    let n = cta.nregs;
+    for l in lanes(active) {
+        w.pc[l] = if exec >> l & 1 == 1 {
+            crate::brx::target(line, targets, val(cta, w, n, l, index))?
+        } else {
+            w.pc[l] + 1
+        };
+    }
+    Ok(())
+}
+
+/// Three-input `min`/`max.f32` (`OpKind::MinMax3`): the destination and `op(op(a, b), c)`.
+fn min_max3(kind: &OpKind, v: &dyn Fn(Src) -> u64) -> (u32, u64) {
+    let OpKind::MinMax3 {
+        max,
+        ftz,
+        d,
+        a,
+        b,
+        c,
+    } = kind
+    else {
+        unreachable!("min_max3 of another instruction")
+    };
+    let o = if *max {
+        crate::op::FloatOp::Max
+    } else {
+        crate::op::FloatOp::Min
+    };
+    let ab = float_binary(o, Ty::F32, v(*a), v(*b), *ftz, false);
+    (*d, float_binary(o, Ty::F32, ab, v(*c), *ftz, false))
+}
+
 /// Executes one instruction for the threads of `exec` (those of `active` whose guard is true)
 /// and moves every thread of `active` to its next instruction.
 fn step(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, active: u32, exec: u32) -> Result<(), RunError> {
@@ -351,6 +394,9 @@ fn step(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, active: u32, exec: u32) -> Res
                 };
             }
             return Ok(());
+        }
+        OpKind::BrxIdx { index, targets, .. } => {
+            return brx_step(cta, w, op.line, (active, exec), *index, targets);
         }
         OpKind::Exit => {
             for l in lanes(active) {
@@ -678,6 +724,7 @@ fn lane_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), Run
             ..
         } => (*d, fma(*ty, v(*a), v(*b), v(*c), *ftz, *sat)),
         OpKind::FloatSign { abs, ty, ftz, d, a } => (*d, float_sign(*abs, *ty, *ftz, v(*a))),
+        OpKind::MinMax3 { .. } => min_max3(&op.kind, &v),
         OpKind::Setp { .. } => return setp(cta, w, op, l),
         OpKind::Selp { d, a, b, c, bits } => {
             let x = if v(*c) & 1 == 1 { v(*a) } else { v(*b) };
@@ -729,6 +776,7 @@ fn lane_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), Run
         | OpKind::MbarInval { .. }
         | OpKind::TmaLoad { .. } => return mbarrier_op(cta, w, op, l),
         OpKind::Bra { .. }
+        | OpKind::BrxIdx { .. }
         | OpKind::Exit
         | OpKind::BarSync { .. }
         | OpKind::Shfl { .. }

@@ -216,6 +216,9 @@ pub(crate) fn link(ops: &mut Vec<Op>, funcs: &[Function]) -> Result<(), RunError
             if let OpKind::Bra { target } = &mut op.kind {
                 *target += base;
             }
+            if let OpKind::BrxIdx { targets, .. } = &mut op.kind {
+                targets.iter_mut().for_each(|t| *t += base);
+            }
             ops.push(op);
         }
     }

@@ -34,6 +34,7 @@
 mod async_group;
 pub mod atom;
 mod barrier;
+mod brx;
 pub mod buffer;
 pub mod bulk_copy;
 pub mod cluster;

@@ -175,6 +175,13 @@ struct KernelDraft {
     starts: (u32, u32),
     /// The end of the call area so far.
     call_top: u32,
+    /// The label just read, when no instruction has followed it yet (it names a
+    /// `.branchtargets` list that follows).
+    last_label: Option<String>,
+    /// `.branchtargets` lists: the label naming each, and its labels (crate `brx`).
+    tables: HashMap<String, Vec<String>>,
+    /// `brx.idx` instructions whose list is declared further down: (op index, list, line).
+    brx_pending: Vec<(usize, String, u32)>,
 }
 
 #[derive(Debug, Default)]
@@ -231,6 +238,7 @@ impl Builder {
                             "a label defined twice in one block (PTX ISA 4.4)",
                         ));
                     }
+                    k.last_label = Some((*name).to_string());
                     Ok(())
                 }
                 Stmt::Directive(text) => body_directive(k, line, text),
@@ -394,6 +402,14 @@ impl Builder {
             globals: &self.global_names,
         };
         let (mut op, label) = decode(&ins, line, &names)?;
+        k.last_label = None;
+        let (label, table) = match (&op.kind, label) {
+            (OpKind::BrxIdx { .. }, Some(table)) => {
+                k.brx_pending.push((k.ops.len(), table.clone(), line));
+                (None, k.tables.get(&table).map(|l| (table, l.clone())))
+            }
+            (_, label) => (label, None),
+        };
         if k.func.is_some() && op.kind == OpKind::Exit && ins.base() == "ret" {
             op.kind = OpKind::Ret;
         }
@@ -404,6 +420,9 @@ impl Builder {
             }
         }
         k.ops.push(op);
+        if let Some((name, list)) = table {
+            bind_branch_table(k, &name, &list);
+        }
         Ok(())
     }
 
@@ -411,6 +430,13 @@ impl Builder {
         let Some(mut k) = self.kernel.take() else {
             return Ok(());
         };
+        if let Some((_, table, line)) = k.brx_pending.first() {
+            return Err(invalid(
+                *line,
+                table,
+                "brx.idx of a name that is no .branchtargets list",
+            ));
+        }
         // Falling off the end of the body returns (PTX ISA 9.7.12.11: an implicit ret).
         k.ops.push(Op {
             line: 0,
@@ -463,6 +489,18 @@ fn close_block(k: &mut KernelDraft) -> Result<(), RunError> {
             }) = k.ops.get_mut(at)
             {
                 *t = target;
+            } else if let Some(Op {
+                kind: OpKind::BrxIdx {
+                    labels, targets, ..
+                },
+                ..
+            }) = k.ops.get_mut(at)
+            {
+                for (l, t) in labels.iter().zip(targets.iter_mut()) {
+                    if *l == label {
+                        *t = target;
+                    }
+                }
             }
         } else if let Some(outer) = k.blocks.last_mut() {
             outer.fixups.push((at, label, line));
@@ -473,12 +511,48 @@ fn close_block(k: &mut KernelDraft) -> Result<(), RunError> {
     Ok(())
 }
 
+/// Gives the `brx.idx` instructions read so far that name the list `name` its labels, to be
+/// resolved like branches (crate `brx`).
+fn bind_branch_table(k: &mut KernelDraft, name: &str, list: &[String]) {
+    let (mine, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut k.brx_pending)
+        .into_iter()
+        .partition(|(_, t, _)| t == name);
+    k.brx_pending = rest;
+    for (at, _, line) in mine {
+        if let Some(Op {
+            kind: OpKind::BrxIdx {
+                labels, targets, ..
+            },
+            ..
+        }) = k.ops.get_mut(at)
+        {
+            labels.extend(list.iter().cloned());
+            *targets = vec![usize::MAX; list.len()];
+        }
+        if let Some(b) = k.blocks.last_mut() {
+            for l in list {
+                b.fixups.push((at, l.clone(), line));
+            }
+        }
+    }
+}
+
 /// A directive inside a kernel body: `.reg`, `.shared`, or one skipped knowingly.
 fn body_directive(k: &mut KernelDraft, line: u32, text: &str) -> Result<(), RunError> {
     let words: Vec<&str> = text.split_ascii_whitespace().collect();
     match words.first().copied().unwrap_or("") {
         ".reg" => declare_registers(k, line, text),
         ".loc" | ".file" | ".pragma" => Ok(()),
+        ".branchtargets" => {
+            let labels = crate::brx::branch_targets(line, text)?;
+            let name = k
+                .last_label
+                .clone()
+                .ok_or_else(|| invalid(line, text, "a .branchtargets list without its label"))?;
+            bind_branch_table(k, &name, &labels);
+            k.tables.insert(name, labels);
+            Ok(())
+        }
         ".shared" => {
             let (name, size, align) = variable(line, text)?;
             let off = align_up(k.shared_top, align);

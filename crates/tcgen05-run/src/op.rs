@@ -611,6 +611,33 @@ pub enum OpKind {
         /// Index of the target instruction.
         target: usize,
     },
+    /// `min{.ftz}.f32 d, a, b, c` / `max{.ftz}.f32 d, a, b, c` (three inputs, PTX ISA 8.8,
+    /// sm_100 and later): the two-input operation applied twice, `op(op(a, b), c)` (a NaN input
+    /// is dropped unless all three are NaN, as with two inputs).
+    MinMax3 {
+        /// `max` (else `min`).
+        max: bool,
+        /// `.ftz`.
+        ftz: bool,
+        /// Destination slot.
+        d: u32,
+        /// Sources.
+        a: Src,
+        /// Second source.
+        b: Src,
+        /// Third source.
+        c: Src,
+    },
+    /// `brx.idx[.uni] index, tlist` (crate `brx`): a thread branches to the `index`-th label of
+    /// the `.branchtargets` list `tlist`.
+    BrxIdx {
+        /// The index (a `.u32` register).
+        index: Src,
+        /// The list's labels, in order.
+        labels: Vec<String>,
+        /// Index of each label's target instruction (`usize::MAX` until resolved).
+        targets: Vec<usize>,
+    },
     /// `bar.sync` / `barrier.sync` (`.aligned`): CTA barrier `id` over `count` threads (all when
     /// `None`).
     BarSync {

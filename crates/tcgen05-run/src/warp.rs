@@ -50,6 +50,13 @@ pub enum WarpOp {
         /// Member mask.
         mask: Src,
     },
+    /// `bar.warp.sync membermask` (PTX ISA, "bar.warp.sync"): the threads of the mask wait for
+    /// each other; run when every one of them executes it together (checked like the member
+    /// masks of the other `.sync` instructions), it has no other effect.
+    BarWarpSync {
+        /// Member mask.
+        mask: Src,
+    },
     /// `activemask.b32 d`.
     Activemask {
         /// Destination slot.

@@ -32,6 +32,12 @@ pub(super) fn vote(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
     }))
 }
 
+/// `bar.warp.sync membermask`.
+pub(super) fn bar_warp_sync(d: &D<'_, '_>) -> Result<OpKind, RunError> {
+    d.count(1)?;
+    Ok(OpKind::Warp(WarpOp::BarWarpSync { mask: d.src(0)? }))
+}
+
 /// `activemask.b32 d`.
 pub(super) fn activemask(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
     if q != ["b32"] {

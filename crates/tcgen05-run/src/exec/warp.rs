@@ -49,6 +49,9 @@ pub(super) fn warp_op(
         return Ok(());
     }
     match x {
+        WarpOp::BarWarpSync { mask: m } => {
+            members(cta, w, op, *m, exec)?;
+        }
         WarpOp::Activemask { d } => {
             for l in lanes(exec) {
                 w.regs[l * n + *d as usize] = u64::from(active);
