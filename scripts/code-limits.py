@@ -29,7 +29,6 @@ ALLOWED = {
     "crates/tcgen05/src/check/dataflow.rs::evaluate": 301,
     # The rest of the core: to be split (the instruction descriptor's field checks, the PTX
     # builders' MMA validation and error text, the dot product, the fragment maps).
-    "crates/tcgen05/src/descriptor/instruction_descriptor/encode.rs::check_fields": 202,
     "crates/tcgen05/src/numerics/fdpa.rs::dot": 248,
     "crates/tcgen05/src/ptx/mma.rs::validate": 171,
     "crates/tcgen05/src/tmem/tmem_fragment.rs": 1256,
