@@ -4,8 +4,8 @@
 //! bit position and no rule is stated here.
 //!
 //! The word is cut into groups of bits ([`Group`]), each the union over the three layouts of
-//! some fields' bits: the types with the transpositions, the modifiers with K, the scale fields,
-//! N, and M. For every kind and every value of a group's bits (those of the kind's own fields
+//! some fields' bits: the types with the transpositions ([`TYPES`]); the sparsity selector with
+//! sparsity and K, saturate with the negations, the scale fields, N, and M ([`SMALL`]). For every kind and every value of a group's bits (those of the kind's own fields
 //! in the group; every other bit 0), the rules run once and their problems are kept; the checks
 //! whose verdict changes with a group's bits are that group's, and the build fails unless every
 //! check belongs to exactly one group. [`problems_by_table`] (the decoder) ORs a word's entries;
@@ -14,7 +14,7 @@
 //! what the tests and the exhaustive sweep (`conformance/idesc-sweep`) check, by comparing the
 //! tables with [`read_and_check`] on whole words.
 
-use super::codes::{at, FIELD_BITS, WARNINGS};
+use super::codes::{at, layout_index, FIELD_BITS, WARNINGS};
 use super::error::IdescError;
 use super::field_rules::read_and_check;
 use super::{reserved_mask, IdescField};
@@ -71,11 +71,6 @@ impl Group {
         1 << self.mask.count_ones()
     }
 
-    /// The number of 32-bit words of a bit set over the indices.
-    const fn words(self) -> usize {
-        self.size().div_ceil(32)
-    }
-
     /// The group's bits of `bits`, packed.
     #[inline(always)]
     const fn index(&self, bits: u32) -> usize {
@@ -101,6 +96,7 @@ impl Group {
     }
 }
 
+/// The types with the transpositions: 1,024 indices, read from a table of problem sets.
 const TYPES: Group = Group::of(&[
     IdescField::DType,
     IdescField::AType,
@@ -108,17 +104,28 @@ const TYPES: Group = Group::of(&[
     IdescField::TransposeA,
     IdescField::TransposeB,
 ]);
-const MODIFIERS: Group = Group::of(&[
-    IdescField::SparsitySelector,
-    IdescField::Sparse,
-    IdescField::Saturate,
-    IdescField::NegateA,
-    IdescField::NegateB,
-    IdescField::K,
-]);
-const SCALES: Group = Group::of(&[IdescField::SfbId, IdescField::ScaleType, IdescField::SfaId]);
-const N: Group = Group::of(&[IdescField::N]);
-const M: Group = Group::of(&[IdescField::M]);
+
+/// The small groups (64 indices at most), read as one bit set per check, so that a decoder
+/// running in vector registers shifts instead of gathering: the sparsity selector with
+/// sparsity and K, saturate with the negations, the scale fields, N, and M.
+const SMALL: [Group; 5] = [
+    Group::of(&[
+        IdescField::SparsitySelector,
+        IdescField::Sparse,
+        IdescField::K,
+    ]),
+    Group::of(&[
+        IdescField::Saturate,
+        IdescField::NegateA,
+        IdescField::NegateB,
+    ]),
+    Group::of(&[IdescField::SfbId, IdescField::ScaleType, IdescField::SfaId]),
+    Group::of(&[IdescField::N]),
+    Group::of(&[IdescField::M]),
+];
+
+/// The number of checks: positions 32 to [`at::K96_SPARSE`].
+const CHECKS: usize = (at::K96_SPARSE - 31) as usize;
 
 /// The position of a problem in an [`IdescDiagnostics`](super::IdescDiagnostics) set. Only
 /// the problems a raw word can have have one; the rules never report the others for a word
@@ -191,31 +198,25 @@ const fn checks_broken(bits: u32, kind: Kind) -> u32 {
     set
 }
 
-/// The problems of one kind by group, each entry a set of checks (shifted down by 32).
+/// The checks each value of each group's bits breaks under one kind (shifted down by 32),
+/// every other check included (a word with M = 0 breaks the M check in every group's table).
 #[derive(Clone, Copy)]
-struct ProblemTables {
+struct Broken {
     types: [u32; TYPES.size()],
-    modifiers: [u32; MODIFIERS.size()],
-    scales: [u32; SCALES.size()],
-    n: [u32; N.size()],
-    m: [u32; M.size()],
+    small: [[u32; 64]; SMALL.len()],
 }
-
-const EMPTY: ProblemTables = ProblemTables {
-    types: [0; TYPES.size()],
-    modifiers: [0; MODIFIERS.size()],
-    scales: [0; SCALES.size()],
-    n: [0; N.size()],
-    m: [0; M.size()],
-};
 
 /// Fills `table` with the checks broken by each value of `group`'s bits of `kind`'s own fields
 /// (an index that differs only in bits the kind's layout gives other fields copies the entry
 /// with those bits clear).
 const fn fill<const S: usize>(group: Group, kind: Kind, mut table: [u32; S]) -> [u32; S] {
-    let own = group.own[layout_of(kind)];
+    assert!(
+        group.size() <= S,
+        "the table holds every index of the group"
+    );
+    let own = group.own[layout_index(kind)];
     let mut i = 0;
-    while i < S {
+    while i < group.size() {
         let word = group.word(i);
         table[i] = if word & own == word {
             checks_broken(word, kind)
@@ -227,62 +228,60 @@ const fn fill<const S: usize>(group: Group, kind: Kind, mut table: [u32; S]) -> 
     table
 }
 
-const fn layout_of(kind: Kind) -> usize {
-    super::codes::layout_index(kind)
-}
-
-/// Every check each group's bits break, every other check included (a word with M = 0 breaks
-/// the M check in every group's table): [`PROBLEM_TABLES`] keeps each group's own.
-// About 9,000 runs of the rules at compile time: more steps than the interpreter's default
+// About 7,000 runs of the rules at compile time: more steps than the interpreter's default
 // patience, which is not a loop.
 #[allow(clippy::large_const_arrays, long_running_const_eval)]
-const ALL_BROKEN: [ProblemTables; 7] = {
-    let mut out = [EMPTY; 7];
+const BROKEN: [Broken; 7] = {
+    let mut out = [Broken {
+        types: [0; TYPES.size()],
+        small: [[0; 64]; SMALL.len()],
+    }; 7];
     let mut k = 0;
     while k < 7 {
         let kind = Kind::ALL[k];
         out[k].types = fill(TYPES, kind, out[k].types);
-        out[k].modifiers = fill(MODIFIERS, kind, out[k].modifiers);
-        out[k].scales = fill(SCALES, kind, out[k].scales);
-        out[k].n = fill(N, kind, out[k].n);
-        out[k].m = fill(M, kind, out[k].m);
+        let mut g = 0;
+        while g < SMALL.len() {
+            out[k].small[g] = fill(SMALL[g], kind, out[k].small[g]);
+            g += 1;
+        }
         k += 1;
     }
     out
 };
 
-/// The checks whose verdict changes within `table`.
-const fn varying(table: &[u32]) -> u32 {
+/// The checks whose verdict changes within the first `size` entries of `table`.
+const fn varying(table: &[u32], size: usize) -> u32 {
     let mut v = 0;
     let mut i = 0;
-    while i < table.len() {
+    while i < size {
         v |= table[i] ^ table[0];
         i += 1;
     }
     v
 }
 
-/// The checks each group decides (types, modifiers, scales, N, M): those whose verdict changes
-/// with the group's bits under some kind. The build fails unless they split every check.
-const OWNED: [u32; 5] = {
-    let mut out = [0u32; 5];
+/// The checks each group decides ([`TYPES`], then [`SMALL`]): those whose verdict changes with
+/// the group's bits under some kind. The build fails unless they split every check.
+const OWNED: [u32; 1 + SMALL.len()] = {
+    let mut out = [0u32; 1 + SMALL.len()];
     let mut k = 0;
     while k < 7 {
-        let t = &ALL_BROKEN[k];
-        out[0] |= varying(&t.types);
-        out[1] |= varying(&t.modifiers);
-        out[2] |= varying(&t.scales);
-        out[3] |= varying(&t.n);
-        out[4] |= varying(&t.m);
+        out[0] |= varying(&BROKEN[k].types, TYPES.size());
+        let mut g = 0;
+        while g < SMALL.len() {
+            out[1 + g] |= varying(&BROKEN[k].small[g], SMALL[g].size());
+            g += 1;
+        }
         k += 1;
     }
-    let every = (1u32 << (at::K96_SPARSE - 31)) - 1;
-    let union = out[0] | out[1] | out[2] | out[3] | out[4];
-    let count = out[0].count_ones()
-        + out[1].count_ones()
-        + out[2].count_ones()
-        + out[3].count_ones()
-        + out[4].count_ones();
+    let (mut union, mut count, mut g) = (0u32, 0, 0);
+    while g < out.len() {
+        union |= out[g];
+        count += out[g].count_ones();
+        g += 1;
+    }
+    let every = (1u32 << CHECKS) - 1;
     assert!(
         union == every && count == every.count_ones(),
         "every check is decided by exactly one group of bits"
@@ -290,111 +289,134 @@ const OWNED: [u32; 5] = {
     out
 };
 
-const fn keep<const S: usize>(mut table: [u32; S], owned: u32) -> [u32; S] {
-    let mut i = 0;
-    while i < S {
-        table[i] &= owned;
-        i += 1;
-    }
-    table
+/// The problem tables of one kind: for [`TYPES`] the set of checks broken at each index (its
+/// own checks only); for each of [`SMALL`], per check, the set of indices that break it.
+#[derive(Clone, Copy)]
+struct ProblemTables {
+    types: [u32; TYPES.size()],
+    small: [[u64; CHECKS]; SMALL.len()],
 }
 
 // A `const`, not a `static`: `decode` is a `const fn` and reads it (each use is a promoted
-// reference to one copy, 35 KiB in all).
+// reference to one copy, 33 KiB in all).
 #[allow(clippy::large_const_arrays)]
 const PROBLEM_TABLES: [ProblemTables; 7] = {
-    let mut out = ALL_BROKEN;
+    let mut out = [ProblemTables {
+        types: [0; TYPES.size()],
+        small: [[0; CHECKS]; SMALL.len()],
+    }; 7];
     let mut k = 0;
     while k < 7 {
-        out[k].types = keep(out[k].types, OWNED[0]);
-        out[k].modifiers = keep(out[k].modifiers, OWNED[1]);
-        out[k].scales = keep(out[k].scales, OWNED[2]);
-        out[k].n = keep(out[k].n, OWNED[3]);
-        out[k].m = keep(out[k].m, OWNED[4]);
+        let b = &BROKEN[k];
+        let mut i = 0;
+        while i < TYPES.size() {
+            out[k].types[i] = b.types[i] & OWNED[0];
+            i += 1;
+        }
+        let mut g = 0;
+        while g < SMALL.len() {
+            let mut i = 0;
+            while i < SMALL[g].size() {
+                let mut c = 0;
+                while c < CHECKS {
+                    if (b.small[g][i] & OWNED[1 + g]) >> c & 1 == 1 {
+                        out[k].small[g][c] |= 1 << i;
+                    }
+                    c += 1;
+                }
+                i += 1;
+            }
+            g += 1;
+        }
         k += 1;
     }
     out
 };
+
+/// The checks of small group `g` that index `i` breaks, from one bit set per owned check.
+#[inline(always)]
+const fn small_broken(sets: &[u64; CHECKS], g: usize, i: usize) -> u32 {
+    let mut high = 0;
+    let mut c = 0;
+    while c < CHECKS {
+        if (OWNED[1 + g] >> c) & 1 == 1 {
+            high |= (((sets[c] >> i) & 1) as u32) << c;
+        }
+        c += 1;
+    }
+    high
+}
 
 /// The problem set of a raw value under `kind`, read from [`PROBLEM_TABLES`]: what
 /// [`InstructionDescriptor::decode`](super::InstructionDescriptor::decode) keeps.
 #[inline(always)]
 pub(super) const fn problems_by_table(bits: u32, kind: Kind) -> u64 {
     let t = &PROBLEM_TABLES[kind as usize];
-    let high = t.types[TYPES.index(bits)]
-        | t.modifiers[MODIFIERS.index(bits)]
-        | t.scales[SCALES.index(bits)]
-        | t.n[N.index(bits)]
-        | t.m[M.index(bits)];
+    let mut high = t.types[TYPES.index(bits)];
+    let mut g = 0;
+    while g < SMALL.len() {
+        high |= small_broken(&t.small[g], g, SMALL[g].index(bits));
+        g += 1;
+    }
     (bits & reserved_mask(kind)) as u64 | ((high as u64) << 32)
 }
 
-/// The entries of one kind's [`PROBLEM_TABLES`] that break no rule (warnings allowed), as bit
-/// sets over each group's index, and the kind's reserved bits.
+/// The indices of each group that break no rule under one kind (warnings allowed), as bit
+/// sets, and the kind's reserved bits.
 #[derive(Clone, Copy)]
 struct Validity {
     reserved: u32,
-    types: [u32; TYPES.words()],
-    modifiers: [u32; MODIFIERS.words()],
-    scales: [u32; SCALES.words()],
-    n: [u32; N.words()],
-    m: [u32; M.words()],
+    types: [u32; TYPES.size() / 32],
+    small: [u64; SMALL.len()],
 }
 
 /// The checks that are errors, shifted down by 32.
 const ERRORS: u32 = !((WARNINGS >> 32) as u32);
 
-const fn valid_set<const S: usize, const W: usize>(table: &[u32; S]) -> [u32; W] {
-    let mut out = [0u32; W];
-    let mut i = 0;
-    while i < S {
-        if table[i] & ERRORS == 0 {
-            out[i >> 5] |= 1 << (i & 31);
-        }
-        i += 1;
-    }
-    out
-}
-
 const VALIDITY: [Validity; 7] = {
     let mut out = [Validity {
         reserved: 0,
-        types: [0; TYPES.words()],
-        modifiers: [0; MODIFIERS.words()],
-        scales: [0; SCALES.words()],
-        n: [0; N.words()],
-        m: [0; M.words()],
+        types: [0; TYPES.size() / 32],
+        small: [0; SMALL.len()],
     }; 7];
     let mut k = 0;
     while k < 7 {
-        let t = &PROBLEM_TABLES[k];
-        out[k] = Validity {
-            reserved: reserved_mask(Kind::ALL[k]),
-            types: valid_set(&t.types),
-            modifiers: valid_set(&t.modifiers),
-            scales: valid_set(&t.scales),
-            n: valid_set(&t.n),
-            m: valid_set(&t.m),
-        };
+        let b = &BROKEN[k];
+        out[k].reserved = reserved_mask(Kind::ALL[k]);
+        let mut i = 0;
+        while i < TYPES.size() {
+            if b.types[i] & OWNED[0] & ERRORS == 0 {
+                out[k].types[i >> 5] |= 1 << (i & 31);
+            }
+            i += 1;
+        }
+        let mut g = 0;
+        while g < SMALL.len() {
+            let mut i = 0;
+            while i < SMALL[g].size() {
+                if b.small[g][i] & OWNED[1 + g] & ERRORS == 0 {
+                    out[k].small[g] |= 1 << i;
+                }
+                i += 1;
+            }
+            g += 1;
+        }
         k += 1;
     }
     out
 };
-
-#[inline(always)]
-const fn has(set: &[u32], i: usize) -> bool {
-    (set[i >> 5] >> (i & 31)) & 1 == 1
-}
 
 /// True when `bits` breaks no rule under `kind` (warnings allowed), read from [`VALIDITY`]
 /// without building any problem.
 #[inline(always)]
 pub(super) const fn valid_by_table(bits: u32, kind: Kind) -> bool {
     let v = &VALIDITY[kind as usize];
-    (bits & v.reserved == 0)
-        & has(&v.types, TYPES.index(bits))
-        & has(&v.modifiers, MODIFIERS.index(bits))
-        & has(&v.scales, SCALES.index(bits))
-        & has(&v.n, N.index(bits))
-        & has(&v.m, M.index(bits))
+    let i = TYPES.index(bits);
+    let mut ok = (bits & v.reserved == 0) & ((v.types[i >> 5] >> (i & 31)) & 1 == 1);
+    let mut g = 0;
+    while g < SMALL.len() {
+        ok &= (v.small[g] >> SMALL[g].index(bits)) & 1 == 1;
+        g += 1;
+    }
+    ok
 }
