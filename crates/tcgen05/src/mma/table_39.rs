@@ -279,12 +279,9 @@ const fn n_bound(largest: bool) -> u16 {
     while i < TABLE_39.len() {
         let mut n = 1;
         while n <= N_ENCODABLE {
-            if TABLE_39[i].n.contains(n) {
-                if largest && n > out {
-                    out = n;
-                } else if !largest && n < out {
-                    out = n;
-                }
+            let further = if largest { n > out } else { n < out };
+            if further && TABLE_39[i].n.contains(n) {
+                out = n;
             }
             n += 1;
         }
