@@ -16,6 +16,8 @@ use core::fmt;
 use crate::bytes::{bytes_eq, strip_prefix};
 
 pub mod shapes;
+mod table_39;
+pub(crate) use table_39::{kind_allows_m, N_MAX, N_MIN};
 
 /// The `.kind` qualifier of `tcgen05.mma`.
 ///
@@ -112,14 +114,21 @@ impl Kind {
     /// The dense K of one MMA of this kind (Table 39): 256 bits of A per row. Sparse doubles it.
     #[must_use]
     pub const fn dense_k(self) -> u16 {
-        match self {
-            Kind::Tf32 => 8,
-            Kind::F16 => 16,
-            Kind::F8f6f4 | Kind::I8 | Kind::Mxf8f6f4 => 32,
-            Kind::Mxf4 | Kind::Mxf4nvf4 => 64,
-        }
+        DENSE_K[self as usize]
     }
 }
+
+/// [`Kind::dense_k`] of each kind, by `kind as usize`: the K of the kind's `.cta_group::1`
+/// dense row of Table 39, read at compile time.
+const DENSE_K: [u16; 7] = {
+    let mut out = [0; 7];
+    let mut i = 0;
+    while i < Kind::ALL.len() {
+        out[Kind::ALL[i] as usize] = table_39::dense_k_of(Kind::ALL[i]);
+        i += 1;
+    }
+    out
+};
 
 impl fmt::Display for Kind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -4,12 +4,13 @@
 use super::codes::{field, has, layout_index, placeholder, AB_TYPES, CODES, D_TYPES};
 use super::diagnostics::IdescDiagnostics;
 use super::diagnostics::{IdescDecoded, KindSet};
-use super::encode::{check_fields, InstructionDescriptor, TypesKnown};
+use super::encode::InstructionDescriptor;
 use super::error::{IdescError, MAX_PROBLEMS};
-use super::tables::{problems_by_table, VALIDITY};
-use super::{m_unit, reserved_mask, row, IdescField, IdescFields};
+use super::field_rules::read_and_check;
+use super::tables::{problems_by_table, valid_by_table};
+use super::{m_unit, IdescField, IdescFields};
 use crate::diagnostic::Diagnostics;
-use crate::mma::{ElementType, Kind, MaxShift, ScaleType};
+use crate::mma::{Kind, MaxShift, ScaleType};
 
 impl InstructionDescriptor {
     /// Decodes any 32-bit value under `kind`, reporting every problem. Never panics.
@@ -39,8 +40,9 @@ impl InstructionDescriptor {
     ///
     /// The rules of Tables 42-44 (reserved bits, rules.md R10; type codes, R8 and R12;
     /// transposition, negation, saturation and the sparsity selector, R11; scale type and
-    /// scale-factor IDs, R12-R13) and the Table 39 ranges of M and N are read here as masks and
-    /// small per-kind tables built at compile time, without building any diagnostic.
+    /// scale-factor IDs, R12-R13) and the Table 39 ranges of M and N are read here as bit sets
+    /// per kind, built at compile time by running the field rules on every value of each group
+    /// of bits the layout tables give, without building any diagnostic.
     ///
     /// ```
     /// use tcgen05::instruction_descriptor::InstructionDescriptor;
@@ -53,116 +55,21 @@ impl InstructionDescriptor {
     #[must_use]
     #[inline(always)]
     pub const fn is_valid(bits: u32, kind: Kind) -> bool {
-        let v = &VALIDITY[kind as usize];
-        let types = ((bits >> 4) & 0x3) | ((bits >> 5) & 0xfc) | ((bits >> 7) & 0x300);
-        let modifiers = (bits & 0xf) | ((bits >> 9) & 0x30);
-        let scales = ((bits >> 4) & 0x3) | ((bits >> 21) & 0x4) | ((bits >> 26) & 0x18);
-        let n = (bits >> 17) & 0x3f;
-        let m = (bits >> 24) & 0x1f;
-        (bits & v.reserved == 0)
-            & (n.wrapping_sub(1) < 32)
-            & ((v.m_codes >> m) & 1 == 1)
-            & ((v.types[(types >> 5) as usize] >> (types & 31)) & 1 == 1)
-            & ((v.modifiers >> modifiers) & 1 == 1)
-            & ((v.scales >> scales) & 1 == 1)
-            & ((bits & v.k96_sparse != v.k96_sparse) | (v.k96_sparse == 0))
+        valid_by_table(bits, kind)
     }
 
     /// The decode of a raw value through its fields: reads them, then applies
     /// [`IdescFields::validate`]'s rules to them, after the reserved bits and undefined type
     /// codes. [`InstructionDescriptor::decode`] gives the same fields and the same problems in
-    /// the same order (checked by the tests and by the sweep); this path stays as the second
-    /// reading that proves it.
+    /// the same order (checked by the tests and by the sweep): its tables are built from this
+    /// path, group of bits by group of bits, and this path reads whole words.
     #[doc(hidden)]
     #[must_use]
     pub const fn decode_by_fields(
         bits: u32,
         kind: Kind,
     ) -> (Option<IdescFields>, Diagnostics<IdescError, MAX_PROBLEMS>) {
-        let raw = bits as u64;
-        let mut d = Diagnostics::new();
-        // Reserved bits, one error per set bit, lowest first.
-        let mut reserved = bits & reserved_mask(kind);
-        while reserved != 0 {
-            let bit = reserved.trailing_zeros() as u8;
-            d.push(IdescError::ReservedBit { bit, kind });
-            reserved &= reserved - 1;
-        }
-        let a_code = get(raw, kind, IdescField::AType) as u8;
-        let b_code = get(raw, kind, IdescField::BType) as u8;
-        let a_type = ElementType::from_ab_code(kind, a_code);
-        let b_type = ElementType::from_ab_code(kind, b_code);
-        let d_type = if kind.is_block_scaled() {
-            Some(ElementType::F32)
-        } else {
-            let c = get(raw, kind, IdescField::DType) as u8;
-            let t = ElementType::from_d_code(kind, c);
-            if t.is_none() {
-                d.push(IdescError::InvalidTypeCode {
-                    field: IdescField::DType,
-                    code: c,
-                    kind,
-                });
-            }
-            t
-        };
-        if a_type.is_none() {
-            d.push(IdescError::InvalidTypeCode {
-                field: IdescField::AType,
-                code: a_code,
-                kind,
-            });
-        }
-        if b_type.is_none() {
-            d.push(IdescError::InvalidTypeCode {
-                field: IdescField::BType,
-                code: b_code,
-                kind,
-            });
-        }
-        let scale_type = if kind.is_block_scaled() {
-            ScaleType::from_code(get(raw, kind, IdescField::ScaleType) as u8)
-        } else {
-            None
-        };
-        // Every rule that does not read a type is checked even when a type code names no type
-        // (an M = 0 or an N = 0 is reported next to a bad d_type); a placeholder stands in for
-        // each unknown type and the rules that read it are skipped (`TypesKnown`).
-        let known = TypesKnown {
-            d: d_type.is_some(),
-            a: a_type.is_some(),
-            b: b_type.is_some(),
-        };
-        let f = IdescFields {
-            kind,
-            d_type: placeholder(d_type),
-            a_type: placeholder(a_type),
-            b_type: placeholder(b_type),
-            m: (get(raw, kind, IdescField::M) as u16) * m_unit(kind),
-            n: (get(raw, kind, IdescField::N) as u16) << 3,
-            sparse: get(raw, kind, IdescField::Sparse) == 1,
-            sparsity_selector: get(raw, kind, IdescField::SparsitySelector) as u8,
-            saturate: get(raw, kind, IdescField::Saturate) == 1,
-            negate_a: get(raw, kind, IdescField::NegateA) == 1,
-            negate_b: get(raw, kind, IdescField::NegateB) == 1,
-            transpose_a: get(raw, kind, IdescField::TransposeA) == 1,
-            transpose_b: get(raw, kind, IdescField::TransposeB) == 1,
-            max_shift: match MaxShift::from_code(get(raw, kind, IdescField::MaxShift) as u8) {
-                Some(s) => s,
-                None => MaxShift::None,
-            },
-            scale_type,
-            sfa_id: get(raw, kind, IdescField::SfaId) as u8,
-            sfb_id: get(raw, kind, IdescField::SfbId) as u8,
-            k96: get(raw, kind, IdescField::K) == 1,
-        };
-        check_fields(&f, known, &mut d);
-        let fields = if known.d && known.a && known.b {
-            Some(f)
-        } else {
-            None
-        };
-        (fields, d)
+        read_and_check(bits, kind)
     }
 
     /// The kinds under which `bits` decodes without errors (warnings allowed), in
@@ -242,12 +149,4 @@ const fn decode_fields(bits: u32, kind: Kind) -> Option<IdescFields> {
         sfb_id: field(bits, l, IdescField::SfbId) as u8,
         k96: field(bits, l, IdescField::K) != 0,
     })
-}
-
-/// Reads `field` from `raw` under `kind`, or 0 when the layout lacks it.
-const fn get(raw: u64, kind: Kind, field: IdescField) -> u64 {
-    match row(kind, field) {
-        Some(r) => r.get(raw),
-        None => 0,
-    }
 }

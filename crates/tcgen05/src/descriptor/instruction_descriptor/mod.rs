@@ -50,6 +50,7 @@ mod diagnostics;
 mod display;
 mod encode;
 mod error;
+mod field_rules;
 pub mod scale_format;
 mod tables;
 mod values;
@@ -58,6 +59,7 @@ pub use diagnostics::*;
 pub use display::*;
 pub use encode::*;
 pub use error::*;
+use field_rules::{check_fields, TypesKnown};
 pub use values::*;
 
 /// A field of the instruction descriptor, in any of its three layouts.

@@ -1,241 +1,422 @@
-//! The rules of Tables 42-44 as tables built at compile time: the validity masks of
-//! [`InstructionDescriptor::is_valid`] and the problem tables of [`InstructionDescriptor::decode`].
+//! The decoder's fast paths, built at compile time from the two things written once: the layout
+//! tables (which bits each field holds, Tables 42-44) and the rules on the fields
+//! ([`check_fields`](super::field_rules::check_fields), run through [`read_and_check`]). No
+//! bit position and no rule is stated here.
+//!
+//! The word is cut into groups of bits ([`Group`]), each the union over the three layouts of
+//! some fields' bits: the types with the transpositions ([`TYPES`]); the sparsity selector with
+//! sparsity and K, saturate with the negations, the scale fields, N, and M ([`SMALL`]). For every kind and every value of a group's bits (those of the kind's own fields
+//! in the group; every other bit 0), the rules run once and their problems are kept; the checks
+//! whose verdict changes with a group's bits are that group's, and the build fails unless every
+//! check belongs to exactly one group. [`problems_by_table`] (the decoder) ORs a word's entries;
+//! [`valid_by_table`] ([`InstructionDescriptor::is_valid`](super::InstructionDescriptor::is_valid))
+//! reads the same entries as bit sets. That each check depends on its group's bits alone is
+//! what the tests and the exhaustive sweep (`conformance/idesc-sweep`) check, by comparing the
+//! tables with [`read_and_check`] on whole words.
 
-use super::codes::{field, has, layout_index, m_codes, m_shapes, problems, FIELD_BITS};
-use super::{at, reserved_mask, IdescField};
-use crate::mma::{ElementType, Kind, ScaleType};
+use super::codes::{at, layout_index, FIELD_BITS, WARNINGS};
+use super::error::IdescError;
+use super::field_rules::read_and_check;
+use super::{reserved_mask, IdescField};
+use crate::mma::Kind;
 
-/// The validity rules of one kind as masks, for [`InstructionDescriptor::is_valid`].
+/// A group of bits of the word, read as one index (lowest bit first, a software `pext`).
 #[derive(Clone, Copy)]
-pub(super) struct Validity {
-    /// Bits that must be 0 (rules.md R10).
-    pub(super) reserved: u32,
-    /// Allowed values of bits 24-28 (M, Table 39).
-    pub(super) m_codes: u32,
-    /// Allowed combinations of bits 4-5, 7-12, 15-16 (dtype, atype, btype, transpose A and B;
-    /// R8, R11, R12), as a 1024-bit set.
-    pub(super) types: [u32; 32],
-    /// Allowed combinations of bits 0-3, 13-14 (selector, sparsity, saturate, negate A and B;
-    /// R11), as a 64-bit set.
-    pub(super) modifiers: u64,
-    /// Allowed combinations of bits 4-5, 23, 29-30 (scale-factor B ID, scale type, scale-factor
-    /// A ID; R12, R13), as a 32-bit set.
-    pub(super) scales: u32,
-    /// Bits that must not be all set (Table 44: K = 96 with sparsity); 0 when no such pair.
-    pub(super) k96_sparse: u32,
+struct Group {
+    /// The bits: the union over the three layouts of the group's fields' bits.
+    mask: u32,
+    /// The bits of the group's fields in each layout (0 for Table 42).
+    own: [u32; 3],
+    /// The mask as runs of adjacent bits: (right shift, mask after the shift); unused runs are
+    /// (0, 0).
+    runs: [(u32, u32); 4],
 }
 
-/// The masks of each kind, indexed by `kind as usize`.
-pub(super) const VALIDITY: [Validity; 7] = {
-    let mut out = [Validity {
-        reserved: 0,
-        m_codes: 0,
-        types: [0; 32],
-        modifiers: 0,
-        scales: 0,
-        k96_sparse: 0,
-    }; 7];
-    let mut k = 0;
-    while k < Kind::ALL.len() {
-        out[k] = validity(Kind::ALL[k]);
-        k += 1;
+impl Group {
+    /// The group of `fields`, from [`FIELD_BITS`] (read from the layout tables).
+    const fn of(fields: &[IdescField]) -> Group {
+        let mut own = [0u32; 3];
+        let mut l = 0;
+        while l < 3 {
+            let mut i = 0;
+            while i < fields.len() {
+                let (lo, width) = FIELD_BITS[l][fields[i] as usize];
+                own[l] |= width << lo;
+                i += 1;
+            }
+            l += 1;
+        }
+        let mask = own[0] | own[1] | own[2];
+        let mut runs = [(0, 0); 4];
+        let (mut n, mut packed, mut bit) = (0, 0u32, 0u32);
+        while bit < 32 {
+            if (mask >> bit) & 1 == 0 {
+                bit += 1;
+                continue;
+            }
+            let lo = bit;
+            while bit < 32 && (mask >> bit) & 1 == 1 {
+                bit += 1;
+            }
+            assert!(n < 4, "a group of bits has at most four runs");
+            runs[n] = (lo - packed, (((1u64 << (bit - lo)) - 1) as u32) << packed);
+            packed += bit - lo;
+            n += 1;
+        }
+        Group { mask, own, runs }
     }
-    out
-};
 
-/// Spreads the bits of `index` over the word positions `at` (lowest index bit first).
-const fn scatter(index: u32, at: &[u32]) -> u32 {
-    let mut raw = 0;
+    /// The number of indices: 2 to the number of bits.
+    const fn size(self) -> usize {
+        1 << self.mask.count_ones()
+    }
+
+    /// The group's bits of `bits`, packed.
+    #[inline(always)]
+    const fn index(&self, bits: u32) -> usize {
+        let r = &self.runs;
+        (((bits >> r[0].0) & r[0].1)
+            | ((bits >> r[1].0) & r[1].1)
+            | ((bits >> r[2].0) & r[2].1)
+            | ((bits >> r[3].0) & r[3].1)) as usize
+    }
+
+    /// The word whose group bits are `index` (the inverse of [`Group::index`]), every other bit
+    /// 0.
+    const fn word(&self, index: usize) -> u32 {
+        let (mut word, mut i, mut bit) = (0u32, 0, 0);
+        while bit < 32 {
+            if (self.mask >> bit) & 1 == 1 {
+                word |= (((index >> i) & 1) as u32) << bit;
+                i += 1;
+            }
+            bit += 1;
+        }
+        word
+    }
+}
+
+/// The types with the transpositions: 1,024 indices, read from a table of problem sets.
+const TYPES: Group = Group::of(&[
+    IdescField::DType,
+    IdescField::AType,
+    IdescField::BType,
+    IdescField::TransposeA,
+    IdescField::TransposeB,
+]);
+
+/// The small groups (64 indices at most), read as one bit set per check, so that a decoder
+/// running in vector registers shifts instead of gathering: the sparsity selector with
+/// sparsity and K, saturate with the negations, the scale fields, N, and M.
+const SMALL: [Group; 5] = [
+    Group::of(&[
+        IdescField::SparsitySelector,
+        IdescField::Sparse,
+        IdescField::K,
+    ]),
+    Group::of(&[
+        IdescField::Saturate,
+        IdescField::NegateA,
+        IdescField::NegateB,
+    ]),
+    Group::of(&[IdescField::SfbId, IdescField::ScaleType, IdescField::SfaId]),
+    Group::of(&[IdescField::N]),
+    Group::of(&[IdescField::M]),
+];
+
+/// The number of checks: positions 32 to [`at::K96_SPARSE`].
+const CHECKS: usize = (at::K96_SPARSE - 31) as usize;
+
+/// The position of a problem in an [`IdescDiagnostics`](super::IdescDiagnostics) set. Only
+/// the problems a raw word can have have one; the rules never report the others for a word
+/// read through its layout, and the build fails if they do.
+const fn position(e: IdescError) -> u32 {
+    match e {
+        IdescError::ReservedBit { bit, .. } => bit as u32,
+        IdescError::InvalidTypeCode { field, .. } => match field {
+            IdescField::DType => at::D_CODE,
+            IdescField::AType => at::A_CODE,
+            _ => at::B_CODE,
+        },
+        IdescError::F16AccumulatorNeedsF16Inputs { field } => {
+            pick(is_a(field), at::F16_ACC_A, at::F16_ACC_B)
+        }
+        IdescError::MixedF16Bf16 => at::MIXED_F16_BF16,
+        IdescError::SaturateNotI8 { .. } => at::SATURATE,
+        IdescError::NegateI8 { field } => pick(is_a(field), at::NEGATE_A, at::NEGATE_B),
+        IdescError::TransposeNotAllowed { field, .. } => {
+            pick(is_a(field), at::TRANSPOSE_A, at::TRANSPOSE_B)
+        }
+        IdescError::SparsitySelectorWithoutSparsity { .. } => at::SELECTOR_DENSE,
+        IdescError::SparsitySelectorNotZero { .. } => at::SELECTOR_NOT_ZERO,
+        IdescError::NOutOfRange { .. } => at::N_RANGE,
+        IdescError::MNotInTable39 { .. } => at::M_SHAPE,
+        IdescError::ScaleTypeNotForKind { .. } => at::SCALE_TYPE,
+        IdescError::SfIdNotAllowed { field, .. } => pick(is_a(field), at::SFA_ID, at::SFB_ID),
+        IdescError::K96Sparse => at::K96_SPARSE,
+        IdescError::TypeNotForKind { .. }
+        | IdescError::FieldNotInLayout { .. }
+        | IdescError::FieldTooWide { .. }
+        | IdescError::NNotMultipleOf8 { .. }
+        | IdescError::MNotEncodable { .. } => {
+            panic!("a rule reported for a raw word a problem that only stated fields can have")
+        }
+    }
+}
+
+/// True for the fields of A (the first of each pair of checks).
+const fn is_a(field: IdescField) -> bool {
+    matches!(
+        field,
+        IdescField::AType | IdescField::TransposeA | IdescField::NegateA | IdescField::SfaId
+    )
+}
+
+const fn pick(first: bool, a: u32, b: u32) -> u32 {
+    if first {
+        a
+    } else {
+        b
+    }
+}
+
+/// The checks (positions 32 and up, shifted down by 32) that the rules find broken in `bits`
+/// under `kind`.
+const fn checks_broken(bits: u32, kind: Kind) -> u32 {
+    let (_, list) = read_and_check(bits, kind);
+    let mut set = 0u32;
     let mut i = 0;
-    while i < at.len() {
-        raw |= ((index >> i) & 1) << at[i];
+    while i < list.len() {
+        if let Some(e) = list.get(i) {
+            let p = position(e);
+            if p >= 32 {
+                set |= 1 << (p - 32);
+            }
+        }
         i += 1;
     }
-    raw
+    set
 }
 
-const TYPE_BITS: [u32; 10] = [4, 5, 7, 8, 9, 10, 11, 12, 15, 16];
-const MODIFIER_BITS: [u32; 6] = [0, 1, 2, 3, 13, 14];
-const SCALE_BITS: [u32; 5] = [4, 5, 23, 29, 30];
-
-/// What the kind allows, stated as what a value may hold (where [`check_fields`] states what
-/// it must not).
-const fn validity(kind: Kind) -> Validity {
-    let l = layout_index(kind);
-    let table42 = l == 0;
-    let mut v = Validity {
-        reserved: reserved_mask(kind),
-        m_codes: m_codes(kind),
-        types: [0; 32],
-        modifiers: 0,
-        scales: 0,
-        k96_sparse: 0,
-    };
-    let mut i = 0u32;
-    while i < 1024 {
-        let raw = scatter(i, &TYPE_BITS);
-        let d = if kind.is_block_scaled() {
-            Some(ElementType::F32)
-        } else {
-            ElementType::from_d_code(kind, field(raw, l, IdescField::DType) as u8)
-        };
-        let a = ElementType::from_ab_code(kind, field(raw, l, IdescField::AType) as u8);
-        let b = ElementType::from_ab_code(kind, field(raw, l, IdescField::BType) as u8);
-        let ok = match (d, a, b) {
-            (Some(d), Some(a), Some(b)) => {
-                let mn_major_ok = !matches!(kind, Kind::Mxf4 | Kind::Mxf4nvf4);
-                let inputs_ok = !matches!(d, ElementType::F16)
-                    || !matches!(kind, Kind::F16)
-                    || (matches!(a, ElementType::F16) && matches!(b, ElementType::F16));
-                let ta = field(raw, l, IdescField::TransposeA) != 0;
-                let tb = field(raw, l, IdescField::TransposeB) != 0;
-                inputs_ok
-                    && (!ta || (mn_major_ok && !a.is_sub_byte()))
-                    && (!tb || (mn_major_ok && !b.is_sub_byte()))
-            }
-            _ => false,
-        };
-        if ok {
-            v.types[(i >> 5) as usize] |= 1 << (i & 31);
-        }
-        i += 1;
-    }
-    let mut i = 0u32;
-    while i < 64 {
-        let raw = scatter(i, &MODIFIER_BITS);
-        let selector = field(raw, l, IdescField::SparsitySelector);
-        let sparse = field(raw, l, IdescField::Sparse) != 0;
-        let saturate = field(raw, l, IdescField::Saturate) != 0;
-        let negate =
-            field(raw, l, IdescField::NegateA) != 0 || field(raw, l, IdescField::NegateB) != 0;
-        let i8 = matches!(kind, Kind::I8);
-        let selector_ok = selector == 0 || (sparse && !matches!(kind, Kind::I8 | Kind::F8f6f4));
-        if selector_ok && (!saturate || i8 || !table42) && (!negate || !i8) {
-            v.modifiers |= 1 << i;
-        }
-        i += 1;
-    }
-    let mut i = 0u32;
-    while i < 32 {
-        let raw = scatter(i, &SCALE_BITS);
-        let ok = if kind.is_block_scaled() {
-            let sfa = field(raw, l, IdescField::SfaId);
-            let sfb = field(raw, l, IdescField::SfbId);
-            match ScaleType::from_code(field(raw, l, IdescField::ScaleType) as u8) {
-                Some(ScaleType::Ue8m0) => {
-                    matches!(kind, Kind::Mxf8f6f4) || (sfa % 2 == 0 && sfb % 2 == 0)
-                }
-                Some(ScaleType::Ue4m3) => matches!(kind, Kind::Mxf4nvf4) && sfa == 0 && sfb == 0,
-                None => false,
-            }
-        } else {
-            true
-        };
-        if ok {
-            v.scales |= 1 << i;
-        }
-        i += 1;
-    }
-    let (k_lo, k_mask) = FIELD_BITS[l][IdescField::K as usize];
-    let (s_lo, _) = FIELD_BITS[l][IdescField::Sparse as usize];
-    if k_mask != 0 {
-        v.k96_sparse = (1 << k_lo) | (1 << s_lo);
-    }
-    v
-}
-
-/// The check positions that each group of bits decides alone: the type fields with the
-/// transpositions (bits 4-5, 7-12, 15-16), the modifiers with K (bits 0-3, 13-14, 31), and the
-/// scale fields (bits 4-5, 23, 29-30). N (17-22) and M (24-28) are checked directly.
-const TYPE_CHECKS: u64 = (1 << at::D_CODE)
-    | (1 << at::A_CODE)
-    | (1 << at::B_CODE)
-    | (1 << at::F16_ACC_A)
-    | (1 << at::F16_ACC_B)
-    | (1 << at::MIXED_F16_BF16)
-    | (1 << at::TRANSPOSE_A)
-    | (1 << at::TRANSPOSE_B);
-const MODIFIER_CHECKS: u64 = (1 << at::SATURATE)
-    | (1 << at::NEGATE_A)
-    | (1 << at::NEGATE_B)
-    | (1 << at::SELECTOR_DENSE)
-    | (1 << at::SELECTOR_NOT_ZERO)
-    | (1 << at::K96_SPARSE);
-const SCALE_CHECKS: u64 = (1 << at::SCALE_TYPE) | (1 << at::SFA_ID) | (1 << at::SFB_ID);
-const PROBLEM_MODIFIER_BITS: [u32; 7] = [0, 1, 2, 3, 13, 14, 31];
-
-/// [`problems`] of one kind as tables over each group of bits (the checks above 32, shifted
-/// down by 32), built at compile time by running [`problems`] on every combination of the
-/// group's bits. That each group decides its checks alone is what the tests and the sweep
-/// check ([`problems_by_table`] against [`problems`] and against the field-by-field decode).
+/// The checks each value of each group's bits breaks under one kind (shifted down by 32),
+/// every other check included (a word with M = 0 breaks the M check in every group's table).
 #[derive(Clone, Copy)]
-struct ProblemTables {
-    types: [u32; 1024],
-    modifiers: [u32; 128],
-    scales: [u32; 32],
+struct Broken {
+    types: [u32; TYPES.size()],
+    small: [[u32; 64]; SMALL.len()],
 }
 
-// A `const`, not a `static`: `decode` is a `const fn` and reads it (each use is a promoted
-// reference to one copy, 32 KiB in all).
-#[allow(clippy::large_const_arrays)]
-const PROBLEM_TABLES: [ProblemTables; 7] = {
-    let mut out = [ProblemTables {
-        types: [0; 1024],
-        modifiers: [0; 128],
-        scales: [0; 32],
+/// Fills `table` with the checks broken by each value of `group`'s bits of `kind`'s own fields
+/// (an index that differs only in bits the kind's layout gives other fields copies the entry
+/// with those bits clear).
+const fn fill<const S: usize>(group: Group, kind: Kind, mut table: [u32; S]) -> [u32; S] {
+    assert!(
+        group.size() <= S,
+        "the table holds every index of the group"
+    );
+    let own = group.own[layout_index(kind)];
+    let mut i = 0;
+    while i < group.size() {
+        let word = group.word(i);
+        table[i] = if word & own == word {
+            checks_broken(word, kind)
+        } else {
+            table[group.index(word & own)]
+        };
+        i += 1;
+    }
+    table
+}
+
+// About 7,000 runs of the rules at compile time: more steps than the interpreter's default
+// patience, which is not a loop.
+#[allow(clippy::large_const_arrays, long_running_const_eval)]
+const BROKEN: [Broken; 7] = {
+    let mut out = [Broken {
+        types: [0; TYPES.size()],
+        small: [[0; 64]; SMALL.len()],
     }; 7];
     let mut k = 0;
     while k < 7 {
         let kind = Kind::ALL[k];
-        let mut i = 0;
-        while i < 1024 {
-            let p = problems(scatter(i, &TYPE_BITS), kind) & TYPE_CHECKS;
-            out[k].types[i as usize] = (p >> 32) as u32;
-            i += 1;
-        }
-        let mut i = 0;
-        while i < 128 {
-            let p = problems(scatter(i, &PROBLEM_MODIFIER_BITS), kind) & MODIFIER_CHECKS;
-            out[k].modifiers[i as usize] = (p >> 32) as u32;
-            i += 1;
-        }
-        let mut i = 0;
-        while i < 32 {
-            let p = problems(scatter(i, &SCALE_BITS), kind) & SCALE_CHECKS;
-            out[k].scales[i as usize] = (p >> 32) as u32;
-            i += 1;
+        out[k].types = fill(TYPES, kind, out[k].types);
+        let mut g = 0;
+        while g < SMALL.len() {
+            out[k].small[g] = fill(SMALL[g], kind, out[k].small[g]);
+            g += 1;
         }
         k += 1;
     }
     out
 };
 
-/// [`m_shapes`] of each kind, by `kind as usize`, made at compile time (so that the decoder
-/// reads one word, not the shapes' loop).
-const M_SHAPES: [u32; 7] = {
-    let mut out = [0; 7];
+/// The checks whose verdict changes within the first `size` entries of `table`.
+const fn varying(table: &[u32], size: usize) -> u32 {
+    let mut v = 0;
+    let mut i = 0;
+    while i < size {
+        v |= table[i] ^ table[0];
+        i += 1;
+    }
+    v
+}
+
+/// The checks each group decides ([`TYPES`], then [`SMALL`]): those whose verdict changes with
+/// the group's bits under some kind. The build fails unless they split every check.
+const OWNED: [u32; 1 + SMALL.len()] = {
+    let mut out = [0u32; 1 + SMALL.len()];
     let mut k = 0;
     while k < 7 {
-        out[k] = m_shapes(Kind::ALL[k]);
+        out[0] |= varying(&BROKEN[k].types, TYPES.size());
+        let mut g = 0;
+        while g < SMALL.len() {
+            out[1 + g] |= varying(&BROKEN[k].small[g], SMALL[g].size());
+            g += 1;
+        }
+        k += 1;
+    }
+    let (mut union, mut count, mut g) = (0u32, 0, 0);
+    while g < out.len() {
+        union |= out[g];
+        count += out[g].count_ones();
+        g += 1;
+    }
+    let every = (1u32 << CHECKS) - 1;
+    assert!(
+        union == every && count == every.count_ones(),
+        "every check is decided by exactly one group of bits"
+    );
+    out
+};
+
+/// The problem tables of one kind: for [`TYPES`] the set of checks broken at each index (its
+/// own checks only); for each of [`SMALL`], per check, the set of indices that break it.
+#[derive(Clone, Copy)]
+struct ProblemTables {
+    types: [u32; TYPES.size()],
+    small: [[u64; CHECKS]; SMALL.len()],
+}
+
+// A `const`, not a `static`: `decode` is a `const fn` and reads it (each use is a promoted
+// reference to one copy, 33 KiB in all).
+#[allow(clippy::large_const_arrays)]
+const PROBLEM_TABLES: [ProblemTables; 7] = {
+    let mut out = [ProblemTables {
+        types: [0; TYPES.size()],
+        small: [[0; CHECKS]; SMALL.len()],
+    }; 7];
+    let mut k = 0;
+    while k < 7 {
+        let b = &BROKEN[k];
+        let mut i = 0;
+        while i < TYPES.size() {
+            out[k].types[i] = b.types[i] & OWNED[0];
+            i += 1;
+        }
+        let mut g = 0;
+        while g < SMALL.len() {
+            let mut i = 0;
+            while i < SMALL[g].size() {
+                let mut c = 0;
+                while c < CHECKS {
+                    if (b.small[g][i] & OWNED[1 + g]) >> c & 1 == 1 {
+                        out[k].small[g][c] |= 1 << i;
+                    }
+                    c += 1;
+                }
+                i += 1;
+            }
+            g += 1;
+        }
         k += 1;
     }
     out
 };
 
-/// [`problems`] read from [`PROBLEM_TABLES`]: what [`InstructionDescriptor::decode`] uses.
+/// The checks of small group `g` that index `i` breaks, from one bit set per owned check.
+#[inline(always)]
+const fn small_broken(sets: &[u64; CHECKS], g: usize, i: usize) -> u32 {
+    let mut high = 0;
+    let mut c = 0;
+    while c < CHECKS {
+        if (OWNED[1 + g] >> c) & 1 == 1 {
+            high |= (((sets[c] >> i) & 1) as u32) << c;
+        }
+        c += 1;
+    }
+    high
+}
+
+/// The problem set of a raw value under `kind`, read from [`PROBLEM_TABLES`]: what
+/// [`InstructionDescriptor::decode`](super::InstructionDescriptor::decode) keeps.
 #[inline(always)]
 pub(super) const fn problems_by_table(bits: u32, kind: Kind) -> u64 {
     let t = &PROBLEM_TABLES[kind as usize];
-    let l = layout_index(kind);
-    let types = ((bits >> 4) & 0x3) | ((bits >> 5) & 0xfc) | ((bits >> 7) & 0x300);
-    let modifiers = (bits & 0xf) | ((bits >> 9) & 0x30) | ((bits >> 25) & 0x40);
-    let scales = ((bits >> 4) & 0x3) | ((bits >> 21) & 0x4) | ((bits >> 26) & 0x18);
-    let n = field(bits, l, IdescField::N);
-    let m = field(bits, l, IdescField::M);
-    let high = t.types[types as usize]
-        | t.modifiers[modifiers as usize]
-        | t.scales[scales as usize]
-        | (((n.wrapping_sub(1) >= 32) as u32) << (at::N_RANGE - 32))
-        | ((!has(M_SHAPES[kind as usize], m) as u32) << (at::M_SHAPE - 32));
+    let mut high = t.types[TYPES.index(bits)];
+    let mut g = 0;
+    while g < SMALL.len() {
+        high |= small_broken(&t.small[g], g, SMALL[g].index(bits));
+        g += 1;
+    }
     (bits & reserved_mask(kind)) as u64 | ((high as u64) << 32)
+}
+
+/// The indices of each group that break no rule under one kind (warnings allowed), as bit
+/// sets, and the kind's reserved bits.
+#[derive(Clone, Copy)]
+struct Validity {
+    reserved: u32,
+    types: [u32; TYPES.size() / 32],
+    small: [u64; SMALL.len()],
+}
+
+/// The checks that are errors, shifted down by 32.
+const ERRORS: u32 = !((WARNINGS >> 32) as u32);
+
+const VALIDITY: [Validity; 7] = {
+    let mut out = [Validity {
+        reserved: 0,
+        types: [0; TYPES.size() / 32],
+        small: [0; SMALL.len()],
+    }; 7];
+    let mut k = 0;
+    while k < 7 {
+        let b = &BROKEN[k];
+        out[k].reserved = reserved_mask(Kind::ALL[k]);
+        let mut i = 0;
+        while i < TYPES.size() {
+            if b.types[i] & OWNED[0] & ERRORS == 0 {
+                out[k].types[i >> 5] |= 1 << (i & 31);
+            }
+            i += 1;
+        }
+        let mut g = 0;
+        while g < SMALL.len() {
+            let mut i = 0;
+            while i < SMALL[g].size() {
+                if b.small[g][i] & OWNED[1 + g] & ERRORS == 0 {
+                    out[k].small[g] |= 1 << i;
+                }
+                i += 1;
+            }
+            g += 1;
+        }
+        k += 1;
+    }
+    out
+};
+
+/// True when `bits` breaks no rule under `kind` (warnings allowed), read from [`VALIDITY`]
+/// without building any problem.
+#[inline(always)]
+pub(super) const fn valid_by_table(bits: u32, kind: Kind) -> bool {
+    let v = &VALIDITY[kind as usize];
+    let i = TYPES.index(bits);
+    let mut ok = (bits & v.reserved == 0) & ((v.types[i >> 5] >> (i & 31)) & 1 == 1);
+    let mut g = 0;
+    while g < SMALL.len() {
+        ok &= (v.small[g] >> SMALL[g].index(bits)) & 1 == 1;
+        g += 1;
+    }
+    ok
 }

@@ -22,13 +22,6 @@ const _: () = assert!(
     "TMEM_ADDRESS_LAYOUT rows are out of order"
 );
 
-/// The first lane that warp `warp_id` of a CTA may access: `32 * (warp_id % 4)`
-/// (PTX ISA 9.7.16.8.1). The warp owns that lane and the 31 after it.
-#[must_use]
-pub const fn warp_first_lane(warp_id: u32) -> u32 {
-    (warp_id % 4) * LANES_PER_WARP
-}
-
 /// The lane and column of a Tensor Memory address as the user thinks of them, without the
 /// range checks of [`TmemAddress`] (for showing any raw value, valid or not).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]

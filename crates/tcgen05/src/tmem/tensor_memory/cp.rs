@@ -1,8 +1,5 @@
 //! The shapes of `tcgen05.cp` and the multicast each one needs (PTX ISA 9.7.16.9.2; R23).
 
-use super::error::{TmemError, TmemOp};
-use super::shape::DataMovementShape;
-use crate::bytes::{bytes_eq, strip_prefix};
 use core::fmt;
 
 /// A data-movement shape of `tcgen05.cp` (shared memory to Tensor Memory), written
@@ -45,31 +42,6 @@ impl CpShape {
             CpShape::S128x128b => ".128x128b",
             CpShape::S64x128b => ".64x128b",
             CpShape::S32x128b => ".32x128b",
-        }
-    }
-
-    /// Parses a shape name, with or without the leading dot.
-    ///
-    /// # Errors
-    /// [`TmemError::ShapeOfOtherOp`] for `.31x256b` (the implicit shape of `tcgen05.shift`,
-    /// rules.md R23) and for the `tcgen05.ld` / `.st` shapes; [`TmemError::UnknownShape`]
-    /// otherwise.
-    ///
-    /// # Examples
-    /// ```
-    /// use tcgen05::tensor_memory::CpShape;
-    /// assert_eq!(CpShape::from_name("64x128b"), Ok(CpShape::S64x128b));
-    /// let e = CpShape::from_name(".31x256b").expect_err("must fail");
-    /// assert!(e.to_string().contains("implicit shape of tcgen05.shift"));
-    /// ```
-    pub const fn from_name(name: &str) -> Result<CpShape, TmemError> {
-        match DataMovementShape::from_name(name) {
-            Ok(DataMovementShape::Cp(s)) => Ok(s),
-            Ok(shape) => Err(TmemError::ShapeOfOtherOp {
-                shape,
-                wanted: TmemOp::Cp,
-            }),
-            Err(_) => Err(TmemError::UnknownShape { op: TmemOp::Cp }),
         }
     }
 
@@ -161,26 +133,6 @@ impl CpMulticast {
             CpMulticast::Warpx4 => ".warpx4",
         }
     }
-
-    /// Parses a qualifier, with or without the leading dot; `""` and `"none"` give `None`.
-    ///
-    /// # Errors
-    /// [`TmemError::UnknownMulticast`].
-    pub const fn from_name(name: &str) -> Result<CpMulticast, TmemError> {
-        let b = strip_prefix(name.as_bytes(), b".");
-        if b.is_empty() || bytes_eq(b, b"none") {
-            return Ok(CpMulticast::None);
-        }
-        let mut i = 1;
-        while i < CpMulticast::ALL.len() {
-            let n = strip_prefix(CpMulticast::ALL[i].name().as_bytes(), b".");
-            if bytes_eq(b, n) {
-                return Ok(CpMulticast::ALL[i]);
-            }
-            i += 1;
-        }
-        Err(TmemError::UnknownMulticast)
-    }
 }
 
 impl fmt::Display for CpMulticast {
@@ -190,30 +142,4 @@ impl fmt::Display for CpMulticast {
             other => f.write_str(other.name()),
         }
     }
-}
-
-/// Checks the pairing of a `tcgen05.cp` shape and `.multicast` qualifier (PTX ISA 9.7.16.9.2;
-/// rules.md R23): `.64x128b` requires `.warpx2::02_13` or `.warpx2::01_23`, `.32x128b`
-/// requires `.warpx4`, and `.128x256b`, `.4x256b`, `.128x128b` take no qualifier.
-///
-/// # Errors
-/// [`TmemError::CpMulticastMismatch`].
-///
-/// # Examples
-/// ```
-/// use tcgen05::tensor_memory::{validate_cp, CpMulticast, CpShape};
-/// assert!(validate_cp(CpShape::S32x128b, CpMulticast::Warpx4).is_ok());
-/// assert!(validate_cp(CpShape::S64x128b, CpMulticast::None).is_err());
-/// assert!(validate_cp(CpShape::S128x256b, CpMulticast::Warpx4).is_err());
-/// ```
-pub const fn validate_cp(shape: CpShape, multicast: CpMulticast) -> Result<(), TmemError> {
-    let allowed = shape.allowed_multicasts();
-    let mut i = 0;
-    while i < allowed.len() {
-        if allowed[i] as u8 == multicast as u8 {
-            return Ok(());
-        }
-        i += 1;
-    }
-    Err(TmemError::CpMulticastMismatch { shape, multicast })
 }

@@ -1,11 +1,10 @@
 //! The fields of a Tensor Memory check ([`TmemField`]), the operation ([`TmemOp`]) and
 //! [`TmemError`].
 
-use super::address::warp_first_lane;
 use super::cp::{CpMulticast, CpShape};
 use super::ld_st::{LdStShape, Num};
-use super::shape::DataMovementShape;
-use super::{LANES_PER_WARP, MAX_REGISTERS_PER_THREAD, TMEM_COLUMNS, TMEM_LANES};
+use super::shape::{DataMovementShape, TmemOp};
+use super::{warp_first_lane, LANES_PER_WARP, MAX_REGISTERS_PER_THREAD, TMEM_COLUMNS, TMEM_LANES};
 use crate::diagnostic::{Diagnostic, Source};
 use crate::diagnostic::{Rule, RuleSource, Severity};
 use core::fmt;
@@ -48,36 +47,6 @@ impl TmemField {
 }
 
 impl fmt::Display for TmemField {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// The tcgen05 instructions that move data to or from Tensor Memory, as far as shapes go.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub enum TmemOp {
-    /// `tcgen05.ld` and `tcgen05.st` (same shapes).
-    LdSt,
-    /// `tcgen05.cp`.
-    Cp,
-    /// `tcgen05.shift`.
-    Shift,
-}
-
-impl TmemOp {
-    /// The instruction's name, for example `"tcgen05.ld/st"`.
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            TmemOp::LdSt => "tcgen05.ld/st",
-            TmemOp::Cp => "tcgen05.cp",
-            TmemOp::Shift => "tcgen05.shift",
-        }
-    }
-}
-
-impl fmt::Display for TmemOp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }

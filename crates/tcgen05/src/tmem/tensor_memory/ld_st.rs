@@ -1,9 +1,6 @@
 //! The shapes and `.num` of `tcgen05.ld` / `tcgen05.st` and their register vectors (PTX ISA
 //! 9.7.16.8.3, Tables 49-50).
 
-use super::error::{TmemError, TmemOp};
-use super::shape::DataMovementShape;
-use crate::bytes::{bytes_eq, strip_prefix};
 use core::fmt;
 
 /// A data-movement shape of `tcgen05.ld` and `tcgen05.st`, written `lanes x bits` per lane
@@ -45,22 +42,6 @@ impl LdStShape {
             LdStShape::S16x256b => ".16x256b",
             LdStShape::S16x32bx2 => ".16x32bx2",
             LdStShape::S32x32b => ".32x32b",
-        }
-    }
-
-    /// Parses a shape name, with or without the leading dot.
-    ///
-    /// # Errors
-    /// [`TmemError::ShapeOfOtherOp`] for a `tcgen05.cp` shape or `.31x256b`;
-    /// [`TmemError::UnknownShape`] otherwise.
-    pub const fn from_name(name: &str) -> Result<LdStShape, TmemError> {
-        match DataMovementShape::from_name(name) {
-            Ok(DataMovementShape::LdSt(s)) => Ok(s),
-            Ok(shape) => Err(TmemError::ShapeOfOtherOp {
-                shape,
-                wanted: TmemOp::LdSt,
-            }),
-            Err(_) => Err(TmemError::UnknownShape { op: TmemOp::LdSt }),
         }
     }
 
@@ -190,21 +171,6 @@ impl Num {
         self as u8
     }
 
-    /// The `.num` of a repetition count.
-    ///
-    /// # Errors
-    /// [`TmemError::InvalidNum`] unless `count` is a power of two from 1 to 128.
-    pub const fn from_count(count: u32) -> Result<Num, TmemError> {
-        let mut i = 0;
-        while i < Num::ALL.len() {
-            if Num::ALL[i].count() as u32 == count {
-                return Ok(Num::ALL[i]);
-            }
-            i += 1;
-        }
-        Err(TmemError::InvalidNum { num: count })
-    }
-
     /// The PTX qualifier, for example `".x4"`.
     #[must_use]
     pub const fn name(self) -> &'static str {
@@ -219,83 +185,12 @@ impl Num {
             Num::X128 => ".x128",
         }
     }
-
-    /// Parses `.x4`, `x4` (or any other `.num`).
-    ///
-    /// # Errors
-    /// [`TmemError::InvalidNum`] (value 0 when the name holds no number).
-    pub const fn from_name(name: &str) -> Result<Num, TmemError> {
-        let b = strip_prefix(name.as_bytes(), b".");
-        let mut i = 0;
-        while i < Num::ALL.len() {
-            let n = strip_prefix(Num::ALL[i].name().as_bytes(), b".");
-            if bytes_eq(b, n) {
-                return Ok(Num::ALL[i]);
-            }
-            i += 1;
-        }
-        Err(TmemError::InvalidNum {
-            num: parse_count(strip_prefix(b, b"x")),
-        })
-    }
-}
-
-/// The decimal number in `digits`, or 0 when it is empty, holds another character, or exceeds
-/// `u32`.
-const fn parse_count(digits: &[u8]) -> u32 {
-    if digits.is_empty() {
-        return 0;
-    }
-    let mut v: u32 = 0;
-    let mut i = 0;
-    while i < digits.len() {
-        let c = digits[i];
-        if !c.is_ascii_digit() {
-            return 0;
-        }
-        v = match v.checked_mul(10) {
-            Some(x) => match x.checked_add((c - b'0') as u32) {
-                Some(y) => y,
-                None => return 0,
-            },
-            None => return 0,
-        };
-        i += 1;
-    }
-    v
 }
 
 impl fmt::Display for Num {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
-}
-
-/// 32-bit registers per thread of `tcgen05.ld` / `tcgen05.st` with `shape` and `num`
-/// (Table 49 for `.ld`, the same Table 50 for `.st`; `.pack::16b` / `.unpack::16b` do not change
-/// it).
-///
-/// | `.num` | `.16x32bx2`, `.16x64b`, `.32x32b` | `.16x128b` | `.16x256b` |
-/// |---|---|---|---|
-/// | `.x1` ... `.x32` | 1 ... 32 | 2 ... 64 | 4 ... 128 |
-/// | `.x64` | 64 | 128 | invalid |
-/// | `.x128` | 128 | invalid | invalid |
-///
-/// # Errors
-/// [`TmemError::NumTooLargeForShape`] for the invalid cells.
-///
-/// # Examples
-/// ```
-/// use tcgen05::tensor_memory::{registers_per_thread, LdStShape, Num};
-/// assert_eq!(registers_per_thread(LdStShape::S32x32b, Num::X128), Ok(128));
-/// assert_eq!(registers_per_thread(LdStShape::S16x128b, Num::X4), Ok(8));
-/// assert!(registers_per_thread(LdStShape::S16x128b, Num::X128).is_err());
-/// ```
-pub const fn registers_per_thread(shape: LdStShape, num: Num) -> Result<u16, TmemError> {
-    if num.count() > shape.max_num().count() {
-        return Err(TmemError::NumTooLargeForShape { shape, num });
-    }
-    Ok(shape.registers_per_num() * num.count() as u16)
 }
 
 /// Every `.num` that `shape` takes, smallest first (Tables 49-50).

@@ -39,6 +39,7 @@
 // items are this module's.
 mod address;
 mod alloc;
+mod checks;
 mod cp;
 mod error;
 mod ld_st;
@@ -47,6 +48,7 @@ mod shift;
 
 pub use address::*;
 pub use alloc::*;
+pub use checks::*;
 pub use cp::*;
 pub use error::*;
 pub use ld_st::*;
@@ -65,6 +67,13 @@ pub const LANES_PER_WARP: u32 = 32;
 
 /// The largest register vector of one `tcgen05.ld` / `tcgen05.st`, per thread (Tables 49-50).
 pub const MAX_REGISTERS_PER_THREAD: u16 = 128;
+
+/// The first lane that warp `warp_id` of a CTA may access: `32 * (warp_id % 4)`
+/// (PTX ISA 9.7.16.8.1). The warp owns that lane and the 31 after it.
+#[must_use]
+pub const fn warp_first_lane(warp_id: u32) -> u32 {
+    (warp_id % 4) * LANES_PER_WARP
+}
 
 #[cfg(test)]
 mod tests;

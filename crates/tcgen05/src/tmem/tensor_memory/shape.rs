@@ -1,10 +1,8 @@
 //! [`DataMovementShape`]: any data-movement shape, parsed from its PTX name (PTX ISA 9.7.16.2.3).
 
 use super::cp::CpShape;
-use super::error::{TmemError, TmemOp};
 use super::ld_st::LdStShape;
 use super::shift::ShiftShape;
-use crate::bytes::{bytes_eq, strip_prefix};
 use core::fmt;
 
 /// Any data-movement shape of PTX ISA 9.7.16.2.3, with the instruction it belongs to.
@@ -74,26 +72,39 @@ impl DataMovementShape {
             DataMovementShape::Shift(s) => s.bits_per_lane(),
         }
     }
-
-    /// Parses any shape name, with or without the leading dot.
-    ///
-    /// # Errors
-    /// [`TmemError::UnknownShape`] (reported for `tcgen05.ld/st`, the most common use).
-    pub const fn from_name(name: &str) -> Result<DataMovementShape, TmemError> {
-        let b = strip_prefix(name.as_bytes(), b".");
-        let mut i = 0;
-        while i < Self::ALL.len() {
-            let n = strip_prefix(Self::ALL[i].name().as_bytes(), b".");
-            if bytes_eq(b, n) {
-                return Ok(Self::ALL[i]);
-            }
-            i += 1;
-        }
-        Err(TmemError::UnknownShape { op: TmemOp::LdSt })
-    }
 }
 
 impl fmt::Display for DataMovementShape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The tcgen05 instructions that move data to or from Tensor Memory, as far as shapes go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub enum TmemOp {
+    /// `tcgen05.ld` and `tcgen05.st` (same shapes).
+    LdSt,
+    /// `tcgen05.cp`.
+    Cp,
+    /// `tcgen05.shift`.
+    Shift,
+}
+
+impl TmemOp {
+    /// The instruction's name, for example `"tcgen05.ld/st"`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            TmemOp::LdSt => "tcgen05.ld/st",
+            TmemOp::Cp => "tcgen05.cp",
+            TmemOp::Shift => "tcgen05.shift",
+        }
+    }
+}
+
+impl fmt::Display for TmemOp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
