@@ -88,6 +88,7 @@ impl MbarModel {
 
 const MEMORY_MODEL: &str = "PTX ISA 8 (memory consistency model: conflicting accesses with no causality order are a data race)";
 const MBARRIER_TX: &str = "PTX ISA 9.7.13.15 (mbarrier: a phase completes when the pending arrivals and the tx-count reach zero; complete_tx)";
+const TCGEN05: &str = "PTX ISA 9.7.16.6, 9.7.16.11.1 (an asynchronous tcgen05 operation completes for other threads only through its tcgen05.commit's mbarrier phase, a tcgen05.ld through tcgen05.wait::ld)";
 const PROXY: &str = "PTX ISA 9.7.13.4 (fence.proxy.async: generic-proxy writes need a proxy fence before the async proxy reads them)";
 
 /// The tracker.
@@ -104,6 +105,10 @@ pub(crate) struct Tracker {
     mbars: HashMap<u32, MbarModel>,
     last_wait: HashMap<(u32, u32), (u32, i64)>,
     shared: Vec<Cell>,
+    /// Tensor Memory's shadow, cell `lane * 512 + column`.
+    tmem_cells: Vec<Cell>,
+    /// Per thread: its asynchronous tcgen05 operations not yet committed.
+    tc_pending: HashMap<u32, Vec<u64>>,
     /// Global memory's shadow in pages of 4096 bytes.
     global: HashMap<u64, Vec<Cell>>,
     deadlocked: bool,
@@ -256,7 +261,11 @@ impl Tracker {
         let sp = match space {
             Space::Shared => "shared",
             Space::Global => "global",
+            Space::Tmem => "Tensor Memory cell (lane * 512 + column)",
         };
+        let tc = [prior.op, now.op]
+            .iter()
+            .any(|o| o.is_some_and(|id| id >= crate::tcgen05::ID_BASE));
         let who = |s: &Stamp| match s.op {
             Some(_) => format!("the asynchronous operation of line {}", s.line),
             None => format!("thread {} at line {}", s.thread, s.line),
@@ -279,6 +288,8 @@ impl Tracker {
             message,
             source: if kind == HazardKind::DataRace {
                 MEMORY_MODEL
+            } else if tc {
+                TCGEN05
             } else {
                 MBARRIER_TX
             },
@@ -334,6 +345,15 @@ impl Tracker {
                         .or_insert_with(|| vec![Cell::default(); 4096]);
                     &mut page[(at & 0xFFF) as usize]
                 }
+                Space::Tmem => {
+                    if self.tmem_cells.is_empty() {
+                        self.tmem_cells = vec![Cell::default(); 128 * 512];
+                    }
+                    match self.tmem_cells.get_mut(at as usize) {
+                        Some(c) => c,
+                        None => continue,
+                    }
+                }
             };
             let ordered = |s: &Stamp| {
                 s.instance == now.instance
@@ -342,7 +362,12 @@ impl Tracker {
             if let Some(w) = cell.write {
                 if !ordered(&w) {
                     found.push((w, true, at));
-                } else if !a.write && now.op.is_some() && w.op.is_none() && unfenced.is_none() {
+                } else if !a.write
+                    && now.op.is_some()
+                    && w.op.is_none()
+                    && unfenced.is_none()
+                    && a.space != Space::Tmem
+                {
                     unfenced = Some((w, at));
                 }
             }
@@ -471,6 +496,7 @@ impl Observer for Tracker {
                     }
                 }
             }
+            Event::Tcgen05Commit { thread, line, mbar } => self.commit(thread, line, mbar),
             Event::Deadlock { warps } => self.deadlock(warps),
             Event::Tmem { warp, line, step } => {
                 for f in self.tmem.step(warp, line, &step) {
@@ -540,6 +566,11 @@ impl Tracker {
                 ((0, mbar), self.mbars.get(&mbar).map_or(0, |m| m.phase))
             }
             AsyncKind::Wgmma { warp } => ((1, warp), 0),
+            AsyncKind::Tcgen05 { thread } => {
+                self.tc_pending.entry(thread).or_default().push(id);
+                ((2, thread), 0)
+            }
+            AsyncKind::TmemLoad { warp } => ((3, warp), 0),
         };
         let slot = self.agent(key);
         self.ops.insert(
@@ -553,6 +584,26 @@ impl Tracker {
                 phase,
             },
         );
+    }
+
+    /// `tcgen05.commit` by `thread`: its asynchronous tcgen05 operations (performed by now)
+    /// release their clocks, with the thread's, into the mbarrier's current phase, then one
+    /// arrival (PTX ISA 9.7.16.11.1).
+    fn commit(&mut self, thread: u32, line: u32, mbar: u32) {
+        let mut vc = self.clocks[thread as usize].clone();
+        self.clocks[thread as usize].tick(thread as usize);
+        for id in self.tc_pending.remove(&thread).unwrap_or_default() {
+            if let Some(op) = self.ops.remove(&id) {
+                vc.join(&op.clock);
+            }
+        }
+        if let Some(m) = self.mbars.get_mut(&mbar) {
+            m.cur.join(&vc);
+            m.pending = m.pending.saturating_sub(1);
+            m.arrivals += 1;
+            m.arrive_line = line;
+            m.settle();
+        }
     }
 
     /// Mbarrier phases that can never complete: arrivals short of the count, or transaction

@@ -6,6 +6,8 @@ mod decode;
 mod exec;
 pub mod op;
 mod tensor_memory;
+mod trace;
 
 pub(crate) use decode::decode;
 pub(crate) use exec::{Did, Regs, Tcgen05State};
+pub(crate) use trace::{Performed, ID_BASE};
