@@ -213,6 +213,8 @@ pub enum TmemStep<'e> {
     Ld(u32, u32, &'e [u32]),
     /// `tcgen05.wait::ld`: the warp's loads are in its registers.
     WaitLd,
+    /// `tcgen05.relinquish_alloc_permit`: the CTA allocates no more.
+    Relinquish,
     /// An instruction of a warp with a `tcgen05.ld` not yet waited reads these register slots.
     Read(&'e [u32]),
 }

@@ -170,6 +170,7 @@ pub(super) fn lifecycle(cta: &mut Cta<'_>, w: &Warp, op: &Op, exec: u32, arrival
         Did::Dealloc(first, n) => TmemStep::Dealloc(first, n),
         Did::Ld(first, n) => TmemStep::Ld(first, n, &dst),
         Did::WaitLd => TmemStep::WaitLd,
+        Did::Relinquish => TmemStep::Relinquish,
     };
     let (warp, line) = (w.id, op.line);
     emit(cta, &Event::Tmem { warp, line, step });

@@ -109,6 +109,8 @@ pub(crate) struct Tracker {
     tmem_cells: Vec<Cell>,
     /// Per thread: its asynchronous tcgen05 operations not yet committed.
     tc_pending: HashMap<u32, Vec<u64>>,
+    /// Per committed tcgen05 operation: the mbarrier and phase its commit arrived on.
+    tc_commit: HashMap<u64, (u32, u64)>,
     /// Global memory's shadow in pages of 4096 bytes.
     global: HashMap<u64, Vec<Cell>>,
     deadlocked: bool,
@@ -237,7 +239,7 @@ impl Tracker {
                     other_thread: None,
                     address: Some(u64::from(mbar)),
                     message: format!(
-                        "this wait on the mbarrier at shared 0x{mbar:x} passed on phase {observed}, but the data read at line {read_line} arrives with phase {phase}: the parity waited for is not the phase the data completes"
+                        "this wait on the mbarrier at shared 0x{mbar:x} passed on phase {observed}, but the access at line {read_line} is ordered only by phase {phase} (the completion of the asynchronous operation it depends on): the parity waited for is not that phase"
                     ),
                     source: MBARRIER_TX,
                     cta: self.cta,
@@ -266,6 +268,9 @@ impl Tracker {
         let tc = [prior.op, now.op]
             .iter()
             .any(|o| o.is_some_and(|id| id >= crate::tcgen05::ID_BASE));
+        if let Some(&(mbar, phase)) = prior.op.and_then(|id| self.tc_commit.get(&id)) {
+            self.stale_wait(now.thread, mbar, phase, now.line);
+        }
         let who = |s: &Stamp| match s.op {
             Some(_) => format!("the asynchronous operation of line {}", s.line),
             None => format!("thread {} at line {}", s.thread, s.line),
@@ -592,9 +597,11 @@ impl Tracker {
     fn commit(&mut self, thread: u32, line: u32, mbar: u32) {
         let mut vc = self.clocks[thread as usize].clone();
         self.clocks[thread as usize].tick(thread as usize);
+        let phase = self.mbars.get(&mbar).map_or(0, |m| m.phase);
         for id in self.tc_pending.remove(&thread).unwrap_or_default() {
             if let Some(op) = self.ops.remove(&id) {
                 vc.join(&op.clock);
+                self.tc_commit.insert(id, (mbar, phase));
             }
         }
         if let Some(m) = self.mbars.get_mut(&mbar) {

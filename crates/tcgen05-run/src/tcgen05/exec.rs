@@ -54,6 +54,7 @@ pub(crate) enum Did {
     Dealloc(u32, u32),
     Ld(u32, u32),
     WaitLd,
+    Relinquish,
 }
 
 /// An issued asynchronous tcgen05 operation, waiting for its thread's `tcgen05.commit`.
@@ -307,6 +308,7 @@ impl Tcgen05State {
             }
             Tcgen05::Relinquish => {
                 self.tmem().relinquished = true;
+                self.did = Some(Did::Relinquish);
                 Ok(())
             }
             Tcgen05::Ld { .. } | Tcgen05::St { .. } => self.ld_st(regs, line, t, exec),
