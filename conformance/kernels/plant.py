@@ -213,14 +213,15 @@ def m_parity(lines):
 
 
 def m_epilogue_wait(lines):
-    """Delete the wait before the epilogue's tcgen05.ld (the try_wait with no MMA between it
-    and the ld, and its retry branch): the ld reads D before the MMAs that write it are known
+    """Delete the wait before the epilogue's tcgen05.ld (the last try_wait before it in the
+    text, and its retry branch): the ld reads D before the MMAs that write it are known
     complete (read-before-complete at the ld, against one of the MMAs)."""
     out = []
     lds, mmas = find(lines, "tcgen05.ld"), find(lines, "tcgen05.mma")
-    for w in find(lines, "mbarrier.try_wait.parity"):
+    waits = [w for w in find(lines, "mbarrier.try_wait.parity") if lds and w < lds[-1]]
+    for w in waits[-1:]:
         nxt = [i for i in lds if i > w]
-        if not nxt or any(w < i < nxt[0] for i in mmas) or "bra" not in lines[w + 1]:
+        if "bra" not in lines[w + 1]:
             continue
         new = list(lines)
         new[w] = new[w + 1] = ""
