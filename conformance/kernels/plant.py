@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Planted-bug matrix of `tcgen05 run --hazards` over the Blackwell check corpus (issue 25).
 
-    plant.py PTX_DIR TCGEN05_BIN [--only CLASS] [--kernels N] [--expect FILE] [--write FILE]
+    plant.py PTX_DIR TCGEN05_BIN [--only CLASS] [--kernels N] [--schedules N] [--clean-only]
+             [--expect FILE] [--write FILE]
 
 Takes the Triton kernels of the corpus (`conformance/kernels/run.sh` generates them into
 PTX_DIR), applies each mutation class below to the PTX text (rules written from the PTX ISA, one
@@ -12,7 +13,8 @@ the matrix: per class and kernel, `found` when a finding of the expected kind is
 the line the mutation implies, else `missed` (with what was reported); `-` when the kernel has
 no instruction the class mutates. Every unmodified kernel must be clean.
 
---kernels N applies each class to the first N kernels that have its instruction (CI: 4);
+--schedules N runs the unmodified kernels with N seeded schedules too (`--schedules`), and
+--clean-only stops after them. --kernels N applies each class to the first N kernels that have its instruction (CI: 4);
 --expect FILE fails (exit 1) when a cell of this run that FILE records as found (wholly or in
 part) differs now; --write FILE records the matrix (for the README and for --expect).
 """
@@ -290,7 +292,7 @@ def config(stem):
     return name, warps, k, bufs
 
 
-def run(binary, ptx_text, stem, tmp):
+def run(binary, ptx_text, stem, tmp, schedules=0):
     name, warps, k, bufs = config(stem)
     path = os.path.join(tmp, stem + ".ptx")
     with open(path, "w") as f:
@@ -305,6 +307,8 @@ def run(binary, ptx_text, stem, tmp):
     args += ["--arg", f"{n}={k}", "--arg", f"{n + 1}=0", "--arg", f"{n + 2}=0"]
     cmd = [binary, "--json", "run", path, "--kernel", name, "--grid", "1",
            "--block", str(32 * warps), "--shared", str(227 * 1024), "--hazards"] + args
+    if schedules:
+        cmd += ["--schedules", str(schedules)]
     p = subprocess.run(cmd, capture_output=True, text=True)
     try:
         return json.loads(p.stdout)
@@ -330,7 +334,10 @@ def verdict(result, expected):
 def main():
     argv = sys.argv[1:]
     opts = {}
-    for flag in ("--only", "--kernels", "--expect", "--write"):
+    clean_only = "--clean-only" in argv
+    if clean_only:
+        argv.remove("--clean-only")
+    for flag in ("--only", "--kernels", "--schedules", "--expect", "--write"):
         if flag in argv:
             i = argv.index(flag)
             opts[flag] = argv[i + 1]
@@ -344,14 +351,18 @@ def main():
         clean = {}
         for stem in stems:
             text = open(os.path.join(ptx_dir, stem + ".ptx")).read()
-            r = run(binary, text, stem, tmp)
+            r = run(binary, text, stem, tmp, int(opts.get("--schedules", "0")))
             clean[stem] = r.get("hazards") == []
+            print(f"plant: {stem}: {'clean' if clean[stem] else 'NOT clean'} over "
+                  f"{r.get('runs')} run(s) in {r.get('seconds', 0):.2f} s", file=sys.stderr)
             if not clean[stem]:
                 failures += 1
                 print(f"plant: {stem}: unmodified kernel not clean: {json.dumps(r)[:300]}",
                       file=sys.stderr)
         print(f"plant: {sum(clean.values())} of {len(stems)} unmodified kernels clean",
               file=sys.stderr)
+        if clean_only:
+            sys.exit(1 if failures else 0)
         for cls, fn in CLASSES:
             if opts.get("--only") and opts["--only"] not in cls:
                 continue

@@ -263,7 +263,11 @@ impl Tracker {
         let sp = match space {
             Space::Shared => "shared",
             Space::Global => "global",
-            Space::Tmem => "Tensor Memory cell (lane * 512 + column)",
+            Space::Tmem => "Tensor Memory",
+        };
+        let place = match space {
+            Space::Tmem => format!("lane {} column {}", at / 512, at % 512),
+            _ => format!("0x{at:x}"),
         };
         let tc = [prior.op, now.op]
             .iter()
@@ -276,7 +280,7 @@ impl Tracker {
             None => format!("thread {} at line {}", s.thread, s.line),
         };
         let message = format!(
-            "{} by {} and the earlier {} by {} of {sp} 0x{at:x} are not ordered by any synchronisation{}",
+            "{} by {} and the earlier {} by {} of {sp} {place} are not ordered by any synchronisation{}",
             if write { "write" } else { "read" },
             who(&now),
             if prior_write { "write" } else { "read" },
