@@ -148,8 +148,18 @@ fn blackwell() -> Vec<(&'static str, &'static str, &'static str, Vec<Arg>)> {
     let pattern = |len: usize, modulus: usize| -> Vec<u8> {
         (0..len).map(|i| (i % modulus) as u8 + 0x30).collect()
     };
-    let tail = |k: usize| vec![Arg::Buffer(vec![0; m * n * 4]), Arg::i32(k as i32), Arg::Null, Arg::Null];
-    let mut bf16 = vec![Arg::Buffer(pattern(m * 128 * 2, 7)), Arg::Buffer(pattern(128 * n * 2, 5))];
+    let tail = |k: usize| {
+        vec![
+            Arg::Buffer(vec![0; m * n * 4]),
+            Arg::i32(k as i32),
+            Arg::Null,
+            Arg::Null,
+        ]
+    };
+    let mut bf16 = vec![
+        Arg::Buffer(pattern(m * 128 * 2, 7)),
+        Arg::Buffer(pattern(128 * n * 2, 5)),
+    ];
     bf16.extend(tail(128));
     let mut mx = vec![
         Arg::Buffer(pattern(m * 256, 7)),
@@ -159,8 +169,18 @@ fn blackwell() -> Vec<(&'static str, &'static str, &'static str, Vec<Arg>)> {
     ];
     mx.extend(tail(256));
     vec![
-        ("triton_gemm_bf16", "triton_gemm_bf16.ptx", "dot_kernel", bf16),
-        ("triton_dot_scaled_mxfp8", "triton_dot_scaled_mxfp8.ptx", "dot_scaled_kernel", mx),
+        (
+            "triton_gemm_bf16",
+            "triton_gemm_bf16.ptx",
+            "dot_kernel",
+            bf16,
+        ),
+        (
+            "triton_dot_scaled_mxfp8",
+            "triton_dot_scaled_mxfp8.ptx",
+            "dot_scaled_kernel",
+            mx,
+        ),
     ]
 }
 
@@ -183,7 +203,8 @@ fn hazard_cost() {
                     let mut a = args.clone();
                     let t = Instant::now();
                     if hazards {
-                        let r = check(&module, entry, &config, &mut a, &Options::default()).unwrap();
+                        let r =
+                            check(&module, entry, &config, &mut a, &Options::default()).unwrap();
                         assert!(r.findings.is_empty(), "{name}: {:?}", r.findings);
                     } else {
                         launch(&module, entry, &config, &mut a).unwrap();

@@ -2,8 +2,8 @@
 //! nothing when no observer is attached, so a plain run pays one branch per hook.
 
 use super::{Cta, State, Warp, WARP};
-use crate::observe::{Access, AsyncKind, Event, Proxy, Space as Seen};
 use crate::cp_async::{Pending as CpPending, Queue};
+use crate::observe::{Access, AsyncKind, Event, Proxy, Space as Seen};
 use crate::op::{Op, OpKind, Space};
 use crate::tensor_map::Copy;
 use crate::wgmma::{operand_bytes, Pending};
@@ -105,7 +105,13 @@ pub(super) fn cp_async_retired(cta: &mut Cta<'_>, w: &Warp, l: usize, before: &[
         if p.src_size > 0 {
             access(cta, w, l, p.line, src);
         }
-        access(cta, w, l, p.line, (Space::Shared, u64::from(p.dst), p.cp_size, true));
+        access(
+            cta,
+            w,
+            l,
+            p.line,
+            (Space::Shared, u64::from(p.dst), p.cp_size, true),
+        );
     }
 }
 

@@ -39,6 +39,10 @@ struct Stamp {
 #[derive(Clone, Debug, Default)]
 struct Cell {
     write: Option<Stamp>,
+    /// The first read since the write, kept inline: most bytes are read by one thread or
+    /// one operation, and a `Vec` per byte would allocate for each.
+    first: Option<Stamp>,
+    /// The other reads since the write, one per clock slot.
     reads: Vec<Stamp>,
 }
 
@@ -381,13 +385,16 @@ impl Tracker {
                 }
             }
             if a.write {
-                for r in &cell.reads {
+                for r in cell.first.iter().chain(&cell.reads) {
                     if r.slot != now.slot && !ordered(r) {
                         found.push((*r, false, at));
                     }
                 }
+                cell.first = None;
                 cell.reads.clear();
                 cell.write = Some(now);
+            } else if cell.first.is_none_or(|r| r.slot == now.slot) {
+                cell.first = Some(now);
             } else if let Some(r) = cell.reads.iter_mut().find(|r| r.slot == now.slot) {
                 *r = now;
             } else {

@@ -369,7 +369,9 @@ impl Tcgen05State {
         let pieces =
             ld_st_pieces(&frag, at, regs.warp).map_err(|e| emu(line, "tcgen05.ld/st", e))?;
         if let Some(tr) = self.trace.as_mut() {
-            let cells = pieces.iter().map(|p| (u32::from(p.thread), p.lane, p.column));
+            let cells = pieces
+                .iter()
+                .map(|p| (u32::from(p.thread), p.lane, p.column));
             tr.cells = cells.collect();
         }
         let tm = self.tmem();

@@ -64,27 +64,66 @@ impl Trace {
     }
 }
 
-/// Sorted, deduplicated points as runs `(key, first, count)` of consecutive values per key.
-fn runs(mut points: Vec<(u32, u32)>) -> Vec<(u32, u32, u32)> {
-    points.sort_unstable();
-    points.dedup();
-    let mut out: Vec<(u32, u32, u32)> = Vec::new();
-    for (k, v) in points {
-        match out.last_mut() {
-            Some(r) if r.0 == k && r.1 + r.2 == v => r.2 += 1,
-            _ => out.push((k, v, 1)),
+/// A set of small integers (shared-memory addresses, Tensor Memory cells `lane * 512 +
+/// column`) as a bitmap: the emulator reads the same byte once per element it computes, so
+/// marking costs one bit, not one entry.
+#[derive(Debug, Default)]
+struct Bits(Vec<u64>);
+
+impl Bits {
+    fn set(&mut self, i: u32) {
+        let w = (i / 64) as usize;
+        if self.0.len() <= w {
+            self.0.resize(w + 1, 0);
+        }
+        self.0[w] |= 1 << (i % 64);
+    }
+
+    /// The marked integers as runs `(first, count)` of consecutive values.
+    fn runs(&self) -> Vec<(u32, u32)> {
+        let mut out: Vec<(u32, u32)> = Vec::new();
+        for (w, &bits) in self.0.iter().enumerate() {
+            let mut b = bits;
+            while b != 0 {
+                let i = w as u32 * 64 + b.trailing_zeros();
+                b &= b - 1;
+                match out.last_mut() {
+                    Some(r) if r.0 + r.1 == i => r.1 += 1,
+                    _ => out.push((i, 1)),
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Tensor Memory cells `lane * 512 + column` as runs `(lane, first column, columns)` within
+/// a lane.
+fn cell_runs(bits: &Bits) -> Vec<(u32, u32, u32)> {
+    let mut out = Vec::new();
+    for (first, n) in bits.runs() {
+        let (mut at, end) = (first, first + n);
+        while at < end {
+            let lane_end = (at / 512 + 1) * 512;
+            let stop = end.min(lane_end);
+            out.push((at / 512, at % 512, stop - at));
+            at = stop;
         }
     }
     out
+}
+
+fn cell(lane: u32, column: u32) -> u32 {
+    lane * 512 + column.min(511)
 }
 
 /// The CTA's memories as the core's emulator sees them, with every shared-memory byte and
 /// Tensor Memory cell it reads or writes noted.
 pub(crate) struct Recorder<'m, M: TensorCoreMemory> {
     inner: &'m mut M,
-    smem: RefCell<Vec<(u32, u32)>>,
-    tmem_reads: RefCell<Vec<(u32, u32)>>,
-    tmem_writes: Vec<(u32, u32)>,
+    smem: RefCell<Bits>,
+    tmem_reads: RefCell<Bits>,
+    tmem_writes: Bits,
 }
 
 impl<'m, M: TensorCoreMemory> Recorder<'m, M> {
@@ -92,32 +131,28 @@ impl<'m, M: TensorCoreMemory> Recorder<'m, M> {
     pub fn new(inner: &'m mut M) -> Self {
         Recorder {
             inner,
-            smem: RefCell::new(Vec::new()),
-            tmem_reads: RefCell::new(Vec::new()),
-            tmem_writes: Vec::new(),
+            smem: RefCell::new(Bits::default()),
+            tmem_reads: RefCell::new(Bits::default()),
+            tmem_writes: Bits::default(),
         }
     }
 
     /// What was touched, as a [`Performed`] of operation `id`.
     pub fn finish(self, id: u64, lane: usize, line: u32) -> Performed {
-        let smem = runs(self.smem.into_inner())
-            .into_iter()
-            .map(|(_, first, n)| (first, n))
-            .collect();
         Performed {
             id,
             lane,
             line,
-            smem_reads: smem,
-            tmem_reads: runs(self.tmem_reads.into_inner()),
-            tmem_writes: runs(self.tmem_writes),
+            smem_reads: self.smem.into_inner().runs(),
+            tmem_reads: cell_runs(&self.tmem_reads.into_inner()),
+            tmem_writes: cell_runs(&self.tmem_writes),
         }
     }
 }
 
 impl<M: TensorCoreMemory> TensorCoreMemory for Recorder<'_, M> {
     fn smem_byte(&self, cta: u32, address: u32) -> Option<Option<u8>> {
-        self.smem.borrow_mut().push((0, address));
+        self.smem.borrow_mut().set(address);
         self.inner.smem_byte(cta, address)
     }
 
@@ -126,18 +161,18 @@ impl<M: TensorCoreMemory> TensorCoreMemory for Recorder<'_, M> {
     }
 
     fn tmem_cell(&self, cta: u32, lane: u32, column: u32) -> Result<Option<u32>, Problem> {
-        self.tmem_reads.borrow_mut().push((lane, column));
+        self.tmem_reads.borrow_mut().set(cell(lane, column));
         self.inner.tmem_cell(cta, lane, column)
     }
 
     fn write_tmem(&mut self, cta: u32, lane: u32, column: u32, value: u32) -> Result<(), Problem> {
-        self.tmem_writes.push((lane, column));
+        self.tmem_writes.set(cell(lane, column));
         self.inner.write_tmem(cta, lane, column, value)
     }
 
     fn copy_tmem(&mut self, cta: u32, from: (u32, u32), to: (u32, u32)) -> Result<(), Problem> {
-        self.tmem_reads.borrow_mut().push(from);
-        self.tmem_writes.push(to);
+        self.tmem_reads.borrow_mut().set(cell(from.0, from.1));
+        self.tmem_writes.set(cell(to.0, to.1));
         self.inner.copy_tmem(cta, from, to)
     }
 
@@ -156,11 +191,19 @@ impl<M: TensorCoreMemory> TensorCoreMemory for Recorder<'_, M> {
 
 #[cfg(test)]
 mod tests {
-    use super::runs;
+    use super::{cell_runs, Bits};
 
     #[test]
-    fn runs_join_consecutive_points_per_key() {
-        let r = runs(vec![(1, 5), (0, 3), (0, 2), (0, 2), (1, 6), (0, 7)]);
-        assert_eq!(r, vec![(0, 2, 2), (0, 7, 1), (1, 5, 2)]);
+    fn runs_join_consecutive_marks_and_split_at_lanes() {
+        let mut b = Bits::default();
+        for i in [3, 2, 2, 7, 64, 63, 65] {
+            b.set(i);
+        }
+        assert_eq!(b.runs(), vec![(2, 2), (7, 1), (63, 3)]);
+        let mut c = Bits::default();
+        for i in 510..515 {
+            c.set(i);
+        }
+        assert_eq!(cell_runs(&c), vec![(0, 510, 2), (1, 0, 3)]);
     }
 }
