@@ -249,3 +249,38 @@ fn tcgen05(r: &mut Reads, t: &Tcgen05) {
         Tcgen05::Relinquish | Tcgen05::WaitLd | Tcgen05::WaitSt | Tcgen05::Fence => {}
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::sources;
+    use crate::ldmatrix::Matrix;
+    use crate::op::{Addr, Op, OpKind, Src};
+
+    fn op(kind: OpKind) -> Op {
+        Op {
+            line: 1,
+            guard: Some((9, false)),
+            kind,
+        }
+    }
+
+    #[test]
+    fn stmatrix_reads_its_registers_and_ldmatrix_only_its_address() {
+        // `stmatrix.sync.aligned.m8n8.x2.shared.b16 [%r3], {%r5, %r6}` reads %r5, %r6 and the
+        // address register (PTX ISA 9.7.14.5.16); `ldmatrix` writes its registers.
+        let addr = Addr {
+            base: Src::Reg(3),
+            offset: 0,
+        };
+        let m = |load| {
+            OpKind::Matrix(Matrix {
+                load,
+                trans: false,
+                regs: vec![5, 6],
+                addr,
+            })
+        };
+        assert_eq!(sources(&op(m(false))), vec![9, 5, 6, 3]);
+        assert_eq!(sources(&op(m(true))), vec![9, 3]);
+    }
+}
