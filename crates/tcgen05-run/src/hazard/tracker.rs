@@ -101,6 +101,9 @@ pub(crate) struct Tracker {
     cta: u64,
     clocks: Vec<Clock>,
     fences: Vec<Vec<u32>>,
+    /// Per thread: its clock at each of its `fence.proxy.async`, for a fence on the reading
+    /// side (write, synchronisation, then the reader's fence before its async-proxy access).
+    fence_clocks: HashMap<u32, Vec<Clock>>,
     agents: HashMap<(u8, u32), usize>,
     agent_clock: HashMap<usize, u32>,
     next_slot: usize,
@@ -147,9 +150,21 @@ impl Tracker {
     }
 
     /// Whether `t` executed a `fence.proxy.async` after its write at `clock` that happens
-    /// before `vc`.
-    fn fenced(&self, t: u32, clock: u32, vc: &Clock) -> bool {
+    /// before `vc`, or the `reader` (the thread that issued the async-proxy access) executed
+    /// one after the write reached it and before the issue (PTX ISA 9.7.13.4: a proxy fence
+    /// of either thread along the causality order).
+    fn fenced(&self, t: u32, clock: u32, vc: &Clock, reader: Option<u32>) -> bool {
         let f = &self.fences[t as usize];
+        let by_reader = reader.is_some_and(|r| {
+            self.fence_clocks.get(&r).is_some_and(|fs| {
+                fs.iter().any(|fc| {
+                    fc.get(r as usize) <= vc.get(r as usize) && clock <= fc.get(t as usize)
+                })
+            })
+        });
+        if by_reader {
+            return true;
+        }
         let i = f.partition_point(|&c| c <= clock);
         f.get(i).is_some_and(|&c| c <= vc.get(t as usize))
     }
@@ -401,7 +416,8 @@ impl Tracker {
                 cell.reads.push(now);
             }
         }
-        let fenced = unfenced.map(|(w, _)| self.fenced(w.thread, w.clock, vc));
+        let reader = now.op.map(|_| thread);
+        let fenced = unfenced.map(|(w, _)| self.fenced(w.thread, w.clock, vc, reader));
         for f in found {
             self.conflict(f, now, a.write, a.space);
         }
@@ -450,6 +466,8 @@ impl Observer for Tracker {
                 c.tick(thread as usize);
                 let v = c.get(thread as usize);
                 self.fences[thread as usize].push(v);
+                let snapshot = self.clocks[thread as usize].clone();
+                self.fence_clocks.entry(thread).or_default().push(snapshot);
             }
             Event::MbarInit {
                 line, mbar, count, ..
