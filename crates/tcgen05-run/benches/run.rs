@@ -11,12 +11,19 @@
 //! (8 warps, wgmma m64n128k16); `fma_f32`, 2^20 elements of a scalar kernel (warp-instruction
 //! rate without MMAs). A new case (the Blackwell GEMM once tcgen05 execution lands) is one more
 //! entry of `cases()`.
+//!
+//! Then the cost of hazard tracking (issue 25): the two committed Blackwell kernels of
+//! `examples/kernels` (Triton 3.9.0 for sm_100a, as in the check corpus: `triton_gemm_bf16`,
+//! 4 CTAs of a 512 x 128 x 128 bf16 GEMM; `triton_dot_scaled_mxfp8`, 4 CTAs of 512 x 128 x 256
+//! mxfp8) run plainly and under `hazard::check` (default schedule), best of 5 each in CPU
+//! time, in the same process, and the ratio is printed (`--only hazards` runs only these).
 
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed benchmark setup
 
 use std::path::PathBuf;
 use std::time::Instant;
 
+use tcgen05_run::hazard::{check, Options};
 use tcgen05_run::{launch, Arg, Config, Limits, Module};
 
 /// One benchmark case: a kernel of `hw/run/ptx` and its launch.
@@ -135,6 +142,89 @@ fn baseline(size: usize) -> f64 {
     t.elapsed().as_secs_f64()
 }
 
+/// The Blackwell kernels with and without hazard tracking: (name, file, entry, args).
+fn blackwell() -> Vec<(&'static str, &'static str, &'static str, Vec<Arg>)> {
+    let (m, n) = (512usize, 128usize);
+    let pattern = |len: usize, modulus: usize| -> Vec<u8> {
+        (0..len).map(|i| (i % modulus) as u8 + 0x30).collect()
+    };
+    let tail = |k: usize| {
+        vec![
+            Arg::Buffer(vec![0; m * n * 4]),
+            Arg::i32(k as i32),
+            Arg::Null,
+            Arg::Null,
+        ]
+    };
+    let mut bf16 = vec![
+        Arg::Buffer(pattern(m * 128 * 2, 7)),
+        Arg::Buffer(pattern(128 * n * 2, 5)),
+    ];
+    bf16.extend(tail(128));
+    let mut mx = vec![
+        Arg::Buffer(pattern(m * 256, 7)),
+        Arg::Buffer(pattern(256 * n, 5)),
+        Arg::Buffer(vec![127; m * 256 / 32]),
+        Arg::Buffer(vec![127; n * 256 / 32]),
+    ];
+    mx.extend(tail(256));
+    vec![
+        (
+            "triton_gemm_bf16",
+            "triton_gemm_bf16.ptx",
+            "dot_kernel",
+            bf16,
+        ),
+        (
+            "triton_dot_scaled_mxfp8",
+            "triton_dot_scaled_mxfp8.ptx",
+            "dot_scaled_kernel",
+            mx,
+        ),
+    ]
+}
+
+/// Plain run against `hazard::check`, best of 5 each.
+fn hazard_cost() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/kernels");
+    let t0 = Instant::now();
+    for (name, file, entry, args) in blackwell() {
+        let src = std::fs::read_to_string(root.join(file)).unwrap();
+        let module = Module::read(&src).unwrap();
+        let config = Config {
+            grid: [4, 1, 1],
+            block: [128, 1, 1],
+            cluster: [1, 1, 1],
+            shared: 227 * 1024,
+            limits: Limits::default(),
+        };
+        // CPU time of this process (wall time where /proc is missing): on a shared machine the
+        // wall time of a 0.1 s run counts other processes' turns.
+        let now = || cpu_seconds().unwrap_or_else(|| t0.elapsed().as_secs_f64());
+        let best = |hazards: bool| {
+            (0..5)
+                .map(|_| {
+                    let mut a = args.clone();
+                    let t = now();
+                    if hazards {
+                        let r =
+                            check(&module, entry, &config, &mut a, &Options::default()).unwrap();
+                        assert!(r.findings.is_empty(), "{name}: {:?}", r.findings);
+                    } else {
+                        launch(&module, entry, &config, &mut a).unwrap();
+                    }
+                    now() - t
+                })
+                .fold(f64::INFINITY, f64::min)
+        };
+        let (plain, hazards) = (best(false), best(true));
+        println!(
+            "{name:<24} 4 CTAs: plain {plain:.3} s CPU, --hazards {hazards:.3} s CPU ({:.2}x), best of 5",
+            hazards / plain
+        );
+    }
+}
+
 fn main() {
     let argv: Vec<String> = std::env::args().collect();
     let opt = |flag: &str| {
@@ -145,6 +235,10 @@ fn main() {
     };
     let size: usize = opt("--size").map_or(1024, |s| s.parse().unwrap());
     let only = opt("--only");
+    if only.as_deref() == Some("hazards") {
+        hazard_cost();
+        return;
+    }
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../hw/run/ptx");
     let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     println!("tcgen05-run benchmark: {threads} hardware threads");
@@ -191,5 +285,8 @@ fn main() {
             stats.warp_instructions as f64 / secs / 1e6,
             stats.thread_instructions,
         );
+    }
+    if only.is_none() {
+        hazard_cost();
     }
 }

@@ -34,6 +34,7 @@ use std::collections::HashMap;
 
 mod hooks;
 mod progress;
+mod sources;
 mod tmem_hooks;
 
 use compare::{boolean, compare, float_binary};
@@ -225,6 +226,7 @@ pub(crate) fn run(
                     mmas: 0,
                 };
                 hooks::cta_start(&mut cta);
+                tmem_hooks::start(&mut cta);
                 let result = cluster::run_cluster(&mut cta, &mut stats, limits);
                 hooks::emit(&mut cta, &Event::CtaEnd);
                 sched = std::mem::take(&mut cta.sched);
@@ -548,7 +550,7 @@ fn tcgen05_op(
     let arrivals = cta
         .tc
         .step(&mut cta.shared, &mut regs, op.line, t, active, exec)?;
-    tmem_hooks::lifecycle(cta, w, op);
+    tmem_hooks::lifecycle(cta, w, op, exec, &arrivals);
     for at in arrivals {
         let m = cta
             .mbars

@@ -3,7 +3,10 @@
 //! async proxy without `fence.proxy.async`, mbarrier phases that can never complete (arrival
 //! counts against `init`, `expect_tx` bytes against bytes delivered), waits on the wrong phase,
 //! deadlocks, and Tensor Memory's lifecycle: memory never freed, `tcgen05.ld` registers read
-//! before `tcgen05.wait::ld`, columns freed under a load not yet waited (issue 25).
+//! before `tcgen05.wait::ld`, columns freed under a load not yet waited, a CTA that never
+//! relinquishes its allocation permit, and the asynchronous tcgen05 operations: Tensor Memory
+//! read by `tcgen05.ld` before the MMA that writes it is known complete, shared memory or an
+//! accumulator overwritten while an MMA or a `tcgen05.ld` still reads it (issue 25).
 //!
 //! [`check`] runs a kernel with the happens-before tracker attached (vector clocks per thread
 //! and per asynchronous agent, a shadow of every byte of memory), first with the default
@@ -51,6 +54,9 @@ pub enum HazardKind {
     /// `tcgen05.dealloc` of columns a `tcgen05.ld` not yet waited reads (PTX ISA 9.7.16.7.1,
     /// 9.7.16.8.5).
     DeallocInUse,
+    /// A CTA allocated Tensor Memory and exited without `tcgen05.relinquish_alloc_permit`
+    /// (PTX ISA 9.7.16.7.1; rules.md I5).
+    MissingRelinquish,
 }
 
 impl HazardKind {
@@ -69,6 +75,7 @@ impl HazardKind {
             HazardKind::TmemLeak => "tmem-leak",
             HazardKind::LdBeforeWait => "ld-before-wait",
             HazardKind::DeallocInUse => "dealloc-in-use",
+            HazardKind::MissingRelinquish => "missing-relinquish",
         }
     }
 }

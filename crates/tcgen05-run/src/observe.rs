@@ -24,6 +24,9 @@ pub enum Space {
     Shared,
     /// Global memory.
     Global,
+    /// The CTA's Tensor Memory: the address is `lane * 512 + column`, the size counts 32-bit
+    /// cells of one lane (PTX ISA 9.7.16.1).
+    Tmem,
 }
 
 /// One memory access.
@@ -60,6 +63,19 @@ pub enum AsyncKind {
     },
     /// `wgmma.mma_async` of one warp: reads its A and B operands from shared memory.
     Wgmma {
+        /// The issuing warp.
+        warp: u32,
+    },
+    /// `tcgen05.mma`, `tcgen05.cp` or `tcgen05.shift` of one thread: performed by the tensor
+    /// core after issue; complete once the thread's `tcgen05.commit` mbarrier phase is observed
+    /// (PTX ISA 9.7.16.6, 9.7.16.11.1).
+    Tcgen05 {
+        /// The issuing thread.
+        thread: u32,
+    },
+    /// `tcgen05.ld` of one warp: reads Tensor Memory until the warp's `tcgen05.wait::ld`
+    /// (PTX ISA 9.7.16.8.3, 9.7.16.8.5).
+    TmemLoad {
         /// The issuing warp.
         warp: u32,
     },
@@ -160,6 +176,16 @@ pub enum Event<'e> {
         /// The waiting threads.
         threads: &'e [u32],
     },
+    /// `tcgen05.commit` by a thread: its earlier asynchronous tcgen05 operations complete,
+    /// then one arrival on `mbar` (PTX ISA 9.7.16.11.1).
+    Tcgen05Commit {
+        /// Thread.
+        thread: u32,
+        /// Line.
+        line: u32,
+        /// The mbarrier.
+        mbar: u32,
+    },
     /// A Tensor Memory lifecycle step of a warp (PTX ISA 9.7.16.7.1, 9.7.16.8).
     Tmem {
         /// The warp.
@@ -187,6 +213,8 @@ pub enum TmemStep<'e> {
     Ld(u32, u32, &'e [u32]),
     /// `tcgen05.wait::ld`: the warp's loads are in its registers.
     WaitLd,
+    /// `tcgen05.relinquish_alloc_permit`: the CTA allocates no more.
+    Relinquish,
     /// An instruction of a warp with a `tcgen05.ld` not yet waited reads these register slots.
     Read(&'e [u32]),
 }

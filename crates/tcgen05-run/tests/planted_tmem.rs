@@ -10,6 +10,11 @@
 //! `tcgen05.dealloc` deleted (tmem-leak at the alloc); the kernel's closing `barrier.sync` and
 //! `tcgen05.dealloc` moved between the `tcgen05.ld` and its `wait::ld` (dealloc-in-use at the
 //! dealloc, with the ld's line).
+//! Asynchronous tcgen05 operations (rules.md I5, I6; PTX ISA 9.7.16.6, 9.7.16.11.1):
+//! `relinquish_alloc_permit` deleted (missing-relinquish at the alloc); the epilogue's mbarrier
+//! wait deleted (read-before-complete at the `tcgen05.ld`, against the last MMA, which wrote D
+//! last); the last MMA and its commit copied between the `tcgen05.ld` and its `wait::ld`, the
+//! next tile reusing the accumulator (write-before-complete at the copy, against the ld).
 //! Run errors, which the interpreter raises itself and `check` returns (the run has no defined
 //! continuation): the dealloc moved before the ld (the ld reads outside every allocation), the
 //! dealloc duplicated (not an allocation any more), an alloc added after
@@ -166,7 +171,45 @@ fn plants(text: &str) -> Vec<(&'static str, String, Expect)> {
     // The kernel's own order, `barrier.sync 0` then the dealloc, hoisted as one line: every
     // warp has issued its ld when warp 0 frees the columns.
     let synced = format!("\tbarrier.sync \t0; {}", d.trim_start());
+    // The epilogue's wait: the last try_wait before the ld in the text (in the mxfp8 kernel
+    // the loop's own wait, which the last iteration passes before leaving the loop), with its
+    // retry branch on the next line.
+    let epilogue_wait = *find(&lines, "mbarrier.try_wait")
+        .iter()
+        .rfind(|&&w| w < ld)
+        .expect("a wait before the ld");
+    assert!(lines[epilogue_wait + 1].contains("bra"));
+    // The next tile's MMA: the kernel's last MMA and its commit copied between the ld and its
+    // wait::ld, as one line in the comment line between them (the mbarrier.inval lines
+    // removed, so that the commit may arrive on its barrier).
+    let commit = *find(&lines, "tcgen05.commit").last().expect("a commit");
+    let next_tile = format!("{} {}", lines[last_mma].trim(), lines[commit].trim());
+    let mut reuse = vec![(after_ld, next_tile.as_str())];
+    reuse.extend(find(&lines, "mbarrier.inval").into_iter().map(|i| (i, "")));
     vec![
+        (
+            "tcgen05.relinquish_alloc_permit deleted",
+            edit(&lines, &[(relinquish, "")]),
+            Expect::Finding(HazardKind::MissingRelinquish, line(alloc), None),
+        ),
+        (
+            "the epilogue's mbarrier wait deleted",
+            edit(&lines, &[(epilogue_wait, ""), (epilogue_wait + 1, "")]),
+            Expect::Finding(
+                HazardKind::ReadBeforeComplete,
+                line(ld),
+                Some(line(last_mma)),
+            ),
+        ),
+        (
+            "the accumulator reused by an MMA before the epilogue's wait::ld",
+            edit(&lines, &reuse),
+            Expect::Finding(
+                HazardKind::WriteBeforeComplete,
+                line(after_ld),
+                Some(line(ld)),
+            ),
+        ),
         (
             "tcgen05.wait::ld deleted",
             edit(&lines, &[(wait, "")]),
@@ -276,6 +319,6 @@ fn planted_tmem_bugs_are_found_at_their_lines() {
         }
     }
     println!("{}", matrix.join("\n"));
-    assert_eq!(matrix.len(), 14);
+    assert_eq!(matrix.len(), 20);
     assert!(missed.is_empty(), "missed:\n{}", missed.join("\n"));
 }

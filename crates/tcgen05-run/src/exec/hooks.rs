@@ -2,8 +2,9 @@
 //! nothing when no observer is attached, so a plain run pays one branch per hook.
 
 use super::{Cta, State, Warp, WARP};
+use crate::cp_async::{Pending as CpPending, Queue};
 use crate::observe::{Access, AsyncKind, Event, Proxy, Space as Seen};
-use crate::op::Space;
+use crate::op::{Op, OpKind, Space};
 use crate::tensor_map::Copy;
 use crate::wgmma::{operand_bytes, Pending};
 
@@ -81,6 +82,37 @@ pub(super) fn access(cta: &mut Cta<'_>, w: &Warp, l: usize, line: u32, a: (Space
         thread,
         proxy,
     });
+}
+
+/// Before a `cp.async.wait_group` / `wait_all` of a lane with an observer: the lane's queue.
+pub(super) fn cp_async_queue(observed: bool, op: &Op, queue: &Queue) -> Vec<CpPending> {
+    match op.kind {
+        OpKind::CpAsyncWait { .. } if observed => queue.pending.clone(),
+        _ => Vec::new(),
+    }
+}
+
+/// After the wait: the copies it retired (those of `before` no longer queued) read global
+/// memory and write shared memory, as accesses of the lane at the copy's line (performed at
+/// the wait, as late as PTX allows).
+pub(super) fn cp_async_retired(cta: &mut Cta<'_>, w: &Warp, l: usize, before: &[CpPending]) {
+    if before.is_empty() {
+        return;
+    }
+    let still = w.cp_async[l].pending.clone();
+    for p in before.iter().filter(|p| !still.contains(p)) {
+        let src = (Space::Global, p.src, p.src_size, false);
+        if p.src_size > 0 {
+            access(cta, w, l, p.line, src);
+        }
+        access(
+            cta,
+            w,
+            l,
+            p.line,
+            (Space::Shared, u64::from(p.dst), p.cp_size, true),
+        );
+    }
 }
 
 /// A tensor copy issued by one lane.

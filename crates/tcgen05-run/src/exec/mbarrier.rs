@@ -164,7 +164,10 @@ pub(super) fn cp_async_op(
         _ => None,
     };
     let queue = &mut w.cp_async[l];
-    crate::cp_async::execute(op, issued, queue, &mut cta.shared, cta.global)
+    let before = hooks::cp_async_queue(cta.obs.is_some(), op, queue);
+    crate::cp_async::execute(op, issued, queue, &mut cta.shared, cta.global)?;
+    hooks::cp_async_retired(cta, w, l, &before);
+    Ok(())
 }
 
 /// The index in the launch's tensor maps of the map parameter at `map_at` (a generic or a

@@ -1,29 +1,19 @@
-//! What the interpreter reports about Tensor Memory's lifecycle (PTX ISA 9.7.16.7.1,
-//! 9.7.16.8): each `tcgen05.alloc`, `dealloc`, `ld` and `wait::ld` as it is performed, and the
-//! register slots an instruction reads while its warp has a `tcgen05.ld` not yet waited. Both
-//! functions return at once when no observer is attached.
+//! What the interpreter reports about the `tcgen05.*` instructions (PTX ISA 9.7.16.6-8):
+//! Tensor Memory's lifecycle (each `alloc`, `dealloc`, `ld` and `wait::ld` as it is performed,
+//! and the register slots an instruction reads while its warp has a `tcgen05.ld` not yet
+//! waited), and the accesses of the asynchronous operations: each `tcgen05.mma` / `cp` /
+//! `shift` issued, the shared memory and Tensor Memory it touched when performed, the commit
+//! that carries their completion to an mbarrier, each `tcgen05.ld` as an operation reading
+//! Tensor Memory until `wait::ld`, and each `tcgen05.st`'s cells. Every function returns at once
+//! when no observer is attached.
 
-use super::hooks::emit;
+use super::hooks::{emit, tid};
+use super::sources::sources;
 use super::{Cta, Warp};
-use crate::observe::{Event, TmemStep};
+use crate::observe::{Access, AsyncKind, Event, Proxy, Space, TmemStep};
 use crate::op::{Op, OpKind};
 use crate::tcgen05::op::Tcgen05;
-use crate::tcgen05::Did;
-
-/// The register slots `op` reads: its guard predicate and every register source operand
-/// (each [`crate::op::Src::Reg`] in the typed instruction, found through its `Debug` form so
-/// that every instruction form is covered without a list per form).
-fn sources(op: &Op) -> Vec<u32> {
-    let mut slots: Vec<u32> = op.guard.map(|(p, _)| p).into_iter().collect();
-    let text = format!("{:?}", op.kind);
-    for piece in text.split("Reg(").skip(1) {
-        let digits: String = piece.chars().take_while(char::is_ascii_digit).collect();
-        if let Ok(slot) = digits.parse() {
-            slots.push(slot);
-        }
-    }
-    slots
-}
+use crate::tcgen05::{Did, Performed};
 
 /// Before warp `w` executes `op`: the slots it reads, if the warp has a load not waited.
 pub(super) fn reads(cta: &mut Cta<'_>, w: &Warp, op: &Op) {
@@ -38,16 +28,141 @@ pub(super) fn reads(cta: &mut Cta<'_>, w: &Warp, op: &Op) {
     }
 }
 
-/// After warp `w` executed the tcgen05 instruction `op`: its lifecycle step, if any.
-pub(super) fn lifecycle(cta: &mut Cta<'_>, w: &Warp, op: &Op) {
+/// Tensor Memory cells `(lane, first column, columns)` as an access.
+fn tmem(cells: (u32, u32, u32), write: bool, line: u32, thread: u32, proxy: Proxy) -> Access {
+    Access {
+        space: Space::Tmem,
+        address: u64::from(cells.0) * 512 + u64::from(cells.1),
+        size: cells.2,
+        write,
+        line,
+        thread,
+        proxy,
+    }
+}
+
+/// An asynchronous tcgen05 operation performed: its accesses through its own clock.
+fn performed(cta: &mut Cta<'_>, w: &Warp, p: &Performed) {
+    let Some(o) = cta.obs.as_deref_mut() else {
+        return;
+    };
+    let (thread, proxy, line) = (tid(w, p.lane), Proxy::Async(p.id), p.line);
+    o.event(&Event::AsyncPerform { id: p.id });
+    for &(address, size) in &p.smem_reads {
+        o.access(&Access {
+            space: Space::Shared,
+            address: u64::from(address),
+            size,
+            write: false,
+            line,
+            thread,
+            proxy,
+        });
+    }
+    for &c in &p.tmem_reads {
+        o.access(&tmem(c, false, line, thread, proxy));
+    }
+    for &c in &p.tmem_writes {
+        o.access(&tmem(c, true, line, thread, proxy));
+    }
+}
+
+/// A `tcgen05.ld` (an operation of the warp reading until `wait::ld`) or `tcgen05.st` (the
+/// threads' writes): the cells of its fragment.
+fn ld_st(cta: &mut Cta<'_>, w: &Warp, line: u32, load: bool) {
+    let Some(tr) = cta.tc.trace.as_mut() else {
+        return;
+    };
+    let mut cells = std::mem::take(&mut tr.cells);
+    if cells.is_empty() {
+        return;
+    }
+    let id = if load {
+        let id = tr.fresh();
+        tr.loads.push((w.id, id));
+        Some(id)
+    } else {
+        None
+    };
+    cells.sort_unstable();
+    let Some(o) = cta.obs.as_deref_mut() else {
+        return;
+    };
+    if let Some(id) = id {
+        let threads: Vec<u32> = (0..32).map(|l| tid(w, l)).collect();
+        let kind = AsyncKind::TmemLoad { warp: w.id };
+        let threads = &threads;
+        o.event(&Event::AsyncIssue {
+            id,
+            line,
+            kind,
+            threads,
+        });
+        o.event(&Event::AsyncPerform { id });
+    }
+    let proxy = id.map_or(Proxy::Generic, Proxy::Async);
+    let mut i = 0;
+    while i < cells.len() {
+        let (t, lane, first) = cells[i];
+        let mut n = 1;
+        while cells.get(i + n) == Some(&(t, lane, first + n as u32)) {
+            n += 1;
+        }
+        let thread = tid(w, t as usize);
+        o.access(&tmem((lane, first, n as u32), !load, line, thread, proxy));
+        i += n;
+    }
+}
+
+/// After warp `w` executed the tcgen05 instruction `op` for the lanes of `exec`, which arrived
+/// on the mbarriers `arrivals` (one per committing lane, in lane order): the operations it
+/// issued, performed and committed, the Tensor Memory it touched and its lifecycle step.
+pub(super) fn lifecycle(cta: &mut Cta<'_>, w: &Warp, op: &Op, exec: u32, arrivals: &[u32]) {
     if cta.obs.is_none() {
         return;
+    }
+    let OpKind::Tcgen05(t) = &op.kind else {
+        return;
+    };
+    if let Some(tr) = cta.tc.trace.as_mut() {
+        let issued = std::mem::take(&mut tr.issued);
+        let done = std::mem::take(&mut tr.performed);
+        for (id, lane) in issued {
+            let kind = AsyncKind::Tcgen05 {
+                thread: tid(w, lane),
+            };
+            let threads = [tid(w, lane)];
+            let (line, threads) = (op.line, &threads);
+            emit(
+                cta,
+                &Event::AsyncIssue {
+                    id,
+                    line,
+                    kind,
+                    threads,
+                },
+            );
+        }
+        for p in &done {
+            performed(cta, w, p);
+        }
+    }
+    let committing = (0..32usize).filter(|l| exec >> l & 1 == 1);
+    for (lane, &mbar) in committing.zip(arrivals) {
+        let (thread, line) = (tid(w, lane), op.line);
+        emit(cta, &Event::Tcgen05Commit { thread, line, mbar });
+    }
+    match t {
+        Tcgen05::Ld { .. } => ld_st(cta, w, op.line, true),
+        Tcgen05::St { .. } => ld_st(cta, w, op.line, false),
+        Tcgen05::WaitLd => waited(cta, w, op.line),
+        _ => {}
     }
     let Some(did) = cta.tc.did else {
         return;
     };
-    let dst = match &op.kind {
-        OpKind::Tcgen05(Tcgen05::Ld { regs, .. }) => regs.clone(),
+    let dst = match t {
+        Tcgen05::Ld { regs, .. } => regs.clone(),
         _ => Vec::new(),
     };
     let step = match did {
@@ -55,7 +170,34 @@ pub(super) fn lifecycle(cta: &mut Cta<'_>, w: &Warp, op: &Op) {
         Did::Dealloc(first, n) => TmemStep::Dealloc(first, n),
         Did::Ld(first, n) => TmemStep::Ld(first, n, &dst),
         Did::WaitLd => TmemStep::WaitLd,
+        Did::Relinquish => TmemStep::Relinquish,
     };
     let (warp, line) = (w.id, op.line);
     emit(cta, &Event::Tmem { warp, line, step });
+}
+
+/// `tcgen05.wait::ld`: the warp's loads complete for its threads.
+fn waited(cta: &mut Cta<'_>, w: &Warp, line: u32) {
+    let Some(tr) = cta.tc.trace.as_mut() else {
+        return;
+    };
+    let mut ids = Vec::new();
+    tr.loads.retain(|&(warp, id)| {
+        if warp == w.id {
+            ids.push(id);
+        }
+        warp != w.id
+    });
+    let threads: Vec<u32> = (0..32).map(|l| tid(w, l)).collect();
+    for id in ids {
+        let threads = &threads;
+        emit(cta, &Event::AsyncWaited { id, line, threads });
+    }
+}
+
+/// A CTA starts: trace its tcgen05 instructions if an observer is attached.
+pub(super) fn start(cta: &mut Cta<'_>) {
+    if cta.obs.is_some() {
+        cta.tc.trace = Some(Box::default());
+    }
 }

@@ -10,6 +10,9 @@
 //! - a `tcgen05.dealloc` of columns a load not yet waited reads, at the dealloc with the
 //!   load's line (9.7.16.7.1, 9.7.16.8.5).
 //!
+//! - a CTA that allocated and exited without `tcgen05.relinquish_alloc_permit`, at the first
+//!   alloc (rules.md I5).
+//!
 //! A second `dealloc` of the same columns, an `alloc` after `relinquish_alloc_permit` and a
 //! `dealloc` while an MMA, copy or shift is not committed stop the run itself with a typed
 //! error naming the line (`tcgen05::exec`), so they never reach this checker.
@@ -21,6 +24,7 @@ use crate::observe::TmemStep;
 
 const ALLOC: &str = "PTX ISA 9.7.16.7.1 (tcgen05.alloc/dealloc: all Tensor Memory a CTA allocated must be deallocated before it exits)";
 const LD: &str = "PTX ISA 9.7.16.8.3, 9.7.16.8.5 (tcgen05.ld is asynchronous: its destination registers may be read only after tcgen05.wait::ld)";
+const RELINQUISH: &str = "PTX ISA 9.7.16.7.1 (tcgen05.relinquish_alloc_permit: the CTA gives up the right to allocate; rules.md I5)";
 const DEALLOC: &str = "PTX ISA 9.7.16.7.1, 9.7.16.8.5 (tcgen05.dealloc of columns a tcgen05.ld still reads: wait::ld first)";
 
 /// A load not yet waited: its line, columns `(first, count)` and destination slots.
@@ -39,6 +43,10 @@ pub(super) struct Lifecycle {
     /// Per warp (in warp order, so that findings are the same every run): its loads not yet
     /// waited.
     loads: BTreeMap<u32, Vec<Load>>,
+    /// The first `tcgen05.alloc`: (line, warp).
+    first_alloc: Option<(u32, u32)>,
+    /// `tcgen05.relinquish_alloc_permit` executed.
+    relinquished: bool,
 }
 
 fn overlap(a: (u32, u32), b: (u32, u32)) -> bool {
@@ -64,7 +72,11 @@ impl Lifecycle {
     pub fn step(&mut self, warp: u32, line: u32, step: &TmemStep<'_>) -> Vec<Finding> {
         let mut out = Vec::new();
         match *step {
-            TmemStep::Alloc(first, n) => self.allocs.push((first, n, line, warp)),
+            TmemStep::Alloc(first, n) => {
+                self.allocs.push((first, n, line, warp));
+                self.first_alloc.get_or_insert((line, warp));
+            }
+            TmemStep::Relinquish => self.relinquished = true,
             TmemStep::Dealloc(first, n) => {
                 for (w, loads) in &self.loads {
                     for l in loads.iter().filter(|l| overlap(l.columns, (first, n))) {
@@ -116,7 +128,16 @@ impl Lifecycle {
     /// The CTA exits: every allocation still live.
     pub fn end(&mut self) -> Vec<Finding> {
         self.loads.clear();
-        std::mem::take(&mut self.allocs)
+        let mut out = Vec::new();
+        if let (Some((line, warp)), false) = (self.first_alloc, self.relinquished) {
+            let mut f = finding(HazardKind::MissingRelinquish, line, None, RELINQUISH);
+            f.thread = Some(warp * 32);
+            f.message = format!(
+                "the CTA allocated Tensor Memory (warp {warp}, line {line}) and exited without tcgen05.relinquish_alloc_permit: a CTA waiting in tcgen05.alloc on the same SM may wait until this one exits"
+            );
+            out.push(f);
+        }
+        out.extend(std::mem::take(&mut self.allocs)
             .into_iter()
             .map(|(first, n, line, warp)| {
                 let mut f = finding(HazardKind::TmemLeak, line, None, ALLOC);
@@ -127,7 +148,7 @@ impl Lifecycle {
                     first + n
                 );
                 f
-            })
-            .collect()
+            }));
+        out
     }
 }

@@ -39,6 +39,10 @@ struct Stamp {
 #[derive(Clone, Debug, Default)]
 struct Cell {
     write: Option<Stamp>,
+    /// The first read since the write, kept inline: most bytes are read by one thread or
+    /// one operation, and a `Vec` per byte would allocate for each.
+    first: Option<Stamp>,
+    /// The other reads since the write, one per clock slot.
     reads: Vec<Stamp>,
 }
 
@@ -88,6 +92,7 @@ impl MbarModel {
 
 const MEMORY_MODEL: &str = "PTX ISA 8 (memory consistency model: conflicting accesses with no causality order are a data race)";
 const MBARRIER_TX: &str = "PTX ISA 9.7.13.15 (mbarrier: a phase completes when the pending arrivals and the tx-count reach zero; complete_tx)";
+const TCGEN05: &str = "PTX ISA 9.7.16.6, 9.7.16.11.1 (an asynchronous tcgen05 operation completes for other threads only through its tcgen05.commit's mbarrier phase, a tcgen05.ld through tcgen05.wait::ld)";
 const PROXY: &str = "PTX ISA 9.7.13.4 (fence.proxy.async: generic-proxy writes need a proxy fence before the async proxy reads them)";
 
 /// The tracker.
@@ -96,6 +101,9 @@ pub(crate) struct Tracker {
     cta: u64,
     clocks: Vec<Clock>,
     fences: Vec<Vec<u32>>,
+    /// Per thread: its clock at each of its `fence.proxy.async`, for a fence on the reading
+    /// side (write, synchronisation, then the reader's fence before its async-proxy access).
+    fence_clocks: HashMap<u32, Vec<Clock>>,
     agents: HashMap<(u8, u32), usize>,
     agent_clock: HashMap<usize, u32>,
     next_slot: usize,
@@ -104,6 +112,12 @@ pub(crate) struct Tracker {
     mbars: HashMap<u32, MbarModel>,
     last_wait: HashMap<(u32, u32), (u32, i64)>,
     shared: Vec<Cell>,
+    /// Tensor Memory's shadow, cell `lane * 512 + column`.
+    tmem_cells: Vec<Cell>,
+    /// Per thread: its asynchronous tcgen05 operations not yet committed.
+    tc_pending: HashMap<u32, Vec<u64>>,
+    /// Per committed tcgen05 operation: the mbarrier and phase its commit arrived on.
+    tc_commit: HashMap<u64, (u32, u64)>,
     /// Global memory's shadow in pages of 4096 bytes.
     global: HashMap<u64, Vec<Cell>>,
     deadlocked: bool,
@@ -136,9 +150,21 @@ impl Tracker {
     }
 
     /// Whether `t` executed a `fence.proxy.async` after its write at `clock` that happens
-    /// before `vc`.
-    fn fenced(&self, t: u32, clock: u32, vc: &Clock) -> bool {
+    /// before `vc`, or the `reader` (the thread that issued the async-proxy access) executed
+    /// one after the write reached it and before the issue (PTX ISA 9.7.13.4: a proxy fence
+    /// of either thread along the causality order).
+    fn fenced(&self, t: u32, clock: u32, vc: &Clock, reader: Option<u32>) -> bool {
         let f = &self.fences[t as usize];
+        let by_reader = reader.is_some_and(|r| {
+            self.fence_clocks.get(&r).is_some_and(|fs| {
+                fs.iter().any(|fc| {
+                    fc.get(r as usize) <= vc.get(r as usize) && clock <= fc.get(t as usize)
+                })
+            })
+        });
+        if by_reader {
+            return true;
+        }
         let i = f.partition_point(|&c| c <= clock);
         f.get(i).is_some_and(|&c| c <= vc.get(t as usize))
     }
@@ -232,7 +258,7 @@ impl Tracker {
                     other_thread: None,
                     address: Some(u64::from(mbar)),
                     message: format!(
-                        "this wait on the mbarrier at shared 0x{mbar:x} passed on phase {observed}, but the data read at line {read_line} arrives with phase {phase}: the parity waited for is not the phase the data completes"
+                        "this wait on the mbarrier at shared 0x{mbar:x} passed on phase {observed}, but the access at line {read_line} is ordered only by phase {phase} (the completion of the asynchronous operation it depends on): the parity waited for is not that phase"
                     ),
                     source: MBARRIER_TX,
                     cta: self.cta,
@@ -256,13 +282,24 @@ impl Tracker {
         let sp = match space {
             Space::Shared => "shared",
             Space::Global => "global",
+            Space::Tmem => "Tensor Memory",
         };
+        let place = match space {
+            Space::Tmem => format!("lane {} column {}", at / 512, at % 512),
+            _ => format!("0x{at:x}"),
+        };
+        let tc = [prior.op, now.op]
+            .iter()
+            .any(|o| o.is_some_and(|id| id >= crate::tcgen05::ID_BASE));
+        if let Some(&(mbar, phase)) = prior.op.and_then(|id| self.tc_commit.get(&id)) {
+            self.stale_wait(now.thread, mbar, phase, now.line);
+        }
         let who = |s: &Stamp| match s.op {
             Some(_) => format!("the asynchronous operation of line {}", s.line),
             None => format!("thread {} at line {}", s.thread, s.line),
         };
         let message = format!(
-            "{} by {} and the earlier {} by {} of {sp} 0x{at:x} are not ordered by any synchronisation{}",
+            "{} by {} and the earlier {} by {} of {sp} {place} are not ordered by any synchronisation{}",
             if write { "write" } else { "read" },
             who(&now),
             if prior_write { "write" } else { "read" },
@@ -279,6 +316,8 @@ impl Tracker {
             message,
             source: if kind == HazardKind::DataRace {
                 MEMORY_MODEL
+            } else if tc {
+                TCGEN05
             } else {
                 MBARRIER_TX
             },
@@ -334,6 +373,15 @@ impl Tracker {
                         .or_insert_with(|| vec![Cell::default(); 4096]);
                     &mut page[(at & 0xFFF) as usize]
                 }
+                Space::Tmem => {
+                    if self.tmem_cells.is_empty() {
+                        self.tmem_cells = vec![Cell::default(); 128 * 512];
+                    }
+                    match self.tmem_cells.get_mut(at as usize) {
+                        Some(c) => c,
+                        None => continue,
+                    }
+                }
             };
             let ordered = |s: &Stamp| {
                 s.instance == now.instance
@@ -342,25 +390,34 @@ impl Tracker {
             if let Some(w) = cell.write {
                 if !ordered(&w) {
                     found.push((w, true, at));
-                } else if !a.write && now.op.is_some() && w.op.is_none() && unfenced.is_none() {
+                } else if !a.write
+                    && now.op.is_some()
+                    && w.op.is_none()
+                    && unfenced.is_none()
+                    && a.space != Space::Tmem
+                {
                     unfenced = Some((w, at));
                 }
             }
             if a.write {
-                for r in &cell.reads {
+                for r in cell.first.iter().chain(&cell.reads) {
                     if r.slot != now.slot && !ordered(r) {
                         found.push((*r, false, at));
                     }
                 }
+                cell.first = None;
                 cell.reads.clear();
                 cell.write = Some(now);
+            } else if cell.first.is_none_or(|r| r.slot == now.slot) {
+                cell.first = Some(now);
             } else if let Some(r) = cell.reads.iter_mut().find(|r| r.slot == now.slot) {
                 *r = now;
             } else {
                 cell.reads.push(now);
             }
         }
-        let fenced = unfenced.map(|(w, _)| self.fenced(w.thread, w.clock, vc));
+        let reader = now.op.map(|_| thread);
+        let fenced = unfenced.map(|(w, _)| self.fenced(w.thread, w.clock, vc, reader));
         for f in found {
             self.conflict(f, now, a.write, a.space);
         }
@@ -409,6 +466,8 @@ impl Observer for Tracker {
                 c.tick(thread as usize);
                 let v = c.get(thread as usize);
                 self.fences[thread as usize].push(v);
+                let snapshot = self.clocks[thread as usize].clone();
+                self.fence_clocks.entry(thread).or_default().push(snapshot);
             }
             Event::MbarInit {
                 line, mbar, count, ..
@@ -471,6 +530,7 @@ impl Observer for Tracker {
                     }
                 }
             }
+            Event::Tcgen05Commit { thread, line, mbar } => self.commit(thread, line, mbar),
             Event::Deadlock { warps } => self.deadlock(warps),
             Event::Tmem { warp, line, step } => {
                 for f in self.tmem.step(warp, line, &step) {
@@ -540,6 +600,11 @@ impl Tracker {
                 ((0, mbar), self.mbars.get(&mbar).map_or(0, |m| m.phase))
             }
             AsyncKind::Wgmma { warp } => ((1, warp), 0),
+            AsyncKind::Tcgen05 { thread } => {
+                self.tc_pending.entry(thread).or_default().push(id);
+                ((2, thread), 0)
+            }
+            AsyncKind::TmemLoad { warp } => ((3, warp), 0),
         };
         let slot = self.agent(key);
         self.ops.insert(
@@ -553,6 +618,28 @@ impl Tracker {
                 phase,
             },
         );
+    }
+
+    /// `tcgen05.commit` by `thread`: its asynchronous tcgen05 operations (performed by now)
+    /// release their clocks, with the thread's, into the mbarrier's current phase, then one
+    /// arrival (PTX ISA 9.7.16.11.1).
+    fn commit(&mut self, thread: u32, line: u32, mbar: u32) {
+        let mut vc = self.clocks[thread as usize].clone();
+        self.clocks[thread as usize].tick(thread as usize);
+        let phase = self.mbars.get(&mbar).map_or(0, |m| m.phase);
+        for id in self.tc_pending.remove(&thread).unwrap_or_default() {
+            if let Some(op) = self.ops.remove(&id) {
+                vc.join(&op.clock);
+                self.tc_commit.insert(id, (mbar, phase));
+            }
+        }
+        if let Some(m) = self.mbars.get_mut(&mbar) {
+            m.cur.join(&vc);
+            m.pending = m.pending.saturating_sub(1);
+            m.arrivals += 1;
+            m.arrive_line = line;
+            m.settle();
+        }
     }
 
     /// Mbarrier phases that can never complete: arrivals short of the count, or transaction

@@ -15,6 +15,7 @@ use std::collections::HashMap;
 
 use tcgen05::emulator::{
     cp_copy, ld_st_pieces, mma, shift_down, ASource, CpOperation, MmaOperation, MmaOptions,
+    TensorCoreMemory,
 };
 use tcgen05::mma::Kind;
 use tcgen05::targets::Target;
@@ -23,6 +24,7 @@ use tcgen05::tmem_fragment::{LdStFragment, Packing};
 
 use super::op::{MmaA, MmaForm, Tcgen05};
 use super::tensor_memory::{Memories, TensorMemory};
+use super::trace::{Recorder, Trace};
 use crate::error::RunError;
 use crate::memory::write_window;
 use crate::op::{Addr, Src};
@@ -43,6 +45,8 @@ pub(crate) struct Tcgen05State {
     pub did: Option<Did>,
     /// The CTA pair's state of `.cta_group::2` ([`super::pair`]).
     pub(super) pair: super::pair::PairState,
+    /// What the hazard checker sees of each instruction, while an observer is attached.
+    pub trace: Option<Box<Trace>>,
 }
 
 /// A Tensor Memory lifecycle step ([`Tcgen05State::did`]).
@@ -52,11 +56,13 @@ pub(crate) enum Did {
     Dealloc(u32, u32),
     Ld(u32, u32),
     WaitLd,
+    Relinquish,
 }
 
 /// An issued asynchronous tcgen05 operation, waiting for its thread's `tcgen05.commit`.
 #[derive(Clone, Debug)]
 pub(super) struct Issued {
+    pub(super) id: u64,
     pub(super) line: u32,
     pub(super) warp: u32,
     pub(super) lane: usize,
@@ -178,7 +184,9 @@ impl Tcgen05State {
                 for l in lanes(exec) {
                     let op = issue(regs, l, line, t)?;
                     let warp = regs.warp;
+                    let id = self.trace.as_mut().map_or(0, |tr| tr.issue(l));
                     self.pending.push(Issued {
+                        id,
                         line,
                         warp,
                         lane: l,
@@ -226,27 +234,18 @@ impl Tcgen05State {
             }
             let mut mem = Memories {
                 shared: &mut *shared,
-                tmem: self.tmem(),
+                tmem: self
+                    .tmem
+                    .get_or_insert_with(|| Box::new(TensorMemory::new())),
             };
-            let target = Target::Sm100a;
-            match &i.op {
-                Async::Mma(op) => {
-                    let options = MmaOptions {
-                        target,
-                        check_allocation: true,
-                    };
-                    mma(&mut mem, op, options).map_err(|e| emu(i.line, "tcgen05.mma", e))?;
-                    self.mmas += 1;
-                }
-                Async::Cp(op) => {
-                    cp_copy(&mut mem, op, 1, target, true)
-                        .map_err(|e| emu(i.line, "tcgen05.cp", e))?;
-                }
-                Async::Shift(a) => {
-                    shift_down(&mut mem, *a, 1, true)
-                        .map_err(|e| emu(i.line, "tcgen05.shift", e))?;
-                }
+            if let Some(tr) = self.trace.as_mut() {
+                let mut seen = Recorder::new(&mut mem);
+                perform(&mut seen, &i)?;
+                tr.performed.push(seen.finish(i.id, i.lane, i.line));
+            } else {
+                perform(&mut mem, &i)?;
             }
+            self.mmas += u64::from(matches!(i.op, Async::Mma(_)));
         }
         Ok(())
     }
@@ -323,6 +322,7 @@ impl Tcgen05State {
             }
             Tcgen05::Relinquish { .. } => {
                 self.tmem().relinquished = true;
+                self.did = Some(Did::Relinquish);
                 Ok(())
             }
             Tcgen05::Ld { .. } | Tcgen05::St { .. } => self.ld_st(regs, line, t, exec),
@@ -382,6 +382,12 @@ impl Tcgen05State {
         let at = taddr(line, uniform(regs, line, exec, |l| regs.addr(l, a))?)?;
         let pieces =
             ld_st_pieces(&frag, at, regs.warp).map_err(|e| emu(line, "tcgen05.ld/st", e))?;
+        if let Some(tr) = self.trace.as_mut() {
+            let cells = pieces
+                .iter()
+                .map(|p| (u32::from(p.thread), p.lane, p.column));
+            tr.cells = cells.collect();
+        }
         let tm = self.tmem();
         for p in &pieces {
             if !tm.allocated(p.column) {
@@ -444,6 +450,27 @@ impl Tcgen05State {
         }
         Ok(())
     }
+}
+
+/// Performs one issued operation through the core's emulator on `mem`.
+fn perform<M: TensorCoreMemory>(mem: &mut M, i: &Issued) -> Result<(), RunError> {
+    let target = Target::Sm100a;
+    match &i.op {
+        Async::Mma(op) => {
+            let options = MmaOptions {
+                target,
+                check_allocation: true,
+            };
+            mma(mem, op, options).map_err(|e| emu(i.line, "tcgen05.mma", e))?;
+        }
+        Async::Cp(op) => {
+            cp_copy(mem, op, 1, target, true).map_err(|e| emu(i.line, "tcgen05.cp", e))?;
+        }
+        Async::Shift(a) => {
+            shift_down(mem, *a, 1, true).map_err(|e| emu(i.line, "tcgen05.shift", e))?;
+        }
+    }
+    Ok(())
 }
 
 /// The asynchronous operation thread `l` issues: the form with the thread's operand values.

@@ -7,9 +7,11 @@ mod exec;
 pub mod op;
 mod pair;
 mod tensor_memory;
+mod trace;
 
 pub(crate) use decode::decode;
 pub(crate) use exec::{Did, Regs, Tcgen05State};
 pub(crate) use pair::{
     finish as pair_finish, needs_pair, same_group, step as pair_step, Place as PairPlace, Side,
 };
+pub(crate) use trace::{Performed, ID_BASE};

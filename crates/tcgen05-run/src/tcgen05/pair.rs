@@ -193,7 +193,9 @@ pub(crate) fn step(
             for l in lanes(exec) {
                 let op = issue(regs, l, line, t)?;
                 let warp = regs.warp;
+                let id = me.tc.trace.as_mut().map_or(0, |tr| tr.issue(l));
                 me.tc.pending.push(Issued {
+                    id,
                     line,
                     warp,
                     lane: l,

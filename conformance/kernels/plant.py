@@ -1,0 +1,407 @@
+#!/usr/bin/env python3
+"""Planted-bug matrix of `tcgen05 run --hazards` over the Blackwell check corpus (issue 25).
+
+    plant.py PTX_DIR TCGEN05_BIN [--only CLASS] [--kernels N] [--schedules N] [--clean-only]
+             [--expect FILE] [--write FILE]
+
+Takes the Triton kernels of the corpus (`conformance/kernels/run.sh` generates them into
+PTX_DIR), applies each mutation class below to the PTX text (rules written from the PTX ISA, one
+bug per copy; a deleted instruction leaves its line empty and an inserted one takes the place of
+a comment or `.loc` line, so every other line keeps its number), runs each copy under
+`tcgen05 run --hazards --json` (one CTA tile, K = 2 x BK, byte patterns as inputs), and prints
+the matrix: per class and kernel, `found` when a finding of the expected kind is reported at
+the line the mutation implies, else `missed` (with what was reported); `-` when the kernel has
+no instruction the class mutates. Every unmodified kernel must be clean.
+
+--schedules N runs the unmodified kernels with N seeded schedules too (`--schedules`), and
+--clean-only stops after them. --kernels N applies each class to the first N kernels that have its instruction (CI: 4);
+--expect FILE fails (exit 1) when a cell of this run that FILE records as found (wholly or in
+part) differs now; --write FILE records the matrix (for the README and for --expect).
+"""
+
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+# Kernels that the interpreter does not run (conformance/kernels/run.sh and tests/blackwell.rs
+# say why): too much shared memory, and an idesc bit reserved on sm_100a.
+SKIP = {"triton_dot_tf32_128x256x64_w8", "triton_dot_scaled_nvfp4_u8scales_128x128x128_w4"}
+
+ELEMENT_BYTES = {"f16": 2, "bf16": 2, "tf32": 4, "e4m3": 1, "e5m2": 1, "mxfp8": 1,
+                 "mxfp4": 0.5, "nvfp4": 0.5}
+
+
+def op_of(line):
+    """The opcode text of a PTX line (its guard removed), or ''."""
+    t = line.strip()
+    if t.startswith("@"):
+        t = t.split(None, 1)[1] if " " in t or "\t" in t else ""
+    return t
+
+
+def is_op(line, opcode):
+    return op_of(line).startswith(opcode)
+
+
+def find(lines, opcode):
+    return [i for i, l in enumerate(lines) if is_op(l, opcode)]
+
+
+def free_lines(lines, lo, hi):
+    """Lines between lo and hi (exclusive) that hold no instruction: comments and `.loc`."""
+    out = []
+    for i in range(lo + 1, hi):
+        t = lines[i].strip()
+        if t.startswith("//") or t.startswith(".loc") or t == "":
+            out.append(i)
+    return out
+
+
+def mbar_operand(line):
+    m = re.search(r"\[\s*(%\w+)\s*\]", line)
+    return m.group(1) if m else None
+
+
+# Each mutation returns a list of (label, new_lines, expected) where expected is
+# (kinds, lines, other_lines): a finding of one of `kinds` at one of `lines` (1-based) and, when
+# `other_lines` is not None, with its other line among them; kind "error" is a run error naming
+# one of `lines`.
+
+
+def m_wait_ld(lines):
+    out = []
+    for w in find(lines, "tcgen05.wait::ld"):
+        lds = [i for i in find(lines, "tcgen05.ld") if i < w]
+        if not lds:
+            continue
+        ld = lds[-1]
+        regs = re.search(r"\{([^}]*)\}", lines[ld]).group(1).split(",")
+        regs = [r.strip() for r in regs]
+        use = next(i for i in range(w + 1, len(lines))
+                   if any(re.search(re.escape(r) + r"(?![\w])", lines[i]) for r in regs)
+                   and not lines[i].strip().startswith("//"))
+        new = list(lines)
+        new[w] = ""
+        out.append(("", new, (["ld-before-wait"], [use + 1], [ld + 1])))
+    return out
+
+
+def m_commit(lines):
+    """Delete the last tcgen05.commit: its MMAs never complete and the wait on its mbarrier
+    can never pass (deadlock at that wait)."""
+    commits = find(lines, "tcgen05.commit")
+    if not commits:
+        return []
+    c = commits[-1]
+    bar = mbar_operand(lines[c])
+    waits = [i + 1 for i in find(lines, "mbarrier.try_wait") if mbar_operand(lines[i]) == bar]
+    new = list(lines)
+    new[c] = ""
+    return [("", new, (["deadlock"], waits, None))]
+
+
+def m_init(lines):
+    out = []
+    for i in find(lines, "mbarrier.init"):
+        m = re.search(r"\],\s*(\d+)\s*;", lines[i])
+        if not m:
+            continue
+        count = int(m.group(1))
+        for delta in (1, -1):
+            new = list(lines)
+            new[i] = lines[i][:m.start(1)] + str(count + delta) + lines[i][m.end(1):]
+            out.append((f"{delta:+d}", new, (["mbarrier-count"], [i + 1], None)))
+    return out
+
+
+def m_expect_tx(lines):
+    out = []
+    for i in find(lines, "mbarrier.arrive.expect_tx"):
+        m = re.search(r",\s*(\d+)\s*;", lines[i])
+        if not m:
+            continue
+        for delta in (16, -16):
+            new = list(lines)
+            new[i] = lines[i][:m.start(1)] + str(int(m.group(1)) + delta) + lines[i][m.end(1):]
+            out.append((f"{delta:+d}", new, (["expect-tx"], [i + 1], None)))
+    return out
+
+
+def m_proxy_fence(lines):
+    """Delete a fence.proxy.async: the next MMAs read through the async proxy what threads
+    wrote through the generic proxy (missing-proxy-fence at one of those MMAs)."""
+    out = []
+    commits = find(lines, "tcgen05.commit")
+    for f in find(lines, "fence.proxy.async"):
+        nxt = [c for c in commits if c > f]
+        if not nxt:
+            continue
+        mmas = [i + 1 for i in find(lines, "tcgen05.mma") if f < i < nxt[0]]
+        if not mmas:
+            continue
+        new = list(lines)
+        new[f] = ""
+        out.append((f"line {f + 1}", new, (["missing-proxy-fence"], mmas, None)))
+    return out
+
+
+def m_tc_fence(lines):
+    out = []
+    for f in find(lines, "tcgen05.fence::after_thread_sync"):
+        new = list(lines)
+        new[f] = ""
+        out.append((f"line {f + 1}", new, (["missing-tcgen05-fence"], None, None)))
+    return out
+
+
+def m_dealloc_early(lines):
+    """Move the tcgen05.dealloc to just before the last tcgen05.ld: the ld reads columns
+    outside every allocation (a run error at the ld)."""
+    deallocs, lds = find(lines, "tcgen05.dealloc"), find(lines, "tcgen05.ld")
+    if not deallocs or not lds:
+        return []
+    d, ld = deallocs[-1], lds[-1]
+    slots = free_lines(lines, ld - 6, ld)
+    if not slots:
+        return []
+    new = list(lines)
+    new[slots[-1]] = lines[d]
+    new[d] = ""
+    return [("", new, (["error"], [ld + 1], None))]
+
+
+def m_relinquish(lines):
+    out = []
+    for r in find(lines, "tcgen05.relinquish_alloc_permit"):
+        allocs = find(lines, "tcgen05.alloc")
+        new = list(lines)
+        new[r] = ""
+        out.append(("", new, (["missing-relinquish"], [allocs[0] + 1], None)))
+    return out
+
+
+def flip_parity(lines, w):
+    """The lines with the try_wait at `w` waiting on the other parity (a scoped register
+    written in the comment or `.loc` lines just before it), or None."""
+    m = re.search(r"\],\s*(%\w+)\s*;", lines[w])
+    block = free_lines(lines, w - 8, w)
+    if not m or len(block) < 2:
+        return None
+    new = list(lines)
+    new[block[-2]] = "\t.reg .b32 %plantpar;"
+    new[block[-1]] = f"\txor.b32 %plantpar, {m.group(1)}, 1;"
+    new[w] = lines[w][:m.start(1)] + "%plantpar" + lines[w][m.end(1):]
+    return new
+
+
+def m_parity(lines):
+    """Make the wait before a stage refill (a try_wait followed by shared-memory stores
+    before the next MMA) wait on the other parity. Passing early, the refill would overwrite
+    what the previous MMA still reads (wait-parity at the wait); in Triton's kernels it waits
+    instead for a phase whose only arrival comes after it, so it never passes (deadlock at the
+    wait). Either, at the wait's line."""
+    out = []
+    for w in find(lines, "mbarrier.try_wait.parity"):
+        later = [i for i in find(lines, "tcgen05.mma") if i > w]
+        if not later or not any(is_op(lines[i], "st.shared") for i in range(w, later[0])):
+            continue
+        new = flip_parity(lines, w)
+        if new:
+            out.append((f"line {w + 1}", new, (["wait-parity", "deadlock"], [w + 1], None)))
+    return out
+
+
+def m_epilogue_wait(lines):
+    """Delete the wait before the epilogue's tcgen05.ld (the last try_wait before it in the
+    text, and its retry branch): the ld reads D before the MMAs that write it are known
+    complete (read-before-complete at the ld, against one of the MMAs)."""
+    out = []
+    lds, mmas = find(lines, "tcgen05.ld"), find(lines, "tcgen05.mma")
+    waits = [w for w in find(lines, "mbarrier.try_wait.parity") if lds and w < lds[-1]]
+    for w in waits[-1:]:
+        nxt = [i for i in lds if i > w]
+        if "bra" not in lines[w + 1]:
+            continue
+        new = list(lines)
+        new[w] = new[w + 1] = ""
+        out.append((f"line {w + 1}", new,
+                    (["read-before-complete"], [nxt[0] + 1], [i + 1 for i in mmas])))
+    return out
+
+
+def m_accumulator(lines):
+    """Reuse the accumulator for the next tile before the epilogue's tcgen05.ld is waited: the
+    kernel's last MMA (and its commit) copied between the last tcgen05.ld and its wait::ld (the
+    mbarrier.inval of the commit's barrier removed so the copy may arrive on it). Expected:
+    write-before-complete at the copied MMA, against the ld."""
+    lds, waits = find(lines, "tcgen05.ld"), find(lines, "tcgen05.wait::ld")
+    mmas, commits = find(lines, "tcgen05.mma"), find(lines, "tcgen05.commit")
+    if not lds or not mmas or not commits:
+        return []
+    ld = lds[-1]
+    w = next((i for i in waits if i > ld), None)
+    if w is None:
+        return []
+    slots = free_lines(lines, ld, w)
+    if len(slots) < 2:
+        return []
+    new = list(lines)
+    new[slots[0]] = lines[mmas[-1]]
+    new[slots[1]] = lines[commits[-1]]
+    for i in find(lines, "mbarrier.inval"):
+        new[i] = ""
+    return [("", new, (["write-before-complete"], [slots[0] + 1], [ld + 1]))]
+
+
+CLASSES = [
+    ("delete tcgen05.wait::ld", m_wait_ld),
+    ("delete tcgen05.commit", m_commit),
+    ("mbarrier.init count +1 / -1", m_init),
+    ("expect_tx bytes +16 / -16", m_expect_tx),
+    ("delete fence.proxy.async", m_proxy_fence),
+    ("delete tcgen05.fence::after_thread_sync", m_tc_fence),
+    ("tcgen05.dealloc before the last tcgen05.ld", m_dealloc_early),
+    ("drop relinquish_alloc_permit", m_relinquish),
+    ("refill wait on the wrong parity", m_parity),
+    ("delete the epilogue's mbarrier wait", m_epilogue_wait),
+    ("accumulator reused before the epilogue's wait::ld", m_accumulator),
+]
+
+
+def config(stem):
+    rest = stem[len("triton_dot_"):]
+    scaled = rest.startswith("scaled_")
+    if scaled:
+        rest = rest[len("scaled_"):]
+    parts = rest.split("_")
+    ty, tile, warps = parts[0], parts[-2], int(parts[-1][1:])
+    bm, bn, bk = (int(x) for x in tile.split("x"))
+    m, n, k = bm, bn, 2 * bk
+    name = "dot_scaled_nvfp4_kernel" if ty == "nvfp4" else (
+        "dot_scaled_kernel" if scaled else "dot_kernel")
+    eb = ELEMENT_BYTES[ty]
+    bufs = [bytes((i % 7) + 0x30 for i in range(int(m * k * eb))),
+            bytes((i % 5) + 0x30 for i in range(int(k * n * eb)))]
+    if scaled:
+        block, one = (16, 0x38) if ty == "nvfp4" else (32, 127)
+        bufs += [bytes([one]) * (m * k // block), bytes([one]) * (n * k // block)]
+    bufs.append(bytes(m * n * 4))
+    return name, warps, k, bufs
+
+
+def run(binary, ptx_text, stem, tmp, schedules=0):
+    name, warps, k, bufs = config(stem)
+    path = os.path.join(tmp, stem + ".ptx")
+    with open(path, "w") as f:
+        f.write(ptx_text)
+    args = []
+    for i, b in enumerate(bufs):
+        p = os.path.join(tmp, f"arg{i}.bin")
+        with open(p, "wb") as f:
+            f.write(b)
+        args += ["--arg", f"{i}={p}"]
+    n = len(bufs)
+    args += ["--arg", f"{n}={k}", "--arg", f"{n + 1}=0", "--arg", f"{n + 2}=0"]
+    cmd = [binary, "--json", "run", path, "--kernel", name, "--grid", "1",
+           "--block", str(32 * warps), "--shared", str(227 * 1024), "--hazards"] + args
+    if schedules:
+        cmd += ["--schedules", str(schedules)]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    try:
+        return json.loads(p.stdout)
+    except json.JSONDecodeError:
+        return {"error": (p.stdout + p.stderr).strip()[:300]}
+
+
+def verdict(result, expected):
+    kinds, lines, others = expected
+    if "hazards" not in result:
+        msg = result.get("error") or result.get("message") or json.dumps(result)[:200]
+        if "error" in kinds and lines and any(f"line {l}" in str(msg) for l in lines):
+            return True, "error"
+        return False, "error: " + str(msg)[:120]
+    for h in result["hazards"]:
+        if h["kind"] in kinds and (lines is None or h["line"] in lines) and (
+                others is None or h.get("other_line") in others):
+            return True, h["kind"]
+    got = ", ".join(f"{h['kind']}@{h['line']}" for h in result["hazards"][:3]) or "clean"
+    return False, got
+
+
+def main():
+    argv = sys.argv[1:]
+    opts = {}
+    clean_only = "--clean-only" in argv
+    if clean_only:
+        argv.remove("--clean-only")
+    for flag in ("--only", "--kernels", "--schedules", "--expect", "--write"):
+        if flag in argv:
+            i = argv.index(flag)
+            opts[flag] = argv[i + 1]
+            del argv[i:i + 2]
+    ptx_dir, binary = argv
+    stems = sorted(f[:-4] for f in os.listdir(ptx_dir)
+                   if f.startswith("triton_dot_") and f.endswith(".ptx") and f[:-4] not in SKIP)
+    per_class = int(opts.get("--kernels", "0")) or len(stems)
+    matrix, failures = [], 0
+    with tempfile.TemporaryDirectory() as tmp:
+        clean = {}
+        for stem in stems:
+            text = open(os.path.join(ptx_dir, stem + ".ptx")).read()
+            r = run(binary, text, stem, tmp, int(opts.get("--schedules", "0")))
+            clean[stem] = r.get("hazards") == []
+            print(f"plant: {stem}: {'clean' if clean[stem] else 'NOT clean'} over "
+                  f"{r.get('runs')} run(s) in {r.get('seconds', 0):.2f} s", file=sys.stderr)
+            if not clean[stem]:
+                failures += 1
+                print(f"plant: {stem}: unmodified kernel not clean: {json.dumps(r)[:300]}",
+                      file=sys.stderr)
+        print(f"plant: {sum(clean.values())} of {len(stems)} unmodified kernels clean",
+              file=sys.stderr)
+        if clean_only:
+            sys.exit(1 if failures else 0)
+        for cls, fn in CLASSES:
+            if opts.get("--only") and opts["--only"] not in cls:
+                continue
+            used = 0
+            for stem in stems:
+                if used >= per_class:
+                    break
+                lines = open(os.path.join(ptx_dir, stem + ".ptx")).read().split("\n")
+                variants = fn(lines)
+                if not variants:
+                    continue
+                used += 1
+                found, notes = 0, []
+                for label, new, expected in variants:
+                    ok, note = verdict(run(binary, "\n".join(new), stem, tmp), expected)
+                    found += ok
+                    if not ok:
+                        notes.append(f"{label or 'it'}: {note}")
+                cell = f"{found}/{len(variants)}"
+                matrix.append((cls, stem, cell, "; ".join(notes)))
+                print(f"plant: {cls} | {stem} | {cell}" + (f" | {notes}" if notes else ""),
+                      file=sys.stderr)
+            if used == 0:
+                matrix.append((cls, "-", "-", "no corpus kernel has the instruction"))
+    out = "\n".join(f"{c}\t{s}\t{v}" for c, s, v, _ in matrix)
+    print(out)
+    if "--write" in opts:
+        with open(opts["--write"], "w") as f:
+            f.write(out + "\n")
+    if "--expect" in opts:
+        now = {(c, s): v for c, s, v, _ in matrix}
+        for row in open(opts["--expect"]).read().splitlines():
+            c, s, v = row.split("\t")
+            if (c, s) in now and v != "-" and v.split("/")[0] != "0" and now[(c, s)] != v:
+                print(f"plant: REGRESSION: {c} on {s}: was {v}, now {now.get((c, s))}",
+                      file=sys.stderr)
+                failures += 1
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
