@@ -53,7 +53,9 @@ pub(super) fn sources(op: &Op) -> Vec<u32> {
         | OpKind::Fma { a, b, c, .. }
         | OpKind::Selp { a, b, c, .. }
         | OpKind::Bfe { a, b, c, .. }
-        | OpKind::Prmt { a, b, c, .. } => r.all(&[*a, *b, *c]),
+        | OpKind::Prmt { a, b, c, .. }
+        | OpKind::MinMax3 { a, b, c, .. } => r.all(&[*a, *b, *c]),
+        OpKind::BrxIdx { index, .. } => r.src(*index),
         OpKind::Setp { a, b, combine, .. } => {
             r.all(&[*a, *b]);
             r.opt(combine.map(|c| c.1));
@@ -181,6 +183,7 @@ fn warp(r: &mut Reads, w: &WarpOp) {
         WarpOp::Vote { a, mask, .. }
         | WarpOp::Redux { a, mask, .. }
         | WarpOp::Match { a, mask, .. } => r.all(&[*a, *mask]),
+        WarpOp::BarWarpSync { mask } => r.src(*mask),
         WarpOp::Activemask { .. } => {}
     }
 }
@@ -210,11 +213,11 @@ fn bulk(r: &mut Reads, b: &Bulk) {
 
 fn tcgen05(r: &mut Reads, t: &Tcgen05) {
     match t {
-        Tcgen05::Alloc { dst, ncols } => {
+        Tcgen05::Alloc { dst, ncols, .. } => {
             r.addr(*dst);
             r.src(*ncols);
         }
-        Tcgen05::Dealloc { taddr, ncols } => r.all(&[*taddr, *ncols]),
+        Tcgen05::Dealloc { taddr, ncols, .. } => r.all(&[*taddr, *ncols]),
         Tcgen05::Mma(f) => {
             r.addr(f.d);
             match f.a {
@@ -236,8 +239,13 @@ fn tcgen05(r: &mut Reads, t: &Tcgen05) {
             r.src(f.enable);
             r.opt(f.last);
         }
-        Tcgen05::Commit { mbar } => r.addr(*mbar),
-        Tcgen05::Ld { taddr, .. } | Tcgen05::Shift { taddr } => r.addr(*taddr),
+        Tcgen05::Commit {
+            mbar, multicast, ..
+        } => {
+            r.addr(*mbar);
+            r.opt(*multicast);
+        }
+        Tcgen05::Ld { taddr, .. } | Tcgen05::Shift { taddr, .. } => r.addr(*taddr),
         Tcgen05::St { regs, taddr, .. } => {
             r.all(regs);
             r.addr(*taddr);
@@ -246,7 +254,7 @@ fn tcgen05(r: &mut Reads, t: &Tcgen05) {
             r.addr(*taddr);
             r.src(*desc);
         }
-        Tcgen05::Relinquish | Tcgen05::WaitLd | Tcgen05::WaitSt | Tcgen05::Fence => {}
+        Tcgen05::Relinquish { .. } | Tcgen05::WaitLd | Tcgen05::WaitSt | Tcgen05::Fence => {}
     }
 }
 

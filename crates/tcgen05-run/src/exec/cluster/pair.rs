@@ -48,7 +48,12 @@ pub(in crate::exec) fn step(
     });
     let place = PairPlace { rank, size };
     let arrivals = pair_step(me, peer, place, &mut regs, op.line, t, active, exec)?;
-    tmem_hooks::lifecycle(cta, w, op);
+    let own: Vec<u32> = arrivals
+        .iter()
+        .filter(|(r, _)| *r == rank)
+        .map(|(_, offset)| *offset)
+        .collect();
+    tmem_hooks::lifecycle(cta, w, op, exec, &own);
     for (r, offset) in arrivals {
         let mbars = if r == rank {
             &mut cta.mbars
