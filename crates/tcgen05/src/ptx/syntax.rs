@@ -188,12 +188,9 @@ pub static MMA: Grammar = Grammar {
         Slot {
             required: false,
             needs: Some(mma_slot::BLOCK_SCALE),
-            // `.scale_vec::4X` is 8.7 in the target notes; it goes only with
-            // `.kind::mxf4nvf4` (8.7), so no legal form's version changes by leaving it at
-            // 8.6 here. Recording it would move 1,456 illegal enumerated forms (4X with other
-            // kinds) to `.version 8.7`, whose ptxas verdicts need a rerun of
-            // conformance/ptxas/run.sh first.
-            later: &[(3, PTX88_FAMILY), (4, PTX88_FAMILY)],
+            // `.scale_vec::4X` is PTX ISA 8.7 (the target notes; ptxas 13.5: "Feature
+            // '.scale_vec::4X' requires PTX ISA .version 8.7 or later").
+            later: &[(2, PTX87), (3, PTX88_FAMILY), (4, PTX88_FAMILY)],
             ..Slot::one_of("scale_vec", "", &SCALE_VECS)
         },
         Slot::flag("ashift", &[".ashift"]),
