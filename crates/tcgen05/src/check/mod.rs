@@ -62,6 +62,7 @@ pub mod smem;
 pub mod tensor_map;
 
 mod block_scale;
+mod decode;
 mod instructions;
 pub mod kernel;
 mod qualifiers;
@@ -88,6 +89,10 @@ pub enum CheckRule {
     UnknownQualifier,
     /// A qualifier the instruction requires is missing (`.cta_group`, `.kind`, a shape, `.num`).
     MissingQualifier,
+    /// A qualifier written twice.
+    DuplicateQualifier,
+    /// A qualifier written after one that the instruction's syntax puts after it.
+    QualifierOrder,
     /// The operands do not match the instruction's form (count or kind).
     Operands,
     /// An immediate that does not fit its operand (a 32-bit instruction descriptor, a column
@@ -150,7 +155,7 @@ pub struct RuleRow {
 }
 
 /// The checker's own rules, one row each.
-pub const RULES: [RuleRow; 19] = [
+pub const RULES: [RuleRow; 21] = [
     RuleRow {
         rule: CheckRule::UnknownQualifier,
         id: "check.unknown_qualifier",
@@ -166,6 +171,22 @@ pub const RULES: [RuleRow; 19] = [
         source: Source::PtxSection("9.7.16"),
         message: "the instruction needs a {} qualifier",
         statement: "The qualifiers the instruction requires (.cta_group, .kind, a shape, .num) are written.",
+    },
+    RuleRow {
+        rule: CheckRule::DuplicateQualifier,
+        id: "check.duplicate_qualifier",
+        severity: Severity::Error,
+        source: Source::PtxSection("9.7.16"),
+        message: "the qualifier is written twice",
+        statement: "Each qualifier of the instruction's syntax is written at most once.",
+    },
+    RuleRow {
+        rule: CheckRule::QualifierOrder,
+        id: "check.qualifier_order",
+        severity: Severity::Warning,
+        source: Source::PtxSection("9.7.16"),
+        message: "the qualifier stands after one that the instruction's syntax puts after it",
+        statement: "The qualifiers are written in the order of the instruction's syntax.",
     },
     RuleRow {
         rule: CheckRule::Operands,
