@@ -474,24 +474,30 @@ fn check_instruction<'a>(
     };
     let line = site.line;
     let at_line = |_: &PtxError| (None, line);
+    let read = Read {
+        site: &site,
+        regs,
+        ctx,
+        d: &d,
+    };
     match form {
-        ptx::Instruction::Mma(m) => check_mma(&site, f, regs, ctx, &d, m, r),
-        ptx::Instruction::Cp(c) => check_cp(&site, regs, ctx, &d, c, r),
-        ptx::Instruction::Alloc(a) => {
+        ptx::Instruction::Mma(m) => check_mma(&read, f, m, r),
+        ptx::Instruction::Cp(c) => check_cp(&read, c, r),
+        ptx::Instruction::Alloc(_) | ptx::Instruction::Dealloc(_) => {
+            // The column count, where the dataflow knows it, as the immediate it is.
             let n = operand(regs, &d, 1, line);
-            let a = Alloc {
-                n_cols: known(&n, 32),
-                ..a
+            let i = match form {
+                ptx::Instruction::Alloc(a) => ptx::Instruction::Alloc(Alloc {
+                    n_cols: known(&n, 32),
+                    ..a
+                }),
+                ptx::Instruction::Dealloc(a) => ptx::Instruction::Dealloc(Dealloc {
+                    n_cols: known(&n, 32),
+                    ..a
+                }),
+                other => other,
             };
-            site.finish(r, ctx.map(|c| a.validate(&c)), &n_cols_lines(&n, line));
-        }
-        ptx::Instruction::Dealloc(a) => {
-            let n = operand(regs, &d, 1, line);
-            let a = Dealloc {
-                n_cols: known(&n, 32),
-                ..a
-            };
-            site.finish(r, ctx.map(|c| a.validate(&c)), &n_cols_lines(&n, line));
+            site.finish(r, ctx.map(|c| i.validate(&c)), &n_cols_lines(&n, line));
         }
         other => site.finish(r, ctx.map(|c| other.validate(&c)), &at_line),
     }
@@ -512,14 +518,12 @@ fn n_cols_lines(n: &Op<'_>, line: u32) -> impl Fn(&PtxError) -> (Option<OperandN
 /// the dataflow knows them, validated by the builder; then the alternatives of a descriptor
 /// not fully known, and the shared memory descriptors on their known bits.
 fn check_mma<'a>(
-    site: &Site<'_, 'a>,
+    at: &Read<'_, '_, 'a>,
     f: &Function<'a>,
-    regs: &Registers<'_>,
-    ctx: Option<Context>,
-    d: &Decoded<'a>,
     m: Mma<'_>,
     r: &mut InstructionReport<'a>,
 ) {
+    let Read { site, regs, ctx, d } = *at;
     let line = site.line;
     let a = operand(regs, d, 1, line);
     let a_tmem = matches!(m.a, ASource::Tmem(_));
@@ -617,14 +621,8 @@ fn check_mma<'a>(
 
 /// `tcgen05.cp`: the typed form validated by the builder; the source descriptor is checked on
 /// its known bits, whether fully known or not (so given to the builder as a register).
-fn check_cp<'a>(
-    site: &Site<'_, 'a>,
-    regs: &Registers<'_>,
-    ctx: Option<Context>,
-    d: &Decoded<'a>,
-    c: Cp<'_>,
-    r: &mut InstructionReport<'a>,
-) {
+fn check_cp<'a>(at: &Read<'_, '_, 'a>, c: Cp<'_>, r: &mut InstructionReport<'a>) {
+    let Read { site, regs, ctx, d } = *at;
     let line = site.line;
     let sdesc = operand(regs, d, 1, line);
     r.s_desc = Some(sdesc.value.bits);
@@ -637,6 +635,16 @@ fn check_cp<'a>(
     if let Some(t) = ctx.map(|cx| cx.target) {
         smem_findings(r, &sdesc.value, OperandName::Sdesc, t);
     }
+}
+
+/// One instruction as read: where it is, the function's register values, the rules' context
+/// and its decoded form.
+#[derive(Clone, Copy)]
+struct Read<'s, 'r, 'a> {
+    site: &'s Site<'s, 'a>,
+    regs: &'s Registers<'r>,
+    ctx: Option<Context>,
+    d: &'s Decoded<'a>,
 }
 
 /// Where an instruction is, for its findings: the statement, the module's directive lines, the
