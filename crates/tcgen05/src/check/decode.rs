@@ -70,7 +70,10 @@ impl<'a> Decoded<'a> {
 }
 
 /// Reads `ins`: [`ptx::parse`], or where it refuses the line, the tolerant walk of the
-/// grammar. `None` when the instruction is no tcgen05 form at all (its problem in `Err`).
+/// grammar.
+///
+/// # Errors
+/// When the instruction is no tcgen05 form at all (`tcgen05.foo`): its [`FormError`].
 pub(super) fn decode<'a>(ins: &ptx_reader::Instruction<'a>) -> Result<Decoded<'a>, FormError<'a>> {
     match ptx::parse(ins) {
         Ok(form) => Ok(of_form(&form)),

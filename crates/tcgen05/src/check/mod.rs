@@ -11,8 +11,11 @@
 //! memory addresses below 2^18, `shfl.sync`; `desc + stage * C` under rules.md R7 unless
 //! [`Options::no_assume`]), and for each tcgen05 instruction:
 //!
-//! - builds the [`ptx`](crate::ptx) builder of the instruction from its parsed qualifiers and
-//!   runs its validation against its module's `.target` and `.version`: every qualifier rule,
+//! - decodes it once into its typed [`ptx`](crate::ptx) form by the grammar the writer walks
+//!   ([`crate::ptx::parse`]; a line the grammar refuses is read tolerantly by the same grammar,
+//!   each departure a finding), gives the form the operand values the dataflow proves (a
+//!   register known to hold a constant is checked as that immediate), and runs the form's
+//!   validation against its module's `.target` and `.version`: every qualifier rule,
 //!   and, where the instruction descriptor, the zero-column mask or an `alloc` column count is
 //!   fully known, every rule of those values and their cross-checks with the instruction
 //!   (`.sp` vs the sparse bit, Table 39 for `cta_group` and `.ws`, the scale vector, the target);
