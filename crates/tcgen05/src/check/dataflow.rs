@@ -702,203 +702,42 @@ fn evaluate(
     out: &mut Vec<(usize, Value)>,
     assumed: &mut bool,
 ) -> bool {
-    let src = |regs: &Registers<'_>, op: &Operand<'_>, line: u32, width: u32| {
-        src(regs, env, op, line, width)
+    let s = Step {
+        ins,
+        regs,
+        env,
+        writes,
+        w: width(ins),
+        line: ins.line,
+        signed: types(ins).0[0].is_some_and(|t| t.1 == 's'),
     };
-    let w = width(ins);
-    let line = ins.line;
+    let w = s.w;
     let ops = &ins.operands;
-    let unknown_all = |out: &mut Vec<(usize, Value)>| {
-        for &id in writes {
-            out.push((id, Value::UNKNOWN));
-        }
-        true
-    };
-    let own = |bits: KnownBits| Value::new(bits.truncate(w), line);
-    let single = |out: &mut Vec<(usize, Value)>, v: Value| {
-        if let [id] = writes {
-            out.push((*id, v));
-        } else {
-            for &id in writes {
-                out.push((id, Value::UNKNOWN));
-            }
-        }
-        true
-    };
-    let signed = types(ins).0[0].is_some_and(|t| t.1 == 's');
     match (ins.base(), ops.as_slice()) {
-        ("mov", [Operand::Vector(dst), Operand::Name(_)]) => {
-            // Unpack: element i gets bits [i*w/n, (i+1)*w/n).
-            let Some(s) = src(regs, &ops[1], line, w) else {
-                return false;
-            };
-            let k = u32::try_from(dst.len()).unwrap_or(0);
-            if k == 0 || w % k != 0 || writes.len() != dst.len() {
-                return unknown_all(out);
-            }
-            let ew = w / k;
-            for (i, &id) in writes.iter().enumerate() {
-                let sh = ew * u32::try_from(i).unwrap_or(0);
-                let bits = s.bits.shr(sh, 64, false).truncate(ew);
-                let v = Value {
-                    bits,
-                    ..Value::UNKNOWN
-                }
-                .with_origins_of(&[&s], -(sh as i32));
-                out.push((id, v));
-            }
-            true
+        ("mov", [Operand::Vector(dst), Operand::Name(_)]) => s.unpack(dst.len(), &ops[1], out),
+        ("mov", [_, Operand::Vector(parts)]) => s.pack(parts, out),
+        ("mov", [_, a]) => {
+            let Some(a) = s.src(a, w) else { return false };
+            s.single(out, a)
         }
-        ("mov", [_, Operand::Vector(parts)]) => {
-            // Pack: element i fills bits [i*w/k, (i+1)*w/k).
-            let k = u32::try_from(parts.len()).unwrap_or(0);
-            if k == 0 || w % k != 0 {
-                return unknown_all(out);
-            }
-            let ew = w / k;
-            let mut bits = KnownBits::constant(0, 64);
-            let mut v = Value::UNKNOWN;
-            let mut pieces = Vec::new();
-            for (i, p) in parts.iter().enumerate() {
-                let Some(pv) = src(regs, p, line, ew) else {
-                    return false;
-                };
-                let sh = ew * u32::try_from(i).unwrap_or(0);
-                let piece = pv.bits.truncate(ew);
-                let placed = KnownBits {
-                    known: (piece.known & width_mask(ew)) << sh,
-                    value: (piece.value & width_mask(ew)) << sh,
-                };
-                let rest = !(width_mask(ew) << sh);
-                bits = KnownBits {
-                    known: (bits.known & rest) | placed.known,
-                    value: (bits.value & rest) | placed.value,
-                };
-                pieces.push((pv, sh));
-            }
-            v.bits = bits.truncate(w);
-            for (pv, sh) in &pieces {
-                v = v.with_origins_of(&[pv], *sh as i32);
-            }
-            single(out, v)
-        }
-        ("mov", [_, s]) => {
-            let Some(s) = src(regs, s, line, w) else {
-                return false;
-            };
-            single(out, s)
-        }
-        ("or" | "and" | "xor", [_, a, b]) => {
-            let (Some(a), Some(b)) = (src(regs, a, line, w), src(regs, b, line, w)) else {
-                return false;
-            };
-            let bits = match ins.base() {
-                "or" => a.bits.or(b.bits),
-                "and" => a.bits.and(b.bits),
-                _ => a.bits.xor(b.bits),
-            };
-            let bits = bits.truncate(w);
-            // Each known bit is credited to the operand that decides it: for `or` a one
-            // comes from an operand holding a one, for `and` a zero from an operand holding a
-            // zero; a bit both operands decide is credited to the one with more known bits
-            // (the constant of `or(constant, address)`).
-            let (ka, kb) = (a.bits.known.count_ones(), b.bits.known.count_ones());
-            let (first, second) = if ka >= kb { (&a, &b) } else { (&b, &a) };
-            let decided_by = |x: &Value| match ins.base() {
-                "or" => x.bits.known & x.bits.value,
-                "and" => x.bits.known & !x.bits.value,
-                _ => 0,
-            };
-            let from_second = decided_by(second) & !decided_by(first);
-            let v = Value {
-                bits,
-                ..Value::UNKNOWN
-            }
-            .with_origins_masked(first, !from_second)
-            .with_origins_masked(second, from_second);
-            single(out, v)
-        }
+        ("or" | "and" | "xor", [_, a, b]) => s.logic(a, b, out),
         ("not", [_, a]) => {
-            let Some(a) = src(regs, a, line, w) else {
-                return false;
-            };
+            let Some(a) = s.src(a, w) else { return false };
             let v = Value {
                 bits: a.bits.not(w),
                 ..Value::UNKNOWN
             }
             .with_origins_of(&[&a], 0);
-            single(out, v)
+            s.single(out, v)
         }
-        ("shl" | "shr", [_, a, s]) => {
-            let (Some(a), Some(s)) = (src(regs, a, line, w), src(regs, s, line, 32)) else {
-                return false;
-            };
-            let Some(n) = amount(&s) else {
-                return single(out, Value::UNKNOWN);
-            };
-            let (bits, shift) = if ins.base() == "shl" {
-                (a.bits.shl(n, w), i32::try_from(n.min(64)).unwrap_or(64))
-            } else {
-                (
-                    a.bits.shr(n, w, signed),
-                    -i32::try_from(n.min(64)).unwrap_or(64),
-                )
-            };
-            let mut v = Value {
-                bits,
-                ..Value::UNKNOWN
-            }
-            .with_origins_of(&[&a], shift);
-            v.add(Origin { mask: !0, line });
-            single(out, v)
-        }
-        ("add" | "sub" | "mul", [_, a, b]) => {
-            let Some(shape) = arith_shape(ins) else {
-                return unknown_all(out);
-            };
-            let (Some(a), Some(b)) = (
-                src(regs, a, line, shape.operand_width),
-                src(regs, b, line, shape.operand_width),
-            ) else {
-                return false;
-            };
-            let op = match ins.base() {
-                "add" => Arith::Add,
-                "sub" => Arith::Sub,
-                _ => Arith::Mul,
-            };
-            let (a_bits, b_bits) = shape.widen(a.bits, b.bits, signed);
-            let dw = shape.result_width;
-            let v = if op == Arith::Mul {
-                Value::new(a_bits.arith(b_bits, dw, op), line)
-            } else {
-                sum(&a, &b, op, dw, line, env, assumed)
-            };
-            single(out, v)
-        }
-        ("mad", [_, a, b, c]) => {
-            let Some(shape) = arith_shape(ins) else {
-                return unknown_all(out);
-            };
-            let (Some(a), Some(b), Some(c)) = (
-                src(regs, a, line, shape.operand_width),
-                src(regs, b, line, shape.operand_width),
-                src(regs, c, line, shape.result_width),
-            ) else {
-                return false;
-            };
-            let (a_bits, b_bits) = shape.widen(a.bits, b.bits, signed);
-            let dw = shape.result_width;
-            let product = Value::new(a_bits.arith(b_bits, dw, Arith::Mul), line);
-            single(out, sum(&product, &c, Arith::Add, dw, line, env, assumed))
-        }
+        ("shl" | "shr", [_, a, n]) => s.shift(a, n, out),
+        ("add" | "sub" | "mul", [_, a, b]) => s.arith(a, b, out, assumed),
+        ("mad", [_, a, b, c]) => s.mad(a, b, c, out, assumed),
         ("shfl", [_, a, ..]) => {
             // shfl.sync (PTX ISA 9.7.9.6): the destination is `a` of another lane; the bits
             // known here hold in every lane, so they hold in the one read. The predicate
             // destination is unknown.
-            let Some(a) = src(regs, a, line, w) else {
-                return false;
-            };
+            let Some(a) = s.src(a, w) else { return false };
             for (k, &id) in writes.iter().enumerate() {
                 out.push((id, if k == 0 { a } else { Value::UNKNOWN }));
             }
@@ -908,91 +747,336 @@ fn evaluate(
             // cvta.to.shared: an address of the shared memory window.
             let v = Value {
                 window: true,
-                ..own(shared_address())
+                ..s.own(shared_address())
             };
-            single(out, v)
+            s.single(out, v)
         }
-        ("bfe", [_, a, p, l]) => {
-            let (Some(a), Some(p), Some(l)) = (
-                src(regs, a, line, w),
-                src(regs, p, line, 32),
-                src(regs, l, line, 32),
-            ) else {
+        ("bfe" | "bfi", _) => s.bit_field(out),
+        ("cvt", [_, a]) => s.cvt(a, out),
+        ("prmt", [_, a, b, c]) => s.prmt(a, b, c, out),
+        ("selp", [_, a, b, _]) => {
+            let (Some(a), Some(b)) = (s.src(a, w), s.src(b, w)) else {
                 return false;
             };
-            match (amount(&p), amount(&l)) {
-                (Some(p), Some(l)) => single(out, own(a.bits.bfe(p, l, w, signed))),
-                _ => single(out, Value::UNKNOWN),
-            }
+            s.single(out, a.join(&b))
         }
-        ("bfi", [_, f, b, p, l]) => {
-            let (Some(f), Some(b), Some(p), Some(l)) = (
-                src(regs, f, line, w),
-                src(regs, b, line, w),
-                src(regs, p, line, 32),
-                src(regs, l, line, 32),
-            ) else {
-                return false;
-            };
-            match (amount(&p), amount(&l)) {
-                (Some(p), Some(l)) => single(out, own(b.bits.bfi(f.bits, p, l, w))),
-                _ => single(out, Value::UNKNOWN),
-            }
+        _ => s.unknown_all(out),
+    }
+}
+
+/// One modelled instruction being evaluated: what each transfer function reads. Each
+/// returns `false` when an operand has no value yet, as [`evaluate`] does.
+struct Step<'s, 'i, 'r, 'm, 'e> {
+    ins: &'s Instruction<'i>,
+    regs: &'s Registers<'r>,
+    env: &'s Environment<'m, 'e>,
+    /// The registers the instruction writes.
+    writes: &'s [usize],
+    /// The width of its type.
+    w: u32,
+    line: u32,
+    /// Its type is signed.
+    signed: bool,
+}
+
+impl Step<'_, '_, '_, '_, '_> {
+    /// The value of a source operand read as `width` bits.
+    fn src(&self, op: &Operand<'_>, width: u32) -> Option<Value> {
+        src(self.regs, self.env, op, self.line, width)
+    }
+
+    /// Every destination unknown.
+    fn unknown_all(&self, out: &mut Vec<(usize, Value)>) -> bool {
+        for &id in self.writes {
+            out.push((id, Value::UNKNOWN));
         }
-        ("cvt", [_, a]) => {
-            // Integer to integer only: no rounding, saturation or floating-point type.
-            let (t, n) = types(ins);
-            let (Some((dw, dk)), Some((sw, sk))) = (t[0], t[1]) else {
-                return unknown_all(out);
-            };
-            if n != 2
-                || dk == 'f'
-                || sk == 'f'
-                || ins.qualifiers().any(|q| q.starts_with('r') || q == "sat")
-            {
-                return unknown_all(out);
-            }
-            let Some(a) = src(regs, a, line, sw) else {
-                return false;
-            };
-            let ext = if sk == 's' {
-                a.bits.sign_extend(sw)
-            } else {
-                a.bits.truncate(sw)
-            };
+        true
+    }
+
+    /// `bits` as a value defined here, in the instruction's width.
+    fn own(&self, bits: KnownBits) -> Value {
+        Value::new(bits.truncate(self.w), self.line)
+    }
+
+    /// `v` into the one destination (every destination unknown where there are several).
+    fn single(&self, out: &mut Vec<(usize, Value)>, v: Value) -> bool {
+        if let [id] = self.writes {
+            out.push((*id, v));
+            true
+        } else {
+            self.unknown_all(out)
+        }
+    }
+
+    /// `mov {d0, d1, ...}, s`: element i gets bits [i*w/n, (i+1)*w/n).
+    fn unpack(&self, n: usize, s: &Operand<'_>, out: &mut Vec<(usize, Value)>) -> bool {
+        let w = self.w;
+        let Some(s) = self.src(s, w) else {
+            return false;
+        };
+        let k = u32::try_from(n).unwrap_or(0);
+        if k == 0 || w % k != 0 || self.writes.len() != n {
+            return self.unknown_all(out);
+        }
+        let ew = w / k;
+        for (i, &id) in self.writes.iter().enumerate() {
+            let sh = ew * u32::try_from(i).unwrap_or(0);
+            let bits = s.bits.shr(sh, 64, false).truncate(ew);
             let v = Value {
-                bits: ext.truncate(dw),
-                // A widened shared memory address is still one.
-                window: a.window && dw >= sw,
+                bits,
                 ..Value::UNKNOWN
             }
-            .with_origins_of(&[&a], 0);
-            single(out, v)
+            .with_origins_of(&[&s], -(sh as i32));
+            out.push((id, v));
         }
-        ("prmt", [_, a, b, c]) => {
-            if ins.qualifiers().count() != 1 {
-                // A mode (.f4e, .b4e, .rc8, .ecl, .ecr, .rc16): not modelled.
-                return unknown_all(out);
-            }
-            let (Some(a), Some(b), Some(c)) = (
-                src(regs, a, line, 32),
-                src(regs, b, line, 32),
-                src(regs, c, line, 32),
-            ) else {
+        true
+    }
+
+    /// `mov d, {p0, p1, ...}`: element i fills bits [i*w/k, (i+1)*w/k).
+    fn pack(&self, parts: &[Operand<'_>], out: &mut Vec<(usize, Value)>) -> bool {
+        let w = self.w;
+        let k = u32::try_from(parts.len()).unwrap_or(0);
+        if k == 0 || w % k != 0 {
+            return self.unknown_all(out);
+        }
+        let ew = w / k;
+        let mut bits = KnownBits::constant(0, 64);
+        let mut v = Value::UNKNOWN;
+        let mut pieces = Vec::new();
+        for (i, p) in parts.iter().enumerate() {
+            let Some(pv) = self.src(p, ew) else {
                 return false;
             };
-            match amount(&c) {
-                Some(sel) => single(out, own(KnownBits::prmt(a.bits, b.bits, sel))),
-                None => single(out, Value::UNKNOWN),
-            }
-        }
-        ("selp", [_, a, b, _]) => {
-            let (Some(a), Some(b)) = (src(regs, a, line, w), src(regs, b, line, w)) else {
-                return false;
+            let sh = ew * u32::try_from(i).unwrap_or(0);
+            let piece = pv.bits.truncate(ew);
+            let placed = KnownBits {
+                known: (piece.known & width_mask(ew)) << sh,
+                value: (piece.value & width_mask(ew)) << sh,
             };
-            single(out, a.join(&b))
+            let rest = !(width_mask(ew) << sh);
+            bits = KnownBits {
+                known: (bits.known & rest) | placed.known,
+                value: (bits.value & rest) | placed.value,
+            };
+            pieces.push((pv, sh));
         }
-        _ => unknown_all(out),
+        v.bits = bits.truncate(w);
+        for (pv, sh) in &pieces {
+            v = v.with_origins_of(&[pv], *sh as i32);
+        }
+        self.single(out, v)
+    }
+
+    /// `or`, `and`, `xor`.
+    fn logic(&self, a: &Operand<'_>, b: &Operand<'_>, out: &mut Vec<(usize, Value)>) -> bool {
+        let w = self.w;
+        let (Some(a), Some(b)) = (self.src(a, w), self.src(b, w)) else {
+            return false;
+        };
+        let base = self.ins.base();
+        let bits = match base {
+            "or" => a.bits.or(b.bits),
+            "and" => a.bits.and(b.bits),
+            _ => a.bits.xor(b.bits),
+        };
+        let bits = bits.truncate(w);
+        // Each known bit is credited to the operand that decides it: for `or` a one
+        // comes from an operand holding a one, for `and` a zero from an operand holding a
+        // zero; a bit both operands decide is credited to the one with more known bits
+        // (the constant of `or(constant, address)`).
+        let (ka, kb) = (a.bits.known.count_ones(), b.bits.known.count_ones());
+        let (first, second) = if ka >= kb { (&a, &b) } else { (&b, &a) };
+        let decided_by = |x: &Value| match base {
+            "or" => x.bits.known & x.bits.value,
+            "and" => x.bits.known & !x.bits.value,
+            _ => 0,
+        };
+        let from_second = decided_by(second) & !decided_by(first);
+        let v = Value {
+            bits,
+            ..Value::UNKNOWN
+        }
+        .with_origins_masked(first, !from_second)
+        .with_origins_masked(second, from_second);
+        self.single(out, v)
+    }
+
+    /// `shl`, `shr` by a known amount.
+    fn shift(&self, a: &Operand<'_>, s: &Operand<'_>, out: &mut Vec<(usize, Value)>) -> bool {
+        let w = self.w;
+        let (Some(a), Some(s)) = (self.src(a, w), self.src(s, 32)) else {
+            return false;
+        };
+        let Some(n) = amount(&s) else {
+            return self.single(out, Value::UNKNOWN);
+        };
+        let (bits, shift) = if self.ins.base() == "shl" {
+            (a.bits.shl(n, w), i32::try_from(n.min(64)).unwrap_or(64))
+        } else {
+            (
+                a.bits.shr(n, w, self.signed),
+                -i32::try_from(n.min(64)).unwrap_or(64),
+            )
+        };
+        let mut v = Value {
+            bits,
+            ..Value::UNKNOWN
+        }
+        .with_origins_of(&[&a], shift);
+        v.add(Origin {
+            mask: !0,
+            line: self.line,
+        });
+        self.single(out, v)
+    }
+
+    /// `add`, `sub`, `mul` of the integer forms [`arith_shape`] models.
+    fn arith(
+        &self,
+        a: &Operand<'_>,
+        b: &Operand<'_>,
+        out: &mut Vec<(usize, Value)>,
+        assumed: &mut bool,
+    ) -> bool {
+        let Some(shape) = arith_shape(self.ins) else {
+            return self.unknown_all(out);
+        };
+        let (Some(a), Some(b)) = (
+            self.src(a, shape.operand_width),
+            self.src(b, shape.operand_width),
+        ) else {
+            return false;
+        };
+        let op = match self.ins.base() {
+            "add" => Arith::Add,
+            "sub" => Arith::Sub,
+            _ => Arith::Mul,
+        };
+        let (a_bits, b_bits) = shape.widen(a.bits, b.bits, self.signed);
+        let dw = shape.result_width;
+        let v = if op == Arith::Mul {
+            Value::new(a_bits.arith(b_bits, dw, op), self.line)
+        } else {
+            sum(&a, &b, op, dw, self.line, self.env, assumed)
+        };
+        self.single(out, v)
+    }
+
+    /// `mad` of the integer forms [`arith_shape`] models.
+    fn mad(
+        &self,
+        a: &Operand<'_>,
+        b: &Operand<'_>,
+        c: &Operand<'_>,
+        out: &mut Vec<(usize, Value)>,
+        assumed: &mut bool,
+    ) -> bool {
+        let Some(shape) = arith_shape(self.ins) else {
+            return self.unknown_all(out);
+        };
+        let (Some(a), Some(b), Some(c)) = (
+            self.src(a, shape.operand_width),
+            self.src(b, shape.operand_width),
+            self.src(c, shape.result_width),
+        ) else {
+            return false;
+        };
+        let (a_bits, b_bits) = shape.widen(a.bits, b.bits, self.signed);
+        let dw = shape.result_width;
+        let product = Value::new(a_bits.arith(b_bits, dw, Arith::Mul), self.line);
+        let v = sum(&product, &c, Arith::Add, dw, self.line, self.env, assumed);
+        self.single(out, v)
+    }
+
+    /// `bfe d, a, p, l` and `bfi d, f, b, p, l` with a known position and length.
+    fn bit_field(&self, out: &mut Vec<(usize, Value)>) -> bool {
+        let w = self.w;
+        match (self.ins.base(), self.ins.operands.as_slice()) {
+            ("bfe", [_, a, p, l]) => {
+                let (Some(a), Some(p), Some(l)) =
+                    (self.src(a, w), self.src(p, 32), self.src(l, 32))
+                else {
+                    return false;
+                };
+                match (amount(&p), amount(&l)) {
+                    (Some(p), Some(l)) => {
+                        self.single(out, self.own(a.bits.bfe(p, l, w, self.signed)))
+                    }
+                    _ => self.single(out, Value::UNKNOWN),
+                }
+            }
+            ("bfi", [_, f, b, p, l]) => {
+                let (Some(f), Some(b), Some(p), Some(l)) = (
+                    self.src(f, w),
+                    self.src(b, w),
+                    self.src(p, 32),
+                    self.src(l, 32),
+                ) else {
+                    return false;
+                };
+                match (amount(&p), amount(&l)) {
+                    (Some(p), Some(l)) => self.single(out, self.own(b.bits.bfi(f.bits, p, l, w))),
+                    _ => self.single(out, Value::UNKNOWN),
+                }
+            }
+            _ => self.unknown_all(out),
+        }
+    }
+
+    /// `cvt` from integer to integer only: no rounding, saturation or floating-point type.
+    fn cvt(&self, a: &Operand<'_>, out: &mut Vec<(usize, Value)>) -> bool {
+        let (t, n) = types(self.ins);
+        let (Some((dw, dk)), Some((sw, sk))) = (t[0], t[1]) else {
+            return self.unknown_all(out);
+        };
+        if n != 2
+            || dk == 'f'
+            || sk == 'f'
+            || self
+                .ins
+                .qualifiers()
+                .any(|q| q.starts_with('r') || q == "sat")
+        {
+            return self.unknown_all(out);
+        }
+        let Some(a) = self.src(a, sw) else {
+            return false;
+        };
+        let ext = if sk == 's' {
+            a.bits.sign_extend(sw)
+        } else {
+            a.bits.truncate(sw)
+        };
+        let v = Value {
+            bits: ext.truncate(dw),
+            // A widened shared memory address is still one.
+            window: a.window && dw >= sw,
+            ..Value::UNKNOWN
+        }
+        .with_origins_of(&[&a], 0);
+        self.single(out, v)
+    }
+
+    /// `prmt` without a mode, with a known selector.
+    fn prmt(
+        &self,
+        a: &Operand<'_>,
+        b: &Operand<'_>,
+        c: &Operand<'_>,
+        out: &mut Vec<(usize, Value)>,
+    ) -> bool {
+        if self.ins.qualifiers().count() != 1 {
+            // A mode (.f4e, .b4e, .rc8, .ecl, .ecr, .rc16): not modelled.
+            return self.unknown_all(out);
+        }
+        let (Some(a), Some(b), Some(c)) = (self.src(a, 32), self.src(b, 32), self.src(c, 32))
+        else {
+            return false;
+        };
+        match amount(&c) {
+            Some(sel) => self.single(out, self.own(KnownBits::prmt(a.bits, b.bits, sel))),
+            None => self.single(out, Value::UNKNOWN),
+        }
     }
 }
 

@@ -4,17 +4,16 @@
 use alloc::vec::Vec;
 
 use super::dataflow::{self, Registers, Value};
+use super::decode::{self, Decoded};
 use super::known_bits::KnownBits;
-use super::qualifiers::{
-    cp_qualifiers, cta_group_of, ld_st_qualifiers, mma_qualifiers, LdStQuals, MmaQuals, Quals,
-};
 use super::{smem, CheckRule, Finding, FindingValue, InstructionReport, Options, Report, Rule};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::instruction_descriptor::InstructionDescriptor;
-use crate::mma::{CtaGroup, ElementType, Major};
+use crate::mma::{CtaGroup, ElementType, Kind, Major};
+use crate::ptx::grammar::Arg;
+use crate::ptx::syntax::{mma_slot, MMA};
 use crate::ptx::{
-    self, ASource, Alloc, Commit, CommitMulticast, Context, Cp, Dealloc, Fence, Mma, OperandName,
-    PtxError, PtxRule, RedType, Reduction, ScaleVec, Shift, TmemLoad, TmemStore, Wait,
+    self, ASource, Alloc, Context, Cp, Dealloc, FormError, Mma, OperandName, PtxError, PtxRule,
     MAX_PTX_VERSION,
 };
 use crate::ptx_reader::{Function, Instruction, Module, Operand};
@@ -375,24 +374,25 @@ fn ptx_finding(e: PtxError, operand: Option<OperandName>, line: u32) -> Finding 
     }
 }
 
-/// An operand's value: a name's analysed value, an immediate's bits.
+/// An operand's value: a register's analysed value, an immediate's bits.
 struct Op<'a> {
-    /// The name to give the builder (a register, or a placeholder for an immediate).
+    /// The name to give the builder (a register, or the grammar's name of the position).
     name: &'a str,
     value: Value,
     /// Line where the value was defined.
     line: u32,
-    present: bool,
 }
 
-fn operand<'a>(
-    regs: &Registers<'_>,
-    op: Option<&Operand<'a>>,
-    placeholder: &'a str,
-    line: u32,
-) -> Op<'a> {
-    match op {
-        Some(Operand::Name(n)) => {
+/// The value of operand position `i` of `d` (the grammar's index): a register's known bits
+/// from the dataflow, an immediate's own, nothing known of an address.
+fn operand<'a>(regs: &Registers<'_>, d: &Decoded<'a>, i: usize, line: u32) -> Op<'a> {
+    let placeholder = d
+        .grammar()
+        .operands
+        .get(i)
+        .map_or("operand", |s| decode::placeholder_name(s.name));
+    match d.arg(i) {
+        Some(Arg::Reg(n)) => {
             let value = regs.get(n);
             let def = regs
                 .def_line(n)
@@ -402,32 +402,22 @@ fn operand<'a>(
                 name: n,
                 value,
                 line: def,
-                present: true,
             }
         }
-        Some(Operand::Not(n)) => Op {
+        Some(Arg::Imm(v)) => Op {
+            name: placeholder,
+            value: regs.operand(&Operand::Imm(v), line),
+            line,
+        },
+        Some(Arg::Addr(n, _)) => Op {
             name: n,
             value: Value::UNKNOWN,
             line,
-            present: true,
-        },
-        Some(o @ (Operand::Imm(_) | Operand::Float(_))) => Op {
-            name: placeholder,
-            value: regs.operand(o, line),
-            line,
-            present: true,
-        },
-        Some(Operand::Address { base, .. }) => Op {
-            name: base.unwrap_or(placeholder),
-            value: Value::UNKNOWN,
-            line,
-            present: true,
         },
         _ => Op {
             name: placeholder,
             value: Value::UNKNOWN,
             line,
-            present: op.is_some(),
         },
     }
 }
@@ -438,269 +428,223 @@ fn constant(v: &Value, width: u32) -> Option<u64> {
         .then_some(v.bits.value & super::known_bits::width_mask(width))
 }
 
+/// The known-bits glue: a register operand whose value the dataflow proves is given to the
+/// builder as the immediate it holds, so that the builder checks it as it checks one written.
+fn known<'a, T: TryFrom<u64>>(op: &Op<'a>, width: u32) -> ptx::Value<'a, T> {
+    match constant(&op.value, width).and_then(|v| T::try_from(v).ok()) {
+        Some(v) => ptx::Value::Imm(v),
+        None => ptx::Value::Reg(op.name),
+    }
+}
+
 /// Checks one instruction, filling `r`; returns its `.cta_group`.
 fn check_instruction<'a>(
     ins: &Instruction<'a>,
-    _f: &Function<'a>,
+    f: &Function<'a>,
     regs: &Registers<'_>,
     ctx: Option<Context>,
     places: &Places,
     r: &mut InstructionReport<'a>,
 ) -> Option<CtaGroup> {
-    let quals: Vec<&str> = ins.qualifiers().collect();
-    let &op = quals.first()?;
-    let rest = &quals[1..];
-    let line = ins.line;
-    let mut q = Quals::default();
-    let push_unknown = |q: &mut Quals<'a>, s: &'a str| q.unknown.push(s);
-    let site = Site { ins, places, line };
-    let finish = |r: &mut InstructionReport<'a>,
-                  q: &Quals<'a>,
-                  problems: Option<ptx::PtxDiagnostics>,
-                  lines: &dyn Fn(&PtxError) -> (Option<OperandName>, u32)| {
-        site.finish(r, q, problems, lines);
+    let site = Site {
+        ins,
+        places,
+        line: ins.line,
     };
-    let missing = |r: &mut InstructionReport<'a>, what: &'static str| site.missing(r, what);
-    let bad_operands =
-        |r: &mut InstructionReport<'a>, what: &'static str| site.bad_operands(r, what);
-    let ops = &ins.operands;
-    let at_line = |_: &PtxError| (None, line);
-    match op {
-        "mma" => {
-            let MmaQuals {
-                kind,
-                ws,
-                sp,
-                block_scale,
-                ashift,
-                vec,
-                collector,
-            } = mma_qualifiers(rest, &mut q);
-            r.kind = kind;
-            let (Some(group), Some(kind)) = (q.cta_group, kind) else {
-                if q.cta_group.is_none() {
-                    missing(r, ".cta_group::1 / .cta_group::2");
-                }
-                if kind.is_none() {
-                    missing(r, ".kind");
-                }
-                finish(r, &q, None, &at_line);
-                return q.cta_group;
-            };
-            // [d], a, b, {[sp]}, idesc, {[sa], [sb]}, {dol}, enable, {scale | zmask}
-            let mut i = 0;
-            let d = operand(regs, ops.get(i), "d_tmem", line);
-            i += 1;
-            let a_op = ops.get(i);
-            let a = operand(regs, a_op, "a_desc", line);
-            let a_tmem = matches!(a_op, Some(Operand::Address { .. }));
-            i += 1;
-            let b = operand(regs, ops.get(i), "b_desc", line);
-            i += 1;
-            let sp_meta = if sp {
-                i += 1;
-                Some(operand(regs, ops.get(i - 1), "sp_meta", line).name)
-            } else {
-                None
-            };
-            let mut idesc = operand(regs, ops.get(i), "idesc", line);
-            if regs.assumed(idesc.name) {
-                // Decisions R7 is about shared memory descriptors: an instruction descriptor
-                // is read only from what holds without it.
-                idesc.value = Value::UNKNOWN;
-            }
-            i += 1;
-            let scales = if block_scale {
-                let sa = operand(regs, ops.get(i), "scale_a", line).name;
-                let sb = operand(regs, ops.get(i + 1), "scale_b", line).name;
-                i += 2;
-                Some((sa, sb))
-            } else {
-                None
-            };
-            let mut dol: Vec<&str> = Vec::new();
-            let has_dol = if let Some(Operand::Vector(v)) = ops.get(i) {
-                for o in v {
-                    dol.push(match o {
-                        Operand::Name(n) => n,
-                        _ => "disable_output_lane",
-                    });
-                }
-                i += 1;
-                true
-            } else {
-                false
-            };
-            let enable = operand(regs, ops.get(i), "enable_input_d", line);
-            let enable_op = ops.get(i);
-            i += 1;
-            let last = ops.get(i);
-            let last_op = operand(regs, last, "zero_column_mask", line);
-            if last.is_some() {
-                i += 1;
-            }
-            if !d.present
-                || !a.present
-                || !b.present
-                || !idesc.present
-                || !enable.present
-                || i < ops.len()
-            {
-                bad_operands(r, "tcgen05.mma [d-tmem], a-desc|[a-tmem], b-desc, {[sp-meta],} idesc, {[scale-A], [scale-B],} {disable-output-lane,} enable-input-d {, scale-input-d | zero-column-mask}");
-            }
-            // Operand values.
-            let idesc_value = match ops.get(if sp { 4 } else { 3 }) {
-                Some(Operand::Imm(v)) if *v > u64::from(u32::MAX) => {
-                    r.findings.push(check_finding(
-                        CheckRule::ImmediateTooWide,
-                        Some(OperandName::Idesc),
-                        "idesc",
-                        FindingValue::Number(*v),
-                        line,
-                    ));
-                    None
-                }
-                _ => constant(&idesc.value, 32).and_then(|v| u32::try_from(v).ok()),
-            };
-            r.idesc_bits = Some(idesc.value.bits.truncate(32));
-            r.idesc = idesc_value;
-            let idesc_v = match idesc_value {
-                Some(v) => ptx::Value::Imm(v),
-                None => ptx::Value::Reg(idesc.name),
-            };
-            let enable_v = match enable_op {
-                Some(Operand::Imm(v)) => ptx::Value::Imm(*v != 0),
-                _ => ptx::Value::Reg(enable.name),
-            };
-            let a_src = if a_tmem {
-                ASource::Tmem(a.name)
-            } else {
-                r.a_desc = Some(a.value.bits);
-                ASource::Smem(a.name)
-            };
-            r.b_desc = Some(b.value.bits);
-            r.assumed = (!a_tmem && regs.assumed(a.name)) || regs.assumed(b.name);
-            let mut mma = Mma::new(group, kind, d.name, a_src, b.name, idesc_v, enable_v)
-                .with_ws(ws)
-                .with_ashift(ashift);
-            if let Some(m) = sp_meta {
-                mma = mma.with_sparse(m);
-            }
-            if let Some((sa, sb)) = scales {
-                mma = mma.with_block_scale(vec, sa, sb);
-            } else if vec != ScaleVec::Default {
-                push_unknown(&mut q, vec.name().trim_start_matches('.'));
-            }
-            if let Some(c) = collector {
-                mma = mma.with_collector(c);
-            }
-            if has_dol {
-                mma = mma.with_disable_output_lane(&dol);
-            }
-            let mut zmask_line = line;
-            if last.is_some() {
-                if ws {
-                    zmask_line = last_op.line;
-                    mma = mma.with_zero_column_mask(match constant(&last_op.value, 64) {
-                        Some(z) => ptx::Value::Imm(z),
-                        None => ptx::Value::Reg(last_op.name),
-                    });
-                } else {
-                    match last {
-                        Some(Operand::Imm(v)) => match u8::try_from(*v) {
-                            Ok(s) => mma = mma.with_scale_input_d(s),
-                            Err(_) => r.findings.push(ptx_finding(
-                                PtxError::Rule {
-                                    rule: PtxRule::ScaleInputDRange,
-                                    value: *v,
-                                    name: None,
-                                },
-                                None,
-                                line,
-                            )),
-                        },
-                        _ => bad_operands(r, "scale-input-d is an immediate"),
-                    }
-                }
-            }
-            let problems = ctx.map(|c| mma.validate(&c));
-            let idesc_line = idesc.value.line_of(!0).unwrap_or(idesc.line);
-            let lines = |e: &PtxError| -> (Option<OperandName>, u32) {
-                match e {
-                    PtxError::Idesc(_)
-                    | PtxError::Rule {
-                        rule:
-                            PtxRule::SparseMismatch
-                            | PtxRule::AshiftM
-                            | PtxRule::ScaleTypeForScaleVec
-                            | PtxRule::ScaleFactorIdForScaleVec,
-                        ..
-                    } => (Some(OperandName::Idesc), idesc_line),
-                    PtxError::Zmask(_) => (Some(OperandName::ZeroColumnMask), zmask_line),
-                    _ => (None, line),
-                }
-            };
-            finish(r, &q, problems, &lines);
-            if let (None, Some(c)) = (idesc_value, ctx) {
-                let name = match ops.get(if sp { 4 } else { 3 }) {
-                    Some(Operand::Name(n)) => Some(*n),
-                    _ => None,
-                };
-                let base: Vec<PtxError> = problems.map(|p| p.iter().collect()).unwrap_or_default();
-                let alternatives = Alternatives::of(_f, regs, name, idesc.value.bits);
-                for (e, candidate, at) in alternatives.findings(&mma, &c, &base, idesc_line) {
-                    let (operand, _) = lines(&e);
-                    let mut finding = ptx_finding(e, operand, at);
-                    finding.candidate = candidate;
-                    r.findings.push(finding);
-                }
-            }
-            // Shared memory descriptors, on their known bits.
-            if let Some(t) = ctx.map(|c| c.target) {
-                if !a_tmem {
-                    smem_findings(r, &a.value, OperandName::ADesc, t);
-                }
-                smem_findings(r, &b.value, OperandName::BDesc, t);
-            }
-            // Their swizzling modes against the operands' major-ness and types (R18), where the
-            // instruction descriptor is known and valid and the swizzle bits are known.
-            if let Some(fields) = idesc_value
-                .and_then(|v| InstructionDescriptor::from_bits(v, kind).ok())
-                .and_then(InstructionDescriptor::fields)
-            {
-                let operands = [
-                    (
-                        !a_tmem,
-                        &a.value,
-                        OperandName::ADesc,
-                        fields.a_type,
-                        fields.transpose_a,
-                    ),
-                    (
-                        true,
-                        &b.value,
-                        OperandName::BDesc,
-                        fields.b_type,
-                        fields.transpose_b,
-                    ),
-                ];
-                for (smem, v, name, ty, transposed) in operands {
-                    if smem {
-                        swizzle_finding(r, v, name, ty, transposed);
-                    }
-                }
-            }
-            Some(group)
+    let d = match decode::decode(ins) {
+        Ok(d) => d,
+        Err(e) => {
+            site.form_errors(r, core::slice::from_ref(&e));
+            return None;
         }
-        "ld" | "st" => check_ld_st(&site, regs, ctx, op, rest, r),
-        "cp" => check_cp(&site, regs, ctx, rest, r),
-        "shift" => check_shift(&site, regs, ctx, rest, r),
-        "alloc" | "dealloc" | "relinquish_alloc_permit" => {
-            check_alloc(&site, regs, ctx, op, rest, r)
-        }
-        "commit" => check_commit(&site, regs, ctx, rest, r),
-        _ => check_sync(&site, ctx, op, rest, r),
+    };
+    site.form_errors(r, &d.problems);
+    let g = d.grammar();
+    if core::ptr::eq(g, &MMA) {
+        r.kind = d.qual(mma_slot::KIND).map(|v| Kind::ALL[usize::from(v)]);
     }
+    let group = g
+        .slots
+        .iter()
+        .position(|s| s.name == "cta_group")
+        .and_then(|j| d.qual(j))
+        .map(|v| if v == 0 { CtaGroup::One } else { CtaGroup::Two });
+    let Some(form) = d.instruction() else {
+        return group;
+    };
+    let line = site.line;
+    let at_line = |_: &PtxError| (None, line);
+    let read = Read {
+        site: &site,
+        regs,
+        ctx,
+        d: &d,
+    };
+    match form {
+        ptx::Instruction::Mma(m) => check_mma(&read, f, m, r),
+        ptx::Instruction::Cp(c) => check_cp(&read, c, r),
+        ptx::Instruction::Alloc(_) | ptx::Instruction::Dealloc(_) => {
+            // The column count, where the dataflow knows it, as the immediate it is.
+            let n = operand(regs, &d, 1, line);
+            let i = match form {
+                ptx::Instruction::Alloc(a) => ptx::Instruction::Alloc(Alloc {
+                    n_cols: known(&n, 32),
+                    ..a
+                }),
+                ptx::Instruction::Dealloc(a) => ptx::Instruction::Dealloc(Dealloc {
+                    n_cols: known(&n, 32),
+                    ..a
+                }),
+                other => other,
+            };
+            site.finish(r, ctx.map(|c| i.validate(&c)), &n_cols_lines(&n, line));
+        }
+        other => site.finish(r, ctx.map(|c| other.validate(&c)), &at_line),
+    }
+    group
+}
+
+/// Where an `alloc` / `dealloc` finding is: a column count rule at the line that defines the
+/// count.
+fn n_cols_lines(n: &Op<'_>, line: u32) -> impl Fn(&PtxError) -> (Option<OperandName>, u32) {
+    let n_line = n.line;
+    move |e: &PtxError| match e {
+        PtxError::Tmem(_) => (Some(OperandName::NCols), n_line),
+        _ => (None, line),
+    }
+}
+
+/// `tcgen05.mma`: the typed form with its instruction descriptor and zero-column mask where
+/// the dataflow knows them, validated by the builder; then the alternatives of a descriptor
+/// not fully known, and the shared memory descriptors on their known bits.
+fn check_mma<'a>(
+    at: &Read<'_, '_, 'a>,
+    f: &Function<'a>,
+    m: Mma<'_>,
+    r: &mut InstructionReport<'a>,
+) {
+    let Read { site, regs, ctx, d } = *at;
+    let line = site.line;
+    let a = operand(regs, d, 1, line);
+    let a_tmem = matches!(m.a, ASource::Tmem(_));
+    let b = operand(regs, d, 2, line);
+    let mut idesc = operand(regs, d, 4, line);
+    if regs.assumed(idesc.name) {
+        // rules.md R7 is about shared memory descriptors: an instruction descriptor is read
+        // only from what holds without it.
+        idesc.value = Value::UNKNOWN;
+    }
+    let idesc_value = constant(&idesc.value, 32).and_then(|v| u32::try_from(v).ok());
+    r.idesc_bits = Some(idesc.value.bits.truncate(32));
+    r.idesc = idesc_value;
+    if !a_tmem {
+        r.a_desc = Some(a.value.bits);
+    }
+    r.b_desc = Some(b.value.bits);
+    r.assumed = (!a_tmem && regs.assumed(a.name)) || regs.assumed(b.name);
+    let zmask = operand(regs, d, 10, line);
+    let mut mma = Mma {
+        idesc: known(&idesc, 32),
+        ..m
+    };
+    if m.zero_column_mask.is_some() {
+        mma.zero_column_mask = Some(known(&zmask, 64));
+    }
+    let problems = ctx.map(|c| mma.validate(&c));
+    let idesc_line = idesc.value.line_of(!0).unwrap_or(idesc.line);
+    let zmask_line = if m.zero_column_mask.is_some() {
+        zmask.line
+    } else {
+        line
+    };
+    let lines = |e: &PtxError| -> (Option<OperandName>, u32) {
+        match e {
+            PtxError::Idesc(_)
+            | PtxError::Rule {
+                rule:
+                    PtxRule::SparseMismatch
+                    | PtxRule::AshiftM
+                    | PtxRule::ScaleTypeForScaleVec
+                    | PtxRule::ScaleFactorIdForScaleVec,
+                ..
+            } => (Some(OperandName::Idesc), idesc_line),
+            PtxError::Zmask(_) => (Some(OperandName::ZeroColumnMask), zmask_line),
+            _ => (None, line),
+        }
+    };
+    site.finish(r, problems, &lines);
+    if let (None, Some(c)) = (idesc_value, ctx) {
+        let name = match d.arg(4) {
+            Some(Arg::Reg(n)) => Some(n),
+            _ => None,
+        };
+        let base: Vec<PtxError> = problems.map(|p| p.iter().collect()).unwrap_or_default();
+        let alternatives = Alternatives::of(f, regs, name, idesc.value.bits);
+        for (e, candidate, at) in alternatives.findings(&mma, &c, &base, idesc_line) {
+            let (operand, _) = lines(&e);
+            let mut finding = ptx_finding(e, operand, at);
+            finding.candidate = candidate;
+            r.findings.push(finding);
+        }
+    }
+    // Shared memory descriptors, on their known bits.
+    if let Some(t) = ctx.map(|c| c.target) {
+        if !a_tmem {
+            smem_findings(r, &a.value, OperandName::ADesc, t);
+        }
+        smem_findings(r, &b.value, OperandName::BDesc, t);
+    }
+    // Their swizzling modes against the operands' major-ness and types (R18), where the
+    // instruction descriptor is known and valid and the swizzle bits are known.
+    if let Some(fields) = idesc_value
+        .and_then(|v| InstructionDescriptor::from_bits(v, m.kind).ok())
+        .and_then(InstructionDescriptor::fields)
+    {
+        if !a_tmem {
+            swizzle_finding(
+                r,
+                &a.value,
+                OperandName::ADesc,
+                fields.a_type,
+                fields.transpose_a,
+            );
+        }
+        swizzle_finding(
+            r,
+            &b.value,
+            OperandName::BDesc,
+            fields.b_type,
+            fields.transpose_b,
+        );
+    }
+}
+
+/// `tcgen05.cp`: the typed form validated by the builder; the source descriptor is checked on
+/// its known bits, whether fully known or not (so given to the builder as a register).
+fn check_cp<'a>(at: &Read<'_, '_, 'a>, c: Cp<'_>, r: &mut InstructionReport<'a>) {
+    let Read { site, regs, ctx, d } = *at;
+    let line = site.line;
+    let sdesc = operand(regs, d, 1, line);
+    r.s_desc = Some(sdesc.value.bits);
+    r.assumed = regs.assumed(sdesc.name);
+    let cp = Cp {
+        sdesc: ptx::Value::Reg(sdesc.name),
+        ..c
+    };
+    site.finish(r, ctx.map(|cx| cp.validate(&cx)), &|_| (None, line));
+    if let Some(t) = ctx.map(|cx| cx.target) {
+        smem_findings(r, &sdesc.value, OperandName::Sdesc, t);
+    }
+}
+
+/// One instruction as read: where it is, the function's register values, the rules' context
+/// and its decoded form.
+#[derive(Clone, Copy)]
+struct Read<'s, 'r, 'a> {
+    site: &'s Site<'s, 'a>,
+    regs: &'s Registers<'r>,
+    ctx: Option<Context>,
+    d: &'s Decoded<'a>,
 }
 
 /// Where an instruction is, for its findings: the statement, the module's directive lines, the
@@ -711,411 +655,41 @@ struct Site<'s, 'a> {
     line: u32,
 }
 
-impl<'a> Site<'_, 'a> {
-    /// Adds the unknown qualifiers of `q` and the builder's `problems` (each at the line
-    /// `lines` gives) to `r`.
-    fn finish(
-        &self,
-        r: &mut InstructionReport<'a>,
-        q: &Quals<'a>,
-        problems: Option<ptx::PtxDiagnostics>,
-        lines: &dyn Fn(&PtxError) -> (Option<OperandName>, u32),
-    ) {
-        for u in &q.unknown {
-            let start = self.ins.text.find(u).unwrap_or(0);
-            r.findings.push(check_finding(
-                CheckRule::UnknownQualifier,
-                None,
-                "qualifier",
-                FindingValue::Text(start, start + u.len()),
-                self.line,
-            ));
-        }
-        if let Some(d) = problems {
-            for e in d.iter() {
-                let (operand, at) = lines(&e);
-                let mut finding = ptx_finding(e, operand, at);
-                if let PtxError::Rule {
-                    rule: PtxRule::VersionTooLow,
-                    ..
-                } = e
-                {
-                    finding.line = self.places.version_line;
-                }
-                if finding.field == "target" {
-                    finding.line = self.places.target_line;
-                }
+impl Site<'_, '_> {
+    /// Adds what the line departs from the grammar in, as findings.
+    fn form_errors(&self, r: &mut InstructionReport<'_>, problems: &[FormError<'_>]) {
+        let mut operands_reported = false;
+        for e in problems {
+            if let Some(finding) = decode::finding(e, self.ins, &mut operands_reported) {
                 r.findings.push(finding);
             }
         }
     }
 
-    /// A required qualifier is missing.
-    fn missing(&self, r: &mut InstructionReport<'a>, what: &'static str) {
-        r.findings.push(check_finding(
-            CheckRule::MissingQualifier,
-            None,
-            "qualifier",
-            FindingValue::Name(what),
-            self.line,
-        ));
-    }
-
-    /// The operands are not those of the form.
-    fn bad_operands(&self, r: &mut InstructionReport<'a>, what: &'static str) {
-        r.findings.push(check_finding(
-            CheckRule::Operands,
-            None,
-            "operands",
-            FindingValue::Name(what),
-            self.line,
-        ));
-    }
-}
-
-/// `tcgen05.alloc`, `.dealloc` and `.relinquish_alloc_permit` (`op`): their qualifiers and
-/// operands to the builders, whose validation holds the rules.
-fn check_alloc<'a>(
-    site: &Site<'_, 'a>,
-    regs: &Registers<'_>,
-    ctx: Option<Context>,
-    op: &'a str,
-    rest: &[&'a str],
-    r: &mut InstructionReport<'a>,
-) -> Option<CtaGroup> {
-    let (ins, line) = (site.ins, site.line);
-    let ops = &ins.operands;
-    let at_line = |_: &PtxError| (None, line);
-    let mut q = Quals::default();
-    for &s in rest {
-        match cta_group_of(s) {
-            Some(Some(g)) => q.cta_group = Some(g),
-            _ if matches!(s, "sync" | "aligned" | "b32" | "shared::cta") => {}
-            _ => q.unknown.push(s),
-        }
-    }
-    let Some(group) = q.cta_group else {
-        site.missing(r, ".cta_group::1 / .cta_group::2");
-        site.finish(r, &q, None, &at_line);
-        return None;
-    };
-    if op == "relinquish_alloc_permit" {
-        if !ops.is_empty() {
-            site.bad_operands(r, "no operands");
-        }
-        let i = ptx::Instruction::RelinquishAllocPermit(group);
-        site.finish(r, &q, ctx.map(|c| i.validate(&c)), &at_line);
-        return Some(group);
-    }
-    let first = operand(regs, ops.first(), "dst", line);
-    let n = operand(regs, ops.get(1), "n_cols", line);
-    if ops.len() != 2 {
-        site.bad_operands(r, "two operands");
-    }
-    if let Some(Operand::Other(w)) = ops.get(1) {
-        // A decimal too large for 64 bits (`99999999999999999999999`): the reader keeps
-        // it as written; it fits no column count.
-        if w.bytes().next().is_some_and(|c| c.is_ascii_digit()) {
-            let start = ins.text.find(w).unwrap_or(0);
-            r.findings.push(check_finding(
-                CheckRule::ImmediateTooWide,
-                Some(OperandName::NCols),
-                "n_cols",
-                FindingValue::Text(start, start + w.len()),
-                line,
-            ));
-        }
-    }
-    let n_cols = match constant(&n.value, 32) {
-        Some(v) => ptx::Value::Imm(u32::try_from(v).unwrap_or(u32::MAX)),
-        None => ptx::Value::Reg(n.name),
-    };
-    let n_line = n.line;
-    let lines = move |e: &PtxError| match e {
-        PtxError::Tmem(_) => (Some(OperandName::NCols), n_line),
-        _ => (None, line),
-    };
-    let problems = if op == "alloc" {
-        let a = Alloc {
-            cta_group: group,
-            dst: first.name,
-            n_cols,
-            exclusive: false,
-        };
-        ctx.map(|c| a.validate(&c))
-    } else {
-        let a = Dealloc {
-            cta_group: group,
-            taddr: first.name,
-            n_cols,
-            exclusive: false,
-        };
-        ctx.map(|c| a.validate(&c))
-    };
-    site.finish(r, &q, problems, &lines);
-    Some(group)
-}
-
-/// `tcgen05.ld` / `.st` (`op`): its qualifiers and operands to the builder, whose validation holds the rules.
-fn check_ld_st<'a>(
-    site: &Site<'_, 'a>,
-    regs: &Registers<'_>,
-    ctx: Option<Context>,
-    op: &'a str,
-    rest: &[&'a str],
-    r: &mut InstructionReport<'a>,
-) -> Option<CtaGroup> {
-    let (ins, line) = (site.ins, site.line);
-    let ops = &ins.operands;
-    let at_line = |_: &PtxError| (None, line);
-    let mut q = Quals::default();
-    let LdStQuals {
-        shape,
-        num,
-        pack,
-        red,
-    } = ld_st_qualifiers(op, rest, &mut q);
-    let (Some(shape), Some(num)) = (shape, num) else {
-        if shape.is_none() {
-            site.missing(r, "shape (.16x64b, .16x128b, .16x256b, .32x32b, .16x32bx2)");
-        }
-        if num.is_none() {
-            site.missing(r, ".num (.x1 .. .x128)");
-        }
-        site.finish(r, &q, None, &at_line);
-        return None;
-    };
-    let mut names: Vec<&str> = Vec::new();
-    let vector = if op == "ld" { ops.first() } else { ops.last() };
-    match vector {
-        Some(Operand::Vector(v)) => {
-            for o in v {
-                names.push(match o {
-                    Operand::Name(n) => n,
-                    _ => "registers",
-                });
+    /// Adds the builder's `problems` (each at the line `lines` gives) to `r`.
+    fn finish(
+        &self,
+        r: &mut InstructionReport<'_>,
+        problems: Option<ptx::PtxDiagnostics>,
+        lines: &dyn Fn(&PtxError) -> (Option<OperandName>, u32),
+    ) {
+        let Some(d) = problems else { return };
+        for e in d.iter() {
+            let (operand, at) = lines(&e);
+            let mut finding = ptx_finding(e, operand, at);
+            if let PtxError::Rule {
+                rule: PtxRule::VersionTooLow,
+                ..
+            } = e
+            {
+                finding.line = self.places.version_line;
             }
-        }
-        _ => site.bad_operands(r, "a register vector {...}"),
-    }
-    let taddr_at = if op == "ld" {
-        if red.is_some() {
-            2
-        } else {
-            1
-        }
-    } else {
-        0
-    };
-    let taddr = operand(regs, ops.get(taddr_at), "taddr", line).name;
-    let offset = match ops.get(taddr_at + 1) {
-        Some(Operand::Imm(v)) if op == "ld" => Some(*v),
-        _ if op == "st" && ops.len() == 3 => match ops.get(1) {
-            Some(Operand::Imm(v)) => Some(*v),
-            _ => None,
-        },
-        _ => None,
-    };
-    let offset = offset.map(|v| u32::try_from(v).unwrap_or(u32::MAX));
-    let problems = if op == "ld" {
-        let mut l = TmemLoad::new(shape, num, &names, taddr).with_pack(pack);
-        if let Some(o) = offset {
-            l = l.with_offset(o);
-        }
-        if let Some((rop, abs, nan, ty)) = red {
-            let redval = operand(regs, ops.get(1), "redval", line).name;
-            l = l.with_red(Reduction {
-                op: rop,
-                abs,
-                nan,
-                ty: ty.unwrap_or(RedType::F32),
-                redval,
-            });
-        }
-        ctx.map(|c| l.validate(&c))
-    } else {
-        let mut s = TmemStore::new(shape, num, taddr, &names).with_unpack(pack);
-        if let Some(o) = offset {
-            s = s.with_offset(o);
-        }
-        ctx.map(|c| s.validate(&c))
-    };
-    site.finish(r, &q, problems, &at_line);
-    None
-}
-
-/// `tcgen05.cp`: its qualifiers and operands to the builder, whose validation holds the rules.
-fn check_cp<'a>(
-    site: &Site<'_, 'a>,
-    regs: &Registers<'_>,
-    ctx: Option<Context>,
-    rest: &[&'a str],
-    r: &mut InstructionReport<'a>,
-) -> Option<CtaGroup> {
-    let (ins, line) = (site.ins, site.line);
-    let ops = &ins.operands;
-    let at_line = |_: &PtxError| (None, line);
-    let mut q = Quals::default();
-    let (shape, multicast, fmt) = cp_qualifiers(rest, &mut q);
-    let (Some(group), Some(shape)) = (q.cta_group, shape) else {
-        if q.cta_group.is_none() {
-            site.missing(r, ".cta_group::1 / .cta_group::2");
-        }
-        if shape.is_none() {
-            site.missing(
-                r,
-                "shape (.128x256b, .4x256b, .128x128b, .64x128b, .32x128b)",
-            );
-        }
-        site.finish(r, &q, None, &at_line);
-        return q.cta_group;
-    };
-    let taddr = operand(regs, ops.first(), "taddr", line);
-    let sdesc = operand(regs, ops.get(1), "s_desc", line);
-    if ops.len() != 2 {
-        site.bad_operands(r, "tcgen05.cp [taddr], s-desc");
-    }
-    r.s_desc = Some(sdesc.value.bits);
-    r.assumed = regs.assumed(sdesc.name);
-    // The descriptor is checked on its known bits below, whether fully known or not.
-    let mut cp = Cp::new(
-        group,
-        shape,
-        multicast,
-        taddr.name,
-        ptx::Value::Reg(sdesc.name),
-    );
-    if let Some(f) = fmt {
-        cp = cp.with_source_format(f);
-    }
-    site.finish(r, &q, ctx.map(|c| cp.validate(&c)), &at_line);
-    if let Some(t) = ctx.map(|c| c.target) {
-        smem_findings(r, &sdesc.value, OperandName::Sdesc, t);
-    }
-    Some(group)
-}
-
-/// `tcgen05.shift`: its qualifiers and operands to the builder, whose validation holds the rules.
-fn check_shift<'a>(
-    site: &Site<'_, 'a>,
-    regs: &Registers<'_>,
-    ctx: Option<Context>,
-    rest: &[&'a str],
-    r: &mut InstructionReport<'a>,
-) -> Option<CtaGroup> {
-    let (ins, line) = (site.ins, site.line);
-    let ops = &ins.operands;
-    let at_line = |_: &PtxError| (None, line);
-    let mut q = Quals::default();
-    for &s in rest {
-        match cta_group_of(s) {
-            Some(Some(g)) => q.cta_group = Some(g),
-            _ if s == "down" => {}
-            _ => q.unknown.push(s),
-        }
-    }
-    let Some(group) = q.cta_group else {
-        site.missing(r, ".cta_group::1 / .cta_group::2");
-        site.finish(r, &q, None, &at_line);
-        return None;
-    };
-    let taddr = operand(regs, ops.first(), "taddr", line).name;
-    let s = Shift {
-        cta_group: group,
-        taddr,
-    };
-    site.finish(r, &q, ctx.map(|c| s.validate(&c)), &at_line);
-    Some(group)
-}
-
-/// `tcgen05.commit`: its qualifiers and operands to the builder, whose validation holds the rules.
-fn check_commit<'a>(
-    site: &Site<'_, 'a>,
-    regs: &Registers<'_>,
-    ctx: Option<Context>,
-    rest: &[&'a str],
-    r: &mut InstructionReport<'a>,
-) -> Option<CtaGroup> {
-    let (ins, line) = (site.ins, site.line);
-    let ops = &ins.operands;
-    let at_line = |_: &PtxError| (None, line);
-    let mut q = Quals::default();
-    let mut multicast = false;
-    for &s in rest {
-        match cta_group_of(s) {
-            Some(Some(g)) => q.cta_group = Some(g),
-            _ if matches!(s, "mbarrier::arrive::one" | "shared::cluster" | "b64") => {}
-            _ if s == "multicast::cluster" => multicast = true,
-            _ => q.unknown.push(s),
-        }
-    }
-    let Some(group) = q.cta_group else {
-        site.missing(r, ".cta_group::1 / .cta_group::2");
-        site.finish(r, &q, None, &at_line);
-        return None;
-    };
-    let mbar = operand(regs, ops.first(), "mbar", line).name;
-    let mask = if multicast {
-        let m = operand(regs, ops.get(1), "cta_mask", line);
-        Some(match ops.get(1) {
-            Some(Operand::Imm(v)) => ptx::Value::Imm(u16::try_from(*v).unwrap_or(u16::MAX)),
-            _ => ptx::Value::Reg(m.name),
-        })
-    } else {
-        None
-    };
-    if ops.len() != 1 + usize::from(multicast) {
-        site.bad_operands(r, "[mbar] {, ctaMask}");
-    }
-    let c = Commit {
-        cta_group: group,
-        mbar,
-        multicast: mask,
-        multicast_spelling: CommitMulticast::Cluster,
-        sync_restrict_a: false,
-    };
-    site.finish(r, &q, ctx.map(|cx| c.validate(&cx)), &at_line);
-    Some(group)
-}
-
-/// `tcgen05.fence::*` / `tcgen05.wait::*` (`op`), or an unknown instruction: its qualifiers and operands to the builder, whose validation holds the rules.
-fn check_sync<'a>(
-    site: &Site<'_, 'a>,
-    ctx: Option<Context>,
-    op: &'a str,
-    rest: &[&'a str],
-    r: &mut InstructionReport<'a>,
-) -> Option<CtaGroup> {
-    let (ins, line) = (site.ins, site.line);
-    let ops = &ins.operands;
-    let at_line = |_: &PtxError| (None, line);
-    let mut q = Quals::default();
-    // fence::before_thread_sync, fence::after_thread_sync, wait::ld, wait::st.
-    let i = match op {
-        "fence::before_thread_sync" => Some(ptx::Instruction::Fence(Fence::BeforeThreadSync)),
-        "fence::after_thread_sync" => Some(ptx::Instruction::Fence(Fence::AfterThreadSync)),
-        "wait::ld" => Some(ptx::Instruction::Wait(Wait::Ld)),
-        "wait::st" => Some(ptx::Instruction::Wait(Wait::St)),
-        _ => None,
-    };
-    match i {
-        Some(i) => {
-            for &s in rest {
-                if !(op.starts_with("wait") && matches!(s, "sync" | "aligned")) {
-                    q.unknown.push(s);
-                }
+            if finding.field == "target" {
+                finding.line = self.places.target_line;
             }
-            if !ops.is_empty() {
-                site.bad_operands(r, "no operands");
-            }
-            site.finish(r, &q, ctx.map(|c| i.validate(&c)), &at_line);
-        }
-        None => {
-            q.unknown.push(op);
-            site.finish(r, &q, None, &at_line);
+            r.findings.push(finding);
         }
     }
-    None
 }
 
 /// Bits 61-63 of a shared memory descriptor: the swizzling mode (Table 40).

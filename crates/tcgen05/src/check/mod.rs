@@ -11,8 +11,11 @@
 //! memory addresses below 2^18, `shfl.sync`; `desc + stage * C` under rules.md R7 unless
 //! [`Options::no_assume`]), and for each tcgen05 instruction:
 //!
-//! - builds the [`ptx`](crate::ptx) builder of the instruction from its parsed qualifiers and
-//!   runs its validation against its module's `.target` and `.version`: every qualifier rule,
+//! - decodes it once into its typed [`ptx`](crate::ptx) form by the grammar the writer walks
+//!   ([`crate::ptx::parse`]; a line the grammar refuses is read tolerantly by the same grammar,
+//!   each departure a finding), gives the form the operand values the dataflow proves (a
+//!   register known to hold a constant is checked as that immediate), and runs the form's
+//!   validation against its module's `.target` and `.version`: every qualifier rule,
 //!   and, where the instruction descriptor, the zero-column mask or an `alloc` column count is
 //!   fully known, every rule of those values and their cross-checks with the instruction
 //!   (`.sp` vs the sparse bit, Table 39 for `cta_group` and `.ws`, the scale vector, the target);
@@ -62,6 +65,7 @@ pub mod smem;
 pub mod tensor_map;
 
 mod block_scale;
+mod decode;
 mod instructions;
 pub mod kernel;
 mod qualifiers;
@@ -88,6 +92,10 @@ pub enum CheckRule {
     UnknownQualifier,
     /// A qualifier the instruction requires is missing (`.cta_group`, `.kind`, a shape, `.num`).
     MissingQualifier,
+    /// A qualifier written twice.
+    DuplicateQualifier,
+    /// A qualifier written after one that the instruction's syntax puts after it.
+    QualifierOrder,
     /// The operands do not match the instruction's form (count or kind).
     Operands,
     /// An immediate that does not fit its operand (a 32-bit instruction descriptor, a column
@@ -150,7 +158,7 @@ pub struct RuleRow {
 }
 
 /// The checker's own rules, one row each.
-pub const RULES: [RuleRow; 19] = [
+pub const RULES: [RuleRow; 21] = [
     RuleRow {
         rule: CheckRule::UnknownQualifier,
         id: "check.unknown_qualifier",
@@ -166,6 +174,22 @@ pub const RULES: [RuleRow; 19] = [
         source: Source::PtxSection("9.7.16"),
         message: "the instruction needs a {} qualifier",
         statement: "The qualifiers the instruction requires (.cta_group, .kind, a shape, .num) are written.",
+    },
+    RuleRow {
+        rule: CheckRule::DuplicateQualifier,
+        id: "check.duplicate_qualifier",
+        severity: Severity::Error,
+        source: Source::PtxSection("9.7.16"),
+        message: "the qualifier is written twice",
+        statement: "Each qualifier of the instruction's syntax is written at most once.",
+    },
+    RuleRow {
+        rule: CheckRule::QualifierOrder,
+        id: "check.qualifier_order",
+        severity: Severity::Warning,
+        source: Source::PtxSection("9.7.16"),
+        message: "the qualifier stands after one that the instruction's syntax puts after it",
+        statement: "The qualifiers are written in the order of the instruction's syntax.",
     },
     RuleRow {
         rule: CheckRule::Operands,

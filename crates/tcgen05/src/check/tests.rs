@@ -276,3 +276,43 @@ fn mixed_cta_groups_name_both_groups_in_the_order_met() {
         );
     }
 }
+
+#[test]
+fn the_grammar_reads_each_line_and_every_departure_is_a_finding() {
+    // PTX ISA 9.7.16.10.9 writes `tcgen05.mma.cta_group.kind`: `.kind` first is out of order
+    // (a warning), `.cta_group` twice is an error; each line is still checked as the form it
+    // spells (the sparse bit of 0x08100494 on a dense MMA, line 6). PTX ISA 9.7.16.8.3 writes
+    // `.sync.aligned` before the shape: a `tcgen05.ld` without `.sync` misses it.
+    let src = kernel(
+        "mov.b32 %r1, 0x08100494;\n\
+         tcgen05.mma.kind::f16.cta_group::1 [%r2], %rd1, %rd2, %r1, %p1;\n\
+         tcgen05.mma.cta_group::1.cta_group::1.kind::f16 [%r2], %rd1, %rd2, %r1, %p1;\n\
+         tcgen05.ld.aligned.32x32b.x1.b32 {%r3}, [%r4];\n\
+         tcgen05.mma.cta_group::1.kind::f16 [%r2], %rd1, 5, %r1, %p1;",
+    );
+    let r = check(src.as_bytes(), &Options::default());
+    let ids: Vec<Vec<(&str, u32)>> = r
+        .instructions
+        .iter()
+        .map(|i| i.findings.iter().map(|f| (f.rule_id(), f.line)).collect())
+        .collect();
+    assert_eq!(
+        ids[0],
+        [("check.qualifier_order", 7), ("ptx.sparse_mismatch", 6)]
+    );
+    assert_eq!(r.instructions[0].findings[0].severity, Severity::Warning);
+    assert_eq!(
+        r.instructions[0].findings[0].source,
+        Source::PtxSection("9.7.16.10.9")
+    );
+    assert_eq!(
+        ids[1],
+        [("check.duplicate_qualifier", 8), ("ptx.sparse_mismatch", 6)]
+    );
+    assert_eq!(ids[2], [("check.missing_qualifier", 9)]);
+    // An immediate where the syntax has the b-desc register (as `tcgen05 emulate` writes
+    // lines): its bits are read as a shared memory descriptor's (bits 46-48 of 5 are not
+    // 0b001).
+    assert!(ids[3].contains(&("smem.fixed_bits", 10)), "{:?}", ids[3]);
+    assert!(!ids[3].contains(&("check.operands", 10)), "{:?}", ids[3]);
+}

@@ -69,6 +69,13 @@ impl<'a> Form<'a> {
         }
     }
 
+    /// The elements of the form's register vector (`tcgen05.ld`'s destinations,
+    /// `tcgen05.st`'s sources, an MMA's disable-output-lane), as written; empty without one.
+    #[must_use]
+    pub fn registers(&self) -> &[&'a str] {
+        &self.regs
+    }
+
     /// The constant offset of address operand `operand` (the grammar's operand index) as
     /// written: 8 for `[%r835 + 8]`; 0 for `[%r835]` and for any other operand.
     #[must_use]
