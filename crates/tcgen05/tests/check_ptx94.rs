@@ -40,12 +40,9 @@ fn errors(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// `check` on this branch still reads `tcgen05.mma`, `.alloc` and `.commit` qualifiers with its
-/// own reader (`check/qualifiers.rs`), which does not know the PTX ISA 9.4 ones; the reading
-/// through `ptx::parse` (issue 23, helper branch i23-check) accepts them (the same lines in
-/// `tests/ptx94_forms.rs`). Run with `--ignored` after that merge, then drop the `ignore`.
+/// `check` reads each line through `ptx::parse`, whose grammar has the PTX ISA 9.4 forms (the
+/// same lines in `tests/ptx94_forms.rs`).
 #[test]
-#[ignore = "passes once check reads tcgen05 through ptx::parse (i23-check)"]
 fn a_9_4_file_for_sm_107a_with_each_new_form_checks_clean() {
     for line in LINES {
         let e = errors(&file("9.4", "sm_107a", line));

@@ -11,7 +11,7 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::instruction_descriptor::InstructionDescriptor;
 use crate::mma::{CtaGroup, ElementType, Kind, Major};
 use crate::ptx::grammar::Arg;
-use crate::ptx::syntax::{mma_slot, MMA};
+use crate::ptx::syntax::{mma_op, mma_slot, MMA};
 use crate::ptx::{
     self, ASource, Alloc, Context, Cp, Dealloc, FormError, Mma, OperandName, PtxError, PtxRule,
     MAX_PTX_VERSION,
@@ -461,7 +461,10 @@ fn check_instruction<'a>(
     site.form_errors(r, &d.problems);
     let g = d.grammar();
     if core::ptr::eq(g, &MMA) {
-        r.kind = d.qual(mma_slot::KIND).map(|v| Kind::ALL[usize::from(v)]);
+        // `.kind::ti16` (PTX ISA 9.4) is no [`Kind`]: its arithmetic is not modelled (rules.md F3).
+        r.kind = d
+            .qual(mma_slot::KIND)
+            .and_then(|v| Kind::ALL.get(usize::from(v)).copied());
     }
     let group = g
         .slots
@@ -525,10 +528,10 @@ fn check_mma<'a>(
 ) {
     let Read { site, regs, ctx, d } = *at;
     let line = site.line;
-    let a = operand(regs, d, 1, line);
+    let a = operand(regs, d, mma_op::A, line);
     let a_tmem = matches!(m.a, ASource::Tmem(_));
-    let b = operand(regs, d, 2, line);
-    let mut idesc = operand(regs, d, 4, line);
+    let b = operand(regs, d, mma_op::B, line);
+    let mut idesc = operand(regs, d, mma_op::IDESC, line);
     if regs.assumed(idesc.name) {
         // rules.md R7 is about shared memory descriptors: an instruction descriptor is read
         // only from what holds without it.
@@ -542,7 +545,7 @@ fn check_mma<'a>(
     }
     r.b_desc = Some(b.value.bits);
     r.assumed = (!a_tmem && regs.assumed(a.name)) || regs.assumed(b.name);
-    let zmask = operand(regs, d, 10, line);
+    let zmask = operand(regs, d, mma_op::ZMASK, line);
     let mut mma = Mma {
         idesc: known(&idesc, 32),
         ..m
@@ -574,7 +577,7 @@ fn check_mma<'a>(
     };
     site.finish(r, problems, &lines);
     if let (None, Some(c)) = (idesc_value, ctx) {
-        let name = match d.arg(4) {
+        let name = match d.arg(mma_op::IDESC) {
             Some(Arg::Reg(n)) => Some(n),
             _ => None,
         };

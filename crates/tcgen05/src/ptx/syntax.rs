@@ -153,6 +153,8 @@ pub(crate) mod mma_slot {
 
 /// Operand indices of [`MMA`].
 pub(crate) mod mma_op {
+    pub(crate) const A: usize = 1;
+    pub(crate) const B: usize = 2;
     pub(crate) const SP_META: usize = 3;
     pub(crate) const LUT: usize = 4;
     pub(crate) const IDESC: usize = 5;
