@@ -173,7 +173,7 @@ pub enum MmaError {
         /// The target.
         target: Target,
     },
-    /// K = 96 needs `sm_103a` (PTX ISA 9.7.16.2.1.1; rules.md R15).
+    /// K = 96 needs `sm_103a` or `sm_107a` (PTX ISA 9.7.16.2.1.1, 9.4 Table 72; rules.md R15).
     K96NotOnTarget {
         /// The target.
         target: Target,
@@ -309,7 +309,7 @@ pub(crate) const MMA_RULES: [FieldRule; 11] = [
         "target",
         Source::PtxSection("9.7.16.2.1.1"),
         ERROR,
-        "K = 96 is available on sm_103a only.",
+        "K = 96 is available on sm_103a and sm_107a only.",
     ),
     field_rule(
         "mma.k96_shape",
@@ -494,7 +494,7 @@ impl fmt::Display for MmaError {
                 "sparse .kind::{kind} is not available on {target} (only the 'a' targets)"
             ),
             MmaError::K96NotOnTarget { target } => {
-                write!(f, "K = 96 is supported only on sm_103a, not {target}")
+                write!(f, "K = 96 is supported only on sm_103a and sm_107a, not {target}")
             }
             MmaError::K96Shape { cta_group, m } => write!(
                 f,
