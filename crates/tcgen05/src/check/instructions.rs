@@ -8,6 +8,7 @@ use super::decode::{self, Decoded};
 use super::known_bits::KnownBits;
 use super::{smem, CheckRule, Finding, FindingValue, InstructionReport, Options, Report, Rule};
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::instruction_descriptor::scale_format::layout_word;
 use crate::instruction_descriptor::InstructionDescriptor;
 use crate::mma::{CtaGroup, ElementType, Kind, Major};
 use crate::ptx::grammar::Arg;
@@ -599,7 +600,9 @@ fn check_mma<'a>(
     }
     // Their swizzling modes against the operands' major-ness and types (R18), where the
     // instruction descriptor is known and valid and the swizzle bits are known.
+    let target = ctx.map_or(Target::DEFAULT, |c| c.target);
     if let Some(fields) = idesc_value
+        .map(|v| layout_word(v, m.kind, target))
         .and_then(|v| InstructionDescriptor::from_bits(v, m.kind).ok())
         .and_then(InstructionDescriptor::fields)
     {

@@ -6,6 +6,7 @@ use super::{
     check_name, check_names, scale_input_d_on, ASource, BlockScale, Collector, CollectorOp,
     Context, Instruction, Value,
 };
+use crate::instruction_descriptor::scale_format::layout_word;
 use crate::instruction_descriptor::{IdescError, InstructionDescriptor};
 use crate::mma::ScaleVec;
 use crate::mma::{CtaGroup, Kind, ScaleType};
@@ -489,6 +490,9 @@ impl<'a> Mma<'a> {
             }
             return;
         };
+        // On sm_107a / sm_107f bits 23-24 are the scale format, and UE5M3 is read by UE4M3's
+        // rules (rulings D7, D9); elsewhere the word is read by Tables 43-44 as written.
+        let bits = layout_word(bits, self.kind, ctx.target);
         let dec = InstructionDescriptor::decode(bits, self.kind);
         let Some(fields) = dec.fields else {
             let mut i = 0;

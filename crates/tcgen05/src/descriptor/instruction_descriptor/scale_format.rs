@@ -209,6 +209,33 @@ pub const fn decode_scale_format(
     })
 }
 
+/// The word that the PTX ISA 9.1 layout tables (Tables 43-44) should read for `raw` on
+/// `target`: on `sm_107a` / `sm_107f`, a UE5M3 code (2 in bits 23-24, `.kind::mxf4nvf4`) is
+/// replaced by UE4M3's code 0, whose rules UE5M3 shares (16-element blocks, scale-factor ID
+/// 0; rulings D7 and D9); every other word, on every other target, is returned as it is, so
+/// that a set bit 24 before `sm_107` stays the reserved-bit error of Tables 43-44 and code 3
+/// or UE5M3 with another kind stays an error on `sm_107`.
+#[must_use]
+pub const fn layout_word(raw: u32, kind: Kind, target: Target) -> u32 {
+    if matches!(ScaleFormatField::of(target), ScaleFormatField::Bit23) {
+        return raw;
+    }
+    match decode_scale_format(raw, kind, target) {
+        Ok(ScaleFormatBits {
+            format: ScaleFormat::Ue5m3,
+            ..
+        }) => raw & !(3 << 23),
+        _ => raw,
+    }
+}
+
+/// Whether `raw` carries UE5M3 scale factors on `target` (code 2 of bits 23-24 under
+/// `.kind::mxf4nvf4` on `sm_107a` / `sm_107f`; ruling D9).
+#[must_use]
+pub const fn is_ue5m3(raw: u32, kind: Kind, target: Target) -> bool {
+    layout_word(raw, kind, target) != raw
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
