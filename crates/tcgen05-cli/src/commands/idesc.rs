@@ -5,6 +5,7 @@ use std::fmt::{self, Write as _};
 
 use tcgen05::bits::{RowReading, RowValue};
 use tcgen05::diagnostic::{Diagnostic, Severity, Source};
+use tcgen05::instruction_descriptor::scale_format::{is_ue5m3, layout_word};
 use tcgen05::instruction_descriptor::{
     json_fields, layout, line_field, line_fields, word, IdescDecoded, IdescDiagnostics, IdescField,
     IdescFields, InstructionDescriptor,
@@ -146,8 +147,18 @@ impl fmt::Display for TypeDot {
 
 /// Every problem of `bits` under `kind`: the descriptor's own (Tables 42-44), then, when `mma`
 /// is given and the fields could be read, those of the whole MMA (Table 39, targets).
+///
+/// With a target, the scale-format bits are read for it first (rules.md D9): on `sm_107a` /
+/// `sm_107f` a UE5M3 code is checked by UE4M3's rules ([`layout_word`]).
 fn problems_of(bits: u32, kind: Kind, mma: Option<Mma>, out: &mut Vec<MmaError>) {
+    let bits = per_target(bits, kind, mma);
     problems_from(&InstructionDescriptor::decode(bits, kind), mma, out);
+}
+
+/// The word the layout tables read for `bits` on the MMA's target ([`layout_word`]; the word
+/// itself without a target).
+fn per_target(bits: u32, kind: Kind, mma: Option<Mma>) -> u32 {
+    mma.map_or(bits, |m| layout_word(bits, kind, m.target))
 }
 
 /// [`problems_of`] for a value already decoded.
@@ -218,6 +229,7 @@ fn problem_indices(
 ) -> Result<bool, fmt::Error> {
     cache.begin();
     indices.clear();
+    let bits = per_target(bits, kind, mma);
     let diags = InstructionDescriptor::decode(bits, kind).diagnostics;
     let mut set = diags.positions();
     while set != 0 {
@@ -259,11 +271,17 @@ fn decode_object(
     valid: bool,
     cache: &Cache<MmaError>,
     indices: &[u32],
+    mma: Option<Mma>,
 ) -> fmt::Result {
     let mut o = Obj::open(buf);
     o.hex(key!("hex"), bits.into(), 8);
     o.name(key!("kind"), kind.name())?;
     o.bool(key!("valid"), valid)?;
+    if let Some(m) = mma.filter(|m| is_ue5m3(bits, kind, m.target)) {
+        // Bits 23-24 on the sm_107 family (rules.md D9).
+        o.name(key!("scale_format"), "ue5m3")?;
+        o.name(key!("scale_format_target"), m.target.name())?;
+    }
     fields_json(&mut o, bits, kind)?;
     cache.json_indexed(&mut o, indices)?;
     o.close();
@@ -275,7 +293,7 @@ fn decode_object_once(buf: &mut String, bits: u32, kind: Kind, mma: Option<Mma>)
     let mut cache = Cache::new();
     let mut indices = Vec::new();
     let valid = problem_indices(bits, kind, mma, &mut cache, &mut indices)?;
-    decode_object(buf, bits, kind, valid, &cache, &indices)
+    decode_object(buf, bits, kind, valid, &cache, &indices, mma)
 }
 
 fn heading(buf: &mut String, bits: u32, kind: Kind, style: Style) -> fmt::Result {
@@ -310,6 +328,14 @@ fn human_block(
             if m.ws { ".ws" } else { "" },
             m.target
         )?;
+        if is_ue5m3(bits, kind, m.target) {
+            writeln!(
+                buf,
+                "  scale format: bits 23-24 = 2, UE5M3 on {} (read by UE4M3's rules; rules.md \
+                 D7, D9)",
+                m.target
+            )?;
+        }
     }
     let (e, w) = count(problems);
     render::verdict(buf, e, w, style)
@@ -432,8 +458,9 @@ pub fn decode(
 /// The kinds under which `bits` is valid (`InstructionDescriptor::valid_kinds`), narrowed to
 /// those whose whole MMA is valid when `mma` is given.
 fn valid_kinds(bits: u32, mma: Option<Mma>, scratch: &mut Vec<MmaError>) -> Vec<Kind> {
-    let set = InstructionDescriptor::valid_kinds(bits);
-    set.iter()
+    Kind::ALL
+        .into_iter()
+        .filter(|&k| InstructionDescriptor::is_valid(per_target(bits, k, mma), k))
         .filter(|&k| {
             mma.is_none() || {
                 problems_of(bits, k, mma, scratch);
@@ -480,7 +507,7 @@ impl Decoder for Batch {
         if let Some(kind) = self.kind {
             let valid = problem_indices(bits, kind, self.mma, &mut self.cache, &mut self.indices)?;
             if json {
-                decode_object(buf, bits, kind, valid, &self.cache, &self.indices)?;
+                decode_object(buf, bits, kind, valid, &self.cache, &self.indices, self.mma)?;
             } else {
                 push_hex(buf, bits.into(), 8);
                 buf.push_str(if valid { " valid " } else { " invalid " });
@@ -500,7 +527,7 @@ impl Decoder for Batch {
             let b = o.key(key!("kinds"));
             b.push('[');
             for k in Kind::ALL {
-                if !InstructionDescriptor::is_valid(bits, k) {
+                if !InstructionDescriptor::is_valid(per_target(bits, k, self.mma), k) {
                     continue;
                 }
                 if !problem_indices(bits, k, self.mma, &mut self.cache, &mut self.indices)? {
@@ -510,7 +537,7 @@ impl Decoder for Batch {
                     b.push(',');
                 }
                 any = true;
-                decode_object(b, bits, k, true, &self.cache, &self.indices)?;
+                decode_object(b, bits, k, true, &self.cache, &self.indices, self.mma)?;
             }
             b.push(']');
             if !any {
@@ -527,7 +554,7 @@ impl Decoder for Batch {
             push_hex(buf, bits.into(), 8);
             buf.push_str(" valid");
             for k in Kind::ALL {
-                if !InstructionDescriptor::is_valid(bits, k) {
+                if !InstructionDescriptor::is_valid(per_target(bits, k, self.mma), k) {
                     continue;
                 }
                 if !problem_indices(bits, k, self.mma, &mut self.cache, &mut self.indices)? {

@@ -528,3 +528,67 @@ fn decode_reports_m_and_n_next_to_an_undefined_type_code() {
     assert_eq!(fields, ["d_type", "n", "m"], "{v}");
     assert_eq!(v["fields"]["d_type"], 3);
 }
+
+/// `decode idesc --target` reads the scale-format bits per target (rules.md D9): Triton 3.9.0's
+/// nvfp4 word with uint8 scales (bits 23-24 = 2, issue 27) is UE5M3 on sm_107a / sm_107f and a
+/// reserved bit 24 on sm_100a, whose message says what the bits mean on sm_107.
+#[test]
+fn decode_idesc_scale_format_per_target() {
+    for t in ["sm_107a", "sm_107f"] {
+        let r = run(&[
+            "decode",
+            "idesc",
+            "0x09200480",
+            "--kind",
+            "mxf4nvf4",
+            "--target",
+            t,
+            "--json",
+        ]);
+        let v = r.code(0).json();
+        assert_eq!(v["valid"], true, "{v}");
+        assert_eq!(v["scale_format"], "ue5m3", "{v}");
+        assert!(errors_of(&v).is_empty(), "{v}");
+        // Without --kind, the kinds listed are read on the target too.
+        let r = run(&["decode", "idesc", "0x09200480", "--target", t]);
+        assert!(
+            r.code(0).stdout.contains("UE5M3 on ") && r.stdout.contains("under 1 kind"),
+            "{}",
+            r.stdout
+        );
+    }
+    let r = run(&[
+        "decode",
+        "idesc",
+        "0x09200480",
+        "--kind",
+        "mxf4nvf4",
+        "--target",
+        "sm_100a",
+        "--json",
+    ]);
+    let v = r.code(1).json();
+    assert_eq!(v["valid"], false, "{v}");
+    assert!(v.get("scale_format").is_none(), "{v}");
+    let msg = v["errors"][0]["message"].as_str().unwrap_or_default();
+    assert!(
+        has(&errors_of(&v), "bit 24", "rules.md R10")
+            && msg.contains("sm_107")
+            && msg.contains("UE5M3"),
+        "{v}"
+    );
+    // Code 1 (UE8M0) is the same on both targets.
+    for t in ["sm_100a", "sm_107a"] {
+        let r = run(&[
+            "decode",
+            "idesc",
+            "0x08a00480",
+            "--kind",
+            "mxf4nvf4",
+            "--target",
+            t,
+            "--json",
+        ]);
+        assert_eq!(r.code(0).json()["fields"]["scale_type"], "ue8m0");
+    }
+}
