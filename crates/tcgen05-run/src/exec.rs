@@ -546,6 +546,7 @@ fn tcgen05_op(
         regs: &mut w.regs,
         n: cta.nregs,
         warp: w.id,
+        target: cta.kernel.target,
     };
     let arrivals = cta
         .tc

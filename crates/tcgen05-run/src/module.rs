@@ -73,6 +73,9 @@ pub struct Kernel {
     pub local_bytes: u32,
     /// Bytes of each thread's call area ([`crate::function`]).
     pub call_bytes: u32,
+    /// The target whose tcgen05 rules its run applies: the module's `.target` where the
+    /// core's table has it, else `sm_100a` ([`crate::tcgen05::target::emulated`]).
+    pub target: tcgen05::targets::Target,
 }
 
 /// A read PTX module.
@@ -470,6 +473,7 @@ impl Builder {
             explicit_cluster: k.explicit_cluster,
             local_bytes: k.local_top,
             call_bytes: 0,
+            target: crate::tcgen05::target::emulated(self.target.as_deref()),
         });
         Ok(())
     }

@@ -69,6 +69,8 @@ pub(super) struct Issued {
     pub(super) op: Async,
     /// The CTAs it works on: 1, or 2 for `.cta_group::2` (the pair).
     pub(super) ctas: u32,
+    /// The target whose rules the emulator applies ([`super::target`]).
+    pub(super) target: Target,
 }
 
 /// The asynchronous tcgen05 operations (PTX ISA 9.7.16.6.1), with their operand values.
@@ -87,6 +89,8 @@ pub(crate) struct Regs<'r> {
     pub n: usize,
     /// The warp's id in its CTA.
     pub warp: u32,
+    /// The module's target, for the emulator ([`super::target::emulated`]).
+    pub target: Target,
 }
 
 impl Regs<'_> {
@@ -192,6 +196,7 @@ impl Tcgen05State {
                         lane: l,
                         op,
                         ctas: 1,
+                        target: regs.target,
                     });
                 }
                 return Ok(Vec::new());
@@ -454,7 +459,7 @@ impl Tcgen05State {
 
 /// Performs one issued operation through the core's emulator on `mem`.
 fn perform<M: TensorCoreMemory>(mem: &mut M, i: &Issued) -> Result<(), RunError> {
-    let target = Target::Sm100a;
+    let target = i.target;
     match &i.op {
         Async::Mma(op) => {
             let options = MmaOptions {

@@ -6,6 +6,7 @@ mod decode;
 mod exec;
 pub mod op;
 mod pair;
+pub(crate) mod target;
 mod tensor_memory;
 mod trace;
 

@@ -26,7 +26,6 @@ use tcgen05::emulator::{
     cp_copy, mma, shift_down, CollectorBuffer, MmaOptions, Problem, TensorCoreMemory,
 };
 use tcgen05::mma::CtaGroup;
-use tcgen05::targets::Target;
 use tcgen05::tensor_memory::TmemAddress;
 
 use super::exec::{emu, invalid, issue, lanes, uniform, Async, Did, Issued, Regs, Tcgen05State};
@@ -201,6 +200,7 @@ pub(crate) fn step(
                     lane: l,
                     op,
                     ctas: 2,
+                    target: regs.target,
                 });
             }
             Ok(Vec::new())
@@ -397,7 +397,7 @@ fn complete(
 
 /// Runs one issued operation on `mem` (its `ctas` CTAs); true for an MMA.
 fn perform<M: TensorCoreMemory>(mem: &mut M, i: &Issued) -> Result<bool, RunError> {
-    let target = Target::Sm100a;
+    let target = i.target;
     match &i.op {
         Async::Mma(op) => {
             let options = MmaOptions {

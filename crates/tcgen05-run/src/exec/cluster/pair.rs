@@ -37,6 +37,7 @@ pub(in crate::exec) fn step(
         regs: &mut w.regs,
         n: cta.nregs,
         warp: w.id,
+        target: cta.kernel.target,
     };
     let me = Side {
         shared: &mut cta.shared,

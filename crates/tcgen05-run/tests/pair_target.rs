@@ -1,0 +1,112 @@
+//! The module's `.target` reaches the emulator: the hand-written pair kernel
+//! `tests/pair/mma_m256.ptx` with its two MMAs replaced by one K = 96 block-scaled MMA
+//! (`.kind::mxf4.block_scale.block32`, M = 256, N = 64, `.cta_group::2`; PTX ISA 8.8 added
+//! K = 96 on `sm_103a`, and 9.4 on `sm_107a`) runs on `.target sm_103a` / `sm_107a` and is
+//! refused on `.target sm_100a`, naming the target rule.
+//!
+//! The expected D follows from the PTX text without the emulator: every E2M1 element is code 1
+//! (0.5, every byte 0x11), every UE8M0 scale factor is 127 (2^0), so each element of D is
+//! 96 x 0.5 x 0.5 = 24.0 (exact in f32, 0x41C00000).
+
+use std::path::PathBuf;
+
+use tcgen05_run::{launch, Arg, Config, Module, RunError};
+
+const M: usize = 256;
+const N: usize = 64;
+/// Bytes of one CTA's shared memory image (the kernel's parameter 0 holds two).
+const IMAGE: usize = 10240;
+
+/// Table 44: E2M1 A and B (codes 1 at bits 7 and 10), N >> 3 at 17-22, UE8M0 (bit 23),
+/// M >> 7 at 27-28, K = 96 (bit 31).
+const IDESC: u32 = 1 << 7 | 1 << 10 | (N as u32 >> 3) << 17 | 1 << 23 | 2 << 27 | 1 << 31;
+
+/// The kernel for `target`: 128 columns allocated, scale factors 127 stored by every warp of
+/// both CTAs at columns 64-71 (A's) and 96-103 (B's) before the MMA, one K = 96 MMA without
+/// D's input.
+fn kernel(target: &str) -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/pair/mma_m256.ptx");
+    let src = std::fs::read_to_string(path).expect("the committed PTX");
+    let scales = "\tld.shared.u32 %r15, [%r13];\n\
+        \tshl.b32 %r25, %r12, 21;\n\
+        \tadd.u32 %r25, %r25, %r15;\n\
+        \tadd.u32 %r26, %r25, 64;\n\
+        \tadd.u32 %r27, %r25, 96;\n\
+        \tmov.u32 %r28, 0x7F7F7F7F;\n\
+        \ttcgen05.st.sync.aligned.32x32b.x8.b32 [%r26], {%r28, %r28, %r28, %r28, %r28, %r28, %r28, %r28};\n\
+        \ttcgen05.st.sync.aligned.32x32b.x8.b32 [%r27], {%r28, %r28, %r28, %r28, %r28, %r28, %r28, %r28};\n\
+        \ttcgen05.wait::st.sync.aligned;\n\
+        \ttcgen05.fence::before_thread_sync;\n\
+        \tbarrier.cluster.arrive.release.aligned;\n\
+        \tbarrier.cluster.wait.acquire.aligned;\n\
+        \ttcgen05.fence::after_thread_sync;\n\
+        \tadd.u32 %r26, %r15, 64;\n\
+        \tadd.u32 %r27, %r15, 96;\n";
+    let out = src
+        .replace(".target sm_100a", &format!(".target {target}"))
+        .replace(".version 8.7", ".version 9.4")
+        .replace("[%r13], 64;", "[%r13], 128;")
+        .replace("%r15, 64;", "%r15, 128;")
+        .replace("\tld.shared.u32 %r15, [%r13];\n", scales)
+        .replace("mov.u32 %r18, 0x10100010;", &format!("mov.u32 %r18, {IDESC:#010x};"))
+        .replace(
+            "\ttcgen05.mma.cta_group::2.kind::f16 [%r15], %rd8, %rd9, %r18, %p5;\n",
+            "\ttcgen05.mma.cta_group::2.kind::mxf4.block_scale.block32 [%r15], %rd8, %rd9, %r18, [%r26], [%r27], %p5;\n",
+        )
+        .replace(
+            "\ttcgen05.mma.cta_group::2.kind::f16 [%r15], %rd10, %rd11, %r18, %p6;\n",
+            "",
+        );
+    assert_eq!(out.matches("\ttcgen05.mma").count(), 1, "{out}");
+    out
+}
+
+fn run(src: &str) -> Result<Vec<u32>, RunError> {
+    let module = Module::read(src)?;
+    let mut args = vec![
+        Arg::Buffer(vec![0x11; 2 * IMAGE]),
+        Arg::Buffer(vec![0xAB; M * N * 4]),
+        Arg::i32(0b11),
+    ];
+    let config = Config {
+        grid: [2, 1, 1],
+        block: [128, 1, 1],
+        cluster: [1, 1, 1],
+        shared: 0,
+        limits: Default::default(),
+    };
+    launch(&module, "pair_mma", &config, &mut args)?;
+    let Arg::Buffer(d) = &args[1] else {
+        unreachable!()
+    };
+    Ok(d.chunks(4)
+        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+        .collect())
+}
+
+#[test]
+fn k96_runs_on_sm_103a_and_sm_107a() {
+    for t in ["sm_103a", "sm_107a"] {
+        let d = run(&kernel(t)).unwrap_or_else(|e| panic!("{t}: {e}"));
+        assert_eq!(d.len(), M * N);
+        let bad: Vec<usize> = (0..d.len()).filter(|&i| d[i] != 0x41C0_0000).collect();
+        assert!(
+            bad.is_empty(),
+            "{t}: {} of {} differ, first {:?}",
+            bad.len(),
+            d.len(),
+            bad.first().map(|&i| d[i])
+        );
+    }
+}
+
+#[test]
+fn k96_is_refused_on_sm_100a_naming_the_target() {
+    let e = run(&kernel("sm_100a"))
+        .expect_err("K = 96 on sm_100a")
+        .to_string();
+    assert!(
+        e.contains("K = 96 is supported only on") && e.contains("not sm_100a"),
+        "{e}"
+    );
+}
