@@ -74,7 +74,7 @@ pub struct Kernel {
     /// Bytes of each thread's call area ([`crate::function`]).
     pub call_bytes: u32,
     /// The target whose tcgen05 rules its run applies: the module's `.target` where the
-    /// core's table has it, else `sm_100a` ([`crate::tcgen05::target::emulated`]).
+    /// core's target table has it, else `sm_100a` (the run's `tcgen05/target.rs`).
     pub target: tcgen05::targets::Target,
 }
 

@@ -2,7 +2,8 @@
 //! `tests/pair/mma_m256.ptx` with its two MMAs replaced by one K = 96 block-scaled MMA
 //! (`.kind::mxf4.block_scale.block32`, M = 256, N = 64, `.cta_group::2`; PTX ISA 8.8 added
 //! K = 96 on `sm_103a`, and 9.4 on `sm_107a`) runs on `.target sm_103a` / `sm_107a` and is
-//! refused on `.target sm_100a`, naming the target rule.
+//! refused on `.target sm_100a`, naming the target rule; and a `.kind::mxf4nvf4` MMA with
+//! UE5M3 scale factors (idesc bits 23-24 = 2) runs on `sm_107a` and is refused on `sm_100a`.
 //!
 //! The expected D follows from the PTX text without the emulator: every E2M1 element is code 1
 //! (0.5, every byte 0x11), every UE8M0 scale factor is 127 (2^0), so each element of D is
@@ -25,14 +26,20 @@ const IDESC: u32 = 1 << 7 | 1 << 10 | (N as u32 >> 3) << 17 | 1 << 23 | 2 << 27 
 /// both CTAs at columns 64-71 (A's) and 96-103 (B's) before the MMA, one K = 96 MMA without
 /// D's input.
 fn kernel(target: &str) -> String {
+    block_scaled(target, "mxf4.block_scale.block32", IDESC, 0x7F7F_7F7F)
+}
+
+/// The kernel for `target` with one block-scaled MMA `form` of descriptor `idesc`, every
+/// scale-factor byte of columns 64-71 and 96-103 set by the word `scales`.
+fn block_scaled(target: &str, form: &str, idesc: u32, scales: u32) -> String {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/pair/mma_m256.ptx");
     let src = std::fs::read_to_string(path).expect("the committed PTX");
-    let scales = "\tld.shared.u32 %r15, [%r13];\n\
+    let scales_text = "\tld.shared.u32 %r15, [%r13];\n\
         \tshl.b32 %r25, %r12, 21;\n\
         \tadd.u32 %r25, %r25, %r15;\n\
         \tadd.u32 %r26, %r25, 64;\n\
         \tadd.u32 %r27, %r25, 96;\n\
-        \tmov.u32 %r28, 0x7F7F7F7F;\n\
+        \tmov.u32 %r28, SCALES;\n\
         \ttcgen05.st.sync.aligned.32x32b.x8.b32 [%r26], {%r28, %r28, %r28, %r28, %r28, %r28, %r28, %r28};\n\
         \ttcgen05.st.sync.aligned.32x32b.x8.b32 [%r27], {%r28, %r28, %r28, %r28, %r28, %r28, %r28, %r28};\n\
         \ttcgen05.wait::st.sync.aligned;\n\
@@ -47,11 +54,16 @@ fn kernel(target: &str) -> String {
         .replace(".version 8.7", ".version 9.4")
         .replace("[%r13], 64;", "[%r13], 128;")
         .replace("%r15, 64;", "%r15, 128;")
-        .replace("\tld.shared.u32 %r15, [%r13];\n", scales)
-        .replace("mov.u32 %r18, 0x10100010;", &format!("mov.u32 %r18, {IDESC:#010x};"))
+        .replace(
+            "\tld.shared.u32 %r15, [%r13];\n",
+            &scales_text.replace("SCALES", &format!("{scales:#010x}")),
+        )
+        .replace("mov.u32 %r18, 0x10100010;", &format!("mov.u32 %r18, {idesc:#010x};"))
         .replace(
             "\ttcgen05.mma.cta_group::2.kind::f16 [%r15], %rd8, %rd9, %r18, %p5;\n",
-            "\ttcgen05.mma.cta_group::2.kind::mxf4.block_scale.block32 [%r15], %rd8, %rd9, %r18, [%r26], [%r27], %p5;\n",
+            &format!(
+                "\ttcgen05.mma.cta_group::2.kind::{form} [%r15], %rd8, %rd9, %r18, [%r26], [%r27], %p5;\n"
+            ),
         )
         .replace(
             "\ttcgen05.mma.cta_group::2.kind::f16 [%r15], %rd10, %rd11, %r18, %p6;\n",
@@ -109,4 +121,23 @@ fn k96_is_refused_on_sm_100a_naming_the_target() {
         e.contains("K = 96 is supported only on") && e.contains("not sm_100a"),
         "{e}"
     );
+}
+
+/// Table 44 with bits 23-24 = 2 (UE5M3 on the sm_107 family, rules.md D9), K = 64.
+const IDESC_UE5M3: u32 = 1 << 7 | 1 << 10 | (N as u32 >> 3) << 17 | 2 << 23 | 2 << 27;
+
+/// UE5M3 scale factors (rules.md D7: bias 15, so 0x80 is 2.0; read as UE4M3 it would not be)
+/// on `sm_107a`: each element of D is 64 x 0.5 x 0.5 x 2 x 2 = 64.0 (0x42800000); on `sm_100a`
+/// bit 24 is reserved.
+#[test]
+fn ue5m3_runs_on_sm_107a_and_is_refused_on_sm_100a() {
+    let form = "mxf4nvf4.block_scale.block16";
+    let d = run(&block_scaled("sm_107a", form, IDESC_UE5M3, 0x8080_8080))
+        .unwrap_or_else(|e| panic!("sm_107a: {e}"));
+    let bad = d.iter().filter(|&&v| v != 0x4280_0000).count();
+    assert_eq!(bad, 0, "first {:#x}", d[0]);
+    let e = run(&block_scaled("sm_100a", form, IDESC_UE5M3, 0x8080_8080))
+        .expect_err("bit 24 on sm_100a")
+        .to_string();
+    assert!(e.contains("bit 24") && e.contains("UE5M3"), "{e}");
 }
