@@ -494,7 +494,10 @@ impl fmt::Display for MmaError {
                 "sparse .kind::{kind} is not available on {target} (only the 'a' targets)"
             ),
             MmaError::K96NotOnTarget { target } => {
-                write!(f, "K = 96 is supported only on sm_103a and sm_107a, not {target}")
+                write!(
+                    f,
+                    "K = 96 is supported only on sm_103a and sm_107a, not {target}"
+                )
             }
             MmaError::K96Shape { cta_group, m } => write!(
                 f,
