@@ -72,7 +72,9 @@ class _Reader:
             raise DwarfError(f"{self.name}: ends inside an entry")
         c = self.cells[self.k]
         if c[1] != size:
-            raise DwarfError(f"{self.name}: line {c[0] + 1}: a {c[1]}-byte cell where {size} expected")
+            raise DwarfError(
+                f"{self.name}: line {c[0] + 1}: a {c[1]}-byte cell where {size} expected"
+            )
         self.k += 1
         self.off += size
         return c
@@ -134,6 +136,7 @@ def _walk(lines, abbrevs):
 
 
 def _unit(r, abbrevs):
+    """Walks one unit from `r`'s position (DWARF 2 section 7.5.1 header, then its entries)."""
     base = r.off
     length = r.cell(4)
     if length[2] is None:
@@ -153,6 +156,8 @@ def _unit(r, abbrevs):
                 at_off, string = r.off - base, []
                 while True:
                     c = r.cell(1)
+                    if c[2] is None or c[2] > 255:
+                        raise DwarfError(f".debug_info: line {c[0] + 1}: not a string byte")
                     string.append(c)
                     if c[2] == 0:
                         break
@@ -162,16 +167,24 @@ def _unit(r, abbrevs):
                 c = r.skip(FIXED[form])
                 if form == DW_FORM_REF4:
                     if c is None or c[2] is None:
-                        raise DwarfError(f".debug_info: a ref4 near line {start_line + 1} is not one number")
+                        raise DwarfError(
+                            f".debug_info: a ref4 near line {start_line + 1} is not one number"
+                        )
                     refs.append(c)
             elif form in (0x0D, 0x0F):
                 r.uleb()
             else:
-                raise DwarfError(f".debug_info: line {start_line + 1}: form 0x{form:x} not recognised")
+                raise DwarfError(
+                    f".debug_info: line {start_line + 1}: form 0x{form:x} not recognised"
+                )
     if r.off - base != length[2] + 4:
-        raise DwarfError(f".debug_info: unit walk ends at byte {r.off - base}, its length says {length[2] + 4}")
+        raise DwarfError(
+            f".debug_info: unit walk ends at byte {r.off - base}, its length says {length[2] + 4}"
+        )
     if comp is None:
-        raise DwarfError(f".debug_info: the unit at line {length[0] + 1} has no DW_AT_comp_dir string")
+        raise DwarfError(
+            f".debug_info: the unit at line {length[0] + 1} has no DW_AT_comp_dir string"
+        )
     return length, comp, refs, entries
 
 
@@ -226,7 +239,8 @@ def _rewrite_unit(lines, unit, new_dir):
         if m:
             o, s = int(m.group(2), 16), int(m.group(3), 16)
             o, s = (o + delta, s) if o >= end else (o, s + delta if o < at_off < o + s else s)
-            lines[line] = lines[line][: m.start()] + f"{m.group(1)}0x{o:x}:0x{s:x}" + lines[line][m.end() :]
+            moved = f"{m.group(1)}0x{o:x}:0x{s:x}"
+            lines[line] = lines[line][: m.start()] + moved + lines[line][m.end() :]
     first = string[0][0]
     comment = lines[first][lines[first].index("//") :] if "//" in lines[first] else ""
     text = [f".b8 {b}" for b in new + b"\0"]
@@ -251,7 +265,7 @@ def relative_to(root):
 
 
 def _from_file_line(ptx):
-    """A `new_dir` for committed files: the folder of `.file 1`, which the old directory must end."""
+    """A `new_dir` for committed files: the folder of `.file 1`, which must end the old one."""
     m = re.search(r'^\s*\.file\s+1\s+"([^"]+)"', ptx, re.M)
     if not m or os.path.isabs(m.group(1)):
         raise DwarfError("no relative `.file 1` line")
