@@ -98,7 +98,10 @@ fn b8_strings(text: &str) -> Vec<(usize, Vec<u8>)> {
 fn absolute(bytes: &[u8]) -> bool {
     let text = String::from_utf8_lossy(bytes).to_lowercase();
     let places = [["/", "tmp", "/"].concat(), ["/", "root", "/"].concat()];
-    forbidden()[..2].iter().chain(&places).any(|w| text.contains(w.as_str()))
+    forbidden()[..2]
+        .iter()
+        .chain(&places)
+        .any(|w| text.contains(w.as_str()))
         || (bytes.len() >= 3 && bytes[0] == b'/' && bytes.iter().all(|b| (0x20..0x7f).contains(b)))
 }
 
@@ -120,7 +123,11 @@ fn no_outside_paths_in_ptx_debug_bytes() {
     // Dozens of committed PTX files, the Triton ones with DWARF sections.
     assert!(ptx > 40, "only {ptx} PTX files read");
     assert!(strings > 100, "only {strings} .b8 strings decoded");
-    assert!(hits.is_empty(), "absolute paths in .b8 bytes:\n{}", hits.join("\n"));
+    assert!(
+        hits.is_empty(),
+        "absolute paths in .b8 bytes:\n{}",
+        hits.join("\n")
+    );
 }
 
 #[test]
