@@ -133,6 +133,9 @@ fi
 step scales "PyTorch to_blocked vectors: regenerate from its documented formula (standard library only), compare with the committed file"
 python3 conformance/scales/gen_torch_to_blocked.py | cmp - conformance/vectors/pytorch-to-blocked.jsonl
 
+step dwarf "PTX debug bytes: the DW_AT_comp_dir rewrite of conformance/kernels/ptx_dwarf.py round-trips the committed Triton PTX and refuses malformed DWARF (standard library only)"
+python3 conformance/kernels/test_ptx_dwarf.py 2>&1 | tail -n 1
+
 if [ "${SKIP_PTXAS:-}" = 1 ] && [ -z "${CI:-}" ]; then
   not_run ptxas "SKIP_PTXAS=1"
 else

@@ -23,6 +23,7 @@ if "TRITON_CACHE_DIR" not in os.environ:
     atexit.register(shutil.rmtree, os.environ["TRITON_CACHE_DIR"], True)
 
 import triton  # noqa: E402
+from ptx_dwarf import relative_to, rewrite_comp_dir  # noqa: E402
 from triton.backends.compiler import GPUTarget  # noqa: E402
 from triton.compiler import ASTSource  # noqa: E402
 
@@ -39,10 +40,11 @@ def compile_kernel(fn, signature, constexprs, warps, arch):
 
 
 def relative_paths(ptx):
-    """The debug `.file` lines name this checkout's absolute paths: keep them relative to the
+    """The debug `.file` lines and the DWARF compile directory (DW_AT_comp_dir, `.b8` bytes of
+    `.debug_info`: ptx_dwarf.py) name this checkout's absolute paths: keep them relative to the
     repository root, so that committed PTX names no machine's folders (debug lines only; the
     code is unchanged)."""
-    return ptx.replace(ROOT, "")
+    return rewrite_comp_dir(ptx.replace(ROOT, ""), relative_to(ROOT))
 
 
 def write_kernels(out, kernels, arch, only=(), describe=lambda k: ()):

@@ -71,6 +71,74 @@ fn no_outside_paths_or_credits() {
     assert!(hits.is_empty(), "{}", hits.join("\n"));
 }
 
+/// The byte strings spelled by runs of consecutive `.b8 N` lines (the form LLVM's NVPTX back end
+/// gives the DWARF sections, DW_AT_comp_dir included), split at each zero byte, with the line
+/// each starts on. A text search cannot see a path spelled this way.
+fn b8_strings(text: &str) -> Vec<(usize, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut current: Option<(usize, Vec<u8>)> = None;
+    for (n, line) in text.lines().enumerate() {
+        let byte = line
+            .trim()
+            .strip_prefix(".b8")
+            .and_then(|rest| rest.split("//").next())
+            .and_then(|v| v.trim().parse::<u8>().ok());
+        match byte {
+            Some(0) => out.extend(current.take()),
+            Some(b) => current.get_or_insert_with(|| (n + 1, Vec::new())).1.push(b),
+            None => out.extend(current.take()),
+        }
+    }
+    out.extend(current);
+    out
+}
+
+/// A byte string that names a place outside the repository: one of the forbidden paths, or
+/// printable ASCII beginning with `/` (an absolute path).
+fn absolute(bytes: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(bytes).to_lowercase();
+    let places = [["/", "tmp", "/"].concat(), ["/", "root", "/"].concat()];
+    forbidden()[..2]
+        .iter()
+        .chain(&places)
+        .any(|w| text.contains(w.as_str()))
+        || (bytes.len() >= 3 && bytes[0] == b'/' && bytes.iter().all(|b| (0x20..0x7f).contains(b)))
+}
+
+#[test]
+fn no_outside_paths_in_ptx_debug_bytes() {
+    let (_, texts) = tracked();
+    let mut ptx = 0;
+    let mut strings = 0;
+    let mut hits = Vec::new();
+    for (f, text) in texts.iter().filter(|(f, _)| f.ends_with(".ptx")) {
+        ptx += 1;
+        for (line, bytes) in b8_strings(text) {
+            strings += 1;
+            if absolute(&bytes) {
+                hits.push(format!("{f}:{line}: {}", String::from_utf8_lossy(&bytes)));
+            }
+        }
+    }
+    // Dozens of committed PTX files, the Triton ones with DWARF sections.
+    assert!(ptx > 40, "only {ptx} PTX files read");
+    assert!(strings > 100, "only {strings} .b8 strings decoded");
+    assert!(
+        hits.is_empty(),
+        "absolute paths in .b8 bytes:\n{}",
+        hits.join("\n")
+    );
+}
+
+#[test]
+fn b8_strings_decode_and_absolute_paths_are_found() {
+    let text = ".b8 104 // DW_AT_comp_dir\n.b8 119\n.b8 0\n.b32 7\n.b8 47\n.b8 119\n.b8 111\n";
+    let got = b8_strings(text);
+    assert_eq!(got, vec![(1, b"hw".to_vec()), (5, b"/wo".to_vec())]);
+    assert!(absolute(b"/opt/x") && absolute(&[b"/w".as_slice(), b"ork/a"].concat()));
+    assert!(!absolute(b"hw/run") && !absolute(&[47, 29, 5]));
+}
+
 /// The numbers of `R<n>` and `R<n>-R<m>` at the start of `text`.
 fn cited_numbers(text: &str) -> Vec<u8> {
     let number = |t: &str| -> (Option<u8>, usize) {
