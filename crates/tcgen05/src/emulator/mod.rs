@@ -318,7 +318,6 @@ impl Machine {
 
     /// Runs `tcgen05 check`'s rules on the line read once ([`check::check_line`]); errors stop
     /// it, warnings are returned with the typed form the checker decoded.
-    #[allow(clippy::type_complexity)]
     fn check_form<'a>(
         &self,
         ins: &Instruction<'a>,
