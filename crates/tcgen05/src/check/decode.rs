@@ -67,6 +67,12 @@ impl<'a> Decoded<'a> {
         }
         Instruction::from_spelled(&s).ok()
     }
+
+    /// The typed form as a [`Form`] (an immediate written where the grammar has a register
+    /// has its placeholder); `None` where a required qualifier of several values is missing.
+    pub(super) fn form(&self) -> Option<Form<'a>> {
+        Form::from_spelled(self.spelled, self.regs.clone())
+    }
 }
 
 /// Reads `ins`: [`ptx::parse`], or where it refuses the line, the tolerant walk of the

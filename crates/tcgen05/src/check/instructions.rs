@@ -14,8 +14,8 @@ use crate::mma::{CtaGroup, ElementType, Kind, Major};
 use crate::ptx::grammar::Arg;
 use crate::ptx::syntax::{mma_op, mma_slot, MMA};
 use crate::ptx::{
-    self, ASource, Alloc, Context, Cp, Dealloc, FormError, Mma, OperandName, PtxError, PtxRule,
-    MAX_PTX_VERSION,
+    self, ASource, Alloc, Context, Cp, Dealloc, Form, FormError, Mma, OperandName, PtxError,
+    PtxRule, MAX_PTX_VERSION,
 };
 use crate::ptx_reader::{Function, Instruction, Module, Operand};
 use crate::shapes::swizzle_allowed;
@@ -229,6 +229,17 @@ fn module_context<'a>(
 }
 
 pub(super) fn check_module<'a>(module: &Module<'a>, options: &Options) -> Report<'a> {
+    check_module_parsed(module, options, None)
+}
+
+/// [`check_module`], keeping in `form` the typed form its tcgen05 instruction decoded to (for
+/// a module of one tcgen05 instruction, the emulator's line, which is then executed as the
+/// checker read it; `None` where the line decoded to none).
+pub(super) fn check_module_parsed<'a>(
+    module: &Module<'a>,
+    options: &Options,
+    mut form: Option<&mut Option<Form<'a>>>,
+) -> Report<'a> {
     let first = module_context(options, module.version, module.target);
     let mut report = Report {
         target: first.target,
@@ -316,7 +327,8 @@ pub(super) fn check_module<'a>(module: &Module<'a>, options: &Options) -> Report
                 }
                 None => None,
             };
-            let group = check_instruction(ins, f, &regs, ctx, places, &mut r);
+            let group =
+                check_instruction(ins, f, &regs, (ctx, form.as_deref_mut()), places, &mut r);
             if let Some(g) = group {
                 match first_group {
                     None => first_group = Some(g),
@@ -443,7 +455,7 @@ fn check_instruction<'a>(
     ins: &Instruction<'a>,
     f: &Function<'a>,
     regs: &Registers<'_>,
-    ctx: Option<Context>,
+    (ctx, decoded): (Option<Context>, Option<&mut Option<Form<'a>>>),
     places: &Places,
     r: &mut InstructionReport<'a>,
 ) -> Option<CtaGroup> {
@@ -460,6 +472,9 @@ fn check_instruction<'a>(
         }
     };
     site.form_errors(r, &d.problems);
+    if let Some(out) = decoded {
+        *out = d.form();
+    }
     let g = d.grammar();
     if core::ptr::eq(g, &MMA) {
         // `.kind::ti16` (PTX ISA 9.4) is no [`Kind`]: its arithmetic is not modelled (rules.md F3).

@@ -69,7 +69,6 @@ mod decode;
 mod instructions;
 pub mod kernel;
 mod qualifiers;
-pub(crate) use qualifiers::{collector_of, scale_vec_of};
 
 use alloc::vec::Vec;
 use core::fmt;
@@ -640,6 +639,46 @@ pub fn check<'a>(src: &'a [u8], options: &Options) -> Report<'a> {
 #[must_use]
 pub fn check_module<'a>(module: &Module<'a>, options: &Options) -> Report<'a> {
     instructions::check_module(module, options)
+}
+
+/// Checks one instruction already read as the one instruction of an entry of a module of
+/// [`crate::ptx::MAX_PTX_VERSION`] for `target`: the rules `tcgen05 check` applies to it,
+/// without writing or reading a module (the emulator's line; a line on its own has no
+/// `.version`, and every target's forms exist at the highest version modelled). Returns the
+/// report and the typed form the checker decoded the line to (`None` where it decoded to
+/// none), so that the line is executed as checked without being parsed again.
+#[must_use]
+pub fn check_line<'a>(
+    ins: &Instruction<'a>,
+    target: Target,
+) -> (Report<'a>, Option<crate::ptx::Form<'a>>) {
+    let version = Some((crate::ptx::MAX_PTX_VERSION, 1));
+    let module_target = Some((target.name(), 2));
+    let module = Module {
+        version,
+        target: module_target,
+        functions: alloc::vec![Function {
+            name: Some("emulate"),
+            kind: ptx_reader::FunctionKind::Entry,
+            line: 4,
+            instructions: alloc::vec![ins.clone()],
+            labels: Vec::new(),
+            version,
+            target: module_target,
+        }],
+        shared: Vec::new(),
+        statements: 1,
+        binary: false,
+        problems: Vec::new(),
+        problems_dropped: 0,
+    };
+    let options = Options {
+        target: Some(target),
+        ..Options::default()
+    };
+    let mut form = None;
+    let report = instructions::check_module_parsed(&module, &options, Some(&mut form));
+    (report, form)
 }
 
 #[cfg(test)]

@@ -6,12 +6,11 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::mma::{operand_error, run, ASource, MmaOperation, MmaOptions};
-use super::problem::{EmuError, Problem};
+use super::problem::{EmuError, EmuRule, Problem};
 use super::state::Cta;
 use super::Machine;
-use crate::check::{collector_of, scale_vec_of};
-use crate::mma::{CtaGroup, Kind};
-use crate::ptx::ScaleVec;
+use crate::mma::CtaGroup;
+use crate::ptx::{Mma, ScaleVec};
 use crate::ptx_reader::{Instruction, Operand};
 use crate::tensor_memory::TmemAddress;
 
@@ -19,9 +18,10 @@ use crate::tensor_memory::TmemAddress;
 pub(super) fn execute(
     machine: &mut Machine,
     ins: &Instruction<'_>,
+    form: &Mma<'_>,
     warnings: &mut Vec<Problem>,
 ) -> Result<String, EmuError> {
-    let op = parse(ins)?;
+    let op = parse(ins, form)?;
     let ctas = match op.group {
         CtaGroup::One => 1,
         CtaGroup::Two => 2,
@@ -59,36 +59,19 @@ fn immediate(op: Option<&Operand<'_>>, field: &'static str) -> Result<u64, Probl
     }
 }
 
-/// The typed form and operand values of one `tcgen05.mma` line with immediate operands.
-fn parse(ins: &Instruction<'_>) -> Result<MmaOperation, EmuError> {
+/// The operation of one `tcgen05.mma` line with immediate operands: its qualifiers from the
+/// typed form the grammar read (`form`), its operand values from the line.
+fn parse(ins: &Instruction<'_>, form: &Mma<'_>) -> Result<MmaOperation, EmuError> {
+    if form.ti16 {
+        // `.kind::ti16`'s arithmetic is not modelled (rules.md F3).
+        return Err(EmuError::one(Problem::emu(EmuRule::Unsupported, "kind", 0)));
+    }
     let mut problems = Vec::new();
-    let (mut group, mut kind) = (CtaGroup::One, Kind::F16);
-    let (mut ws, mut sp, mut block_scale, mut ashift) = (false, false, false, false);
-    let mut vec = ScaleVec::Default;
-    let mut collector = None;
-    for q in ins.qualifiers().skip(1) {
-        match q {
-            "cta_group::1" => group = CtaGroup::One,
-            "cta_group::2" => group = CtaGroup::Two,
-            "ws" => ws = true,
-            "sp" => sp = true,
-            "block_scale" => block_scale = true,
-            "ashift" => ashift = true,
-            _ => {
-                if let Some(k) = q.strip_prefix("kind::").and_then(Kind::from_name) {
-                    kind = k;
-                } else if let Some(v) = scale_vec_of(q) {
-                    vec = v;
-                } else if let Some(c) = collector_of(q) {
-                    collector = Some(c);
-                }
-                // Anything else was refused by the form check.
-            }
-        }
-    }
-    if !problems.is_empty() {
-        return Err(EmuError { problems });
-    }
+    let (group, kind, ws, ashift) = (form.cta_group, form.kind, form.ws, form.ashift);
+    let sp = form.sparse_metadata.is_some();
+    let block_scale = form.block_scale.is_some();
+    let vec = form.block_scale.map_or(ScaleVec::Default, |s| s.vec);
+    let collector = form.collector;
     let ops = &ins.operands;
     let mut i = 0;
     let take = |i: &mut usize, n: usize| {

@@ -165,7 +165,7 @@ pub use state::{CollectorBuffer, Cta, SMEM_BYTES, TMEM_COLUMNS, TMEM_LANES};
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::check::{self, Options};
+use crate::check;
 use crate::ptx_reader::{self, Instruction};
 use crate::targets::Target;
 use random::Random;
@@ -260,19 +260,19 @@ impl Machine {
     pub fn execute(&mut self, line: &str) -> Result<Outcome, EmuError> {
         let text = line.trim();
         let ins = ptx_reader::read_instruction(text).map_err(|p| EmuError::one(p.into()))?;
-        let mut warnings = self.check_form(text, &ins)?;
-        let mut quals = ins.qualifiers();
-        let op = quals.next().unwrap_or("");
+        let unsupported = || EmuError::one(Problem::emu(EmuRule::Unsupported, "opcode", 0));
         if !ins.opcode.starts_with("tcgen05.") {
-            return Err(EmuError::one(Problem::emu(
-                EmuRule::Unsupported,
-                "opcode",
-                0,
-            )));
+            return Err(unsupported());
         }
-        let effect = match op {
-            "mma" => mma_line::execute(self, &ins, &mut warnings)?,
-            _ => movement::execute(self, op, &ins, &mut warnings)?,
+        // The line's one decoding: the checker validates this form, and it is executed.
+        let (mut warnings, form) = self.check_form(&ins)?;
+        // A line decoded to no form has its form errors reported above.
+        let form = form.ok_or_else(unsupported)?;
+        let op = ins.qualifiers().next().unwrap_or("");
+        let typed = form.instruction();
+        let effect = match typed {
+            crate::ptx::Instruction::Mma(m) => mma_line::execute(self, &ins, &m, &mut warnings)?,
+            _ => movement::execute(self, op, (&ins, &typed), &mut warnings)?,
         };
         Ok(Outcome {
             opcode: ins.opcode.into(),
@@ -316,30 +316,13 @@ impl Machine {
         Ok(out)
     }
 
-    /// Runs `tcgen05 check`'s rules on the line; errors stop it, warnings are returned.
-    fn check_form(&self, text: &str, ins: &Instruction<'_>) -> Result<Vec<Problem>, EmuError> {
-        if !ins.opcode.starts_with("tcgen05.") {
-            return Ok(Vec::new());
-        }
-        let mut module = String::new();
-        // The highest version the rules model: a line on its own has no `.version`, and every
-        // target's forms exist there (the checker warns above it).
-        let v = crate::ptx::MAX_PTX_VERSION;
-        module.push_str(&alloc::format!(".version {}.{}\n.target ", v / 10, v % 10));
-        module.push_str(self.target.name());
-        module.push_str("\n.address_size 64\n.visible .entry emulate() {\n");
-        module.push_str(text);
-        if !text.ends_with(';') {
-            module.push(';');
-        }
-        module.push_str("\n}\n");
-        let report = check::check(
-            module.as_bytes(),
-            &Options {
-                target: Some(self.target),
-                ..Options::default()
-            },
-        );
+    /// Runs `tcgen05 check`'s rules on the line read once ([`check::check_line`]); errors stop
+    /// it, warnings are returned with the typed form the checker decoded.
+    fn check_form<'a>(
+        &self,
+        ins: &Instruction<'a>,
+    ) -> Result<(Vec<Problem>, Option<crate::ptx::Form<'a>>), EmuError> {
+        let (report, form) = check::check_line(ins, self.target);
         let mut errors = Vec::new();
         let mut warnings = Vec::new();
         for p in &report.read_problems {
@@ -356,7 +339,7 @@ impl Machine {
             }
         }
         if errors.is_empty() {
-            Ok(warnings)
+            Ok((warnings, form))
         } else {
             Err(EmuError { problems: errors })
         }

@@ -11,11 +11,12 @@ use super::memory::TensorCoreMemory;
 use super::problem::{EmuError, EmuRule, Problem};
 use super::Machine;
 use crate::canonical_layout::{ElementStorage, MatrixLayout, Operand as LayoutOperand};
-use crate::mma::{ElementType, Major};
+use crate::mma::{CtaGroup, ElementType, Major};
+use crate::ptx::{CpSourceFormat, Instruction as Form, RedOp, RedType as PtxRedType, Reduction};
 use crate::ptx_reader::{Instruction, Operand};
 use crate::shared_memory_descriptor::SmemDescriptor;
 use crate::targets::Target;
-use crate::tensor_memory::{CpMulticast, CpShape, LdStShape, Num, TmemAddress};
+use crate::tensor_memory::{CpMulticast, CpShape, TmemAddress};
 use crate::tmem_fragment::{cp_row, cp_rows, BitRange, LdStFragment, Packing};
 
 fn operand_error(field: &'static str) -> Problem {
@@ -46,11 +47,11 @@ fn imm(op: Option<&Operand<'_>>, field: &'static str) -> Result<u64, Problem> {
     }
 }
 
-fn group_ctas(ins: &Instruction<'_>) -> usize {
-    if ins.qualifiers().any(|q| q == "cta_group::2") {
-        2
-    } else {
-        1
+/// The CTAs the form's `.cta_group` acts on (1 without one).
+fn group_ctas(form: &Form<'_>) -> usize {
+    match form.cta_group() {
+        Some(CtaGroup::Two) => 2,
+        _ => 1,
     }
 }
 
@@ -83,18 +84,18 @@ fn check_cell<M: TensorCoreMemory + ?Sized>(
 pub(super) fn execute(
     machine: &mut Machine,
     op: &str,
-    ins: &Instruction<'_>,
+    (ins, form): (&Instruction<'_>, &Form<'_>),
     _warnings: &mut Vec<Problem>,
 ) -> Result<String, EmuError> {
     match op {
-        "ld" | "st" => ld_st(machine, op == "ld", ins),
+        "ld" | "st" => ld_st(machine, (ins, form)),
         "alloc" => {
             let dst = address(ins.operands.first(), "dst")?;
             let n = imm(ins.operands.get(1), "n_cols")? as u32;
             let mut work = machine.ctas.clone();
             let mut problems = Vec::new();
             let mut first = 0;
-            for (c, cta) in work.iter_mut().enumerate().take(group_ctas(ins)) {
+            for (c, cta) in work.iter_mut().enumerate().take(group_ctas(form)) {
                 if cta.relinquished {
                     problems.push(Problem::emu(EmuRule::AllocAfterRelinquish, "cta", c as u64));
                     continue;
@@ -137,7 +138,7 @@ pub(super) fn execute(
             let taddr = tmem(ins.operands.first(), "taddr")?;
             let n = imm(ins.operands.get(1), "n_cols")? as u32;
             let mut work = machine.ctas.clone();
-            for (c, cta) in work.iter_mut().enumerate().take(group_ctas(ins)) {
+            for (c, cta) in work.iter_mut().enumerate().take(group_ctas(form)) {
                 let before = cta.allocations.len();
                 cta.allocations
                     .retain(|&(s, k)| !(s == taddr.column() && k == n));
@@ -159,13 +160,13 @@ pub(super) fn execute(
             ))
         }
         "relinquish_alloc_permit" => {
-            for cta in machine.ctas.iter_mut().take(group_ctas(ins)) {
+            for cta in machine.ctas.iter_mut().take(group_ctas(form)) {
                 cta.relinquished = true;
             }
             Ok("allocation permit relinquished".into())
         }
-        "cp" => cp(machine, ins),
-        "shift" => shift(machine, ins),
+        "cp" => cp(machine, (ins, form)),
+        "shift" => shift(machine, (ins, form)),
         "commit"
         | "fence::before_thread_sync"
         | "fence::after_thread_sync"
@@ -175,35 +176,21 @@ pub(super) fn execute(
     }
 }
 
-fn ld_st(machine: &mut Machine, load: bool, ins: &Instruction<'_>) -> Result<String, EmuError> {
-    let mut shape = None;
-    let mut num = None;
-    let mut packing = Packing::None;
-    let mut red: Option<Reduce> = None;
-    for q in ins.qualifiers().skip(1) {
-        if let Ok(s) = LdStShape::from_name(q) {
-            shape = Some(s);
-        } else if let Ok(n) = Num::from_name(q) {
-            num = Some(n);
-        } else if q == "pack::16b" || q == "unpack::16b" {
-            packing = Packing::Pack16b;
-        } else if q == "red" {
-            red = Some(Reduce::default());
-        } else if let Some(r) = red.as_mut() {
-            match q {
-                "min" => r.max = false,
-                "max" => r.max = true,
-                "abs" => r.abs = true,
-                "NaN" => r.nan = true,
-                "f32" => r.ty = RedType::F32,
-                "u32" => r.ty = RedType::U32,
-                "s32" => r.ty = RedType::S32,
-                _ => {}
-            }
-        }
-    }
-    let (Some(shape), Some(num)) = (shape, num) else {
-        return Err(operand_error("shape").into());
+/// `tcgen05.ld` / `.st` written as a line with immediate operands: the qualifiers from the
+/// typed form, the operand values from the line.
+fn ld_st(
+    machine: &mut Machine,
+    (ins, form): (&Instruction<'_>, &Form<'_>),
+) -> Result<String, EmuError> {
+    let (load, shape, num, pack, red) = match form {
+        Form::Load(l) => (true, l.shape, l.num, l.pack, l.red.map(reduce_of)),
+        Form::Store(s) => (false, s.shape, s.num, s.unpack, None),
+        _ => return Err(operand_error("shape").into()),
+    };
+    let packing = if pack {
+        Packing::Pack16b
+    } else {
+        Packing::None
     };
     let ops = &ins.operands;
     // `tcgen05.ld.red r, redval, [taddr]`: the reduction's register comes before the address.
@@ -404,6 +391,20 @@ struct Reduce {
     ty: RedType,
 }
 
+/// The reduction of a typed `tcgen05.ld.red`.
+fn reduce_of(r: Reduction<'_>) -> Reduce {
+    Reduce {
+        max: r.op == RedOp::Max,
+        abs: r.abs,
+        nan: r.nan,
+        ty: match r.ty {
+            PtxRedType::F32 => RedType::F32,
+            PtxRedType::U32 => RedType::U32,
+            PtxRedType::S32 => RedType::S32,
+        },
+    }
+}
+
 /// The canonical NaN of PTX (`redux.sync`, `min`, `max`).
 const CANONICAL_NAN: u32 = 0x7FFF_FFFF;
 
@@ -459,10 +460,13 @@ impl Reduce {
 
 /// `tcgen05.shift.down` (E7): within the 32 lanes from `taddr`'s lane, the 8 columns from its
 /// column move one lane down, except the last lane's, which are overwritten.
-fn shift(machine: &mut Machine, ins: &Instruction<'_>) -> Result<String, EmuError> {
+fn shift(
+    machine: &mut Machine,
+    (ins, form): (&Instruction<'_>, &Form<'_>),
+) -> Result<String, EmuError> {
     let taddr = tmem(ins.operands.first(), "taddr")?;
     let mut work = machine.ctas.clone();
-    let ctas = group_ctas(ins);
+    let ctas = group_ctas(form);
     shift_down(
         &mut work[..ctas],
         taddr,
@@ -525,31 +529,18 @@ const fn mask(width: u32) -> u32 {
 }
 
 /// `tcgen05.cp` written as a line with immediate operands.
-fn cp(machine: &mut Machine, ins: &Instruction<'_>) -> Result<String, EmuError> {
-    let mut shape = None;
-    let mut multicast = CpMulticast::None;
-    let mut source = None;
-    let mut dst_b8x16 = false;
-    for q in ins.qualifiers().skip(1) {
-        if let Ok(s) = CpShape::from_name(q) {
-            shape = Some(s);
-        } else if q.starts_with("warpx") {
-            if let Ok(m) = CpMulticast::from_name(q) {
-                multicast = m;
-            }
-        } else if let Some(f) = SourceFormat::from_qualifier(q) {
-            source = Some(f);
-        } else if q == "b8x16" {
-            dst_b8x16 = true;
-        }
-    }
-    if source.is_some() != dst_b8x16 {
-        // The form check requires both; a line that reaches here without one is malformed.
-        return Err(operand_error("dst_fmt.src_fmt").into());
-    }
-    let Some(shape) = shape else {
+fn cp(
+    machine: &mut Machine,
+    (ins, form): (&Instruction<'_>, &Form<'_>),
+) -> Result<String, EmuError> {
+    let Form::Cp(c) = form else {
         return Err(operand_error("shape").into());
     };
+    let (shape, multicast) = (c.shape, c.multicast);
+    let source = c.source_format.map(|f| match f {
+        CpSourceFormat::B6x16P32 => SourceFormat::B6x16P32,
+        CpSourceFormat::B4x16P64 => SourceFormat::B4x16P64,
+    });
     let op = CpOperation {
         shape,
         multicast,
@@ -557,7 +548,7 @@ fn cp(machine: &mut Machine, ins: &Instruction<'_>) -> Result<String, EmuError> 
         taddr: tmem(ins.operands.first(), "taddr")?,
         desc: imm(ins.operands.get(1), "s_desc")?,
     };
-    let ctas = group_ctas(ins);
+    let ctas = group_ctas(form);
     let mut work = machine.ctas.clone();
     let check = machine.check_allocation;
     cp_copy(&mut work[..ctas], &op, ctas as u32, machine.target, check)?;

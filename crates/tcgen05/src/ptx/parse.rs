@@ -130,6 +130,26 @@ impl<'a> Form<'a> {
     }
 }
 
+impl<'a> Form<'a> {
+    /// The form of a grammar spelling (its register vector's elements in `regs`), as the
+    /// checker's tolerant reading recovers it; `None` where the spelling is no typed form.
+    pub(crate) fn from_spelled(spelled: Spelled<'a>, regs: Vec<&'a str>) -> Option<Form<'a>> {
+        // As [`parse`] keeps it: the register vector apart, in `regs`.
+        let mut spelled = spelled;
+        for a in spelled.operands.iter_mut().flatten() {
+            if let Arg::Vector(_) = a {
+                *a = Arg::Vector(&[]);
+            }
+        }
+        let shell = Instruction::from_spelled(&spelled).ok()?;
+        Some(Form {
+            shell,
+            spelled,
+            regs,
+        })
+    }
+}
+
 fn error<'a>(
     g: &'static Grammar,
     rule: FormRule,
