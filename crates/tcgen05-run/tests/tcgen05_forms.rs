@@ -176,6 +176,16 @@ fn ptx94_forms_are_refused_by_name_and_line() {
             "exclusive",
             true,
         ),
+        (
+            "tcgen05.ld.spcompress.sync.aligned.32x32b.x4.max.sp::2:4.f32.b2 {%r1}, {%r2, %r3}, [%r4];",
+            "spcompress",
+            true,
+        ),
+        (
+            "tcgen05.ld.red.spcompress.sync.aligned.32x32b.x4.max.sp::2:4.abs.NaN.f32.b2 {%r1}, {%r2, %r3}, %r5, [%r4];",
+            "spcompress",
+            true,
+        ),
     ];
     for (text, what, no_text) in cases {
         let src = format!(

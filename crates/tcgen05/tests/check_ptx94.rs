@@ -20,6 +20,13 @@ const LINES: [&str; 9] = [
     "tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.multicast::cluster::16b.b64 [mbar], %rs1;",
 ];
 
+/// `tcgen05.ld{.red}.spcompress`: ptxas 13.5.37 assembles these for `sm_107a` at 9.4 and 9.5
+/// only (not `sm_107f`; docs/ptx-9.5.md).
+const SPCOMPRESS: [&str; 2] = [
+    "tcgen05.ld.spcompress.sync.aligned.32x32b.x4.max.sp::2:4.f32.b2 {%r1}, {%r2, %r3}, [%r5];",
+    "tcgen05.ld.red.spcompress.sync.aligned.32x32b.x4.max.sp::2:4.abs.NaN.f32.b2 {%r1}, {%r2, %r3}, %r4, [%r5];",
+];
+
 fn file(version: &str, target: &str, line: &str) -> String {
     format!(
         ".version {version}\n.target {target}\n.address_size 64\n\
@@ -64,5 +71,22 @@ fn the_same_lines_under_9_3_or_sm_100a_are_errors() {
         }
         let e = errors(&file("9.4", "sm_100a", line));
         assert!(!e.is_empty(), "{line} for sm_100a");
+    }
+}
+
+#[test]
+fn spcompress_checks_clean_on_sm_107a_at_9_4_and_is_an_error_elsewhere() {
+    for line in SPCOMPRESS {
+        for version in ["9.4", "9.5"] {
+            let e = errors(&file(version, "sm_107a", line));
+            assert!(e.is_empty(), "{line}: {e:?}");
+        }
+        for (version, target) in [("9.3", "sm_107a"), ("9.4", "sm_100a"), ("9.5", "sm_107f")] {
+            let e = errors(&file(version, target, line));
+            assert!(
+                !e.is_empty(),
+                "{line} under .version {version} for {target}"
+            );
+        }
     }
 }

@@ -132,3 +132,90 @@ fn ptx94_forms_ptxas_refuses_are_refused() {
         assert!(refused, "{line} (ptxas: {ptxas})");
     }
 }
+
+/// `tcgen05.ld{.red}.spcompress` lines ptxas 13.5.37 assembles for `sm_107a` at `.version` 9.4
+/// and 9.5 only (refused below 9.4 and on every other target, `sm_107f` included), with `{r}`
+/// of num / 2 and `{mdata}` of max(1, num / 32) registers (docs/ptx-9.5.md).
+fn spcompress_legal() -> Vec<String> {
+    let regs = |p: &str, n: usize| {
+        let v: Vec<String> = (0..n).map(|i| format!("{p}{i}")).collect();
+        format!("{{{}}}", v.join(","))
+    };
+    vec![
+        "tcgen05.ld.spcompress.sync.aligned.32x32b.x4.max.sp::2:4.f32.b2 {m}, {c0,c1}, [t];".into(),
+        "tcgen05.ld.red.spcompress.sync.aligned.32x32b.x4.max.sp::2:4.abs.NaN.f32.b2 {m}, {c0,c1}, v, [t];".into(),
+        "tcgen05.ld.spcompress.sync.aligned.32x32b.x8.min.sp::2:4.abs.f32.b2 {m}, {c0,c1,c2,c3}, [t];".into(),
+        format!("tcgen05.ld.spcompress.sync.aligned.32x32b.x64.max.sp::2:4.f32.b2 {}, {}, [t];", regs("m", 2), regs("c", 32)),
+        format!("tcgen05.ld.red.spcompress.sync.aligned.32x32b.x128.min.sp::2:4.NaN.f32.b2 {}, {}, v, [t];", regs("m", 4), regs("c", 64)),
+    ]
+}
+
+/// `tcgen05.ld{.red}.spcompress` lines ptxas 13.5.37 refuses for `sm_107a` at 9.4, with the
+/// words of its message.
+const SPCOMPRESS_REFUSED: [(&str, &str); 11] = [
+    ("tcgen05.ld.spcompress.sync.aligned.16x64b.x4.max.sp::2:4.f32.b2 {m}, {c0, c1}, [t];", "Illegal matrix shape '.16x64b'"),
+    ("tcgen05.ld.spcompress.sync.aligned.32x32b.x2.max.sp::2:4.f32.b2 {m}, {c0}, [t];", "Modifier .x2 not allowed"),
+    ("tcgen05.ld.spcompress.sync.aligned.32x32b.x4.max.sp::2:4.NaN.f32.b2 {m}, {c0, c1}, [t];", "Illegal modifier '.NaN'"),
+    ("tcgen05.ld.spcompress.sync.aligned.32x32b.x4.pack::16b.max.sp::2:4.f32.b2 {m}, {c0, c1}, [t];", "Illegal modifier '.pack::16b'"),
+    ("tcgen05.ld.red.spcompress.sync.aligned.32x32b.x4.max.sp::2:4.u32.b2 {m}, {c0, c1}, v, [t];", "Unexpected instruction types"),
+    ("tcgen05.ld.spcompress.sync.aligned.32x32b.x4.max.sp::2:4.f32.b2 {m}, {c0, c1, c2, c3}, [t];", "Argument vector size mismatch"),
+    ("tcgen05.ld.spcompress.sync.aligned.32x32b.x4.max.sp::2:4.f32.b2 {m0, m1}, {c0, c1}, [t];", "Argument vector size mismatch"),
+    ("tcgen05.ld.spcompress.sync.aligned.32x32b.x4.max.f32.b2 {m}, {c0, c1}, [t];", ".sp::2:4 modifier required"),
+    ("tcgen05.ld.spcompress.sync.aligned.32x32b.x4.sp::2:4.f32.b2 {m}, {c0, c1}, [t];", "Reduction operation is required"),
+    ("tcgen05.ld.sync.aligned.spcompress.32x32b.x4.max.sp::2:4.f32.b2 {m}, {c0, c1}, [t];", "Unknown modifier '.spcompress'"),
+    ("tcgen05.ld.red.spcompress.sync.aligned.32x32b.x4.max.sp::2:4.f32.b2 {m}, {c0, c1}, [t];", "Arguments mismatch"),
+];
+
+#[test]
+fn spcompress_reads_writes_back_and_checks_clean_on_sm_107a_only() {
+    for line in spcompress_legal() {
+        for version in [94, 95] {
+            let (back, d) = problems(&line, Context::new(Target::Sm107a).with_version(version));
+            assert_eq!(back, line, "round trip");
+            assert!(
+                errors(&d).is_empty(),
+                "{line} at {version}: {:?}",
+                errors(&d)
+            );
+        }
+        let (_, d) = problems(&line, Context::new(Target::Sm107a).with_version(93));
+        let want = "PTX ISA version 9.3 is too low for tcgen05.ld.spcompress, which PTX ISA 9.4 introduced";
+        assert!(
+            errors(&d).contains(&want.to_string()),
+            "{line}: {:?}",
+            errors(&d)
+        );
+        for target in [
+            Target::Sm100a,
+            Target::Sm103a,
+            Target::Sm107f,
+            Target::Sm110a,
+        ] {
+            let (_, d) = problems(&line, Context::new(target).with_version(94));
+            let want = format!(
+                "tcgen05.ld.spcompress was introduced by PTX ISA 9.4 for sm_107a and is not on {}",
+                target.name()
+            );
+            assert!(
+                errors(&d).contains(&want),
+                "{line} on {target:?}: {:?}",
+                errors(&d)
+            );
+        }
+    }
+}
+
+#[test]
+fn spcompress_ptxas_refuses_are_refused() {
+    for (line, ptxas) in SPCOMPRESS_REFUSED {
+        let module = read(line.as_bytes());
+        let refused = match parse(&module.functions[0].instructions[0]) {
+            Err(_) => true,
+            Ok(f) => f
+                .instruction()
+                .validate(&Context::new(Target::Sm107a).with_version(94))
+                .has_errors(),
+        };
+        assert!(refused, "{line} (ptxas: {ptxas})");
+    }
+}

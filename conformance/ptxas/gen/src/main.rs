@@ -46,7 +46,7 @@ use tcgen05::instruction_descriptor::{reserved_mask, IdescFields, InstructionDes
 use tcgen05::ptx::{
     ASource, Alloc, Collector, CollectorOp, Commit, CommitMulticast, Context, Cp, CpSourceFormat,
     Dealloc, Fence, Instruction, Mma, PtxError, RedOp, RedType, Reduction, ScaleVec, Shift,
-    TmemLoad, TmemStore, Value, Wait,
+    Spcompress, TmemLoad, TmemStore, Value, Wait,
 };
 use tcgen05::shapes::{shapes, ShapeFilter};
 use tcgen05::tensor_memory::{CpMulticast, CpShape, LdStShape, Num};
@@ -160,6 +160,7 @@ fn family(i: &Instruction<'_>) -> &'static str {
                 "tcgen05.mma"
             }
         }
+        Instruction::Load(l) if l.spcompress.is_some() => "tcgen05.ld.ptx94",
         Instruction::Load(l) => {
             if l.red.is_some() {
                 "tcgen05.ld.red"
@@ -364,7 +365,13 @@ impl Gen {
         let mut lines = vec![line];
         if let Instruction::Load(ld) = instr {
             // Consume the loaded registers, so that ptxas keeps the load for the SASS check.
-            for r in ld.dst.iter().chain(ld.red.as_ref().map(|r| &r.redval)) {
+            let mdata = ld.spcompress.map_or(&[][..], |sp| sp.mdata);
+            for r in ld
+                .dst
+                .iter()
+                .chain(ld.red.as_ref().map(|r| &r.redval))
+                .chain(mdata)
+            {
                 lines.push(format!("add.u32 r299, r299, {r};"));
             }
         }
@@ -1047,6 +1054,70 @@ fn ptx94_forms(g: &mut Gen, target: Target, full: bool) {
                 }
             }
         }
+    }
+    spcompress_forms(g, target);
+}
+
+/// `tcgen05.ld{.red}.spcompress` (PTX ISA 9.4, docs/ptx-9.5.md): every `.num` with `.min` /
+/// `.max`, `.abs`, `.NaN` (with `.red`), with `{r}` of num / 2 and `{mdata}` of
+/// max(1, num / 32) registers; and the other shapes, `.pack::16b`, `.u32` and one register
+/// too many in each vector, at `.x4`.
+fn spcompress_forms(g: &mut Gen, target: Target) {
+    let form = |num: Num, red: Option<(RedOp, bool, bool, RedType)>, op: RedOp, abs: bool| {
+        let n = num as usize;
+        let mdata = &names()[200..200 + if n < 32 { 1 } else { n / 32 }];
+        let mut ld = TmemLoad::new(LdStShape::S32x32b, num, vector((n / 2).max(1)), "r1")
+            .with_spcompress(Spcompress { op, abs, mdata });
+        if let Some((op, abs, nan, ty)) = red {
+            ld = ld.with_red(Reduction {
+                op,
+                abs,
+                nan,
+                ty,
+                redval: "r290",
+            });
+        }
+        ld
+    };
+    for num in Num::ALL {
+        for op in [RedOp::Min, RedOp::Max] {
+            for abs in [false, true] {
+                let ld = form(num, None, op, abs);
+                add_every_version(g, target, Instruction::Load(ld));
+                for nan in [false, true] {
+                    let ld = form(num, Some((op, abs, nan, RedType::F32)), op, abs);
+                    add_every_version(g, target, Instruction::Load(ld));
+                }
+            }
+        }
+    }
+    let x4 = form(Num::X4, None, RedOp::Max, false);
+    for shape in LdStShape::ALL {
+        if !matches!(shape, LdStShape::S32x32b) {
+            let mut ld = x4;
+            ld.shape = shape;
+            if matches!(shape, LdStShape::S16x32bx2) {
+                ld.offset = Some(0);
+            }
+            add_every_version(g, target, Instruction::Load(ld));
+        }
+    }
+    let mut packed = x4;
+    packed.pack = true;
+    let u32_red = form(
+        Num::X4,
+        Some((RedOp::Max, false, false, RedType::U32)),
+        RedOp::Max,
+        false,
+    );
+    let mut long_r = x4;
+    long_r.dst = vector(3);
+    let mut long_m = x4;
+    if let Some(sp) = &mut long_m.spcompress {
+        sp.mdata = &names()[200..202];
+    }
+    for ld in [packed, u32_red, long_r, long_m] {
+        add_every_version(g, target, Instruction::Load(ld));
     }
 }
 

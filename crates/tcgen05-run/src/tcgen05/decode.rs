@@ -39,6 +39,13 @@ pub(crate) fn decode(ins: &Instruction<'_>, v: &View<'_>) -> Result<OpKind, RunE
         },
         Ptx::Mma(m) => Tcgen05::Mma(Box::new(mma(&ops, &m)?)),
         Ptx::Load(l) => {
+            if l.spcompress.is_some() {
+                return Err(unsupported(
+                    v.line,
+                    "spcompress",
+                    "tcgen05.ld.spcompress is not modelled: the PTX ISA text defining it (PTX ISA 9.4 §9.7.18.8.3) was not available",
+                ));
+            }
             if l.red.is_some() {
                 return Err(unsupported(
                     v.line,

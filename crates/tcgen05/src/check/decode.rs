@@ -26,8 +26,11 @@ use crate::ptx_reader::{self, Operand};
 pub(super) struct Decoded<'a> {
     /// The grammar form: as [`ptx::parse`] read it, or as recovered.
     pub(super) spelled: Spelled<'a>,
-    /// The elements of the form's register vector.
+    /// The elements of the form's register vectors, one after the other.
     regs: Vec<&'a str>,
+    /// Where the second register vector starts in `regs` (`tcgen05.ld.spcompress`'s `{r}`
+    /// after `{mdata}`); `None` with one vector or none.
+    split: Option<usize>,
     /// Every departure from the grammar, in the order: missing qualifiers, operands,
     /// qualifiers.
     pub(super) problems: Vec<FormError<'a>>,
@@ -60,9 +63,16 @@ impl<'a> Decoded<'a> {
     /// qualifier of several values is missing.
     pub(super) fn instruction(&self) -> Option<Instruction<'_>> {
         let mut s = self.spelled;
+        let (first, second) = self.regs.split_at(self.split.unwrap_or(self.regs.len()));
+        let mut vectors = 0;
         for a in s.operands.iter_mut().flatten() {
             if let Arg::Vector(_) = a {
-                *a = Arg::Vector(&self.regs);
+                *a = Arg::Vector(match (self.split, vectors) {
+                    (None, _) => &self.regs,
+                    (Some(_), 0) => first,
+                    (Some(_), _) => second,
+                });
+                vectors += 1;
             }
         }
         Instruction::from_spelled(&s).ok()
@@ -92,6 +102,7 @@ fn of_form<'a>(form: &Form<'a>) -> Decoded<'a> {
     Decoded {
         spelled: *form.spelled(),
         regs: form.registers().to_vec(),
+        split: form.second_vector(),
         problems: Vec::new(),
         misplaced: [None; MAX_OPERANDS],
     }
@@ -133,6 +144,7 @@ fn recover<'a>(ins: &ptx_reader::Instruction<'a>) -> Result<Decoded<'a>, FormErr
     let mut d = Decoded {
         spelled: Spelled::empty(g).q(0, v),
         regs: Vec::new(),
+        split: None,
         problems: Vec::new(),
         misplaced: [None; MAX_OPERANDS],
     };
@@ -373,6 +385,11 @@ fn recover_operand<'a>(
         }
         Operand::Imm(v) => Arg::Imm(*v),
         Operand::Vector(elements) => {
+            // A second vector (`tcgen05.ld.spcompress`'s `{r}`) starts where the first ended.
+            let earlier = d.spelled.operands.iter().flatten();
+            if earlier.filter(|a| matches!(a, Arg::Vector(_))).count() > 0 {
+                d.split = Some(d.regs.len());
+            }
             for e in elements {
                 d.regs.push(match e {
                     Operand::Name(n) => n,

@@ -222,6 +222,16 @@ pub enum PtxRule {
     /// `.collector::b::*` is not a `.ws` qualifier: `.ws` uses `.collector::b0..b3` (ptxas 13.5,
     /// docs/ptx-9.5.md). The name is the operation.
     CollectorBWithWs,
+    /// `tcgen05.ld{.red}.spcompress` exists on `sm_107a` only (PTX ISA 9.4 Table 72; ptxas
+    /// 13.5.37 refuses `sm_107f` and the other targets, docs/ptx-9.5.md). The name is the target.
+    SpcompressNotOnTarget,
+    /// `tcgen05.ld{.red}.spcompress` is `.32x32b`, `.x4` to `.x128`, no `.pack::16b`, `.f32`,
+    /// and with `.red` the same `.op` and `.abs` (ptxas 13.5.37, docs/ptx-9.5.md). The name is
+    /// the qualifier out of place.
+    SpcompressForm,
+    /// `tcgen05.ld.spcompress`'s `{r}` holds num / 2 registers and `{mdata}` max(1, num / 32)
+    /// (ptxas 13.5.37, docs/ptx-9.5.md). The value is the count written, the name the operand.
+    SpcompressCount,
 }
 
 impl PtxRule {
@@ -288,6 +298,9 @@ impl PtxRule {
             PtxRule::DecompressKind => 45,
             PtxRule::DecompressForm => 46,
             PtxRule::CollectorBWithWs => 47,
+            PtxRule::SpcompressNotOnTarget => 48,
+            PtxRule::SpcompressForm => 49,
+            PtxRule::SpcompressCount => 50,
         }
     }
 
@@ -330,7 +343,7 @@ impl PtxRule {
 }
 
 /// How many rules [`PtxRule`] has.
-const PTX_RULE_COUNT: usize = 48;
+const PTX_RULE_COUNT: usize = 51;
 
 /// One rule of the PTX syntax: the rule, the field it concerns, whether ptxas checks it too, and
 /// its [`Rule`] row.
@@ -485,6 +498,12 @@ pub(crate) const PTX_RULES: [PtxRow; PTX_RULE_COUNT] = {
             ".decompress::lut::b is not combined with .sp, .ws or .ashift."),
         both(R::CollectorBWithWs, "ptx.collector_b_with_ws", "collector", S_MMA94,
             "tcgen05.mma.ws uses .collector::b0..b3, not .collector::b::*."),
+        both(R::SpcompressNotOnTarget, "ptx.spcompress_not_on_target", "target", S_TARGETS,
+            "tcgen05.ld.spcompress exists on sm_107a only (PTX ISA 9.4)."),
+        both(R::SpcompressForm, "ptx.spcompress_form", "spcompress", S_LD,
+            "tcgen05.ld.spcompress is .32x32b, .x4 to .x128, .f32, without .pack::16b; with .red, one .op and .abs."),
+        both(R::SpcompressCount, "ptx.spcompress_count", "registers", S_LD,
+            "tcgen05.ld.spcompress writes num / 2 registers {r} and max(1, num / 32) registers {mdata}."),
     ]
 };
 
@@ -627,7 +646,12 @@ fn version_too_low(f: &mut fmt::Formatter<'_>, value: u64, name: &str) -> fmt::R
 }
 
 /// The messages of the rules of the PTX ISA 9.4 forms; `name` as [`PtxRule`] says.
-fn ptx94_message(f: &mut fmt::Formatter<'_>, rule: PtxRule, name: &str) -> fmt::Result {
+fn ptx94_message(
+    f: &mut fmt::Formatter<'_>,
+    rule: PtxRule,
+    name: &str,
+    value: u64,
+) -> fmt::Result {
     match rule {
         PtxRule::Sm107NotOnTarget => write!(
             f,
@@ -638,6 +662,18 @@ fn ptx94_message(f: &mut fmt::Formatter<'_>, rule: PtxRule, name: &str) -> fmt::
             ".decompress::lut::b goes with .kind::f8f6f4 and .kind::mxf8f6f4 only, not .kind::{name}"
         ),
         PtxRule::DecompressForm => write!(f, ".decompress::lut::b is not combined with {name}"),
+        PtxRule::SpcompressNotOnTarget => write!(
+            f,
+            "tcgen05.ld.spcompress was introduced by PTX ISA 9.4 for sm_107a and is not on {name}"
+        ),
+        PtxRule::SpcompressCount => write!(
+            f,
+            "tcgen05.ld.spcompress {{{name}}} holds {value} registers, not num / 2 for {{r}} or max(1, num / 32) for {{mdata}}"
+        ),
+        PtxRule::SpcompressForm => write!(
+            f,
+            "tcgen05.ld.spcompress is .32x32b, .x4 to .x128, .f32, without .pack::16b, with .red's .op and .abs; not {name}"
+        ),
         _ => write!(
             f,
             ".collector::b::{name} is not a qualifier of tcgen05.mma.ws (use .collector::b0..b3)"
@@ -786,16 +822,14 @@ impl fmt::Display for PtxError {
                 "tcgen05.shift is not available on {name} (only the 'a' targets)"
             ),
             PtxRule::CtaGroupMixed => mixed_cta_groups(f, value),
-            PtxRule::Sm107NotOnTarget
-            | PtxRule::DecompressKind
-            | PtxRule::DecompressForm
-            | PtxRule::CollectorBWithWs => ptx94_message(f, rule, name),
             PtxRule::VersionTooLow => version_too_low(f, value, name),
             PtxRule::VersionTooHigh => {
                 f.write_str("PTX ISA version ")?;
                 version_text(f, value)?;
                 f.write_str(" is above 9.5, the newest PTX ISA version (ptxas 13.5 reads no later one)")
             }
+            // The rules of the PTX ISA 9.4 forms.
+            _ => ptx94_message(f, rule, name, value),
         }
     }
 }

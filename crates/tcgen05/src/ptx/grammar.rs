@@ -269,7 +269,7 @@ pub struct Grammar {
 }
 
 /// Most qualifier slots of a form.
-pub const MAX_SLOTS: usize = 12;
+pub const MAX_SLOTS: usize = 14;
 /// Most operand positions of a form.
 pub const MAX_OPERANDS: usize = 12;
 

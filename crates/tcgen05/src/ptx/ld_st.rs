@@ -2,6 +2,7 @@
 
 use super::error::{OperandName, PtxDiagnostics, PtxError, PtxRule, RenderError};
 use super::{check_name, check_names, ld_red_on, str_eq, Context, Instruction};
+use crate::targets::Target;
 use crate::tensor_memory::{registers_per_thread, LdStShape, Num, TMEM_COLUMNS};
 use core::fmt;
 
@@ -53,6 +54,21 @@ pub struct Reduction<'a> {
     pub redval: &'a str,
 }
 
+/// The `.spcompress` part of `tcgen05.ld{.red}.spcompress`: each group of 4 loaded columns
+/// keeps its 2 largest (`.max`) or smallest (`.min`) values, 2:4 sparse, into `r` (num / 2
+/// registers), with their 2-bit positions (`.b2`) in `mdata` (max(1, num / 32) registers)
+/// (PTX ISA 9.4 §9.7.18.8.3, `sm_107a`; the operand sizes as ptxas 13.5.37 takes them,
+/// docs/ptx-9.5.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Spcompress<'a> {
+    /// `.min` or `.max`; with `.red` the reduction's `.op` is written (the two must agree).
+    pub op: RedOp,
+    /// `.abs`; with `.red` the reduction's `.abs` is written (the two must agree).
+    pub abs: bool,
+    /// The metadata registers `{mdata}`.
+    pub mdata: &'a [&'a str],
+}
+
 /// `tcgen05.ld` (and `tcgen05.ld.red`): Tensor Memory to registers (PTX ISA 9.7.16.8.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TmemLoad<'a> {
@@ -70,6 +86,8 @@ pub struct TmemLoad<'a> {
     pub offset: Option<u32>,
     /// `.red` and its operands.
     pub red: Option<Reduction<'a>>,
+    /// `.spcompress` and its metadata operand (PTX ISA 9.4, `sm_107a`).
+    pub spcompress: Option<Spcompress<'a>>,
 }
 
 impl<'a> TmemLoad<'a> {
@@ -84,6 +102,7 @@ impl<'a> TmemLoad<'a> {
             taddr,
             offset: None,
             red: None,
+            spcompress: None,
         }
     }
 
@@ -108,7 +127,14 @@ impl<'a> TmemLoad<'a> {
         self
     }
 
-    /// 8.6, or 8.8 with `.red`: read from the grammar ([`super::syntax::LD`]).
+    /// With `.spcompress`.
+    #[must_use]
+    pub const fn with_spcompress(mut self, sp: Spcompress<'a>) -> Self {
+        self.spcompress = Some(sp);
+        self
+    }
+
+    /// 8.6, or 8.8 with `.red`, 9.4 with `.spcompress`: read from the grammar ([`super::syntax::LD`]).
     #[must_use]
     pub const fn min_ptx_version(&self) -> u8 {
         Instruction::Load(*self).min_ptx_version()
@@ -120,7 +146,11 @@ impl<'a> TmemLoad<'a> {
         let mut d = ctx.validate();
         check_name(self.taddr, OperandName::Taddr, 0, &mut d);
         check_names(self.dst, OperandName::Registers, &mut d);
-        check_ld_st_common(self.shape, self.num, self.dst.len(), self.offset, &mut d);
+        if let Some(sp) = self.spcompress {
+            self.check_spcompress(&sp, ctx, &mut d);
+        } else {
+            check_ld_st_common(self.shape, self.num, self.dst.len(), self.offset, &mut d);
+        }
         // Duplicate destinations.
         let mut i = 1;
         while i < self.dst.len() {
@@ -147,17 +177,19 @@ impl<'a> TmemLoad<'a> {
                 }
                 j += 1;
             }
-            if !ld_red_on(ctx.target) {
+            if !ld_red_on(ctx.target) && self.spcompress.is_none() {
                 d.push(PtxError::named(PtxRule::RedNotOnTarget, ctx.target.name()));
             }
-            ctx.check_version(self.min_ptx_version(), "tcgen05.ld.red", &mut d);
+            if self.spcompress.is_none() {
+                ctx.check_version(self.min_ptx_version(), "tcgen05.ld.red", &mut d);
+            }
             if !matches!(self.shape, LdStShape::S32x32b | LdStShape::S16x32bx2) {
                 d.push(PtxError::named(PtxRule::RedShape, self.shape.name()));
             }
-            if matches!(self.num, Num::X1) {
+            if matches!(self.num, Num::X1) && self.spcompress.is_none() {
                 d.push(PtxError::rule(PtxRule::RedNum, 1));
             }
-            if self.pack {
+            if self.pack && self.spcompress.is_none() {
                 d.push(PtxError::rule(PtxRule::RedPack, 1));
             }
             if (r.abs || r.nan) && !matches!(r.ty, RedType::F32) {
@@ -165,6 +197,75 @@ impl<'a> TmemLoad<'a> {
             }
         }
         d
+    }
+
+    /// The rules of `.spcompress` (ptxas 13.5.37 on `sm_107a` at 9.4, docs/ptx-9.5.md): on
+    /// `sm_107a` only, from PTX ISA 9.4; `.32x32b`, `.x4` to `.x128`, no `.pack::16b`, no
+    /// `immHalfSplitoff`; with `.red`, `.f32` and the same `.op` and `.abs`; `{r}` of num / 2
+    /// registers and `{mdata}` of max(1, num / 32), the metadata distinct from `{r}`.
+    const fn check_spcompress(&self, sp: &Spcompress<'a>, ctx: &Context, d: &mut PtxDiagnostics) {
+        check_names(sp.mdata, OperandName::Registers, d);
+        if !matches!(ctx.target, Target::Sm107a) {
+            d.push(PtxError::named(
+                PtxRule::SpcompressNotOnTarget,
+                ctx.target.name(),
+            ));
+        }
+        ctx.check_version(94, "tcgen05.ld.spcompress", d);
+        if !matches!(self.shape, LdStShape::S32x32b) {
+            spcompress_form(d, self.shape.name());
+        }
+        if matches!(self.num, Num::X1 | Num::X2) {
+            spcompress_form(
+                d,
+                if matches!(self.num, Num::X1) {
+                    ".x1"
+                } else {
+                    ".x2"
+                },
+            );
+        }
+        if self.pack {
+            spcompress_form(d, ".pack::16b");
+        }
+        if self.offset.is_some() {
+            spcompress_form(d, "immHalfSplitoff");
+        }
+        if let Some(r) = self.red {
+            if !matches!(r.ty, RedType::F32) {
+                spcompress_form(d, r.ty.name());
+            }
+            if r.op as u8 != sp.op as u8 || r.abs != sp.abs {
+                spcompress_form(d, "an .op or .abs other than .red's");
+            }
+        }
+        let num = self.num as usize;
+        if self.dst.len() != num / 2 {
+            d.push(PtxError::Rule {
+                rule: PtxRule::SpcompressCount,
+                value: self.dst.len() as u64,
+                name: Some("r"),
+            });
+        }
+        let m = if num < 32 { 1 } else { num / 32 };
+        if sp.mdata.len() != m {
+            d.push(PtxError::Rule {
+                rule: PtxRule::SpcompressCount,
+                value: sp.mdata.len() as u64,
+                name: Some("mdata"),
+            });
+        }
+        let mut i = 0;
+        while i < sp.mdata.len() {
+            let mut j = 0;
+            while j < self.dst.len() {
+                if str_eq(sp.mdata[i], self.dst[j]) {
+                    d.push(PtxError::rule(PtxRule::DuplicateRegister, j as u64));
+                }
+                j += 1;
+            }
+            i += 1;
+        }
     }
 
     /// Writes the instruction without checking it.
@@ -183,6 +284,11 @@ impl<'a> TmemLoad<'a> {
     pub fn render<W: fmt::Write>(&self, ctx: &Context, w: &mut W) -> Result<(), RenderError> {
         Instruction::Load(*self).render(ctx, w)
     }
+}
+
+/// Pushes [`PtxRule::SpcompressForm`] naming `what`.
+const fn spcompress_form(d: &mut PtxDiagnostics, what: &'static str) {
+    d.push(PtxError::named(PtxRule::SpcompressForm, what));
 }
 
 const fn check_ld_st_common(

@@ -167,8 +167,8 @@ pub struct BlockScale<'a> {
 
 /// The highest PTX ISA version (major * 10 + minor) this module writes: 9.5, the newest
 /// ptxas 13.5 reads. Every form it writes is certified by ptxas 13.5 at each version from the
-/// form's lowest to this one (`conformance/ptxas`), the PTX ISA 9.4 forms included but
-/// `tcgen05.ld{.red}.spcompress`, which is not written yet (docs/ptx-9.5.md).
+/// form's lowest to this one (`conformance/ptxas`), the PTX ISA 9.4 forms included
+/// (docs/ptx-9.5.md).
 pub const MAX_PTX_VERSION: u8 = 95;
 
 /// The target and PTX ISA version a form is written for: what the `.target` and `.version`

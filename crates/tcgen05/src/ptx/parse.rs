@@ -41,8 +41,11 @@ pub struct Form<'a> {
     /// The form with its register vector left empty (it lives in `regs`).
     shell: Instruction<'a>,
     spelled: Spelled<'a>,
-    /// The elements of the form's register vector, if it has one.
+    /// The elements of the form's register vectors, if it has any, one after the other.
     regs: Vec<&'a str>,
+    /// Where the second register vector starts in `regs` (`tcgen05.ld.spcompress`'s `{r}`
+    /// after `{mdata}`); `regs.len()` with one vector or none.
+    split: usize,
 }
 
 impl<'a> Form<'a> {
@@ -59,6 +62,10 @@ impl<'a> Form<'a> {
             }
             Instruction::Load(mut l) => {
                 l.dst = regs;
+                if let Some(sp) = &mut l.spcompress {
+                    sp.mdata = &regs[..self.split];
+                    l.dst = &regs[self.split..];
+                }
                 Instruction::Load(l)
             }
             Instruction::Store(mut s) => {
@@ -71,9 +78,19 @@ impl<'a> Form<'a> {
 
     /// The elements of the form's register vector (`tcgen05.ld`'s destinations,
     /// `tcgen05.st`'s sources, an MMA's disable-output-lane), as written; empty without one.
+    /// `tcgen05.ld.spcompress` has two: `{mdata}` then `{r}`, both here, in that order.
     #[must_use]
     pub fn registers(&self) -> &[&'a str] {
         &self.regs
+    }
+
+    /// Where the second register vector starts in [`Form::registers`]
+    /// (`tcgen05.ld.spcompress`'s `{r}` after `{mdata}`); `None` with one vector or none.
+    #[must_use]
+    pub fn second_vector(&self) -> Option<usize> {
+        let vectors = self.spelled.operands.iter().flatten();
+        let n = vectors.filter(|a| matches!(a, Arg::Vector(_))).count();
+        (n > 1).then_some(self.split)
     }
 
     /// The constant offset of address operand `operand` (the grammar's operand index) as
@@ -100,9 +117,18 @@ impl<'a> Form<'a> {
     /// When the writer fails.
     pub fn write_unchecked<W: fmt::Write>(&self, w: &mut W) -> fmt::Result {
         let mut s = self.spelled;
+        let (first, second) = self.regs.split_at(self.split);
+        let mut vectors = 0;
         for a in s.operands.iter_mut().flatten() {
             if let Arg::Vector(_) = a {
-                *a = Arg::Vector(&self.regs);
+                // With two vectors the first is `regs[..split]`; with one, `split` is its end.
+                let two = self.split < self.regs.len() || vectors > 0;
+                *a = Arg::Vector(match (two, vectors) {
+                    (false, _) => &self.regs,
+                    (true, 0) => first,
+                    (true, _) => second,
+                });
+                vectors += 1;
             }
         }
         write_spelled(w, &s, Syntax::Ptx)
@@ -206,7 +232,7 @@ pub fn parse<'a>(ins: &ptx_reader::Instruction<'a>) -> Result<Form<'a>, FormErro
     let mut spelled = Spelled::empty(g).q(0, v);
     read_qualifiers(g, quals, &mut spelled)?;
     let mut regs = Vec::new();
-    read_operands(g, ins, &mut spelled, &mut regs)?;
+    let split = read_operands(g, ins, &mut spelled, &mut regs)?;
     let shell = Instruction::from_spelled(&spelled).map_err(|mut e| {
         if e.text.is_empty() {
             e.text = ins.opcode;
@@ -217,6 +243,7 @@ pub fn parse<'a>(ins: &ptx_reader::Instruction<'a>) -> Result<Form<'a>, FormErro
         shell,
         spelled,
         regs,
+        split,
     })
 }
 
@@ -354,8 +381,11 @@ fn read_operands<'a>(
     ins: &ptx_reader::Instruction<'a>,
     spelled: &mut Spelled<'a>,
     regs: &mut Vec<&'a str>,
-) -> Result<(), FormError<'a>> {
+) -> Result<usize, FormError<'a>> {
     let mut k = 0;
+    // Where the second register vector starts (`regs.len()` with fewer than two).
+    let mut split = None;
+    let mut vectors = 0;
     for (i, slot) in g.operands.iter().enumerate() {
         let has = |s: usize| spelled.quals[s].is_some();
         let present = match slot.when {
@@ -370,6 +400,12 @@ fn read_operands<'a>(
             None => ins.operands.get(k).is_some_and(|op| fits(op, slot.shape)),
         };
         if take {
+            if slot.shape == Shape::Vector {
+                if vectors == 1 {
+                    split = Some(regs.len());
+                }
+                vectors += 1;
+            }
             spelled.operands[i] = Some(read_operand(g, ins, k, slot, regs)?);
             k += 1;
         }
@@ -383,5 +419,5 @@ fn read_operands<'a>(
             Some(k),
         ));
     }
-    Ok(())
+    Ok(split.unwrap_or(regs.len()))
 }

@@ -5,14 +5,14 @@
 use super::form_error::{FormError, FormRule};
 use super::grammar::{Arg, Grammar, Spelled};
 use super::syntax::{
-    collector_of_value, cp_slot, ld_slot, mma_op, mma_slot, st_slot, ALLOC, ALLOC_EXCLUSIVE,
+    collector_of_value, cp_slot, ld_op, ld_slot, mma_op, mma_slot, st_slot, ALLOC, ALLOC_EXCLUSIVE,
     COMMIT, COMMIT_MULTICAST, COMMIT_SYNC_RESTRICT, CP, DEALLOC, FENCE, KIND_TI16, LD, MMA,
     RELINQUISH, SHIFT, ST, WAIT,
 };
 use super::{
     ASource, Alloc, BlockScale, Collector, CollectorOp, Commit, CommitMulticast, Cp,
-    CpSourceFormat, Dealloc, Fence, Instruction, Mma, RedOp, RedType, Reduction, Shift, TmemLoad,
-    TmemStore, Value, Wait,
+    CpSourceFormat, Dealloc, Fence, Instruction, Mma, RedOp, RedType, Reduction, Shift, Spcompress,
+    TmemLoad, TmemStore, Value, Wait,
 };
 use crate::mma::{CtaGroup, Kind, ScaleVec};
 use crate::tensor_memory::{CpMulticast, CpShape, LdStShape, Num};
@@ -130,14 +130,24 @@ impl<'a> TmemLoad<'a> {
     const fn spell(self) -> Spelled<'a> {
         let mut s = Spelled::empty(&LD)
             .q(0, 0)
-            .q(2, 0)
-            .q(3, 0)
+            .q(ld_slot::SYNC, 0)
+            .q(ld_slot::ALIGNED, 0)
             .q(ld_slot::SHAPE, index_in!(LdStShape::ALL, self.shape))
             .q(ld_slot::NUM, index_in!(Num::ALL, self.num))
             .flag(ld_slot::PACK, self.pack)
             .q(ld_slot::TYPE, 0)
-            .op(0, Arg::Vector(self.dst))
-            .op(2, Arg::Addr(self.taddr, 0));
+            .op(ld_op::R, Arg::Vector(self.dst))
+            .op(ld_op::TADDR, Arg::Addr(self.taddr, 0));
+        if let Some(sp) = self.spcompress {
+            s = s
+                .flag(ld_slot::SPCOMPRESS, true)
+                .q(ld_slot::RED_OP, sp.op as u16)
+                .flag(ld_slot::SP, true)
+                .flag(ld_slot::ABS, sp.abs)
+                .q(ld_slot::TYPE, 1 + RedType::F32 as u16)
+                .flag(ld_slot::B2, true)
+                .op(ld_op::MDATA, Arg::Vector(sp.mdata));
+        }
         if let Some(r) = self.red {
             s = s
                 .flag(ld_slot::RED, true)
@@ -145,10 +155,10 @@ impl<'a> TmemLoad<'a> {
                 .flag(ld_slot::ABS, r.abs)
                 .flag(ld_slot::NAN, r.nan)
                 .q(ld_slot::TYPE, 1 + r.ty as u16)
-                .op(1, Arg::Reg(r.redval));
+                .op(ld_op::REDVAL, Arg::Reg(r.redval));
         }
         if let Some(o) = self.offset {
-            s = s.op(3, Arg::Imm(o as u64));
+            s = s.op(ld_op::OFFSET, Arg::Imm(o as u64));
         }
         s
     }
@@ -414,25 +424,47 @@ impl<'a> Fields<'_, 'a> {
 
     fn load(&self) -> Result<TmemLoad<'a>, FormError<'a>> {
         let ty = self.req(ld_slot::TYPE)?;
-        let red = if self.flag(ld_slot::RED) {
+        let sp = self.flag(ld_slot::SPCOMPRESS);
+        let op =
+            self.s.quals[ld_slot::RED_OP].map(|v| if v == 0 { RedOp::Min } else { RedOp::Max });
+        let red = self.flag(ld_slot::RED);
+        if !red && !sp {
+            // `.op` and `.abs` go with `.red` or `.spcompress` (PTX ISA 9.7.16.8.3).
+            for (slot, what) in [(ld_slot::RED_OP, "op"), (ld_slot::ABS, "abs")] {
+                if let Some(v) = self.s.quals[slot] {
+                    let mut e = self.error(FormRule::QualifierNeeds { needs: "red" }, what, None);
+                    e.text = if slot == ld_slot::ABS {
+                        "abs"
+                    } else {
+                        ["min", "max"][usize::from(v) & 1]
+                    };
+                    return Err(e);
+                }
+            }
+        }
+        let spcompress = if sp {
+            Some(self.spcompress(ty, op)?)
+        } else {
+            None
+        };
+        let red = if red {
             if ty == 0 {
                 let mut e = self.error(FormRule::QualifierExcludes { with: "red" }, "type", None);
                 e.text = "b32";
                 return Err(e);
             }
+            let Some(op) = op else {
+                return Err(self.error(FormRule::MissingQualifier, "op", None));
+            };
             Some(Reduction {
-                op: if self.req(ld_slot::RED_OP)? == 0 {
-                    RedOp::Min
-                } else {
-                    RedOp::Max
-                },
+                op,
                 abs: self.flag(ld_slot::ABS),
                 nan: self.flag(ld_slot::NAN),
                 ty: [RedType::F32, RedType::U32, RedType::S32][ty - 1],
-                redval: self.name(1)?,
+                redval: self.name(ld_op::REDVAL)?,
             })
         } else {
-            if ty != 0 {
+            if ty != 0 && !sp {
                 let mut e = self.error(FormRule::QualifierNeeds { needs: "red" }, "type", None);
                 e.text = ["b32", "f32", "u32", "s32"][ty];
                 return Err(e);
@@ -443,10 +475,39 @@ impl<'a> Fields<'_, 'a> {
             shape: LdStShape::ALL[self.req(ld_slot::SHAPE)?],
             num: Num::ALL[self.req(ld_slot::NUM)?],
             pack: self.flag(ld_slot::PACK),
-            dst: self.vector(0)?,
-            taddr: self.name(2)?,
-            offset: self.opt_imm(3)?,
+            dst: self.vector(ld_op::R)?,
+            taddr: self.name(ld_op::TADDR)?,
+            offset: self.opt_imm(ld_op::OFFSET)?,
             red,
+            spcompress,
+        })
+    }
+
+    /// The `.spcompress` part: `.op`, `.sp::2:4`, `.f32` and `.b2` are required with it (ptxas
+    /// 13.5.37, docs/ptx-9.5.md); with `.red` another type is read, and refused by validation.
+    fn spcompress(&self, ty: usize, op: Option<RedOp>) -> Result<Spcompress<'a>, FormError<'a>> {
+        let Some(op) = op else {
+            return Err(self.error(FormRule::MissingQualifier, "op", None));
+        };
+        for slot in [ld_slot::SP, ld_slot::B2] {
+            if self.s.quals[slot].is_none() {
+                return Err(self.error(FormRule::MissingQualifier, LD.slots[slot].name, None));
+            }
+        }
+        // With `.red`, `.u32` / `.s32` read as the reduction's type (validation refuses them).
+        if ty == 0 || (ty != 1 && !self.flag(ld_slot::RED)) {
+            let mut e = self.error(
+                FormRule::QualifierExcludes { with: "spcompress" },
+                "type",
+                None,
+            );
+            e.text = ["b32", "f32", "u32", "s32"][ty];
+            return Err(e);
+        }
+        Ok(Spcompress {
+            op,
+            abs: self.flag(ld_slot::ABS),
+            mdata: self.vector(ld_op::MDATA)?,
         })
     }
 

@@ -230,17 +230,40 @@ pub static MMA: Grammar = Grammar {
 /// Slot indices of [`LD`].
 pub(crate) mod ld_slot {
     pub(crate) const RED: usize = 1;
-    pub(crate) const SHAPE: usize = 4;
-    pub(crate) const NUM: usize = 5;
-    pub(crate) const PACK: usize = 6;
-    pub(crate) const RED_OP: usize = 7;
-    pub(crate) const ABS: usize = 8;
-    pub(crate) const NAN: usize = 9;
-    pub(crate) const TYPE: usize = 10;
+    pub(crate) const SPCOMPRESS: usize = 2;
+    pub(crate) const SYNC: usize = 3;
+    pub(crate) const ALIGNED: usize = 4;
+    pub(crate) const SHAPE: usize = 5;
+    pub(crate) const NUM: usize = 6;
+    pub(crate) const PACK: usize = 7;
+    pub(crate) const RED_OP: usize = 8;
+    pub(crate) const SP: usize = 9;
+    pub(crate) const ABS: usize = 10;
+    pub(crate) const NAN: usize = 11;
+    pub(crate) const TYPE: usize = 12;
+    pub(crate) const B2: usize = 13;
 }
 
-/// `tcgen05.ld{.red}.sync.aligned.shape.num{.pack::16b}{.op{.abs}{.NaN}}.type` (PTX ISA
-/// 9.7.16.8.3).
+/// Operand indices of [`LD`].
+pub(crate) mod ld_op {
+    pub(crate) const MDATA: usize = 0;
+    pub(crate) const R: usize = 1;
+    pub(crate) const REDVAL: usize = 2;
+    pub(crate) const TADDR: usize = 3;
+    pub(crate) const OFFSET: usize = 4;
+}
+
+/// PTX ISA 9.4 on `sm_107a` only (`tcgen05.ld{.red}.spcompress`: PTX ISA 9.4 Table 72; ptxas
+/// 13.5.37 refuses `sm_107f`, docs/ptx-9.5.md).
+pub(crate) const PTX94_SM107A: Since = Since {
+    ptx: 94,
+    target: Target::Sm107a,
+};
+
+/// `tcgen05.ld{.red}{.spcompress}.sync.aligned.shape.num{.pack::16b}{.op}{.sp::2:4}{.abs}{.NaN}
+/// .type{.b2}` (PTX ISA 9.7.16.8.3; `.spcompress`, `.sp::2:4` and `.b2` from PTX ISA 9.4
+/// §9.7.18.8.3 as ptxas 13.5.37 takes them, docs/ptx-9.5.md). `.op` and `.abs` go with `.red`
+/// or `.spcompress`: which is validation's business.
 pub static LD: Grammar = Grammar {
     name: "tcgen05.ld",
     section: "9.7.16.8.3",
@@ -250,6 +273,10 @@ pub static LD: Grammar = Grammar {
             since: PTX88_LD_RED,
             ..Slot::flag("red", &[".red"])
         },
+        Slot {
+            since: PTX94_SM107A,
+            ..Slot::flag("spcompress", &[".spcompress"])
+        },
         Slot::fixed("sync", &[".sync"]),
         Slot::fixed("aligned", &[".aligned"]),
         Slot::one_of("shape", "", &LD_ST_SHAPES),
@@ -257,12 +284,15 @@ pub static LD: Grammar = Grammar {
         Slot::flag("pack", &[".pack::16b"]),
         Slot {
             required: false,
-            needs: Some(ld_slot::RED),
             since: PTX88_LD_RED,
             ..Slot::one_of("op", ".", &["min", "max"])
         },
         Slot {
-            needs: Some(ld_slot::RED),
+            needs: Some(ld_slot::SPCOMPRESS),
+            since: PTX94_SM107A,
+            ..Slot::flag("sp", &[".sp::2:4"])
+        },
+        Slot {
             since: PTX88_LD_RED,
             ..Slot::flag("abs", &[".abs"])
         },
@@ -275,8 +305,14 @@ pub static LD: Grammar = Grammar {
             later: &[(1, PTX88_LD_RED), (2, PTX88_LD_RED), (3, PTX88_LD_RED)],
             ..Slot::one_of("type", ".", &RED_TYPES)
         },
+        Slot {
+            needs: Some(ld_slot::SPCOMPRESS),
+            since: PTX94_SM107A,
+            ..Slot::flag("metadata type", &[".b2"])
+        },
     ],
     operands: &[
+        OperandSlot::new("mdata", Shape::Vector).when(When::With(ld_slot::SPCOMPRESS)),
         OperandSlot::new("r", Shape::Vector),
         OperandSlot::new("redval", Shape::Reg).when(When::With(ld_slot::RED)),
         OperandSlot::new("taddr", Shape::Addr),

@@ -403,7 +403,7 @@ fn ptx_rule_rows_say_what_the_rules_said() {
     // ptxas measurements of conformance/ptxas) give them.
     use PtxRule as R;
     let sec = Source::PtxSection;
-    let expected: [(PtxRule, &str, Source, bool); 48] = [
+    let expected: [(PtxRule, &str, Source, bool); 51] = [
         (
             R::RegisterName(OperandName::Taddr),
             "taddr",
@@ -532,6 +532,9 @@ fn ptx_rule_rows_say_what_the_rules_said() {
         (R::DecompressKind, "kind", sec("9.7.16.10.9"), true),
         (R::DecompressForm, "decompress", sec("9.7.16.10.9"), true),
         (R::CollectorBWithWs, "collector", sec("9.7.16.10.9"), true),
+        (R::SpcompressNotOnTarget, "target", sec("9.7.16"), true),
+        (R::SpcompressForm, "spcompress", sec("9.7.16.8.3"), true),
+        (R::SpcompressCount, "registers", sec("9.7.16.8.3"), true),
     ];
     for (rule, field, source, ptxas) in expected {
         let e = PtxError::rule(rule, 1);
