@@ -81,7 +81,7 @@ impl<'a> Decoded<'a> {
     /// The typed form as a [`Form`] (an immediate written where the grammar has a register
     /// has its placeholder); `None` where a required qualifier of several values is missing.
     pub(super) fn form(&self) -> Option<Form<'a>> {
-        Form::from_spelled(self.spelled, self.regs.clone())
+        Form::from_spelled(self.spelled, self.regs.clone(), self.split)
     }
 }
 

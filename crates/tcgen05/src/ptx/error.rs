@@ -646,12 +646,7 @@ fn version_too_low(f: &mut fmt::Formatter<'_>, value: u64, name: &str) -> fmt::R
 }
 
 /// The messages of the rules of the PTX ISA 9.4 forms; `name` as [`PtxRule`] says.
-fn ptx94_message(
-    f: &mut fmt::Formatter<'_>,
-    rule: PtxRule,
-    name: &str,
-    value: u64,
-) -> fmt::Result {
+fn ptx94_message(f: &mut fmt::Formatter<'_>, rule: PtxRule, name: &str, value: u64) -> fmt::Result {
     match rule {
         PtxRule::Sm107NotOnTarget => write!(
             f,

@@ -157,9 +157,14 @@ impl<'a> Form<'a> {
 }
 
 impl<'a> Form<'a> {
-    /// The form of a grammar spelling (its register vector's elements in `regs`), as the
-    /// checker's tolerant reading recovers it; `None` where the spelling is no typed form.
-    pub(crate) fn from_spelled(spelled: Spelled<'a>, regs: Vec<&'a str>) -> Option<Form<'a>> {
+    /// The form of a grammar spelling (its register vectors' elements in `regs`, the second
+    /// one, if any, from `split` on), as the checker's tolerant reading recovers it; `None`
+    /// where the spelling is no typed form.
+    pub(crate) fn from_spelled(
+        spelled: Spelled<'a>,
+        regs: Vec<&'a str>,
+        split: Option<usize>,
+    ) -> Option<Form<'a>> {
         // As [`parse`] keeps it: the register vector apart, in `regs`.
         let mut spelled = spelled;
         for a in spelled.operands.iter_mut().flatten() {
@@ -168,10 +173,12 @@ impl<'a> Form<'a> {
             }
         }
         let shell = Instruction::from_spelled(&spelled).ok()?;
+        let split = split.unwrap_or(regs.len());
         Some(Form {
             shell,
             spelled,
             regs,
+            split,
         })
     }
 }
