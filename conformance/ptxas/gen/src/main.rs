@@ -899,7 +899,7 @@ fn family_target_forms(g: &mut Gen, target: Target) {
 }
 
 /// Adds `instr` on `target` at every PTX ISA version from the target's lowest to 9.5
-/// ([`versions::ALL`]): the lowest version that suits the form is its own, the others are
+/// ([`versions::VERSIONS`]): the lowest version that suits the form is its own, the others are
 /// swept (sampled by `--sample`); forms breaking two or more rules are dropped by [`Gen::add`].
 fn add_every_version(g: &mut Gen, target: Target, instr: Instruction<'static>) {
     let lowest = Context::for_instructions(target, &[instr]).version;
