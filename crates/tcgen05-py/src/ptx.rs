@@ -9,9 +9,9 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyString};
 use tcgen05::ptx::{
-    ASource, Alloc, Collector, CollectorOp, Commit, CommitMulticast, Context, Cp, CpSourceFormat, Dealloc, Fence,
-    Instruction, Mma, RedOp, RedType, Reduction, RenderError, ScaleVec, Shift, Syntax, TmemLoad,
-    TmemStore, Value, Wait,
+    ASource, Alloc, Collector, CollectorOp, Commit, CommitMulticast, Context, Cp, CpSourceFormat,
+    Dealloc, Fence, Instruction, Mma, RedOp, RedType, Reduction, RenderError, ScaleVec, Shift,
+    Syntax, TmemLoad, TmemStore, Value, Wait,
 };
 use tcgen05::tensor_memory::{CpMulticast, CpShape, LdStShape, Num};
 use tcgen05::{CtaGroup, Source};
