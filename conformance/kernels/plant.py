@@ -37,6 +37,15 @@ SKIP = {
     "triton_dot_f16_ws_128x64x64_w4": "takes tensor-map arguments this script does not build",
 }
 
+# The corpus's Gluon cluster kernels (conformance/kernels/gen_gluon.py, committed under
+# examples/kernels/ and run end to end by crates/tcgen05-run/tests/pair.rs and cluster_tma.rs):
+# not launched here, each with the reason it prints.
+CLUSTER = {
+    "gluon_pair_dot_f16": "a CTA pair; --hazards refuses clusters of more than one CTA",
+    "gluon_multicast_dot_f16": "a cluster of 4; --hazards refuses clusters of more than one CTA",
+    "gluon_pair_tma_dot_f16": "a CTA pair; --hazards refuses clusters of more than one CTA",
+}
+
 ELEMENT_BYTES = {"f16": 2, "bf16": 2, "tf32": 4, "e4m3": 1, "e5m2": 1, "i8": 1, "mxfp8": 1,
                  "mxfp4": 0.5, "nvfp4": 0.5}
 
@@ -355,6 +364,12 @@ def main():
     for stem in sorted(SKIP):
         if os.path.exists(os.path.join(ptx_dir, stem + ".ptx")):
             print(f"plant: {stem}: not run: {SKIP[stem]}", file=sys.stderr)
+    examples = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples",
+                            "kernels")
+    for stem in sorted(CLUSTER):
+        if not os.path.exists(os.path.join(examples, stem + ".ptx")):
+            sys.exit(f"plant: {stem}: the committed Gluon kernel is missing from examples/kernels")
+        print(f"plant: {stem}: not run: {CLUSTER[stem]}", file=sys.stderr)
     per_class = int(opts.get("--kernels", "0")) or len(stems)
     matrix, failures = [], 0
     with tempfile.TemporaryDirectory() as tmp:

@@ -2,14 +2,17 @@
 
 Usage: python generate.py OUT_DIR INCLUDE_DIR... (the CUTLASS, CCCL and CUDA include directories)
 
-Writes four PTX files for sm_100a, small enough to commit and read:
+Writes six PTX files for sm_100a, small enough to commit and read:
   triton_gemm_bf16.ptx          Triton 3.9.0 `tl.dot`, bf16 x bf16 -> f32, 128 x 128 x 64 tiles
   triton_dot_scaled_mxfp8.ptx   Triton 3.9.0 `tl.dot_scaled`, e4m3 with ue8m0 scales (mxf8f6f4)
   cutlass_bf16_128x128.ptx      CUTLASS 4.2.0 (CuTe) SM100_MMA_F16BF16_SS with nvcc 13.5.37
   gluon_pair_dot_f16.ptx        Triton 3.9.0 Gluon, a two-CTA `tcgen05_mma` (.cta_group::2),
                                 f16 x f16 -> f32, 256 x 128 x 64 on a cluster of 2 CTAs
+  gluon_multicast_dot_f16.ptx   Gluon, TMA multicast on a 2 x 2 cluster, 256 x 128 x 128
+  gluon_pair_tma_dot_f16.ptx    Gluon, two-CTA MMA fed by `cp.async.bulk.tensor.cta_group::2`,
+                                256 x 128 x 128 on a cluster of 2 CTAs
 The kernels are the check corpus's (conformance/kernels/gen_triton.py, gen_cutlass.py); this
-script picks three of them, adds the Gluon two-CTA kernel of gen_gluon.py, and names them for
+script picks three of them, adds the Gluon cluster kernels of gen_gluon.py, and names them for
 the README. examples/kernels/generate.sh runs it and compares the result with the committed files.
 """
 import os
@@ -64,7 +67,9 @@ def main():
     for name, ptx in [("triton_gemm_bf16", triton_gemm_bf16()),
                       ("triton_dot_scaled_mxfp8", triton_dot_scaled_mxfp8()),
                       ("cutlass_bf16_128x128", cutlass_bf16_128x128(includes)),
-                      ("gluon_pair_dot_f16", gen_gluon.pair_dot_ptx())]:
+                      ("gluon_pair_dot_f16", gen_gluon.pair_dot_ptx()),
+                      ("gluon_multicast_dot_f16", gen_gluon.multicast_dot_ptx()),
+                      ("gluon_pair_tma_dot_f16", gen_gluon.pair_tma_dot_ptx())]:
         with open(os.path.join(out, name + ".ptx"), "w") as f:
             f.write(ptx)
         print(name, file=sys.stderr)
