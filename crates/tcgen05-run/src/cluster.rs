@@ -2,13 +2,18 @@
 //! `getctarank`, 5.1.4 the `.shared::cluster` window): the instruction forms of the cluster,
 //! and how a run writes addresses of distributed shared memory.
 //!
-//! Addresses. A `.shared::cta` address is a byte offset in the CTA's own shared memory (below
-//! 2^24: a CTA has at most 227 KiB). A `.shared::cluster` address of the CTA of rank `r` is
-//! `(r + 1) << 24 | offset`; an address with no rank bits is the executing CTA's own (PTX ISA
-//! 5.1.4: the `.shared::cta` window lies inside the `.shared::cluster` window). A generic
-//! address of shared memory is [`SHARED_WINDOW`] plus either form. A kernel sees these values
-//! only through `mapa`, `cvta` and `getctarank`; the hardware's own numbers differ, and no
-//! result of a correct kernel depends on them.
+//! Addresses, as the hardware writes them. The shared memory of the CTA of rank `r` is the
+//! window `r << 24 | offset` of the `.shared::cluster` space (offset below 2^24: a CTA has at
+//! most 227 KiB), and its `.shared::cta` addresses are the same numbers: PTX ISA 5.1.4 puts the
+//! `.shared::cta` window inside the `.shared::cluster` window, so an address of the executing
+//! CTA's variable is a valid `.shared::cluster` address of it. The rank in bits 24 and up is
+//! what compilers rely on: Triton's two-CTA kernels reach the even CTA of a pair by clearing
+//! bit 24 of their own address (`and.b32 ..., 0xFEFFFFF0`, `examples/kernels/
+//! gluon_pair_tma_dot_f16.ptx`). A shared variable's address (`mov`, `cvta`, an address
+//! operand) carries its CTA's rank ([`crate::op::Src::Shared`]); a `.shared::cta` access
+//! takes the offset of an address with the executing CTA's rank (or none, as a rank-0 kernel
+//! writes it). A generic address of shared memory is [`SHARED_WINDOW`] plus the
+//! `.shared::cluster` address.
 
 use crate::error::{invalid, RunError};
 use crate::host::Config;
@@ -25,22 +30,34 @@ pub const RANK_SHIFT: u32 = 24;
 /// Programming Guide, thread block clusters; 8 is the portable size).
 pub const MAX_CLUSTER: u32 = 16;
 
+/// The bits of a `.shared::cluster` address below the rank: the offset in a CTA's shared memory.
+pub const OFFSET_MASK: u32 = (1 << RANK_SHIFT) - 1;
+
 /// The `.shared::cluster` address of `offset` in the CTA of rank `rank`.
 #[must_use]
 pub fn cluster_address(rank: u32, offset: u32) -> u32 {
-    (rank + 1) << RANK_SHIFT | (offset & ((1 << RANK_SHIFT) - 1))
+    rank << RANK_SHIFT | (offset & OFFSET_MASK)
 }
 
-/// A `.shared::cluster` address split into its CTA rank (`None`: the executing CTA's own) and
-/// its offset in that CTA's shared memory.
+/// A `.shared::cluster` address split into its CTA rank and its offset in that CTA's shared
+/// memory.
 #[must_use]
-pub fn split_address(address: u32) -> (Option<u32>, u32) {
-    let rank = address >> RANK_SHIFT;
-    let offset = address & ((1 << RANK_SHIFT) - 1);
-    if rank == 0 {
-        (None, offset)
+pub fn split_address(address: u32) -> (u32, u32) {
+    (address >> RANK_SHIFT, address & OFFSET_MASK)
+}
+
+/// The offset in its own shared memory of a `.shared::cta` address used by the CTA of rank
+/// `rank`: the address without its rank bits when they are the CTA's own (or zero); any other
+/// address is returned unchanged (its low 32 bits), so that the access lies outside the CTA's
+/// shared memory and is refused as such (PTX ISA 5.1.4: a `.shared::cta` address names the
+/// executing CTA's memory).
+#[must_use]
+pub fn own_offset(rank: u32, address: u64) -> u64 {
+    let a = address & 0xFFFF_FFFF;
+    if a >> RANK_SHIFT == u64::from(rank) {
+        a & u64::from(OFFSET_MASK)
     } else {
-        (Some(rank - 1), offset)
+        a
     }
 }
 
@@ -98,6 +115,24 @@ pub enum ClusterOp {
         mbar: Addr,
         /// The 16-bit CTA mask.
         mask: Src,
+    },
+    /// `cp.async.bulk.tensor.{1d,2d}.cta_group::{1,2}.shared::{cta,cluster}.global[.tile]
+    /// .mbarrier::complete_tx::bytes [dst], [map, {coords}], [mbar]`: a tiled copy into the
+    /// shared memory `dst` names whose bytes complete on the mbarrier `mbar` names; with
+    /// `.cta_group::2` (`pair`) that mbarrier may be in either CTA of the destination's CTA pair
+    /// (PTX ISA 9.7.9.25.5.1), with `::1` it is in the destination's CTA
+    /// ([`crate::exec`]'s `bulk_tensor`).
+    GroupLoad {
+        /// The `.shared::cluster` destination.
+        dst: Addr,
+        /// The tensor map's address.
+        map: Addr,
+        /// Box coordinates, innermost first.
+        coords: Vec<Src>,
+        /// The mbarrier's `.shared::cluster` address.
+        mbar: Addr,
+        /// `.cta_group::2`.
+        pair: bool,
     },
 }
 

@@ -53,6 +53,16 @@ impl Names<'_> {
             .or_else(|| self.globals.get(name))
             .copied()
     }
+
+    /// A symbol as a source operand: a shared variable's address carries the executing CTA's
+    /// rank ([`Src::Shared`]), any other symbol is its address.
+    fn symbol_src(&self, name: &str) -> Option<Src> {
+        let shared = !self.params.iter().any(|p| p.name == name)
+            && (self.shared.contains_key(name)
+                || (!self.local.contains_key(name) && self.module_shared.contains_key(name)));
+        let a = self.symbol(name)?;
+        Some(if shared { Src::Shared(a) } else { Src::Imm(a) })
+    }
 }
 
 /// Decoding state of one instruction.
@@ -174,8 +184,8 @@ impl D<'_, '_> {
                     Ok(Src::Reg(r))
                 } else if let Some(s) = Special::parse(n) {
                     Ok(Src::Special(s))
-                } else if let Some(a) = self.names.symbol(n) {
-                    Ok(Src::Imm(a))
+                } else if let Some(a) = self.names.symbol_src(n) {
+                    Ok(a)
                 } else if n.starts_with('%') {
                     Err(self.unsupported(n, "register or special register not modelled"))
                 } else {
@@ -339,6 +349,9 @@ pub(crate) fn decode(
         "mbarrier" if cluster::is_cluster_mbarrier(&q) => cluster::mbarrier_arrive(&d, &q)?,
         "mbarrier" => mbarrier(&d, &q)?,
         "cp" if bulk_copy::is_bulk(&q) => bulk_copy::bulk(&d, &q)?,
+        "cp" if q.contains(&"tensor") && q.iter().any(|x| x.starts_with("cta_group::")) => {
+            cluster::group_load(&d, &q)?
+        }
         "cp" if q.contains(&"multicast::cluster") => cluster::multicast(&d, &q)?,
         "sqrt" | "rcp" | "rsqrt" | "ex2" | "lg2" | "sin" | "cos" | "tanh" => {
             bulk_copy::rounded_fn(&d, &q)?

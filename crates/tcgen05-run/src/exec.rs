@@ -515,7 +515,8 @@ fn step(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, active: u32, exec: u32) -> Res
                     why: "it is .sync.aligned: every thread of the warp executes it (PTX ISA 9.7.14.5.15)",
                 });
             }
-            crate::ldmatrix::step(&mut cta.shared, &mut w.regs, n, op.line, m)?;
+            let rank = cluster::rank(cta);
+            crate::ldmatrix::step(&mut cta.shared, &mut w.regs, (n, rank), op.line, m)?;
         }
         _ => {
             for l in lanes(exec) {
@@ -547,6 +548,7 @@ fn tcgen05_op(
         n: cta.nregs,
         warp: w.id,
         target: cta.kernel.target,
+        rank: cluster::rank(cta),
     };
     let arrivals = cta
         .tc
@@ -595,7 +597,14 @@ fn val(cta: &Cta<'_>, w: &Warp, n: usize, lane: usize, s: Src) -> u64 {
         Src::Reg(r) => w.regs[lane * n + r as usize],
         Src::Imm(v) => v,
         Src::Special(sp) => special(cta, w, lane, sp),
+        Src::Shared(a) => u64::from(cluster::rank(cta)) << crate::cluster::RANK_SHIFT | a,
     }
+}
+
+/// The offset in the running CTA's shared memory of a `.shared::cta` address
+/// ([`crate::cluster::own_offset`]).
+fn own(cta: &Cta<'_>, at: u64) -> u64 {
+    crate::cluster::own_offset(cluster::rank(cta), at)
 }
 
 fn address(cta: &Cta<'_>, w: &Warp, lane: usize, a: Addr) -> u64 {
@@ -605,7 +614,7 @@ fn address(cta: &Cta<'_>, w: &Warp, lane: usize, a: Addr) -> u64 {
 fn load(cta: &Cta<'_>, line: u32, space: Space, at: u64, size: u32) -> Result<u64, RunError> {
     match space {
         Space::Global => cta.global.read(line, at, size),
-        Space::Shared => read_window(&cta.shared, line, "shared", at & 0xFFFF_FFFF, size),
+        Space::Shared => read_window(&cta.shared, line, "shared", own(cta, at), size),
         Space::Param => read_window(cta.params, line, "param", at, size),
         Space::SharedCluster => cluster::load(cta, line, at, size),
         Space::Generic => match generic::resolve(at) {
@@ -626,7 +635,10 @@ fn store(
 ) -> Result<(), RunError> {
     match space {
         Space::Global => cta.global.write(line, at, size, v),
-        Space::Shared => write_window(&mut cta.shared, line, "shared", at & 0xFFFF_FFFF, size, v),
+        Space::Shared => {
+            let at = own(cta, at);
+            write_window(&mut cta.shared, line, "shared", at, size, v)
+        }
         Space::Param => Err(RunError::Unsupported {
             line,
             what: "st.param".into(),

@@ -72,10 +72,12 @@ pub(crate) fn decode(v: &View<'_>, q: &[&str], load: bool) -> Result<OpKind, Run
 }
 
 /// Executes one `ldmatrix` / `stmatrix` for the whole warp (`.sync.aligned`).
+/// `rank` is the CTA's rank in its cluster (the rank bits of its shared addresses,
+/// [`crate::cluster`]).
 pub(crate) fn step(
     shared: &mut [u8],
     regs: &mut [u64],
-    n: usize,
+    (n, rank): (usize, u32),
     line: u32,
     m: &Matrix,
 ) -> Result<(), RunError> {
@@ -84,11 +86,12 @@ pub(crate) fn step(
         Src::Imm(x) => x,
         // Refused when decoded.
         Src::Special(_) => 0,
+        Src::Shared(a) => u64::from(rank) << crate::cluster::RANK_SHIFT | a,
     };
     // The shared address of element (row, column) of matrix i.
     let at = |regs: &[u64], i: usize, row: usize, col: usize| -> u64 {
         let base = val(regs, 8 * i + row, m.addr.base).wrapping_add(m.addr.offset as u64);
-        (base & 0xFFFF_FFFF) + 2 * col as u64
+        crate::cluster::own_offset(rank, base) + 2 * col as u64
     };
     // Thread t's register for matrix i holds elements (row, col) and (row, col + 1) of the
     // matrix, or with .trans (row, col) and (row + 1, col) of the stored matrix.

@@ -158,6 +158,9 @@ pub enum Src {
     Imm(u64),
     /// A special register.
     Special(Special),
+    /// The address of a shared variable at this offset: with the executing CTA's rank in its
+    /// bits 24 and up, as the hardware writes it ([`crate::cluster`]).
+    Shared(u64),
 }
 
 /// A state space of a memory access (PTX ISA 5.1).

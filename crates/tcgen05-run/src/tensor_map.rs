@@ -150,6 +150,9 @@ pub(crate) struct Copy {
     pub dst: u32,
     /// The mbarrier whose transaction count the copy completes.
     pub mbar: u32,
+    /// The CTA rank of that mbarrier when it is not the destination's (`.cta_group::2`: the
+    /// other CTA of the pair).
+    pub mbar_rank: Option<u32>,
     /// The asynchronous operation's id (what an observer sees).
     pub id: u64,
 }

@@ -186,3 +186,15 @@ fn multicast_mask_missing_a_cta_deadlocks_it() {
         other => panic!("expected a deadlock, got {:?}", other.map(|_| ())),
     }
 }
+
+const PAIR_TMA: &str = "examples/kernels/gluon_pair_tma_dot_f16.ptx";
+
+/// The two-CTA MMA fed by `cp.async.bulk.tensor.2d.cta_group::2`: each CTA loads its 128 rows
+/// of A and 64 columns of B into its own shared memory, and both CTAs' copies complete on the
+/// even CTA's mbarrier, addressed by clearing bit 24 of the odd CTA's own address.
+#[test]
+fn gluon_pair_tma_dot_equals_the_chain_of_mmas() {
+    let (got, want) = run_gemm(PAIR_TMA, "pair_tma_dot", 2, 64, |s| s)
+        .unwrap_or_else(|e| panic!("{PAIR_TMA}: {e}"));
+    assert_equal(PAIR_TMA, &got, &want, 128);
+}

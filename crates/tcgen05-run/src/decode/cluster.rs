@@ -156,3 +156,53 @@ pub(super) fn multicast(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
         mask: d.src(4)?,
     }))
 }
+
+/// `cp.async.bulk.tensor.{1d,2d}.cta_group::{1,2}.shared::{cta,cluster}.global[.tile]
+/// .mbarrier::complete_tx::bytes [dst], [map, {coords}], [mbar]` (PTX ISA 9.7.9.25.5.1; Triton
+/// writes `.cta_group` after the dimension). Multicast and cache hints with `.cta_group` are
+/// refused by name.
+pub(super) fn group_load(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
+    let pair = match q
+        .iter()
+        .filter(|x| x.starts_with("cta_group::"))
+        .collect::<Vec<_>>()[..]
+    {
+        [&"cta_group::1"] => false,
+        [&"cta_group::2"] => true,
+        _ => return Err(d.unsupported(d.ins.opcode, "a .cta_group qualifier not modelled")),
+    };
+    let rest: Vec<&str> = q
+        .iter()
+        .copied()
+        .filter(|x| !x.starts_with("cta_group::"))
+        .collect();
+    let dims = match rest[..] {
+        ["async", "bulk", "tensor", dim, "shared::cta" | "shared::cluster", "global", ref tail @ ..]
+            if tail == ["mbarrier::complete_tx::bytes"]
+                || tail == ["tile", "mbarrier::complete_tx::bytes"] =>
+        {
+            tensor_rank(d, dim)?
+        }
+        _ => {
+            return Err(d.unsupported(
+                d.ins.opcode,
+                "tensor copy form with .cta_group not modelled (multicast, cache hints, im2col)",
+            ))
+        }
+    };
+    d.count(4)?;
+    let coords: Vec<Src> = match d.operand(2)? {
+        Operand::Vector(v) => v.iter().map(|o| d.src_of(o)).collect::<Result<_, _>>()?,
+        o => vec![d.src_of(o)?],
+    };
+    if coords.len() != dims {
+        return Err(invalid(d.line, d.ins.text, "one coordinate per dimension"));
+    }
+    Ok(OpKind::Cluster(ClusterOp::GroupLoad {
+        dst: d.addr(0)?,
+        map: d.addr(1)?,
+        coords,
+        mbar: d.addr(3)?,
+        pair,
+    }))
+}

@@ -63,7 +63,7 @@ pub(super) fn issue(
             };
             let ranks = match mask {
                 Some(m) => val(cta, w, n, l, *m) & 0xFFFF,
-                None => 1 << dst_at.0.unwrap_or_else(|| cluster::rank(cta)),
+                None => 1 << dst_at.0,
             };
             cluster::queue_bulk(cta, op.line, ranks, &p)
         }
@@ -75,7 +75,7 @@ pub(super) fn issue(
         } => {
             let size = size_of(cta, w, *size)?;
             let dst = aligned(address(cta, w, l, *dst))?;
-            let src = aligned(address(cta, w, l, *src))? & 0xFFFF_FFFF;
+            let src = super::own(cta, aligned(address(cta, w, l, *src))?);
             store(cta, op.line, dst, src, size, *reduce)
         }
     }

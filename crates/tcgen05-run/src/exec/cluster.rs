@@ -31,6 +31,7 @@ use crate::observe::Event;
 use crate::op::{Op, Special};
 use crate::tensor_map::Copy;
 
+mod bulk_tensor;
 pub(super) mod pair;
 
 /// The state of a CTA whose warps are not running now.
@@ -158,6 +159,16 @@ fn enter(cta: &mut Cta<'_>, r: u32) {
 /// The rank of the running CTA.
 pub(super) fn rank(cta: &Cta<'_>) -> u32 {
     cta.cluster.rank
+}
+
+/// The mbarriers of the CTA of rank `r` (the running CTA's, or a parked one's); `r` must be a
+/// rank of the cluster.
+pub(super) fn mbars_of<'c>(cta: &'c mut Cta<'_>, r: u32) -> &'c mut HashMap<u32, Mbar> {
+    if r == cta.cluster.rank {
+        &mut cta.mbars
+    } else {
+        &mut cta.cluster.peers[r as usize].mbars
+    }
 }
 
 fn new_warps(threads: usize, nregs: usize, local: usize, call: usize) -> Vec<Warp> {
@@ -320,12 +331,12 @@ fn outside(line: u32, address: u64, size: u32, why: &'static str) -> RunError {
 /// its shared memory.
 fn locate(cta: &Cta<'_>, line: u32, at: u64, size: u32) -> Result<(Option<usize>, u64), RunError> {
     let a = u32::try_from(at).map_err(|_| outside(line, at, size, "outside the window"))?;
-    let (rank, off) = split_address(a);
-    match rank {
-        None => Ok((None, u64::from(off))),
-        Some(r) if r == cta.cluster.rank => Ok((None, u64::from(off))),
-        Some(r) if (r as usize) < cta.cluster.peers.len() => Ok((Some(r as usize), u64::from(off))),
-        Some(_) => Err(outside(line, at, size, "a CTA rank outside the cluster")),
+    match split_address(a) {
+        (r, off) if r == cta.cluster.rank => Ok((None, u64::from(off))),
+        (r, off) if (r as usize) < cta.cluster.peers.len() => {
+            Ok((Some(r as usize), u64::from(off)))
+        }
+        _ => Err(outside(line, at, size, "a CTA rank outside the cluster")),
     }
 }
 
@@ -468,14 +479,12 @@ fn lane_op(
             } else {
                 x as u32
             };
-            let rank = split_address(a).0.unwrap_or(cta.cluster.rank);
-            w.regs[l * n + *d as usize] = u64::from(rank);
+            w.regs[l * n + *d as usize] = u64::from(split_address(a).0);
         }
         ClusterOp::MbarArrive { addr, tx } => {
             let at = address(cta, w, l, *addr) as u32;
             let bytes = tx.map_or(0, |t| val(cta, w, n, l, t) as i64);
             let (rank, off) = split_address(at);
-            let rank = rank.unwrap_or(cta.cluster.rank);
             let mbars = if rank == cta.cluster.rank {
                 &mut cta.mbars
             } else {
@@ -528,6 +537,7 @@ fn lane_op(
                     coords: coords.clone(),
                     dst,
                     mbar,
+                    mbar_rank: None,
                     id: cta.next_async,
                 };
                 cta.next_async += 1;
@@ -537,6 +547,24 @@ fn lane_op(
                     cta.cluster.peers[r as usize].copies.push(copy);
                 }
             }
+        }
+        ClusterOp::GroupLoad {
+            dst,
+            map,
+            coords,
+            mbar,
+            pair,
+        } => {
+            let at = bulk_tensor::At {
+                dst: address(cta, w, l, *dst),
+                map: address(cta, w, l, *map),
+                mbar: address(cta, w, l, *mbar),
+            };
+            let coords: Vec<i64> = coords
+                .iter()
+                .map(|c| sext(val(cta, w, n, l, *c), 32))
+                .collect();
+            bulk_tensor::group_load(cta, op.line, at, coords, *pair)?;
         }
         ClusterOp::Arrive | ClusterOp::Wait => {}
     }

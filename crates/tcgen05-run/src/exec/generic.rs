@@ -168,9 +168,9 @@ pub(super) fn isspacep(
                 let (rank, _) = split_address(off as u32);
                 let size = cta.shape.cluster.iter().product::<u32>();
                 if cta_only {
-                    rank.is_none_or(|r| r == super::cluster::rank(cta))
+                    rank == super::cluster::rank(cta)
                 } else {
-                    rank.is_none_or(|r| r < size)
+                    rank < size
                 }
             }
             // A kernel parameter's generic address lies in the global window too (measured on an

@@ -26,7 +26,7 @@ pub(super) fn mbarrier_op(
     l: usize,
 ) -> Result<(), RunError> {
     let n = cta.nregs;
-    let shared_at = |cta: &Cta<'_>, a: Addr| (address(cta, w, l, a) & 0xFFFF_FFFF) as u32;
+    let shared_at = |cta: &Cta<'_>, a: Addr| super::own(cta, address(cta, w, l, a)) as u32;
     match &op.kind {
         OpKind::MbarInit { addr, count } => {
             let c = val(cta, w, n, l, *count);
@@ -135,6 +135,7 @@ pub(super) fn mbarrier_op(
                 coords,
                 dst: shared_at(cta, *dst),
                 mbar: shared_at(cta, *mbar),
+                mbar_rank: None,
                 id: cta.next_async,
             };
             cta.next_async += 1;
@@ -165,6 +166,7 @@ pub(super) fn cp_async_op(
     };
     let queue = &mut w.cp_async[l];
     let before = hooks::cp_async_queue(cta.obs.is_some(), op, queue);
+    let issued = issued.map(|(dst, src, size)| (super::own(cta, dst), src, size));
     crate::cp_async::execute(op, issued, queue, &mut cta.shared, cta.global)?;
     hooks::cp_async_retired(cta, w, l, &before);
     Ok(())
@@ -199,11 +201,13 @@ pub(super) fn complete_copy(cta: &mut Cta<'_>, i: usize) -> Result<(), RunError>
         perform(map, *base, &c, &mut cta.shared, &mut |a, s| {
             global.read(line, a, s)
         })?;
-        let m = cta
-            .mbars
-            .get_mut(&at)
-            .ok_or_else(|| no_mbarrier(c.line, at))?;
-        m.tx -= map.box_bytes() as i64;
+        let bytes = map.box_bytes() as i64;
+        let mbars = match c.mbar_rank {
+            None => &mut cta.mbars,
+            Some(r) => super::cluster::mbars_of(cta, r),
+        };
+        let m = mbars.get_mut(&at).ok_or_else(|| no_mbarrier(c.line, at))?;
+        m.tx -= bytes;
         m.settle();
     }
     Ok(())

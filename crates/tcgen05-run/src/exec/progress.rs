@@ -31,7 +31,7 @@ pub(super) fn failed_poll(cta: &Cta<'_>, w: &mut Warp, op: &Op, exec: u32, pc: u
     let Some(l) = lanes(exec).next().filter(|_| failed) else {
         return false;
     };
-    let at = (address(cta, w, l, addr) & 0xFFFF_FFFF) as u32;
+    let at = super::own(cta, address(cta, w, l, addr)) as u32;
     let phase = cta.mbars.get(&at).map_or(0, |m| m.phase);
     w.spin = Some((at, phase, pc));
     true

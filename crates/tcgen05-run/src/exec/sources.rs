@@ -175,6 +175,18 @@ fn cluster(r: &mut Reads, c: &ClusterOp) {
             r.addr(*mbar);
             r.src(*mask);
         }
+        ClusterOp::GroupLoad {
+            dst,
+            map,
+            coords,
+            mbar,
+            ..
+        } => {
+            r.addr(*dst);
+            r.addr(*map);
+            r.all(coords);
+            r.addr(*mbar);
+        }
     }
 }
 

@@ -91,6 +91,9 @@ pub(crate) struct Regs<'r> {
     pub warp: u32,
     /// The module's target, for the emulator ([`super::target::emulated`]).
     pub target: Target,
+    /// The CTA's rank in its cluster: the rank bits of its shared addresses
+    /// ([`crate::cluster`]).
+    pub rank: u32,
 }
 
 impl Regs<'_> {
@@ -100,7 +103,14 @@ impl Regs<'_> {
             Src::Imm(v) => v,
             // Refused when decoded.
             Src::Special(_) => 0,
+            Src::Shared(a) => u64::from(self.rank) << crate::cluster::RANK_SHIFT | a,
         }
+    }
+
+    /// The offset in the CTA's own shared memory of a `.shared::cta` address
+    /// ([`crate::cluster::own_offset`]).
+    pub(super) fn own(&self, at: u64) -> u64 {
+        crate::cluster::own_offset(self.rank, at)
     }
 
     pub(super) fn addr(&self, lane: usize, a: Addr) -> u64 {
@@ -205,7 +215,7 @@ impl Tcgen05State {
                 let mut arrive = Vec::new();
                 for l in lanes(exec) {
                     self.complete(shared, regs.warp, l)?;
-                    arrive.push((regs.addr(l, *mbar) & 0xFFFF_FFFF) as u32);
+                    arrive.push(regs.own(regs.addr(l, *mbar)) as u32);
                 }
                 return Ok(arrive);
             }
@@ -282,7 +292,7 @@ impl Tcgen05State {
         match t {
             Tcgen05::Alloc { dst, ncols, .. } => {
                 let n = uniform(regs, line, exec, |l| regs.val(l, *ncols))?;
-                let at = uniform(regs, line, exec, |l| regs.addr(l, *dst))?;
+                let at = regs.own(uniform(regs, line, exec, |l| regs.addr(l, *dst))?);
                 if !(32..=512).contains(&n) || !n.is_power_of_two() {
                     return Err(invalid(
                         line,
@@ -307,7 +317,7 @@ impl Tcgen05State {
                 })?;
                 self.did = Some(Did::Alloc(first, n as u32));
                 let bits = TmemAddress::new(0, first).bits();
-                write_window(shared, line, "shared", at & 0xFFFF_FFFF, 4, u64::from(bits))
+                write_window(shared, line, "shared", at, 4, u64::from(bits))
             }
             Tcgen05::Dealloc {
                 taddr: a, ncols, ..

@@ -213,10 +213,9 @@ pub(crate) fn step(
             for l in lanes(exec) {
                 complete(&mut me, peer.as_mut(), at.rank & 1, regs.warp, l)?;
                 let raw = (regs.addr(l, *mbar) & 0xFFFF_FFFF) as u32;
-                let (rank, offset) = split_address(raw);
+                let (r, offset) = split_address(raw);
                 match multicast {
                     None => {
-                        let r = rank.unwrap_or(at.rank);
                         if r >= at.size {
                             return Err(invalid(
                                 line,
@@ -285,7 +284,7 @@ fn alloc(
         return Ok(());
     };
     let n = uniform(regs, line, exec, |l| regs.val(l, *ncols))?;
-    let at = uniform(regs, line, exec, |l| regs.addr(l, *dst))?;
+    let at = regs.own(uniform(regs, line, exec, |l| regs.addr(l, *dst))?);
     if !(32..=512).contains(&n) || !n.is_power_of_two() {
         return Err(invalid(
             line,
@@ -338,14 +337,7 @@ fn alloc(
     };
     me.tc.did = Some(Did::Alloc(first, n));
     let bits = TmemAddress::new(0, first).bits();
-    write_window(
-        me.shared,
-        line,
-        "shared",
-        at & 0xFFFF_FFFF,
-        4,
-        u64::from(bits),
-    )
+    write_window(me.shared, line, "shared", at, 4, u64::from(bits))
 }
 
 /// Completes every pending operation that thread (`warp`, `lane`) of `me` issued, oldest

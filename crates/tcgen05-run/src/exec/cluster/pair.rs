@@ -38,6 +38,7 @@ pub(in crate::exec) fn step(
         n: cta.nregs,
         warp: w.id,
         target: cta.kernel.target,
+        rank,
     };
     let me = Side {
         shared: &mut cta.shared,
