@@ -198,3 +198,55 @@ fn gluon_pair_tma_dot_equals_the_chain_of_mmas() {
         .unwrap_or_else(|e| panic!("{PAIR_TMA}: {e}"));
     assert_equal(PAIR_TMA, &got, &want, 128);
 }
+
+/// The error of a run refused at a line: (line, what, why).
+fn refusal(r: Result<(Vec<u32>, Vec<u32>), RunError>) -> (u32, String, &'static str) {
+    match r {
+        Err(RunError::Invalid { line, what, why }) => (line, what, why),
+        other => panic!("expected a refusal, got {:?}", other.map(|_| ())),
+    }
+}
+
+/// The first copy of A with `.cta_group::1`: the odd CTA's copy names the even CTA's mbarrier,
+/// which only `.cta_group::2` allows (PTX ISA 9.7.9.25.5.1); refused at its line.
+#[test]
+fn pair_tma_copy_without_cta_group_2_is_refused() {
+    let src = std::fs::read_to_string(repo(PAIR_TMA)).expect("the committed PTX");
+    let copy = 1 + src
+        .lines()
+        .position(|l| l.contains("cp.async.bulk.tensor"))
+        .expect("a copy") as u32;
+    let (line, what, why) = refusal(run_gemm(PAIR_TMA, "pair_tma_dot", 2, 64, |s| {
+        s.replacen(".2d.cta_group::2.", ".2d.cta_group::1.", 1)
+    }));
+    assert_eq!(line, copy, "{what}: {why}");
+    assert!(
+        what.contains("mbarrier") && what.contains("CTA rank 0") && why.contains("9.7.9.25.5.1"),
+        "{what}: {why}"
+    );
+}
+
+/// The first copy of A naming an mbarrier with bit 25 set (rank 2, outside the pair and the
+/// cluster of 2): refused at the copy's line.
+#[test]
+fn pair_tma_mbarrier_outside_the_pair_is_refused() {
+    let src = std::fs::read_to_string(repo(PAIR_TMA)).expect("the committed PTX");
+    let copy = src
+        .lines()
+        .position(|l| l.contains("cp.async.bulk.tensor"))
+        .expect("a copy");
+    let (line, what, why) = refusal(run_gemm(PAIR_TMA, "pair_tma_dot", 2, 64, |s| {
+        let mut lines: Vec<String> = s.lines().map(str::to_string).collect();
+        let text = lines[copy].replace("], [%r4];", "], [%rbad];");
+        assert_ne!(text, lines[copy], "the copy's mbarrier operand");
+        lines[copy] = text;
+        lines.insert(copy, "\tor.b32 \t%rbad, %r4, 33554432;".into());
+        lines.insert(copy, "\t.reg .b32 \t%rbad;".into());
+        lines.join("\n")
+    }));
+    assert_eq!(line as usize, copy + 3, "{what}: {why}");
+    assert!(
+        what.contains("mbarrier") && what.contains("CTA rank 2") && why.contains("9.7.9.25.5.1"),
+        "{what}: {why}"
+    );
+}
