@@ -137,11 +137,12 @@ fn refused(line: &str) -> (u32, String) {
 
 #[test]
 fn unmodelled_tcgen05_forms_are_refused_by_name_and_line() {
-    // `.cta_group::2` and the commit's `.multicast::cluster` are modelled (tests/pair.rs).
+    // `.cta_group::2` and the commit's `.multicast::cluster` are modelled (tests/pair.rs), and
+    // the integer `tcgen05.ld.red` (tests/ld_red.rs).
     let cases = [
         (
             "tcgen05.ld.red.sync.aligned.32x32b.x2.min.f32 {%r1, %r2}, %r3, [%r4];",
-            "red",
+            "red.f32",
         ),
         (
             "ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8 {%r1}, [%r2];",

@@ -162,7 +162,9 @@ pub(super) fn lifecycle(cta: &mut Cta<'_>, w: &Warp, op: &Op, exec: u32, arrival
         return;
     };
     let dst = match t {
-        Tcgen05::Ld { regs, .. } => regs.clone(),
+        Tcgen05::Ld { regs, red, .. } => {
+            regs.iter().copied().chain(red.map(|r| r.redval)).collect()
+        }
         _ => Vec::new(),
     };
     let step = match did {

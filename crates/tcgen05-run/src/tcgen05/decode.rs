@@ -46,13 +46,16 @@ pub(crate) fn decode(ins: &Instruction<'_>, v: &View<'_>) -> Result<OpKind, RunE
                     "tcgen05.ld.spcompress is not modelled: the PTX ISA text defining it (PTX ISA 9.4 §9.7.18.8.3) was not available",
                 ));
             }
-            if l.red.is_some() {
-                return Err(unsupported(
-                    v.line,
-                    "red",
-                    "tcgen05.ld.red is not modelled (it is sm_101a / sm_110a)",
-                ));
-            }
+            let red = match &l.red {
+                Some(r) => {
+                    let slot = match ops.registers("redval")?[..] {
+                        [slot] => slot,
+                        _ => return Err(invalid(v.line, v.text, "redval is one register")),
+                    };
+                    Some(super::ld_red::decode(v.line, r, slot)?)
+                }
+                None => None,
+            };
             Tcgen05::Ld {
                 shape: l.shape,
                 num: l.num,
@@ -60,6 +63,7 @@ pub(crate) fn decode(ins: &Instruction<'_>, v: &View<'_>) -> Result<OpKind, RunE
                 regs: ops.registers("r")?,
                 taddr: ops.address("taddr")?,
                 offset: ops.split_offset()?,
+                red,
             }
         }
         Ptx::Store(s) => Tcgen05::St {

@@ -369,6 +369,7 @@ impl Tcgen05State {
                 taddr,
                 offset,
                 regs,
+                ..
             } => (*shape, *num, *pack, *taddr, *offset, regs.len()),
             Tcgen05::St {
                 shape,
@@ -415,7 +416,7 @@ impl Tcgen05State {
         }
         let mask = |w: u32| if w >= 32 { u32::MAX } else { (1u32 << w) - 1 };
         match t {
-            Tcgen05::Ld { regs: dst, .. } => {
+            Tcgen05::Ld { regs: dst, red, .. } => {
                 let mut values = vec![0u32; 32 * count];
                 for p in &pieces {
                     let cell = tm
@@ -440,6 +441,11 @@ impl Tcgen05State {
                 for thread in 0..32 {
                     for (r, slot) in dst.iter().enumerate() {
                         out.push((thread, *slot, u64::from(values[thread * count + r])));
+                    }
+                    if let Some(red) = red {
+                        let words = &values[thread * count..(thread + 1) * count];
+                        let v = super::ld_red::reduce(red, words);
+                        out.push((thread, red.redval, u64::from(v)));
                     }
                 }
             }

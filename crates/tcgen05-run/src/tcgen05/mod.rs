@@ -4,6 +4,7 @@
 
 mod decode;
 mod exec;
+pub mod ld_red;
 pub mod op;
 mod pair;
 pub(crate) mod target;

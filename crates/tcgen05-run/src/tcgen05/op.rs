@@ -63,6 +63,8 @@ pub enum Tcgen05 {
         taddr: Addr,
         /// The `.16x32bx2` half-split offset.
         offset: Option<u32>,
+        /// `.red` with an integer type: the reduction into `redval` ([`super::ld_red`]).
+        red: Option<super::ld_red::IntReduction>,
     },
     /// `tcgen05.st.sync.aligned.shape.num[.unpack::16b].b32 [taddr][, offset], {regs}`.
     St {
