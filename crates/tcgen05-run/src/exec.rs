@@ -589,6 +589,7 @@ fn special(cta: &Cta<'_>, w: &Warp, lane: usize, s: Special) -> u64 {
         | Special::ClusterNctaid(_)
         | Special::IsExplicitCluster => cluster::special(cta, s),
         Special::LanemaskLt => (1u32 << lane) - 1,
+        Special::DynamicSmemSize => cta.shared.len() as u32 - cta.kernel.static_shared,
     })
 }
 

@@ -116,6 +116,9 @@ pub enum Special {
     LanemaskLt,
     /// `%is_explicit_cluster`: whether the launch or the kernel named a cluster shape.
     IsExplicitCluster,
+    /// `%dynamic_smem_size`: the bytes of shared memory allocated dynamically at launch
+    /// (PTX ISA 10.32).
+    DynamicSmemSize,
 }
 
 impl Special {
@@ -144,6 +147,7 @@ impl Special {
             ("%cluster_nctarank", 3) => Special::ClusterNctarank,
             ("%lanemask_lt", 3) => Special::LanemaskLt,
             ("%is_explicit_cluster", 3) => Special::IsExplicitCluster,
+            ("%dynamic_smem_size", 3) => Special::DynamicSmemSize,
             _ => return None,
         })
     }
