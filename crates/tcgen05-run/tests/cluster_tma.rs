@@ -250,3 +250,25 @@ fn pair_tma_mbarrier_outside_the_pair_is_refused() {
         "{what}: {why}"
     );
 }
+
+/// A multicast copy with `.cta_group::2` (CUTLASS's 2-SM form) is not modelled: refused by name
+/// at its line when the module is read.
+#[test]
+fn multicast_with_cta_group_is_refused_by_name() {
+    let src = std::fs::read_to_string(repo(MULTICAST)).expect("the committed PTX");
+    let copy = 1 + src
+        .lines()
+        .position(|l| l.contains(".multicast::cluster"))
+        .expect("a multicast copy") as u32;
+    let src = src.replacen(".2d.shared::cluster", ".2d.cta_group::2.shared::cluster", 1);
+    match Module::read(&src) {
+        Err(RunError::Unsupported { line, what, why }) => {
+            assert_eq!(line, copy, "{what}: {why}");
+            assert!(
+                what.contains("cta_group::2") && why.contains("multicast"),
+                "{what}: {why}"
+            );
+        }
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+}
