@@ -131,7 +131,7 @@ pub struct Notice {
     /// The line: the `.entry`'s, or the instruction's where the run stopped.
     pub line: u32,
     /// The run's error, for [`NoticeKind::Run`] and [`NoticeKind::Launch`].
-    pub error: Option<RunError>,
+    pub error: Option<Box<RunError>>,
 }
 
 /// One parameter as launched: its name and what it was given.
@@ -251,7 +251,7 @@ fn run_notice(k: &Kernel, e: RunError) -> Notice {
         what,
         message: e.to_string(),
         line,
-        error: Some(e),
+        error: Some(Box::new(e)),
     }
 }
 
@@ -321,19 +321,18 @@ fn arguments(k: &Kernel, o: &ModuleOptions) -> Result<(Vec<Arg>, Vec<Given>), Ve
 fn argument(k: &Kernel, o: &ModuleOptions, i: usize) -> Result<(Arg, Given), Notice> {
     let marks_pointers = k.params.iter().any(|p| p.pointer);
     let p = &k.params[i];
-    {
-        let user = o
-            .scalars
-            .iter()
-            .rev()
-            .find(|(n, _)| param_index(&k.params, n) == Some(i))
-            .map(|(_, v)| *v);
-        let array = p.size > p.ty.bytes();
-        let arg = match (user, p.ty) {
-            (Some(Scalar::Int(v)), _) => int_arg(p, v),
-            (Some(Scalar::Float(v)), _) => float_arg(p, v),
-            (None, _) if array && p.size == 128 && p.align >= 64 => {
-                return Err(param_notice(
+    let user = o
+        .scalars
+        .iter()
+        .rev()
+        .find(|(n, _)| param_index(&k.params, n) == Some(i))
+        .map(|(_, v)| *v);
+    let array = p.size > p.ty.bytes();
+    let arg = match (user, p.ty) {
+        (Some(Scalar::Int(v)), _) => int_arg(p, v),
+        (Some(Scalar::Float(v)), _) => float_arg(p, v),
+        (None, _) if array && p.size == 128 && p.align >= 64 => {
+            return Err(param_notice(
                     k,
                     p,
                     NoticeKind::TensorMap,
@@ -342,9 +341,9 @@ fn argument(k: &Kernel, o: &ModuleOptions, i: usize) -> Result<(Arg, Given), Not
                         p.name, p.align, p.name, p.name
                     ),
                 ));
-            }
-            (None, _) if array => {
-                return Err(param_notice(
+        }
+        (None, _) if array => {
+            return Err(param_notice(
                     k,
                     p,
                     NoticeKind::ByValue,
@@ -353,14 +352,14 @@ fn argument(k: &Kernel, o: &ModuleOptions, i: usize) -> Result<(Arg, Given), Not
                         p.name, p.size
                     ),
                 ));
-            }
-            (None, Ty::U(64) | Ty::S(64) | Ty::B(64)) if p.pointer || !marks_pointers => {
-                Ok(Arg::Buffer(random_bytes(o.seed, i, o.buffer_bytes)))
-            }
-            (None, Ty::U(_) | Ty::S(_) | Ty::B(_)) => int_arg(p, DEFAULT_INT),
-            (None, Ty::F32 | Ty::F64) => float_arg(p, DEFAULT_FLOAT),
-            (None, _) => {
-                return Err(param_notice(
+        }
+        (None, Ty::U(64) | Ty::S(64) | Ty::B(64)) if p.pointer || !marks_pointers => {
+            Ok(Arg::Buffer(random_bytes(o.seed, i, o.buffer_bytes)))
+        }
+        (None, Ty::U(_) | Ty::S(_) | Ty::B(_)) => int_arg(p, DEFAULT_INT),
+        (None, Ty::F32 | Ty::F64) => float_arg(p, DEFAULT_FLOAT),
+        (None, _) => {
+            return Err(param_notice(
                     k,
                     p,
                     NoticeKind::ScalarType,
@@ -371,22 +370,21 @@ fn argument(k: &Kernel, o: &ModuleOptions, i: usize) -> Result<(Arg, Given), Not
                         p.name
                     ),
                 ));
-            }
-        };
-        let arg = arg.map_err(|e| run_notice(k, e))?;
-        let given = Given {
-            param: p.name.clone(),
-            value: match (&arg, user) {
-                (Arg::Buffer(b), _) => format!("buffer of {} bytes", b.len()),
-                (Arg::Null, _) => "null".into(),
-                (_, Some(Scalar::Int(v))) => v.to_string(),
-                (_, Some(Scalar::Float(v))) => v.to_string(),
-                (_, None) if p.ty.float() => DEFAULT_FLOAT.to_string(),
-                (_, None) => DEFAULT_INT.to_string(),
-            },
-        };
-        Ok((arg, given))
-    }
+        }
+    };
+    let arg = arg.map_err(|e| run_notice(k, e))?;
+    let given = Given {
+        param: p.name.clone(),
+        value: match (&arg, user) {
+            (Arg::Buffer(b), _) => format!("buffer of {} bytes", b.len()),
+            (Arg::Null, _) => "null".into(),
+            (_, Some(Scalar::Int(v))) => v.to_string(),
+            (_, Some(Scalar::Float(v))) => v.to_string(),
+            (_, None) if p.ty.float() => DEFAULT_FLOAT.to_string(),
+            (_, None) => DEFAULT_INT.to_string(),
+        },
+    };
+    Ok((arg, given))
 }
 
 /// A notice refusing a launch field.
