@@ -237,7 +237,9 @@ fn check_entry(module: &Module, k: &Kernel, options: &ModuleOptions) -> EntryRep
 fn run_notice(k: &Kernel, e: RunError) -> Notice {
     let (kind, what, line) = match &e {
         RunError::Unsupported { line, what, .. } | RunError::Invalid { line, what, .. } => {
-            (NoticeKind::Run, what.clone(), *line)
+            // The opcode or directive (a message follows a colon).
+            let subject = what.split(':').next().unwrap_or(what).trim();
+            (NoticeKind::Run, subject.to_string(), *line)
         }
         RunError::Memory { line, space, .. } => (NoticeKind::Run, format!("{space} memory"), *line),
         RunError::Trap { line, .. } => (NoticeKind::Run, "trap".into(), *line),
