@@ -26,6 +26,7 @@ mod problem;
 mod ptx;
 mod run;
 mod run_errors;
+mod run_hazards;
 mod scales;
 mod smem;
 mod tmem;
@@ -263,6 +264,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
         py.get_type::<run_errors::TensorMapError>(),
     )?;
     m.add_function(wrap_pyfunction!(run::_run_launch, m)?)?;
+    m.add_function(wrap_pyfunction!(run_hazards::_run_hazards, m)?)?;
     m.add_function(wrap_pyfunction!(run::_run_params, m)?)?;
     m.add_function(wrap_pyfunction!(run::_run_check_tensor_map, m)?)?;
     m.add("KINDS", names(py, &Kind::ALL, Kind::name)?)?;

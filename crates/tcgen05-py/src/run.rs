@@ -19,7 +19,7 @@ use crate::run_errors::{
 };
 
 /// The exception for `e`, its fields as attributes.
-fn run_error(py: Python<'_>, e: &RunError) -> PyErr {
+pub(crate) fn run_error(py: Python<'_>, e: &RunError) -> PyErr {
     let msg = e.to_string();
     let (err, kind) = match e {
         RunError::Unsupported { .. } => (UnsupportedError::new_err(msg), "Unsupported"),
@@ -270,7 +270,7 @@ fn bytes(o: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
 }
 
 /// One argument from its tagged tuple, for parameter `i`.
-fn argument(
+pub(crate) fn argument(
     py: Python<'_>,
     params: &[tcgen05_run::Param],
     i: usize,

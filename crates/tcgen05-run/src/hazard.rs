@@ -15,6 +15,7 @@
 //! legal ones).
 
 mod clock;
+pub mod module_check;
 #[cfg(test)]
 mod tests;
 mod tmem;
@@ -25,6 +26,8 @@ use crate::host::{launch_with, Arg, Config, Hooks};
 use crate::module::Module;
 use crate::Stats;
 use tracker::Tracker;
+
+pub use module_check::{check_module, EntryReport, ModuleOptions, Notice, NoticeKind, Scalar};
 
 /// What kind of hazard a finding is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -49,6 +49,7 @@ pub mod half;
 pub mod hazard;
 pub mod host;
 mod int;
+pub mod launch_directives;
 mod ldmatrix;
 pub mod memory;
 pub mod module;

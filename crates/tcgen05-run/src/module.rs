@@ -76,6 +76,11 @@ pub struct Kernel {
     /// The target whose tcgen05 rules its run applies: the module's `.target` where the
     /// core's target table has it, else `sm_100a` (the run's `tcgen05/target.rs`).
     pub target: tcgen05::targets::Target,
+    /// `.reqntid`, `.maxntid`, `.maxclusterrank` ([`crate::launch_directives`]).
+    pub directives: crate::launch_directives::LaunchDirectives,
+    /// Whether a module-scope `.extern .shared` array (dynamic shared memory, sized at launch)
+    /// precedes it.
+    pub dynamic_shared: bool,
 }
 
 /// A read PTX module.
@@ -166,6 +171,8 @@ struct KernelDraft {
     cluster: Option<[u32; 3]>,
     /// `.explicitcluster` or `.reqnctapercluster`.
     explicit_cluster: bool,
+    /// `.reqntid`, `.maxntid`, `.maxclusterrank`.
+    directives: crate::launch_directives::LaunchDirectives,
     /// Kernel-scope `.local` variables: name to offset in the thread's local memory; and the
     /// `.param` variables of calls: name to their `.param`-space address.
     local: HashMap<String, u64>,
@@ -198,6 +205,8 @@ struct Builder {
     /// Module-scope shared variables: name to offset.
     shared: HashMap<String, u64>,
     shared_top: u32,
+    /// A module-scope `.extern .shared` array was declared.
+    dynamic_shared: bool,
     /// A header read, waiting for its `{`.
     pending: Option<KernelDraft>,
     /// Device functions read.
@@ -288,6 +297,7 @@ impl Builder {
             _ if words.contains(&".func") => self.pending = Some(self.func_header(line, text)?),
             _ if words.contains(&".shared") => {
                 let (name, size, align) = variable(line, text)?;
+                self.dynamic_shared |= words.contains(&".extern");
                 let off = align_up(self.shared_top, align);
                 self.shared.insert(name, u64::from(off));
                 self.shared_top = off + size;
@@ -474,6 +484,8 @@ impl Builder {
             local_bytes: k.local_top,
             call_bytes: 0,
             target: crate::tcgen05::target::emulated(self.target.as_deref()),
+            directives: k.directives,
+            dynamic_shared: self.dynamic_shared,
         });
         Ok(())
     }
@@ -637,11 +649,13 @@ fn header(line: u32, text: &str) -> Result<KernelDraft, RunError> {
         return Err(invalid(line, text, ".entry without a name"));
     }
     let (cluster, explicit_cluster) = crate::cluster::header(line, &after[name_end..])?;
+    let directives = crate::launch_directives::header(line, &after[name_end..])?;
     let mut k = KernelDraft {
         name: name.to_string(),
         line,
         cluster,
         explicit_cluster,
+        directives,
         ..KernelDraft::default()
     };
     let list = after[name_end..]

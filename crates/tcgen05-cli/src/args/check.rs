@@ -31,6 +31,44 @@ pub struct CheckArgs {
     /// cp.async.bulk.tensor fills must have its swizzle. Repeatable.
     #[arg(long = "tensor-map", value_name = "NAME=swizzle:MODE", value_parser = parse_tensor_map)]
     pub tensor_maps: Vec<(String, Swizzle)>,
+    /// Also run every kernel (`.entry`) of each file under the hazard checker of `tcgen05 run
+    /// --hazards`, on seeded random inputs (see below). Exit 1 when any hazard is found.
+    #[arg(long)]
+    pub hazards: bool,
+    /// With --hazards: grid dimensions in CTAs, X[,Y[,Z]] (default: one cluster).
+    #[arg(long, value_name = "X,Y,Z", requires = "hazards")]
+    pub grid: Option<String>,
+    /// With --hazards: block dimensions, X[,Y[,Z]] (default: the kernel's .reqntid, else its
+    /// .maxntid).
+    #[arg(long, value_name = "X,Y,Z", requires = "hazards")]
+    pub block: Option<String>,
+    /// With --hazards: cluster dimensions, X[,Y[,Z]] (default: the kernel's
+    /// .reqnctapercluster, else 1).
+    #[arg(long, value_name = "X,Y,Z", requires = "hazards")]
+    pub cluster: Option<String>,
+    /// With --hazards: dynamic shared memory in bytes (default: when the file declares an
+    /// .extern .shared array, all a CTA may have besides its static shared memory, else 0).
+    #[arg(long, value_name = "BYTES", requires = "hazards")]
+    pub shared: Option<String>,
+    /// With --hazards: bytes of each pointer argument's buffer.
+    #[arg(
+        long,
+        value_name = "BYTES",
+        default_value = "1048576",
+        requires = "hazards"
+    )]
+    pub buffer_bytes: String,
+    /// With --hazards: a scalar argument, `NAME=VALUE` (NAME the parameter's name in the PTX or
+    /// its position; VALUE an integer, or a float with `.` or an exponent). Repeatable.
+    #[arg(long = "arg", value_name = "NAME=VALUE", requires = "hazards")]
+    pub args: Vec<String>,
+    /// With --hazards: the seed of the buffers' random bytes.
+    #[arg(long, value_name = "N", default_value = "0", requires = "hazards")]
+    pub seed: u64,
+    /// With --hazards: also run N seeded schedules (warp interleavings and completion orders)
+    /// of each kernel.
+    #[arg(long, value_name = "N", default_value = "0", requires = "hazards")]
+    pub schedules: u32,
 }
 
 /// `--tensor-map NAME=swizzle:MODE`.
@@ -93,5 +131,19 @@ pub const CHECK_HELP: &str = concat!(
     "{\"total\", \"known_but_start_address\", \"partly_unknown\", \"assumed_r7\"},\n",
     "\"alloc_pairing_undecided\", \"scale_operands_unlinked\"}], \"tensor_maps\": {\"linked\",\n",
     "\"unlinked\"} (null without --tensor-map), \"instructions\", \"errors\", \"warnings\"}.\n",
-    "--sarif - writes the SARIF log to standard output instead."
+    "--sarif - writes the SARIF log to standard output instead.\n\n",
+    "--hazards runs every kernel of each file with the interpreter of `tcgen05 run --hazards`:\n",
+    "the block from --block, else the kernel's .reqntid, else its .maxntid (none: the kernel is\n",
+    "not run, and a notice says so); the cluster from --cluster, else .reqnctapercluster; the\n",
+    "grid from --grid, else one cluster; --shared, else all the shared memory a CTA may have when\n",
+    "the file declares an .extern .shared array. A pointer parameter (.ptr; a 64-bit integer\n",
+    "parameter of a kernel that marks none .ptr) gets a buffer of --buffer-bytes SplitMix64 bytes\n",
+    "from --seed, an integer scalar 128 and a float scalar 1.0 unless --arg NAME=VALUE gives one.\n",
+    "A kernel taking a tensor map or a struct by value, or whose run stops with an error, is\n",
+    "reported as not checked, naming the parameter or the error. Findings print after the\n",
+    "file's, in JSON as \"hazards\": [{\"kind\", \"line\", \"other_line\", \"thread\",\n",
+    "\"other_thread\", \"address\", \"message\", \"source\", \"kernel\", \"cta\", \"seed\"}] and\n",
+    "\"hazard_kernels\": [{\"kernel\", \"line\", \"checked\", ...}] per file and a top-level\n",
+    "\"hazards\" count, in SARIF as results with rule ids hazard.KIND.\n",
+    "  tcgen05 check --hazards --arg dot_kernel_param_3=128 examples/kernels/triton_gemm_bf16.ptx"
 );

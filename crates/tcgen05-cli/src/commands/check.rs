@@ -10,6 +10,7 @@ use tcgen05::instruction_descriptor::InstructionDescriptor;
 use tcgen05::shared_memory_descriptor::{SmemDescriptor, SMEM_LAYOUT};
 use tcgen05::{Severity, Target};
 
+use super::check_hazards::{self, FileHazards};
 use crate::args::check::CheckArgs;
 use crate::args::value::TargetArg;
 use crate::render::{json_str, Ctx, Status};
@@ -106,15 +107,40 @@ pub fn run(ctx: Ctx, a: &CheckArgs) -> io::Result<Status> {
             None => unreadable |= input.bytes.is_err(),
         }
     }
+    let hazards = if a.hazards {
+        let bytes: Vec<Option<&[u8]>> = inputs.iter().map(|i| i.bytes.as_deref().ok()).collect();
+        match check_hazards::run(a, &bytes) {
+            Ok(h) => Some(h),
+            Err(errors) => return hazard_usage(ctx, &errors),
+        }
+    } else {
+        None
+    };
+    let found = hazards.as_deref().map_or(0, check_hazards::count);
     let mut out = String::new();
     let mut err = String::new();
     let sarif_to_stdout = a.sarif.as_deref() == Some("-");
     if ctx.json {
         let given = (!maps.is_empty()).then_some(linked);
-        json(&mut out, &inputs, &reports, given, (n, errors, warnings)).map_err(fmt_err)?;
+        let counts = (n, errors, warnings);
+        json(
+            &mut out,
+            &inputs,
+            &reports,
+            given,
+            counts,
+            hazards.as_deref(),
+        )
+        .map_err(fmt_err)?;
     } else {
         text(&mut out, &mut err, &inputs, &reports, a.verbose, ctx).map_err(fmt_err)?;
+        for (input, h) in inputs.iter().zip(hazards.iter().flatten()) {
+            check_hazards::text(&mut out, &input.path, h).map_err(fmt_err)?;
+        }
         summary(&mut out, &reports, (n, errors, warnings)).map_err(fmt_err)?;
+        if let Some(h) = &hazards {
+            check_hazards::summary(&mut out, h).map_err(fmt_err)?;
+        }
         if !maps.is_empty() {
             writeln!(
                 out,
@@ -127,7 +153,7 @@ pub fn run(ctx: Ctx, a: &CheckArgs) -> io::Result<Status> {
     }
     if let Some(path) = &a.sarif {
         let mut s = String::new();
-        sarif(&mut s, &inputs, &reports).map_err(fmt_err)?;
+        sarif(&mut s, &inputs, &reports, hazards.as_deref()).map_err(fmt_err)?;
         if sarif_to_stdout {
             // `--sarif -`: the SARIF log is the only thing on standard output.
             out = s;
@@ -140,11 +166,28 @@ pub fn run(ctx: Ctx, a: &CheckArgs) -> io::Result<Status> {
     io::stderr().lock().write_all(err.as_bytes())?;
     Ok(if unreadable {
         Status::Usage
-    } else if errors > 0 {
+    } else if errors > 0 || found > 0 {
         Status::Rule
     } else {
         Status::Valid
     })
+}
+
+/// A `--hazards` flag that cannot be read: the errors, as text or one JSON object.
+fn hazard_usage(ctx: Ctx, errors: &[String]) -> io::Result<Status> {
+    if ctx.json {
+        let mut s =
+            String::from("{\"files\":[],\"instructions\":0,\"errors\":1,\"warnings\":0,\"error\":");
+        json_str(&mut s, errors.join("; ")).map_err(fmt_err)?;
+        s.push_str("}\n");
+        io::stdout().lock().write_all(s.as_bytes())?;
+    } else {
+        let mut e = io::stderr().lock();
+        for m in errors {
+            writeln!(e, "error: {m}")?;
+        }
+    }
+    Ok(Status::Usage)
 }
 
 /// `N` and the noun, singular for one.
@@ -501,6 +544,7 @@ fn json(
     reports: &[Option<Report<'_>>],
     maps: Option<Linked>,
     (n, errors, warnings): (usize, usize, usize),
+    hazards: Option<&[FileHazards]>,
 ) -> fmt::Result {
     s.push_str("{\"files\":[");
     for (k, (input, rep)) in inputs.iter().zip(reports).enumerate() {
@@ -577,6 +621,9 @@ fn json(
                 s.push_str(",\"note\":\"no tcgen05 instruction in it\"");
             }
         }
+        if let Some(h) = hazards.and_then(|h| h.get(k)) {
+            check_hazards::json(s, h)?;
+        }
         s.push('}');
     }
     s.push(']');
@@ -588,6 +635,9 @@ fn json(
         )?,
         None => s.push_str(",\"tensor_maps\":null"),
     }
+    if let Some(h) = hazards {
+        write!(s, ",\"hazards\":{}", check_hazards::count(h))?;
+    }
     writeln!(
         s,
         ",\"instructions\":{n},\"errors\":{errors},\"warnings\":{warnings}}}"
@@ -596,7 +646,12 @@ fn json(
 
 /// SARIF 2.1.0 (OASIS): one run, one result per finding, located at the instruction, with the
 /// line that defined the value as a related location.
-fn sarif(s: &mut String, inputs: &[Input], reports: &[Option<Report<'_>>]) -> fmt::Result {
+fn sarif(
+    s: &mut String,
+    inputs: &[Input],
+    reports: &[Option<Report<'_>>],
+    hazards: Option<&[FileHazards]>,
+) -> fmt::Result {
     let mut rules: Vec<(String, String, String)> = Vec::new();
     let mut results = String::new();
     for (input, rep) in inputs.iter().zip(reports) {
@@ -660,6 +715,18 @@ fn sarif(s: &mut String, inputs: &[Input], reports: &[Option<Report<'_>>]) -> fm
             }
         }
     }
+    let first_hazard_rule = rules.len();
+    if let Some(h) = hazards {
+        let paths: Vec<&str> = inputs.iter().map(|i| i.path.as_str()).collect();
+        let mut found = Vec::new();
+        check_hazards::sarif(&paths, h, &mut rules, &mut found)?;
+        for r in found {
+            if !results.is_empty() {
+                results.push(',');
+            }
+            results.push_str(&r);
+        }
+    }
     s.push_str("{\"$schema\":\"https://json.schemastore.org/sarif-2.1.0.json\",\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":{\"name\":\"tcgen05\",\"version\":");
     json_str(s, env!("CARGO_PKG_VERSION"))?;
     s.push_str(",\"rules\":[");
@@ -672,10 +739,14 @@ fn sarif(s: &mut String, inputs: &[Input], reports: &[Option<Report<'_>>]) -> fm
         s.push_str(",\"shortDescription\":{\"text\":");
         json_str(s, statement)?;
         s.push_str("},\"fullDescription\":{\"text\":");
-        json_str(
-            s,
-            format_args!("{statement} ({source}; tcgen05 explain {id})"),
-        )?;
+        if k < first_hazard_rule {
+            json_str(
+                s,
+                format_args!("{statement} ({source}; tcgen05 explain {id})"),
+            )?;
+        } else {
+            json_str(s, format_args!("{statement} ({source})"))?;
+        }
         s.push_str("}}");
     }
     s.push_str("]}},\"results\":[");

@@ -5,6 +5,7 @@
 
 pub mod batch;
 pub mod check;
+pub mod check_hazards;
 pub mod command_line;
 mod dispatch;
 pub mod emulate;

@@ -33,7 +33,7 @@ fn read_buffer(path: &str) -> Result<BufferFile, String> {
 }
 
 /// `X[,Y[,Z]]`, missing dimensions 1.
-fn dims(flag: &str, s: &str) -> Result<[u32; 3], String> {
+pub(crate) fn dims(flag: &str, s: &str) -> Result<[u32; 3], String> {
     let parts: Vec<&str> = s.split(',').collect();
     if parts.is_empty() || parts.len() > 3 {
         return Err(format!("--{flag} {s}: expected X[,Y[,Z]]"));

@@ -24,7 +24,7 @@ fn opt(out: &mut String, v: Option<impl fmt::Display>) -> fmt::Result {
 }
 
 /// One finding as a JSON object.
-fn finding_json(out: &mut String, f: &Finding, seed: u64) -> fmt::Result {
+pub(crate) fn finding_json(out: &mut String, f: &Finding, seed: u64) -> fmt::Result {
     out.write_str("{\"kind\":")?;
     json_str(out, f.kind.name())?;
     write!(out, ",\"line\":{},\"other_line\":", f.line)?;

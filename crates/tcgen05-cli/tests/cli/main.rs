@@ -6,6 +6,7 @@
 mod batch;
 mod check;
 mod check_block_scale;
+mod check_hazards;
 mod check_versions;
 mod emulate;
 mod errors;

@@ -824,5 +824,16 @@ def _run_launch(
     args: list[tuple[str, Any]],
     max_steps: int,
 ) -> tuple[dict[str, Any], list[Optional[bytes]]]: ...
+def _run_hazards(
+    ptx: str,
+    kernel: str,
+    grid: tuple[int, int, int],
+    block: tuple[int, int, int],
+    cluster: tuple[int, int, int],
+    shared: int,
+    args: list[tuple[str, Any]],
+    max_steps: int,
+    schedules: int,
+) -> tuple[Optional[dict[str, Any]], list[dict[str, Any]], int, list[Optional[bytes]]]: ...
 def _run_params(ptx: str, kernel: str) -> list[tuple[str, int, int, str, bool]]: ...
 def _run_check_tensor_map(spec: dict[str, Any], data_len: int) -> None: ...

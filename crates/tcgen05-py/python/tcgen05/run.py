@@ -13,13 +13,18 @@ every CTA's warps with the GPU's arithmetic. What it does not model is refused b
   driver's rules (CUDA driver API 6.30) when it is made.
 - Errors: :class:`RunError` and its subclasses carry the interpreter's fields as attributes
   (``line``, ``what``, ``why``, ``param``, ``field``, ``value``, ...).
+- Hazards: ``launch(..., hazards=True)`` runs the kernel under the hazard checker of
+  ``tcgen05 run --hazards`` (data races, reads before an asynchronous operation is known
+  complete, missing ``fence.proxy.async``, mbarrier counts and ``expect_tx`` bytes, wrong wait
+  parity, deadlocks, Tensor Memory's lifecycle) and returns the list of :class:`Hazard` found
+  (empty: none) instead of the :class:`Stats`; ``schedules=N`` adds N seeded schedules.
 """
 
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Mapping, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Literal, Mapping, Optional, Sequence, Union, overload
 
 from . import _native
 from ._native import (
@@ -40,6 +45,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ArgumentError",
+    "Hazard",
     "InvalidPtxError",
     "LaunchError",
     "MemoryAccessError",
@@ -80,6 +86,30 @@ class Stats:
     mmas: int
     bytes_moved: int
     seconds: float
+
+
+@dataclass(frozen=True)
+class Hazard:
+    """One hazard the checker found (the fields of ``tcgen05 run --hazards --json``): its
+    ``kind`` (``"data-race"``, ``"read-before-complete"``, ``"write-before-complete"``,
+    ``"missing-proxy-fence"``, ``"mbarrier-count"``, ``"expect-tx"``, ``"wait-parity"``,
+    ``"deadlock"``, ``"tmem-leak"``, ``"ld-before-wait"``, ``"dealloc-in-use"``,
+    ``"missing-relinquish"``), the PTX ``line`` of the access that shows it and the conflicting
+    ``other_line``, the threads (index in their CTA) of each, the ``address`` (shared-window
+    offset, global address or Tensor Memory cell), what happened, the rule's ``source`` (a PTX
+    ISA section), the CTA (linear index) and the schedule's ``seed`` that first showed it (0:
+    the default schedule)."""
+
+    kind: str
+    line: int
+    other_line: Optional[int]
+    thread: Optional[int]
+    other_thread: Optional[int]
+    address: Optional[int]
+    message: str
+    source: str
+    cta: int
+    seed: int
 
 
 @dataclass(frozen=True)
@@ -268,33 +298,77 @@ def _check_aliasing(values: list[Any]) -> None:
                              param=f"{arrays[x][0]}, {arrays[y][0]}", why=why)
 
 
+Args = Union[Sequence[Any], Mapping[Union[str, int], Any]]
+
+
+@overload
+def launch(
+    ptx: Union[str, os.PathLike[str]], kernel: str, grid: Dims, block: Dims, args: Args,
+    cluster: Dims = ..., shared: int = ..., *, max_steps: int = ..., hazards: Literal[False] = ...,
+    schedules: int = ...,
+) -> Stats: ...
+
+
+@overload
+def launch(
+    ptx: Union[str, os.PathLike[str]], kernel: str, grid: Dims, block: Dims, args: Args,
+    cluster: Dims = ..., shared: int = ..., *, max_steps: int = ..., hazards: Literal[True],
+    schedules: int = ...,
+) -> list[Hazard]: ...
+
+
 def launch(
     ptx: Union[str, os.PathLike[str]],
     kernel: str,
     grid: Dims,
     block: Dims,
-    args: Union[Sequence[Any], Mapping[Union[str, int], Any]],
+    args: Args,
     cluster: Dims = (1, 1, 1),
     shared: int = 0,
     *,
     max_steps: int = 1_000_000_000,
-) -> Stats:
+    hazards: bool = False,
+    schedules: int = 0,
+) -> Union[Stats, list[Hazard]]:
     """Runs ``kernel`` of ``ptx`` (the PTX text, or a path to a ``.ptx`` file) over ``grid`` CTAs
     of ``block`` threads, with ``shared`` bytes of dynamic shared memory.
 
     ``args`` gives one value per ``.param``, in order, or a mapping from parameter names (or
     positions) to values. Arrays (and the arrays of tensor maps) are modified in place. Raises a
     :class:`RunError` subclass naming what stopped the run; ``max_steps`` bounds the
-    warp-instructions executed (:class:`StepLimitError`)."""
+    warp-instructions executed (:class:`StepLimitError`).
+
+    With ``hazards=True`` the run is made under the hazard checker (the default schedule, then
+    ``schedules`` seeded ones) and the list of :class:`Hazard` found is returned (empty: none;
+    a deadlock is a hazard, not an error); the arrays receive the default schedule's bytes."""
+    stats, found, _ = _launch(ptx, kernel, grid, block, args, cluster, shared, max_steps, hazards, schedules)
+    if hazards:
+        return found
+    assert stats is not None
+    return stats
+
+
+def _launch(
+    ptx: Union[str, os.PathLike[str]], kernel: str, grid: Dims, block: Dims, args: Args, cluster: Dims,
+    shared: int, max_steps: int, hazards: bool, schedules: int,
+) -> tuple[Optional[Stats], list[Hazard], int]:
+    """:func:`launch`'s work: (the run's stats, None when a hazard run ended in a deadlock; the
+    hazards found; the runs made)."""
     text = _read_ptx(ptx)
     names = [p[0] for p in _native._run_params(text, kernel)]
     values = _ordered(names, args)
     _check_aliasing(values)
     tagged = [_tag(names[i] if i < len(names) else f"argument {i}", v) for i, v in enumerate(values)]
-    stats, outs = _native._run_launch(
-        text, kernel, _dims("grid", grid), _dims("block", block), _dims("cluster", cluster),
-        shared, tagged, max_steps,
-    )
+    dims = (_dims("grid", grid), _dims("block", block), _dims("cluster", cluster))
+    found: list[Hazard] = []
+    runs = 1
+    if hazards:
+        if isinstance(schedules, bool) or not isinstance(schedules, int) or not 0 <= schedules < 1 << 32:
+            raise TypeError(f"schedules: expected an int in 0..2^32, got {schedules!r}")
+        stats_d, rows, runs, outs = _native._run_hazards(text, kernel, *dims, shared, tagged, max_steps, schedules)
+        found = [Hazard(**r) for r in rows]
+    else:
+        stats_d, outs = _native._run_launch(text, kernel, *dims, shared, tagged, max_steps)
     np = _np()
     for v, out in zip(values, outs):
         target = v.array if isinstance(v, TensorMap) else v
@@ -304,4 +378,4 @@ def launch(
         new = np.frombuffer(out, dtype=np.uint8)
         if not np.array_equal(flat, new):
             flat[:] = new
-    return Stats(**stats)
+    return (None if stats_d is None else Stats(**stats_d)), found, runs

@@ -24,6 +24,10 @@ What it does, as ``JITFunction.run`` and Triton's CUDA launcher do (Triton 3.9.0
   ``profile_scratch`` buffers (zeroed, ``size x grid x num_ctas`` bytes; null when the compiler
   asks none), as the launcher passes them.
 
+With ``hazards=True`` the kernel runs under the hazard checker of ``tcgen05 run --hazards``
+(``schedules=N`` adds N seeded schedules) and :func:`run` returns a :class:`Checked`: the
+:class:`tcgen05.run.Hazard` list (empty: none) with the PTX its lines refer to.
+
 Arrays: any dtype with a Triton counterpart (bool, int8-64, uint8-64, float16/32/64, and
 ``ml_dtypes`` bfloat16, float8_e4m3fn, float8_e5m2); :func:`pointer` gives an array another
 element type (uint16 bits as bf16, ...). Host-side descriptors: :func:`tensor_descriptor` (the
@@ -35,15 +39,15 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, Sequence, Union, overload
 
 from . import run as _run
-from .run import Stats
+from .run import Hazard, Stats
 
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["Launched", "pointer", "run", "tensor_descriptor"]
+__all__ = ["Checked", "Launched", "pointer", "run", "tensor_descriptor"]
 
 #: NumPy dtype names and the Triton element type of a pointer to them.
 _TRITON_TYPES = {
@@ -141,6 +145,25 @@ class Launched:
     stats: Stats
 
 
+@dataclass(frozen=True)
+class Checked:
+    """A Triton kernel run under the hazard checker (``run(..., hazards=True)``): its PTX name,
+    the grid, block, cluster and dynamic shared memory it ran with, the PTX Triton wrote (the
+    lines the hazards name are its lines), the :class:`tcgen05.run.Hazard` list found (empty:
+    none), the runs made (the default schedule and the seeded ones), and the default schedule's
+    :class:`tcgen05.run.Stats` (None when that run ended in a deadlock, itself a hazard)."""
+
+    name: str
+    grid: tuple[int, int, int]
+    block: tuple[int, int, int]
+    cluster: tuple[int, int, int]
+    shared: int
+    ptx: str
+    hazards: list[Hazard]
+    runs: int
+    stats: Optional[Stats]
+
+
 _compiled: dict[Any, Any] = {}
 
 
@@ -232,13 +255,28 @@ def _kernel_args(fn: Any, bound: dict[str, Any], signature: dict[str, Any], meta
     return [o.array if isinstance(o, _Array) else o for o in out]
 
 
-def run(fn: Any, grid: Union[int, Sequence[int], Callable[[dict[str, Any]], Any]], *args: Any,
-        target: str = "sm_100a", max_steps: int = 1_000_000_000, **kwargs: Any) -> Launched:
+Grid = Union[int, Sequence[int], Callable[[dict[str, Any]], Any]]
+
+
+@overload
+def run(fn: Any, grid: Grid, *args: Any, target: str = ..., max_steps: int = ...,
+        hazards: Literal[False] = ..., schedules: int = ..., **kwargs: Any) -> Launched: ...
+
+
+@overload
+def run(fn: Any, grid: Grid, *args: Any, target: str = ..., max_steps: int = ...,
+        hazards: Literal[True], schedules: int = ..., **kwargs: Any) -> Checked: ...
+
+
+def run(fn: Any, grid: Grid, *args: Any, target: str = "sm_100a", max_steps: int = 1_000_000_000,
+        hazards: bool = False, schedules: int = 0, **kwargs: Any) -> Union[Launched, Checked]:
     """Compiles ``fn`` (a ``@triton.jit`` function, under ``@triton.heuristics`` too) for ``target`` with Triton and runs it over
     ``grid`` with ``args`` and ``kwargs`` as ``fn[grid](*args, **kwargs)`` would, NumPy arrays
     in place of tensors (modified in place). Meta options (``num_warps``, ``num_stages``,
     ``num_ctas``, ...) go in ``kwargs`` as with Triton. Raises Triton's errors for the
-    compilation and :class:`tcgen05.run.RunError` subclasses for the run."""
+    compilation and :class:`tcgen05.run.RunError` subclasses for the run. With ``hazards=True``
+    (and ``schedules=N``) the run is made under the hazard checker and a :class:`Checked` is
+    returned."""
     from triton.runtime.autotuner import Heuristics  # type: ignore[import-untyped,unused-ignore]
     from triton.runtime.jit import JITFunction  # type: ignore[import-untyped,unused-ignore]
 
@@ -263,6 +301,10 @@ def run(fn: Any, grid: Union[int, Sequence[int], Callable[[dict[str, Any]], Any]
     block = (32 * int(md.num_warps), 1, 1)
     values = _kernel_args(fn, bound, signature, md, g)
     ptx = kernel.asm["ptx"]
+    if hazards:
+        st, found, runs = _run._launch(ptx, md.name, launch_grid, block, values, cluster, int(md.shared), max_steps,
+                                       True, schedules)
+        return Checked(md.name, launch_grid, block, cluster, int(md.shared), ptx, found, runs, st)
     stats = _run.launch(ptx, md.name, launch_grid, block, values, cluster, int(md.shared), max_steps=max_steps)
     return Launched(md.name, launch_grid, block, cluster, int(md.shared), ptx, stats)
 

@@ -1,0 +1,97 @@
+//! `tcgen05.run.launch(..., hazards=True)`: a kernel run under the interpreter's hazard checker
+//! ([`tcgen05_run::hazard::check`]: the default schedule, then `schedules` seeded ones). This
+//! file reads the arguments as `_run_launch` does and returns each finding as a dict with the
+//! fields of `tcgen05 run --hazards --json`; every rule is the interpreter's.
+
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList};
+use tcgen05_run::hazard::{check, Options};
+use tcgen05_run::{Arg, Config, Limits, Module};
+
+use crate::run::{argument, run_error};
+
+/// The default schedule's stats (None when it ended in a deadlock, itself a finding), each
+/// finding, the runs made, and the bytes of every buffer and tensor map argument after the
+/// default schedule's run (None for the others).
+type Checked<'py> = (
+    Option<Bound<'py, PyDict>>,
+    Vec<Bound<'py, PyDict>>,
+    u32,
+    Vec<Option<Bound<'py, PyBytes>>>,
+);
+
+/// Runs `kernel` under the hazard checker.
+#[pyfunction]
+#[pyo3(signature = (ptx, kernel, grid, block, cluster, shared, args, max_steps, schedules))]
+#[allow(clippy::too_many_arguments)]
+pub fn _run_hazards<'py>(
+    py: Python<'py>,
+    ptx: &str,
+    kernel: &str,
+    grid: [u32; 3],
+    block: [u32; 3],
+    cluster: [u32; 3],
+    shared: u32,
+    args: &Bound<'py, PyList>,
+    max_steps: u64,
+    schedules: u32,
+) -> PyResult<Checked<'py>> {
+    let module = Module::read(ptx).map_err(|e| run_error(py, &e))?;
+    let params = module
+        .kernel(kernel)
+        .map_err(|e| run_error(py, &e))?
+        .params
+        .clone();
+    let mut list = Vec::with_capacity(args.len());
+    for (i, item) in args.iter().enumerate() {
+        list.push(argument(py, &params, i, &item)?);
+    }
+    let config = Config {
+        grid,
+        block,
+        cluster,
+        shared,
+        limits: Limits { steps: max_steps },
+    };
+    let options = Options { schedules };
+    let start = std::time::Instant::now();
+    let result = py.detach(|| check(&module, kernel, &config, &mut list, &options));
+    let seconds = start.elapsed().as_secs_f64();
+    let report = result.map_err(|e| run_error(py, &e))?;
+    let stats = match &report.stats {
+        Some(s) => {
+            let d = PyDict::new(py);
+            d.set_item("ctas", s.ctas)?;
+            d.set_item("warp_instructions", s.warp_instructions)?;
+            d.set_item("thread_instructions", s.thread_instructions)?;
+            d.set_item("mmas", s.mmas)?;
+            d.set_item("bytes_moved", s.bytes_moved)?;
+            d.set_item("seconds", seconds)?;
+            Some(d)
+        }
+        None => None,
+    };
+    let mut findings = Vec::with_capacity(report.findings.len());
+    for (f, seed) in report.findings.iter().zip(&report.seeds) {
+        let d = PyDict::new(py);
+        d.set_item("kind", f.kind.name())?;
+        d.set_item("line", f.line)?;
+        d.set_item("other_line", f.other_line)?;
+        d.set_item("thread", f.thread)?;
+        d.set_item("other_thread", f.other_thread)?;
+        d.set_item("address", f.address)?;
+        d.set_item("message", &f.message)?;
+        d.set_item("source", f.source)?;
+        d.set_item("cta", f.cta)?;
+        d.set_item("seed", seed)?;
+        findings.push(d);
+    }
+    let out = list
+        .iter()
+        .map(|a| match a {
+            Arg::Buffer(b) | Arg::TensorMap(_, b) => Some(PyBytes::new(py, b)),
+            _ => None,
+        })
+        .collect();
+    Ok((stats, findings, report.runs, out))
+}
