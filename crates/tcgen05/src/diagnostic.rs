@@ -589,14 +589,11 @@ pub(crate) fn check_rows_follow_enum<E: Copy + fmt::Debug>(
             }
             None => {
                 let mut out = String::new();
-                let mut prev = ' ';
                 for c in variant.chars() {
-                    let boundary = c.is_ascii_uppercase() || (c.is_ascii_digit() && prev.is_ascii_lowercase());
-                    if boundary && !out.is_empty() {
+                    if c.is_ascii_uppercase() && !out.is_empty() {
                         out.push(sep);
                     }
                     out.push(c.to_ascii_lowercase());
-                    prev = c;
                 }
                 out
             }
@@ -604,5 +601,8 @@ pub(crate) fn check_rows_follow_enum<E: Copy + fmt::Debug>(
         assert_eq!(name, want, "row {i}, {id}, is not the row of {variant}");
     }
     let unused: std::vec::Vec<_> = renamed.iter().zip(&used).filter(|(_, u)| !**u).collect();
-    assert!(unused.is_empty(), "renamed variants not in the enum: {unused:?}");
+    assert!(
+        unused.is_empty(),
+        "renamed variants not in the enum: {unused:?}"
+    );
 }

@@ -275,7 +275,9 @@ fn strip_prefix_ignore_case<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
 
 /// Every name [`lookup`] accepts: the rulings, then the rule identifiers (repeats included).
 fn names() -> impl Iterator<Item = &'static str> {
-    rulings().map(|r| r.name).chain(entries().map(|e| e.rule.id))
+    rulings()
+        .map(|r| r.name)
+        .chain(entries().map(|e| e.rule.id))
 }
 
 /// The three names closest to `q` by edit distance (a name containing `q` counts as distance
@@ -377,7 +379,10 @@ pub fn explain(name: &str) -> Result<Explained, Unknown> {
         Found::Rule(id) => {
             let entries: Vec<Entry> = entries_with_id(id).collect();
             let mut rulings: Vec<Ruling> = Vec::new();
-            for r in entries.iter().filter_map(|e| decision(e.rule.source.ruling()?)) {
+            for r in entries
+                .iter()
+                .filter_map(|e| decision(e.rule.source.ruling()?))
+            {
                 if !rulings.contains(&r) {
                     rulings.push(r);
                 }

@@ -72,7 +72,12 @@ pub enum EmuRule {
 }
 
 /// A row of [`RULES`]: the message says the rule; the problem's value follows it.
-const fn row(id: &'static str, severity: Severity, source: Source, message: &'static str) -> RuleRow {
+const fn row(
+    id: &'static str,
+    severity: Severity,
+    source: Source,
+    message: &'static str,
+) -> RuleRow {
     RuleRow::with_message(id, RuleSource::Fixed(source), severity, message)
 }
 

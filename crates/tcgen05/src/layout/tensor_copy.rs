@@ -308,7 +308,14 @@ pub(crate) const TENSOR_COPY_RULES: [Rule; 6] = {
 
 /// The field each rule of [`TENSOR_COPY_RULES`] concerns (`box_inner`
 /// stands for the extent the error names), indexed by [`TensorCopyRule`].
-const TENSOR_COPY_FIELDS: [&str; 6] = ["box_inner", "box_inner", "destination", "destination", "type", "k_start"];
+const TENSOR_COPY_FIELDS: [&str; 6] = [
+    "box_inner",
+    "box_inner",
+    "destination",
+    "destination",
+    "type",
+    "k_start",
+];
 
 impl fmt::Display for TensorCopyError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -324,7 +324,19 @@ pub(crate) const MMA_RULES: [Rule; 11] = [
 
 /// The field each rule of [`MMA_RULES`] concerns (`a_swizzle` stands for the
 /// operand's), indexed by [`MmaRule`].
-const MMA_FIELDS: [&str; 11] = ["cta_group", "ws", "m", "n", "n", "target", "target", "target", "k", "max_shift", "a_swizzle"];
+const MMA_FIELDS: [&str; 11] = [
+    "cta_group",
+    "ws",
+    "m",
+    "n",
+    "n",
+    "target",
+    "target",
+    "target",
+    "k",
+    "max_shift",
+    "a_swizzle",
+];
 
 impl MmaError {
     /// The rule this error breaks, or `None` for [`MmaError::Idesc`], whose rule is the

@@ -1,8 +1,8 @@
 //! Why a form is refused: [`PtxError`] and the rule it breaks ([`PtxRule`]), and
 //! [`RenderError`].
 
-use crate::diagnostic::{Diagnostic, Diagnostics, Severity, Source};
 use crate::diagnostic::Rule;
+use crate::diagnostic::{Diagnostic, Diagnostics, Severity, Source};
 use crate::shapes::MmaError;
 use crate::shared_memory_descriptor::SmemError;
 use crate::tensor_memory::{TmemError, TMEM_COLUMNS};
@@ -239,7 +239,59 @@ impl PtxRule {
     /// rules; `RegisterName(OperandName::DTmem)` stands for the one rule of every operand.
     pub const ALL: [PtxRule; PTX_RULE_COUNT] = {
         use PtxRule as R;
-        [R::RegisterName(OperandName::DTmem), R::DuplicateRegister, R::BlockScaleMissing, R::BlockScaleNotForKind, R::ScaleVecNotForKind, R::ScaleVecRequired, R::ScaleVecNotOnTarget, R::ScaleTypeForScaleVec, R::ScaleFactorIdForScaleVec, R::WsCtaGroup, R::WsBlockScaled, R::WsAshift, R::WsDisableOutputLane, R::WsScaleInputD, R::CollectorAWithWs, R::CollectorBWithoutWs, R::CollectorBIndex, R::AshiftNeedsATmem, R::AshiftCollector, R::AshiftBlockScaled, R::AshiftM, R::DisableOutputLaneLength, R::DisableOutputLaneBlockScaled, R::ScaleInputDRange, R::ScaleInputDKind, R::ScaleInputDI8, R::ScaleInputDNotOnTarget, R::ZeroColumnMaskWithoutWs, R::KindNotOnTarget, R::SparseNotOnTarget, R::SparseMismatch, R::RegisterCount, R::OffsetMissing, R::OffsetNotForShape, R::OffsetOutOfRange, R::RedNotOnTarget, R::RedShape, R::RedNum, R::RedPack, R::RedAbsNaNType, R::ShiftNotOnTarget, R::CtaGroupMixed, R::VersionTooLow, R::VersionTooHigh, R::Sm107NotOnTarget, R::DecompressKind, R::DecompressForm, R::CollectorBWithWs, R::SpcompressNotOnTarget, R::SpcompressForm, R::SpcompressCount]
+        [
+            R::RegisterName(OperandName::DTmem),
+            R::DuplicateRegister,
+            R::BlockScaleMissing,
+            R::BlockScaleNotForKind,
+            R::ScaleVecNotForKind,
+            R::ScaleVecRequired,
+            R::ScaleVecNotOnTarget,
+            R::ScaleTypeForScaleVec,
+            R::ScaleFactorIdForScaleVec,
+            R::WsCtaGroup,
+            R::WsBlockScaled,
+            R::WsAshift,
+            R::WsDisableOutputLane,
+            R::WsScaleInputD,
+            R::CollectorAWithWs,
+            R::CollectorBWithoutWs,
+            R::CollectorBIndex,
+            R::AshiftNeedsATmem,
+            R::AshiftCollector,
+            R::AshiftBlockScaled,
+            R::AshiftM,
+            R::DisableOutputLaneLength,
+            R::DisableOutputLaneBlockScaled,
+            R::ScaleInputDRange,
+            R::ScaleInputDKind,
+            R::ScaleInputDI8,
+            R::ScaleInputDNotOnTarget,
+            R::ZeroColumnMaskWithoutWs,
+            R::KindNotOnTarget,
+            R::SparseNotOnTarget,
+            R::SparseMismatch,
+            R::RegisterCount,
+            R::OffsetMissing,
+            R::OffsetNotForShape,
+            R::OffsetOutOfRange,
+            R::RedNotOnTarget,
+            R::RedShape,
+            R::RedNum,
+            R::RedPack,
+            R::RedAbsNaNType,
+            R::ShiftNotOnTarget,
+            R::CtaGroupMixed,
+            R::VersionTooLow,
+            R::VersionTooHigh,
+            R::Sm107NotOnTarget,
+            R::DecompressKind,
+            R::DecompressForm,
+            R::CollectorBWithWs,
+            R::SpcompressNotOnTarget,
+            R::SpcompressForm,
+            R::SpcompressCount,
+        ]
     };
 
     /// The rule's index among [`PtxRule::ALL`]: its one row.
@@ -466,7 +518,59 @@ pub(crate) const PTX_RULES: [Rule; PTX_RULE_COUNT] = {
 };
 
 /// The field each rule of [`PTX_RULES`] concerns, indexed by [`PtxRule`].
-const PTX_FIELDS: [&str; PTX_RULE_COUNT] = ["operand", "registers", "block_scale", "block_scale", "scale_vec", "scale_vec", "target", "scale_type", "sf_id", "cta_group", "ws", "ashift", "disable_output_lane", "scale_input_d", "collector", "collector", "collector", "ashift", "collector", "ashift", "m", "disable_output_lane", "disable_output_lane", "scale_input_d", "scale_input_d", "scale_input_d", "target", "zero_column_mask", "target", "target", "sparse", "registers", "offset", "offset", "offset", "target", "shape", "num", "pack", "red", "target", "cta_group", "version", "version", "target", "kind", "decompress", "collector", "target", "spcompress", "registers"];
+const PTX_FIELDS: [&str; PTX_RULE_COUNT] = [
+    "operand",
+    "registers",
+    "block_scale",
+    "block_scale",
+    "scale_vec",
+    "scale_vec",
+    "target",
+    "scale_type",
+    "sf_id",
+    "cta_group",
+    "ws",
+    "ashift",
+    "disable_output_lane",
+    "scale_input_d",
+    "collector",
+    "collector",
+    "collector",
+    "ashift",
+    "collector",
+    "ashift",
+    "m",
+    "disable_output_lane",
+    "disable_output_lane",
+    "scale_input_d",
+    "scale_input_d",
+    "scale_input_d",
+    "target",
+    "zero_column_mask",
+    "target",
+    "target",
+    "sparse",
+    "registers",
+    "offset",
+    "offset",
+    "offset",
+    "target",
+    "shape",
+    "num",
+    "pack",
+    "red",
+    "target",
+    "cta_group",
+    "version",
+    "version",
+    "target",
+    "kind",
+    "decompress",
+    "collector",
+    "target",
+    "spcompress",
+    "registers",
+];
 
 /// A problem with a tcgen05 instruction form: a rule of the PTX syntax, or a descriptor given as
 /// an immediate that breaks its own rules.

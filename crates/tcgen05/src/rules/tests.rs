@@ -218,7 +218,9 @@ fn every_identifier_is_unique_across_the_tables_and_found_by_lookup() {
 #[test]
 fn decision_sources_print_the_document() {
     assert_eq!(Source::Decision(10).to_string(), "rules.md R10");
-    let e = entries().find(|e| e.rule.id == "ptx.ws_cta_group").expect("row");
+    let e = entries()
+        .find(|e| e.rule.id == "ptx.ws_cta_group")
+        .expect("row");
     assert_eq!(e.rule.source.ruling(), Some(16));
     assert_eq!(e.rule.source.to_string(), "rules.md R16");
 }
@@ -254,7 +256,22 @@ fn every_table_is_indexed_by_its_rule_enum() {
         use crate::instruction_descriptor::IdescRule;
         let rows = &crate::instruction_descriptor::IDESC_RULES;
         let all = variants!(IdescRule: ReservedBit, InvalidTypeCode, TypeNotForKind, F16AccumulatorNeedsF16Inputs, MixedF16Bf16, FieldNotInLayout, SaturateNotI8, NegateI8, TransposeNotAllowed, SparsitySelectorWithoutSparsity, SparsitySelectorNotZero, FieldTooWide, NNotMultipleOf8, NOutOfRange, MNotEncodable, MNotInTable39, ScaleTypeNotForKind, SfIdNotAllowed, K96Sparse);
-        check_rows_follow_enum(&all, |r| position(rows, r.row()), rows, &[]);
+        check_rows_follow_enum(
+            &all,
+            |r| position(rows, r.row()),
+            rows,
+            &[
+                ("InvalidTypeCode", "type_code_undefined"),
+                ("F16AccumulatorNeedsF16Inputs", "f16_accumulator_inputs"),
+                (
+                    "SparsitySelectorWithoutSparsity",
+                    "selector_without_sparsity",
+                ),
+                ("SparsitySelectorNotZero", "selector_not_zero"),
+                ("NNotMultipleOf8", "n_not_multiple_of_8"),
+                ("MNotInTable39", "m_not_in_table_39"),
+            ],
+        );
     }
     {
         use crate::zero_column_mask::ZmaskRule;
@@ -272,7 +289,12 @@ fn every_table_is_indexed_by_its_rule_enum() {
         use crate::shapes::MmaRule;
         let rows = &crate::shapes::MMA_RULES;
         let all = variants!(MmaRule: NoSuchRow, WsNoSuchRow, M, N, NForMnMajor8Bit, KindNotOnTarget, SparseNotOnTarget, K96NotOnTarget, K96Shape, MaxShiftWithoutWs, SwizzleForMajor);
-        check_rows_follow_enum(&all, |r| position(rows, r.row()), rows, &[]);
+        check_rows_follow_enum(
+            &all,
+            |r| position(rows, r.row()),
+            rows,
+            &[("NForMnMajor8Bit", "n_for_mn_major_8bit")],
+        );
     }
     {
         use crate::canonical_layout::LayoutRule;
@@ -313,7 +335,8 @@ fn every_table_is_indexed_by_its_rule_enum() {
     {
         use crate::numerics::RuleId;
         let rows = &crate::numerics::RULES;
-        let all = variants!(RuleId: NoSuchForm, OperandCount, ScaleCount, BadCode, SatfiniteNotInteger);
+        let all =
+            variants!(RuleId: NoSuchForm, OperandCount, ScaleCount, BadCode, SatfiniteNotInteger);
         check_rows_follow_enum(&all, |r| position(rows, r.rule()), rows, &[]);
     }
     {
@@ -326,12 +349,18 @@ fn every_table_is_indexed_by_its_rule_enum() {
         use crate::emulator::EmuRule;
         let rows = &crate::emulator::RULES;
         let all = variants!(EmuRule: Unsupported, Operands, Qualifier, SmemOutOfRange, SmemUninitialised, TmemNotAllocated, TmemUninitialised, TmemOutOfRange, WarpQuadrant, AllocAfterRelinquish, AllocNoSpace, DeallocNotAllocated, RegisterUninitialised, CollectorEmpty, CollectorStale, NotModelled, CopiesDiffer, ShiftLane, ContainerPadding, SparseMetadata, AshiftReading);
-        check_rows_follow_enum(&all, |r| position(rows, r.row()), rows, &[]);
+        check_rows_follow_enum(
+            &all,
+            |r| position(rows, r.row()),
+            rows,
+            &[("Unsupported", "unsupported-instruction")],
+        );
     }
     {
         use crate::ptx::PtxRule;
         let rows = &crate::ptx::PTX_RULES;
-        check_rows_follow_enum(&PtxRule::ALL, |r| position(rows, r.row()), rows, &[]);
+        let renamed = [("RedAbsNaNType", "red_abs_nan_type")];
+        check_rows_follow_enum(&PtxRule::ALL, |r| position(rows, r.row()), rows, &renamed);
     }
     {
         use crate::zero_column_mask::ColumnMaskError as C;
@@ -339,7 +368,10 @@ fn every_table_is_indexed_by_its_rule_enum() {
         let all = [
             C::WidthTooLarge { width: 257 },
             C::BitBeyondWidth { bit: 9, width: 8 },
-            C::ColumnOutOfRange { column: 9, width: 8 },
+            C::ColumnOutOfRange {
+                column: 9,
+                width: 8,
+            },
             C::BadDigit { byte: b'x' },
             C::NoDigits,
         ];

@@ -152,9 +152,20 @@ pub(crate) const ZMASK_RULES: [Rule; 10] = [
         "A start count stays within the first run of its sub-mask, the case the PTX examples cover."),
 ];
 
-/// The field each rule of [`ZMASK_RULES`] concerns (`bit N`,
-/// `start_count_i` and `first_span_i` name the bit or sub-mask of the value), indexed by [`ZmaskRule`].
-const ZMASK_FIELDS: [&str; 10] = ["bit N", "bit N", "column_shift", "column_shift", "m", "n", "n", "start_count_i", "first_span_i", "start_count_i"];
+/// The field each rule of [`ZMASK_RULES`] concerns (`bit N`, `start_count_i` and `first_span_i`
+/// name the bit or sub-mask of the value), indexed by [`ZmaskRule`].
+const ZMASK_FIELDS: [&str; 10] = [
+    "bit N",
+    "bit N",
+    "column_shift",
+    "column_shift",
+    "m",
+    "n",
+    "n",
+    "start_count_i",
+    "first_span_i",
+    "start_count_i",
+];
 
 impl ZmaskError {
     /// The rule this error breaks.

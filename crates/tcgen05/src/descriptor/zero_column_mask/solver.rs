@@ -258,7 +258,15 @@ pub(crate) const SOLVE_RULES: [Rule; 7] = {
 
 /// The field each rule of [`SOLVE_RULES`] concerns (`skip_span`
 /// stands for the span of the run's kind), indexed by [`SolveRule`].
-const SOLVE_FIELDS: [&str; 7] = ["m", "n", "n", "column_shift", "column_shift", "skip_span", "skip_span"];
+const SOLVE_FIELDS: [&str; 7] = [
+    "m",
+    "n",
+    "n",
+    "column_shift",
+    "column_shift",
+    "skip_span",
+    "skip_span",
+];
 
 impl Diagnostic for SolveError {
     fn field(&self) -> &'static str {

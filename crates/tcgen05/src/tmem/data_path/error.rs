@@ -288,7 +288,21 @@ pub(crate) const DATA_PATH_RULES: [Rule; 13] = {
 /// The field each rule of [`DATA_PATH_RULES`] concerns, indexed by [`DataPathRule`].
 const DATA_PATH_FIELDS: [DataPathField; 13] = {
     use DataPathField as F;
-    [F::M, F::N, F::Row, F::Column, F::Lane, F::ElementBits, F::SfId, F::ScaleVec, F::KBlock, F::K, F::ElementBits, F::M, F::M]
+    [
+        F::M,
+        F::N,
+        F::Row,
+        F::Column,
+        F::Lane,
+        F::ElementBits,
+        F::SfId,
+        F::ScaleVec,
+        F::KBlock,
+        F::K,
+        F::ElementBits,
+        F::M,
+        F::M,
+    ]
 };
 
 impl fmt::Display for DataPathError {

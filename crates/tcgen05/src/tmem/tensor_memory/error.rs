@@ -225,7 +225,20 @@ pub(crate) const TMEM_RULES: [Rule; 12] = {
 /// The field each rule of [`TMEM_RULES`] concerns, indexed by [`TmemRule`].
 const TMEM_FIELDS: [TmemField; 12] = {
     use TmemField as F;
-    [F::Lane, F::Column, F::Lane, F::NCols, F::NCols, F::Shape, F::Shape, F::Num, F::Num, F::Multicast, F::Multicast, F::Lane]
+    [
+        F::Lane,
+        F::Column,
+        F::Lane,
+        F::NCols,
+        F::NCols,
+        F::Shape,
+        F::Shape,
+        F::Num,
+        F::Num,
+        F::Multicast,
+        F::Multicast,
+        F::Lane,
+    ]
 };
 
 impl TmemError {

@@ -257,7 +257,19 @@ pub(crate) const FRAGMENT_RULES: [Rule; 11] = {
 /// The field each rule of [`FRAGMENT_RULES`] concerns, indexed by [`FragmentRule`].
 const FRAGMENT_FIELDS: [FragmentField; 11] = {
     use FragmentField as F;
-    [F::Num, F::HalfSplitOffset, F::HalfSplitOffset, F::HalfSplitOffset, F::Thread, F::Register, F::Half, F::Lane, F::Column, F::Row, F::Multicast]
+    [
+        F::Num,
+        F::HalfSplitOffset,
+        F::HalfSplitOffset,
+        F::HalfSplitOffset,
+        F::Thread,
+        F::Register,
+        F::Half,
+        F::Lane,
+        F::Column,
+        F::Row,
+        F::Multicast,
+    ]
 };
 
 impl fmt::Display for FragmentError {
