@@ -31,16 +31,17 @@ pub fn explain<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyDict>>
     let entries = PyList::empty(py);
     for e in &found.entries {
         let d = PyDict::new(py);
-        d.set_item("id", e.id)?;
+        let r = e.rule;
+        d.set_item("id", r.id)?;
         d.set_item("group", e.group)?;
-        let severity = match e.severity {
+        let severity = match r.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
         };
         d.set_item("severity", severity)?;
-        d.set_item("source", e.source.to_string())?;
-        d.set_item("ruling", e.source.ruling().map(|n| format!("R{n}")))?;
-        d.set_item("statement", e.statement)?;
+        d.set_item("source", r.source.to_string())?;
+        d.set_item("ruling", r.source.ruling().map(|n| format!("R{n}")))?;
+        d.set_item("statement", r.text())?;
         entries.append(d)?;
     }
     let out = PyDict::new(py);

@@ -39,10 +39,10 @@ fn core_problems(e: &NumericsError) -> Vec<Problem> {
                 severity: "error",
                 message: match (p.decode, p.expected) {
                     (Some(d), _) => d.to_string(),
-                    (None, Some(x)) => format!("{} (got {}, expected {x})", rule.message, p.value),
-                    (None, None) => rule.message.to_owned(),
+                    (None, Some(x)) => format!("{} (got {}, expected {x})", rule.text(), p.value),
+                    (None, None) => rule.text().to_owned(),
                 },
-                source: rule.source.to_owned(),
+                source: rule.source.to_string(),
                 value: problem::Value::Int(p.value.into()),
             }
         })

@@ -102,14 +102,45 @@ pub enum RuleSource {
     /// The layout table of the descriptor's own variant (for the instruction descriptor, Table
     /// 42, 43 or 44 according to the kind; rules.md R8).
     LayoutTable,
+    /// A source written as text, for rules that cite several sections at once (the numerics
+    /// rules).
+    Text(&'static str),
 }
 
-/// One rule of a descriptor, written once: its identifier, its source, how bad breaking it is,
-/// and what it says.
+/// The section every rule with [`RuleSource::LayoutTable`] points to: the instruction
+/// descriptor's table of the kind (Table 42, 43 or 44).
+const LAYOUT_TABLE_SOURCE: &str = "PTX ISA 9.7.16.4.2 Tables 42-44 (the layout of the kind)";
+
+impl RuleSource {
+    /// The ruling the source is, if it is one (`Some(10)` for `rules.md R10`).
+    #[must_use]
+    pub const fn ruling(self) -> Option<u8> {
+        match self {
+            RuleSource::Fixed(Source::Decision(n)) => Some(n),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for RuleSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            RuleSource::Fixed(s) => write!(f, "{s}"),
+            RuleSource::LayoutTable => f.write_str(LAYOUT_TABLE_SOURCE),
+            RuleSource::Text(t) => f.write_str(t),
+        }
+    }
+}
+
+/// One rule, written once: its identifier, its source, how bad breaking it is, what it says
+/// and, where the table writes it, the message a problem of it prints.
 ///
-/// Each descriptor module keeps one `const` table of these, indexed by its rule enum; the
-/// errors of that module read their [`Diagnostic::rule_id`], [`Diagnostic::source`] and
-/// [`Diagnostic::severity`] from it.
+/// This is the one row type of every rule table of the crate: each module that has rules keeps
+/// one `const` table of these, indexed by its rule enum (a test checks that every variant has
+/// its row, in order); the errors of that module read their [`Diagnostic::rule_id`],
+/// [`Diagnostic::source`] and [`Diagnostic::severity`] from it, and
+/// [`rules::entries`](crate::rules::entries) lists every table. What a rule's row does not
+/// hold (the field it concerns, whether ptxas checks it) stays with its enum.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Rule {
@@ -121,6 +152,58 @@ pub struct Rule {
     pub severity: Severity,
     /// The rule in one sentence, as the PTX text or the ruling states it.
     pub statement: &'static str,
+    /// The message a problem of this rule prints, `{}` standing for the value where the message
+    /// has one, for the tables that write their messages (the checker's, the emulator's and the
+    /// numerics'); `None` where the error type writes each message from its values.
+    pub message: Option<&'static str>,
+}
+
+impl Rule {
+    /// A rule whose source is the same for every value and whose errors write their own
+    /// messages.
+    #[must_use]
+    pub const fn fixed(
+        id: &'static str,
+        source: Source,
+        severity: Severity,
+        statement: &'static str,
+    ) -> Rule {
+        Rule {
+            id,
+            source: RuleSource::Fixed(source),
+            severity,
+            statement,
+            message: None,
+        }
+    }
+
+    /// A rule whose message is written in its row and says the rule too: the message serves
+    /// as the statement.
+    #[must_use]
+    pub const fn with_message(
+        id: &'static str,
+        source: RuleSource,
+        severity: Severity,
+        message: &'static str,
+    ) -> Rule {
+        Rule {
+            id,
+            source,
+            severity,
+            statement: message,
+            message: Some(message),
+        }
+    }
+
+    /// What `tcgen05 explain` prints for the rule: its message where the row writes one, else
+    /// its statement.
+    #[must_use]
+    pub const fn text(&self) -> &'static str {
+        match self.message {
+            Some(m) => m,
+            None => self.statement,
+        }
+    }
 }
 
 /// A fixed-capacity list of problems, filled by validation and decoding without allocating.
@@ -407,42 +490,13 @@ impl<D: Diagnostic> fmt::Display for OneLine<'_, D> {
     }
 }
 
-/// A [`Rule`] with the field it concerns: one row of a module's rule table, for the modules
-/// whose rules each concern one field.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct FieldRule {
-    /// The field, spelled as [`Diagnostic::field`] returns it.
-    pub(crate) field: &'static str,
-    /// The rule.
-    pub(crate) rule: Rule,
-}
-
-/// A row of a rule table whose source is the same for every value.
-pub(crate) const fn field_rule(
-    id: &'static str,
-    field: &'static str,
-    source: Source,
-    severity: Severity,
-    statement: &'static str,
-) -> FieldRule {
-    FieldRule {
-        field,
-        rule: Rule {
-            id,
-            source: RuleSource::Fixed(source),
-            severity,
-            statement,
-        },
-    }
-}
-
 impl Rule {
     /// The rule's source, for the rules whose source is [`RuleSource::Fixed`]; `fallback` for
     /// those that take it from a layout table.
     pub(crate) const fn fixed_source(&self, fallback: Source) -> Source {
         match self.source {
             RuleSource::Fixed(s) => s,
-            RuleSource::LayoutTable => fallback,
+            RuleSource::LayoutTable | RuleSource::Text(_) => fallback,
         }
     }
 }
@@ -504,4 +558,51 @@ pub(crate) fn check_rule_table<D: Diagnostic>(
     for (row, hit) in rows.iter().zip(hit) {
         assert!(hit, "no case breaks {}", row.id);
     }
+}
+
+/// Checks in tests that a rule table is indexed by its rule enum: `all` holds every variant
+/// once, in the order of `rows`; `index` (the enum's own lookup) gives each variant its
+/// position; and each row's identifier, after its table's prefix, is the variant's name in snake
+/// case, or kebab case for the tables whose identifiers are (`ReservedBit`: `reserved_bit`),
+/// except for the `(variant, name)` pairs of `renamed`.
+#[cfg(test)]
+pub(crate) fn check_rows_follow_enum<E: Copy + fmt::Debug>(
+    all: &[E],
+    index: impl Fn(E) -> usize,
+    rows: &[Rule],
+    renamed: &[(&str, &str)],
+) {
+    use std::string::{String, ToString};
+    assert_eq!(all.len(), rows.len(), "one variant per row: {all:?}");
+    let mut used = std::vec![false; renamed.len()];
+    for (i, &v) in all.iter().enumerate() {
+        assert_eq!(index(v), i, "{v:?} reads row {}, not its own {i}", index(v));
+        let debug = std::format!("{v:?}");
+        let variant = debug.split(['(', ' ', '{']).next().unwrap_or("");
+        let id = rows[i].id;
+        let name = id.rsplit_once('.').map_or(id, |(_, n)| n);
+        let sep = if name.contains('-') { '-' } else { '_' };
+        let want = match renamed.iter().position(|(v, _)| *v == variant) {
+            Some(k) => {
+                used[k] = true;
+                renamed[k].1.to_string()
+            }
+            None => {
+                let mut out = String::new();
+                for c in variant.chars() {
+                    if c.is_ascii_uppercase() && !out.is_empty() {
+                        out.push(sep);
+                    }
+                    out.push(c.to_ascii_lowercase());
+                }
+                out
+            }
+        };
+        assert_eq!(name, want, "row {i}, {id}, is not the row of {variant}");
+    }
+    let unused: std::vec::Vec<_> = renamed.iter().zip(&used).filter(|(_, u)| !**u).collect();
+    assert!(
+        unused.is_empty(),
+        "renamed variants not in the enum: {unused:?}"
+    );
 }

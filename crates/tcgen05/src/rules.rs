@@ -2,8 +2,9 @@
 //! compiled into the crate) and the rows of every rule table, so that a front end can explain
 //! any rule identifier or ruling a message prints without the source tree.
 //!
-//! A message cites a ruling as `rules.md R10` ([`Source::Decision`]); a rule of a table has a
-//! stable identifier such as `idesc.reserved_bit` ([`Rule::id`]). [`lookup`] finds either,
+//! A message cites a ruling as `rules.md R10`
+//! ([`Source::Decision`](crate::diagnostic::Source::Decision)); a rule of a table has a stable
+//! identifier such as `idesc.reserved_bit` ([`Rule::id`]). [`lookup`] finds either,
 //! case-insensitively, and suggests close names when it finds neither.
 //!
 //! # Examples
@@ -19,46 +20,12 @@
 //! assert_eq!(close.close[0], Some("idesc.reserved_bit"));
 //! ```
 
-use core::fmt;
-
-use crate::diagnostic::{Rule, RuleSource, Severity, Source};
+use crate::diagnostic::Rule;
+#[cfg(test)]
+use crate::diagnostic::{Severity, Source};
 
 /// The rulings document, `docs/rules.md`, as the crate was built with it.
 pub const DOCUMENT: &str = include_str!("../rules.md");
-
-/// The section every rule of a layout table with [`RuleSource::LayoutTable`] points to: the
-/// instruction descriptor's table of the kind (Table 42, 43 or 44).
-const LAYOUT_TABLE_SOURCE: &str = "PTX ISA 9.7.16.4.2 Tables 42-44 (the layout of the kind)";
-
-/// Where a rule comes from, as its table states it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum EntrySource {
-    /// A [`Rule`] row's source.
-    Rule(RuleSource),
-    /// A source written as text (the numerics rules cite several sections at once).
-    Text(&'static str),
-}
-
-impl EntrySource {
-    /// The ruling the source is, if it is one (`Some(10)` for `rules.md R10`).
-    #[must_use]
-    pub const fn ruling(self) -> Option<u8> {
-        match self {
-            EntrySource::Rule(RuleSource::Fixed(Source::Decision(n))) => Some(n),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for EntrySource {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            EntrySource::Rule(RuleSource::Fixed(s)) => write!(f, "{s}"),
-            EntrySource::Rule(RuleSource::LayoutTable) => f.write_str(LAYOUT_TABLE_SOURCE),
-            EntrySource::Text(t) => f.write_str(t),
-        }
-    }
-}
 
 /// The rule tables, one per module that has rules; [`Entry::group`] names them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -129,97 +96,44 @@ impl Group {
         }
     }
 
-    /// A row of the checker's or the emulator's table, whose rules are written as messages.
-    #[cfg(feature = "alloc")]
-    fn message_row(
-        self,
-        id: &'static str,
-        severity: Severity,
-        source: Source,
-        message: &'static str,
-    ) -> Entry {
-        Entry {
-            id,
-            group: self.name(),
-            severity,
-            source: EntrySource::Rule(RuleSource::Fixed(source)),
-            statement: message,
-        }
-    }
-
     /// Row `i` of the group's table.
     fn row(self, i: usize) -> Option<Entry> {
-        let of = |r: &'static Rule| Entry::of_rule(self, r);
-        match self {
-            Group::Smem => crate::shared_memory_descriptor::SMEM_RULES.get(i).map(of),
-            Group::Idesc => crate::instruction_descriptor::IDESC_RULES.get(i).map(of),
-            Group::Zmask => crate::zero_column_mask::ZMASK_RULES
-                .get(i)
-                .map(|r| of(&r.rule)),
-            Group::ColumnMask => crate::zero_column_mask::COLUMN_MASK_RULES.get(i).map(of),
-            Group::ZmaskSolve => crate::zero_column_mask::SOLVE_RULES
-                .get(i)
-                .map(|r| of(&r.rule)),
-            Group::Mma => crate::shapes::MMA_RULES.get(i).map(|r| of(&r.rule)),
-            Group::Layout => crate::canonical_layout::LAYOUT_RULES
-                .get(i)
-                .map(|(_, r)| of(r)),
-            Group::TensorCopy => crate::tensor_copy::TENSOR_COPY_RULES
-                .get(i)
-                .map(|r| of(&r.rule)),
-            Group::Tmem => crate::tensor_memory::TMEM_RULES.get(i).map(|(_, r)| of(r)),
-            Group::Fragment => crate::tmem_fragment::FRAGMENT_RULES
-                .get(i)
-                .map(|(_, r)| of(r)),
-            Group::DataPath => crate::data_path::DATA_PATH_RULES.get(i).map(|(_, r)| of(r)),
-            Group::Target => crate::targets::TARGET_RULES.get(i).map(of),
-            Group::Ptx => crate::ptx::PTX_RULES.get(i).map(|r| of(&r.row)),
-            Group::Numerics => crate::numerics::RULES.get(i).map(|r| Entry {
-                id: r.name,
-                group: self.name(),
-                severity: r.severity,
-                source: EntrySource::Text(r.source),
-                statement: r.message,
-            }),
+        let rows: &'static [Rule] = match self {
+            Group::Smem => &crate::shared_memory_descriptor::SMEM_RULES,
+            Group::Idesc => &crate::instruction_descriptor::IDESC_RULES,
+            Group::Zmask => &crate::zero_column_mask::ZMASK_RULES,
+            Group::ColumnMask => &crate::zero_column_mask::COLUMN_MASK_RULES,
+            Group::ZmaskSolve => &crate::zero_column_mask::SOLVE_RULES,
+            Group::Mma => &crate::shapes::MMA_RULES,
+            Group::Layout => &crate::canonical_layout::LAYOUT_RULES,
+            Group::TensorCopy => &crate::tensor_copy::TENSOR_COPY_RULES,
+            Group::Tmem => &crate::tensor_memory::TMEM_RULES,
+            Group::Fragment => &crate::tmem_fragment::FRAGMENT_RULES,
+            Group::DataPath => &crate::data_path::DATA_PATH_RULES,
+            Group::Target => &crate::targets::TARGET_RULES,
+            Group::Ptx => &crate::ptx::PTX_RULES,
+            Group::Numerics => &crate::numerics::RULES,
             #[cfg(feature = "alloc")]
-            Group::Check => crate::check::RULES
-                .get(i)
-                .map(|r| self.message_row(r.id, r.severity, r.source, r.message)),
+            Group::Check => &crate::check::RULES,
             #[cfg(feature = "alloc")]
-            Group::Emulate => crate::emulator::RULES
-                .get(i)
-                .map(|r| self.message_row(r.id, r.severity, r.source, r.message)),
-        }
+            Group::Emulate => &crate::emulator::RULES,
+        };
+        rows.get(i).map(|rule| Entry {
+            group: self.name(),
+            rule,
+        })
     }
 }
 
-/// One row of one of the crate's rule tables.
+/// One row of one of the crate's rule tables, with the table that holds it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {
-    /// The identifier messages print (`idesc.reserved_bit`, `check.tmem_columns`; the emulator's
-    /// own rules are unprefixed, such as `operands`).
-    pub id: &'static str,
     /// The module whose table holds the row.
     pub group: &'static str,
-    /// Error or warning.
-    pub severity: Severity,
-    /// The document the rule comes from.
-    pub source: EntrySource,
-    /// The rule in one sentence (the checker's and the emulator's rules: their message, `{}`
-    /// standing for the value).
-    pub statement: &'static str,
-}
-
-impl Entry {
-    fn of_rule(group: Group, r: &'static Rule) -> Entry {
-        Entry {
-            id: r.id,
-            group: group.name(),
-            severity: r.severity,
-            source: EntrySource::Rule(r.source),
-            statement: r.statement,
-        }
-    }
+    /// The row: its identifier (`idesc.reserved_bit`, `check.tmem_columns`; the emulator's
+    /// own rules are unprefixed, such as `operands`), severity, source, statement and message
+    /// ([`Rule::text`] is what `tcgen05 explain` prints).
+    pub rule: &'static Rule,
 }
 
 /// Every row of every rule table, table by table, in each table's order. The checker's and the
@@ -233,7 +147,7 @@ pub fn entries() -> impl Iterator<Item = Entry> {
 /// The rows whose identifier is `id` (exactly as stored; more than one if two tables ever share
 /// an identifier).
 pub fn entries_with_id(id: &str) -> impl Iterator<Item = Entry> + '_ {
-    entries().filter(move |e| e.id == id)
+    entries().filter(move |e| e.rule.id == id)
 }
 
 /// One section of the rulings document: a ruling where the PTX ISA is silent or contradicts
@@ -250,7 +164,8 @@ pub struct Ruling {
 }
 
 impl Ruling {
-    /// The number of an `R` ruling (`Some(10)` for `R10`), the form [`Source::Decision`] holds.
+    /// The number of an `R` ruling (`Some(10)` for `R10`), the form
+    /// [`Source::Decision`](crate::diagnostic::Source::Decision) holds.
     #[must_use]
     pub fn number(&self) -> Option<u8> {
         self.name.strip_prefix('R')?.parse().ok()
@@ -305,7 +220,7 @@ pub fn ruling(name: &str) -> Option<Ruling> {
     rulings().find(|r| r.name.eq_ignore_ascii_case(name.trim()))
 }
 
-/// The ruling a message's [`Source::Decision`] cites.
+/// The ruling a message's [`Source::Decision`](crate::diagnostic::Source::Decision) cites.
 #[must_use]
 pub fn decision(n: u8) -> Option<Ruling> {
     rulings().find(|r| r.number() == Some(n))
@@ -346,8 +261,8 @@ pub fn lookup(query: &str) -> Result<Found, Unknown> {
     if let Some(r) = ruling(q) {
         return Ok(Found::Ruling(r));
     }
-    if let Some(e) = entries().find(|e| e.id.eq_ignore_ascii_case(q)) {
-        return Ok(Found::Rule(e.id));
+    if let Some(e) = entries().find(|e| e.rule.id.eq_ignore_ascii_case(q)) {
+        return Ok(Found::Rule(e.rule.id));
     }
     Err(Unknown { close: closest(q) })
 }
@@ -360,7 +275,9 @@ fn strip_prefix_ignore_case<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
 
 /// Every name [`lookup`] accepts: the rulings, then the rule identifiers (repeats included).
 fn names() -> impl Iterator<Item = &'static str> {
-    rulings().map(|r| r.name).chain(entries().map(|e| e.id))
+    rulings()
+        .map(|r| r.name)
+        .chain(entries().map(|e| e.rule.id))
 }
 
 /// The three names closest to `q` by edit distance (a name containing `q` counts as distance
@@ -452,7 +369,9 @@ pub fn explain(name: &str) -> Result<Explained, Unknown> {
         Found::Ruling(r) => Ok(Explained {
             rulings: alloc::vec![r],
             entries: match r.number() {
-                Some(n) => entries().filter(|e| e.source.ruling() == Some(n)).collect(),
+                Some(n) => entries()
+                    .filter(|e| e.rule.source.ruling() == Some(n))
+                    .collect(),
                 None => Vec::new(),
             },
             by_rule: false,
@@ -460,7 +379,10 @@ pub fn explain(name: &str) -> Result<Explained, Unknown> {
         Found::Rule(id) => {
             let entries: Vec<Entry> = entries_with_id(id).collect();
             let mut rulings: Vec<Ruling> = Vec::new();
-            for r in entries.iter().filter_map(|e| decision(e.source.ruling()?)) {
+            for r in entries
+                .iter()
+                .filter_map(|e| decision(e.rule.source.ruling()?))
+            {
                 if !rulings.contains(&r) {
                     rulings.push(r);
                 }

@@ -375,24 +375,28 @@ pub(crate) const TARGET_RULES: [Rule; 4] = {
             source: R17,
             severity: Severity::Error,
             statement: "Consumer Blackwell (sm_120, sm_121) has no tcgen05 instructions.",
+            message: None,
         },
         Rule {
             id: "target.no_tcgen05",
             source: R17,
             severity: Severity::Error,
             statement: "tcgen05 needs an architecture-specific ('a') or family ('f') target.",
+            message: None,
         },
         Rule {
             id: "target.unknown",
             source: R17,
             severity: Severity::Error,
             statement: "A target is sm_100a, sm_100f, sm_103a, sm_103f, sm_107a, sm_107f, sm_110a, sm_110f or an alias of one.",
+            message: None,
         },
         Rule {
             id: "target.alias",
             source: R17,
             severity: Severity::Warning,
             statement: "sm_101a and sm_101f are the names sm_110a and sm_110f had before PTX ISA 9.0.",
+            message: None,
         },
     ]
 };

@@ -48,14 +48,15 @@ fn list_text(out: &mut String, ctx: Ctx, rulings: &[Ruling], entries: &[Entry]) 
     for r in rulings {
         writeln!(out, "  {:<4} {}", r.name, r.title)?;
     }
-    let width = entries.iter().map(|e| e.id.len()).max().unwrap_or(0);
+    let width = entries.iter().map(|e| e.rule.id.len()).max().unwrap_or(0);
     let mut group = "";
     for e in entries {
         if e.group != group {
             group = e.group;
             writeln!(out, "\n{}Rules of {group}{}", st.bold(), st.reset())?;
         }
-        writeln!(out, "  {:<width$} {} ({})", e.id, e.statement, e.source)?;
+        let r = e.rule;
+        writeln!(out, "  {:<width$} {} ({})", r.id, r.text(), r.source)?;
     }
     writeln!(
         out,
@@ -92,12 +93,12 @@ fn one_text(
                 out,
                 "{}{}{} ({}, {} of {})\n{}\n",
                 st.bold(),
-                e.id,
+                e.rule.id,
                 st.reset(),
-                e.source,
-                severity(e.severity),
+                e.rule.source,
+                severity(e.rule.severity),
                 e.group,
-                e.statement
+                e.rule.text()
             )?;
         }
         write_rulings(out)?;
@@ -109,9 +110,9 @@ fn one_text(
                 writeln!(
                     out,
                     "  {} ({}): {}",
-                    e.id,
-                    severity(e.severity),
-                    e.statement
+                    e.rule.id,
+                    severity(e.rule.severity),
+                    e.rule.text()
                 )?;
             }
         }
@@ -144,15 +145,16 @@ fn json(out: &mut String, rulings: &[Ruling], entries: &[Entry], text: bool) -> 
             buf.push(',');
         }
         let mut eo = Obj::open(buf);
-        eo.str(key!("id"), e.id)?;
+        let r = e.rule;
+        eo.str(key!("id"), r.id)?;
         eo.str(key!("group"), e.group)?;
-        eo.name(key!("severity"), severity(e.severity))?;
-        eo.str(key!("source"), e.source)?;
-        match e.source.ruling() {
+        eo.name(key!("severity"), severity(r.severity))?;
+        eo.str(key!("source"), r.source)?;
+        match r.source.ruling() {
             Some(n) => eo.str(key!("ruling"), format_args!("R{n}"))?,
             None => eo.raw(key!("ruling"), "null")?,
         }
-        eo.str(key!("statement"), e.statement)?;
+        eo.str(key!("statement"), r.text())?;
         eo.close();
     }
     buf.push(']');

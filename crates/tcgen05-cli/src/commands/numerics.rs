@@ -368,7 +368,7 @@ fn render_problems(
             let mut q = Obj::open(b);
             q.str(key!("field"), core_field(p))?;
             q.str(key!("value"), p.value)?;
-            q.str(key!("rule"), r.name)?;
+            q.str(key!("rule"), r.id)?;
             q.str(key!("message"), p)?;
             q.str(key!("source"), r.source)?;
             q.close();

@@ -172,3 +172,20 @@ fn every_ruling_errors_cite_explains() {
         run(&["explain", name]).code(0);
     }
 }
+
+/// Every rule of the document's index explains as exactly its one row, whatever table holds it
+/// (the descriptors', `ptx`'s, the numerics', the checker's or the emulator's).
+#[test]
+fn every_rule_of_the_index_explains_as_its_one_row() {
+    let ids = index_ids(&document());
+    assert!(ids.len() > 200, "{}", ids.len());
+    for id in &ids {
+        let r = run(&["explain", "--json", id]);
+        r.code(0);
+        let v = r.json();
+        let rows = v["rules"].as_array().expect("rules");
+        assert_eq!(rows.len(), 1, "{id}: {rows:?}");
+        assert_eq!(rows[0]["id"], id.as_str());
+        assert!(!rows[0]["statement"].as_str().unwrap_or("").is_empty(), "{id}");
+    }
+}

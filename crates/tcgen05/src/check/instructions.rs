@@ -739,7 +739,7 @@ fn swizzle_finding(
             field: "swizzle",
             value: FindingValue::Name(swizzle.name()),
             rule: Rule::Check(rule),
-            source: rule.row().source,
+            source: rule.source(),
             line: v.line_of(SWIZZLE_BITS).unwrap_or(r.line),
             candidate: None,
         });

@@ -73,7 +73,7 @@ mod qualifiers;
 use alloc::vec::Vec;
 use core::fmt;
 
-use crate::diagnostic::{Severity, Source};
+use crate::diagnostic::{Rule as RuleRow, RuleSource, Severity, Source};
 use crate::mma::Kind;
 use crate::ptx::{OperandName, PtxError};
 use crate::ptx_reader::{self, Function, Instruction, Module, ReadProblem};
@@ -139,192 +139,155 @@ pub enum CheckRule {
     TensorMapSwizzle,
 }
 
-/// One rule of the checker: identifier, severity, source and message.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RuleRow {
-    /// The rule.
-    pub rule: CheckRule,
-    /// Its stable identifier, `check.rule` in snake case, as reports print it.
-    pub id: &'static str,
-    /// Error or warning.
-    pub severity: Severity,
-    /// Where the rule is written.
-    pub source: Source,
-    /// What it says, with `{}` standing for the value.
-    pub message: &'static str,
-    /// The rule in one sentence.
-    pub statement: &'static str,
-}
-
-/// The checker's own rules, one row each.
+/// The checker's own rules, one row each, indexed by [`CheckRule`]; each row writes its message,
+/// `{}` standing for the value.
 pub const RULES: [RuleRow; 21] = [
     RuleRow {
-        rule: CheckRule::UnknownQualifier,
         id: "check.unknown_qualifier",
         severity: Severity::Error,
-        source: Source::PtxSection("9.7.16"),
-        message: "the qualifier is not part of this instruction's syntax",
+        source: RuleSource::Fixed(Source::PtxSection("9.7.16")),
+        message: Some("the qualifier is not part of this instruction's syntax"),
         statement: "Every qualifier is one of the instruction's syntax.",
     },
     RuleRow {
-        rule: CheckRule::MissingQualifier,
         id: "check.missing_qualifier",
         severity: Severity::Error,
-        source: Source::PtxSection("9.7.16"),
-        message: "the instruction needs a {} qualifier",
+        source: RuleSource::Fixed(Source::PtxSection("9.7.16")),
+        message: Some("the instruction needs a {} qualifier"),
         statement: "The qualifiers the instruction requires (.cta_group, .kind, a shape, .num) are written.",
     },
     RuleRow {
-        rule: CheckRule::DuplicateQualifier,
         id: "check.duplicate_qualifier",
         severity: Severity::Error,
-        source: Source::PtxSection("9.7.16"),
-        message: "the qualifier is written twice",
+        source: RuleSource::Fixed(Source::PtxSection("9.7.16")),
+        message: Some("the qualifier is written twice"),
         statement: "Each qualifier of the instruction's syntax is written at most once.",
     },
     RuleRow {
-        rule: CheckRule::QualifierOrder,
         id: "check.qualifier_order",
         severity: Severity::Warning,
-        source: Source::PtxSection("9.7.16"),
-        message: "the qualifier stands after one that the instruction's syntax puts after it",
+        source: RuleSource::Fixed(Source::PtxSection("9.7.16")),
+        message: Some("the qualifier stands after one that the instruction's syntax puts after it"),
         statement: "The qualifiers are written in the order of the instruction's syntax.",
     },
     RuleRow {
-        rule: CheckRule::Operands,
         id: "check.operands",
         severity: Severity::Error,
-        source: Source::PtxSection("9.7.16"),
-        message: "the operands do not match the instruction's form: {}",
+        source: RuleSource::Fixed(Source::PtxSection("9.7.16")),
+        message: Some("the operands do not match the instruction's form: {}"),
         statement: "The operands match the instruction's form in count and kind.",
     },
     RuleRow {
-        rule: CheckRule::ImmediateTooWide,
         id: "check.immediate_too_wide",
         severity: Severity::Error,
-        source: Source::PtxSection("9.7.16"),
-        message: "the immediate does not fit the operand",
+        source: RuleSource::Fixed(Source::PtxSection("9.7.16")),
+        message: Some("the immediate does not fit the operand"),
         statement: "An immediate fits its operand (32 bits for an instruction descriptor and a column count).",
     },
     RuleRow {
-        rule: CheckRule::Target,
         id: "check.target",
         severity: Severity::Error,
-        source: Source::Decision(17),
-        message: "target {} has no tcgen05 instructions",
+        source: RuleSource::Fixed(Source::Decision(17)),
+        message: Some("target {} has no tcgen05 instructions"),
         statement: "The module's target has tcgen05 instructions.",
     },
     RuleRow {
-        rule: CheckRule::NoTarget,
         id: "check.no_target",
         severity: Severity::Warning,
-        source: Source::PtxSection("11.1"),
-        message: "no .target directive: the rules are applied for {}",
+        source: RuleSource::Fixed(Source::PtxSection("11.1")),
+        message: Some("no .target directive: the rules are applied for {}"),
         statement: "A module has a .target directive; without one the rules are applied for sm_100a.",
     },
     RuleRow {
-        rule: CheckRule::VersionAboveModel,
         id: "check.version_above_model",
         severity: Severity::Warning,
-        source: Source::PtxSection("9.7.16"),
-        message: "PTX ISA {} is above 9.5, the newest version this crate reads; the instruction is checked as a 9.5 form",
+        source: RuleSource::Fixed(Source::PtxSection("9.7.16")),
+        message: Some("PTX ISA {} is above 9.5, the newest version this crate reads; the instruction is checked as a 9.5 form"),
         statement: "The module's PTX ISA version is one this crate reads (up to 9.5, as ptxas 13.5); above it, its tcgen05 forms are checked as 9.5's.",
     },
     RuleRow {
-        rule: CheckRule::SwizzleForMajor,
         id: "check.swizzle_for_major",
         severity: Severity::Error,
-        source: Source::Decision(18),
-        message: "swizzling mode {} is not allowed for this operand's major-ness and type (K-major and MN-major 8/16-bit: every mode but 128B_base32B; MN-major tf32: only 128B_base32B)",
+        source: RuleSource::Fixed(Source::Decision(18)),
+        message: Some("swizzling mode {} is not allowed for this operand's major-ness and type (K-major and MN-major 8/16-bit: every mode but 128B_base32B; MN-major tf32: only 128B_base32B)"),
         statement: "A shared memory descriptor's swizzling mode is one the operand's major-ness and element type allow.",
     },
     RuleRow {
-        rule: CheckRule::TmemColumns,
         id: "check.tmem_columns",
         severity: Severity::Error,
-        source: Source::PtxSection("9.7.16.7.1"),
-        message: "spans {} Tensor Memory columns, more than the kernel allocates (every tcgen05.alloc of the kernel is known)",
+        source: RuleSource::Fixed(Source::PtxSection("9.7.16.7.1")),
+        message: Some("spans {} Tensor Memory columns, more than the kernel allocates (every tcgen05.alloc of the kernel is known)"),
         statement: "An MMA's D and a tcgen05.ld / tcgen05.st stay within the Tensor Memory columns the kernel allocates.",
     },
     RuleRow {
-        rule: CheckRule::AllocWithoutDealloc,
         id: "check.alloc_without_dealloc",
         severity: Severity::Warning,
-        source: Source::PtxSection("9.7.16.7.1"),
-        message: "the kernel allocates Tensor Memory ({} columns) and has no tcgen05.dealloc: all of it must be deallocated before the kernel exits",
+        source: RuleSource::Fixed(Source::PtxSection("9.7.16.7.1")),
+        message: Some("the kernel allocates Tensor Memory ({} columns) and has no tcgen05.dealloc: all of it must be deallocated before the kernel exits"),
         statement: "A kernel that allocates Tensor Memory deallocates it before it exits.",
     },
     RuleRow {
-        rule: CheckRule::SboZero,
         id: "check.sbo_zero",
         severity: Severity::Error,
-        source: Source::PtxTable(40),
-        message: "stride byte offset {} for a K-major operand of more than 8 rows: every group of 8 rows would be read from the same address",
+        source: RuleSource::Fixed(Source::PtxTable(40)),
+        message: Some("stride byte offset {} for a K-major operand of more than 8 rows: every group of 8 rows would be read from the same address"),
         statement: "A K-major operand of more than 8 rows has a non-zero stride byte offset.",
     },
     // Block-scaled MMAs against their scale-factor `tcgen05.cp` (module `block_scale`).
     RuleRow {
-        rule: CheckRule::ScaleCpSplit,
         id: "check.scale_cp_split",
         severity: Severity::Warning,
-        source: Source::PtxSection("9.7.16.10.7"),
-        message: "the MMA reads the scale factor of index {} in several subpartitions, and the tcgen05.cp that wrote them (the line of this finding) took them from different source rows: its shape and multicast do not match the MMA's M and cta_group, unless shared memory repeats those rows",
+        source: RuleSource::Fixed(Source::PtxSection("9.7.16.10.7")),
+        message: Some("the MMA reads the scale factor of index {} in several subpartitions, and the tcgen05.cp that wrote them (the line of this finding) took them from different source rows: its shape and multicast do not match the MMA's M and cta_group, unless shared memory repeats those rows"),
         statement: "Every copy of one scale factor that a block-scaled MMA reads comes from the same source byte of the tcgen05.cp that wrote it.",
     },
     RuleRow {
-        rule: CheckRule::ScaleCpAlias,
         id: "check.scale_cp_alias",
         severity: Severity::Error,
-        source: Source::PtxSection("9.7.16.10.7"),
-        message: "the MMA reads the scale factor of index {} from the same source byte of the tcgen05.cp (the line of this finding) as an earlier index: both get one scale whatever shared memory holds (its shape and multicast do not match the MMA's M and cta_group)",
+        source: RuleSource::Fixed(Source::PtxSection("9.7.16.10.7")),
+        message: Some("the MMA reads the scale factor of index {} from the same source byte of the tcgen05.cp (the line of this finding) as an earlier index: both get one scale whatever shared memory holds (its shape and multicast do not match the MMA's M and cta_group)"),
         statement: "Two scale factors of one block-scaled MMA never come from the same source byte of a tcgen05.cp.",
     },
     RuleRow {
-        rule: CheckRule::ScaleCpCtaGroup,
         id: "check.scale_cp_cta_group",
         severity: Severity::Error,
-        source: Source::PtxSection("9.7.16.10.7"),
-        message: "a .cta_group::2 MMA reads scale factors that a .cta_group::{} tcgen05.cp (the line of this finding) wrote in one CTA only",
+        source: RuleSource::Fixed(Source::PtxSection("9.7.16.10.7")),
+        message: Some("a .cta_group::2 MMA reads scale factors that a .cta_group::{} tcgen05.cp (the line of this finding) wrote in one CTA only"),
         statement: "A .cta_group::2 block-scaled MMA reads scale factors written by a .cta_group::2 tcgen05.cp, which writes both CTAs of the pair.",
     },
     RuleRow {
-        rule: CheckRule::ScaleUnwritten,
         id: "check.scale_unwritten",
         severity: Severity::Warning,
-        source: Source::PtxSection("9.7.16.10.7"),
-        message: "the MMA reads scale factors from Tensor Memory column {}, which no tcgen05.cp of the function writes (every tcgen05.cp address is known; no tcgen05.st, no call)",
+        source: RuleSource::Fixed(Source::PtxSection("9.7.16.10.7")),
+        message: Some("the MMA reads scale factors from Tensor Memory column {}, which no tcgen05.cp of the function writes (every tcgen05.cp address is known; no tcgen05.st, no call)"),
         statement: "A block-scaled MMA reads its scale factors from Tensor Memory that a tcgen05.cp of the function writes.",
     },
     RuleRow {
-        rule: CheckRule::AllocLeakOnPath,
         id: "check.alloc_leak_on_path",
         severity: Severity::Warning,
-        source: Source::PtxSection("9.7.16.7.1"),
-        message: "this tcgen05.alloc is not deallocated on a path to the exit at line {}: all Tensor Memory allocated must be deallocated before the kernel exits",
+        source: RuleSource::Fixed(Source::PtxSection("9.7.16.7.1")),
+        message: Some("this tcgen05.alloc is not deallocated on a path to the exit at line {}: all Tensor Memory allocated must be deallocated before the kernel exits"),
         statement: "On every path of a kernel, each tcgen05.alloc is followed by a tcgen05.dealloc before the kernel exits (paths are read with each predicate register taking one value until it is written; branches the reading cannot relate are left not decided).",
     },
     RuleRow {
-        rule: CheckRule::DoubleDealloc,
         id: "check.double_dealloc",
         severity: Severity::Error,
-        source: Source::PtxSection("9.7.16.7.1"),
-        message: "a path deallocates twice after the tcgen05.alloc at line {}: this second tcgen05.dealloc frees Tensor Memory no longer allocated",
+        source: RuleSource::Fixed(Source::PtxSection("9.7.16.7.1")),
+        message: Some("a path deallocates twice after the tcgen05.alloc at line {}: this second tcgen05.dealloc frees Tensor Memory no longer allocated"),
         statement: "On every path of a kernel, each tcgen05.dealloc frees an allocation of a tcgen05.alloc not yet deallocated.",
     },
     RuleRow {
-        rule: CheckRule::AllocAfterRelinquish,
         id: "check.alloc_after_relinquish",
         severity: Severity::Error,
-        source: Source::PtxSection("9.7.16.7.1"),
-        message: "this tcgen05.alloc follows the tcgen05.relinquish_alloc_permit at line {} on a path: the CTA may no longer allocate",
+        source: RuleSource::Fixed(Source::PtxSection("9.7.16.7.1")),
+        message: Some("this tcgen05.alloc follows the tcgen05.relinquish_alloc_permit at line {} on a path: the CTA may no longer allocate"),
         statement: "No path of a kernel executes a tcgen05.alloc after tcgen05.relinquish_alloc_permit.",
     },
     RuleRow {
-        rule: CheckRule::TensorMapSwizzle,
         id: "check.tensor_map_swizzle",
         severity: Severity::Error,
-        source: Source::PtxTable(40),
-        message: "swizzling mode {}: cp.async.bulk.tensor fills this buffer with the tensor map's swizzle (a copy at the line given), which the descriptor must describe",
+        source: RuleSource::Fixed(Source::PtxTable(40)),
+        message: Some("swizzling mode {}: cp.async.bulk.tensor fills this buffer with the tensor map's swizzle (a copy at the line given), which the descriptor must describe"),
         statement: "A shared memory descriptor's swizzling mode is that of the tensor map whose cp.async.bulk.tensor fills the buffer it reads.",
     },
 ];
@@ -332,10 +295,14 @@ pub const RULES: [RuleRow; 21] = [
 impl CheckRule {
     /// The rule's row.
     #[must_use]
-    pub fn row(self) -> &'static RuleRow {
-        // Every rule has a row (a test checks it); the first row is never used as a fallback
-        // in practice.
-        RULES.iter().find(|r| r.rule == self).unwrap_or(&RULES[0])
+    pub const fn row(self) -> &'static RuleRow {
+        &RULES[self as usize]
+    }
+
+    /// Where the rule is written (every checker rule has a fixed source).
+    #[must_use]
+    pub const fn source(self) -> Source {
+        self.row().fixed_source(Source::PtxSection("9.7.16"))
     }
 
     /// A finding of this rule, with the row's severity and source.
@@ -353,7 +320,7 @@ impl CheckRule {
             field,
             value,
             rule: Rule::Check(self),
-            source: row.source,
+            source: self.source(),
             line,
             candidate: None,
         }
@@ -427,8 +394,8 @@ impl fmt::Display for Finding {
             Rule::Target(e) => e.fmt(f),
             Rule::Check(r) => {
                 let row = r.row();
-                let Some((before, after)) = row.message.split_once("{}") else {
-                    return f.write_str(row.message);
+                let Some((before, after)) = row.text().split_once("{}") else {
+                    return f.write_str(row.text());
                 };
                 f.write_str(before)?;
                 match self.value {

@@ -30,7 +30,7 @@ fn every_rule_has_one_row() {
         CheckRule::SwizzleForMajor,
     ] {
         assert_eq!(
-            RULES.iter().filter(|r| r.rule == rule).count(),
+            RULES.iter().filter(|r| *r == rule.row()).count(),
             1,
             "{rule:?}"
         );

@@ -158,7 +158,7 @@ pub use decompress::SourceFormat;
 pub use memory::TensorCoreMemory;
 pub use mma::{mma, ASource, DMatrix, MmaDone, MmaInputs, MmaOperation, MmaOptions, MmaRecord};
 pub use movement::{cp_copy, ld_st_pieces, shift_down, CpOperation, LdStPiece};
-pub use problem::{EmuError, EmuRule, Problem, Rule, RuleRow, RULES};
+pub use problem::{EmuError, EmuRule, Problem, Rule, RULES};
 pub use reference::{exact_d, reference_error, ReferenceError};
 pub use state::{CollectorBuffer, Cta, SMEM_BYTES, TMEM_COLUMNS, TMEM_LANES};
 

@@ -6,7 +6,7 @@ use core::fmt;
 use crate::canonical_layout::LayoutError;
 use crate::check::{Finding, FindingValue};
 use crate::data_path::DataPathError;
-use crate::diagnostic::{Diagnostic, Severity, Source};
+use crate::diagnostic::{Diagnostic, Rule as RuleRow, RuleSource, Severity, Source};
 use crate::instruction_descriptor::IdescError;
 use crate::numerics::params::Problem as NumericsProblem;
 use crate::ptx::PtxError;
@@ -71,181 +71,139 @@ pub enum EmuRule {
     AshiftReading,
 }
 
-/// One rule of the emulator: identifier, severity, source and message.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RuleRow {
-    /// The rule.
-    pub rule: EmuRule,
-    /// Its identifier, as reports print it.
-    pub id: &'static str,
-    /// Error or warning.
-    pub severity: Severity,
-    /// Where the rule is written.
-    pub source: Source,
-    /// What it says; the problem's value follows it.
-    pub message: &'static str,
-}
-
+/// A row of [`RULES`]: the message says the rule; the problem's value follows it.
 const fn row(
-    rule: EmuRule,
     id: &'static str,
     severity: Severity,
     source: Source,
     message: &'static str,
 ) -> RuleRow {
-    RuleRow {
-        rule,
-        id,
-        severity,
-        source,
-        message,
-    }
+    RuleRow::with_message(id, RuleSource::Fixed(source), severity, message)
 }
 
-/// The emulator's rules, one row each.
+/// The emulator's rules, one row each, indexed by [`EmuRule`].
 pub const RULES: [RuleRow; 21] = [
     row(
-        EmuRule::Unsupported,
         "unsupported-instruction",
         Severity::Error,
         Source::PtxSection("9.7.16"),
         "not a tcgen05 instruction this model executes",
     ),
     row(
-        EmuRule::Operands,
         "operands",
         Severity::Error,
         Source::PtxSection("9.7.16"),
         "operands do not match the form (the model needs immediate operands)",
     ),
     row(
-        EmuRule::Qualifier,
         "qualifier",
         Severity::Error,
         Source::PtxSection("9.7.16"),
         "qualifier not part of this instruction's syntax",
     ),
     row(
-        EmuRule::SmemOutOfRange,
         "smem-out-of-range",
         Severity::Error,
         Source::PtxSection("9.7.16.3"),
         "shared-memory access beyond 228 KiB",
     ),
     row(
-        EmuRule::SmemUninitialised,
         "smem-uninitialised",
         Severity::Error,
         Source::PtxSection("9.7.16.3"),
         "read of shared memory never written",
     ),
     row(
-        EmuRule::TmemNotAllocated,
         "tmem-not-allocated",
         Severity::Error,
         Source::PtxSection("9.7.16.7.1"),
         "Tensor Memory column not allocated",
     ),
     row(
-        EmuRule::TmemUninitialised,
         "tmem-uninitialised",
         Severity::Error,
         Source::PtxSection("9.7.16.1"),
         "read of a Tensor Memory cell never written",
     ),
     row(
-        EmuRule::TmemOutOfRange,
         "tmem-out-of-range",
         Severity::Error,
         Source::Decision(24),
         "Tensor Memory access beyond 128 lanes x 512 columns",
     ),
     row(
-        EmuRule::WarpQuadrant,
         "warp-quadrant",
         Severity::Error,
         Source::PtxSection("9.7.16.8.1"),
         "warp accesses a lane outside its quadrant",
     ),
     row(
-        EmuRule::AllocAfterRelinquish,
         "alloc-after-relinquish",
         Severity::Error,
         Source::PtxSection("9.7.16.7.1"),
         "tcgen05.alloc after tcgen05.relinquish_alloc_permit",
     ),
     row(
-        EmuRule::AllocNoSpace,
         "alloc-no-space",
         Severity::Error,
         Source::PtxSection("9.7.16.7.1"),
         "no free range of this many columns (the hardware would block)",
     ),
     row(
-        EmuRule::DeallocNotAllocated,
         "dealloc-not-allocated",
         Severity::Error,
         Source::PtxSection("9.7.16.7.1"),
         "tcgen05.dealloc of a range that is not one allocation",
     ),
     row(
-        EmuRule::RegisterUninitialised,
         "register-uninitialised",
         Severity::Error,
         Source::PtxSection("9.7.16.8.4"),
         "register read before it was written",
     ),
     row(
-        EmuRule::CollectorEmpty,
         "collector-empty",
         Severity::Error,
         Source::PtxSection("9.7.16.10"),
         "collector buffer used before it was filled",
     ),
     row(
-        EmuRule::CollectorStale,
         "collector-stale",
         Severity::Warning,
         Source::PtxSection("9.7.16.10"),
         "shared memory of the collector's A changed since the fill: the buffer's old A is used",
     ),
     row(
-        EmuRule::NotModelled,
         "not-modelled",
         Severity::Error,
         Source::PtxSection("9.7.16.10"),
         "form not modelled",
     ),
     row(
-        EmuRule::CopiesDiffer,
         "copies-differ",
         Severity::Warning,
         Source::PtxSection("9.7.16.10.7"),
         "copies that must be equal differ; the first copy is read",
     ),
     row(
-        EmuRule::ShiftLane,
         "shift-lane",
         Severity::Error,
         Source::PtxSection("9.7.16.9.3"),
         "the lane of tcgen05.shift's address must be aligned to 32",
     ),
     row(
-        EmuRule::ContainerPadding,
         "container-padding",
         Severity::Error,
         Source::PtxSection("9.7.14.5.14"),
         "a 4- or 6-bit element's 8-bit container has bits set outside the element's field (they must be zero)",
     ),
     row(
-        EmuRule::SparseMetadata,
         "sparse-metadata",
         Severity::Error,
         Source::PtxSection("9.7.16.10.8"),
         "sparsity metadata value is not one of the meaningful values (the others are undefined behaviour); value = lane << 24 | column << 8 | metadata",
     ),
     row(
-        EmuRule::AshiftReading,
         "ashift-reading",
         Severity::Warning,
         Source::PtxSection("9.7.16.10.9.1"),
@@ -256,8 +214,8 @@ pub const RULES: [RuleRow; 21] = [
 impl EmuRule {
     /// The rule's row.
     #[must_use]
-    pub fn row(self) -> &'static RuleRow {
-        RULES.iter().find(|r| r.rule == self).unwrap_or(&RULES[0])
+    pub const fn row(self) -> &'static RuleRow {
+        &RULES[self as usize]
     }
 }
 
@@ -317,7 +275,7 @@ impl Problem {
             severity: r.severity,
             field,
             value,
-            source: r.source,
+            source: r.fixed_source(Source::PtxSection("9.7.16")),
         }
     }
 
@@ -429,7 +387,7 @@ impl fmt::Display for Problem {
             Rule::Emu(r) => write!(
                 f,
                 "{}: {} = {:#x} ({})",
-                r.row().message,
+                r.row().text(),
                 self.field,
                 self.value,
                 self.source

@@ -62,7 +62,7 @@ use crate::canonical_layout::{
     swizzle_address, BaseOffsetReading, ElementLocation, ElementStorage, LayoutError, MatrixLayout,
     CHUNK_BYTES, SHARED_WINDOW_BYTES,
 };
-use crate::diagnostic::{field_rule, Diagnostic, Diagnostics, FieldRule, Rule, Severity, Source};
+use crate::diagnostic::{Diagnostic, Diagnostics, Rule, Severity, Source};
 use crate::mma::Major;
 use crate::shared_memory_descriptor::Swizzle;
 
@@ -205,7 +205,7 @@ impl TensorCopyError {
         match (self, self.rule()) {
             (TensorCopyError::BoxExtent { field, .. }, _) => field,
             (TensorCopyError::Layout(e), _) => e.layout_field().name(),
-            (_, Some(rule)) => TENSOR_COPY_RULES[rule as usize].field,
+            (_, Some(rule)) => TENSOR_COPY_FIELDS[rule as usize],
             (_, None) => "",
         }
     }
@@ -252,7 +252,7 @@ impl TensorCopyRule {
     /// The rule's row: identifier, source, severity and statement.
     #[must_use]
     pub const fn row(self) -> &'static Rule {
-        &TENSOR_COPY_RULES[self as usize].rule
+        &TENSOR_COPY_RULES[self as usize]
     }
 
     /// The rule's stable identifier, for example `"tensor_copy.destination"`.
@@ -262,56 +262,60 @@ impl TensorCopyRule {
     }
 }
 
-/// Every rule of a tensor copy (PTX ISA 5.5.7; 9.7.16.10.4.4 for the storage), with the field
-/// it concerns (`box_inner` stands for the extent the error names), indexed by
+/// Every rule of a tensor copy (PTX ISA 5.5.7; 9.7.16.10.4.4 for the storage), indexed by
 /// [`TensorCopyRule`].
-pub(crate) const TENSOR_COPY_RULES: [FieldRule; 6] = {
+pub(crate) const TENSOR_COPY_RULES: [Rule; 6] = {
     const E: Severity = Severity::Error;
     [
-        field_rule(
+        Rule::fixed(
             "tensor_copy.box_extent",
-            "box_inner",
             TMA_SOURCE,
             E,
             "A box extent is positive and its inner extent a whole number of 16-byte chunks.",
         ),
-        field_rule(
+        Rule::fixed(
             "tensor_copy.inner_wider_than_swizzle",
-            "box_inner",
             TMA_SOURCE,
             E,
             "The inner extent is at most the swizzle span.",
         ),
-        field_rule(
+        Rule::fixed(
             "tensor_copy.destination",
-            "destination",
             TMA_SOURCE,
             E,
             "The destination is 128-byte aligned.",
         ),
-        field_rule(
+        Rule::fixed(
             "tensor_copy.out_of_window",
-            "destination",
             TMA_SOURCE,
             E,
             "The box stays within the 18-bit shared memory window.",
         ),
-        field_rule(
+        Rule::fixed(
             "tensor_copy.storage_mismatch",
-            "type",
             Source::PtxSection("9.7.16.10.4.4"),
             E,
             "The MMA operand is stored as the copy stored it.",
         ),
-        field_rule(
+        Rule::fixed(
             "tensor_copy.k_start_outside_tile",
-            "k_start",
             TMA_SOURCE,
             E,
             "The K range an MMA reads lies within the K range the copies wrote.",
         ),
     ]
 };
+
+/// The field each rule of [`TENSOR_COPY_RULES`] concerns (`box_inner`
+/// stands for the extent the error names), indexed by [`TensorCopyRule`].
+const TENSOR_COPY_FIELDS: [&str; 6] = [
+    "box_inner",
+    "box_inner",
+    "destination",
+    "destination",
+    "type",
+    "k_start",
+];
 
 impl fmt::Display for TensorCopyError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -740,7 +744,7 @@ mod tests {
     #[test]
     fn every_tensor_copy_rule_has_one_row_that_says_what_the_rule_said() {
         use crate::diagnostic::check_rule_table;
-        let rows: std::vec::Vec<Rule> = TENSOR_COPY_RULES.iter().map(|r| r.rule).collect();
+        let rows: std::vec::Vec<Rule> = TENSOR_COPY_RULES.to_vec();
         let e = Severity::Error;
         check_rule_table(
             "tensor_copy",

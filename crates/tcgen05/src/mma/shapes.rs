@@ -25,7 +25,7 @@
 
 use core::fmt;
 
-use crate::diagnostic::{field_rule, Diagnostic, Diagnostics, FieldRule, Rule, Severity, Source};
+use crate::diagnostic::{Diagnostic, Diagnostics, Rule, Severity, Source};
 use crate::instruction_descriptor::{IdescError, IdescFields};
 use crate::mma::{CtaGroup, ElementType, Kind, Major, MaxShift};
 use crate::shared_memory_descriptor::Swizzle;
@@ -239,7 +239,7 @@ impl MmaRule {
     /// The rule's row: identifier, source, severity and statement.
     #[must_use]
     pub const fn row(self) -> &'static Rule {
-        &MMA_RULES[self as usize].rule
+        &MMA_RULES[self as usize]
     }
 
     /// The rule's stable identifier, for example `"mma.m"`.
@@ -252,86 +252,90 @@ impl MmaRule {
 const ERROR: Severity = Severity::Error;
 
 /// Every rule of an MMA configuration beyond the instruction descriptor's fields (Table 39,
-/// rules.md R11, R14-R18), with the field it concerns (`a_swizzle` stands for the
-/// operand's), indexed by [`MmaRule`].
-pub(crate) const MMA_RULES: [FieldRule; 11] = [
-    field_rule(
+/// rules.md R11, R14-R18), indexed by [`MmaRule`].
+pub(crate) const MMA_RULES: [Rule; 11] = [
+    Rule::fixed(
         "mma.no_such_row",
-        "cta_group",
         Source::PtxTable(39),
         ERROR,
         "Table 39 has a row for the kind, .cta_group and sparsity.",
     ),
-    field_rule(
+    Rule::fixed(
         "mma.ws_no_such_row",
-        "ws",
         Source::Decision(16),
         ERROR,
         ".ws is .cta_group::1 only and not for the block-scaled kinds.",
     ),
-    field_rule(
+    Rule::fixed(
         "mma.m",
-        "m",
         Source::PtxTable(39),
         ERROR,
         "M is one of the row's M values.",
     ),
-    field_rule(
+    Rule::fixed(
         "mma.n",
-        "n",
         Source::Decision(14),
         ERROR,
         "N is in the row's N set.",
     ),
-    field_rule(
+    Rule::fixed(
         "mma.n_for_mn_major_8bit",
-        "n",
         Source::Decision(14),
         ERROR,
         "With an 8-bit MN-major B, N steps by 16 with .cta_group::1 and by 32 with .cta_group::2.",
     ),
-    field_rule(
+    Rule::fixed(
         "mma.kind_not_on_target",
-        "target",
         Source::Decision(17),
         ERROR,
         ".kind::i8 is available on sm_100a and sm_110a only.",
     ),
-    field_rule(
+    Rule::fixed(
         "mma.sparse_not_on_target",
-        "target",
         Source::Decision(17),
         ERROR,
         "Sparse .kind::mxf4 and .kind::mxf4nvf4 are available on the 'a' targets only.",
     ),
-    field_rule(
+    Rule::fixed(
         "mma.k96_not_on_target",
-        "target",
         Source::PtxSection("9.7.16.2.1.1"),
         ERROR,
         "K = 96 is available on sm_103a and sm_107a only.",
     ),
-    field_rule(
+    Rule::fixed(
         "mma.k96_shape",
-        "k",
         Source::Decision(15),
         ERROR,
         "K = 96 is for dense .cta_group::2 MMAs with M = 256 only.",
     ),
-    field_rule(
+    Rule::fixed(
         "mma.max_shift_without_ws",
-        "max_shift",
         Source::Decision(11),
         ERROR,
         "A maximum shift other than 0 is for .ws MMAs only.",
     ),
-    field_rule(
+    Rule::fixed(
         "mma.swizzle_for_major",
-        "a_swizzle",
         Source::Decision(18),
         ERROR,
         "An operand's swizzling mode is one its major-ness and type allow.",
     ),
+];
+
+/// The field each rule of [`MMA_RULES`] concerns (`a_swizzle` stands for the
+/// operand's), indexed by [`MmaRule`].
+const MMA_FIELDS: [&str; 11] = [
+    "cta_group",
+    "ws",
+    "m",
+    "n",
+    "n",
+    "target",
+    "target",
+    "target",
+    "k",
+    "max_shift",
+    "a_swizzle",
 ];
 
 impl MmaError {
@@ -360,7 +364,7 @@ impl Diagnostic for MmaError {
     fn field(&self) -> &'static str {
         match (self, self.rule()) {
             (MmaError::SwizzleForMajor { a: false, .. }, _) => "b_swizzle",
-            (_, Some(rule)) => MMA_RULES[rule as usize].field,
+            (_, Some(rule)) => MMA_FIELDS[rule as usize],
             (MmaError::Idesc(e), None) => e.field(),
             (_, None) => "",
         }
@@ -767,7 +771,7 @@ mod tests {
     #[test]
     fn every_mma_rule_has_one_row_that_says_what_the_rule_said() {
         use crate::diagnostic::check_rule_table;
-        let rows: Vec<Rule> = MMA_RULES.iter().map(|r| r.rule).collect();
+        let rows: Vec<Rule> = MMA_RULES.to_vec();
         let e = Severity::Error;
         let row = &TABLE_39[0];
         let no_row = |ws| MmaError::NoSuchRow {

@@ -11,7 +11,7 @@ use super::fdpa::{
     self, Algorithm, BadCode, Dot, Formats, Operands, OutputRounding, Overflow, TermSourceOperand,
 };
 use super::format::{DecodeError, Format};
-use crate::diagnostic::{Diagnostics, Severity};
+use crate::diagnostic::{Diagnostics, Rule, RuleSource, Severity};
 use crate::mma::Kind;
 use crate::targets::Target;
 use core::fmt;
@@ -658,13 +658,14 @@ pub enum RuleId {
     SatfiniteNotInteger,
 }
 
-/// One rule: identifier, source, severity and message.
+/// A numerics rule as its serde form shows it (identifier, short name, source, severity,
+/// message): a view of its row of [`RULES`], for serialisation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct Rule {
+pub struct RuleView {
     /// Identifier.
     pub id: RuleId,
-    /// Short name (JSON).
+    /// Short name (JSON): the row's identifier.
     pub name: &'static str,
     /// Where the rule comes from.
     pub source: &'static str,
@@ -674,51 +675,62 @@ pub struct Rule {
     pub message: &'static str,
 }
 
-/// Every rule of the numerics model.
+/// A row of [`RULES`]: every numerics rule is an error whose message says it.
+const fn rule(name: &'static str, source: &'static str, message: &'static str) -> Rule {
+    Rule::with_message(name, RuleSource::Text(source), Severity::Error, message)
+}
+
+/// Every rule of the numerics model, one row each, indexed by [`RuleId`].
 pub const RULES: [Rule; 5] = [
-    Rule {
-        id: RuleId::NoSuchForm,
-        name: "no-such-form",
-        source:
-            "PTX ISA 9.7.16.2.1 Table 39 (tcgen05.mma), 9.7.15.5 (wgmma), 9.7.14.5.14 (mma.sync)",
-        severity: Severity::Error,
-        message: "no instruction form takes these types",
-    },
-    Rule {
-        id: RuleId::OperandCount,
-        name: "operand-count",
-        source: "PTX ISA 9.7.16.2.1 Table 39 (K of each kind)",
-        severity: Severity::Error,
-        message: "A and B must hold exactly K values, the K of one instruction",
-    },
-    Rule {
-        id: RuleId::ScaleCount,
-        name: "scale-count",
-        source: "PTX ISA 9.7.16.10.7.1 Tables 56-57 (scale_vec)",
-        severity: Severity::Error,
-        message: "a block-scaled kind takes one scale per block of K (and none otherwise)",
-    },
-    Rule {
-        id: RuleId::BadCode,
-        name: "bad-code",
-        source: "PTX ISA 5.2.5 (element formats)",
-        severity: Severity::Error,
-        message: "the code does not decode in its format",
-    },
-    Rule {
-        id: RuleId::SatfiniteNotInteger,
-        name: "satfinite-not-integer",
-        source: "PTX ISA 9.7.15.5 (wgmma .satfinite: integer types), 9.7.16.4.2 Table 42 bit 3",
-        severity: Severity::Error,
-        message: "saturation exists only for integer kinds",
-    },
+    rule(
+        "no-such-form",
+        "PTX ISA 9.7.16.2.1 Table 39 (tcgen05.mma), 9.7.15.5 (wgmma), 9.7.14.5.14 (mma.sync)",
+        "no instruction form takes these types",
+    ),
+    rule(
+        "operand-count",
+        "PTX ISA 9.7.16.2.1 Table 39 (K of each kind)",
+        "A and B must hold exactly K values, the K of one instruction",
+    ),
+    rule(
+        "scale-count",
+        "PTX ISA 9.7.16.10.7.1 Tables 56-57 (scale_vec)",
+        "a block-scaled kind takes one scale per block of K (and none otherwise)",
+    ),
+    rule(
+        "bad-code",
+        "PTX ISA 5.2.5 (element formats)",
+        "the code does not decode in its format",
+    ),
+    rule(
+        "satfinite-not-integer",
+        "PTX ISA 9.7.15.5 (wgmma .satfinite: integer types), 9.7.16.4.2 Table 42 bit 3",
+        "saturation exists only for integer kinds",
+    ),
 ];
 
 impl RuleId {
     /// The rule's row.
     #[must_use]
-    pub fn rule(self) -> &'static Rule {
-        RULES.iter().find(|r| r.id == self).unwrap_or(&RULES[0])
+    pub const fn rule(self) -> &'static Rule {
+        &RULES[self as usize]
+    }
+
+    /// The rule as its serde form shows it.
+    #[must_use]
+    pub const fn view(self) -> RuleView {
+        let r = self.rule();
+        RuleView {
+            id: self,
+            name: r.id,
+            source: match r.source {
+                RuleSource::Text(t) => t,
+                // Every numerics rule cites its sections as text.
+                RuleSource::Fixed(_) | RuleSource::LayoutTable => "",
+            },
+            severity: r.severity,
+            message: r.text(),
+        }
     }
 }
 
@@ -760,10 +772,10 @@ impl fmt::Display for Problem {
         }
         match (self.decode, self.expected) {
             (Some(e), _) => write!(f, "{e}")?,
-            (None, Some(x)) => write!(f, "{} (got {}, expected {x})", r.message, self.value)?,
-            (None, None) => write!(f, "{}", r.message)?,
+            (None, Some(x)) => write!(f, "{} (got {}, expected {x})", r.text(), self.value)?,
+            (None, None) => write!(f, "{}", r.text())?,
         }
-        write!(f, " [{}; {}]", r.name, r.source)
+        write!(f, " [{}; {}]", r.id, r.source)
     }
 }
 

@@ -1,8 +1,8 @@
 //! Why a form is refused: [`PtxError`] and the rule it breaks ([`PtxRule`]), and
 //! [`RenderError`].
 
+use crate::diagnostic::Rule;
 use crate::diagnostic::{Diagnostic, Diagnostics, Severity, Source};
-use crate::diagnostic::{Rule, RuleSource};
 use crate::shapes::MmaError;
 use crate::shared_memory_descriptor::SmemError;
 use crate::tensor_memory::{TmemError, TMEM_COLUMNS};
@@ -238,13 +238,60 @@ impl PtxRule {
     /// Every rule once, in the order of its rows ([`PtxRule::row`]), for tools that list the
     /// rules; `RegisterName(OperandName::DTmem)` stands for the one rule of every operand.
     pub const ALL: [PtxRule; PTX_RULE_COUNT] = {
-        let mut all = [PtxRule::DuplicateRegister; PTX_RULE_COUNT];
-        let mut i = 0;
-        while i < PTX_RULE_COUNT {
-            all[i] = PTX_RULES[i].rule;
-            i += 1;
-        }
-        all
+        use PtxRule as R;
+        [
+            R::RegisterName(OperandName::DTmem),
+            R::DuplicateRegister,
+            R::BlockScaleMissing,
+            R::BlockScaleNotForKind,
+            R::ScaleVecNotForKind,
+            R::ScaleVecRequired,
+            R::ScaleVecNotOnTarget,
+            R::ScaleTypeForScaleVec,
+            R::ScaleFactorIdForScaleVec,
+            R::WsCtaGroup,
+            R::WsBlockScaled,
+            R::WsAshift,
+            R::WsDisableOutputLane,
+            R::WsScaleInputD,
+            R::CollectorAWithWs,
+            R::CollectorBWithoutWs,
+            R::CollectorBIndex,
+            R::AshiftNeedsATmem,
+            R::AshiftCollector,
+            R::AshiftBlockScaled,
+            R::AshiftM,
+            R::DisableOutputLaneLength,
+            R::DisableOutputLaneBlockScaled,
+            R::ScaleInputDRange,
+            R::ScaleInputDKind,
+            R::ScaleInputDI8,
+            R::ScaleInputDNotOnTarget,
+            R::ZeroColumnMaskWithoutWs,
+            R::KindNotOnTarget,
+            R::SparseNotOnTarget,
+            R::SparseMismatch,
+            R::RegisterCount,
+            R::OffsetMissing,
+            R::OffsetNotForShape,
+            R::OffsetOutOfRange,
+            R::RedNotOnTarget,
+            R::RedShape,
+            R::RedNum,
+            R::RedPack,
+            R::RedAbsNaNType,
+            R::ShiftNotOnTarget,
+            R::CtaGroupMixed,
+            R::VersionTooLow,
+            R::VersionTooHigh,
+            R::Sm107NotOnTarget,
+            R::DecompressKind,
+            R::DecompressForm,
+            R::CollectorBWithWs,
+            R::SpcompressNotOnTarget,
+            R::SpcompressForm,
+            R::SpcompressCount,
+        ]
     };
 
     /// The rule's index among [`PtxRule::ALL`]: its one row.
@@ -307,7 +354,7 @@ impl PtxRule {
     /// The rule's row: identifier, source, severity and statement.
     #[must_use]
     pub const fn row(self) -> &'static Rule {
-        &PTX_RULES[self.index()].row
+        &PTX_RULES[self.index()]
     }
 
     /// The rule's stable identifier, for example `"ptx.ws_cta_group"`.
@@ -322,7 +369,7 @@ impl PtxRule {
     pub const fn field(self) -> &'static str {
         match self {
             PtxRule::RegisterName(op) => op.name(),
-            _ => PTX_RULES[self.index()].field,
+            _ => PTX_FIELDS[self.index()],
         }
     }
 
@@ -338,55 +385,24 @@ impl PtxRule {
     /// enforces.
     #[must_use]
     pub const fn ptxas_checks(self) -> bool {
-        PTX_RULES[self.index()].ptxas_checks
+        !matches!(
+            self,
+            PtxRule::ScaleTypeForScaleVec
+                | PtxRule::ScaleFactorIdForScaleVec
+                | PtxRule::AshiftM
+                | PtxRule::ScaleInputDI8
+                | PtxRule::SparseMismatch
+                | PtxRule::OffsetOutOfRange
+        )
     }
 }
 
 /// How many rules [`PtxRule`] has.
 const PTX_RULE_COUNT: usize = 51;
 
-/// One rule of the PTX syntax: the rule, the field it concerns, whether ptxas checks it too, and
-/// its [`Rule`] row.
-#[derive(Clone, Copy)]
-pub(crate) struct PtxRow {
-    pub(super) rule: PtxRule,
-    field: &'static str,
-    ptxas_checks: bool,
-    pub(crate) row: Rule,
-}
-
-/// A row of [`PTX_RULES`] that ptxas 13.5.37 also checks.
-const fn both(
-    rule: PtxRule,
-    id: &'static str,
-    field: &'static str,
-    source: Source,
-    statement: &'static str,
-) -> PtxRow {
-    PtxRow {
-        rule,
-        field,
-        ptxas_checks: true,
-        row: Rule {
-            id,
-            source: RuleSource::Fixed(source),
-            severity: Severity::Error,
-            statement,
-        },
-    }
-}
-
-/// A row of [`PTX_RULES`] that only this crate checks (ptxas 13.5.37 accepts the form).
-const fn ours(
-    rule: PtxRule,
-    id: &'static str,
-    field: &'static str,
-    source: Source,
-    statement: &'static str,
-) -> PtxRow {
-    let mut row = both(rule, id, field, source, statement);
-    row.ptxas_checks = false;
-    row
+/// A row of [`PTX_RULES`]: every PTX syntax rule is an error with a fixed source.
+const fn rule(id: &'static str, source: Source, statement: &'static str) -> Rule {
+    Rule::fixed(id, source, Severity::Error, statement)
 }
 
 const S4_4: Source = Source::PtxSection("4.4");
@@ -402,110 +418,159 @@ const S_MMA94: Source = Source::PtxSection("9.7.16.10.9");
 /// Every rule of the PTX syntax of the tcgen05 instructions, one row each, in the order of
 /// [`PtxRule::index`] (the test `ptx_rule_rows_follow_the_enum` checks it). The field of
 /// `ptx.register_name` is the operand's, given by the error.
-pub(crate) const PTX_RULES: [PtxRow; PTX_RULE_COUNT] = {
-    use PtxRule as R;
+pub(crate) const PTX_RULES: [Rule; PTX_RULE_COUNT] = {
     [
-        both(R::RegisterName(OperandName::DTmem), "ptx.register_name", "operand", S4_4,
+        rule("ptx.register_name", S4_4,
             "An operand is a PTX identifier or an asm! placeholder {name}."),
-        both(R::DuplicateRegister, "ptx.duplicate_register", "registers", S_LD,
+        rule("ptx.duplicate_register", S_LD,
             "The destination registers of tcgen05.ld are distinct."),
-        both(R::BlockScaleMissing, "ptx.block_scale_missing", "block_scale", S_MMA,
+        rule("ptx.block_scale_missing", S_MMA,
             "A block-scaled kind takes .block_scale and the [scale-A-tmem], [scale-B-tmem] operands."),
-        both(R::BlockScaleNotForKind, "ptx.block_scale_not_for_kind", "block_scale", S_MMA,
+        rule("ptx.block_scale_not_for_kind", S_MMA,
             ".block_scale is only for the block-scaled kinds."),
-        both(R::ScaleVecNotForKind, "ptx.scale_vec_not_for_kind", "scale_vec", S_SCALE,
+        rule("ptx.scale_vec_not_for_kind", S_SCALE,
             "A scale-vector qualifier is one the kind takes (Tables 56-57)."),
-        both(R::ScaleVecRequired, "ptx.scale_vec_required", "scale_vec", S_SCALE,
+        rule("ptx.scale_vec_required", S_SCALE,
             ".kind::mxf4nvf4 states its scale vector."),
-        both(R::ScaleVecNotOnTarget, "ptx.scale_vec_not_on_target", "target", S_MMA,
+        rule("ptx.scale_vec_not_on_target", S_MMA,
             ".scale_vec::NX exists only on the 'a' targets; family targets write .block16 / .block32."),
-        ours(R::ScaleTypeForScaleVec, "ptx.scale_type_for_scale_vec", "scale_type",
-            Source::Decision(12), "UE4M3 scale factors need .scale_vec::4X or .block16."),
-        ours(R::ScaleFactorIdForScaleVec, "ptx.scale_factor_id_for_scale_vec", "sf_id",
-            Source::Decision(13), "With .scale_vec::4X / .block16 the scale-factor IDs are 0."),
-        both(R::WsCtaGroup, "ptx.ws_cta_group", "cta_group", Source::Decision(16),
+        rule("ptx.scale_type_for_scale_vec", Source::Decision(12), "UE4M3 scale factors need .scale_vec::4X or .block16."),
+        rule("ptx.scale_factor_id_for_scale_vec", Source::Decision(13), "With .scale_vec::4X / .block16 the scale-factor IDs are 0."),
+        rule("ptx.ws_cta_group", Source::Decision(16),
             ".ws takes only .cta_group::1."),
-        both(R::WsBlockScaled, "ptx.ws_block_scaled", "ws", Source::Decision(16),
+        rule("ptx.ws_block_scaled", Source::Decision(16),
             ".ws is not for the block-scaled kinds."),
-        both(R::WsAshift, "ptx.ws_ashift", "ashift", S_WS, ".ashift is not a qualifier of tcgen05.mma.ws."),
-        both(R::WsDisableOutputLane, "ptx.ws_disable_output_lane", "disable_output_lane", S_WS,
+        rule("ptx.ws_ashift", S_WS, ".ashift is not a qualifier of tcgen05.mma.ws."),
+        rule("ptx.ws_disable_output_lane", S_WS,
             "disable-output-lane is not an operand of tcgen05.mma.ws."),
-        both(R::WsScaleInputD, "ptx.ws_scale_input_d", "scale_input_d", S_WS,
+        rule("ptx.ws_scale_input_d", S_WS,
             "scale-input-d is not an operand of tcgen05.mma.ws."),
-        both(R::CollectorAWithWs, "ptx.collector_a_with_ws", "collector", S_WS,
+        rule("ptx.collector_a_with_ws", S_WS,
             "tcgen05.mma.ws uses .collector::b0..b3, not .collector::a."),
-        both(R::CollectorBWithoutWs, "ptx.collector_b_without_ws", "collector", S_MMA,
+        rule("ptx.collector_b_without_ws", S_MMA,
             ".collector::bN is a qualifier of tcgen05.mma.ws only."),
-        both(R::CollectorBIndex, "ptx.collector_b_index", "collector", S_WS,
+        rule("ptx.collector_b_index", S_WS,
             "The collector buffers of tcgen05.mma.ws are b0, b1, b2 and b3."),
-        both(R::AshiftNeedsATmem, "ptx.ashift_needs_a_tmem", "ashift", S_MMA,
+        rule("ptx.ashift_needs_a_tmem", S_MMA,
             ".ashift needs matrix A in Tensor Memory."),
-        both(R::AshiftCollector, "ptx.ashift_collector", "collector", S_MMA,
+        rule("ptx.ashift_collector", S_MMA,
             ".ashift is not combined with .collector::a::fill or ::use."),
-        both(R::AshiftBlockScaled, "ptx.ashift_block_scaled", "ashift", S_MMA,
+        rule("ptx.ashift_block_scaled", S_MMA,
             ".ashift is not a qualifier of the block-scaled forms."),
-        ours(R::AshiftM, "ptx.ashift_m", "m", S_MMA, ".ashift needs M = 128 or 256."),
-        both(R::DisableOutputLaneLength, "ptx.disable_output_lane_length", "disable_output_lane",
-            S_MMA, "disable-output-lane has 4 registers with .cta_group::1 and 8 with .cta_group::2."),
-        both(R::DisableOutputLaneBlockScaled, "ptx.disable_output_lane_block_scaled",
-            "disable_output_lane", S_MMA,
+        rule("ptx.ashift_m", S_MMA, ".ashift needs M = 128 or 256."),
+        rule("ptx.disable_output_lane_length", S_MMA, "disable-output-lane has 4 registers with .cta_group::1 and 8 with .cta_group::2."),
+        rule("ptx.disable_output_lane_block_scaled",
+            S_MMA,
             "disable-output-lane is not an operand of the block-scaled forms."),
-        both(R::ScaleInputDRange, "ptx.scale_input_d_range", "scale_input_d", S_MMA,
+        rule("ptx.scale_input_d_range", S_MMA,
             "scale-input-d is an immediate from 0 to 15."),
-        both(R::ScaleInputDKind, "ptx.scale_input_d_kind", "scale_input_d", S_MMA,
+        rule("ptx.scale_input_d_kind", S_MMA,
             "scale-input-d is only for .kind::f16 and .kind::tf32."),
-        ours(R::ScaleInputDI8, "ptx.scale_input_d_i8", "scale_input_d", S_MMA,
+        rule("ptx.scale_input_d_i8", S_MMA,
             "scale-input-d is only for .kind::f16 and .kind::tf32, so not for .kind::i8."),
-        both(R::ScaleInputDNotOnTarget, "ptx.scale_input_d_not_on_target", "target", S_MMA,
+        rule("ptx.scale_input_d_not_on_target", S_MMA,
             "scale-input-d is available on sm_100a and the sm_100f family targets only."),
-        both(R::ZeroColumnMaskWithoutWs, "ptx.zero_column_mask_without_ws", "zero_column_mask",
-            S_WS, "zero-column-mask-desc is an operand of tcgen05.mma.ws only."),
-        both(R::KindNotOnTarget, "ptx.kind_not_on_target", "target", Source::Decision(17),
+        rule("ptx.zero_column_mask_without_ws", S_WS, "zero-column-mask-desc is an operand of tcgen05.mma.ws only."),
+        rule("ptx.kind_not_on_target", Source::Decision(17),
             ".kind::i8 is available on sm_100a and sm_110a only."),
-        both(R::SparseNotOnTarget, "ptx.sparse_not_on_target", "target", Source::Decision(17),
+        rule("ptx.sparse_not_on_target", Source::Decision(17),
             "Sparse .kind::mxf4 and .kind::mxf4nvf4 are available on the 'a' targets only."),
-        ours(R::SparseMismatch, "ptx.sparse_mismatch", "sparse", Source::PtxSection("9.7.16.4.2"),
+        rule("ptx.sparse_mismatch", Source::PtxSection("9.7.16.4.2"),
             "The immediate instruction descriptor's sparsity bit is set exactly when the instruction has .sp."),
-        both(R::RegisterCount, "ptx.register_count", "registers", Source::PtxTable(49),
+        rule("ptx.register_count", Source::PtxTable(49),
             "The register vector of tcgen05.ld / .st has the length the shape and .num give."),
-        both(R::OffsetMissing, "ptx.offset_missing", "offset", S_LD,
+        rule("ptx.offset_missing", S_LD,
             ".16x32bx2 takes an immHalfSplitoff operand."),
-        both(R::OffsetNotForShape, "ptx.offset_not_for_shape", "offset", S_LD,
+        rule("ptx.offset_not_for_shape", S_LD,
             "Only .16x32bx2 takes an immHalfSplitoff operand."),
-        ours(R::OffsetOutOfRange, "ptx.offset_out_of_range", "offset", Source::Decision(24),
+        rule("ptx.offset_out_of_range", Source::Decision(24),
             "immHalfSplitoff stays inside Tensor Memory's 512 columns."),
-        both(R::RedNotOnTarget, "ptx.red_not_on_target", "target", S_LD,
+        rule("ptx.red_not_on_target", S_LD,
             "tcgen05.ld.red exists on sm_103a/f, sm_107a/f, sm_110a and sm_110f only."),
-        both(R::RedShape, "ptx.red_shape", "shape", S_LD,
+        rule("ptx.red_shape", S_LD,
             "tcgen05.ld.red takes only .32x32b and .16x32bx2."),
-        both(R::RedNum, "ptx.red_num", "num", S_LD, "tcgen05.ld.red takes .num .x2 or more."),
-        both(R::RedPack, "ptx.red_pack", "pack", S_LD, "tcgen05.ld.red takes no .pack::16b."),
-        both(R::RedAbsNaNType, "ptx.red_abs_nan_type", "red", S_LD,
+        rule("ptx.red_num", S_LD, "tcgen05.ld.red takes .num .x2 or more."),
+        rule("ptx.red_pack", S_LD, "tcgen05.ld.red takes no .pack::16b."),
+        rule("ptx.red_abs_nan_type", S_LD,
             ".abs and .NaN are only for .f32 reductions."),
-        both(R::ShiftNotOnTarget, "ptx.shift_not_on_target", "target",
-            Source::PtxSection("9.7.16.9.3"), "tcgen05.shift exists on the 'a' targets only."),
-        both(R::CtaGroupMixed, "ptx.cta_group_mixed", "cta_group", S_MMA,
+        rule("ptx.shift_not_on_target", Source::PtxSection("9.7.16.9.3"), "tcgen05.shift exists on the 'a' targets only."),
+        rule("ptx.cta_group_mixed", S_MMA,
             "All tcgen05 instructions of a kernel use the same .cta_group."),
-        both(R::VersionTooLow, "ptx.version_too_low", "version", S_TARGETS,
+        rule("ptx.version_too_low", S_TARGETS,
             "The PTX ISA version is at least the one the target and every feature used need."),
-        both(R::VersionTooHigh, "ptx.version_too_high", "version", S_TARGETS,
+        rule("ptx.version_too_high", S_TARGETS,
             "The PTX ISA version is at most 9.5, the newest ptxas 13.5 reads."),
-        both(R::Sm107NotOnTarget, "ptx.sm107_not_on_target", "target", S_TARGETS,
+        rule("ptx.sm107_not_on_target", S_TARGETS,
             ".kind::ti16, .decompress::lut::b, .collector::b::*, .sync_restrict::shared::read::mma::a and .multicast::cluster::32b exist on sm_107a and sm_107f only (PTX ISA 9.4)."),
-        both(R::DecompressKind, "ptx.decompress_kind", "kind", S_MMA94,
+        rule("ptx.decompress_kind", S_MMA94,
             ".decompress::lut::b goes with .kind::f8f6f4 and .kind::mxf8f6f4 only."),
-        both(R::DecompressForm, "ptx.decompress_form", "decompress", S_MMA94,
+        rule("ptx.decompress_form", S_MMA94,
             ".decompress::lut::b is not combined with .sp, .ws or .ashift."),
-        both(R::CollectorBWithWs, "ptx.collector_b_with_ws", "collector", S_MMA94,
+        rule("ptx.collector_b_with_ws", S_MMA94,
             "tcgen05.mma.ws uses .collector::b0..b3, not .collector::b::*."),
-        both(R::SpcompressNotOnTarget, "ptx.spcompress_not_on_target", "target", S_TARGETS,
+        rule("ptx.spcompress_not_on_target", S_TARGETS,
             "tcgen05.ld.spcompress exists on sm_107a only (PTX ISA 9.4)."),
-        both(R::SpcompressForm, "ptx.spcompress_form", "spcompress", S_LD,
+        rule("ptx.spcompress_form", S_LD,
             "tcgen05.ld.spcompress is .32x32b, .x4 to .x128, .f32, without .pack::16b; with .red, one .op and .abs."),
-        both(R::SpcompressCount, "ptx.spcompress_count", "registers", S_LD,
+        rule("ptx.spcompress_count", S_LD,
             "tcgen05.ld.spcompress writes num / 2 registers {r} and max(1, num / 32) registers {mdata}."),
     ]
 };
+
+/// The field each rule of [`PTX_RULES`] concerns, indexed by [`PtxRule`].
+const PTX_FIELDS: [&str; PTX_RULE_COUNT] = [
+    "operand",
+    "registers",
+    "block_scale",
+    "block_scale",
+    "scale_vec",
+    "scale_vec",
+    "target",
+    "scale_type",
+    "sf_id",
+    "cta_group",
+    "ws",
+    "ashift",
+    "disable_output_lane",
+    "scale_input_d",
+    "collector",
+    "collector",
+    "collector",
+    "ashift",
+    "collector",
+    "ashift",
+    "m",
+    "disable_output_lane",
+    "disable_output_lane",
+    "scale_input_d",
+    "scale_input_d",
+    "scale_input_d",
+    "target",
+    "zero_column_mask",
+    "target",
+    "target",
+    "sparse",
+    "registers",
+    "offset",
+    "offset",
+    "offset",
+    "target",
+    "shape",
+    "num",
+    "pack",
+    "red",
+    "target",
+    "cta_group",
+    "version",
+    "version",
+    "target",
+    "kind",
+    "decompress",
+    "collector",
+    "target",
+    "spcompress",
+    "registers",
+];
 
 /// A problem with a tcgen05 instruction form: a rule of the PTX syntax, or a descriptor given as
 /// an immediate that breaks its own rules.

@@ -392,7 +392,7 @@ fn ptx_rule_rows_follow_the_enum() {
     // `PtxRule::index`, so that each rule reads its own row.
     crate::diagnostic::check_rule_ids("ptx", PtxRule::ALL.iter().map(|r| r.row()));
     for (i, rule) in PtxRule::ALL.into_iter().enumerate() {
-        assert_eq!(super::error::PTX_RULES[i].rule, rule);
+        assert_eq!(&super::error::PTX_RULES[i], rule.row());
         assert_eq!(rule.index(), i, "{}", rule.id());
     }
 }

@@ -288,14 +288,9 @@ fn every_scale_rule_has_one_row() {
         (CheckRule::ScaleUnwritten, "check.scale_unwritten"),
     ];
     for (rule, id) in ours {
-        let rows: Vec<_> = crate::check::RULES
-            .iter()
-            .filter(|r| r.rule == rule)
-            .collect();
-        assert_eq!(rows.len(), 1, "{rule:?}");
-        assert_eq!(rows[0].id, id);
+        assert_eq!(rule.row().id, id);
         assert_eq!(
-            rows[0].source,
+            rule.source(),
             crate::diagnostic::Source::PtxSection("9.7.16.10.7")
         );
         assert_eq!(crate::check::RULES.iter().filter(|r| r.id == id).count(), 1);

@@ -271,6 +271,7 @@ const fn rule(
         source,
         severity,
         statement,
+        message: None,
     }
 }
 
@@ -421,7 +422,10 @@ impl IdescError {
     pub const fn source_of(&self) -> Source {
         match self.rule().row().source {
             RuleSource::Fixed(s) => s,
-            RuleSource::LayoutTable => Source::PtxTable(table_number(self.layout_kind())),
+            // No rule of this descriptor cites text.
+            RuleSource::LayoutTable | RuleSource::Text(_) => {
+                Source::PtxTable(table_number(self.layout_kind()))
+            }
         }
     }
 }

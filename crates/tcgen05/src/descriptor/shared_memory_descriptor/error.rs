@@ -89,6 +89,7 @@ const fn smem_rule(
         source: RuleSource::Fixed(source),
         severity,
         statement,
+        message: None,
     }
 }
 
@@ -361,8 +362,8 @@ impl SmemError {
     pub const fn source(&self) -> Source {
         match self.rule().row().source {
             RuleSource::Fixed(s) => s,
-            // No rule of this descriptor depends on a layout variant.
-            RuleSource::LayoutTable => Source::PtxTable(40),
+            // No rule of this descriptor depends on a layout variant or cites text.
+            RuleSource::LayoutTable | RuleSource::Text(_) => Source::PtxTable(40),
         }
     }
 

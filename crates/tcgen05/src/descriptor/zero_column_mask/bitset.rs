@@ -349,6 +349,7 @@ pub(crate) const COLUMN_MASK_RULES: [Rule; 5] = {
             source: RuleSource::Fixed(Source::PtxSection("9.7.16.4.3")),
             severity: Severity::Error,
             statement,
+            message: None,
         }
     }
     [

@@ -1,7 +1,7 @@
 //! [`ZmaskError`]: a problem of a zero-column mask descriptor, in PTX wording.
 
 use super::{sub_mask_count, ZmaskField, MAX_COLUMN_SHIFT};
-use crate::diagnostic::{field_rule, FieldRule, Rule};
+use crate::diagnostic::Rule;
 use crate::diagnostic::{Diagnostic, Severity, Source};
 use crate::mma::MaxShift;
 use core::fmt;
@@ -115,7 +115,7 @@ impl ZmaskRule {
     /// The rule's row: identifier, source, severity and statement.
     #[must_use]
     pub const fn row(self) -> &'static Rule {
-        &ZMASK_RULES[self as usize].rule
+        &ZMASK_RULES[self as usize]
     }
 
     /// The rule's stable identifier, for example `"zmask.column_shift"`.
@@ -128,30 +128,43 @@ impl ZmaskRule {
 const WARNING: Severity = Severity::Warning;
 const ERROR: Severity = Severity::Error;
 
-/// Every rule of the zero-column mask descriptor, with the field it concerns (`bit N`,
-/// `start_count_i` and `first_span_i` name the bit or sub-mask of the value), indexed by
-/// [`ZmaskRule`].
-pub(crate) const ZMASK_RULES: [FieldRule; 10] = [
-    field_rule("zmask.reserved_bit", "bit N", Source::PtxTable(45), ERROR,
+/// Every rule of the zero-column mask descriptor, indexed by [`ZmaskRule`].
+pub(crate) const ZMASK_RULES: [Rule; 10] = [
+    Rule::fixed("zmask.reserved_bit", Source::PtxTable(45), ERROR,
         "Bits 36-38 of the zero-column mask descriptor are 0."),
-    field_rule("zmask.reserved_high_bit", "bit N", Source::Decision(22), ERROR,
+    Rule::fixed("zmask.reserved_high_bit", Source::Decision(22), ERROR,
         "Bits 62-63 of the zero-column mask descriptor are 0."),
-    field_rule("zmask.column_shift", "column_shift", Source::PtxTable(45), ERROR,
+    Rule::fixed("zmask.column_shift", Source::PtxTable(45), ERROR,
         "The column shift is at most 16 for M = 32 and at most 32 otherwise."),
-    field_rule("zmask.column_shift_above_max_shift", "column_shift", Source::Decision(22), ERROR,
+    Rule::fixed("zmask.column_shift_above_max_shift", Source::Decision(22), ERROR,
         "The column shift is at most the instruction descriptor's maximum shift."),
-    field_rule("zmask.m", "m", Source::PtxTable(45), ERROR,
+    Rule::fixed("zmask.m", Source::PtxTable(45), ERROR,
         "A zero-column mask is for M = 32, 64 or 128."),
-    field_rule("zmask.n", "n", Source::Decision(16), ERROR,
+    Rule::fixed("zmask.n", Source::Decision(16), ERROR,
         "The N of tcgen05.mma.ws is 64, 128 or 256."),
-    field_rule("zmask.mask_width", "n", Source::Decision(21), ERROR,
+    Rule::fixed("zmask.mask_width", Source::Decision(21), ERROR,
         "N is 1 to 256 and splits into whole sub-masks for M."),
-    field_rule("zmask.unused_start_count", "start_count_i", Source::PtxTable(45), WARNING,
+    Rule::fixed("zmask.unused_start_count", Source::PtxTable(45), WARNING,
         "A start count of a sub-mask that M does not use is 0, as the hardware ignores it."),
-    field_rule("zmask.unused_first_span", "first_span_i", Source::PtxTable(45), WARNING,
+    Rule::fixed("zmask.unused_first_span", Source::PtxTable(45), WARNING,
         "A first span of a sub-mask that M does not use is 0, as the hardware ignores it."),
-    field_rule("zmask.start_count_past_first_run", "start_count_i", Source::Decision(20), WARNING,
+    Rule::fixed("zmask.start_count_past_first_run", Source::Decision(20), WARNING,
         "A start count stays within the first run of its sub-mask, the case the PTX examples cover."),
+];
+
+/// The field each rule of [`ZMASK_RULES`] concerns (`bit N`, `start_count_i` and `first_span_i`
+/// name the bit or sub-mask of the value), indexed by [`ZmaskRule`].
+const ZMASK_FIELDS: [&str; 10] = [
+    "bit N",
+    "bit N",
+    "column_shift",
+    "column_shift",
+    "m",
+    "n",
+    "n",
+    "start_count_i",
+    "first_span_i",
+    "start_count_i",
 ];
 
 impl ZmaskError {
@@ -251,7 +264,7 @@ impl Diagnostic for ZmaskError {
             ZmaskError::UnusedFirstSpan { sub_mask, .. } => {
                 ZmaskField::first_span(sub_mask as usize).name()
             }
-            _ => ZMASK_RULES[self.rule() as usize].field,
+            _ => ZMASK_FIELDS[self.rule() as usize],
         }
     }
 
@@ -290,7 +303,7 @@ mod rule_tests {
 
     #[test]
     fn every_zmask_rule_has_one_row_that_says_what_the_rule_said() {
-        let rows: Vec<Rule> = ZMASK_RULES.iter().map(|r| r.rule).collect();
+        let rows: Vec<Rule> = ZMASK_RULES.to_vec();
         let (e, w) = (Severity::Error, Severity::Warning);
         let t45 = Source::PtxTable(45);
         check_rule_table(

@@ -3,7 +3,7 @@
 use super::bitset::ColumnMask;
 use super::error::ZmaskError;
 use super::{max_column_shift, sub_mask_width, ZmaskFields};
-use crate::diagnostic::{field_rule, FieldRule, Rule};
+use crate::diagnostic::Rule;
 use crate::diagnostic::{Diagnostic, Severity, Source};
 use crate::mma::MaxShift;
 use core::fmt;
@@ -225,7 +225,7 @@ impl SolveRule {
     /// The rule's row: identifier, source, severity and statement.
     #[must_use]
     pub const fn row(self) -> &'static Rule {
-        &SOLVE_RULES[self as usize].rule
+        &SOLVE_RULES[self as usize]
     }
 
     /// The rule's stable identifier, for example `"zmask_solve.run_lengths_differ"`.
@@ -235,35 +235,45 @@ impl SolveRule {
     }
 }
 
-/// Every rule by which no descriptor generates a mask, with the field it concerns (`skip_span`
-/// stands for the span of the run's kind), indexed by [`SolveRule`].
-pub(crate) const SOLVE_RULES: [FieldRule; 7] = {
+/// Every rule by which no descriptor generates a mask, indexed by [`SolveRule`].
+pub(crate) const SOLVE_RULES: [Rule; 7] = {
     const E: Severity = Severity::Error;
     [
-        field_rule("zmask_solve.m", "m", Source::PtxTable(45), E,
+        Rule::fixed("zmask_solve.m", Source::PtxTable(45), E,
             "A zero-column mask is for M = 32, 64 or 128."),
-        field_rule("zmask_solve.mask_width", "n", Source::Decision(21), E,
+        Rule::fixed("zmask_solve.mask_width", Source::Decision(21), E,
             "N is 1 to 256 and splits into whole sub-masks for M."),
-        field_rule("zmask_solve.width_mismatch", "n", Source::Decision(21), E,
+        Rule::fixed("zmask_solve.width_mismatch", Source::Decision(21), E,
             "The wanted mask is N bits wide."),
-        field_rule("zmask_solve.column_shift", "column_shift", Source::PtxTable(45), E,
+        Rule::fixed("zmask_solve.column_shift", Source::PtxTable(45), E,
             "The column shift is at most 16 for M = 32 and at most 32 otherwise."),
-        field_rule("zmask_solve.column_shift_above_max_shift", "column_shift",
-            Source::Decision(22), E,
+        Rule::fixed("zmask_solve.column_shift_above_max_shift", Source::Decision(22), E,
             "The column shift is at most the instruction descriptor's maximum shift."),
-        field_rule("zmask_solve.run_lengths_differ", "skip_span", Source::Decision(20), E,
+        Rule::fixed("zmask_solve.run_lengths_differ", Source::Decision(20), E,
             "Every inner run of zeroed columns is skip_span + 1 long and every inner run of used columns use_span + 1."),
-        field_rule("zmask_solve.edge_run_too_long", "skip_span", Source::Decision(20), E,
+        Rule::fixed("zmask_solve.edge_run_too_long", Source::Decision(20), E,
             "A run at the edge of a sub-mask is no longer than the inner runs of its kind."),
     ]
 };
+
+/// The field each rule of [`SOLVE_RULES`] concerns (`skip_span`
+/// stands for the span of the run's kind), indexed by [`SolveRule`].
+const SOLVE_FIELDS: [&str; 7] = [
+    "m",
+    "n",
+    "n",
+    "column_shift",
+    "column_shift",
+    "skip_span",
+    "skip_span",
+];
 
 impl Diagnostic for SolveError {
     fn field(&self) -> &'static str {
         match *self {
             SolveError::RunLengthsDiffer { zeroed: false, .. }
             | SolveError::EdgeRunTooLong { zeroed: false, .. } => "use_span",
-            _ => SOLVE_RULES[self.rule() as usize].field,
+            _ => SOLVE_FIELDS[self.rule() as usize],
         }
     }
 
@@ -470,7 +480,7 @@ mod rule_tests {
 
     #[test]
     fn every_solve_rule_has_one_row_that_says_what_the_rule_said() {
-        let rows: Vec<Rule> = SOLVE_RULES.iter().map(|r| r.rule).collect();
+        let rows: Vec<Rule> = SOLVE_RULES.to_vec();
         let e = Severity::Error;
         let run = |zeroed| SolveError::RunLengthsDiffer {
             zeroed,

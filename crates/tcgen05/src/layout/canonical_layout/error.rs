@@ -1,7 +1,7 @@
 //! [`LayoutError`] and the field it names ([`LayoutField`]).
 
+use crate::diagnostic::Rule;
 use crate::diagnostic::{Diagnostic, Severity, Source};
-use crate::diagnostic::{Rule, RuleSource};
 use crate::mma::{ElementType, Kind, Major};
 use crate::shared_memory_descriptor::{SmemError, Swizzle};
 use core::fmt;
@@ -202,7 +202,7 @@ impl LayoutError {
             | LayoutError::IndexOutOfRange { field, .. } => field,
             LayoutError::Descriptor(_) => LayoutField::StartAddress,
             _ => match self.rule() {
-                Some(rule) => LAYOUT_RULES[rule as usize].0,
+                Some(rule) => LAYOUT_FIELDS[rule as usize],
                 None => LayoutField::StartAddress,
             },
         }
@@ -320,7 +320,7 @@ impl LayoutRule {
     /// The rule's row: identifier, source, severity and statement.
     #[must_use]
     pub const fn row(self) -> &'static Rule {
-        &LAYOUT_RULES[self as usize].1
+        &LAYOUT_RULES[self as usize]
     }
 
     /// The rule's stable identifier, for example `"layout.overlap"`.
@@ -331,57 +331,64 @@ impl LayoutRule {
 }
 
 /// A row of [`LAYOUT_RULES`].
-const fn rule(
-    field: LayoutField,
-    id: &'static str,
-    source: Source,
-    statement: &'static str,
-) -> (LayoutField, Rule) {
-    (
-        field,
-        Rule {
-            id,
-            source: RuleSource::Fixed(source),
-            severity: Severity::Error,
-            statement,
-        },
-    )
+const fn rule(id: &'static str, source: Source, statement: &'static str) -> Rule {
+    Rule::fixed(id, source, Severity::Error, statement)
 }
 
 const S_CANONICAL: Source = Source::PtxSection("9.7.16.3.3");
 
-/// Every rule of the canonical layouts, with the field it concerns (for the extents and
-/// indices, the field the error names overrides it), indexed by [`LayoutRule`].
-pub(crate) const LAYOUT_RULES: [(LayoutField, Rule); 14] = {
+/// Every rule of the canonical layouts, indexed by [`LayoutRule`].
+pub(crate) const LAYOUT_RULES: [Rule; 14] = {
+    [
+        rule("layout.not_an_input", Source::PtxTable(39),
+            "Matrices A and B hold input element types, not accumulator types."),
+        rule("layout.kind_required", Source::PtxSection("9.7.16.10.4.4"),
+            "The shared memory storage of a sub-byte type depends on the kind, so the kind is given."),
+        rule("layout.not_in_kind", Source::Decision(12),
+            "An operand's element type is one the kind takes."),
+        rule("layout.sub_byte_mn_major", Source::Decision(11),
+            "Sub-byte elements are K-major."),
+        rule("layout.swizzle_not_allowed", Source::Decision(18),
+            "An operand's swizzling mode is one its major-ness and element width allow."),
+        rule("layout.absolute_mode_layout", Source::Decision(5),
+            "The leading dimension absolute mode is for K-major operands with 128-Byte swizzling only."),
+        rule("layout.extent", S_CANONICAL,
+            "An extent is a positive multiple of the layout's unit."),
+        rule("layout.extent_too_large", Source::PtxTable(39),
+            "An extent is at most what one MMA operand or shared memory tile holds."),
+        rule("layout.k_crosses_swizzle_row", Source::PtxSection("9.7.16.3.1.2"),
+            "A K block stays within its swizzle row."),
+        rule("layout.index_out_of_range", S_CANONICAL,
+            "An index lies within its extent."),
+        rule("layout.address_out_of_range", Source::Decision(3),
+            "Every element lies within the descriptor's 18-bit shared memory window."),
+        rule("layout.overlap", S_CANONICAL, "No two elements share a byte."),
+        rule("layout.outside_buffer", S_CANONICAL,
+            "Every element read lies within the buffer."),
+        rule("layout.empty_buffer", S_CANONICAL,
+            "A buffer ends after it starts."),
+    ]
+};
+
+/// The field each rule of [`LAYOUT_RULES`] concerns (for the extents and indices,
+/// the field the error names overrides it), indexed by [`LayoutRule`].
+const LAYOUT_FIELDS: [LayoutField; 14] = {
     use LayoutField as F;
     [
-        rule(F::ElementType, "layout.not_an_input", Source::PtxTable(39),
-            "Matrices A and B hold input element types, not accumulator types."),
-        rule(F::Kind, "layout.kind_required", Source::PtxSection("9.7.16.10.4.4"),
-            "The shared memory storage of a sub-byte type depends on the kind, so the kind is given."),
-        rule(F::ElementType, "layout.not_in_kind", Source::Decision(12),
-            "An operand's element type is one the kind takes."),
-        rule(F::Major, "layout.sub_byte_mn_major", Source::Decision(11),
-            "Sub-byte elements are K-major."),
-        rule(F::Swizzle, "layout.swizzle_not_allowed", Source::Decision(18),
-            "An operand's swizzling mode is one its major-ness and element width allow."),
-        rule(F::LboMode, "layout.absolute_mode_layout", Source::Decision(5),
-            "The leading dimension absolute mode is for K-major operands with 128-Byte swizzling only."),
-        rule(F::Mn, "layout.extent", S_CANONICAL,
-            "An extent is a positive multiple of the layout's unit."),
-        rule(F::Mn, "layout.extent_too_large", Source::PtxTable(39),
-            "An extent is at most what one MMA operand or shared memory tile holds."),
-        rule(F::K, "layout.k_crosses_swizzle_row", Source::PtxSection("9.7.16.3.1.2"),
-            "A K block stays within its swizzle row."),
-        rule(F::MnIndex, "layout.index_out_of_range", S_CANONICAL,
-            "An index lies within its extent."),
-        rule(F::Address, "layout.address_out_of_range", Source::Decision(3),
-            "Every element lies within the descriptor's 18-bit shared memory window."),
-        rule(F::Address, "layout.overlap", S_CANONICAL, "No two elements share a byte."),
-        rule(F::Address, "layout.outside_buffer", S_CANONICAL,
-            "Every element read lies within the buffer."),
-        rule(F::Address, "layout.empty_buffer", S_CANONICAL,
-            "A buffer ends after it starts."),
+        F::ElementType,
+        F::Kind,
+        F::ElementType,
+        F::Major,
+        F::Swizzle,
+        F::LboMode,
+        F::Mn,
+        F::Mn,
+        F::K,
+        F::MnIndex,
+        F::Address,
+        F::Address,
+        F::Address,
+        F::Address,
     ]
 };
 
@@ -540,7 +547,7 @@ mod rule_tests {
 
     #[test]
     fn every_layout_rule_has_one_row_that_says_what_the_rule_said() {
-        let rows: Vec<Rule> = LAYOUT_RULES.iter().map(|(_, r)| *r).collect();
+        let rows: Vec<Rule> = LAYOUT_RULES.to_vec();
         let e = Severity::Error;
         let canonical = Source::PtxSection("9.7.16.3.3");
         check_rule_table(

@@ -2,7 +2,7 @@
 //! layouts (PTX ISA 9.7.16.10.5, Table 39) and of the scale-factor placement (9.7.16.10.7).
 
 use super::layouts::DataPathLayout;
-use crate::diagnostic::{Diagnostic, Rule, RuleSource, Severity, Source};
+use crate::diagnostic::{Diagnostic, Rule, Severity, Source};
 use crate::mma::CtaGroup;
 use crate::mma::ScaleVec;
 use core::fmt;
@@ -193,7 +193,7 @@ impl DataPathError {
     /// The field the error is about.
     #[must_use]
     pub const fn data_path_field(&self) -> DataPathField {
-        DATA_PATH_RULES[self.rule() as usize].0
+        DATA_PATH_FIELDS[self.rule() as usize]
     }
 }
 
@@ -236,7 +236,7 @@ impl DataPathRule {
     /// The rule's row: identifier, source, severity and statement.
     #[must_use]
     pub const fn row(self) -> &'static Rule {
-        &DATA_PATH_RULES[self as usize].1
+        &DATA_PATH_RULES[self as usize]
     }
 
     /// The rule's stable identifier, for example `"data_path.no_layout"`.
@@ -247,55 +247,61 @@ impl DataPathRule {
 }
 
 /// A row of [`DATA_PATH_RULES`].
-const fn rule(
-    field: DataPathField,
-    id: &'static str,
-    source: Source,
-    statement: &'static str,
-) -> (DataPathField, Rule) {
-    (
-        field,
-        Rule {
-            id,
-            source: RuleSource::Fixed(source),
-            severity: Severity::Error,
-            statement,
-        },
-    )
+const fn rule(id: &'static str, source: Source, statement: &'static str) -> Rule {
+    Rule::fixed(id, source, Severity::Error, statement)
 }
 
-/// Every rule of the data-path layouts and the scale-factor placement, with the field it
-/// concerns, indexed by [`DataPathRule`].
-pub(crate) const DATA_PATH_RULES: [(DataPathField, Rule); 13] = {
-    use DataPathField as F;
+/// Every rule of the data-path layouts and the scale-factor placement, indexed by
+/// [`DataPathRule`].
+pub(crate) const DATA_PATH_RULES: [Rule; 13] = {
     const LAYOUTS: Source = Source::PtxSection("9.7.16.10.5");
     [
-        rule(F::M, "data_path.no_layout", LAYOUTS,
+        rule("data_path.no_layout", LAYOUTS,
             "A data-path layout exists for the M, .cta_group, sparsity and .ws."),
-        rule(F::N, "data_path.invalid_n", Source::PtxTable(39),
+        rule("data_path.invalid_n", Source::PtxTable(39),
             "N is an N of Table 39 for the configuration."),
-        rule(F::Row, "data_path.row_out_of_range", Source::PtxSection("9.7.16.2.1"),
+        rule("data_path.row_out_of_range", Source::PtxSection("9.7.16.2.1"),
             "A row index lies within the matrix."),
-        rule(F::Column, "data_path.column_out_of_range", Source::PtxSection("9.7.16.2.1"),
+        rule("data_path.column_out_of_range", Source::PtxSection("9.7.16.2.1"),
             "A column index lies within the matrix."),
-        rule(F::Lane, "data_path.lane_alignment", LAYOUTS,
+        rule("data_path.lane_alignment", LAYOUTS,
             "The operand's lane is 0, or 0 or 16 for the half-datapath layouts C and F."),
-        rule(F::ElementBits, "data_path.element_bits", Source::PtxSection("9.7.16.10.4"),
+        rule("data_path.element_bits", Source::PtxSection("9.7.16.10.4"),
             "D holds 16- or 32-bit elements and A in Tensor Memory 32-, 16-, 8- or 4-bit containers."),
-        rule(F::SfId, "data_path.sf_id", Source::Decision(13),
+        rule("data_path.sf_id", Source::Decision(13),
             "A scale-factor ID is one the scale vector allows."),
-        rule(F::ScaleVec, "data_path.scale_vec_of_kind", Source::PtxTable(56),
+        rule("data_path.scale_vec_of_kind", Source::PtxTable(56),
             "The placement needs a scale vector of fixed size: 1X, 2X, 4X or .block16."),
-        rule(F::KBlock, "data_path.k_block_out_of_range", Source::PtxSection("9.7.16.10.7.1"),
+        rule("data_path.k_block_out_of_range", Source::PtxSection("9.7.16.10.7.1"),
             "A K block lies within the scale factors of a row."),
-        rule(F::K, "data_path.k_too_large", Source::PtxSection("9.7.16.1.1"),
+        rule("data_path.k_too_large", Source::PtxSection("9.7.16.1.1"),
             "A's K fits the 512 columns of Tensor Memory."),
-        rule(F::ElementBits, "data_path.no_four_bit_shape", Source::PtxTable(39),
+        rule("data_path.no_four_bit_shape", Source::PtxTable(39),
             "4-bit A has M = 128 or 256 and no .ws."),
-        rule(F::M, "data_path.no_block_scaling", Source::PtxTable(39),
+        rule("data_path.no_block_scaling", Source::PtxTable(39),
             "Block-scaled MMAs use only layouts A, B and D."),
-        rule(F::M, "data_path.k96_layout", Source::PtxSection("9.7.16.10.7.3.4"),
+        rule("data_path.k96_layout", Source::PtxSection("9.7.16.10.7.3.4"),
             "K = 96 scale factors (3X, 6X) of scale_B are placed only in the four-partition layouts A and D."),
+    ]
+};
+
+/// The field each rule of [`DATA_PATH_RULES`] concerns, indexed by [`DataPathRule`].
+const DATA_PATH_FIELDS: [DataPathField; 13] = {
+    use DataPathField as F;
+    [
+        F::M,
+        F::N,
+        F::Row,
+        F::Column,
+        F::Lane,
+        F::ElementBits,
+        F::SfId,
+        F::ScaleVec,
+        F::KBlock,
+        F::K,
+        F::ElementBits,
+        F::M,
+        F::M,
     ]
 };
 

@@ -6,7 +6,7 @@ use super::ld_st::{LdStShape, Num};
 use super::shape::{DataMovementShape, TmemOp};
 use super::{warp_first_lane, LANES_PER_WARP, MAX_REGISTERS_PER_THREAD, TMEM_COLUMNS, TMEM_LANES};
 use crate::diagnostic::{Diagnostic, Source};
-use crate::diagnostic::{Rule, RuleSource, Severity};
+use crate::diagnostic::{Rule, Severity};
 use core::fmt;
 
 /// What a [`TmemError`] is about: the two fields of a TMEM address, and the operands and
@@ -172,7 +172,7 @@ impl TmemRule {
     /// The rule's row: identifier, source, severity and statement.
     #[must_use]
     pub const fn row(self) -> &'static Rule {
-        &TMEM_RULES[self as usize].1
+        &TMEM_RULES[self as usize]
     }
 
     /// The rule's stable identifier, for example `"tmem.n_cols_out_of_range"`.
@@ -184,55 +184,60 @@ impl TmemRule {
     /// The field the rule concerns.
     #[must_use]
     pub const fn field(self) -> TmemField {
-        TMEM_RULES[self as usize].0
+        TMEM_FIELDS[self as usize]
     }
 }
 
 /// A row of [`TMEM_RULES`].
-const fn rule(
-    field: TmemField,
-    id: &'static str,
-    source: Source,
-    statement: &'static str,
-) -> (TmemField, Rule) {
-    (
-        field,
-        Rule {
-            id,
-            source: RuleSource::Fixed(source),
-            severity: Severity::Error,
-            statement,
-        },
-    )
+const fn rule(id: &'static str, source: Source, statement: &'static str) -> Rule {
+    Rule::fixed(id, source, Severity::Error, statement)
 }
 
-/// Every rule of Tensor Memory addressing, allocation and data movement, with the field it
-/// concerns, indexed by [`TmemRule`].
-pub(crate) const TMEM_RULES: [(TmemField, Rule); 12] = {
+/// Every rule of Tensor Memory addressing, allocation and data movement, indexed by
+/// [`TmemRule`].
+pub(crate) const TMEM_RULES: [Rule; 12] = {
+    [
+        rule("tmem.lane_out_of_range", Source::Decision(24), "A CTA's Tensor Memory has lanes 0 to 127."),
+        rule("tmem.column_out_of_range", Source::Decision(24), "A CTA's Tensor Memory has columns 0 to 511."),
+        rule("tmem.lane_not_in_warp_quadrant", Source::PtxSection("9.7.16.8.1"),
+            "Warp w of a warpgroup accesses only lanes 32 * (w % 4) to 32 * (w % 4) + 31."),
+        rule("tmem.n_cols_out_of_range", Source::PtxSection("9.7.16.7.1"),
+            "The number of columns to allocate is from 32 to 512."),
+        rule("tmem.n_cols_not_power_of_two", Source::PtxSection("9.7.16.7.1"),
+            "The number of columns to allocate is a power of two."),
+        rule("tmem.unknown_shape", Source::PtxSection("9.7.16.2.3"),
+            "A data-movement shape is one the instruction defines."),
+        rule("tmem.shape_of_other_op", Source::Decision(23),
+            "A shape of one instruction is not a shape of another."),
+        rule("tmem.invalid_num", Source::PtxSection("9.7.16.8.3"),
+            ".num is one of .x1, .x2, .x4, .x8, .x16, .x32, .x64 and .x128."),
+        rule("tmem.num_too_large_for_shape", Source::PtxTable(49),
+            "The shape and .num need at most 128 registers per thread."),
+        rule("tmem.unknown_multicast", Source::PtxSection("9.7.16.9.2"),
+            "A .multicast qualifier of tcgen05.cp is .warpx2::02_13, .warpx2::01_23 or .warpx4."),
+        rule("tmem.cp_multicast_mismatch", Source::Decision(23),
+            ".64x128b takes .warpx2::02_13 or .warpx2::01_23, .32x128b takes .warpx4, and the other tcgen05.cp shapes take none."),
+        rule("tmem.shift_lane_not_aligned", Source::PtxSection("9.7.16.9.3"),
+            "The lane of a tcgen05.shift address is a multiple of 32."),
+    ]
+};
+
+/// The field each rule of [`TMEM_RULES`] concerns, indexed by [`TmemRule`].
+const TMEM_FIELDS: [TmemField; 12] = {
     use TmemField as F;
     [
-        rule(F::Lane, "tmem.lane_out_of_range", Source::Decision(24), "A CTA's Tensor Memory has lanes 0 to 127."),
-        rule(F::Column, "tmem.column_out_of_range", Source::Decision(24), "A CTA's Tensor Memory has columns 0 to 511."),
-        rule(F::Lane, "tmem.lane_not_in_warp_quadrant", Source::PtxSection("9.7.16.8.1"),
-            "Warp w of a warpgroup accesses only lanes 32 * (w % 4) to 32 * (w % 4) + 31."),
-        rule(F::NCols, "tmem.n_cols_out_of_range", Source::PtxSection("9.7.16.7.1"),
-            "The number of columns to allocate is from 32 to 512."),
-        rule(F::NCols, "tmem.n_cols_not_power_of_two", Source::PtxSection("9.7.16.7.1"),
-            "The number of columns to allocate is a power of two."),
-        rule(F::Shape, "tmem.unknown_shape", Source::PtxSection("9.7.16.2.3"),
-            "A data-movement shape is one the instruction defines."),
-        rule(F::Shape, "tmem.shape_of_other_op", Source::Decision(23),
-            "A shape of one instruction is not a shape of another."),
-        rule(F::Num, "tmem.invalid_num", Source::PtxSection("9.7.16.8.3"),
-            ".num is one of .x1, .x2, .x4, .x8, .x16, .x32, .x64 and .x128."),
-        rule(F::Num, "tmem.num_too_large_for_shape", Source::PtxTable(49),
-            "The shape and .num need at most 128 registers per thread."),
-        rule(F::Multicast, "tmem.unknown_multicast", Source::PtxSection("9.7.16.9.2"),
-            "A .multicast qualifier of tcgen05.cp is .warpx2::02_13, .warpx2::01_23 or .warpx4."),
-        rule(F::Multicast, "tmem.cp_multicast_mismatch", Source::Decision(23),
-            ".64x128b takes .warpx2::02_13 or .warpx2::01_23, .32x128b takes .warpx4, and the other tcgen05.cp shapes take none."),
-        rule(F::Lane, "tmem.shift_lane_not_aligned", Source::PtxSection("9.7.16.9.3"),
-            "The lane of a tcgen05.shift address is a multiple of 32."),
+        F::Lane,
+        F::Column,
+        F::Lane,
+        F::NCols,
+        F::NCols,
+        F::Shape,
+        F::Shape,
+        F::Num,
+        F::Num,
+        F::Multicast,
+        F::Multicast,
+        F::Lane,
     ]
 };
 
@@ -399,7 +404,7 @@ mod rule_tests {
 
     #[test]
     fn every_tmem_rule_has_one_row_that_says_what_the_rule_said() {
-        let rows: Vec<Rule> = TMEM_RULES.iter().map(|(_, r)| *r).collect();
+        let rows: Vec<Rule> = TMEM_RULES.to_vec();
         let sec = Source::PtxSection;
         let e = Severity::Error;
         check_rule_table(

@@ -3,7 +3,7 @@
 
 use core::fmt;
 
-use crate::diagnostic::{Diagnostic, Rule, RuleSource, Severity, Source};
+use crate::diagnostic::{Diagnostic, Rule, Severity, Source};
 use crate::tensor_memory::{
     warp_first_lane, CpMulticast, CpShape, LdStShape, Num, LANES_PER_WARP, TMEM_COLUMNS,
 };
@@ -166,7 +166,7 @@ impl FragmentError {
     /// The field the error is about.
     #[must_use]
     pub const fn fragment_field(&self) -> FragmentField {
-        FRAGMENT_RULES[self.rule() as usize].0
+        FRAGMENT_FIELDS[self.rule() as usize]
     }
 }
 
@@ -205,7 +205,7 @@ impl FragmentRule {
     /// The rule's row: identifier, source, severity and statement.
     #[must_use]
     pub const fn row(self) -> &'static Rule {
-        &FRAGMENT_RULES[self as usize].1
+        &FRAGMENT_RULES[self as usize]
     }
 
     /// The rule's stable identifier, for example `"fragment.thread_out_of_range"`.
@@ -217,50 +217,58 @@ impl FragmentRule {
 
 /// A row of [`FRAGMENT_RULES`].
 const fn rule(
-    field: FragmentField,
     id: &'static str,
     source: Source,
     severity: Severity,
     statement: &'static str,
-) -> (FragmentField, Rule) {
-    (
-        field,
-        Rule {
-            id,
-            source: RuleSource::Fixed(source),
-            severity,
-            statement,
-        },
-    )
+) -> Rule {
+    Rule::fixed(id, source, severity, statement)
 }
 
-/// Every rule of the fragment maps, with the field it concerns, indexed by [`FragmentRule`].
-pub(crate) const FRAGMENT_RULES: [(FragmentField, Rule); 11] = {
-    use FragmentField as F;
+/// Every rule of the fragment maps, indexed by [`FragmentRule`].
+pub(crate) const FRAGMENT_RULES: [Rule; 11] = {
     const E: Severity = Severity::Error;
     const LD: Source = Source::PtxSection("9.7.16.8.3");
     [
-        rule(F::Num, "fragment.num_too_large_for_shape", Source::PtxTable(49), E,
+        rule("fragment.num_too_large_for_shape", Source::PtxTable(49), E,
             "The shape takes the .num (Table 49 for tcgen05.ld, Table 50 for tcgen05.st)."),
-        rule(F::HalfSplitOffset, "fragment.half_split_offset_not_allowed", LD, E,
+        rule("fragment.half_split_offset_not_allowed", LD, E,
             "Only .16x32bx2 takes an immHalfSplitoff operand."),
-        rule(F::HalfSplitOffset, "fragment.half_split_offset_too_large", Source::Decision(24), E,
+        rule("fragment.half_split_offset_too_large", Source::Decision(24), E,
             "The half-split offset stays within Tensor Memory's 512 columns."),
-        rule(F::HalfSplitOffset, "fragment.halves_overlap", LD, Severity::Warning,
+        rule("fragment.halves_overlap", LD, Severity::Warning,
             "The second .16x32b access of .16x32bx2 starts past the columns of the first."),
-        rule(F::Thread, "fragment.thread_out_of_range", LD, E, "A warp has threads 0 to 31."),
-        rule(F::Register, "fragment.register_out_of_range", Source::PtxTable(49), E,
+        rule("fragment.thread_out_of_range", LD, E, "A warp has threads 0 to 31."),
+        rule("fragment.register_out_of_range", Source::PtxTable(49), E,
             "A register index lies within the thread's register vector."),
-        rule(F::Half, "fragment.half_out_of_range", Source::PtxSection("9.7.16.8.2"), E,
+        rule("fragment.half_out_of_range", Source::PtxSection("9.7.16.8.2"), E,
             "A register has two 16-bit halves with .pack::16b / .unpack::16b and one piece otherwise."),
-        rule(F::Lane, "fragment.lanes_outside_warp_quadrant", Source::PtxSection("9.7.16.8.1"), E,
+        rule("fragment.lanes_outside_warp_quadrant", Source::PtxSection("9.7.16.8.1"), E,
             "Warp w of a warpgroup accesses only lanes 32 * (w % 4) to 32 * (w % 4) + 31."),
-        rule(F::Column, "fragment.columns_past_end", Source::Decision(24), E,
+        rule("fragment.columns_past_end", Source::Decision(24), E,
             "An access stays within columns 0 to 511."),
-        rule(F::Row, "fragment.row_out_of_range", Source::PtxSection("9.7.16.2.3"), E,
+        rule("fragment.row_out_of_range", Source::PtxSection("9.7.16.2.3"), E,
             "A row lies within the rows of the tcgen05.cp shape."),
-        rule(F::Multicast, "fragment.cp_multicast_mismatch", Source::Decision(23), E,
+        rule("fragment.cp_multicast_mismatch", Source::Decision(23), E,
             ".64x128b takes .warpx2::02_13 or .warpx2::01_23, .32x128b takes .warpx4, and the other tcgen05.cp shapes take none."),
+    ]
+};
+
+/// The field each rule of [`FRAGMENT_RULES`] concerns, indexed by [`FragmentRule`].
+const FRAGMENT_FIELDS: [FragmentField; 11] = {
+    use FragmentField as F;
+    [
+        F::Num,
+        F::HalfSplitOffset,
+        F::HalfSplitOffset,
+        F::HalfSplitOffset,
+        F::Thread,
+        F::Register,
+        F::Half,
+        F::Lane,
+        F::Column,
+        F::Row,
+        F::Multicast,
     ]
 };
 

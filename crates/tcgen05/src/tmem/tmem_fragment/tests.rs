@@ -6,7 +6,7 @@ use std::vec::Vec;
 #[test]
 fn every_fragment_rule_has_one_row_that_says_what_the_rule_said() {
     use crate::diagnostic::{check_rule_table, Rule};
-    let rows: Vec<Rule> = FRAGMENT_RULES.iter().map(|(_, r)| *r).collect();
+    let rows: Vec<Rule> = FRAGMENT_RULES.to_vec();
     let (e, w) = (Severity::Error, Severity::Warning);
     let ld = Source::PtxSection("9.7.16.8.3");
     check_rule_table(
