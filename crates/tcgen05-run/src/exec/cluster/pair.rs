@@ -1,7 +1,8 @@
 //! The CTA pair of `.cta_group::2` in a running cluster (PTX ISA 9.7.16.5.1): finds the other
 //! CTA of the pair (rank `rank ^ 1`) among the parked ones and lets
 //! [`crate::tcgen05::pair_step`] work on both CTAs' shared memory and Tensor Memory; applies
-//! a commit's mbarrier arrivals in whichever CTA of the cluster they name.
+//! a commit's mbarrier arrivals in whichever CTA of the cluster they name, and reports each to
+//! the observer with the CTA it names (a `.shared::cluster` address).
 
 use super::super::{no_mbarrier, tmem_hooks, Cta, Warp};
 use crate::error::RunError;
@@ -49,13 +50,10 @@ pub(in crate::exec) fn step(
     });
     let place = PairPlace { rank, size };
     let arrivals = pair_step(me, peer, place, &mut regs, op.line, t, active, exec)?;
-    let own: Vec<u32> = arrivals
-        .iter()
-        .filter(|(r, _)| *r == rank)
-        .map(|(_, offset)| *offset)
-        .collect();
-    tmem_hooks::lifecycle(cta, w, op, exec, &own);
-    for (r, offset) in arrivals {
+    tmem_hooks::lifecycle(cta, w, op, exec, &[]);
+    tmem_hooks::pair_commits(cta, w, op.line, &arrivals);
+    tmem_hooks::pair_step(cta, w, op, t);
+    for (_, r, offset) in arrivals {
         let mbars = if r == rank {
             &mut cta.mbars
         } else {

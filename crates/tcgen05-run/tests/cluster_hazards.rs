@@ -1,0 +1,186 @@
+//! The hazard checker across the CTAs of a cluster (issue 25; rules.md I7): the Hopper cluster
+//! kernels of `hw/run/breadth` (distributed shared memory, remote mbarrier arrivals, multicast
+//! TMA and bulk copies, `barrier.cluster`) and the CTA-pair kernels (`tests/pair/mma_m256.ptx`,
+//! Triton Gluon's two-CTA `examples/kernels/gluon_pair_dot_f16.ptx`) run clean with the default
+//! schedule and `HAZARD_SCHEDULES` seeded ones (2 unless set; the report used 50).
+
+mod common;
+
+use tcgen05::shared_memory_descriptor::Swizzle;
+use tcgen05_run::hazard::{check, Finding, HazardKind, Options, Report};
+use tcgen05_run::tensor_map::TensorMap;
+use tcgen05_run::{Arg, Config, Module};
+
+use common::inputs::{repo, splitmix};
+
+fn schedules() -> u32 {
+    std::env::var("HAZARD_SCHEDULES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(2)
+}
+
+fn dims(s: &str) -> [u32; 3] {
+    let mut d = [1; 3];
+    for (i, x) in s.split(',').enumerate() {
+        d[i] = x.parse().expect("dimension");
+    }
+    d
+}
+
+fn words(seed: u64, n: usize) -> Vec<u8> {
+    let mut s = seed;
+    (0..n)
+        .flat_map(|_| ((splitmix(&mut s) % 1000) as u32).to_le_bytes())
+        .collect()
+}
+
+/// One line of `hw/run/breadth/kernels.txt`: the kernel, its launch and arguments (inputs
+/// drawn here: the checker needs a run, not the GPU's numbers).
+fn breadth(line: &str) -> (String, Module, Config, Vec<Arg>) {
+    let f: Vec<&str> = line.split_whitespace().collect();
+    let n: usize = f[5].split(':').nth(2).expect("count").parse().expect("n");
+    let out: usize = f[6].parse().expect("words");
+    let args = f[7]
+        .split(',')
+        .map(|a| match a {
+            "in" => Arg::Buffer(words(1, n)),
+            "out" => Arg::Buffer(vec![0; (out + 16) * 4]),
+            "null" => Arg::Null,
+            "tmap" => {
+                let t: Vec<u64> = f[8].split(',').map(|x| x.parse().expect("n")).collect();
+                let m = TensorMap {
+                    element_bytes: 4,
+                    dims: vec![t[0], t[1]],
+                    strides: vec![t[0] * 4],
+                    box_dims: vec![t[2] as u32, t[3] as u32],
+                    element_strides: vec![1, 1],
+                    swizzle: Swizzle::None,
+                };
+                Arg::TensorMap(m, words(1, n))
+            }
+            i => Arg::i32(i.trim_start_matches("i32:").parse().expect("i32")),
+        })
+        .collect();
+    let path = repo(&format!("hw/run/breadth/ptx/{}.ptx", f[0]));
+    let module = Module::read(&std::fs::read_to_string(path).expect("ptx")).expect("reads");
+    let config = Config {
+        grid: dims(f[1]),
+        block: dims(f[2]),
+        cluster: dims(f[3]),
+        shared: f[4].parse().expect("shared"),
+        limits: Default::default(),
+    };
+    (f[0].to_string(), module, config, args)
+}
+
+fn checked(name: &str, module: &Module, config: &Config, args: &mut [Arg], n: u32) -> Report {
+    check(module, name, config, args, &Options { schedules: n })
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+fn assert_clean(name: &str, r: &Report) {
+    assert!(
+        r.findings.is_empty(),
+        "{name}: seeds {:?}: {:#?}",
+        r.seeds,
+        r.findings
+    );
+    eprintln!("{name}: clean over {} runs", r.runs);
+}
+
+/// Every kernel of `hw/run/breadth/kernels.txt` launched in clusters of more than one CTA.
+#[test]
+fn breadth_cluster_kernels_are_clean() {
+    let text = std::fs::read_to_string(repo("hw/run/breadth/kernels.txt")).expect("list");
+    let mut ran = 0;
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let c = dims(line.split_whitespace().nth(3).expect("cluster"));
+        if c.iter().product::<u32>() < 2 {
+            continue;
+        }
+        let (name, module, config, mut args) = breadth(line);
+        let r = checked(&name, &module, &config, &mut args, schedules());
+        assert_clean(&name, &r);
+        ran += 1;
+    }
+    assert_eq!(
+        ran, 6,
+        "cluster_ids, dsmem_ring, mbar_remote, tma_multicast, cluster16, bulk_copy"
+    );
+}
+
+fn f16_ones(n: usize) -> Vec<u8> {
+    let mut s = 7;
+    (0..n)
+        .flat_map(|_| {
+            let r = splitmix(&mut s);
+            (((r & 1) << 15 | (12 + (r >> 1) % 6) << 10 | (r >> 8) & 0x3FF) as u16).to_le_bytes()
+        })
+        .collect()
+}
+
+/// `tests/pair/mma_m256.ptx` (or a text derived from it) under the checker.
+pub fn pair_report(src: &str, n: u32) -> Result<Report, tcgen05_run::RunError> {
+    let module = Module::read(src)?;
+    let mut args = vec![
+        Arg::Buffer(f16_ones(2 * 10240 / 2)),
+        Arg::Buffer(vec![0; 256 * 64 * 4]),
+        Arg::i32(3),
+    ];
+    let config = Config {
+        grid: [2, 1, 1],
+        block: [128, 1, 1],
+        cluster: [1, 1, 1],
+        shared: 0,
+        limits: Default::default(),
+    };
+    check(
+        &module,
+        "pair_mma",
+        &config,
+        &mut args,
+        &Options { schedules: n },
+    )
+}
+
+fn pair_ptx() -> String {
+    std::fs::read_to_string(repo("crates/tcgen05-run/tests/pair/mma_m256.ptx")).expect("ptx")
+}
+
+#[test]
+fn pair_mma_kernel_is_clean() {
+    let r = pair_report(&pair_ptx(), schedules()).unwrap_or_else(|e| panic!("{e}"));
+    assert_clean("mma_m256", &r);
+}
+
+#[test]
+fn gluon_two_cta_dot_is_clean() {
+    let src =
+        std::fs::read_to_string(repo("examples/kernels/gluon_pair_dot_f16.ptx")).expect("ptx");
+    let module = Module::read(&src).expect("reads");
+    let mut args = vec![
+        Arg::Buffer(f16_ones(256 * 64)),
+        Arg::Buffer(f16_ones(64 * 128)),
+        Arg::Buffer(vec![0; 256 * 128 * 4]),
+        Arg::Null,
+        Arg::Null,
+    ];
+    let config = Config {
+        grid: [2, 1, 1],
+        block: [128, 1, 1],
+        cluster: [1, 1, 1],
+        shared: 64 * 1024,
+        limits: Default::default(),
+    };
+    let r = checked("pair_dot", &module, &config, &mut args, schedules());
+    assert_clean("gluon_pair_dot_f16", &r);
+}
+
+/// The findings of `kind`.
+pub fn of(r: &Report, kind: HazardKind) -> Vec<&Finding> {
+    r.findings.iter().filter(|f| f.kind == kind).collect()
+}
