@@ -230,3 +230,127 @@ fn ld_before_wait_st_reads_before_complete() {
         assert_eq!((f.line, f.other_line), expected, "{f:#?}");
     }
 }
+
+/// A class of bug planted in a pair kernel by a rule over its text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Plant {
+    /// The last `barrier.cluster` (arrive and wait) before the first `.cta_group::2` alloc
+    /// deleted: `pair-launch` at the alloc.
+    BarrierBeforeAlloc,
+    /// The last `barrier.cluster` before the `.cta_group::2` dealloc deleted:
+    /// `pair-dealloc-early` at the dealloc, against the peer's alloc.
+    BarrierBeforeDealloc,
+    /// The `mbarrier.try_wait` (and its retry branch) after the last `tcgen05.commit` deleted:
+    /// `pair-dealloc-early` at the dealloc, against an MMA.
+    CommitWait,
+}
+
+/// What a planted copy gives.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Outcome {
+    /// A finding of the expected kind at the expected line (and other line).
+    Found,
+    /// No finding of that kind at that line.
+    Missed(Vec<(HazardKind, u32, Option<u32>)>),
+    /// The run stopped with an error at this line.
+    RunError(String),
+}
+
+/// The copy of `src` with `class` planted, the finding expected (kind, line, other lines it
+/// may name), or `None` when the kernel has no such instruction.
+fn plant(src: &str, class: Plant) -> Option<(String, HazardKind, u32, Vec<u32>)> {
+    let all = |what: &str| lines_of(src, what);
+    let alloc = *all("tcgen05.alloc.cta_group::2").first()?;
+    let dealloc = *all("tcgen05.dealloc.cta_group::2").first()?;
+    let arrive = all("barrier.cluster.arrive");
+    let wait = all("barrier.cluster.wait");
+    let last_before = |ls: &[u32], at: u32| ls.iter().copied().filter(|&l| l < at).max();
+    match class {
+        Plant::BarrierBeforeAlloc | Plant::BarrierBeforeDealloc => {
+            let (at, kind, others) = if class == Plant::BarrierBeforeAlloc {
+                (alloc, HazardKind::PairLaunch, vec![alloc])
+            } else {
+                (dealloc, HazardKind::PairDeallocEarly, vec![alloc])
+            };
+            let gone = [last_before(&arrive, at)?, last_before(&wait, at)?];
+            if class == Plant::BarrierBeforeDealloc && gone[0] < alloc {
+                return None;
+            }
+            Some((blank(src, &gone), kind, at, others))
+        }
+        Plant::CommitWait => {
+            let commit = *all("tcgen05.commit").last()?;
+            let wait = all("mbarrier.try_wait").into_iter().find(|&l| l > commit)?;
+            let retry = all("bra").into_iter().find(|&l| l > wait)?;
+            let mmas = all("tcgen05.mma");
+            Some((
+                blank(src, &[wait, retry]),
+                HazardKind::PairDeallocEarly,
+                dealloc,
+                mmas,
+            ))
+        }
+    }
+}
+
+fn outcome(kernel: Kernel, class: Plant) -> Option<Outcome> {
+    let src = read(kernel.path());
+    let (planted, kind, line, others) = plant(&src, class)?;
+    Some(match kernel.run(&planted, 0) {
+        Err(e) => Outcome::RunError(e.to_string()),
+        Ok((r, _)) => {
+            let hit = r.findings.iter().any(|f| {
+                f.kind == kind
+                    && f.line == line
+                    && f.other_line.is_some_and(|o| others.contains(&o))
+            });
+            if hit {
+                Outcome::Found
+            } else {
+                Outcome::Missed(
+                    r.findings
+                        .iter()
+                        .map(|f| (f.kind, f.line, f.other_line))
+                        .collect(),
+                )
+            }
+        }
+    })
+}
+
+/// The matrix of planted pair bugs (class x kernel), each copy made by [`plant`] from the
+/// kernel's text. Where a class is not found, the test names why (and fails if that changes).
+#[test]
+fn planted_pair_bugs_are_found() {
+    let kernels = [Kernel::Alloc, Kernel::MmaM256, Kernel::Gluon];
+    let classes = [
+        Plant::BarrierBeforeAlloc,
+        Plant::BarrierBeforeDealloc,
+        Plant::CommitWait,
+    ];
+    let mut found = 0;
+    for class in classes {
+        for kernel in kernels {
+            let got = outcome(kernel, class);
+            eprintln!("{class:?} x {kernel:?}: {got:?}");
+            match (class, kernel, got) {
+                (_, _, Some(Outcome::Found)) => found += 1,
+                // pair_alloc issues no MMA.
+                (Plant::CommitWait, Kernel::Alloc, None) => {}
+                // mma_m256's only barrier.cluster after the alloc also publishes the mbarrier's
+                // init: without it the even CTA's multicast commit reaches the odd CTA's
+                // mbarrier before its init, a run error at the commit.
+                (Plant::BarrierBeforeDealloc, Kernel::MmaM256, Some(Outcome::RunError(e))) => {
+                    assert!(e.contains("mbarrier"), "{e}");
+                }
+                // Gluon's alloc is still ordered before both deallocs by the barrier.cluster
+                // after its mbarrier init: the copy is correct, and clean.
+                (Plant::BarrierBeforeDealloc, Kernel::Gluon, Some(Outcome::Missed(f))) => {
+                    assert!(f.is_empty(), "{f:?}");
+                }
+                (c, k, got) => panic!("{c:?} x {k:?}: {got:?}"),
+            }
+        }
+    }
+    assert_eq!(found, 6);
+}
