@@ -7,7 +7,7 @@
 mod common;
 
 use tcgen05::shared_memory_descriptor::Swizzle;
-use tcgen05_run::hazard::{check, Finding, HazardKind, Options, Report};
+use tcgen05_run::hazard::{check, Options, Report};
 use tcgen05_run::tensor_map::TensorMap;
 use tcgen05_run::{Arg, Config, Module};
 
@@ -124,7 +124,7 @@ fn f16_ones(n: usize) -> Vec<u8> {
 }
 
 /// `tests/pair/mma_m256.ptx` (or a text derived from it) under the checker.
-pub fn pair_report(src: &str, n: u32) -> Result<Report, tcgen05_run::RunError> {
+fn pair_report(src: &str, n: u32) -> Result<Report, tcgen05_run::RunError> {
     let module = Module::read(src)?;
     let mut args = vec![
         Arg::Buffer(f16_ones(2 * 10240 / 2)),
@@ -178,9 +178,4 @@ fn gluon_two_cta_dot_is_clean() {
     };
     let r = checked("pair_dot", &module, &config, &mut args, schedules());
     assert_clean("gluon_pair_dot_f16", &r);
-}
-
-/// The findings of `kind`.
-pub fn of(r: &Report, kind: HazardKind) -> Vec<&Finding> {
-    r.findings.iter().filter(|f| f.kind == kind).collect()
 }
