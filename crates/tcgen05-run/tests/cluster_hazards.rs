@@ -7,7 +7,7 @@
 mod common;
 
 use tcgen05::shared_memory_descriptor::Swizzle;
-use tcgen05_run::hazard::{check, Options, Report};
+use tcgen05_run::hazard::{check, HazardKind, Options, Report};
 use tcgen05_run::tensor_map::TensorMap;
 use tcgen05_run::{Arg, Config, Module};
 
@@ -178,4 +178,109 @@ fn gluon_two_cta_dot_is_clean() {
     };
     let r = checked("pair_dot", &module, &config, &mut args, schedules());
     assert_clean("gluon_pair_dot_f16", &r);
+}
+
+/// A bug planted in a cluster kernel by a rule over its text: (what, the copy, the line the
+/// finding must straddle).
+fn cluster_plants(src: &str) -> Vec<(String, String, u32)> {
+    let lines: Vec<&str> = src.lines().collect();
+    let mut out = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        let code = l.trim_start();
+        if code.starts_with("barrier.cluster.arrive") && !code.contains(".relaxed") {
+            let relaxed = l
+                .replace(".release.aligned", ".aligned")
+                .replace(".aligned", ".relaxed.aligned");
+            let mut copy = lines.clone();
+            copy[i] = &relaxed;
+            out.push((
+                format!("arrive at {} relaxed", i + 1),
+                copy.join("\n"),
+                i as u32 + 1,
+            ));
+        }
+        if code.starts_with("mbarrier.try_wait") {
+            let mut copy = lines.clone();
+            copy[i] = "";
+            if let Some(j) = (i + 1..lines.len()).find(|&j| lines[j].contains("bra")) {
+                copy[j] = "";
+            }
+            out.push((
+                format!("wait at {} deleted", i + 1),
+                copy.join("\n"),
+                i as u32 + 1,
+            ));
+        }
+    }
+    out
+}
+
+/// Planted bugs in the cluster kernels of `hw/run/breadth`: each `barrier.cluster.arrive`
+/// made `.relaxed` (it releases nothing, PTX ISA 9.7.13.2) and each mbarrier wait deleted.
+/// Each is found as a `data-race` or `read-before-complete` across the planted line (different
+/// CTAs where the kernel's data crosses CTAs), except where the barrier publishes nothing the
+/// checker sees: the last barrier of a kernel (kept so that a CTA's shared memory outlives its
+/// peers' accesses, which the checker does not model), a barrier after
+/// `fence.mbarrier_init.release.cluster` that publishes only the init (the fence releases it;
+/// a relaxed arrival after it is CUTLASS's own pattern, so those copies are correct), and
+/// cluster16's first, which orders its `atom`/`red.shared::cluster` (atomics are not observed).
+#[test]
+fn planted_cluster_bugs_are_found() {
+    let text = std::fs::read_to_string(repo("hw/run/breadth/kernels.txt")).expect("list");
+    let (mut found, mut total) = (0, 0);
+    let mut clean = Vec::new();
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let c = dims(line.split_whitespace().nth(3).expect("cluster"));
+        if c.iter().product::<u32>() < 2 {
+            continue;
+        }
+        let (name, _, config, args) = breadth(line);
+        let path = repo(&format!("hw/run/breadth/ptx/{name}.ptx"));
+        let src = std::fs::read_to_string(path).expect("ptx");
+        for (what, copy, at) in cluster_plants(&src) {
+            total += 1;
+            let module = Module::read(&copy).expect("reads");
+            let mut args = args.clone();
+            let r = check(
+                &module,
+                &name,
+                &config,
+                &mut args,
+                &Options { schedules: 0 },
+            );
+            let first = r.as_ref().ok().and_then(|r| {
+                r.findings.iter().find(|f| {
+                    matches!(
+                        f.kind,
+                        HazardKind::DataRace | HazardKind::ReadBeforeComplete
+                    ) && f
+                        .other_line
+                        .is_some_and(|o| f.line.min(o) < at && at < f.line.max(o))
+                })
+            });
+            let hit = first.is_some();
+            let seen = first.map(|f| (f.kind, f.line, f.other_line, f.rank, f.other_rank));
+            eprintln!("{name}: {what}: {seen:?}");
+            if hit {
+                found += 1;
+            } else {
+                clean.push(format!("{name}: {what}: {:?}", r.map(|r| r.findings.len())));
+            }
+        }
+    }
+    eprintln!("{found} of {total} found; not: {clean:#?}");
+    let expected_clean = [
+        "mbar_remote: arrive at 29 relaxed: Ok(0)",
+        "mbar_remote: arrive at 64 relaxed: Ok(0)",
+        "tma_multicast: arrive at 77 relaxed: Ok(0)",
+        "cluster16: arrive at 27 relaxed: Ok(0)",
+        "cluster16: arrive at 69 relaxed: Ok(0)",
+        "bulk_copy: arrive at 30 relaxed: Ok(0)",
+        "bulk_copy: arrive at 69 relaxed: Ok(0)",
+    ];
+    assert_eq!(clean, expected_clean);
+    assert_eq!((found, total), (7, 14));
 }
