@@ -63,6 +63,9 @@ pub enum HazardKind {
     /// `tcgen05.dealloc.cta_group::2` not ordered after the peer's `alloc`, or after an access
     /// of the freed columns (PTX ISA 9.7.16.7.1; rules.md I7; NVIDIA/cutlass#3435).
     PairDeallocEarly,
+    /// A `.shared::cluster` access of another CTA's shared memory not ordered before that CTA's
+    /// exit (CUDA C++ Programming Guide, distributed shared memory).
+    DsmemAfterExit,
 }
 
 impl HazardKind {
@@ -84,6 +87,7 @@ impl HazardKind {
             HazardKind::MissingRelinquish => "missing-relinquish",
             HazardKind::PairLaunch => "pair-launch",
             HazardKind::PairDeallocEarly => "pair-dealloc-early",
+            HazardKind::DsmemAfterExit => "dsmem-after-exit",
         }
     }
 }

@@ -229,6 +229,11 @@ pub enum Event<'e> {
     },
     /// The cluster barrier's phase completed: every non-exited thread of the cluster arrived.
     ClusterComplete,
+    /// Every thread of the CTA of this cluster rank has exited (a cluster of more than one CTA).
+    RankExit {
+        /// `%cluster_ctarank`.
+        rank: u32,
+    },
     /// `barrier.cluster.wait` released a thread of CTA `rank` (it acquires the phase it
     /// arrived at).
     ClusterWaited {

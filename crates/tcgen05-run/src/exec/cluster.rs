@@ -224,6 +224,7 @@ pub(super) fn run_cluster(
         .map(|_| new_warps(threads, cta.nregs, local, cta.kernel.call_bytes as usize))
         .collect();
     announce(cta, n);
+    let mut exited = vec![false; n as usize];
     loop {
         let mut progressed = false;
         for r in 0..n {
@@ -236,6 +237,10 @@ pub(super) fn run_cluster(
                 }
             }
             let live = count(ws, |s| s != State::Exited);
+            if live == 0 && n > 1 && !exited[r as usize] {
+                exited[r as usize] = true;
+                emit(cta, &Event::RankExit { rank: r });
+            }
             progressed |= super::release_named(cta, ws, live);
             if live > 0 && count(ws, |s| s == State::Barrier) == live {
                 release_barrier(cta, ws);

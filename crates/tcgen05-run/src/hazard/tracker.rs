@@ -477,6 +477,7 @@ impl Tracker {
 impl Observer for Tracker {
     fn access(&mut self, a: &Access) {
         let a = self.globalize(a);
+        self.exited_peer(&a);
         self.on_access(&a);
     }
 

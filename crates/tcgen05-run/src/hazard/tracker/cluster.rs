@@ -46,6 +46,10 @@ pub(super) struct ClusterState {
     pub xclocks: HashMap<u32, Clock>,
     /// The rules of the CTA pair.
     pub pair: PairRules,
+    /// Each exited CTA's exit: the join of its threads' clocks.
+    exits: HashMap<u32, Clock>,
+    /// An empty shadow.
+    none: Vec<super::Cell>,
 }
 
 impl Tracker {
@@ -240,6 +244,7 @@ impl Tracker {
                 thread, relaxed, ..
             } => return self.arrive(self.global(thread), relaxed),
             Event::ClusterComplete => return self.complete(),
+            Event::RankExit { rank } => return self.rank_exit(rank),
             Event::ClusterWaited { rank, thread } => {
                 return self.waited(rank * self.cl.stride + thread)
             }
@@ -355,5 +360,79 @@ impl Tracker {
             },
             other => other,
         }
+    }
+}
+
+const DSMEM: &str = "CUDA C++ Programming Guide, distributed shared memory (every access of a thread block's shared memory by another block of the cluster must happen before that block exits; a barrier.cluster before the exit orders them), PTX ISA 9.7.13.2";
+
+impl Tracker {
+    /// Every thread of CTA `rank` exited: the accesses of its shared memory by the other CTAs
+    /// that do not happen before the exit (the join of its threads' clocks) are findings.
+    fn rank_exit(&mut self, rank: u32) {
+        let s = self.cl.stride;
+        let mut exit = Clock::default();
+        for g in rank * s..(rank + 1) * s {
+            if let Some(c) = self.clocks.get(g as usize) {
+                exit.join(c);
+            }
+        }
+        let shadow = match rank {
+            0 => &self.shared,
+            r => match self.shared_peers.get(r as usize - 1) {
+                Some(v) => v,
+                None => &self.cl.none,
+            },
+        };
+        let mut late = None;
+        'bytes: for (at, cell) in shadow.iter().enumerate() {
+            let stamps = cell
+                .write
+                .iter()
+                .chain(cell.first.iter())
+                .chain(&cell.reads);
+            for st in stamps {
+                let other = st.op.is_none() && st.thread / s.max(1) != rank;
+                if other && st.clock > exit.get(st.slot as usize) {
+                    late = Some((*st, at as u64));
+                    break 'bytes;
+                }
+            }
+        }
+        self.cl.exits.insert(rank, exit);
+        if let Some((st, at)) = late {
+            self.dsmem_finding(rank, st.thread, st.line, at);
+        }
+    }
+
+    /// A generic access of CTA `rank`'s shared memory after that CTA exited.
+    pub(super) fn exited_peer(&mut self, a: &Access) {
+        if a.space != Space::Shared || a.proxy != crate::observe::Proxy::Generic {
+            return;
+        }
+        let rank = split_address(a.address as u32).0.unwrap_or(0);
+        if rank != self.rank_of(a.thread) && self.cl.exits.contains_key(&rank) {
+            let at = u64::from(split_address(a.address as u32).1);
+            self.dsmem_finding(rank, a.thread, a.line, at);
+        }
+    }
+
+    fn dsmem_finding(&mut self, rank: u32, g: u32, line: u32, at: u64) {
+        let message = format!(
+            "{} at line {line} accesses shared 0x{at:x} of CTA rank {rank}, which exits without anything ordering the access before its exit (no barrier.cluster after the access and before the exit)",
+            self.who(g)
+        );
+        self.report(Finding {
+            kind: super::super::HazardKind::DsmemAfterExit,
+            line,
+            other_line: None,
+            thread: Some(g),
+            other_thread: None,
+            address: Some(at),
+            message,
+            source: DSMEM,
+            cta: self.cta,
+            rank: None,
+            other_rank: Some(rank),
+        });
     }
 }
