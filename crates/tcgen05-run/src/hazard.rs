@@ -66,6 +66,9 @@ pub enum HazardKind {
     /// A `.shared::cluster` access of another CTA's shared memory not ordered before that CTA's
     /// exit (CUDA C++ Programming Guide, distributed shared memory).
     DsmemAfterExit,
+    /// A `tcgen05.alloc.cta_group::2` the other CTA of the pair never executed: on a GPU the
+    /// allocating warp waits forever (PTX ISA 9.7.16.7.1; rules.md I3).
+    PairAllocUnjoined,
 }
 
 impl HazardKind {
@@ -88,6 +91,7 @@ impl HazardKind {
             HazardKind::PairLaunch => "pair-launch",
             HazardKind::PairDeallocEarly => "pair-dealloc-early",
             HazardKind::DsmemAfterExit => "dsmem-after-exit",
+            HazardKind::PairAllocUnjoined => "pair-alloc-unjoined",
         }
     }
 }

@@ -252,6 +252,14 @@ pub enum Event<'e> {
         /// What it did.
         step: TmemStep<'e>,
     },
+    /// The cluster ended with a `tcgen05.alloc.cta_group::2` (at `line`, by the other CTA of
+    /// the pair) that the CTA of `rank` never executed (PTX ISA 9.7.16.7.1; rules.md I3).
+    PairUnjoined {
+        /// The CTA that never allocated.
+        rank: u32,
+        /// The line of the other CTA's alloc.
+        line: u32,
+    },
     /// No warp of the CTA can move and nothing asynchronous is pending.
     Deadlock {
         /// Each blocked warp.

@@ -354,3 +354,30 @@ fn planted_pair_bugs_are_found() {
     }
     assert_eq!(found, 6);
 }
+
+/// Only the even CTA's warp allocates: under the checker the alloc the odd CTA never joins is a
+/// finding (`pair-alloc-unjoined`, rules.md I3) at the even CTA's alloc, naming both ranks,
+/// where the plain run stops with an error.
+#[test]
+fn alloc_the_peer_never_joins_is_a_finding() {
+    let src = pair_alloc().replace(
+        "\t@%p1 bra ALLOCATED;",
+        "\tsetp.ne.or.u32 %p2, %r2, 0, %p1;\n\t@%p2 bra ALLOCATED;",
+    );
+    assert!(src.contains("setp.ne.or.u32 %p2"));
+    let alloc = lines_of(&src, "tcgen05.alloc.cta_group::2")[0];
+    let (r, _) = Kernel::Alloc.run(&src, 0).unwrap_or_else(|e| panic!("{e}"));
+    let found = of(&r, HazardKind::PairAllocUnjoined);
+    assert_eq!(found.len(), 1, "{:#?}", r.findings);
+    let f = found[0];
+    assert_eq!(
+        (f.line, f.rank, f.other_rank),
+        (alloc, Some(0), Some(1)),
+        "{f:#?}"
+    );
+    assert!(
+        f.message.contains("never executed by its peer CTA rank 1"),
+        "{}",
+        f.message
+    );
+}

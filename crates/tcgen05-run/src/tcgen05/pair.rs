@@ -46,6 +46,12 @@ pub(crate) struct PairState {
     group: Option<(CtaGroup, u32)>,
 }
 
+/// The line of the oldest `tcgen05.alloc.cta_group::2` the other CTA's warp made for the CTA
+/// of `tc` and that CTA never joined.
+pub(crate) fn unjoined(tc: &Tcgen05State) -> Option<u32> {
+    tc.pair.owed.front().map(|o| o.line)
+}
+
 /// An allocation made for this CTA by the other CTA of the pair.
 #[derive(Clone, Copy, Debug)]
 struct Owed {

@@ -142,7 +142,7 @@ impl Tracker {
             return f;
         }
         let s = self.cl.stride.max(1);
-        let rank = f.thread.map_or(self.cl.rank, |t| t / s);
+        let rank = f.thread.map_or(f.rank.unwrap_or(self.cl.rank), |t| t / s);
         f.rank = Some(rank);
         f.other_rank = f.other_thread.map(|t| t / s).or(f.other_rank);
         f.thread = f.thread.map(|t| t % s);
@@ -245,6 +245,7 @@ impl Tracker {
             } => return self.arrive(self.global(thread), relaxed),
             Event::ClusterComplete => return self.complete(),
             Event::RankExit { rank } => return self.rank_exit(rank),
+            Event::PairUnjoined { rank, line } => return self.pair_unjoined(rank, line),
             Event::ClusterWaited { rank, thread } => {
                 return self.waited(rank * self.cl.stride + thread)
             }

@@ -11,8 +11,10 @@
 //!   the freed columns of this CTA's Tensor Memory by an asynchronous operation or `tcgen05.ld`
 //!   (the MMA the other CTA issued reads and writes both CTAs' Tensor Memory).
 //!
-//! The pair allocating on one side only stays a run error (`tcgen05::pair::finish`), and each
-//! CTA's relinquish is checked per CTA (`missing-relinquish`).
+//! - `pair-alloc-unjoined`: a `tcgen05.alloc.cta_group::2` the other CTA never executed (a run
+//!   error without an observer, `tcgen05::pair::finish`; rules.md I3).
+//!
+//! Each CTA's relinquish is checked per CTA (`missing-relinquish`).
 
 use super::super::clock::Clock;
 use super::super::{Finding, HazardKind};
@@ -21,6 +23,7 @@ use super::Tracker;
 use crate::observe::TmemStep;
 
 const LAUNCH: &str = "PTX ISA 9.7.16.7.1 (tcgen05.alloc.cta_group::2: the issuing warp must make sure that the peer CTA is launched; rules.md I7; NVIDIA/cutlass#3316)";
+const UNJOINED: &str = "PTX ISA 9.7.16.7.1 (tcgen05.alloc.cta_group::2 is executed by one warp of each CTA of the pair, collectively; rules.md I3)";
 const DEALLOC: &str = "PTX ISA 9.7.16.7.1, 9.7.16.5.1 (tcgen05.dealloc.cta_group::2 after the peer's tcgen05.alloc and after the last use of the columns by either CTA of the pair; rules.md I7; NVIDIA/cutlass#3435)";
 
 /// One CTA's `tcgen05.alloc.cta_group::2`: its line, thread slot and the thread's clock.
@@ -191,8 +194,23 @@ impl Tracker {
         self.report(f);
     }
 
-    /// The cluster ends: deallocs whose peer never allocated are the pair's run error already.
+    /// The cluster ends: deallocs whose peer never allocated are reported as the alloc the
+    /// peer never joined ([`Tracker::pair_unjoined`]).
     pub(super) fn pair_end(&mut self) {
         self.cl.pair.early.clear();
+    }
+
+    /// The cluster ended with the alloc of line `line` (by CTA `rank ^ 1`) never executed by
+    /// CTA `rank`: its allocating warp would wait forever.
+    pub(super) fn pair_unjoined(&mut self, rank: u32, line: u32) {
+        let by = rank ^ 1;
+        let mut f = finding(HazardKind::PairAllocUnjoined, line, None, UNJOINED);
+        f.thread = self.cl.pair.allocs.get(&by).map(|a| a.thread);
+        f.rank = Some(by);
+        f.other_rank = Some(rank);
+        f.message = format!(
+            "tcgen05.alloc.cta_group::2 by CTA rank {by} at line {line} is never executed by its peer CTA rank {rank}: the pair allocates collectively, and on a GPU the allocating warp waits forever"
+        );
+        self.report(f);
     }
 }
