@@ -74,6 +74,15 @@ fn breadth(line: &str) -> (String, Module, Config, Vec<Arg>) {
     (f[0].to_string(), module, config, args)
 }
 
+/// Whether the kernel of a line of `kernels.txt` runs in clusters of more than one CTA (by
+/// its launch or its `.reqnctapercluster`).
+fn clustered(line: &str) -> bool {
+    let f: Vec<&str> = line.split_whitespace().collect();
+    let path = repo(&format!("hw/run/breadth/ptx/{}.ptx", f[0]));
+    let src = std::fs::read_to_string(path).expect("ptx");
+    dims(f[3]).iter().product::<u32>() > 1 || src.contains(".reqnctapercluster 2")
+}
+
 fn checked(name: &str, module: &Module, config: &Config, args: &mut [Arg], n: u32) -> Report {
     check(module, name, config, args, &Options { schedules: n })
         .unwrap_or_else(|e| panic!("{name}: {e}"))
@@ -98,8 +107,7 @@ fn breadth_cluster_kernels_are_clean() {
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
     {
-        let c = dims(line.split_whitespace().nth(3).expect("cluster"));
-        if c.iter().product::<u32>() < 2 {
+        if !clustered(line) {
             continue;
         }
         let (name, module, config, mut args) = breadth(line);
@@ -108,8 +116,8 @@ fn breadth_cluster_kernels_are_clean() {
         ran += 1;
     }
     assert_eq!(
-        ran, 6,
-        "cluster_ids, dsmem_ring, mbar_remote, tma_multicast, cluster16, bulk_copy"
+        ran, 7,
+        "cluster_ids, dsmem_ring, mbar_remote, tma_multicast, cluster16, cluster_req, bulk_copy"
     );
 }
 
@@ -218,9 +226,9 @@ fn cluster_plants(src: &str) -> Vec<(String, String, u32)> {
 /// Planted bugs in the cluster kernels of `hw/run/breadth`: each `barrier.cluster.arrive`
 /// made `.relaxed` (it releases nothing, PTX ISA 9.7.13.2) and each mbarrier wait deleted.
 /// Each is found as a `data-race` or `read-before-complete` across the planted line (different
-/// CTAs where the kernel's data crosses CTAs), or as `dsmem-after-exit` before it (cluster16's
-/// last barrier: its `ld.shared::cluster` of rank 15 is no longer ordered before rank 15
-/// exits), except where the relaxed barrier orders nothing the kernel needs or the checker
+/// CTAs where the kernel's data crosses CTAs), or as `dsmem-after-exit` before it (the last
+/// barrier of cluster16 and cluster_req: their `ld.shared::cluster` of a peer is no longer
+/// ordered before the peer exits), except where the relaxed barrier orders nothing the kernel needs or the checker
 /// sees: the last barrier of mbar_remote, tma_multicast and bulk_copy (what reaches a peer's
 /// shared memory there completes on that peer's own mbarrier, which it waits on before it
 /// exits), a barrier after `fence.mbarrier_init.release.cluster` that publishes only the init
@@ -236,8 +244,7 @@ fn planted_cluster_bugs_are_found() {
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
     {
-        let c = dims(line.split_whitespace().nth(3).expect("cluster"));
-        if c.iter().product::<u32>() < 2 {
+        if !clustered(line) {
             continue;
         }
         let (name, _, config, args) = breadth(line);
@@ -286,5 +293,53 @@ fn planted_cluster_bugs_are_found() {
         "bulk_copy: arrive at 69 relaxed: Ok(0)",
     ];
     assert_eq!(clean, expected_clean);
-    assert_eq!((found, total), (8, 14));
+    assert_eq!((found, total), (10, 16));
+}
+
+/// The cost of hazard tracking on the cluster kernels against the plain run, same process,
+/// best of 3 each: `cargo test --release -p tcgen05-run --test cluster_hazards -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "a benchmark: run in release"]
+fn cost_on_cluster_kernels() {
+    use std::time::Instant;
+    let best = |f: &mut dyn FnMut()| {
+        (0..3)
+            .map(|_| {
+                let t = Instant::now();
+                f();
+                t.elapsed().as_secs_f64()
+            })
+            .fold(f64::INFINITY, f64::min)
+    };
+    let text = std::fs::read_to_string(repo("hw/run/breadth/kernels.txt")).expect("list");
+    let (mut plain_all, mut checked_all) = (0.0, 0.0);
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        if !clustered(line) {
+            continue;
+        }
+        let (name, module, config, args) = breadth(line);
+        let plain = best(&mut || {
+            let mut a = args.clone();
+            tcgen05_run::launch(&module, &name, &config, &mut a).expect("runs");
+        });
+        let checked = best(&mut || {
+            let mut a = args.clone();
+            let r = checked(&name, &module, &config, &mut a, 0);
+            assert!(r.findings.is_empty());
+        });
+        plain_all += plain;
+        checked_all += checked;
+        eprintln!(
+            "{name:<14} plain {plain:>8.4} s  hazards {checked:>8.4} s  x{:.2}",
+            checked / plain
+        );
+    }
+    eprintln!(
+        "all            plain {plain_all:>8.4} s  hazards {checked_all:>8.4} s  x{:.2}",
+        checked_all / plain_all
+    );
 }

@@ -380,7 +380,7 @@ impl Tracker {
             let cell = match a.space {
                 Space::Shared => {
                     let (rank, i) = split_address(at as u32);
-                    let (i, shadow) = match rank {
+                    let (i, shadow) = match rank.filter(|&r| r > 0) {
                         None => (i as usize, &mut self.shared),
                         Some(r) => {
                             let r = r as usize;
