@@ -54,6 +54,8 @@ pub(crate) struct Pending {
     pub size: u32,
     /// Shared offset of the mbarrier.
     pub mbar: u32,
+    /// The asynchronous operation's id (what an observer sees), one per destination CTA.
+    pub id: u64,
 }
 
 /// `sqrt.f64` of a negative number: the NaN an H200 gives (measured by hw/run/breadth float_fn

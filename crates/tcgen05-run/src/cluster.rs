@@ -67,6 +67,9 @@ pub enum ClusterOp {
     /// `barrier.cluster.arrive[.release|.relaxed][.aligned]`: the thread arrives at the cluster
     /// barrier's current phase without waiting.
     Arrive,
+    /// `barrier.cluster.arrive.relaxed[.aligned]`: [`ClusterOp::Arrive`] without release
+    /// semantics (PTX ISA 9.7.13.2: the thread's earlier accesses are not ordered by it).
+    ArriveRelaxed,
     /// `barrier.cluster.wait[.acquire][.aligned]`: the thread waits until every non-exited thread
     /// of the cluster has arrived at the phase it arrived at.
     Wait,

@@ -192,13 +192,6 @@ pub(crate) fn run(
     let mut sched = Schedule::new(hooks.seed);
     let shared_bytes = (kernel.static_shared + dynamic_shared) as usize;
     let c = shape.cluster;
-    if hooks.observer.is_some() && c.iter().product::<u32>() > 1 {
-        return Err(RunError::Launch {
-            field: "cluster",
-            value: format!("{},{},{}", c[0], c[1], c[2]),
-            why: "hazard tracking runs CTAs one at a time: clusters of more than one CTA are not modelled with --hazards yet",
-        });
-    }
     for z in (0..shape.grid[2]).step_by(c[2] as usize) {
         for y in (0..shape.grid[1]).step_by(c[1] as usize) {
             for x in (0..shape.grid[0]).step_by(c[0] as usize) {

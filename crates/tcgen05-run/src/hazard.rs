@@ -60,6 +60,18 @@ pub enum HazardKind {
     /// A CTA allocated Tensor Memory and exited without `tcgen05.relinquish_alloc_permit`
     /// (PTX ISA 9.7.16.7.1; rules.md I5).
     MissingRelinquish,
+    /// `tcgen05.alloc.cta_group::2` before any synchronisation with the peer CTA: the peer may
+    /// not be launched (PTX ISA 9.7.16.7.1; rules.md I7; NVIDIA/cutlass#3316).
+    PairLaunch,
+    /// `tcgen05.dealloc.cta_group::2` not ordered after the peer's `alloc`, or after an access
+    /// of the freed columns (PTX ISA 9.7.16.7.1; rules.md I7; NVIDIA/cutlass#3435).
+    PairDeallocEarly,
+    /// A `.shared::cluster` access of another CTA's shared memory not ordered before that CTA's
+    /// exit (CUDA C++ Programming Guide, distributed shared memory).
+    DsmemAfterExit,
+    /// A `tcgen05.alloc.cta_group::2` the other CTA of the pair never executed: on a GPU the
+    /// allocating warp waits forever (PTX ISA 9.7.16.7.1; rules.md I3).
+    PairAllocUnjoined,
 }
 
 impl HazardKind {
@@ -79,6 +91,10 @@ impl HazardKind {
             HazardKind::LdBeforeWait => "ld-before-wait",
             HazardKind::DeallocInUse => "dealloc-in-use",
             HazardKind::MissingRelinquish => "missing-relinquish",
+            HazardKind::PairLaunch => "pair-launch",
+            HazardKind::PairDeallocEarly => "pair-dealloc-early",
+            HazardKind::DsmemAfterExit => "dsmem-after-exit",
+            HazardKind::PairAllocUnjoined => "pair-alloc-unjoined",
         }
     }
 }
@@ -104,6 +120,10 @@ pub struct Finding {
     pub source: &'static str,
     /// The CTA (linear index, x fastest).
     pub cta: u64,
+    /// In a cluster of more than one CTA: the cluster rank of the CTA of `line`.
+    pub rank: Option<u32>,
+    /// In a cluster of more than one CTA: the cluster rank of the CTA of `other_line`.
+    pub other_rank: Option<u32>,
 }
 
 /// How to check.

@@ -20,12 +20,14 @@ pub enum Proxy {
 /// A state space an access touches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Space {
-    /// The CTA's shared memory (addresses are shared-window offsets).
+    /// The CTA's shared memory (addresses are shared-window offsets; a `.shared::cluster`
+    /// address with rank bits names another CTA's, [`crate::cluster::split_address`]).
     Shared,
     /// Global memory.
     Global,
     /// The CTA's Tensor Memory: the address is `lane * 512 + column`, the size counts 32-bit
-    /// cells of one lane (PTX ISA 9.7.16.1).
+    /// cells of one lane (PTX ISA 9.7.16.1). Bits 32 and up, when set, are a cluster rank + 1:
+    /// the cell of that CTA (the other CTA of a `.cta_group::2` pair).
     Tmem,
 }
 
@@ -76,6 +78,12 @@ pub enum AsyncKind {
     /// `tcgen05.ld` of one warp: reads Tensor Memory until the warp's `tcgen05.wait::ld`
     /// (PTX ISA 9.7.16.8.3, 9.7.16.8.5).
     TmemLoad {
+        /// The issuing warp.
+        warp: u32,
+    },
+    /// `tcgen05.st` of one warp: writes Tensor Memory until the warp's `tcgen05.wait::st`
+    /// (PTX ISA 9.7.16.8.3, 9.7.16.8.5).
+    TmemStore {
         /// The issuing warp.
         warp: u32,
     },
@@ -194,6 +202,63 @@ pub enum Event<'e> {
         line: u32,
         /// What it did.
         step: TmemStep<'e>,
+    },
+    /// The CTAs of a cluster of more than one CTA start together: the linear index of each
+    /// rank's CTA (sent right after [`Event::CtaStart`], which names rank 0's). Threads, warps,
+    /// shared addresses and Tensor Memory cells of later events are those of the CTA named by
+    /// the last [`Event::Rank`] (rank 0 at first); a `.shared::cluster` address with rank bits
+    /// ([`crate::cluster::split_address`]) names its CTA itself.
+    ClusterStart {
+        /// Linear CTA index (x fastest) of each rank.
+        ctas: &'e [u64],
+    },
+    /// The events that follow are the CTA of this cluster rank's.
+    Rank {
+        /// `%cluster_ctarank`.
+        rank: u32,
+    },
+    /// `barrier.cluster.arrive` by a thread (PTX ISA 9.7.13.2): with `.release` (the default)
+    /// its earlier accesses are released into the barrier's phase, with `.relaxed` not.
+    ClusterArrive {
+        /// Thread.
+        thread: u32,
+        /// Line.
+        line: u32,
+        /// `.relaxed`.
+        relaxed: bool,
+    },
+    /// The cluster barrier's phase completed: every non-exited thread of the cluster arrived.
+    ClusterComplete,
+    /// Every thread of the CTA of this cluster rank has exited (a cluster of more than one CTA).
+    RankExit {
+        /// `%cluster_ctarank`.
+        rank: u32,
+    },
+    /// `barrier.cluster.wait` released a thread of CTA `rank` (it acquires the phase it
+    /// arrived at).
+    ClusterWaited {
+        /// The thread's cluster rank.
+        rank: u32,
+        /// Thread.
+        thread: u32,
+    },
+    /// A Tensor Memory lifecycle step of `.cta_group::2` (the CTA pair, PTX ISA 9.7.16.5.1),
+    /// sent after its [`Event::Tmem`].
+    PairTmem {
+        /// The warp.
+        warp: u32,
+        /// The instruction's line.
+        line: u32,
+        /// What it did.
+        step: TmemStep<'e>,
+    },
+    /// The cluster ended with a `tcgen05.alloc.cta_group::2` (at `line`, by the other CTA of
+    /// the pair) that the CTA of `rank` never executed (PTX ISA 9.7.16.7.1; rules.md I3).
+    PairUnjoined {
+        /// The CTA that never allocated.
+        rank: u32,
+        /// The line of the other CTA's alloc.
+        line: u32,
     },
     /// No warp of the CTA can move and nothing asynchronous is pending.
     Deadlock {

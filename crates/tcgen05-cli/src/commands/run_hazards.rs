@@ -38,7 +38,11 @@ pub(crate) fn finding_json(out: &mut String, f: &Finding, seed: u64) -> fmt::Res
         Some(a) => json_str(out, format!("0x{a:x}"))?,
         None => out.write_str("null")?,
     }
-    write!(out, ",\"cta\":{},\"seed\":{seed},\"message\":", f.cta)?;
+    write!(out, ",\"cta\":{},\"rank\":", f.cta)?;
+    opt(out, f.rank)?;
+    out.write_str(",\"other_rank\":")?;
+    opt(out, f.other_rank)?;
+    write!(out, ",\"seed\":{seed},\"message\":")?;
     json_str(out, &f.message)?;
     out.write_str(",\"source\":")?;
     json_str(out, f.source)?;

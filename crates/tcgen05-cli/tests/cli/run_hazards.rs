@@ -90,3 +90,70 @@ fn deleted_barrier_is_a_data_race_across_its_line() {
         }
     }
 }
+
+/// The CTA pair under `--hazards` (a cluster of 2 from `.reqnctapercluster`): the hand-written
+/// `pair_alloc.ptx` is clean; without its `barrier.cluster` between alloc and dealloc (the
+/// lines marked PEER, NVIDIA/cutlass#3435) one CTA's dealloc is not ordered after its peer's
+/// alloc: `pair-dealloc-early` at the dealloc, the other line the alloc, both CTA ranks in JSON.
+#[test]
+fn pair_dealloc_before_the_peers_alloc_names_both_ranks() {
+    let src = std::fs::read_to_string(repo("crates/tcgen05-run/tests/pair/pair_alloc.ptx"))
+        .expect("pair_alloc.ptx");
+    let line_of = |what: &str| {
+        1 + src
+            .lines()
+            .position(|l| l.contains(what) && !l.trim_start().starts_with("//"))
+            .expect("instruction") as u64
+    };
+    let (alloc, dealloc) = (
+        line_of("tcgen05.alloc.cta_group::2"),
+        line_of("tcgen05.dealloc.cta_group::2"),
+    );
+    let buggy: Vec<&str> = src
+        .lines()
+        .map(|l| if l.contains("// PEER") { "" } else { l })
+        .collect();
+    let dir = std::env::temp_dir().join(format!("tcgen05-hz-pair-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let (ptx, out) = (dir.join("pair.ptx"), dir.join("out.bin"));
+    std::fs::write(&ptx, buggy.join("\n")).expect("write ptx");
+    std::fs::write(&out, vec![0u8; 1024]).expect("write out");
+    let out_arg = format!("0={}", out.display());
+    let args = |file: &str, json: bool| {
+        let mut a = vec![
+            "run".to_string(),
+            file.to_string(),
+            "--kernel".into(),
+            "pair_alloc".into(),
+            "--grid".into(),
+            "2".into(),
+            "--block".into(),
+            "128".into(),
+            "--arg".into(),
+            out_arg.clone(),
+            "--hazards".into(),
+        ];
+        if json {
+            a.push("--json".into());
+        }
+        a
+    };
+    let clean = args(&repo("crates/tcgen05-run/tests/pair/pair_alloc.ptx"), false);
+    run(&clean.iter().map(String::as_str).collect::<Vec<_>>()).code(0);
+    let buggy = args(&ptx.to_string_lossy(), true);
+    let r = run(&buggy.iter().map(String::as_str).collect::<Vec<_>>());
+    let j = r.code(1).json();
+    let hazards = j["hazards"].as_array().expect("hazards array");
+    assert_eq!(hazards.len(), 1, "{j}");
+    let h = &hazards[0];
+    assert_eq!(h["kind"], "pair-dealloc-early");
+    assert_eq!(
+        (h["line"].as_u64(), h["other_line"].as_u64()),
+        (Some(dealloc), Some(alloc))
+    );
+    let ranks = (
+        h["rank"].as_u64().expect("rank"),
+        h["other_rank"].as_u64().expect("other"),
+    );
+    assert_eq!(ranks.0 ^ 1, ranks.1, "{h}");
+}

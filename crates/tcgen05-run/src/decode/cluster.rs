@@ -32,7 +32,11 @@ pub(super) fn barrier(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
                 .iter()
                 .all(|x| matches!(*x, "release" | "relaxed" | "aligned")) =>
         {
-            ClusterOp::Arrive
+            if rest.contains(&"relaxed") {
+                ClusterOp::ArriveRelaxed
+            } else {
+                ClusterOp::Arrive
+            }
         }
         ["cluster", "wait", rest @ ..]
             if rest.iter().all(|x| matches!(*x, "acquire" | "aligned")) =>

@@ -60,12 +60,13 @@ pub(super) fn issue(
                 src: aligned(address(cta, w, l, *src))?,
                 size,
                 mbar: split_address(address(cta, w, l, *mbar) as u32).1,
+                id: 0,
             };
             let ranks = match mask {
                 Some(m) => val(cta, w, n, l, *m) & 0xFFFF,
                 None => 1 << dst_at.0,
             };
-            cluster::queue_bulk(cta, op.line, ranks, &p)
+            cluster::queue_bulk(cta, op.line, ranks, &p, super::hooks::tid(w, l))
         }
         Bulk::Store {
             dst,
@@ -127,6 +128,9 @@ pub(super) fn perform(cta: &mut Cta<'_>, at: u32) -> Result<(), RunError> {
         .partition(|p| p.mbar == at);
     cta.bulk = rest;
     for p in mine {
+        let id = p.id;
+        super::hooks::emit(cta, &crate::observe::Event::AsyncPerform { id });
+        super::hooks::bulk_performed(cta, &p);
         for i in (0..p.size).step_by(8) {
             let x = cta.global.read(p.line, p.src + u64::from(i), 8)?;
             write_window(
@@ -144,6 +148,8 @@ pub(super) fn perform(cta: &mut Cta<'_>, at: u32) -> Result<(), RunError> {
             .ok_or_else(|| no_mbarrier(p.line, at))?;
         m.tx -= i64::from(p.size);
         m.settle();
+        let (mbar, bytes) = (at, u64::from(p.size));
+        super::hooks::emit(cta, &crate::observe::Event::CompleteTx { id, mbar, bytes });
     }
     Ok(())
 }

@@ -120,12 +120,13 @@ fn swap_state(cta: &mut Cta<'_>, r: u32) {
     swap(bulk, &mut p.bulk);
 }
 
-/// Queues a bulk load into every CTA of `ranks` (a bit per rank).
+/// Queues a bulk load issued by `thread` into every CTA of `ranks` (a bit per rank).
 pub(super) fn queue_bulk(
     cta: &mut Cta<'_>,
     line: u32,
     ranks: u64,
     p: &Pending,
+    thread: u32,
 ) -> Result<(), RunError> {
     let size = cta.cluster.peers.len() as u32;
     if ranks >> size != 0 {
@@ -136,10 +137,16 @@ pub(super) fn queue_bulk(
         ));
     }
     for r in (0..size).filter(|r| ranks >> r & 1 == 1) {
+        let p = Pending {
+            id: cta.next_async,
+            ..p.clone()
+        };
+        cta.next_async += 1;
+        super::hooks::bulk_issued(cta, &p, r, thread);
         if r == cta.cluster.rank {
-            cta.bulk.push(p.clone());
+            cta.bulk.push(p);
         } else {
-            cta.cluster.peers[r as usize].bulk.push(p.clone());
+            cta.cluster.peers[r as usize].bulk.push(p);
         }
     }
     Ok(())
@@ -153,7 +160,24 @@ fn enter(cta: &mut Cta<'_>, r: u32) {
         swap_state(cta, r);
         cta.cluster.rank = r;
         cta.ctaid = ctaid_of(&cta.shape, cta.cluster.origin, r);
+        emit(cta, &Event::Rank { rank: r });
     }
+}
+
+/// Tells the observer the cluster's CTAs (more than one), by rank.
+fn announce(cta: &mut Cta<'_>, n: u32) {
+    if cta.obs.is_none() || n < 2 {
+        return;
+    }
+    let g = cta.shape.grid;
+    let ctas: Vec<u64> = (0..n)
+        .map(|r| {
+            let c = ctaid_of(&cta.shape, cta.cluster.origin, r);
+            (u64::from(c[2]) * u64::from(g[1]) + u64::from(c[1])) * u64::from(g[0])
+                + u64::from(c[0])
+        })
+        .collect();
+    emit(cta, &Event::ClusterStart { ctas: &ctas });
 }
 
 /// The rank of the running CTA.
@@ -210,6 +234,8 @@ pub(super) fn run_cluster(
     let mut warps: Vec<Vec<Warp>> = (0..n)
         .map(|_| new_warps(threads, cta.nregs, local, cta.kernel.call_bytes as usize))
         .collect();
+    announce(cta, n);
+    let mut exited = vec![false; n as usize];
     loop {
         let mut progressed = false;
         for r in 0..n {
@@ -222,6 +248,10 @@ pub(super) fn run_cluster(
                 }
             }
             let live = count(ws, |s| s != State::Exited);
+            if live == 0 && n > 1 && !exited[r as usize] {
+                exited[r as usize] = true;
+                emit(cta, &Event::RankExit { rank: r });
+            }
             progressed |= super::release_named(cta, ws, live);
             if live > 0 && count(ws, |s| s == State::Barrier) == live {
                 release_barrier(cta, ws);
@@ -286,16 +316,21 @@ fn release_cluster_barrier(cta: &mut Cta<'_>, warps: &mut [Vec<Warp>]) -> bool {
     });
     if all {
         cta.cluster.phase += 1;
+        emit(cta, &Event::ClusterComplete);
     }
     let mut released = false;
-    for w in warps.iter_mut().flatten() {
-        for l in 0..WARP {
-            if w.state[l] == State::ClusterWait
-                && w.cluster_arrived[l].is_some_and(|p| p < cta.cluster.phase)
-            {
-                w.state[l] = State::Run;
-                w.pc[l] += 1;
-                released = true;
+    for (rank, ws) in warps.iter_mut().enumerate() {
+        for w in ws {
+            for l in 0..WARP {
+                if w.state[l] == State::ClusterWait
+                    && w.cluster_arrived[l].is_some_and(|p| p < cta.cluster.phase)
+                {
+                    w.state[l] = State::Run;
+                    w.pc[l] += 1;
+                    released = true;
+                    let (rank, thread) = (rank as u32, super::hooks::tid(w, l));
+                    emit(cta, &Event::ClusterWaited { rank, thread });
+                }
             }
         }
     }
@@ -374,7 +409,7 @@ pub(super) fn warp_op(
     exec: u32,
 ) -> Result<bool, RunError> {
     match c {
-        ClusterOp::Arrive => {
+        ClusterOp::Arrive | ClusterOp::ArriveRelaxed => {
             let phase = cta.cluster.phase;
             for l in lanes(exec) {
                 if w.cluster_arrived[l] == Some(phase) {
@@ -385,6 +420,16 @@ pub(super) fn warp_op(
                     });
                 }
                 w.cluster_arrived[l] = Some(phase);
+                let (thread, line) = (super::hooks::tid(w, l), op.line);
+                let relaxed = *c == ClusterOp::ArriveRelaxed;
+                emit(
+                    cta,
+                    &Event::ClusterArrive {
+                        thread,
+                        line,
+                        relaxed,
+                    },
+                );
             }
             Ok(false)
         }
@@ -507,6 +552,18 @@ fn lane_op(
             m.tx += bytes;
             m.pending = m.pending.saturating_sub(1);
             m.settle();
+            let (thread, line, mbar) =
+                (super::hooks::tid(w, l), op.line, cluster_address(rank, off));
+            let tx = bytes as u64;
+            emit(
+                cta,
+                &Event::MbarArrive {
+                    thread,
+                    line,
+                    mbar,
+                    tx,
+                },
+            );
         }
         ClusterOp::Multicast {
             dst,
@@ -541,6 +598,14 @@ fn lane_op(
                     id: cta.next_async,
                 };
                 cta.next_async += 1;
+                if cta.obs.is_some() {
+                    let shown = Copy {
+                        dst: cluster_address(r, dst),
+                        mbar: cluster_address(r, mbar),
+                        ..copy.clone()
+                    };
+                    super::hooks::copy_issued(cta, &shown, super::hooks::tid(w, l));
+                }
                 if r == cta.cluster.rank {
                     cta.copies.push(copy);
                 } else {
@@ -566,7 +631,7 @@ fn lane_op(
                 .collect();
             bulk_tensor::group_load(cta, op.line, at, coords, *pair)?;
         }
-        ClusterOp::Arrive | ClusterOp::Wait => {}
+        ClusterOp::Arrive | ClusterOp::ArriveRelaxed | ClusterOp::Wait => {}
     }
     Ok(())
 }

@@ -68,7 +68,7 @@ pub(super) fn access(cta: &mut Cta<'_>, w: &Warp, l: usize, line: u32, a: (Space
     };
     let (space, address) = match a.0 {
         Space::Global => (Seen::Global, a.1),
-        Space::Shared => (Seen::Shared, a.1 & 0xFFFF_FFFF),
+        Space::Shared | Space::SharedCluster => (Seen::Shared, a.1 & 0xFFFF_FFFF),
         _ => return,
     };
     let (size, write, thread) = (a.2, a.3, tid(w, l));
@@ -207,4 +207,46 @@ pub(super) fn wgmma_retired(cta: &mut Cta<'_>, w: &Warp, done: &[Pending], line:
             threads: &threads,
         });
     }
+}
+
+/// A bulk load queued for a CTA of the cluster (`rank`), issued by `thread`: its destination
+/// and mbarrier as `.shared::cluster` addresses of that CTA.
+pub(super) fn bulk_issued(
+    cta: &mut Cta<'_>,
+    p: &crate::bulk_copy::Pending,
+    rank: u32,
+    thread: u32,
+) {
+    use crate::cluster::cluster_address;
+    let kind = AsyncKind::TensorCopy {
+        dst: cluster_address(rank, p.dst),
+        bytes: u64::from(p.size),
+        mbar: cluster_address(rank, p.mbar),
+    };
+    let (id, line, threads) = (p.id, p.line, [thread]);
+    emit(
+        cta,
+        &Event::AsyncIssue {
+            id,
+            line,
+            kind,
+            threads: &threads,
+        },
+    );
+}
+
+/// A bulk load performed in the running CTA: its bytes written through the async proxy.
+pub(super) fn bulk_performed(cta: &mut Cta<'_>, p: &crate::bulk_copy::Pending) {
+    let Some(o) = cta.obs.as_deref_mut() else {
+        return;
+    };
+    o.access(&Access {
+        space: Seen::Shared,
+        address: u64::from(p.dst),
+        size: p.size,
+        write: true,
+        line: p.line,
+        thread: 0,
+        proxy: Proxy::Async(p.id),
+    });
 }

@@ -155,7 +155,7 @@ pub(super) fn sources(op: &Op) -> Vec<u32> {
 
 fn cluster(r: &mut Reads, c: &ClusterOp) {
     match c {
-        ClusterOp::Arrive | ClusterOp::Wait => {}
+        ClusterOp::Arrive | ClusterOp::ArriveRelaxed | ClusterOp::Wait => {}
         ClusterOp::Mapa { a, rank, .. } => r.all(&[*a, *rank]),
         ClusterOp::Getctarank { a, .. } => r.src(*a),
         ClusterOp::MbarArrive { addr, tx } => {

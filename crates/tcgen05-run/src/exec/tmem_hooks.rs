@@ -10,10 +10,12 @@
 use super::hooks::{emit, tid};
 use super::sources::sources;
 use super::{Cta, Warp};
+use crate::cluster::cluster_address;
 use crate::observe::{Access, AsyncKind, Event, Proxy, Space, TmemStep};
 use crate::op::{Op, OpKind};
 use crate::tcgen05::op::Tcgen05;
 use crate::tcgen05::{Did, Performed};
+use tcgen05::mma::CtaGroup;
 
 /// Before warp `w` executes `op`: the slots it reads, if the warp has a load not waited.
 pub(super) fn reads(cta: &mut Cta<'_>, w: &Warp, op: &Op) {
@@ -48,10 +50,18 @@ fn performed(cta: &mut Cta<'_>, w: &Warp, p: &Performed) {
     };
     let (thread, proxy, line) = (tid(w, p.lane), Proxy::Async(p.id), p.line);
     o.event(&Event::AsyncPerform { id: p.id });
+    // Another CTA's bytes and cells (the pair's): its `.shared::cluster` address, and its
+    // rank + 1 above Tensor Memory's cell numbers (`observe::Space`).
+    let smem = |a: u32| u64::from(p.rank.map_or(a, |r| cluster_address(r, a)));
+    let cells = |c: (u32, u32, u32)| {
+        let mut x = tmem(c, false, line, thread, proxy);
+        x.address |= p.rank.map_or(0, |r| u64::from(r + 1) << 32);
+        x
+    };
     for &(address, size) in &p.smem_reads {
         o.access(&Access {
             space: Space::Shared,
-            address: u64::from(address),
+            address: smem(address),
             size,
             write: false,
             line,
@@ -60,10 +70,13 @@ fn performed(cta: &mut Cta<'_>, w: &Warp, p: &Performed) {
         });
     }
     for &c in &p.tmem_reads {
-        o.access(&tmem(c, false, line, thread, proxy));
+        o.access(&cells(c));
     }
     for &c in &p.tmem_writes {
-        o.access(&tmem(c, true, line, thread, proxy));
+        o.access(&Access {
+            write: true,
+            ..cells(c)
+        });
     }
 }
 
@@ -77,30 +90,31 @@ fn ld_st(cta: &mut Cta<'_>, w: &Warp, line: u32, load: bool) {
     if cells.is_empty() {
         return;
     }
-    let id = if load {
-        let id = tr.fresh();
+    let id = tr.fresh();
+    if load {
         tr.loads.push((w.id, id));
-        Some(id)
     } else {
-        None
-    };
+        tr.stores.push((w.id, id));
+    }
     cells.sort_unstable();
     let Some(o) = cta.obs.as_deref_mut() else {
         return;
     };
-    if let Some(id) = id {
-        let threads: Vec<u32> = (0..32).map(|l| tid(w, l)).collect();
-        let kind = AsyncKind::TmemLoad { warp: w.id };
-        let threads = &threads;
-        o.event(&Event::AsyncIssue {
-            id,
-            line,
-            kind,
-            threads,
-        });
-        o.event(&Event::AsyncPerform { id });
-    }
-    let proxy = id.map_or(Proxy::Generic, Proxy::Async);
+    let threads: Vec<u32> = (0..32).map(|l| tid(w, l)).collect();
+    let kind = if load {
+        AsyncKind::TmemLoad { warp: w.id }
+    } else {
+        AsyncKind::TmemStore { warp: w.id }
+    };
+    let threads = &threads;
+    o.event(&Event::AsyncIssue {
+        id,
+        line,
+        kind,
+        threads,
+    });
+    o.event(&Event::AsyncPerform { id });
+    let proxy = Proxy::Async(id);
     let mut i = 0;
     while i < cells.len() {
         let (t, lane, first) = cells[i];
@@ -155,7 +169,8 @@ pub(super) fn lifecycle(cta: &mut Cta<'_>, w: &Warp, op: &Op, exec: u32, arrival
     match t {
         Tcgen05::Ld { .. } => ld_st(cta, w, op.line, true),
         Tcgen05::St { .. } => ld_st(cta, w, op.line, false),
-        Tcgen05::WaitLd => waited(cta, w, op.line),
+        Tcgen05::WaitLd => waited(cta, w, op.line, true),
+        Tcgen05::WaitSt => waited(cta, w, op.line, false),
         _ => {}
     }
     let Some(did) = cta.tc.did else {
@@ -178,13 +193,15 @@ pub(super) fn lifecycle(cta: &mut Cta<'_>, w: &Warp, op: &Op, exec: u32, arrival
     emit(cta, &Event::Tmem { warp, line, step });
 }
 
-/// `tcgen05.wait::ld`: the warp's loads complete for its threads.
-fn waited(cta: &mut Cta<'_>, w: &Warp, line: u32) {
+/// `tcgen05.wait::ld` (`load`) or `tcgen05.wait::st`: the warp's loads or stores complete for
+/// its threads (PTX ISA 9.7.16.8.5).
+fn waited(cta: &mut Cta<'_>, w: &Warp, line: u32, load: bool) {
     let Some(tr) = cta.tc.trace.as_mut() else {
         return;
     };
     let mut ids = Vec::new();
-    tr.loads.retain(|&(warp, id)| {
+    let queue = if load { &mut tr.loads } else { &mut tr.stores };
+    queue.retain(|&(warp, id)| {
         if warp == w.id {
             ids.push(id);
         }
@@ -202,4 +219,32 @@ pub(super) fn start(cta: &mut Cta<'_>) {
     if cta.obs.is_some() {
         cta.tc.trace = Some(Box::default());
     }
+}
+
+/// A `.cta_group::2` commit's arrivals `(lane, rank, shared offset)`: each on the mbarrier of
+/// the CTA it names (a `.shared::cluster` address), multicast ones on several.
+pub(super) fn pair_commits(cta: &mut Cta<'_>, w: &Warp, line: u32, arrivals: &[(usize, u32, u32)]) {
+    if cta.obs.is_none() {
+        return;
+    }
+    for &(lane, rank, offset) in arrivals {
+        let (thread, mbar) = (tid(w, lane), cluster_address(rank, offset));
+        emit(cta, &Event::Tcgen05Commit { thread, line, mbar });
+    }
+}
+
+/// After a `.cta_group::2` `alloc`, `dealloc` or `relinquish_alloc_permit`: its step again as a
+/// pair step (the checker's pair rules, PTX ISA 9.7.16.7.1).
+pub(super) fn pair_step(cta: &mut Cta<'_>, w: &Warp, op: &Op, t: &Tcgen05) {
+    if cta.obs.is_none() || t.group() != Some(CtaGroup::Two) {
+        return;
+    }
+    let step = match cta.tc.did {
+        Some(Did::Alloc(first, n)) => TmemStep::Alloc(first, n),
+        Some(Did::Dealloc(first, n)) => TmemStep::Dealloc(first, n),
+        Some(Did::Relinquish) => TmemStep::Relinquish,
+        _ => return,
+    };
+    let (warp, line) = (w.id, op.line);
+    emit(cta, &Event::PairTmem { warp, line, step });
 }

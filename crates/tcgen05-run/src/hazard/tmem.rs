@@ -64,6 +64,8 @@ fn finding(kind: HazardKind, line: u32, other: Option<u32>, source: &'static str
         message: String::new(),
         source,
         cta: 0,
+        rank: None,
+        other_rank: None,
     }
 }
 

@@ -16,6 +16,7 @@ use std::collections::{HashMap, HashSet};
 use super::clock::Clock;
 use super::tmem::Lifecycle;
 use super::{Finding, HazardKind};
+use crate::cluster::split_address;
 use crate::error::Blocked;
 use crate::observe::{Access, AsyncKind, Event, Observer, Proxy, Space};
 
@@ -125,14 +126,25 @@ pub(crate) struct Tracker {
     warp_instance: HashMap<u32, (u64, u32, u32)>,
     instances: u64,
     seen: HashSet<(HazardKind, u32, u32)>,
-    /// The CTA's Tensor Memory lifecycle.
-    tmem: Lifecycle,
+    /// Each CTA's Tensor Memory lifecycle, by cluster rank.
+    tmem: HashMap<u32, Lifecycle>,
+    /// Shared memory's shadow of the cluster's CTAs of rank 1 and up (rank 0's is `shared`).
+    shared_peers: Vec<Vec<Cell>>,
+    /// Per thread: the clocks of its asynchronous tcgen05 operations committed so far (a
+    /// later commit tracks them too, PTX ISA 9.7.16.11.1).
+    tc_done: HashMap<u32, Clock>,
+    /// The cluster: the running CTA's rank, the barrier, the pair's rules ([`cluster`]).
+    cl: cluster::ClusterState,
     /// The findings so far.
     pub findings: Vec<Finding>,
 }
 
+mod cluster;
+mod pair;
+
 impl Tracker {
     fn report(&mut self, f: Finding) {
+        let f = self.localize(f);
         if self
             .seen
             .insert((f.kind, f.line, f.other_line.unwrap_or(0)))
@@ -241,6 +253,8 @@ impl Tracker {
                 ),
                 source: MBARRIER_TX,
                 cta: self.cta,
+                rank: None,
+                other_rank: None,
             });
             self.stale_wait(a.thread, mbar, phase, a.line);
         }
@@ -262,6 +276,8 @@ impl Tracker {
                     ),
                     source: MBARRIER_TX,
                     cta: self.cta,
+                    rank: None,
+                    other_rank: None,
                 });
             }
         }
@@ -284,10 +300,7 @@ impl Tracker {
             Space::Global => "global",
             Space::Tmem => "Tensor Memory",
         };
-        let place = match space {
-            Space::Tmem => format!("lane {} column {}", at / 512, at % 512),
-            _ => format!("0x{at:x}"),
-        };
+        let (place, at) = self.place(space, at);
         let tc = [prior.op, now.op]
             .iter()
             .any(|o| o.is_some_and(|id| id >= crate::tcgen05::ID_BASE));
@@ -296,7 +309,7 @@ impl Tracker {
         }
         let who = |s: &Stamp| match s.op {
             Some(_) => format!("the asynchronous operation of line {}", s.line),
-            None => format!("thread {} at line {}", s.thread, s.line),
+            None => format!("{} at line {}", self.who(s.thread), s.line),
         };
         let message = format!(
             "{} by {} and the earlier {} by {} of {sp} {place} are not ordered by any synchronisation{}",
@@ -304,7 +317,11 @@ impl Tracker {
             who(&now),
             if prior_write { "write" } else { "read" },
             who(&prior),
-            if prior.cta != now.cta { " (different CTAs)" } else { "" }
+            if prior.cta != now.cta || self.rank_of(prior.thread) != self.rank_of(now.thread) {
+                " (different CTAs)"
+            } else {
+                ""
+            }
         );
         self.report(Finding {
             kind,
@@ -322,6 +339,8 @@ impl Tracker {
                 MBARRIER_TX
             },
             cta: self.cta,
+            rank: None,
+            other_rank: None,
         });
     }
 
@@ -360,11 +379,21 @@ impl Tracker {
             let at = a.address + b;
             let cell = match a.space {
                 Space::Shared => {
-                    let i = at as usize;
-                    if self.shared.len() <= i {
-                        self.shared.resize(i + 1, Cell::default());
+                    let (rank, i) = split_address(at as u32);
+                    let (i, shadow) = match rank.filter(|&r| r > 0) {
+                        None => (i as usize, &mut self.shared),
+                        Some(r) => {
+                            let r = r as usize;
+                            if self.shared_peers.len() < r {
+                                self.shared_peers.resize(r, Vec::new());
+                            }
+                            (i as usize, &mut self.shared_peers[r - 1])
+                        }
+                    };
+                    if shadow.len() <= i {
+                        shadow.resize(i + 1, Cell::default());
                     }
-                    &mut self.shared[i]
+                    &mut shadow[i]
                 }
                 Space::Global => {
                     let page = self
@@ -374,8 +403,9 @@ impl Tracker {
                     &mut page[(at & 0xFFF) as usize]
                 }
                 Space::Tmem => {
-                    if self.tmem_cells.is_empty() {
-                        self.tmem_cells = vec![Cell::default(); 128 * 512];
+                    let need = (at as usize / (128 * 512) + 1) * 128 * 512;
+                    if self.tmem_cells.len() < need {
+                        self.tmem_cells.resize(need, Cell::default());
                     }
                     match self.tmem_cells.get_mut(at as usize) {
                         Some(c) => c,
@@ -436,6 +466,8 @@ impl Tracker {
                     ),
                     source: PROXY,
                     cta: self.cta,
+                    rank: None,
+                    other_rank: None,
                 });
             }
         }
@@ -444,10 +476,19 @@ impl Tracker {
 
 impl Observer for Tracker {
     fn access(&mut self, a: &Access) {
-        self.on_access(a);
+        let a = self.globalize(a);
+        self.exited_peer(&a);
+        self.on_access(&a);
     }
 
     fn event(&mut self, e: &Event<'_>) {
+        self.cluster_event(e);
+    }
+}
+
+impl Tracker {
+    /// An event whose threads, warps and addresses are the cluster's ([`cluster`]).
+    fn on_event(&mut self, e: &Event<'_>) {
         match *e {
             Event::CtaStart { cta, threads } => self.start(cta, threads),
             Event::CtaEnd => self.end(),
@@ -532,11 +573,8 @@ impl Observer for Tracker {
             }
             Event::Tcgen05Commit { thread, line, mbar } => self.commit(thread, line, mbar),
             Event::Deadlock { warps } => self.deadlock(warps),
-            Event::Tmem { warp, line, step } => {
-                for f in self.tmem.step(warp, line, &step) {
-                    self.report(Finding { cta: self.cta, ..f });
-                }
-            }
+            Event::Tmem { warp, line, step } => self.tmem_step(warp, line, &step),
+            _ => {}
         }
     }
 }
@@ -556,6 +594,8 @@ impl Tracker {
                 ),
                 source: "PTX ISA 9.7.13.15 (mbarrier.init: count in the range 1 to 2^20 - 1)",
                 cta: self.cta,
+                rank: None,
+                other_rank: None,
             });
         }
         self.mbars.insert(
@@ -605,6 +645,7 @@ impl Tracker {
                 ((2, thread), 0)
             }
             AsyncKind::TmemLoad { warp } => ((3, warp), 0),
+            AsyncKind::TmemStore { warp } => ((4, warp), 0),
         };
         let slot = self.agent(key);
         self.ops.insert(
@@ -627,12 +668,14 @@ impl Tracker {
         let mut vc = self.clocks[thread as usize].clone();
         self.clocks[thread as usize].tick(thread as usize);
         let phase = self.mbars.get(&mbar).map_or(0, |m| m.phase);
+        let done = self.tc_done.entry(thread).or_default();
         for id in self.tc_pending.remove(&thread).unwrap_or_default() {
             if let Some(op) = self.ops.remove(&id) {
-                vc.join(&op.clock);
+                done.join(&op.clock);
                 self.tc_commit.insert(id, (mbar, phase));
             }
         }
+        vc.join(done);
         if let Some(m) = self.mbars.get_mut(&mbar) {
             m.cur.join(&vc);
             m.pending = m.pending.saturating_sub(1);
@@ -664,6 +707,8 @@ impl Tracker {
                     ),
                     source: MBARRIER_TX,
                     cta: self.cta,
+                    rank: None,
+                    other_rank: None,
                 });
             } else if m.pending > 0 && m.arrivals > 0 {
                 out.push(Finding {
@@ -679,6 +724,8 @@ impl Tracker {
                     ),
                     source: MBARRIER_TX,
                     cta: self.cta,
+                    rank: None,
+                    other_rank: None,
                 });
             }
         }
@@ -708,15 +755,27 @@ impl Tracker {
             message: format!("every live warp is blocked and nothing asynchronous is pending: {message}"),
             source: "PTX ISA 9.7.13.1 (bar.sync) and 9.7.13.15 (mbarrier.try_wait): a wait no arrival can satisfy",
             cta: self.cta,
+            rank: None,
+            other_rank: None,
         });
     }
 
     fn end(&mut self) {
         if !self.deadlocked {
             self.unfinished_phases(None);
-            for f in self.tmem.end() {
-                self.report(Finding { cta: self.cta, ..f });
+            let mut ranks: Vec<u32> = self.tmem.keys().copied().collect();
+            ranks.sort_unstable();
+            for r in ranks {
+                let fs = self
+                    .tmem
+                    .get_mut(&r)
+                    .map(Lifecycle::end)
+                    .unwrap_or_default();
+                for f in fs {
+                    self.report_in(r, f);
+                }
             }
+            self.pair_end();
         }
     }
 }

@@ -14,6 +14,7 @@ mod trace;
 pub(crate) use decode::decode;
 pub(crate) use exec::{Did, Regs, Tcgen05State};
 pub(crate) use pair::{
-    finish as pair_finish, needs_pair, same_group, step as pair_step, Place as PairPlace, Side,
+    finish as pair_finish, needs_pair, same_group, step as pair_step, unjoined as pair_unjoined,
+    Place as PairPlace, Side,
 };
 pub(crate) use trace::{Performed, ID_BASE};

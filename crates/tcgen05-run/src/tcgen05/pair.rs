@@ -31,6 +31,7 @@ use tcgen05::tensor_memory::TmemAddress;
 use super::exec::{emu, invalid, issue, lanes, uniform, Async, Did, Issued, Regs, Tcgen05State};
 use super::op::Tcgen05;
 use super::tensor_memory::Memories;
+use super::trace::{Recorder, Trace};
 use crate::cluster::split_address;
 use crate::error::RunError;
 use crate::memory::write_window;
@@ -43,6 +44,12 @@ pub(crate) struct PairState {
     owed: VecDeque<Owed>,
     /// The `.cta_group` of the first tcgen05 instruction that named one, and its line.
     group: Option<(CtaGroup, u32)>,
+}
+
+/// The line of the oldest `tcgen05.alloc.cta_group::2` the other CTA's warp made for the CTA
+/// of `tc` and that CTA never joined.
+pub(crate) fn unjoined(tc: &Tcgen05State) -> Option<u32> {
+    tc.pair.owed.front().map(|o| o.line)
 }
 
 /// An allocation made for this CTA by the other CTA of the pair.
@@ -171,7 +178,7 @@ pub(crate) fn needs_pair(t: &Tcgen05) -> bool {
 
 /// Executes a pair or multicast tcgen05 instruction for the threads of `exec` of a warp of
 /// `me` (`peer`: the other CTA of the pair, if the cluster has it). Returns the mbarrier
-/// arrivals as (rank, shared offset), one per arrival.
+/// arrivals as (committing lane, rank, shared offset), one per arrival.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn step(
     me: Side<'_>,
@@ -182,7 +189,7 @@ pub(crate) fn step(
     t: &Tcgen05,
     active: u32,
     exec: u32,
-) -> Result<Vec<(u32, u32)>, RunError> {
+) -> Result<Vec<(usize, u32, u32)>, RunError> {
     me.tc.did = None;
     if exec == 0 {
         return Ok(Vec::new());
@@ -211,7 +218,7 @@ pub(crate) fn step(
             let mut arrivals = Vec::new();
             let (mut me, mut peer) = (me, peer);
             for l in lanes(exec) {
-                complete(&mut me, peer.as_mut(), at.rank & 1, regs.warp, l)?;
+                complete(&mut me, peer.as_mut(), at.rank, regs.warp, l)?;
                 let raw = (regs.addr(l, *mbar) & 0xFFFF_FFFF) as u32;
                 let (r, offset) = split_address(raw);
                 match multicast {
@@ -223,7 +230,7 @@ pub(crate) fn step(
                                 "a CTA rank outside the cluster (PTX ISA 9.7.16.11.1)",
                             ));
                         }
-                        arrivals.push((r, offset));
+                        arrivals.push((l, r, offset));
                     }
                     Some(m) => {
                         let mask = regs.val(l, *m) & 0xFFFF;
@@ -237,7 +244,7 @@ pub(crate) fn step(
                         arrivals.extend(
                             (0..at.size)
                                 .filter(|r| mask >> r & 1 == 1)
-                                .map(|r| (r, offset)),
+                                .map(|r| (l, r, offset)),
                         );
                     }
                 }
@@ -345,8 +352,8 @@ fn alloc(
 /// `me`'s rank).
 fn complete(
     me: &mut Side<'_>,
-    mut peer: Option<&mut Side<'_>>,
-    bit: u32,
+    peer: Option<&mut Side<'_>>,
+    rank: u32,
     warp: u32,
     lane: usize,
 ) -> Result<(), RunError> {
@@ -354,13 +361,37 @@ fn complete(
         .into_iter()
         .partition(|i| i.warp == warp && i.lane == lane);
     me.tc.pending = rest;
+    let mut trace = me.tc.trace.take();
+    let done = complete_each(me, peer, rank, mine, trace.as_deref_mut());
+    me.tc.trace = trace;
+    done
+}
+
+/// [`complete`] of the operations `mine`, noting what each touched in `trace` (with the
+/// observer attached).
+fn complete_each(
+    me: &mut Side<'_>,
+    mut peer: Option<&mut Side<'_>>,
+    rank: u32,
+    mine: Vec<Issued>,
+    mut trace: Option<&mut Trace>,
+) -> Result<(), RunError> {
+    let bit = rank & 1;
     for i in mine {
         let mma = if i.ctas == 1 {
             let mut mem = Memories {
                 shared: &mut *me.shared,
                 tmem: me.tc.tmem(),
             };
-            perform(&mut mem, &i)?
+            match trace.as_deref_mut() {
+                Some(tr) => {
+                    let mut seen = Recorder::new(&mut mem);
+                    let mma = perform(&mut seen, &i)?;
+                    tr.performed.push(seen.finish(i.id, i.lane, i.line));
+                    mma
+                }
+                None => perform(&mut mem, &i)?,
+            }
         } else {
             let p = peer.as_deref_mut().ok_or_else(|| {
                 invalid(
@@ -378,7 +409,19 @@ fn complete(
                 tmem: p.tc.tmem(),
             };
             let ctas = if bit == 0 { [a, b] } else { [b, a] };
-            perform(&mut PairView { ctas }, &i)?
+            let mut view = PairView { ctas };
+            match trace.as_deref_mut() {
+                Some(tr) => {
+                    let mut seen = Recorder::new(&mut view);
+                    let mma = perform(&mut seen, &i)?;
+                    let even = rank & !1;
+                    let ranks = [Some(even), Some(even | 1)];
+                    tr.performed
+                        .extend(seen.finish_ctas(i.id, i.lane, i.line, ranks));
+                    mma
+                }
+                None => perform(&mut view, &i)?,
+            }
         };
         if mma {
             me.tc.mmas += 1;

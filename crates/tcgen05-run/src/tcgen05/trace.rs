@@ -32,6 +32,9 @@ pub(crate) struct Performed {
     pub tmem_reads: Vec<(u32, u32, u32)>,
     /// Tensor Memory cells written, as `(lane, first column, columns)` runs.
     pub tmem_writes: Vec<(u32, u32, u32)>,
+    /// The cluster rank of the CTA these accesses touch (`None`: the issuing CTA); a
+    /// `.cta_group::2` operation gives one record per CTA of the pair.
+    pub rank: Option<u32>,
 }
 
 /// The trace of one CTA's tcgen05 instructions, drained by the run's hooks after each one.
@@ -47,6 +50,8 @@ pub(crate) struct Trace {
     pub cells: Vec<(u32, u32, u32)>,
     /// `tcgen05.ld`s not yet waited: (warp, id).
     pub loads: Vec<(u32, u64)>,
+    /// `tcgen05.st`s not yet waited: (warp, id).
+    pub stores: Vec<(u32, u64)>,
 }
 
 impl Trace {
@@ -121,9 +126,10 @@ fn cell(lane: u32, column: u32) -> u32 {
 /// Tensor Memory cell it reads or writes noted.
 pub(crate) struct Recorder<'m, M: TensorCoreMemory> {
     inner: &'m mut M,
-    smem: RefCell<Bits>,
-    tmem_reads: RefCell<Bits>,
-    tmem_writes: Bits,
+    /// Per CTA of the core's view (0, or 0 and 1 for a pair): the bytes and cells touched.
+    smem: RefCell<[Bits; 2]>,
+    tmem_reads: RefCell<[Bits; 2]>,
+    tmem_writes: [Bits; 2],
 }
 
 impl<'m, M: TensorCoreMemory> Recorder<'m, M> {
@@ -131,28 +137,49 @@ impl<'m, M: TensorCoreMemory> Recorder<'m, M> {
     pub fn new(inner: &'m mut M) -> Self {
         Recorder {
             inner,
-            smem: RefCell::new(Bits::default()),
-            tmem_reads: RefCell::new(Bits::default()),
-            tmem_writes: Bits::default(),
+            smem: RefCell::new(Default::default()),
+            tmem_reads: RefCell::new(Default::default()),
+            tmem_writes: Default::default(),
         }
     }
 
     /// What was touched, as a [`Performed`] of operation `id`.
     pub fn finish(self, id: u64, lane: usize, line: u32) -> Performed {
-        Performed {
-            id,
-            lane,
-            line,
-            smem_reads: self.smem.into_inner().runs(),
-            tmem_reads: cell_runs(&self.tmem_reads.into_inner()),
-            tmem_writes: cell_runs(&self.tmem_writes),
-        }
+        self.finish_ctas(id, lane, line, [None, None])
+            .swap_remove(0)
     }
+
+    /// What was touched in each CTA of the core's view, one [`Performed`] per CTA, CTA `c`
+    /// being cluster rank `ranks[c]` (`None`: the issuing CTA).
+    pub fn finish_ctas(
+        self,
+        id: u64,
+        lane: usize,
+        line: u32,
+        ranks: [Option<u32>; 2],
+    ) -> Vec<Performed> {
+        let (smem, reads) = (self.smem.into_inner(), self.tmem_reads.into_inner());
+        (0..2)
+            .map(|c| Performed {
+                id,
+                lane,
+                line,
+                smem_reads: smem[c].runs(),
+                tmem_reads: cell_runs(&reads[c]),
+                tmem_writes: cell_runs(&self.tmem_writes[c]),
+                rank: ranks[c],
+            })
+            .collect()
+    }
+}
+
+fn side(cta: u32) -> usize {
+    (cta & 1) as usize
 }
 
 impl<M: TensorCoreMemory> TensorCoreMemory for Recorder<'_, M> {
     fn smem_byte(&self, cta: u32, address: u32) -> Option<Option<u8>> {
-        self.smem.borrow_mut().set(address);
+        self.smem.borrow_mut()[side(cta)].set(address);
         self.inner.smem_byte(cta, address)
     }
 
@@ -161,18 +188,18 @@ impl<M: TensorCoreMemory> TensorCoreMemory for Recorder<'_, M> {
     }
 
     fn tmem_cell(&self, cta: u32, lane: u32, column: u32) -> Result<Option<u32>, Problem> {
-        self.tmem_reads.borrow_mut().set(cell(lane, column));
+        self.tmem_reads.borrow_mut()[side(cta)].set(cell(lane, column));
         self.inner.tmem_cell(cta, lane, column)
     }
 
     fn write_tmem(&mut self, cta: u32, lane: u32, column: u32, value: u32) -> Result<(), Problem> {
-        self.tmem_writes.set(cell(lane, column));
+        self.tmem_writes[side(cta)].set(cell(lane, column));
         self.inner.write_tmem(cta, lane, column, value)
     }
 
     fn copy_tmem(&mut self, cta: u32, from: (u32, u32), to: (u32, u32)) -> Result<(), Problem> {
-        self.tmem_reads.borrow_mut().set(cell(from.0, from.1));
-        self.tmem_writes.set(cell(to.0, to.1));
+        self.tmem_reads.borrow_mut()[side(cta)].set(cell(from.0, from.1));
+        self.tmem_writes[side(cta)].set(cell(to.0, to.1));
         self.inner.copy_tmem(cta, from, to)
     }
 

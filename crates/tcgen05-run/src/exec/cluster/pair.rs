@@ -1,13 +1,16 @@
 //! The CTA pair of `.cta_group::2` in a running cluster (PTX ISA 9.7.16.5.1): finds the other
 //! CTA of the pair (rank `rank ^ 1`) among the parked ones and lets
 //! [`crate::tcgen05::pair_step`] work on both CTAs' shared memory and Tensor Memory; applies
-//! a commit's mbarrier arrivals in whichever CTA of the cluster they name.
+//! a commit's mbarrier arrivals in whichever CTA of the cluster they name, and reports each to
+//! the observer with the CTA it names (a `.shared::cluster` address).
 
+use super::super::hooks::emit;
 use super::super::{no_mbarrier, tmem_hooks, Cta, Warp};
 use crate::error::RunError;
+use crate::observe::Event;
 use crate::op::Op;
 use crate::tcgen05::op::Tcgen05;
-use crate::tcgen05::{pair_finish, pair_step, PairPlace, Regs, Side};
+use crate::tcgen05::{pair_finish, pair_step, pair_unjoined, PairPlace, Regs, Side};
 use tcgen05::mma::CtaGroup;
 
 /// Executes a `.cta_group::2` or multicast tcgen05 instruction of warp `w`.
@@ -50,13 +53,10 @@ pub(in crate::exec) fn step(
     });
     let place = PairPlace { rank, size };
     let arrivals = pair_step(me, peer, place, &mut regs, op.line, t, active, exec)?;
-    let own: Vec<u32> = arrivals
-        .iter()
-        .filter(|(r, _)| *r == rank)
-        .map(|(_, offset)| *offset)
-        .collect();
-    tmem_hooks::lifecycle(cta, w, op, exec, &own);
-    for (r, offset) in arrivals {
+    tmem_hooks::lifecycle(cta, w, op, exec, &[]);
+    tmem_hooks::pair_commits(cta, w, op.line, &arrivals);
+    tmem_hooks::pair_step(cta, w, op, t);
+    for (_, r, offset) in arrivals {
         let mbars = if r == rank {
             &mut cta.mbars
         } else {
@@ -72,9 +72,27 @@ pub(in crate::exec) fn step(
 }
 
 /// At the end of a cluster: an allocation of `.cta_group::2` that one CTA of a pair made and
-/// the other never joined is an error at its line.
-pub(super) fn finish(cta: &Cta<'_>) -> Result<(), RunError> {
+/// the other never joined is an error at its line; with an observer, an event for each (the
+/// hazard checker's `pair-alloc-unjoined`).
+pub(super) fn finish(cta: &mut Cta<'_>) -> Result<(), RunError> {
     let rank = cta.cluster.rank;
+    if cta.obs.is_some() {
+        let size = cta.cluster.peers.len() as u32;
+        let unjoined: Vec<(u32, u32)> = (0..size)
+            .filter_map(|r| {
+                let tc = if r == rank {
+                    &cta.tc
+                } else {
+                    &cta.cluster.peers[r as usize].tc
+                };
+                pair_unjoined(tc).map(|line| (r, line))
+            })
+            .collect();
+        for (rank, line) in unjoined {
+            emit(cta, &Event::PairUnjoined { rank, line });
+        }
+        return Ok(());
+    }
     let parked = (0..cta.cluster.peers.len() as u32)
         .filter(|&r| r != rank)
         .map(|r| (r, &cta.cluster.peers[r as usize].tc));
