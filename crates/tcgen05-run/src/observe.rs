@@ -20,8 +20,8 @@ pub enum Proxy {
 /// A state space an access touches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Space {
-    /// The CTA's shared memory (addresses are shared-window offsets; a `.shared::cluster`
-    /// address with rank bits names another CTA's, [`crate::cluster::split_address`]).
+    /// The CTA's shared memory: the address is an offset in the running CTA's shared memory,
+    /// or a byte named with its CTA's rank, [`peer_key`].
     Shared,
     /// Global memory.
     Global,
@@ -206,8 +206,8 @@ pub enum Event<'e> {
     /// The CTAs of a cluster of more than one CTA start together: the linear index of each
     /// rank's CTA (sent right after [`Event::CtaStart`], which names rank 0's). Threads, warps,
     /// shared addresses and Tensor Memory cells of later events are those of the CTA named by
-    /// the last [`Event::Rank`] (rank 0 at first); a `.shared::cluster` address with rank bits
-    /// ([`crate::cluster::split_address`]) names its CTA itself.
+    /// the last [`Event::Rank`] (rank 0 at first); a shared address made by [`peer_key`]
+    /// names its CTA itself.
     ClusterStart {
         /// Linear CTA index (x fastest) of each rank.
         ctas: &'e [u64],
@@ -290,4 +290,25 @@ pub trait Observer {
     fn access(&mut self, a: &Access);
     /// A synchronisation or asynchronous-operation event.
     fn event(&mut self, e: &Event<'_>);
+}
+
+/// The observer's name of shared byte `offset` of the CTA of cluster rank `rank`, named
+/// explicitly: `(rank + 1) << 24 | offset`. An address below `1 << 24` is an offset in the
+/// running CTA's own shared memory, so an explicit rank 0 differs from it (the run's own
+/// `.shared::cluster` addresses, `rank << 24 | offset`, do not make that difference; rules.md
+/// I10).
+#[must_use]
+pub fn peer_key(rank: u32, offset: u32) -> u32 {
+    ((rank + 1) << 24) | (offset & crate::cluster::OFFSET_MASK)
+}
+
+/// A shared address of an [`Access`] or [`Event`] split into the rank it names (none: the
+/// running CTA's own) and its offset; the inverse of [`peer_key`].
+#[must_use]
+pub fn split_key(key: u32) -> (Option<u32>, u32) {
+    let offset = key & crate::cluster::OFFSET_MASK;
+    match key >> 24 {
+        0 => (None, offset),
+        r => (Some(r - 1), offset),
+    }
 }

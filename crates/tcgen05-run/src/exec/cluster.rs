@@ -23,6 +23,7 @@ use super::{
 };
 use crate::bulk_copy::Pending;
 use crate::cluster::{cluster_address, split_address, ClusterOp, SHARED_WINDOW};
+use crate::observe::peer_key;
 use crate::error::RunError;
 use crate::exec::{Limits, Shape, Stats};
 use crate::int::sext;
@@ -553,7 +554,7 @@ fn lane_op(
             m.pending = m.pending.saturating_sub(1);
             m.settle();
             let (thread, line, mbar) =
-                (super::hooks::tid(w, l), op.line, cluster_address(rank, off));
+                (super::hooks::tid(w, l), op.line, peer_key(rank, off));
             let tx = bytes as u64;
             emit(
                 cta,
@@ -600,8 +601,8 @@ fn lane_op(
                 cta.next_async += 1;
                 if cta.obs.is_some() {
                     let shown = Copy {
-                        dst: cluster_address(r, dst),
-                        mbar: cluster_address(r, mbar),
+                        dst: peer_key(r, dst),
+                        mbar: peer_key(r, mbar),
                         ..copy.clone()
                     };
                     super::hooks::copy_issued(cta, &shown, super::hooks::tid(w, l));

@@ -63,16 +63,23 @@ pub(super) fn bar_sync(cta: &mut Cta<'_>, warps: &[Warp]) {
 
 /// A generic-proxy access of one lane: (space, address, bytes, write).
 pub(super) fn access(cta: &mut Cta<'_>, w: &Warp, l: usize, line: u32, a: (Space, u64, u32, bool)) {
-    let Some(o) = cta.obs.as_deref_mut() else {
+    if cta.obs.is_none() {
         return;
-    };
+    }
     let (space, address) = match a.0 {
         Space::Global => (Seen::Global, a.1),
-        Space::Shared | Space::SharedCluster => (Seen::Shared, a.1 & 0xFFFF_FFFF),
+        Space::Shared => (Seen::Shared, super::own(cta, a.1) & 0xFFFF_FFFF),
+        Space::SharedCluster => {
+            let (rank, offset) = crate::cluster::split_address(a.1 as u32);
+            (Seen::Shared, u64::from(crate::observe::peer_key(rank, offset)))
+        }
         _ => return,
     };
     let (size, write, thread) = (a.2, a.3, tid(w, l));
     let proxy = Proxy::Generic;
+    let Some(o) = cta.obs.as_deref_mut() else {
+        return;
+    };
     o.access(&Access {
         space,
         address,
@@ -153,9 +160,12 @@ pub(super) fn copy_performed(cta: &mut Cta<'_>, c: &Copy, bytes: u64) {
         thread: 0,
         proxy,
     });
+    let mbar = c
+        .mbar_rank
+        .map_or(c.mbar, |r| crate::observe::peer_key(r, c.mbar));
     o.event(&Event::CompleteTx {
         id: c.id,
-        mbar: c.mbar,
+        mbar,
         bytes,
     });
 }
@@ -217,11 +227,11 @@ pub(super) fn bulk_issued(
     rank: u32,
     thread: u32,
 ) {
-    use crate::cluster::cluster_address;
+    use crate::observe::peer_key;
     let kind = AsyncKind::TensorCopy {
-        dst: cluster_address(rank, p.dst),
+        dst: peer_key(rank, p.dst),
         bytes: u64::from(p.size),
-        mbar: cluster_address(rank, p.mbar),
+        mbar: peer_key(rank, p.mbar),
     };
     let (id, line, threads) = (p.id, p.line, [thread]);
     emit(

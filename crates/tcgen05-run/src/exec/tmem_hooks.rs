@@ -10,7 +10,7 @@
 use super::hooks::{emit, tid};
 use super::sources::sources;
 use super::{Cta, Warp};
-use crate::cluster::cluster_address;
+use crate::observe::peer_key;
 use crate::observe::{Access, AsyncKind, Event, Proxy, Space, TmemStep};
 use crate::op::{Op, OpKind};
 use crate::tcgen05::op::Tcgen05;
@@ -52,7 +52,7 @@ fn performed(cta: &mut Cta<'_>, w: &Warp, p: &Performed) {
     o.event(&Event::AsyncPerform { id: p.id });
     // Another CTA's bytes and cells (the pair's): its `.shared::cluster` address, and its
     // rank + 1 above Tensor Memory's cell numbers (`observe::Space`).
-    let smem = |a: u32| u64::from(p.rank.map_or(a, |r| cluster_address(r, a)));
+    let smem = |a: u32| u64::from(p.rank.map_or(a, |r| peer_key(r, a)));
     let cells = |c: (u32, u32, u32)| {
         let mut x = tmem(c, false, line, thread, proxy);
         x.address |= p.rank.map_or(0, |r| u64::from(r + 1) << 32);
@@ -228,7 +228,7 @@ pub(super) fn pair_commits(cta: &mut Cta<'_>, w: &Warp, line: u32, arrivals: &[(
         return;
     }
     for &(lane, rank, offset) in arrivals {
-        let (thread, mbar) = (tid(w, lane), cluster_address(rank, offset));
+        let (thread, mbar) = (tid(w, lane), peer_key(rank, offset));
         emit(cta, &Event::Tcgen05Commit { thread, line, mbar });
     }
 }

@@ -16,7 +16,7 @@ use std::collections::{HashMap, HashSet};
 use super::clock::Clock;
 use super::tmem::Lifecycle;
 use super::{Finding, HazardKind};
-use crate::cluster::split_address;
+use crate::observe::split_key;
 use crate::error::Blocked;
 use crate::observe::{Access, AsyncKind, Event, Observer, Proxy, Space};
 
@@ -379,7 +379,7 @@ impl Tracker {
             let at = a.address + b;
             let cell = match a.space {
                 Space::Shared => {
-                    let (rank, i) = split_address(at as u32);
+                    let (rank, i) = split_key(at as u32);
                     let (i, shadow) = match rank.filter(|&r| r > 0) {
                         None => (i as usize, &mut self.shared),
                         Some(r) => {

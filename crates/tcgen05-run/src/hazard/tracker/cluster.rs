@@ -19,7 +19,7 @@ use super::super::clock::Clock;
 use super::super::Finding;
 use super::pair::PairRules;
 use super::Tracker;
-use crate::cluster::{cluster_address, split_address};
+use crate::observe::{peer_key, split_key};
 use crate::observe::{Access, AsyncKind, Event, Space, TmemStep};
 
 /// Tensor Memory cells of one CTA (128 lanes x 512 columns).
@@ -70,10 +70,10 @@ impl Tracker {
     /// An mbarrier's (or shared byte's) name in the cluster: its offset for rank 0, its
     /// `.shared::cluster` address for the others.
     fn mkey(&self, at: u32) -> u32 {
-        let (r, off) = split_address(at);
+        let (r, off) = split_key(at);
         match r.unwrap_or(self.cl.rank) {
             0 => off,
-            r => cluster_address(r, off),
+            r => peer_key(r, off),
         }
     }
 
@@ -102,7 +102,7 @@ impl Tracker {
         match space {
             Space::Global => (format!("0x{at:x}"), at),
             Space::Shared => {
-                let (r, off) = split_address(at as u32);
+                let (r, off) = split_key(at as u32);
                 let r = u64::from(r.unwrap_or(0));
                 (format!("0x{off:x}{}", of(r)), u64::from(off))
             }
@@ -407,9 +407,9 @@ impl Tracker {
         if a.space != Space::Shared || a.proxy != crate::observe::Proxy::Generic {
             return;
         }
-        let rank = split_address(a.address as u32).0.unwrap_or(0);
+        let rank = split_key(a.address as u32).0.unwrap_or(0);
         if rank != self.rank_of(a.thread) && self.cl.exits.contains_key(&rank) {
-            let at = u64::from(split_address(a.address as u32).1);
+            let at = u64::from(split_key(a.address as u32).1);
             self.dsmem_finding(rank, a.thread, a.line, at);
         }
     }
