@@ -18,6 +18,7 @@ use tcgen05::numerics::fdpa::Operands;
 use tcgen05::numerics::params::{Arch, Form, Instruction, ParamRow};
 use tcgen05::numerics::Format;
 use tcgen05::shared_memory_descriptor::Swizzle;
+use tcgen05_run::hazard::{self, Finding};
 use tcgen05_run::tensor_map::TensorMap;
 use tcgen05_run::{launch, Arg, Config, Module, RunError};
 
@@ -107,6 +108,19 @@ fn run_gemm(
     b_box_cols: u32,
     ptx: impl Fn(String) -> String,
 ) -> Result<(Vec<u32>, Vec<u32>), RunError> {
+    let (got, want, _) = gemm(file, kernel, (ctas, b_box_cols), ptx, None)?;
+    Ok((got, want))
+}
+
+/// [`run_gemm`], under the hazard checker with `schedules` seeded schedules when given (then
+/// also its findings).
+fn gemm(
+    file: &str,
+    kernel: &str,
+    (ctas, b_box_cols): (u32, u32),
+    ptx: impl Fn(String) -> String,
+    schedules: Option<u32>,
+) -> Result<(Vec<u32>, Vec<u32>, Vec<Finding>), RunError> {
     let (m, n, k) = (256usize, 128usize, 128usize);
     let src = ptx(std::fs::read_to_string(repo(file)).expect("the committed PTX"));
     let seed = file
@@ -127,7 +141,16 @@ fn run_gemm(
         limits: Default::default(),
     };
     let module = Module::read(&src)?;
-    launch(&module, kernel, &config, &mut args)?;
+    let findings = match schedules {
+        None => {
+            launch(&module, kernel, &config, &mut args)?;
+            Vec::new()
+        }
+        Some(schedules) => {
+            let options = hazard::Options { schedules };
+            hazard::check(&module, kernel, &config, &mut args, &options)?.findings
+        }
+    };
     let Arg::Buffer(c) = &args[out] else {
         unreachable!()
     };
@@ -135,7 +158,7 @@ fn run_gemm(
         .chunks(4)
         .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
         .collect();
-    Ok((got, reference(&a, &b, (m, n, k))))
+    Ok((got, reference(&a, &b, (m, n, k)), findings))
 }
 
 fn assert_equal(name: &str, got: &[u32], want: &[u32], n: usize) {
@@ -270,5 +293,21 @@ fn multicast_with_cta_group_is_refused_by_name() {
             );
         }
         other => panic!("expected a refusal, got {other:?}"),
+    }
+}
+
+/// Both cluster TMA kernels under the hazard checker (clusters, multicast copies, the pair's
+/// copies completing on the even CTA's mbarrier): no finding with the default schedule and 2
+/// seeded ones, and the default schedule's output still equals the reference.
+#[test]
+fn cluster_tma_kernels_run_clean_under_the_hazard_checker() {
+    for (file, kernel, ctas) in [
+        (MULTICAST, "multicast_dot", 4),
+        (PAIR_TMA, "pair_tma_dot", 2),
+    ] {
+        let (got, want, findings) = gemm(file, kernel, (ctas, 64), |s| s, Some(2))
+            .unwrap_or_else(|e| panic!("{file}: {e}"));
+        assert!(findings.is_empty(), "{file}: {findings:#?}");
+        assert_equal(file, &got, &want, 128);
     }
 }

@@ -186,6 +186,9 @@ fn every_rule_of_the_index_explains_as_its_one_row() {
         let rows = v["rules"].as_array().expect("rules");
         assert_eq!(rows.len(), 1, "{id}: {rows:?}");
         assert_eq!(rows[0]["id"], id.as_str());
-        assert!(!rows[0]["statement"].as_str().unwrap_or("").is_empty(), "{id}");
+        assert!(
+            !rows[0]["statement"].as_str().unwrap_or("").is_empty(),
+            "{id}"
+        );
     }
 }

@@ -23,11 +23,11 @@ use super::{
 };
 use crate::bulk_copy::Pending;
 use crate::cluster::{cluster_address, split_address, ClusterOp, SHARED_WINDOW};
-use crate::observe::peer_key;
 use crate::error::RunError;
 use crate::exec::{Limits, Shape, Stats};
 use crate::int::sext;
 use crate::memory::{read_window, write_window};
+use crate::observe::peer_key;
 use crate::observe::Event;
 use crate::op::{Op, Special};
 use crate::tensor_map::Copy;
@@ -553,8 +553,7 @@ fn lane_op(
             m.tx += bytes;
             m.pending = m.pending.saturating_sub(1);
             m.settle();
-            let (thread, line, mbar) =
-                (super::hooks::tid(w, l), op.line, peer_key(rank, off));
+            let (thread, line, mbar) = (super::hooks::tid(w, l), op.line, peer_key(rank, off));
             let tx = bytes as u64;
             emit(
                 cta,
@@ -630,7 +629,8 @@ fn lane_op(
                 .iter()
                 .map(|c| sext(val(cta, w, n, l, *c), 32))
                 .collect();
-            bulk_tensor::group_load(cta, op.line, at, coords, *pair)?;
+            let issuer = super::hooks::tid(w, l);
+            bulk_tensor::group_load(cta, op.line, at, coords, (*pair, issuer))?;
         }
         ClusterOp::Arrive | ClusterOp::ArriveRelaxed | ClusterOp::Wait => {}
     }

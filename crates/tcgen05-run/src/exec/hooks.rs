@@ -71,7 +71,10 @@ pub(super) fn access(cta: &mut Cta<'_>, w: &Warp, l: usize, line: u32, a: (Space
         Space::Shared => (Seen::Shared, super::own(cta, a.1) & 0xFFFF_FFFF),
         Space::SharedCluster => {
             let (rank, offset) = crate::cluster::split_address(a.1 as u32);
-            (Seen::Shared, u64::from(crate::observe::peer_key(rank, offset)))
+            (
+                Seen::Shared,
+                u64::from(crate::observe::peer_key(rank, offset)),
+            )
         }
         _ => return,
     };

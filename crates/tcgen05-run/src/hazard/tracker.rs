@@ -16,8 +16,8 @@ use std::collections::{HashMap, HashSet};
 use super::clock::Clock;
 use super::tmem::Lifecycle;
 use super::{Finding, HazardKind};
-use crate::observe::split_key;
 use crate::error::Blocked;
+use crate::observe::split_key;
 use crate::observe::{Access, AsyncKind, Event, Observer, Proxy, Space};
 
 /// Who accessed a byte, when, and where.

@@ -8,6 +8,7 @@
 use super::{bad, map_index, Cta};
 use crate::cluster::split_address;
 use crate::error::RunError;
+use crate::observe::peer_key;
 use crate::tensor_map::Copy;
 
 /// The instruction's three addresses, as the thread computed them.
@@ -23,12 +24,13 @@ pub(super) struct At {
 /// Queues the copy in the destination CTA. The destination must be the executing CTA or, with
 /// `.cta_group::2`, the other CTA of its pair; the mbarrier must be in the destination's CTA or,
 /// with `.cta_group::2`, in the other CTA of that pair. Anything else is refused at the line.
+/// `issuer` is the issuing thread, for the hazard checker.
 pub(super) fn group_load(
     cta: &mut Cta<'_>,
     line: u32,
     at: At,
     coords: Vec<i64>,
-    pair: bool,
+    (pair, issuer): (bool, u32),
 ) -> Result<(), RunError> {
     let index = map_index(cta, at.map, line)?;
     let rank = cta.cluster.rank;
@@ -71,6 +73,14 @@ pub(super) fn group_load(
         id: cta.next_async,
     };
     cta.next_async += 1;
+    if cta.obs.is_some() {
+        let shown = Copy {
+            dst: peer_key(dst_rank, dst),
+            mbar: peer_key(mbar_rank, mbar),
+            ..copy.clone()
+        };
+        super::super::hooks::copy_issued(cta, &shown, issuer);
+    }
     if dst_rank == rank {
         cta.copies.push(copy);
     } else {
