@@ -54,12 +54,12 @@ mod ld_st;
 mod mma;
 #[cfg(feature = "alloc")]
 mod parse;
-#[cfg(feature = "alloc")]
-mod qualifier_order;
 mod shift;
 mod spelling;
 mod sync;
 pub mod syntax;
+#[cfg(feature = "alloc")]
+pub(crate) mod walk;
 pub mod wgmma;
 #[cfg(feature = "alloc")]
 mod wgmma_parse;

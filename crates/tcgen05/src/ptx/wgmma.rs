@@ -1,8 +1,9 @@
 //! `wgmma` (Hopper's warpgroup MMA, PTX ISA 9.7.15) as data: the qualifier slots and operand
 //! positions of `wgmma.mma_async`, `wgmma.fence`, `wgmma.commit_group` and `wgmma.wait_group`
-//! ([`WgmmaGrammar`]), their typed forms ([`Wgmma`]), the writer ([`Wgmma::write`]) and the
-//! reader (`parse_wgmma`, with `alloc`), both walking the same tables, and the legality of a
-//! form ([`MmaAsync::validate`]).
+//! (each a [`Grammar`], the tables tcgen05's forms are written in, introduced on `sm_90a`:
+//! [`HOPPER`]), their typed forms ([`Wgmma`]), the writer ([`Wgmma::write`]) and the reader
+//! (`parse_wgmma`, with `alloc`), both walking the same tables, and the legality of a form
+//! ([`MmaAsync::validate`]).
 //!
 //! Every wgmma spelling came with PTX ISA 8.0 for `sm_90a` ([`INTRODUCED`]). Covered: the dense
 //! forms with A and B in shared memory (`a-desc`, `b-desc`) for f16, bf16, tf32, e4m3, e5m2, s8
@@ -25,151 +26,42 @@
 
 use core::fmt;
 
-use super::grammar::Shape;
-use super::{write_vector, Syntax, Value};
+use super::grammar::{
+    write_spelled, Arch, Arg, Family, Grammar, ImmStyle, OperandSlot, Shape, Since, Slot, Spelled,
+    When,
+};
+use super::{Syntax, Value};
 
 /// The PTX ISA version (major * 10 + minor) and the target that introduced every wgmma
 /// spelling: PTX ISA 8.0, `sm_90a` (PTX ISA 9.7.15 target notes). One combination came later:
 /// mixed integer types (`.s8.u8`, `.u8.s8`) need PTX ISA 8.4 ([`MmaAsync::introduced`]; ptxas
 /// 13.5: "Feature 'WGMMA with mixed integer types' requires PTX ISA .version 8.4 or later").
-pub const INTRODUCED: (u8, &str) = (80, "sm_90a");
+pub const INTRODUCED: (u8, &str) = (HOPPER.ptx, HOPPER.target.name());
+
+/// [`INTRODUCED`] as the grammar's slots record it.
+pub const HOPPER: Since = Since {
+    ptx: 80,
+    target: Arch::Sm90a,
+};
 
 /// The PTX ISA version that introduced mixed `.s8` / `.u8` input types.
 pub const MIXED_INTEGER_PTX: u8 = 84;
 
-/// The values a wgmma qualifier slot spells.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum WgmmaValues {
-    /// These spellings (without the leading dot); value `i` is `spellings[i]`.
-    Fixed(&'static [&'static str]),
-    /// `m64nNkK`: value `v` is N = 8 * (v mod 32 + 1), K = [`SHAPE_K`]`[v / 32]`.
-    Shape,
-}
-
 /// The K values of the shape slot, in value order: 16 (f16, bf16), 8 (tf32), 32 (8-bit types).
 pub const SHAPE_K: [u16; 3] = [16, 8, 32];
 
-/// A qualifier slot of a wgmma form.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct WgmmaSlot {
-    /// What the slot is, as errors name it.
-    pub name: &'static str,
-    /// Its spellings.
-    pub values: WgmmaValues,
-    /// The form has no spelling without it.
-    pub required: bool,
-}
-
-impl WgmmaSlot {
-    const fn fixed(name: &'static str, values: &'static [&'static str]) -> Self {
-        WgmmaSlot {
-            name,
-            values: WgmmaValues::Fixed(values),
-            required: true,
-        }
-    }
-
-    /// Writes value `v` with its leading dot.
-    ///
-    /// # Errors
-    /// When the writer fails.
-    pub fn write_value<W: fmt::Write>(&self, w: &mut W, v: u16) -> fmt::Result {
-        match self.values {
-            WgmmaValues::Fixed(s) => write!(w, ".{}", s.get(usize::from(v)).unwrap_or(&"?")),
-            WgmmaValues::Shape => {
-                let (n, k) = shape_of(v);
-                write!(w, ".m64n{n}k{k}")
-            }
-        }
-    }
-
-    /// The value `text` (a qualifier without its dot) spells, if any.
-    #[must_use]
-    pub fn value_of(&self, text: &str) -> Option<u16> {
-        match self.values {
-            WgmmaValues::Fixed(s) => s.iter().position(|x| *x == text).map(|i| i as u16),
-            WgmmaValues::Shape => {
-                let (n, k) = text.strip_prefix("m64n")?.split_once('k')?;
-                let canonical = |t: &str| !t.is_empty() && !t.starts_with('0');
-                if !canonical(n) || !canonical(k) {
-                    return None;
-                }
-                let (n, k): (u16, u16) = (n.parse().ok()?, k.parse().ok()?);
-                shape_value(n, k)
-            }
-        }
-    }
-}
-
-/// N and K of value `v` of the shape slot.
+/// N and K of value `v` of the shape slot ([`Family::Shape`]: N = 8 * (v mod 32 + 1),
+/// K = [`SHAPE_K`]`[v / 32]`).
 #[must_use]
 pub const fn shape_of(v: u16) -> (u16, u16) {
-    let k = if (v as usize / 32) < SHAPE_K.len() {
-        SHAPE_K[v as usize / 32]
-    } else {
-        0
-    };
-    (8 * (v % 32 + 1), k)
+    Family::shape_of(&SHAPE_K, v as usize)
 }
 
 /// The shape slot's value for `m64n{n}k{k}`, if the slot spells it (N a multiple of 8 up to
 /// 256, K one of [`SHAPE_K`]).
 #[must_use]
 pub const fn shape_value(n: u16, k: u16) -> Option<u16> {
-    if n == 0 || n % 8 != 0 || n > 256 {
-        return None;
-    }
-    let mut i = 0;
-    while i < SHAPE_K.len() {
-        if SHAPE_K[i] == k {
-            return Some(i as u16 * 32 + n / 8 - 1);
-        }
-        i += 1;
-    }
-    None
-}
-
-/// An operand position of a wgmma form.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct WgmmaOperand {
-    /// Its name in the PTX ISA's syntax.
-    pub name: &'static str,
-    /// What it holds.
-    pub shape: Shape,
-    /// Whether it may be left out (the trailing immediates of `mma_async`, which come in
-    /// pairs with the input types).
-    pub optional: bool,
-}
-
-impl WgmmaOperand {
-    const fn new(name: &'static str, shape: Shape) -> Self {
-        WgmmaOperand {
-            name,
-            shape,
-            optional: false,
-        }
-    }
-
-    const fn optional(name: &'static str) -> Self {
-        WgmmaOperand {
-            name,
-            shape: Shape::Imm,
-            optional: true,
-        }
-    }
-}
-
-/// The grammar of one wgmma instruction form.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct WgmmaGrammar {
-    /// The form's name (`"wgmma.mma_async"`).
-    pub name: &'static str,
-    /// The PTX ISA section of its syntax.
-    pub section: &'static str,
-    /// The qualifier slots after `wgmma`, in order; the first spells the instruction.
-    pub slots: &'static [WgmmaSlot],
-    /// The operand positions, in order.
-    pub operands: &'static [WgmmaOperand],
+    Family::shape_value(&SHAPE_K, n, k)
 }
 
 /// Slot indices of [`MMA_ASYNC`].
@@ -186,78 +78,92 @@ const TYPES: [&str; 7] = ["f16", "bf16", "tf32", "e4m3", "e5m2", "s8", "u8"];
 /// Spellings of `.dtype`, in [`DType`] order.
 const DTYPES: [&str; 3] = ["f16", "f32", "s32"];
 
+/// A required wgmma slot of one spelling.
+const fn fixed(name: &'static str, spelling: &'static [&'static str]) -> Slot {
+    Slot::fixed(name, spelling).since(HOPPER)
+}
+
+/// A required wgmma slot of several spellings, each after a dot.
+const fn one_of(name: &'static str, values: &'static [&'static str]) -> Slot {
+    Slot::one_of(name, ".", values).since(HOPPER)
+}
+
+/// A wgmma immediate operand, written in decimal with its sign.
+const fn imm(name: &'static str, shape: Shape) -> OperandSlot {
+    OperandSlot::new(name, shape).imm(ImmStyle::Signed, u64::MAX)
+}
+
 /// `wgmma.mma_async.sync.aligned.shape{.satfinite}.dtype.atype.btype d, a-desc, b-desc,
 /// scale-d{, imm-scale-a, imm-scale-b{, imm-trans-a, imm-trans-b}}` (PTX ISA 9.7.15.5.2).
-pub static MMA_ASYNC: WgmmaGrammar = WgmmaGrammar {
+pub static MMA_ASYNC: Grammar = Grammar {
     name: "wgmma.mma_async",
     section: "9.7.15.5.2",
     slots: &[
-        WgmmaSlot::fixed("instruction", &["mma_async"]),
-        WgmmaSlot::fixed("sync", &["sync"]),
-        WgmmaSlot::fixed("aligned", &["aligned"]),
-        WgmmaSlot {
-            name: "shape",
-            values: WgmmaValues::Shape,
-            required: true,
+        fixed("instruction", &[".mma_async"]),
+        fixed("sync", &[".sync"]),
+        fixed("aligned", &[".aligned"]),
+        Slot {
+            family: Some(Family::Shape {
+                m: 64,
+                ks: &SHAPE_K,
+            }),
+            ..one_of("shape", &[])
         },
-        WgmmaSlot {
-            required: false,
-            ..WgmmaSlot::fixed("satfinite", &["satfinite"])
-        },
-        WgmmaSlot::fixed("dtype", &DTYPES),
-        WgmmaSlot::fixed("atype", &TYPES),
-        WgmmaSlot::fixed("btype", &TYPES),
+        Slot::flag("satfinite", &[".satfinite"]).since(HOPPER),
+        one_of("dtype", &DTYPES),
+        one_of("atype", &TYPES),
+        one_of("btype", &TYPES),
     ],
     operands: &[
-        WgmmaOperand::new("d", Shape::Vector),
-        WgmmaOperand::new("a-desc", Shape::Reg),
-        WgmmaOperand::new("b-desc", Shape::Reg),
-        WgmmaOperand::new("scale-d", Shape::RegOrImm),
-        WgmmaOperand::optional("imm-scale-a"),
-        WgmmaOperand::optional("imm-scale-b"),
-        WgmmaOperand::optional("imm-trans-a"),
-        WgmmaOperand::optional("imm-trans-b"),
+        OperandSlot::new("d", Shape::Vector),
+        OperandSlot::new("a-desc", Shape::Reg),
+        OperandSlot::new("b-desc", Shape::Reg),
+        imm("scale-d", Shape::RegOrImm),
+        imm("imm-scale-a", Shape::Imm).when(When::Trailing),
+        imm("imm-scale-b", Shape::Imm).when(When::Trailing),
+        imm("imm-trans-a", Shape::Imm).when(When::Trailing),
+        imm("imm-trans-b", Shape::Imm).when(When::Trailing),
     ],
 };
 
 /// `wgmma.fence.sync.aligned` (PTX ISA 9.7.15.7.1).
-pub static FENCE: WgmmaGrammar = WgmmaGrammar {
+pub static FENCE: Grammar = Grammar {
     name: "wgmma.fence",
     section: "9.7.15.7.1",
     slots: &[
-        WgmmaSlot::fixed("instruction", &["fence"]),
-        WgmmaSlot::fixed("sync", &["sync"]),
-        WgmmaSlot::fixed("aligned", &["aligned"]),
+        fixed("instruction", &[".fence"]),
+        fixed("sync", &[".sync"]),
+        fixed("aligned", &[".aligned"]),
     ],
     operands: &[],
 };
 
 /// `wgmma.commit_group.sync.aligned` (PTX ISA 9.7.15.7.2).
-pub static COMMIT_GROUP: WgmmaGrammar = WgmmaGrammar {
+pub static COMMIT_GROUP: Grammar = Grammar {
     name: "wgmma.commit_group",
     section: "9.7.15.7.2",
     slots: &[
-        WgmmaSlot::fixed("instruction", &["commit_group"]),
-        WgmmaSlot::fixed("sync", &["sync"]),
-        WgmmaSlot::fixed("aligned", &["aligned"]),
+        fixed("instruction", &[".commit_group"]),
+        fixed("sync", &[".sync"]),
+        fixed("aligned", &[".aligned"]),
     ],
     operands: &[],
 };
 
 /// `wgmma.wait_group.sync.aligned N` (PTX ISA 9.7.15.7.3).
-pub static WAIT_GROUP: WgmmaGrammar = WgmmaGrammar {
+pub static WAIT_GROUP: Grammar = Grammar {
     name: "wgmma.wait_group",
     section: "9.7.15.7.3",
     slots: &[
-        WgmmaSlot::fixed("instruction", &["wait_group"]),
-        WgmmaSlot::fixed("sync", &["sync"]),
-        WgmmaSlot::fixed("aligned", &["aligned"]),
+        fixed("instruction", &[".wait_group"]),
+        fixed("sync", &[".sync"]),
+        fixed("aligned", &[".aligned"]),
     ],
-    operands: &[WgmmaOperand::new("N", Shape::Imm)],
+    operands: &[imm("N", Shape::Imm)],
 };
 
 /// Every wgmma form's grammar.
-pub static WGMMA_GRAMMARS: [&WgmmaGrammar; 4] = [&MMA_ASYNC, &FENCE, &COMMIT_GROUP, &WAIT_GROUP];
+pub static WGMMA_GRAMMARS: [&Grammar; 4] = [&MMA_ASYNC, &FENCE, &COMMIT_GROUP, &WAIT_GROUP];
 
 /// The type of matrix A or B (`.atype`, `.btype`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -478,108 +384,53 @@ pub enum Wgmma<'a> {
     WaitGroup(u64),
 }
 
-/// An operand as a wgmma form holds it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum WgmmaArg<'a> {
-    /// A register.
-    Reg(&'a str),
-    /// A register vector.
-    Vector(&'a [&'a str]),
-    /// An immediate, as the reader gives it (a negative one in two's complement).
-    Imm(u64),
-}
-
-/// Most qualifier slots of a wgmma form.
-pub const WGMMA_SLOTS: usize = 8;
-/// Most operand positions of a wgmma form.
-pub const WGMMA_OPERANDS: usize = 8;
-
-/// A wgmma form spelled out in its grammar: which value of each slot, which operands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct WgmmaSpelled<'a> {
-    /// The grammar.
-    pub grammar: &'static WgmmaGrammar,
-    /// The value of each slot, `None` where absent.
-    pub quals: [Option<u16>; WGMMA_SLOTS],
-    /// Each operand position's operand, `None` where absent.
-    pub operands: [Option<WgmmaArg<'a>>; WGMMA_OPERANDS],
-}
-
-impl<'a> WgmmaSpelled<'a> {
-    const fn new(grammar: &'static WgmmaGrammar) -> Self {
-        let mut quals = [None; WGMMA_SLOTS];
-        let mut i = 0;
-        while i < grammar.slots.len() {
-            if grammar.slots[i].required {
-                quals[i] = Some(0);
-            }
-            i += 1;
+/// `g` with each required slot at its first value (the one of a single spelling).
+const fn spelled<'a>(g: &'static Grammar) -> Spelled<'a> {
+    let mut s = Spelled::empty(g);
+    let mut i = 0;
+    while i < g.slots.len() {
+        if g.slots[i].required {
+            s.quals[i] = Some(0);
         }
-        WgmmaSpelled {
-            grammar,
-            quals,
-            operands: [None; WGMMA_OPERANDS],
-        }
+        i += 1;
     }
-
-    /// Writes the form as one line of PTX (ending in `;`).
-    ///
-    /// # Errors
-    /// When the writer fails.
-    pub fn write<W: fmt::Write>(&self, w: &mut W) -> fmt::Result {
-        let g = self.grammar;
-        w.write_str("wgmma")?;
-        for (slot, v) in g.slots.iter().zip(self.quals) {
-            if let Some(v) = v {
-                slot.write_value(w, v)?;
-            }
-        }
-        let present = g.operands.iter().zip(self.operands).filter_map(|(_, a)| a);
-        for (i, a) in present.enumerate() {
-            w.write_str(if i == 0 { " " } else { ", " })?;
-            match a {
-                WgmmaArg::Reg(r) => w.write_str(r)?,
-                WgmmaArg::Vector(regs) => write_vector(w, regs, Syntax::Ptx)?,
-                WgmmaArg::Imm(v) => write!(w, "{}", v as i64)?,
-            }
-        }
-        w.write_char(';')
-    }
+    s
 }
 
 impl<'a> Wgmma<'a> {
     /// The form spelled out in its grammar.
     #[must_use]
-    pub fn spell(&self) -> WgmmaSpelled<'a> {
+    pub fn spell(&self) -> Spelled<'a> {
         match *self {
-            Wgmma::Fence => WgmmaSpelled::new(&FENCE),
-            Wgmma::CommitGroup => WgmmaSpelled::new(&COMMIT_GROUP),
+            Wgmma::Fence => spelled(&FENCE),
+            Wgmma::CommitGroup => spelled(&COMMIT_GROUP),
             Wgmma::WaitGroup(n) => {
-                let mut s = WgmmaSpelled::new(&WAIT_GROUP);
-                s.operands[0] = Some(WgmmaArg::Imm(n));
+                let mut s = spelled(&WAIT_GROUP);
+                s.operands[0] = Some(Arg::Imm(n));
                 s
             }
             Wgmma::MmaAsync(m) => {
-                let mut s = WgmmaSpelled::new(&MMA_ASYNC);
+                let mut s = spelled(&MMA_ASYNC);
                 s.quals[slot::SHAPE] = shape_value(m.n, m.k);
                 s.quals[slot::SATFINITE] = m.satfinite.then_some(0);
                 s.quals[slot::DTYPE] = Some(m.dtype as u16);
                 s.quals[slot::ATYPE] = Some(m.atype as u16);
                 s.quals[slot::BTYPE] = Some(m.btype as u16);
-                let imm = |v: i64| Some(WgmmaArg::Imm(v as u64));
-                s.operands = [
-                    Some(WgmmaArg::Vector(m.d)),
-                    Some(WgmmaArg::Reg(m.a_desc)),
-                    Some(WgmmaArg::Reg(m.b_desc)),
+                let imm = |v: i64| Some(Arg::Imm(v as u64));
+                let ops = [
+                    Some(Arg::Vector(m.d)),
+                    Some(Arg::Reg(m.a_desc)),
+                    Some(Arg::Reg(m.b_desc)),
                     Some(match m.scale_d {
-                        Value::Reg(r) => WgmmaArg::Reg(r),
-                        Value::Imm(v) => WgmmaArg::Imm(v),
+                        Value::Reg(r) => Arg::Reg(r),
+                        Value::Imm(v) => Arg::Imm(v),
                     }),
                     m.imm_scale.and_then(|x| imm(x.0)),
                     m.imm_scale.and_then(|x| imm(x.1)),
                     m.imm_trans.and_then(|x| imm(x.0)),
                     m.imm_trans.and_then(|x| imm(x.1)),
                 ];
+                s.operands[..ops.len()].copy_from_slice(&ops);
                 s
             }
         }
@@ -589,7 +440,7 @@ impl<'a> Wgmma<'a> {
     /// spelling is no typed form: a shape the slot does not spell, or the immediates not in
     /// pairs.
     #[must_use]
-    pub fn from_spelled(s: &WgmmaSpelled<'a>) -> Option<Self> {
+    pub fn from_spelled(s: &Spelled<'a>) -> Option<Self> {
         let g = s.grammar;
         if core::ptr::eq(g, &FENCE) {
             return Some(Wgmma::Fence);
@@ -598,7 +449,7 @@ impl<'a> Wgmma<'a> {
             return Some(Wgmma::CommitGroup);
         }
         let imm = |i: usize| match s.operands[i] {
-            Some(WgmmaArg::Imm(v)) => Some(v),
+            Some(Arg::Imm(v)) => Some(v),
             _ => None,
         };
         if core::ptr::eq(g, &WAIT_GROUP) {
@@ -611,7 +462,7 @@ impl<'a> Wgmma<'a> {
             _ => None,
         };
         let reg = |i: usize| match s.operands[i] {
-            Some(WgmmaArg::Reg(r)) => Some(r),
+            Some(Arg::Reg(r)) => Some(r),
             _ => None,
         };
         let imm_scale = pair(4)?;
@@ -627,15 +478,15 @@ impl<'a> Wgmma<'a> {
             atype: *WgmmaType::ALL.get(usize::from(s.quals[slot::ATYPE]?))?,
             btype: *WgmmaType::ALL.get(usize::from(s.quals[slot::BTYPE]?))?,
             d: match s.operands[0] {
-                Some(WgmmaArg::Vector(v)) => v,
+                Some(Arg::Vector(v)) => v,
                 _ => return None,
             },
             a_desc: reg(1)?,
             b_desc: reg(2)?,
             scale_d: match s.operands[3]? {
-                WgmmaArg::Reg(r) => Value::Reg(r),
-                WgmmaArg::Imm(v) => Value::Imm(v),
-                WgmmaArg::Vector(_) => return None,
+                Arg::Reg(r) => Value::Reg(r),
+                Arg::Imm(v) => Value::Imm(v),
+                _ => return None,
             },
             imm_scale,
             imm_trans,
@@ -647,6 +498,6 @@ impl<'a> Wgmma<'a> {
     /// # Errors
     /// When the writer fails.
     pub fn write<W: fmt::Write>(&self, w: &mut W) -> fmt::Result {
-        self.spell().write(w)
+        write_spelled(w, &self.spell(), Syntax::Ptx)
     }
 }
