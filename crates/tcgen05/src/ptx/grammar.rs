@@ -165,7 +165,13 @@ impl Slot {
     /// if any.
     #[must_use]
     pub fn value_of(&self, text: &str) -> Option<u16> {
-        let rest = strip_dotted(text, self.prefix)?;
+        self.value_after_prefix(strip_dotted(text, self.prefix)?)
+    }
+
+    /// The value `rest` spells after the slot's prefix (`"a::fill"` of `.collector::a::fill`;
+    /// for a slot without prefix, the whole qualifier without its dot), if any.
+    #[must_use]
+    pub fn value_after_prefix(&self, rest: &str) -> Option<u16> {
         for (i, v) in self.values.iter().enumerate() {
             let v = if self.prefix.is_empty() {
                 v.strip_prefix('.').unwrap_or(v)
@@ -274,6 +280,8 @@ pub enum Shape {
     Imm,
     /// A register or an integer immediate.
     RegOrImm,
+    /// A register or a register vector (matrix A of `wgmma.mma_async`: `a-desc` or `{a}`).
+    RegOrVector,
 }
 
 impl Shape {
@@ -287,6 +295,7 @@ impl Shape {
             Shape::Vector => "a register vector {...}",
             Shape::Imm => "an integer immediate",
             Shape::RegOrImm => "a register or an integer immediate",
+            Shape::RegOrVector => "a register or a register vector {...}",
         }
     }
 }
@@ -306,6 +315,9 @@ pub enum When {
     OptionalWithout(usize),
     /// Present while the instruction has operands left (wgmma's trailing immediates).
     Trailing,
+    /// As [`When::Trailing`], but never when operand position `.0` holds a register vector
+    /// (wgmma's `imm-trans-a`, which A in registers does not take).
+    TrailingUnlessVector(usize),
 }
 
 /// How an immediate of the position is written.
@@ -488,6 +500,9 @@ impl Grammar {
                 When::With(q) => here == s.quals[q].is_some(),
                 When::OptionalWith(q) => !here || s.quals[q].is_some(),
                 When::OptionalWithout(q) => !here || s.quals[q].is_none(),
+                When::TrailingUnlessVector(o) => {
+                    !here || !matches!(s.operands[o], Some(Arg::Vector(_)))
+                }
             };
             if !ok {
                 return Err(op.name);

@@ -75,7 +75,7 @@ pub use mma::*;
 pub use parse::{parse, Form};
 pub use shift::*;
 pub use sync::*;
-pub use wgmma::{DType, MmaAsync, Wgmma, WgmmaType};
+pub use wgmma::{DType, MmaAsync, Wgmma, WgmmaA, WgmmaSparsity, WgmmaType};
 #[cfg(feature = "alloc")]
 pub use wgmma_parse::{parse_wgmma, WgmmaForm};
 

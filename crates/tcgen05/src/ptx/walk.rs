@@ -240,10 +240,13 @@ fn read_qualifiers<'a, P: Problems<'a>>(
 /// Whether `op` can stand in a position of `shape`.
 pub(crate) fn fits(op: &Operand<'_>, shape: Shape) -> bool {
     match op {
-        Operand::Name(_) => matches!(shape, Shape::Reg | Shape::RegOrAddr | Shape::RegOrImm),
+        Operand::Name(_) => matches!(
+            shape,
+            Shape::Reg | Shape::RegOrAddr | Shape::RegOrImm | Shape::RegOrVector
+        ),
         Operand::Address { .. } => matches!(shape, Shape::Addr | Shape::RegOrAddr),
         Operand::Imm(_) => matches!(shape, Shape::Imm | Shape::RegOrImm),
-        Operand::Vector(_) => shape == Shape::Vector,
+        Operand::Vector(_) => matches!(shape, Shape::Vector | Shape::RegOrVector),
         _ => false,
     }
 }
@@ -271,7 +274,9 @@ pub(crate) fn placeholder_name(position: &'static str) -> &'static str {
 fn placeholder<'a>(slot: &OperandSlot) -> Option<Arg<'a>> {
     let name = placeholder_name(slot.name);
     match slot.shape {
-        Shape::Reg | Shape::RegOrAddr | Shape::RegOrImm => Some(Arg::Reg(name)),
+        Shape::Reg | Shape::RegOrAddr | Shape::RegOrImm | Shape::RegOrVector => {
+            Some(Arg::Reg(name))
+        }
         Shape::Addr => Some(Arg::Addr(name, 0)),
         Shape::Vector => Some(Arg::Vector(&[])),
         Shape::Imm => None,
@@ -326,6 +331,9 @@ fn read_operands<'a, P: Problems<'a>>(
             When::OptionalWith(s) => has(s) && next_fits(),
             When::OptionalWithout(s) => !has(s) && next_fits(),
             When::Trailing => k < ops.len(),
+            When::TrailingUnlessVector(o) => {
+                k < ops.len() && !matches!(w.spelled.operands[o], Some(Arg::Vector(_)))
+            }
         };
         if !take {
             continue;
@@ -392,7 +400,12 @@ fn read_operand<'a, P: Problems<'a>>(
             problems.report(Stage::Operand, err(too_wide))?;
             return Ok(placeholder(slot));
         }
-        Operand::Imm(_) if matches!(slot.shape, Shape::Reg | Shape::RegOrAddr) => {
+        Operand::Imm(_)
+            if matches!(
+                slot.shape,
+                Shape::Reg | Shape::RegOrAddr | Shape::RegOrVector
+            ) =>
+        {
             // Its value is kept in `misplaced`.
             problems.lenient(err(shape))?;
             return Ok(placeholder(slot));

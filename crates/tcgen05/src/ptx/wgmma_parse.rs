@@ -21,17 +21,20 @@ use core::fmt;
 use super::form_error::{FormError, FormRule};
 use super::grammar::Spelled;
 use super::walk::{error, grammar_of, walk, Strict};
-use super::wgmma::{Wgmma, WGMMA_GRAMMARS};
+use super::wgmma::{Wgmma, WgmmaA, WGMMA_GRAMMARS};
 use crate::ptx_reader;
 
 /// A wgmma instruction read from PTX: its typed form ([`WgmmaForm::instruction`]) and its
 /// spelling ([`WgmmaForm::spelled`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WgmmaForm<'a> {
-    /// The form with its register vector left empty (it lives in `regs`).
+    /// The form with its register vectors left empty (they live in `regs`).
     shell: Wgmma<'a>,
     spelled: Spelled<'a>,
+    /// The elements of `d`, then those of A where A is in registers.
     regs: Vec<&'a str>,
+    /// Where A's registers start in `regs`.
+    split: usize,
 }
 
 impl<'a> WgmmaForm<'a> {
@@ -40,14 +43,18 @@ impl<'a> WgmmaForm<'a> {
     pub fn instruction(&self) -> Wgmma<'_> {
         match self.shell {
             Wgmma::MmaAsync(mut m) => {
-                m.d = &self.regs;
+                let (d, a) = self.regs.split_at(self.split);
+                m.d = d;
+                if let WgmmaA::Regs(_) = m.a {
+                    m.a = WgmmaA::Regs(a);
+                }
                 Wgmma::MmaAsync(m)
             }
             other => other,
         }
     }
 
-    /// The spelling as read (its register vector empty: see [`WgmmaForm::instruction`]).
+    /// The spelling as read (its register vectors empty: see [`WgmmaForm::instruction`]).
     #[must_use]
     pub const fn spelled(&self) -> &Spelled<'a> {
         &self.spelled
@@ -81,6 +88,7 @@ pub fn parse_wgmma<'a>(ins: &ptx_reader::Instruction<'a>) -> Result<WgmmaForm<'a
     Ok(WgmmaForm {
         shell,
         spelled: w.spelled,
+        split: w.split.unwrap_or(w.regs.len()),
         regs: w.regs,
     })
 }
