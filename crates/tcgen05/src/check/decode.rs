@@ -23,7 +23,7 @@ use crate::ptx_reader::{self, Operand};
 
 /// One tcgen05 instruction as the checker reads it: its grammar spelling (register vector
 /// apart) and what it departs from the grammar in.
-pub(super) struct Decoded<'a> {
+pub(crate) struct Decoded<'a> {
     /// The grammar form: as [`ptx::parse`] read it, or as recovered.
     pub(super) spelled: Spelled<'a>,
     /// The elements of the form's register vectors, one after the other.
@@ -40,6 +40,14 @@ pub(super) struct Decoded<'a> {
 }
 
 impl<'a> Decoded<'a> {
+    /// Whether required slot `slot` of the form's grammar is missing.
+    pub(crate) fn missing(&self, slot: usize) -> bool {
+        let name = self.grammar().slots.get(slot).map(|s| s.name);
+        self.problems
+            .iter()
+            .any(|e| e.rule == FormRule::MissingQualifier && Some(e.what) == name)
+    }
+
     /// The grammar of the form.
     pub(super) fn grammar(&self) -> &'static Grammar {
         self.spelled.grammar
@@ -61,7 +69,7 @@ impl<'a> Decoded<'a> {
 
     /// The typed form, its register vector borrowing from `self`; `None` where a required
     /// qualifier of several values is missing.
-    pub(super) fn instruction(&self) -> Option<Instruction<'_>> {
+    pub(crate) fn instruction(&self) -> Option<Instruction<'_>> {
         let mut s = self.spelled;
         let (first, second) = self.regs.split_at(self.split.unwrap_or(self.regs.len()));
         let mut vectors = 0;
@@ -90,7 +98,7 @@ impl<'a> Decoded<'a> {
 ///
 /// # Errors
 /// When the instruction is no tcgen05 form at all (`tcgen05.foo`): its [`FormError`].
-pub(super) fn decode<'a>(ins: &ptx_reader::Instruction<'a>) -> Result<Decoded<'a>, FormError<'a>> {
+pub(crate) fn decode<'a>(ins: &ptx_reader::Instruction<'a>) -> Result<Decoded<'a>, FormError<'a>> {
     match ptx::parse(ins) {
         Ok(form) => Ok(of_form(&form)),
         Err(e) if e.rule == FormRule::UnknownInstruction => Err(e),

@@ -529,6 +529,26 @@ pub static GRAMMARS: [&Grammar; 11] = [
     &WAIT,
 ];
 
+impl Collector {
+    /// The collector a name spells: the qualifier as PTX writes it, with or without
+    /// `.collector::` (`"a::fill"`, `".collector::b2::lastuse"`), in any case, read by the
+    /// grammar's collector slot ([`MMA`]); any byte N of `bN` (validation keeps it to
+    /// 0-3). `None` for anything else.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Collector> {
+        let mut buf = [0u8; 32];
+        let t = name.trim_ascii();
+        let t = t.strip_prefix('.').unwrap_or(t);
+        let lower = buf.get_mut(..t.len())?;
+        lower.copy_from_slice(t.as_bytes());
+        lower.make_ascii_lowercase();
+        let t = core::str::from_utf8(lower).ok()?;
+        let t = t.strip_prefix("collector::").unwrap_or(t);
+        let slot = &MMA.slots[mma_slot::COLLECTOR];
+        slot.value_after_prefix(t).map(collector_of_value)
+    }
+}
+
 /// The collector qualifier that value `v` of [`MMA`]'s collector slot spells: `a::op` for the
 /// first four, `bN::op` after them.
 #[must_use]

@@ -559,3 +559,78 @@ fn ptx_rule_rows_say_what_the_rules_said() {
     assert_eq!(zmask.rule_id(), Some("zmask.reserved_high_bit"));
     assert!(!zmask.ptxas_checks());
 }
+
+/// The names the CLI and Python read through the core: the collector qualifiers of PTX ISA
+/// 9.7.16.10.9.1 (`.collector::a::{fill,use,lastuse,discard}`, `.collector::bN::op`), the
+/// scale-vector qualifiers of Tables 56-57, the major-ness of 9.7.16.10.4; each written as
+/// PTX writes it, without its prefix, and in other case; misspellings refused.
+#[test]
+fn collector_scale_vec_and_major_names_read_through_the_core() {
+    use crate::mma::Major;
+    let ops = [
+        ("fill", CollectorOp::Fill),
+        ("use", CollectorOp::Use),
+        ("lastuse", CollectorOp::Lastuse),
+        ("discard", CollectorOp::Discard),
+    ];
+    for (name, op) in ops {
+        for (text, want) in [
+            (std::format!("a::{name}"), Collector::A(op)),
+            (std::format!(".collector::a::{name}"), Collector::A(op)),
+            (
+                std::format!("COLLECTOR::A::{}", name.to_uppercase()),
+                Collector::A(op),
+            ),
+            (std::format!("b0::{name}"), Collector::B(0, op)),
+            (std::format!("collector::b3::{name}"), Collector::B(3, op)),
+            (std::format!("b7::{name}"), Collector::B(7, op)),
+        ] {
+            assert_eq!(Collector::from_name(&text), Some(want), "{text}");
+        }
+    }
+    for bad in [
+        "b::fill",
+        "a::fil",
+        "c::use",
+        "b01::use",
+        "a",
+        "",
+        "collector::",
+    ] {
+        assert_eq!(Collector::from_name(bad), None, "{bad}");
+    }
+    for (text, want) in [
+        (".scale_vec::1X", ScaleVec::X1),
+        ("2x", ScaleVec::X2),
+        ("scale_vec::4X", ScaleVec::X4),
+        ("block16", ScaleVec::Block16),
+        (".block32", ScaleVec::Block32),
+        ("default", ScaleVec::Default),
+        ("none", ScaleVec::Default),
+    ] {
+        assert_eq!(ScaleVec::from_name(text), Some(want), "{text}");
+    }
+    for bad in [
+        "3X",
+        "8X",
+        "",
+        "scale_vec::",
+        "block64",
+        ".scale_vec::block16x",
+    ] {
+        assert_eq!(ScaleVec::from_name(bad), None, "{bad}");
+    }
+    for (text, want) in [
+        ("k", Major::K),
+        ("K", Major::K),
+        (" mn ", Major::Mn),
+        ("MN", Major::Mn),
+        ("m", Major::Mn),
+        ("n", Major::Mn),
+    ] {
+        assert_eq!(Major::from_name(text), Some(want), "{text}");
+    }
+    for bad in ["km", "", "row", "mnk"] {
+        assert_eq!(Major::from_name(bad), None, "{bad}");
+    }
+}
