@@ -87,13 +87,15 @@ pub fn parse_lbo_mode(s: &str) -> Result<LboMode, String> {
         .ok_or_else(|| format!("unknown mode '{s}' (expected relative or absolute)"))
 }
 
-/// `--cta-group`: 1 or 2.
+/// `--cta-group`: 1 or 2, the count the core reads ([`CtaGroup::from_count`]).
 pub fn parse_cta_group(s: &str) -> Result<CtaGroup, String> {
-    match s.trim_ascii() {
-        "1" => Ok(CtaGroup::One),
-        "2" => Ok(CtaGroup::Two),
-        _ => Err(format!("'{s}' is not a CTA group (expected 1 or 2)")),
-    }
+    let t = s.trim_ascii();
+    t.bytes()
+        .all(|c| c.is_ascii_digit())
+        .then(|| t.parse().ok())
+        .flatten()
+        .and_then(CtaGroup::from_count)
+        .ok_or_else(|| format!("'{s}' is not a CTA group (expected 1 or 2)"))
 }
 
 /// `--max-shift`: the maximum shift in rows (0, 8, 16 or 32).
