@@ -107,7 +107,7 @@ impl Slot {
     }
 
     /// With every value introduced by `since`.
-    pub(crate) const fn since(mut self, since: Since) -> Slot {
+    pub(crate) const fn with_since(mut self, since: Since) -> Slot {
         self.since = since;
         self
     }

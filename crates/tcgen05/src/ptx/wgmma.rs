@@ -95,17 +95,17 @@ const DTYPES: [&str; 3] = ["f16", "f32", "s32"];
 
 /// A required wgmma slot of one spelling.
 const fn fixed(name: &'static str, spelling: &'static [&'static str]) -> Slot {
-    Slot::fixed(name, spelling).since(HOPPER)
+    Slot::fixed(name, spelling).with_since(HOPPER)
 }
 
 /// An optional wgmma slot of one spelling.
 const fn flag(name: &'static str, spelling: &'static [&'static str]) -> Slot {
-    Slot::flag(name, spelling).since(HOPPER)
+    Slot::flag(name, spelling).with_since(HOPPER)
 }
 
 /// A required wgmma slot of several spellings, each after a dot.
 const fn one_of(name: &'static str, values: &'static [&'static str]) -> Slot {
-    Slot::one_of(name, ".", values).since(HOPPER)
+    Slot::one_of(name, ".", values).with_since(HOPPER)
 }
 
 /// A wgmma immediate operand, written in decimal with its sign.
@@ -123,7 +123,7 @@ pub static MMA_ASYNC: Grammar = Grammar {
     section: "9.7.15.5.2",
     slots: &[
         fixed("instruction", &[".mma_async"]),
-        Slot::flag("sp", &[".sp"]).since(SPARSE),
+        Slot::flag("sp", &[".sp"]).with_since(SPARSE),
         fixed("sync", &[".sync"]),
         fixed("aligned", &[".aligned"]),
         Slot {
