@@ -24,11 +24,7 @@ fn major(a: &mut Args, obj: &Bound<'_, PyAny>) -> PyResult<Option<Major>> {
     a.name(
         "major",
         obj,
-        |s| match s {
-            "k" | "K" => Some(Major::K),
-            "mn" | "MN" | "m" | "n" => Some(Major::Mn),
-            _ => None,
-        },
+        Major::from_name,
         &["k", "mn"],
         LAYOUTS,
     )

@@ -224,13 +224,7 @@ pub fn ptx_mma(
         Some(o) => args.name(
             "scale_vec",
             o,
-            |s| {
-                let s = s.trim_start_matches('.').trim_start_matches("scale_vec::");
-                ScaleVec::ALL.iter().copied().find(|v| {
-                    let n = v.name().trim_start_matches('.');
-                    n.trim_start_matches("scale_vec::") == s || (n.is_empty() && s == "default")
-                })
-            },
+            ScaleVec::from_name,
             &["default", "1X", "2X", "4X", "block16", "block32"],
             FORMS,
         )?,
@@ -324,19 +318,8 @@ fn collector_arg(a: &mut Args, obj: &Bound<'_, PyAny>) -> PyResult<Option<Collec
     a.name(
         "collector",
         obj,
-        |s| {
-            let s = s.trim_start_matches('.').trim_start_matches("collector::");
-            let (buffer, op) = s.split_once("::")?;
-            let op = CollectorOp::ALL.iter().copied().find(|o| o.name() == op)?;
-            match buffer {
-                "a" => Some(Collector::A(op)),
-                "b0" => Some(Collector::B(0, op)),
-                "b1" => Some(Collector::B(1, op)),
-                "b2" => Some(Collector::B(2, op)),
-                "b3" => Some(Collector::B(3, op)),
-                _ => None,
-            }
-        },
+        // The grammar's collector slot reads it; the names offered are buffers 0-3.
+        |s| Collector::from_name(s).filter(|c| !matches!(c, Collector::B(n, _) if *n > 3)),
         &refs,
         FORMS,
     )

@@ -14,7 +14,7 @@ use tcgen05::canonical_layout::{ElementStorage, MatrixLayout, Operand as LayoutO
 use tcgen05::emulator::wgmma::{hopper_fields, WgmmaForm};
 use tcgen05::numerics::fast::MmaOperands;
 use tcgen05::numerics::{Arch, Form, Format, Instruction};
-use tcgen05::ptx::{parse_wgmma, DType, FormRule, MmaAsync, Wgmma, WgmmaType};
+use tcgen05::ptx::{parse_wgmma, DType, FormRule, MmaAsync, Wgmma, WgmmaA, WgmmaType};
 use tcgen05::ptx_reader::Instruction as PtxInstruction;
 use tcgen05::{ElementType, Kind, Major};
 
@@ -42,9 +42,10 @@ pub(crate) fn decode(ins: &PtxInstruction<'_>, v: &View<'_>) -> Result<OpKind, R
     }
 }
 
-/// The element type of a wgmma `.atype` / `.btype`.
-const fn element(t: WgmmaType) -> ElementType {
-    match t {
+/// The element type of a wgmma `.atype` / `.btype`; `None` for `.b1` (not modelled).
+const fn element(t: WgmmaType) -> Option<ElementType> {
+    Some(match t {
+        WgmmaType::B1 => return None,
         WgmmaType::F16 => ElementType::F16,
         WgmmaType::Bf16 => ElementType::Bf16,
         WgmmaType::Tf32 => ElementType::Tf32,
@@ -52,7 +53,7 @@ const fn element(t: WgmmaType) -> ElementType {
         WgmmaType::E5m2 => ElementType::E5m2,
         WgmmaType::S8 => ElementType::S8,
         WgmmaType::U8 => ElementType::U8,
-    }
+    })
 }
 
 /// `wgmma.mma_async.sync.aligned.shape.dtype.atype.btype` (PTX ISA 9.7.15.5.2): the parsed
@@ -60,6 +61,28 @@ const fn element(t: WgmmaType) -> ElementType {
 /// scale-d` (the grammar's first four positions).
 fn mma(v: &View<'_>, m: &MmaAsync<'_>) -> Result<OpKind, RunError> {
     m.validate().map_err(|why| invalid(v.line, v.text, why))?;
+    // Read by the grammar, checked by `validate`, not computed by the emulator yet.
+    if m.sparse.is_some() {
+        return Err(unsupported(
+            v.line,
+            ".sp",
+            "sparse wgmma is not modelled yet",
+        ));
+    }
+    if let WgmmaA::Regs(_) = m.a {
+        return Err(unsupported(
+            v.line,
+            "{a}",
+            "wgmma with A in registers is not modelled yet",
+        ));
+    }
+    let (Some(a), Some(b)) = (element(m.atype), element(m.btype)) else {
+        return Err(unsupported(
+            v.line,
+            ".b1",
+            "wgmma with .b1 inputs is not modelled yet",
+        ));
+    };
     let d = match m.dtype {
         DType::F32 => ElementType::F32,
         DType::S32 => ElementType::S32,
@@ -81,11 +104,11 @@ fn mma(v: &View<'_>, m: &MmaAsync<'_>) -> Result<OpKind, RunError> {
         ));
     };
     let (scale_a, scale_b) = m.imm_scale.unwrap_or((1, 1));
-    let (trans_a, trans_b) = m.imm_trans.unwrap_or((0, 0));
+    let (trans_a, trans_b) = (m.imm_trans_a.unwrap_or(0), m.imm_trans_b.unwrap_or(0));
     Ok(OpKind::Wgmma {
         form: WgmmaForm {
-            a: element(m.atype),
-            b: element(m.btype),
+            a,
+            b,
             d,
             n: u32::from(m.n),
             transpose_a: trans_a == 1,

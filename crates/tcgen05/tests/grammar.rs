@@ -145,6 +145,7 @@ fn each_grammar_rule_names_the_qualifier_or_operand() {
 /// sm_101a, now sm_110a).
 #[test]
 fn introduced_by_the_grammar() {
+    use tcgen05::ptx::grammar::Arch;
     use tcgen05::ptx::parse;
     use tcgen05::ptx_reader::read;
     use tcgen05::Target;
@@ -193,7 +194,7 @@ fn introduced_by_the_grammar() {
         let (since, name) = form.introduced();
         assert_eq!(
             (since.ptx, since.target, name),
-            (ptx, target, slot),
+            (ptx, Arch::Tcgen05(target), slot),
             "{line}"
         );
         assert_eq!(form.instruction().min_ptx_version(), ptx, "{line}");

@@ -5,7 +5,7 @@
 use tcgen05::canonical_layout::{AtomOrder, BaseOffsetReading, SwizzleAnchor};
 use tcgen05::data_path::{self, SfOperand};
 use tcgen05::mma::{CtaGroup, ElementType, Kind, Major, MaxShift, ScaleType};
-use tcgen05::ptx::{self, Collector, CollectorOp};
+use tcgen05::ptx::{self, Collector};
 use tcgen05::shared_memory_descriptor::{LboMode, Swizzle};
 use tcgen05::targets::{Target, TargetError};
 use tcgen05::tensor_copy::TmaSwizzle;
@@ -87,13 +87,15 @@ pub fn parse_lbo_mode(s: &str) -> Result<LboMode, String> {
         .ok_or_else(|| format!("unknown mode '{s}' (expected relative or absolute)"))
 }
 
-/// `--cta-group`: 1 or 2.
+/// `--cta-group`: 1 or 2, the count the core reads ([`CtaGroup::from_count`]).
 pub fn parse_cta_group(s: &str) -> Result<CtaGroup, String> {
-    match s.trim_ascii() {
-        "1" => Ok(CtaGroup::One),
-        "2" => Ok(CtaGroup::Two),
-        _ => Err(format!("'{s}' is not a CTA group (expected 1 or 2)")),
-    }
+    let t = s.trim_ascii();
+    t.bytes()
+        .all(|c| c.is_ascii_digit())
+        .then(|| t.parse().ok())
+        .flatten()
+        .and_then(CtaGroup::from_count)
+        .ok_or_else(|| format!("'{s}' is not a CTA group (expected 1 or 2)"))
 }
 
 /// `--max-shift`: the maximum shift in rows (0, 8, 16 or 32).
@@ -112,13 +114,9 @@ pub fn parse_bit(s: &str) -> Result<bool, String> {
     }
 }
 
-/// `--major`: k, or mn (also m or n).
+/// `--major`: k, or mn (also m or n), as the core reads it ([`Major::from_name`]).
 pub fn parse_major(s: &str) -> Result<Major, String> {
-    match s.trim_ascii().to_ascii_lowercase().as_str() {
-        "k" => Ok(Major::K),
-        "mn" | "m" | "n" => Ok(Major::Mn),
-        _ => Err(format!("unknown major-ness '{s}' (expected k or mn)")),
-    }
+    Major::from_name(s).ok_or_else(|| format!("unknown major-ness '{s}' (expected k or mn)"))
 }
 
 /// `--operand` of `layout`: which operand, a or b, for labels.
@@ -186,46 +184,22 @@ pub fn parse_version(s: &str) -> Result<u8, String> {
     Ok(a * 10 + b)
 }
 
-/// `--scale-vec` of `ptx mma`: the PTX qualifier, `.scale_vec::` optional.
+/// `--scale-vec` of `ptx mma`: the PTX qualifier, `.scale_vec::` optional, as the core reads
+/// it ([`ptx::ScaleVec::from_name`]).
 pub fn parse_mma_scale_vec(s: &str) -> Result<ptx::ScaleVec, String> {
-    let t = s.trim_ascii().trim_start_matches('.');
-    let t = t.strip_prefix("scale_vec::").unwrap_or(t);
-    match t.to_ascii_lowercase().as_str() {
-        "default" | "none" => Ok(ptx::ScaleVec::Default),
-        "1x" => Ok(ptx::ScaleVec::X1),
-        "2x" => Ok(ptx::ScaleVec::X2),
-        "4x" => Ok(ptx::ScaleVec::X4),
-        "block16" => Ok(ptx::ScaleVec::Block16),
-        "block32" => Ok(ptx::ScaleVec::Block32),
-        _ => Err(format!(
-            "unknown scale vector '{s}' (expected default, 1X, 2X, 4X, block16 or block32)"
-        )),
-    }
+    ptx::ScaleVec::from_name(s).ok_or_else(|| {
+        format!("unknown scale vector '{s}' (expected default, 1X, 2X, 4X, block16 or block32)")
+    })
 }
 
-/// `--collector`: `a::OP` or `bN::OP`, `.collector::` optional.
+/// `--collector`: `a::OP` or `bN::OP`, `.collector::` optional, as the grammar's collector slot
+/// reads it ([`Collector::from_name`]).
 pub fn parse_collector(s: &str) -> Result<Collector, String> {
-    let err = || {
+    Collector::from_name(s).ok_or_else(|| {
         format!(
             "unknown collector '{s}' (expected a::OP or bN::OP with N 0-3, OP fill, use, lastuse or discard)"
         )
-    };
-    let lower = s.trim_ascii().to_ascii_lowercase();
-    let t = lower.trim_start_matches('.');
-    let t = t.strip_prefix("collector::").unwrap_or(t);
-    let (buf, op) = t.split_once("::").ok_or_else(err)?;
-    let op = CollectorOp::ALL
-        .into_iter()
-        .find(|o| o.name() == op)
-        .ok_or_else(err)?;
-    if buf == "a" {
-        return Ok(Collector::A(op));
-    }
-    let n: u8 = buf
-        .strip_prefix('b')
-        .and_then(|n| n.parse().ok())
-        .ok_or_else(err)?;
-    Ok(Collector::B(n, op))
+    })
 }
 
 /// `--shape` of `tcgen05.ld`/`.st` (`32x32b`, ...).

@@ -2,8 +2,9 @@
 //! the grammar the writer walks ([`crate::ptx::parse`], [`crate::ptx::syntax`]).
 //!
 //! A line the grammar reads is its [`Form`]. A line it refuses still has its rules checked
-//! (every problem reported, rules.md's "bad input" standard): the same grammar is walked again
-//! tolerantly, each slot looked up wherever its qualifier stands, each operand of the wrong
+//! (every problem reported, rules.md's "bad input" standard): the same walk of the grammar
+//! ([`crate::ptx::walk`]) is made again tolerantly, each qualifier kept in the slot that spells
+//! it wherever it stands, each operand of the wrong
 //! kind or missing replaced by a placeholder named after its position, and every departure
 //! from the grammar kept as a [`FormError`] (an unknown or misplaced qualifier, a missing one,
 //! an operand that does not fit). The typed form is then read from that spelling
@@ -14,16 +15,15 @@ use alloc::vec::Vec;
 
 use super::{CheckRule, Finding, FindingValue, Rule};
 use crate::diagnostic::{Diagnostic, Source};
-use crate::ptx::grammar::{
-    Arg, Grammar, OperandSlot, Shape, Spelled, When, MAX_OPERANDS, MAX_SLOTS,
-};
+use crate::ptx::grammar::{Arg, Grammar, Spelled, MAX_OPERANDS};
 use crate::ptx::syntax::GRAMMARS;
+use crate::ptx::walk::{grammar_of, walk, Tolerant};
 use crate::ptx::{self, Form, FormError, FormRule, Instruction, OperandName, PtxError, PtxRule};
 use crate::ptx_reader::{self, Operand};
 
 /// One tcgen05 instruction as the checker reads it: its grammar spelling (register vector
 /// apart) and what it departs from the grammar in.
-pub(super) struct Decoded<'a> {
+pub(crate) struct Decoded<'a> {
     /// The grammar form: as [`ptx::parse`] read it, or as recovered.
     pub(super) spelled: Spelled<'a>,
     /// The elements of the form's register vectors, one after the other.
@@ -40,6 +40,14 @@ pub(super) struct Decoded<'a> {
 }
 
 impl<'a> Decoded<'a> {
+    /// Whether required slot `slot` of the form's grammar is missing.
+    pub(crate) fn missing(&self, slot: usize) -> bool {
+        let name = self.grammar().slots.get(slot).map(|s| s.name);
+        self.problems
+            .iter()
+            .any(|e| e.rule == FormRule::MissingQualifier && Some(e.what) == name)
+    }
+
     /// The grammar of the form.
     pub(super) fn grammar(&self) -> &'static Grammar {
         self.spelled.grammar
@@ -61,7 +69,7 @@ impl<'a> Decoded<'a> {
 
     /// The typed form, its register vector borrowing from `self`; `None` where a required
     /// qualifier of several values is missing.
-    pub(super) fn instruction(&self) -> Option<Instruction<'_>> {
+    pub(crate) fn instruction(&self) -> Option<Instruction<'_>> {
         let mut s = self.spelled;
         let (first, second) = self.regs.split_at(self.split.unwrap_or(self.regs.len()));
         let mut vectors = 0;
@@ -90,7 +98,7 @@ impl<'a> Decoded<'a> {
 ///
 /// # Errors
 /// When the instruction is no tcgen05 form at all (`tcgen05.foo`): its [`FormError`].
-pub(super) fn decode<'a>(ins: &ptx_reader::Instruction<'a>) -> Result<Decoded<'a>, FormError<'a>> {
+pub(crate) fn decode<'a>(ins: &ptx_reader::Instruction<'a>) -> Result<Decoded<'a>, FormError<'a>> {
     match ptx::parse(ins) {
         Ok(form) => Ok(of_form(&form)),
         Err(e) if e.rule == FormRule::UnknownInstruction => Err(e),
@@ -108,60 +116,18 @@ fn of_form<'a>(form: &Form<'a>) -> Decoded<'a> {
     }
 }
 
-fn error<'a>(
-    g: &'static Grammar,
-    rule: FormRule,
-    what: &'static str,
-    text: &'a str,
-    operand: Option<usize>,
-) -> FormError<'a> {
-    FormError {
-        rule,
-        form: g.name,
-        what,
-        text,
-        operand,
-        section: g.section,
-    }
-}
-
 /// The tolerant walk of the grammar (see the module's documentation).
 fn recover<'a>(ins: &ptx_reader::Instruction<'a>) -> Result<Decoded<'a>, FormError<'a>> {
-    let mut quals = ins.qualifiers();
-    let first = quals.next().unwrap_or(ins.opcode);
-    let Some((g, v)) = GRAMMARS
-        .iter()
-        .find_map(|g| g.slots[0].value_of(first).map(|v| (*g, v)))
-    else {
-        return Err(error(
-            &crate::ptx::syntax::FENCE,
-            FormRule::UnknownInstruction,
-            "instruction",
-            first,
-            None,
-        ));
-    };
+    let (g, first) = grammar_of(ins, &GRAMMARS, "tcgen05", "9.7.16")?;
+    let mut problems = Tolerant::default();
+    let w = walk(g, first, ins, &mut problems)?;
     let mut d = Decoded {
-        spelled: Spelled::empty(g).q(0, v),
-        regs: Vec::new(),
-        split: None,
-        problems: Vec::new(),
-        misplaced: [None; MAX_OPERANDS],
+        spelled: w.spelled,
+        regs: w.regs,
+        split: w.split,
+        problems: problems.into_vec(),
+        misplaced: w.misplaced,
     };
-    let mut late = Vec::new();
-    recover_qualifiers(g, quals, &mut d.spelled, &mut late);
-    for (j, slot) in g.slots.iter().enumerate() {
-        if slot.required && d.spelled.quals[j].is_none() {
-            d.problems
-                .push(error(g, FormRule::MissingQualifier, slot.name, "", None));
-            if slot.values.len() == 1 && slot.numbered.is_none() {
-                // A slot of one spelling (`.sync`): the form is the same with it.
-                d.spelled.quals[j] = Some(0);
-            }
-        }
-    }
-    recover_operands(g, ins, &mut d);
-    d.problems.extend(late);
     let missing = d
         .problems
         .iter()
@@ -176,230 +142,6 @@ fn recover<'a>(ins: &ptx_reader::Instruction<'a>) -> Result<Decoded<'a>, FormErr
         }
     }
     Ok(d)
-}
-
-/// Each qualifier after the instruction's into the slot that spells it, wherever it stands;
-/// a qualifier no slot spells, one written twice or out of order, one without the slot it
-/// needs, into `problems` (and left out of the form).
-fn recover_qualifiers<'a>(
-    g: &'static Grammar,
-    quals: impl Iterator<Item = &'a str>,
-    spelled: &mut Spelled<'a>,
-    problems: &mut Vec<FormError<'a>>,
-) {
-    let slots = g.slots;
-    let mut last = 0;
-    let mut written: [&'a str; MAX_SLOTS] = [""; MAX_SLOTS];
-    for q in quals {
-        let Some((j, v)) = (1..slots.len()).find_map(|j| slots[j].value_of(q).map(|v| (j, v)))
-        else {
-            problems.push(error(g, FormRule::UnknownQualifier, "qualifier", q, None));
-            continue;
-        };
-        if spelled.quals[j].is_some() {
-            problems.push(error(
-                g,
-                FormRule::DuplicateQualifier,
-                slots[j].name,
-                q,
-                None,
-            ));
-        } else if j < last {
-            let after = slots[last].name;
-            problems.push(error(
-                g,
-                FormRule::QualifierOrder { after },
-                slots[j].name,
-                q,
-                None,
-            ));
-        }
-        spelled.quals[j] = Some(v);
-        written[j] = q;
-        last = last.max(j);
-    }
-    // A slot without the one it goes with (`.scale_vec` without `.block_scale`) is no part of
-    // the form: left out, as unknown.
-    for (j, slot) in slots.iter().enumerate() {
-        if let (Some(_), Some(n)) = (spelled.quals[j], slot.needs) {
-            if spelled.quals[n].is_none() {
-                let text = written[j];
-                problems.push(error(
-                    g,
-                    FormRule::QualifierNeeds {
-                        needs: slots[n].name,
-                    },
-                    slot.name,
-                    text,
-                    None,
-                ));
-                spelled.quals[j] = None;
-            }
-        }
-    }
-}
-
-/// Whether `op` can stand in a position of `shape` (as [`ptx::parse`] reads it).
-fn fits(op: &Operand<'_>, shape: Shape) -> bool {
-    match op {
-        Operand::Name(_) => matches!(shape, Shape::Reg | Shape::RegOrAddr | Shape::RegOrImm),
-        Operand::Address { .. } => matches!(shape, Shape::Addr | Shape::RegOrAddr),
-        Operand::Imm(_) => matches!(shape, Shape::Imm | Shape::RegOrImm),
-        Operand::Vector(_) => shape == Shape::Vector,
-        _ => false,
-    }
-}
-
-/// The name of operand position `position` as a PTX identifier (`d-tmem` -> `d_tmem`): what
-/// stands in for it where the line has no register there.
-pub(super) fn placeholder_name(position: &'static str) -> &'static str {
-    match position {
-        "d-tmem" => "d_tmem",
-        "a-desc" => "a_desc",
-        "b-desc" => "b_desc",
-        "sp-meta-tmem" => "sp_meta",
-        "scale-A-tmem" => "scale_a",
-        "scale-B-tmem" => "scale_b",
-        "disable-output-lane" => "disable_output_lane",
-        "enable-input-d" => "enable_input_d",
-        "scale-input-d" => "scale_input_d",
-        "zero-column-mask-desc" => "zero_column_mask",
-        "s-desc" => "s_desc",
-        other => other,
-    }
-}
-
-/// What stands in for operand position `slot` where the line has no operand of its kind.
-fn placeholder<'a>(slot: &OperandSlot) -> Option<Arg<'a>> {
-    let name = placeholder_name(slot.name);
-    match slot.shape {
-        Shape::Reg | Shape::RegOrAddr | Shape::RegOrImm => Some(Arg::Reg(name)),
-        Shape::Addr => Some(Arg::Addr(name, 0)),
-        Shape::Vector => Some(Arg::Vector(&[])),
-        Shape::Imm => None,
-    }
-}
-
-/// The operands, position by position as [`ptx::parse`] takes them; a missing operand or one
-/// of the wrong kind is a placeholder, an immediate too wide for its position one too.
-fn recover_operands<'a>(
-    g: &'static Grammar,
-    ins: &ptx_reader::Instruction<'a>,
-    d: &mut Decoded<'a>,
-) {
-    let ops = &ins.operands;
-    let mut k = 0;
-    for (i, slot) in g.operands.iter().enumerate() {
-        let has = |s: usize| d.spelled.quals[s].is_some();
-        let present = match slot.when {
-            When::Always => Some(true),
-            When::With(s) => Some(has(s)),
-            When::Optional => None,
-            When::OptionalWith(s) => (!has(s)).then_some(false),
-            When::OptionalWithout(s) => has(s).then_some(false),
-        };
-        let take = present.unwrap_or_else(|| ops.get(k).is_some_and(|op| fits(op, slot.shape)));
-        if !take {
-            continue;
-        }
-        // A register vector where this position holds none: this one is missing (`tcgen05.st`
-        // without its address).
-        let later = |op: &Operand<'_>| {
-            matches!(op, Operand::Vector(_))
-                && !fits(op, slot.shape)
-                && g.operands
-                    .get(i + 1..)
-                    .is_some_and(|rest| rest.iter().any(|s| fits(op, s.shape)))
-        };
-        let Some(op) = ops.get(k).filter(|op| !later(op)) else {
-            d.problems
-                .push(error(g, FormRule::MissingOperand, slot.name, "", Some(k)));
-            d.spelled.operands[i] = placeholder(slot);
-            continue;
-        };
-        if let (Operand::Imm(v), false) = (op, fits(op, slot.shape)) {
-            d.misplaced[i] = Some(*v);
-        }
-        d.spelled.operands[i] = recover_operand(g, k, slot, op, d);
-        k += 1;
-    }
-    if k < ops.len() {
-        d.problems
-            .push(error(g, FormRule::ExtraOperand, "operands", "", Some(k)));
-    }
-}
-
-fn recover_operand<'a>(
-    g: &'static Grammar,
-    k: usize,
-    slot: &OperandSlot,
-    op: &Operand<'a>,
-    d: &mut Decoded<'a>,
-) -> Option<Arg<'a>> {
-    let too_wide = |text| {
-        error(
-            g,
-            FormRule::ImmediateTooWide { max: slot.max },
-            slot.name,
-            text,
-            Some(k),
-        )
-    };
-    match op {
-        // A decimal too large for 64 bits (`99999999999999999999999`): the reader keeps it as
-        // written; it fits no position.
-        Operand::Other(w)
-            if matches!(slot.shape, Shape::Imm | Shape::RegOrImm)
-                && w.bytes().next().is_some_and(|c| c.is_ascii_digit()) =>
-        {
-            d.problems.push(too_wide(w));
-            return placeholder(slot);
-        }
-        Operand::Imm(v) if fits(op, slot.shape) && *v > slot.max => {
-            d.problems.push(too_wide(""));
-            return placeholder(slot);
-        }
-        _ => {}
-    }
-    if let (Operand::Imm(_), Shape::Reg | Shape::RegOrAddr) = (op, slot.shape) {
-        // An immediate descriptor where the syntax has a register (`tcgen05 emulate` writes
-        // its lines so): its value is read (see [`Decoded::arg`]), as the checker always has.
-        return placeholder(slot);
-    }
-    if !fits(op, slot.shape) {
-        d.problems.push(error(
-            g,
-            FormRule::OperandShape {
-                expected: slot.shape,
-            },
-            slot.name,
-            "",
-            Some(k),
-        ));
-        return placeholder(slot);
-    }
-    Some(match op {
-        Operand::Name(n) => Arg::Reg(n),
-        Operand::Address { base, offset } => {
-            Arg::Addr(base.unwrap_or(placeholder_name(slot.name)), *offset)
-        }
-        Operand::Imm(v) => Arg::Imm(*v),
-        Operand::Vector(elements) => {
-            // A second vector (`tcgen05.ld.spcompress`'s `{r}`) starts where the first ended.
-            let earlier = d.spelled.operands.iter().flatten();
-            if earlier.filter(|a| matches!(a, Arg::Vector(_))).count() > 0 {
-                d.split = Some(d.regs.len());
-            }
-            for e in elements {
-                d.regs.push(match e {
-                    Operand::Name(n) => n,
-                    _ => placeholder_name(slot.name),
-                });
-            }
-            Arg::Vector(&[])
-        }
-        _ => return placeholder(slot),
-    })
 }
 
 /// How the checker's findings have always named a missing qualifier of several values.

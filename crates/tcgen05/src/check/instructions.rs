@@ -13,6 +13,7 @@ use crate::instruction_descriptor::InstructionDescriptor;
 use crate::mma::{CtaGroup, ElementType, Kind, Major};
 use crate::ptx::grammar::Arg;
 use crate::ptx::syntax::{mma_op, mma_slot, MMA};
+use crate::ptx::walk::placeholder_name;
 use crate::ptx::{
     self, ASource, Alloc, Context, Cp, Dealloc, Form, FormError, Mma, OperandName, PtxError,
     PtxRule, MAX_PTX_VERSION,
@@ -403,7 +404,7 @@ fn operand<'a>(regs: &Registers<'_>, d: &Decoded<'a>, i: usize, line: u32) -> Op
         .grammar()
         .operands
         .get(i)
-        .map_or("operand", |s| decode::placeholder_name(s.name));
+        .map_or("operand", |s| placeholder_name(s.name));
     match d.arg(i) {
         Some(Arg::Reg(n)) => {
             let value = regs.get(n);

@@ -65,7 +65,7 @@ pub mod smem;
 pub mod tensor_map;
 
 mod block_scale;
-mod decode;
+pub(crate) mod decode;
 mod instructions;
 pub mod kernel;
 mod qualifiers;

@@ -14,8 +14,11 @@ use alloc::vec::Vec;
 use super::problem::{EmuRule, Problem};
 use super::Machine;
 use crate::canonical_layout::{ElementStorage, MatrixLayout, Operand as LayoutOperand};
+use crate::check::decode::decode;
 use crate::instruction_descriptor::InstructionDescriptor;
-use crate::mma::{ElementType, Kind, Major};
+use crate::mma::{CtaGroup, ElementType, Major};
+use crate::ptx::syntax::mma_slot;
+use crate::ptx::Instruction;
 use crate::ptx_reader::{self, Operand};
 use crate::shared_memory_descriptor::SmemDescriptor;
 use crate::targets::Target;
@@ -58,14 +61,23 @@ fn operands(field: &'static str) -> Problem {
 /// errors.
 pub fn operand_place(line: &str, which: Which, target: Target) -> Result<OperandPlace, Problem> {
     let ins = ptx_reader::read_instruction(line).map_err(Problem::from)?;
-    if !ins.opcode.starts_with("tcgen05.mma") || ins.qualifiers().any(|q| q == "sp") {
+    // The qualifiers as the grammar reads them (tolerantly, as the checker and the emulator
+    // do: the descriptors are immediates here), into the typed form.
+    let decoded = decode(&ins).map_err(|_| operands("opcode"))?;
+    let mma = match decoded.instruction() {
+        Some(Instruction::Mma(m)) => m,
+        Some(_) => return Err(operands("opcode")),
+        None if decoded.missing(mma_slot::KIND) => return Err(operands("kind")),
+        None => return Err(operands("opcode")),
+    };
+    if mma.sparse_metadata.is_some() {
         return Err(operands("opcode"));
     }
-    let kind = ins
-        .qualifiers()
-        .find_map(|q| q.strip_prefix("kind::"))
-        .and_then(Kind::from_name)
-        .ok_or_else(|| operands("kind"))?;
+    if mma.ti16 {
+        // `.kind::ti16` has no dense K of Table 39 to place by.
+        return Err(operands("kind"));
+    }
+    let kind = mma.kind;
     let imm = |i: usize, field| match ins.operands.get(i) {
         Some(Operand::Imm(v)) => Ok(*v),
         _ => Err(operands(field)),
@@ -76,10 +88,9 @@ pub fn operand_place(line: &str, which: Which, target: Target) -> Result<Operand
         .ok()
         .and_then(InstructionDescriptor::fields)
         .ok_or_else(|| Problem::emu(EmuRule::Operands, "idesc", u64::from(idesc)))?;
-    let ctas = if ins.qualifiers().any(|q| q == "cta_group::2") {
-        2
-    } else {
-        1
+    let ctas = match mma.cta_group {
+        CtaGroup::One => 1,
+        CtaGroup::Two => 2,
     };
     let (at, field, element, transpose, rows) = match which {
         Which::A => (

@@ -426,6 +426,23 @@ pub enum Major {
     Mn,
 }
 
+impl Major {
+    /// The major-ness a name spells, in any case: `"k"` for [`Major::K`]; `"mn"` (or `"m"`,
+    /// `"n"`: the M of A, the N of B) for [`Major::Mn`] (PTX ISA 9.7.16.10.4: K-major,
+    /// MN-major). `None` for anything else.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Major> {
+        let t = name.trim_ascii();
+        if t.eq_ignore_ascii_case("k") {
+            Some(Major::K)
+        } else if ["mn", "m", "n"].iter().any(|m| t.eq_ignore_ascii_case(m)) {
+            Some(Major::Mn)
+        } else {
+            None
+        }
+    }
+}
+
 /// The maximum shift while attempting B-matrix reuse in `.ws` MMAs (instruction descriptor bits
 /// 30-31 of Table 42), in rows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -530,6 +547,29 @@ impl ScaleVec {
         ScaleVec::Block16,
         ScaleVec::Block32,
     ];
+
+    /// The qualifier a name spells (one of [`ScaleVec::ALL`]): the PTX qualifier with or
+    /// without its dot and `scale_vec::` (`".scale_vec::2X"`, `"2X"`, `"block16"`), in any
+    /// case; `"default"` or `"none"` for [`ScaleVec::Default`]. `None` for anything else.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<ScaleVec> {
+        let t = name.trim_ascii();
+        let t = t.strip_prefix('.').unwrap_or(t);
+        let bare = |q: &'static str| {
+            let q = q.strip_prefix('.').unwrap_or(q);
+            q.strip_prefix("scale_vec::").unwrap_or(q)
+        };
+        let t = match t.get(..11) {
+            Some(p) if p.eq_ignore_ascii_case("scale_vec::") => &t[11..],
+            _ => t,
+        };
+        if t.eq_ignore_ascii_case("default") || t.eq_ignore_ascii_case("none") {
+            return Some(ScaleVec::Default);
+        }
+        ScaleVec::ALL
+            .into_iter()
+            .find(|v| !v.name().is_empty() && bare(v.name()).eq_ignore_ascii_case(t))
+    }
 
     /// The PTX qualifier, for example `".scale_vec::2X"`; `""` for [`ScaleVec::Default`].
     #[must_use]

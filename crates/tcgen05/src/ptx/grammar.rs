@@ -1,8 +1,10 @@
-//! The grammar of a tcgen05 instruction form as data: its qualifier slots (spellings, whether
+//! The grammar of a tcgen05 or wgmma instruction form as data: its qualifier slots (spellings, whether
 //! required, which PTX ISA version and target introduced each) and its operands, in the order
 //! PTX writes them. One [`Grammar`] per form is the single statement of its syntax: the
 //! writer ([`write_spelled`]) and the reader ([`crate::ptx::parse`]) both walk it, and the
 //! lowest PTX ISA version of a written form is read from it ([`Grammar::min_version`]).
+//! The wgmma forms (Hopper, PTX ISA 9.7.15) are tables of the same kind
+//! ([`crate::ptx::wgmma`]), read by the same walk ([`crate::ptx::parse_wgmma`]).
 //!
 //! The typed forms ([`crate::ptx::Mma`], ...) map to and from a [`Spelled`] (which spelling of
 //! each slot, which operands); the tables themselves are in [`crate::ptx::syntax`]. The
@@ -14,21 +16,49 @@ use core::fmt;
 use super::Syntax;
 use crate::targets::Target;
 
-/// The PTX ISA version and the target that introduced a spelling (PTX ISA 9.7.16 target
-/// notes; PTX ISA 13 release notes).
+/// The target that introduced a spelling: a tcgen05 target, or Hopper's `sm_90a`, which
+/// introduced wgmma (PTX ISA 9.7.15 target notes) and has no tcgen05.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Arch {
+    /// `sm_90a` (H100, H200): wgmma.
+    Sm90a,
+    /// A tcgen05 target.
+    Tcgen05(Target),
+}
+
+impl Arch {
+    /// The target's PTX name (`"sm_90a"`, `"sm_100a"`).
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Arch::Sm90a => "sm_90a",
+            Arch::Tcgen05(t) => t.name(),
+        }
+    }
+}
+
+/// The PTX ISA version and the target that introduced a spelling (PTX ISA 9.7.16 and 9.7.15
+/// target notes; PTX ISA 13 release notes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Since {
     /// PTX ISA version, major * 10 + minor (86 for 8.6).
     pub ptx: u8,
     /// The first target that had it.
-    pub target: Target,
+    pub target: Arch,
+}
+
+impl Since {
+    /// PTX ISA `ptx` on tcgen05 target `target`.
+    pub(crate) const fn tcgen05(ptx: u8, target: Target) -> Since {
+        Since {
+            ptx,
+            target: Arch::Tcgen05(target),
+        }
+    }
 }
 
 /// tcgen05 as PTX ISA 8.6 introduced it, on `sm_100a` (and `sm_101a`, now `sm_110a`).
-pub const PTX86: Since = Since {
-    ptx: 86,
-    target: Target::Sm100a,
-};
+pub const PTX86: Since = Since::tcgen05(86, Target::Sm100a);
 
 /// A qualifier slot: one dot-separated qualifier position of the opcode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,10 +70,9 @@ pub struct Slot {
     pub prefix: &'static str,
     /// The spellings, each after [`Slot::prefix`]; value `i` of a [`Spelled`] is `values[i]`.
     pub values: &'static [&'static str],
-    /// `.collector::bN::op`: after the fixed values, `prefix + "b" + N + "::" + op` for any
-    /// byte N (the typed form holds any N; validation keeps N to 0-3), value
-    /// `values.len() + N * ops.len() + op`.
-    pub numbered: Option<&'static [&'static str]>,
+    /// Values spelled by a pattern after the fixed ones (`.collector::bN::op`, wgmma's
+    /// `.m64nNkK`).
+    pub family: Option<Family>,
     /// The form has no spelling without it.
     pub required: bool,
     /// The slot that must be present for this one to be (`.scale_vec` needs `.block_scale`).
@@ -61,7 +90,7 @@ impl Slot {
             name,
             prefix: "",
             values: spelling,
-            numbered: None,
+            family: None,
             required: true,
             needs: None,
             since: PTX86,
@@ -75,6 +104,12 @@ impl Slot {
             required: false,
             ..Slot::fixed(name, spelling)
         }
+    }
+
+    /// With every value introduced by `since`.
+    pub(crate) const fn with_since(mut self, since: Since) -> Slot {
+        self.since = since;
+        self
     }
 
     /// A required slot of several spellings after `prefix`.
@@ -113,16 +148,30 @@ impl Slot {
         if v < fixed {
             return write!(w, "{}{}", self.prefix, self.values[v]);
         }
-        let ops = self.numbered.unwrap_or(&[""]);
-        let n = (v - fixed) / ops.len();
-        write!(w, "{}b{n}::{}", self.prefix, ops[(v - fixed) % ops.len()])
+        match self.family {
+            Some(Family::Numbered(ops)) => {
+                let n = (v - fixed) / ops.len();
+                write!(w, "{}b{n}::{}", self.prefix, ops[(v - fixed) % ops.len()])
+            }
+            Some(Family::Shape { m, ks }) => {
+                let (n, k) = Family::shape_of(ks, v - fixed);
+                write!(w, "{}m{m}n{n}k{k}", self.prefix)
+            }
+            None => write!(w, "{}?", self.prefix),
+        }
     }
 
     /// The value `text` (a qualifier as the reader gives it, without its leading dot) spells,
     /// if any.
     #[must_use]
     pub fn value_of(&self, text: &str) -> Option<u16> {
-        let rest = strip_dotted(text, self.prefix)?;
+        self.value_after_prefix(strip_dotted(text, self.prefix)?)
+    }
+
+    /// The value `rest` spells after the slot's prefix (`"a::fill"` of `.collector::a::fill`;
+    /// for a slot without prefix, the whole qualifier without its dot), if any.
+    #[must_use]
+    pub fn value_after_prefix(&self, rest: &str) -> Option<u16> {
         for (i, v) in self.values.iter().enumerate() {
             let v = if self.prefix.is_empty() {
                 v.strip_prefix('.').unwrap_or(v)
@@ -133,7 +182,14 @@ impl Slot {
                 return u16::try_from(i).ok();
             }
         }
-        let ops = self.numbered?;
+        let fixed = self.values.len();
+        let ops = match self.family? {
+            Family::Numbered(ops) => ops,
+            Family::Shape { m, ks } => {
+                let v = Family::shape_value_of(m, ks, rest)?;
+                return u16::try_from(fixed + usize::from(v)).ok();
+            }
+        };
         let (n, op) = rest.strip_prefix('b')?.split_once("::")?;
         if n.is_empty()
             || !n.bytes().all(|c| c.is_ascii_digit())
@@ -143,7 +199,60 @@ impl Slot {
         }
         let n: u8 = n.parse().ok()?;
         let op = ops.iter().position(|o| *o == op)?;
-        u16::try_from(self.values.len() + usize::from(n) * ops.len() + op).ok()
+        u16::try_from(fixed + usize::from(n) * ops.len() + op).ok()
+    }
+}
+
+/// Values of a slot spelled by a pattern, numbered after the slot's fixed values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// `.collector::bN::op`: `prefix + "b" + N + "::" + op` for any byte N (the typed form
+    /// holds any N; validation keeps N to 0-3); value `N * ops.len() + op`.
+    Numbered(&'static [&'static str]),
+    /// `.mMnNkK` (wgmma): N a multiple of 8 from 8 to 256, K one of `ks`; value
+    /// `32 * (index of K) + N / 8 - 1`.
+    Shape {
+        /// M.
+        m: u16,
+        /// The K values, in value order.
+        ks: &'static [u16],
+    },
+}
+
+impl Family {
+    /// N and K of value `v` of a [`Family::Shape`] with `ks` (K 0 past the list).
+    #[must_use]
+    pub const fn shape_of(ks: &[u16], v: usize) -> (u16, u16) {
+        let k = if v / 32 < ks.len() { ks[v / 32] } else { 0 };
+        (8 * (v % 32 + 1) as u16, k)
+    }
+
+    /// The value of `N`, `K` in a [`Family::Shape`] with `ks`, if it spells them.
+    #[must_use]
+    pub const fn shape_value(ks: &[u16], n: u16, k: u16) -> Option<u16> {
+        if n == 0 || n % 8 != 0 || n > 256 {
+            return None;
+        }
+        let mut i = 0;
+        while i < ks.len() {
+            if ks[i] == k {
+                return Some(i as u16 * 32 + n / 8 - 1);
+            }
+            i += 1;
+        }
+        None
+    }
+
+    /// The value `mMnNkK` (as written, digits without leading zeros) spells.
+    fn shape_value_of(m: u16, ks: &[u16], text: &str) -> Option<u16> {
+        let (tm, rest) = text.strip_prefix('m')?.split_once('n')?;
+        let (n, k) = rest.split_once('k')?;
+        let canonical =
+            |t: &str| !t.is_empty() && !t.starts_with('0') && t.bytes().all(|c| c.is_ascii_digit());
+        if !canonical(tm) || !canonical(n) || !canonical(k) || tm.parse::<u16>().ok()? != m {
+            return None;
+        }
+        Family::shape_value(ks, n.parse().ok()?, k.parse().ok()?)
     }
 }
 
@@ -171,6 +280,8 @@ pub enum Shape {
     Imm,
     /// A register or an integer immediate.
     RegOrImm,
+    /// A register or a register vector (matrix A of `wgmma.mma_async`: `a-desc` or `{a}`).
+    RegOrVector,
 }
 
 impl Shape {
@@ -184,6 +295,7 @@ impl Shape {
             Shape::Vector => "a register vector {...}",
             Shape::Imm => "an integer immediate",
             Shape::RegOrImm => "a register or an integer immediate",
+            Shape::RegOrVector => "a register or a register vector {...}",
         }
     }
 }
@@ -201,6 +313,11 @@ pub enum When {
     OptionalWith(usize),
     /// Optional, and only when qualifier slot `.0` is absent.
     OptionalWithout(usize),
+    /// Present while the instruction has operands left (wgmma's trailing immediates).
+    Trailing,
+    /// As [`When::Trailing`], but never when operand position `.0` holds a register vector
+    /// (wgmma's `imm-trans-a`, which A in registers does not take).
+    TrailingUnlessVector(usize),
 }
 
 /// How an immediate of the position is written.
@@ -212,6 +329,8 @@ pub enum ImmStyle {
     Hex8,
     /// `0x` and the digits needed.
     Hex,
+    /// Decimal, as a signed 64-bit number (wgmma's `imm-scale-a`: `-1`).
+    Signed,
 }
 
 /// An operand position.
@@ -258,11 +377,12 @@ impl OperandSlot {
 /// The grammar of one instruction form.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Grammar {
-    /// The form's name (`"tcgen05.mma"`); the first slot spells the instruction.
+    /// The form's name (`"tcgen05.mma"`, `"wgmma.mma_async"`); the first slot spells the
+    /// instruction.
     pub name: &'static str,
     /// The PTX ISA section that gives the syntax.
     pub section: &'static str,
-    /// The qualifier slots after `tcgen05`, in order.
+    /// The qualifier slots after the opcode's base (`tcgen05`, `wgmma`), in order.
     pub slots: &'static [Slot],
     /// The operand positions, in order.
     pub operands: &'static [OperandSlot],
@@ -341,6 +461,12 @@ impl<'a> Spelled<'a> {
 }
 
 impl Grammar {
+    /// The opcode's base: the form's name up to its first dot (`"tcgen05"`, `"wgmma"`).
+    #[must_use]
+    pub fn base(&self) -> &'static str {
+        self.name.split('.').next().unwrap_or(self.name)
+    }
+
     /// Whether `s` is a sentence of the grammar: every required slot present, every slot's
     /// companion present, and each operand present exactly where its [`When`] allows. A typed
     /// form can hold more (a zero-column mask without `.ws`, scale-input-d with it): those
@@ -370,10 +496,13 @@ impl Grammar {
             let here = s.operands[i].is_some();
             let ok = match op.when {
                 When::Always => here,
-                When::Optional => true,
+                When::Optional | When::Trailing => true,
                 When::With(q) => here == s.quals[q].is_some(),
                 When::OptionalWith(q) => !here || s.quals[q].is_some(),
                 When::OptionalWithout(q) => !here || s.quals[q].is_none(),
+                When::TrailingUnlessVector(o) => {
+                    !here || !matches!(s.operands[o], Some(Arg::Vector(_)))
+                }
             };
             if !ok {
                 return Err(op.name);
@@ -408,7 +537,7 @@ impl Grammar {
 /// When the writer fails.
 pub fn write_spelled<W: fmt::Write>(w: &mut W, s: &Spelled<'_>, syntax: Syntax) -> fmt::Result {
     let g = s.grammar;
-    w.write_str("tcgen05")?;
+    w.write_str(g.base())?;
     for (slot, v) in g.slots.iter().zip(s.quals) {
         if let Some(v) = v {
             slot.write_value(w, v)?;
@@ -429,6 +558,7 @@ pub fn write_spelled<W: fmt::Write>(w: &mut W, s: &Spelled<'_>, syntax: Syntax) 
                 ImmStyle::Dec => write!(w, "{v}")?,
                 ImmStyle::Hex8 => write!(w, "{v:#010x}")?,
                 ImmStyle::Hex => write!(w, "{v:#x}")?,
+                ImmStyle::Signed => write!(w, "{}", v as i64)?,
             },
         }
     }

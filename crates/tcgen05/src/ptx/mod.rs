@@ -54,12 +54,12 @@ mod ld_st;
 mod mma;
 #[cfg(feature = "alloc")]
 mod parse;
-#[cfg(feature = "alloc")]
-mod qualifier_order;
 mod shift;
 mod spelling;
 mod sync;
 pub mod syntax;
+#[cfg(feature = "alloc")]
+pub(crate) mod walk;
 pub mod wgmma;
 #[cfg(feature = "alloc")]
 mod wgmma_parse;
@@ -75,7 +75,7 @@ pub use mma::*;
 pub use parse::{parse, Form};
 pub use shift::*;
 pub use sync::*;
-pub use wgmma::{DType, MmaAsync, Wgmma, WgmmaType};
+pub use wgmma::{DType, MmaAsync, Wgmma, WgmmaA, WgmmaSparsity, WgmmaType};
 #[cfg(feature = "alloc")]
 pub use wgmma_parse::{parse_wgmma, WgmmaForm};
 

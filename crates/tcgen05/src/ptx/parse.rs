@@ -23,12 +23,12 @@
 use ::alloc::vec::Vec;
 use core::fmt;
 
-use super::form_error::{FormError, FormRule};
-use super::grammar::{write_spelled, Arg, Grammar, OperandSlot, Shape, Since, Spelled, When};
-use super::qualifier_order::read_in_order;
+use super::form_error::FormError;
+use super::grammar::{write_spelled, Arg, Grammar, Since, Spelled};
 use super::syntax::GRAMMARS;
+use super::walk::{grammar_of, walk, Strict};
 use super::{Instruction, Syntax};
-use crate::ptx_reader::{self, Operand};
+use crate::ptx_reader;
 
 /// A tcgen05 instruction read from PTX: its typed form ([`Form::instruction`]) and its
 /// grammar form ([`Form::spelled`]).
@@ -183,23 +183,6 @@ impl<'a> Form<'a> {
     }
 }
 
-fn error<'a>(
-    g: &'static Grammar,
-    rule: FormRule,
-    what: &'static str,
-    text: &'a str,
-    operand: Option<usize>,
-) -> FormError<'a> {
-    FormError {
-        rule,
-        form: g.name,
-        what,
-        text,
-        operand,
-        section: g.section,
-    }
-}
-
 /// Reads `ins` (a `tcgen05.*` instruction from [`ptx_reader`]) into its typed form.
 ///
 /// The qualifiers must be those of the form's grammar, each once, in the grammar's order;
@@ -213,34 +196,9 @@ fn error<'a>(
 /// order, missing, or without the one it needs; an operand missing, extra, of the wrong kind,
 /// or an immediate too wide.
 pub fn parse<'a>(ins: &ptx_reader::Instruction<'a>) -> Result<Form<'a>, FormError<'a>> {
-    let unknown = |text| {
-        Err(FormError {
-            rule: FormRule::UnknownInstruction,
-            form: "tcgen05",
-            what: "instruction",
-            text,
-            operand: None,
-            section: "9.7.16",
-        })
-    };
-    if ins.base() != "tcgen05" {
-        return unknown(ins.opcode);
-    }
-    let mut quals = ins.qualifiers();
-    let Some(first) = quals.next() else {
-        return unknown(ins.opcode);
-    };
-    let found = GRAMMARS
-        .iter()
-        .find_map(|g| g.slots[0].value_of(first).map(|v| (*g, v)));
-    let Some((g, v)) = found else {
-        return unknown(first);
-    };
-    let mut spelled = Spelled::empty(g).q(0, v);
-    read_qualifiers(g, quals, &mut spelled)?;
-    let mut regs = Vec::new();
-    let split = read_operands(g, ins, &mut spelled, &mut regs)?;
-    let shell = Instruction::from_spelled(&spelled).map_err(|mut e| {
+    let (g, first) = grammar_of(ins, &GRAMMARS, "tcgen05", "9.7.16")?;
+    let w = walk(g, first, ins, &mut Strict)?;
+    let shell = Instruction::from_spelled(&w.spelled).map_err(|mut e| {
         if e.text.is_empty() {
             e.text = ins.opcode;
         }
@@ -248,183 +206,8 @@ pub fn parse<'a>(ins: &ptx_reader::Instruction<'a>) -> Result<Form<'a>, FormErro
     })?;
     Ok(Form {
         shell,
-        spelled,
-        regs,
-        split,
+        spelled: w.spelled,
+        split: w.split.unwrap_or(w.regs.len()),
+        regs: w.regs,
     })
-}
-
-fn read_qualifiers<'a>(
-    g: &'static Grammar,
-    quals: impl Iterator<Item = &'a str>,
-    spelled: &mut Spelled<'a>,
-) -> Result<(), FormError<'a>> {
-    let slots = g.slots;
-    read_in_order(slots, quals, &mut spelled.quals)
-        .map_err(|(rule, what, q)| error(g, rule, what, q, None))?;
-    for (j, slot) in slots.iter().enumerate() {
-        if slot.required && spelled.quals[j].is_none() {
-            return Err(error(g, FormRule::MissingQualifier, slot.name, "", None));
-        }
-        if let (Some(v), Some(n)) = (spelled.quals[j], slot.needs) {
-            if spelled.quals[n].is_none() {
-                let needs = slots[n].name;
-                let written = static_spelling(slot, v);
-                return Err(error(
-                    g,
-                    FormRule::QualifierNeeds { needs },
-                    slot.name,
-                    written,
-                    None,
-                ));
-            }
-        }
-    }
-    Ok(())
-}
-
-/// The spelling of value `v` of `slot` without its leading dot, where it is one static string
-/// (every fixed value); the slot's name otherwise.
-fn static_spelling(slot: &super::grammar::Slot, v: u16) -> &'static str {
-    match slot.values.get(usize::from(v)) {
-        Some(s) if slot.prefix.is_empty() => s.strip_prefix('.').unwrap_or(s),
-        Some(s) => s,
-        None => slot.name,
-    }
-}
-
-/// Operand `k` of `ins` as written (split at the commas outside braces and brackets, trimmed),
-/// or the whole statement where the text has no such operand.
-fn operand_text<'a>(ins: &ptx_reader::Instruction<'a>, k: usize) -> &'a str {
-    let text = ins.text;
-    let start = text.find(ins.opcode).map_or(0, |i| i + ins.opcode.len());
-    let rest = &text[start..];
-    let mut depth = 0i32;
-    let (mut from, mut index) = (0, 0);
-    for (i, c) in rest
-        .char_indices()
-        .chain(core::iter::once((rest.len(), ',')))
-    {
-        match c {
-            '{' | '[' | '(' => depth += 1,
-            '}' | ']' | ')' => depth -= 1,
-            ',' | ';' if depth == 0 => {
-                if index == k {
-                    return rest[from..i].trim();
-                }
-                index += 1;
-                from = i + 1;
-            }
-            _ => {}
-        }
-    }
-    text
-}
-
-/// Whether `op` can stand in a position of `shape`.
-fn fits(op: &Operand<'_>, shape: Shape) -> bool {
-    match op {
-        Operand::Name(_) => matches!(shape, Shape::Reg | Shape::RegOrAddr | Shape::RegOrImm),
-        Operand::Address { .. } => matches!(shape, Shape::Addr | Shape::RegOrAddr),
-        Operand::Imm(_) => matches!(shape, Shape::Imm | Shape::RegOrImm),
-        Operand::Vector(_) => shape == Shape::Vector,
-        _ => false,
-    }
-}
-
-fn read_operand<'a>(
-    g: &'static Grammar,
-    ins: &ptx_reader::Instruction<'a>,
-    k: usize,
-    slot: &OperandSlot,
-    regs: &mut Vec<&'a str>,
-) -> Result<Arg<'a>, FormError<'a>> {
-    let shape_error = error(
-        g,
-        FormRule::OperandShape {
-            expected: slot.shape,
-        },
-        slot.name,
-        operand_text(ins, k),
-        Some(k),
-    );
-    let Some(op) = ins.operands.get(k) else {
-        return Err(error(g, FormRule::MissingOperand, slot.name, "", Some(k)));
-    };
-    if !fits(op, slot.shape) {
-        return Err(shape_error);
-    }
-    Ok(match op {
-        Operand::Name(n) => Arg::Reg(n),
-        Operand::Address {
-            base: Some(b),
-            offset,
-        } => Arg::Addr(b, *offset),
-        Operand::Imm(v) if *v <= slot.max => Arg::Imm(*v),
-        Operand::Imm(_) => {
-            return Err(error(
-                g,
-                FormRule::ImmediateTooWide { max: slot.max },
-                slot.name,
-                operand_text(ins, k),
-                Some(k),
-            ))
-        }
-        Operand::Vector(elements) => {
-            for e in elements {
-                match e {
-                    Operand::Name(n) => regs.push(n),
-                    _ => return Err(shape_error),
-                }
-            }
-            Arg::Vector(&[])
-        }
-        _ => return Err(shape_error),
-    })
-}
-
-fn read_operands<'a>(
-    g: &'static Grammar,
-    ins: &ptx_reader::Instruction<'a>,
-    spelled: &mut Spelled<'a>,
-    regs: &mut Vec<&'a str>,
-) -> Result<usize, FormError<'a>> {
-    let mut k = 0;
-    // Where the second register vector starts (`regs.len()` with fewer than two).
-    let mut split = None;
-    let mut vectors = 0;
-    for (i, slot) in g.operands.iter().enumerate() {
-        let has = |s: usize| spelled.quals[s].is_some();
-        let present = match slot.when {
-            When::Always => Some(true),
-            When::With(s) => Some(has(s)),
-            When::Optional => None,
-            When::OptionalWith(s) => (!has(s)).then_some(false),
-            When::OptionalWithout(s) => has(s).then_some(false),
-        };
-        let take = match present {
-            Some(p) => p,
-            None => ins.operands.get(k).is_some_and(|op| fits(op, slot.shape)),
-        };
-        if take {
-            if slot.shape == Shape::Vector {
-                if vectors == 1 {
-                    split = Some(regs.len());
-                }
-                vectors += 1;
-            }
-            spelled.operands[i] = Some(read_operand(g, ins, k, slot, regs)?);
-            k += 1;
-        }
-    }
-    if k < ins.operands.len() {
-        return Err(error(
-            g,
-            FormRule::ExtraOperand,
-            "operands",
-            operand_text(ins, k),
-            Some(k),
-        ));
-    }
-    Ok(split.unwrap_or(regs.len()))
 }

@@ -4,7 +4,7 @@
 //! ([`Kind::name`], [`LdStShape::name`], ...), listed in the order of each type's `ALL`, so a
 //! value's index in a slot is its index there.
 
-use super::grammar::{Grammar, ImmStyle, OperandSlot, Shape, Since, Slot, When};
+use super::grammar::{Family, Grammar, ImmStyle, OperandSlot, Shape, Since, Slot, When};
 use super::{Collector, CollectorOp};
 use crate::mma::{Kind, ScaleVec};
 use crate::targets::Target;
@@ -98,36 +98,21 @@ const CTA_GROUPS: [&str; 2] = ["1", "2"];
 const RED_TYPES: [&str; 4] = ["b32", "f32", "u32", "s32"];
 
 /// PTX ISA 8.7 (`.kind::mxf4nvf4`; PTX ISA 9.7.16.10.9 target notes).
-const PTX87: Since = Since {
-    ptx: 87,
-    target: Target::Sm100a,
-};
+const PTX87: Since = Since::tcgen05(87, Target::Sm100a);
 /// PTX ISA 8.8 with the family targets (`.block16`, `.block32`).
-const PTX88_FAMILY: Since = Since {
-    ptx: 88,
-    target: Target::Sm100f,
-};
+const PTX88_FAMILY: Since = Since::tcgen05(88, Target::Sm100f);
 /// PTX ISA 8.8 on `sm_101a` (now `sm_110a`), `sm_101f` and `sm_103f` (`tcgen05.ld.red`, PTX ISA
 /// 9.7.16.8.3 target notes).
-const PTX88_LD_RED: Since = Since {
-    ptx: 88,
-    target: Target::Sm110a,
-};
+const PTX88_LD_RED: Since = Since::tcgen05(88, Target::Sm110a);
 
 /// PTX ISA 9.4 on the `sm_107` targets (`.kind::ti16`, `.decompress::lut::b`,
 /// `.collector::b::*`, the `tcgen05.commit` qualifiers `.sync_restrict::shared::read::mma::a`
 /// and `.multicast::cluster::32b`; PTX ISA 9.4 Table 72: `sm_107f`, so `sm_107a` too).
-pub(crate) const PTX94_SM107: Since = Since {
-    ptx: 94,
-    target: Target::Sm107f,
-};
+pub(crate) const PTX94_SM107: Since = Since::tcgen05(94, Target::Sm107f);
 /// PTX ISA 9.4 on every tcgen05 target (`tcgen05.alloc/dealloc .exclusive`,
 /// `.multicast::cluster::16b`): Table 72 lists them for `sm_107f`, ptxas 13.5 assembles them
 /// for every tcgen05 target from `.version 9.4` (docs/ptx-9.5.md, rules.md F2).
-pub(crate) const PTX94_ALL: Since = Since {
-    ptx: 94,
-    target: Target::Sm100a,
-};
+pub(crate) const PTX94_ALL: Since = Since::tcgen05(94, Target::Sm100a);
 
 const fn cta_group_slot() -> Slot {
     Slot::one_of("cta_group", ".cta_group::", &CTA_GROUPS)
@@ -198,7 +183,7 @@ pub static MMA: Grammar = Grammar {
         Slot::flag("ashift", &[".ashift"]),
         Slot {
             required: false,
-            numbered: Some(&COLLECTOR_OPS),
+            family: Some(Family::Numbered(&COLLECTOR_OPS)),
             ..Slot::one_of("collector", ".collector::", &COLLECTOR_A)
         },
         Slot {
@@ -255,10 +240,7 @@ pub(crate) mod ld_op {
 
 /// PTX ISA 9.4 on `sm_107a` only (`tcgen05.ld{.red}.spcompress`: PTX ISA 9.4 Table 72; ptxas
 /// 13.5.37 refuses `sm_107f`, docs/ptx-9.5.md).
-pub(crate) const PTX94_SM107A: Since = Since {
-    ptx: 94,
-    target: Target::Sm107a,
-};
+pub(crate) const PTX94_SM107A: Since = Since::tcgen05(94, Target::Sm107a);
 
 /// `tcgen05.ld{.red}{.spcompress}.sync.aligned.shape.num{.pack::16b}{.op}{.sp::2:4}{.abs}{.NaN}
 /// .type{.b2}` (PTX ISA 9.7.16.8.3; `.spcompress`, `.sp::2:4` and `.b2` from PTX ISA 9.4
@@ -546,6 +528,26 @@ pub static GRAMMARS: [&Grammar; 11] = [
     &FENCE,
     &WAIT,
 ];
+
+impl Collector {
+    /// The collector a name spells: the qualifier as PTX writes it, with or without
+    /// `.collector::` (`"a::fill"`, `".collector::b2::lastuse"`), in any case, read by the
+    /// grammar's collector slot ([`MMA`]); any byte N of `bN` (validation keeps it to
+    /// 0-3). `None` for anything else.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Collector> {
+        let mut buf = [0u8; 32];
+        let t = name.trim_ascii();
+        let t = t.strip_prefix('.').unwrap_or(t);
+        let lower = buf.get_mut(..t.len())?;
+        lower.copy_from_slice(t.as_bytes());
+        lower.make_ascii_lowercase();
+        let t = core::str::from_utf8(lower).ok()?;
+        let t = t.strip_prefix("collector::").unwrap_or(t);
+        let slot = &MMA.slots[mma_slot::COLLECTOR];
+        slot.value_after_prefix(t).map(collector_of_value)
+    }
+}
 
 /// The collector qualifier that value `v` of [`MMA`]'s collector slot spells: `a::op` for the
 /// first four, `bN::op` after them.

@@ -559,3 +559,84 @@ fn ptx_rule_rows_say_what_the_rules_said() {
     assert_eq!(zmask.rule_id(), Some("zmask.reserved_high_bit"));
     assert!(!zmask.ptxas_checks());
 }
+
+/// `read` gives each `good` name its value and refuses each `bad` one.
+fn reads_names<T: PartialEq + core::fmt::Debug>(
+    read: impl Fn(&str) -> Option<T>,
+    good: &[(&str, T)],
+    bad: &[&str],
+) {
+    for (text, want) in good {
+        assert_eq!(read(text).as_ref(), Some(want), "{text}");
+    }
+    for text in bad {
+        assert_eq!(read(text), None, "{text}");
+    }
+}
+
+/// The names the CLI and Python read through the core: the collector qualifiers of PTX ISA
+/// 9.7.16.10.9.1 (`.collector::a::{fill,use,lastuse,discard}`, `.collector::bN::op`), the
+/// scale-vector qualifiers of Tables 56-57, the major-ness of 9.7.16.10.4; each written as
+/// PTX writes it, without its prefix, and in other case; misspellings refused.
+#[test]
+fn collector_scale_vec_and_major_names_read_through_the_core() {
+    use crate::mma::Major;
+    let ops = [
+        ("fill", CollectorOp::Fill),
+        ("use", CollectorOp::Use),
+        ("lastuse", CollectorOp::Lastuse),
+        ("discard", CollectorOp::Discard),
+    ];
+    let mut names = Vec::new();
+    for (name, op) in ops {
+        names.extend([
+            (std::format!("a::{name}"), Collector::A(op)),
+            (std::format!(".collector::a::{name}"), Collector::A(op)),
+            (
+                std::format!("COLLECTOR::A::{}", name.to_uppercase()),
+                Collector::A(op),
+            ),
+            (std::format!("b0::{name}"), Collector::B(0, op)),
+            (std::format!("collector::b3::{name}"), Collector::B(3, op)),
+            (std::format!("b7::{name}"), Collector::B(7, op)),
+        ]);
+    }
+    let good: Vec<(&str, Collector)> = names.iter().map(|(t, c)| (t.as_str(), *c)).collect();
+    let bad = [
+        "b::fill",
+        "a::fil",
+        "c::use",
+        "b01::use",
+        "a",
+        "",
+        "collector::",
+    ];
+    reads_names(Collector::from_name, &good, &bad);
+    let good = [
+        (".scale_vec::1X", ScaleVec::X1),
+        ("2x", ScaleVec::X2),
+        ("scale_vec::4X", ScaleVec::X4),
+        ("block16", ScaleVec::Block16),
+        (".block32", ScaleVec::Block32),
+        ("default", ScaleVec::Default),
+        ("none", ScaleVec::Default),
+    ];
+    let bad = [
+        "3X",
+        "8X",
+        "",
+        "scale_vec::",
+        "block64",
+        ".scale_vec::block16x",
+    ];
+    reads_names(ScaleVec::from_name, &good, &bad);
+    let good = [
+        ("k", Major::K),
+        ("K", Major::K),
+        (" mn ", Major::Mn),
+        ("MN", Major::Mn),
+        ("m", Major::Mn),
+        ("n", Major::Mn),
+    ];
+    reads_names(Major::from_name, &good, &["km", "", "row", "mnk"]);
+}

@@ -1,12 +1,14 @@
 //! `wgmma` (Hopper's warpgroup MMA, PTX ISA 9.7.15) as data: the qualifier slots and operand
 //! positions of `wgmma.mma_async`, `wgmma.fence`, `wgmma.commit_group` and `wgmma.wait_group`
-//! ([`WgmmaGrammar`]), their typed forms ([`Wgmma`]), the writer ([`Wgmma::write`]) and the
-//! reader (`parse_wgmma`, with `alloc`), both walking the same tables, and the legality of a
-//! form ([`MmaAsync::validate`]).
+//! (each a [`Grammar`], the tables tcgen05's forms are written in, introduced on `sm_90a`:
+//! [`HOPPER`]), their typed forms ([`Wgmma`]), the writer ([`Wgmma::write`]) and the reader
+//! (`parse_wgmma`, with `alloc`), both walking the same tables, and the legality of a form
+//! ([`MmaAsync::validate`]).
 //!
-//! Every wgmma spelling came with PTX ISA 8.0 for `sm_90a` ([`INTRODUCED`]). Covered: the dense
-//! forms with A and B in shared memory (`a-desc`, `b-desc`) for f16, bf16, tf32, e4m3, e5m2, s8
-//! and u8; not yet: A in registers, `.sp`, and `.b1` (`.and.popc`).
+//! Every wgmma spelling but `.sp` (PTX ISA 8.2, [`SPARSE`]) came with PTX ISA 8.0 for `sm_90a`
+//! ([`INTRODUCED`]). Covered: every `mma_async` form of PTX ISA 9.7.15.5.2 and 9.7.15.6.2: A
+//! in shared memory (`a-desc`) or in registers (`{a}`), B in shared memory, dense or sparse
+//! (`.sp`), for f16, bf16, tf32, e4m3, e5m2, s8, u8 and `.b1` (`.and.popc`).
 //!
 //! # Examples
 //! ```
@@ -15,7 +17,7 @@
 //! let d = ["%f1", "%f2", "%f3", "%f4"];
 //! let m = MmaAsync::new(8, DType::F32, WgmmaType::Bf16, WgmmaType::Bf16, &d, "%rd1", "%rd2",
 //!                       Value::Reg("%p1"));
-//! let m = MmaAsync { imm_scale: Some((1, 1)), imm_trans: Some((0, 1)), ..m };
+//! let m = MmaAsync { imm_scale: Some((1, 1)), imm_trans_a: Some(0), imm_trans_b: Some(1), ..m };
 //! assert!(m.validate().is_ok());
 //! let mut s = String::new();
 //! Wgmma::MmaAsync(m).write(&mut s).unwrap();
@@ -25,239 +27,171 @@
 
 use core::fmt;
 
-use super::grammar::Shape;
-use super::{write_vector, Syntax, Value};
+use super::grammar::{
+    write_spelled, Arch, Arg, Family, Grammar, ImmStyle, OperandSlot, Shape, Since, Slot, Spelled,
+    When,
+};
+use super::{Syntax, Value};
 
 /// The PTX ISA version (major * 10 + minor) and the target that introduced every wgmma
-/// spelling: PTX ISA 8.0, `sm_90a` (PTX ISA 9.7.15 target notes). One combination came later:
-/// mixed integer types (`.s8.u8`, `.u8.s8`) need PTX ISA 8.4 ([`MmaAsync::introduced`]; ptxas
-/// 13.5: "Feature 'WGMMA with mixed integer types' requires PTX ISA .version 8.4 or later").
-pub const INTRODUCED: (u8, &str) = (80, "sm_90a");
+/// spelling but `.sp`: PTX ISA 8.0, `sm_90a` (PTX ISA 9.7.15 target notes). Two came later:
+/// `.sp` needs PTX ISA 8.2 ([`SPARSE`]; ptxas 13.5: "Feature 'Sparse WGMMA with floating point
+/// types' requires PTX ISA .version 8.2 or later") and mixed integer types (`.s8.u8`,
+/// `.u8.s8`) PTX ISA 8.4 ([`MmaAsync::introduced`]; ptxas 13.5: "Feature 'WGMMA with mixed
+/// integer types' requires PTX ISA .version 8.4 or later").
+pub const INTRODUCED: (u8, &str) = (HOPPER.ptx, HOPPER.target.name());
+
+/// [`INTRODUCED`] as the grammar's slots record it.
+pub const HOPPER: Since = Since {
+    ptx: 80,
+    target: Arch::Sm90a,
+};
+
+/// `wgmma.mma_async.sp`: PTX ISA 8.2 on `sm_90a` (ptxas 13.5, quoted at [`INTRODUCED`]).
+pub const SPARSE: Since = Since {
+    ptx: 82,
+    target: Arch::Sm90a,
+};
 
 /// The PTX ISA version that introduced mixed `.s8` / `.u8` input types.
 pub const MIXED_INTEGER_PTX: u8 = 84;
 
-/// The values a wgmma qualifier slot spells.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum WgmmaValues {
-    /// These spellings (without the leading dot); value `i` is `spellings[i]`.
-    Fixed(&'static [&'static str]),
-    /// `m64nNkK`: value `v` is N = 8 * (v mod 32 + 1), K = [`SHAPE_K`]`[v / 32]`.
-    Shape,
-}
+/// The K values of the shape slot, in value order: 16 (f16, bf16), 8 (tf32), 32 (8-bit types;
+/// f16, bf16 with `.sp`), 64 (8-bit types with `.sp`), 256 (`.b1`); tf32 with `.sp` is 16.
+pub const SHAPE_K: [u16; 5] = [16, 8, 32, 64, 256];
 
-/// The K values of the shape slot, in value order: 16 (f16, bf16), 8 (tf32), 32 (8-bit types).
-pub const SHAPE_K: [u16; 3] = [16, 8, 32];
-
-/// A qualifier slot of a wgmma form.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct WgmmaSlot {
-    /// What the slot is, as errors name it.
-    pub name: &'static str,
-    /// Its spellings.
-    pub values: WgmmaValues,
-    /// The form has no spelling without it.
-    pub required: bool,
-}
-
-impl WgmmaSlot {
-    const fn fixed(name: &'static str, values: &'static [&'static str]) -> Self {
-        WgmmaSlot {
-            name,
-            values: WgmmaValues::Fixed(values),
-            required: true,
-        }
-    }
-
-    /// Writes value `v` with its leading dot.
-    ///
-    /// # Errors
-    /// When the writer fails.
-    pub fn write_value<W: fmt::Write>(&self, w: &mut W, v: u16) -> fmt::Result {
-        match self.values {
-            WgmmaValues::Fixed(s) => write!(w, ".{}", s.get(usize::from(v)).unwrap_or(&"?")),
-            WgmmaValues::Shape => {
-                let (n, k) = shape_of(v);
-                write!(w, ".m64n{n}k{k}")
-            }
-        }
-    }
-
-    /// The value `text` (a qualifier without its dot) spells, if any.
-    #[must_use]
-    pub fn value_of(&self, text: &str) -> Option<u16> {
-        match self.values {
-            WgmmaValues::Fixed(s) => s.iter().position(|x| *x == text).map(|i| i as u16),
-            WgmmaValues::Shape => {
-                let (n, k) = text.strip_prefix("m64n")?.split_once('k')?;
-                let canonical = |t: &str| !t.is_empty() && !t.starts_with('0');
-                if !canonical(n) || !canonical(k) {
-                    return None;
-                }
-                let (n, k): (u16, u16) = (n.parse().ok()?, k.parse().ok()?);
-                shape_value(n, k)
-            }
-        }
-    }
-}
-
-/// N and K of value `v` of the shape slot.
+/// N and K of value `v` of the shape slot ([`Family::Shape`]: N = 8 * (v mod 32 + 1),
+/// K = [`SHAPE_K`]`[v / 32]`).
 #[must_use]
 pub const fn shape_of(v: u16) -> (u16, u16) {
-    let k = if (v as usize / 32) < SHAPE_K.len() {
-        SHAPE_K[v as usize / 32]
-    } else {
-        0
-    };
-    (8 * (v % 32 + 1), k)
+    Family::shape_of(&SHAPE_K, v as usize)
 }
 
 /// The shape slot's value for `m64n{n}k{k}`, if the slot spells it (N a multiple of 8 up to
 /// 256, K one of [`SHAPE_K`]).
 #[must_use]
 pub const fn shape_value(n: u16, k: u16) -> Option<u16> {
-    if n == 0 || n % 8 != 0 || n > 256 {
-        return None;
-    }
-    let mut i = 0;
-    while i < SHAPE_K.len() {
-        if SHAPE_K[i] == k {
-            return Some(i as u16 * 32 + n / 8 - 1);
-        }
-        i += 1;
-    }
-    None
+    Family::shape_value(&SHAPE_K, n, k)
 }
 
-/// An operand position of a wgmma form.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct WgmmaOperand {
-    /// Its name in the PTX ISA's syntax.
-    pub name: &'static str,
-    /// What it holds.
-    pub shape: Shape,
-    /// Whether it may be left out (the trailing immediates of `mma_async`, which come in
-    /// pairs with the input types).
-    pub optional: bool,
-}
-
-impl WgmmaOperand {
-    const fn new(name: &'static str, shape: Shape) -> Self {
-        WgmmaOperand {
-            name,
-            shape,
-            optional: false,
-        }
-    }
-
-    const fn optional(name: &'static str) -> Self {
-        WgmmaOperand {
-            name,
-            shape: Shape::Imm,
-            optional: true,
-        }
-    }
-}
-
-/// The grammar of one wgmma instruction form.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct WgmmaGrammar {
-    /// The form's name (`"wgmma.mma_async"`).
-    pub name: &'static str,
-    /// The PTX ISA section of its syntax.
-    pub section: &'static str,
-    /// The qualifier slots after `wgmma`, in order; the first spells the instruction.
-    pub slots: &'static [WgmmaSlot],
-    /// The operand positions, in order.
-    pub operands: &'static [WgmmaOperand],
-}
-
-/// Slot indices of [`MMA_ASYNC`].
+/// Slot and operand indices of [`MMA_ASYNC`].
 mod slot {
-    pub const SHAPE: usize = 3;
-    pub const SATFINITE: usize = 4;
-    pub const DTYPE: usize = 5;
-    pub const ATYPE: usize = 6;
-    pub const BTYPE: usize = 7;
+    pub const SP: usize = 1;
+    pub const SHAPE: usize = 4;
+    pub const SATFINITE: usize = 5;
+    pub const DTYPE: usize = 6;
+    pub const ATYPE: usize = 7;
+    pub const BTYPE: usize = 8;
+    pub const AND: usize = 9;
+    pub const POPC: usize = 10;
+    /// Operand position of A.
+    pub const A: usize = 1;
 }
 
 /// Spellings of `.atype` / `.btype`, in [`WgmmaType`] order.
-const TYPES: [&str; 7] = ["f16", "bf16", "tf32", "e4m3", "e5m2", "s8", "u8"];
+const TYPES: [&str; 8] = ["f16", "bf16", "tf32", "e4m3", "e5m2", "s8", "u8", "b1"];
 /// Spellings of `.dtype`, in [`DType`] order.
 const DTYPES: [&str; 3] = ["f16", "f32", "s32"];
 
-/// `wgmma.mma_async.sync.aligned.shape{.satfinite}.dtype.atype.btype d, a-desc, b-desc,
-/// scale-d{, imm-scale-a, imm-scale-b{, imm-trans-a, imm-trans-b}}` (PTX ISA 9.7.15.5.2).
-pub static MMA_ASYNC: WgmmaGrammar = WgmmaGrammar {
+/// A required wgmma slot of one spelling.
+const fn fixed(name: &'static str, spelling: &'static [&'static str]) -> Slot {
+    Slot::fixed(name, spelling).with_since(HOPPER)
+}
+
+/// An optional wgmma slot of one spelling.
+const fn flag(name: &'static str, spelling: &'static [&'static str]) -> Slot {
+    Slot::flag(name, spelling).with_since(HOPPER)
+}
+
+/// A required wgmma slot of several spellings, each after a dot.
+const fn one_of(name: &'static str, values: &'static [&'static str]) -> Slot {
+    Slot::one_of(name, ".", values).with_since(HOPPER)
+}
+
+/// A wgmma immediate operand, written in decimal with its sign.
+const fn imm(name: &'static str, shape: Shape) -> OperandSlot {
+    OperandSlot::new(name, shape).imm(ImmStyle::Signed, u64::MAX)
+}
+
+/// `wgmma.mma_async{.sp}.sync.aligned.shape{.satfinite}.dtype.atype.btype{.and.popc} d,
+/// a-desc | {a}, b-desc, {sp-meta, sp-sel,} scale-d{, imm-scale-a, imm-scale-b{,
+/// imm-trans-a}{, imm-trans-b}}` (PTX ISA 9.7.15.5.2, `.sp` 9.7.15.6.2): A in shared memory
+/// (a descriptor) or in four registers (then no `imm-trans-a`); `.sp` with the sparsity
+/// metadata register and selector immediate; `.b1` with `.and.popc`.
+pub static MMA_ASYNC: Grammar = Grammar {
     name: "wgmma.mma_async",
     section: "9.7.15.5.2",
     slots: &[
-        WgmmaSlot::fixed("instruction", &["mma_async"]),
-        WgmmaSlot::fixed("sync", &["sync"]),
-        WgmmaSlot::fixed("aligned", &["aligned"]),
-        WgmmaSlot {
-            name: "shape",
-            values: WgmmaValues::Shape,
-            required: true,
+        fixed("instruction", &[".mma_async"]),
+        Slot::flag("sp", &[".sp"]).with_since(SPARSE),
+        fixed("sync", &[".sync"]),
+        fixed("aligned", &[".aligned"]),
+        Slot {
+            family: Some(Family::Shape {
+                m: 64,
+                ks: &SHAPE_K,
+            }),
+            ..one_of("shape", &[])
         },
-        WgmmaSlot {
-            required: false,
-            ..WgmmaSlot::fixed("satfinite", &["satfinite"])
-        },
-        WgmmaSlot::fixed("dtype", &DTYPES),
-        WgmmaSlot::fixed("atype", &TYPES),
-        WgmmaSlot::fixed("btype", &TYPES),
+        flag("satfinite", &[".satfinite"]),
+        one_of("dtype", &DTYPES),
+        one_of("atype", &TYPES),
+        one_of("btype", &TYPES),
+        flag("op", &[".and"]),
+        flag("popc", &[".popc"]),
     ],
     operands: &[
-        WgmmaOperand::new("d", Shape::Vector),
-        WgmmaOperand::new("a-desc", Shape::Reg),
-        WgmmaOperand::new("b-desc", Shape::Reg),
-        WgmmaOperand::new("scale-d", Shape::RegOrImm),
-        WgmmaOperand::optional("imm-scale-a"),
-        WgmmaOperand::optional("imm-scale-b"),
-        WgmmaOperand::optional("imm-trans-a"),
-        WgmmaOperand::optional("imm-trans-b"),
+        OperandSlot::new("d", Shape::Vector),
+        OperandSlot::new("a-desc", Shape::RegOrVector),
+        OperandSlot::new("b-desc", Shape::Reg),
+        OperandSlot::new("sp-meta", Shape::Reg).when(When::With(slot::SP)),
+        imm("sp-sel", Shape::Imm).when(When::With(slot::SP)),
+        imm("scale-d", Shape::RegOrImm),
+        imm("imm-scale-a", Shape::Imm).when(When::Trailing),
+        imm("imm-scale-b", Shape::Imm).when(When::Trailing),
+        imm("imm-trans-a", Shape::Imm).when(When::TrailingUnlessVector(slot::A)),
+        imm("imm-trans-b", Shape::Imm).when(When::Trailing),
     ],
 };
 
 /// `wgmma.fence.sync.aligned` (PTX ISA 9.7.15.7.1).
-pub static FENCE: WgmmaGrammar = WgmmaGrammar {
+pub static FENCE: Grammar = Grammar {
     name: "wgmma.fence",
     section: "9.7.15.7.1",
     slots: &[
-        WgmmaSlot::fixed("instruction", &["fence"]),
-        WgmmaSlot::fixed("sync", &["sync"]),
-        WgmmaSlot::fixed("aligned", &["aligned"]),
+        fixed("instruction", &[".fence"]),
+        fixed("sync", &[".sync"]),
+        fixed("aligned", &[".aligned"]),
     ],
     operands: &[],
 };
 
 /// `wgmma.commit_group.sync.aligned` (PTX ISA 9.7.15.7.2).
-pub static COMMIT_GROUP: WgmmaGrammar = WgmmaGrammar {
+pub static COMMIT_GROUP: Grammar = Grammar {
     name: "wgmma.commit_group",
     section: "9.7.15.7.2",
     slots: &[
-        WgmmaSlot::fixed("instruction", &["commit_group"]),
-        WgmmaSlot::fixed("sync", &["sync"]),
-        WgmmaSlot::fixed("aligned", &["aligned"]),
+        fixed("instruction", &[".commit_group"]),
+        fixed("sync", &[".sync"]),
+        fixed("aligned", &[".aligned"]),
     ],
     operands: &[],
 };
 
 /// `wgmma.wait_group.sync.aligned N` (PTX ISA 9.7.15.7.3).
-pub static WAIT_GROUP: WgmmaGrammar = WgmmaGrammar {
+pub static WAIT_GROUP: Grammar = Grammar {
     name: "wgmma.wait_group",
     section: "9.7.15.7.3",
     slots: &[
-        WgmmaSlot::fixed("instruction", &["wait_group"]),
-        WgmmaSlot::fixed("sync", &["sync"]),
-        WgmmaSlot::fixed("aligned", &["aligned"]),
+        fixed("instruction", &[".wait_group"]),
+        fixed("sync", &[".sync"]),
+        fixed("aligned", &[".aligned"]),
     ],
-    operands: &[WgmmaOperand::new("N", Shape::Imm)],
+    operands: &[imm("N", Shape::Imm)],
 };
 
 /// Every wgmma form's grammar.
-pub static WGMMA_GRAMMARS: [&WgmmaGrammar; 4] = [&MMA_ASYNC, &FENCE, &COMMIT_GROUP, &WAIT_GROUP];
+pub static WGMMA_GRAMMARS: [&Grammar; 4] = [&MMA_ASYNC, &FENCE, &COMMIT_GROUP, &WAIT_GROUP];
 
 /// The type of matrix A or B (`.atype`, `.btype`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -276,11 +210,13 @@ pub enum WgmmaType {
     S8,
     /// `.u8`.
     U8,
+    /// `.b1` (single bit, with `.and.popc`).
+    B1,
 }
 
 impl WgmmaType {
     /// Every type, in slot order.
-    pub const ALL: [WgmmaType; 7] = [
+    pub const ALL: [WgmmaType; 8] = [
         WgmmaType::F16,
         WgmmaType::Bf16,
         WgmmaType::Tf32,
@@ -288,6 +224,7 @@ impl WgmmaType {
         WgmmaType::E5m2,
         WgmmaType::S8,
         WgmmaType::U8,
+        WgmmaType::B1,
     ];
 
     /// Bits of one element.
@@ -296,11 +233,13 @@ impl WgmmaType {
         match self {
             WgmmaType::F16 | WgmmaType::Bf16 => 16,
             WgmmaType::Tf32 => 32,
+            WgmmaType::B1 => 1,
             _ => 8,
         }
     }
 
-    /// K of the form: 256 bits of A per row, 8 for tf32 (PTX ISA 9.7.15.2).
+    /// K of the dense form: 256 bits of A per row, 8 for tf32 (PTX ISA 9.7.15.2); the sparse
+    /// form (`.sp`) has twice this K (PTX ISA 9.7.15.6).
     #[must_use]
     pub const fn k(self) -> u16 {
         match self {
@@ -330,7 +269,26 @@ impl DType {
     pub const ALL: [DType; 3] = [DType::F16, DType::F32, DType::S32];
 }
 
-/// `wgmma.mma_async` with A and B in shared memory (PTX ISA 9.7.15.5.2).
+/// Where matrix A of a `wgmma.mma_async` comes from (PTX ISA 9.7.15.5.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WgmmaA<'a> {
+    /// `a-desc`: a shared memory matrix descriptor in a register.
+    Desc(&'a str),
+    /// `{a0, a1, a2, a3}`: the warpgroup's fragment of A in registers.
+    Regs(&'a [&'a str]),
+}
+
+/// The operands of `wgmma.mma_async.sp` (PTX ISA 9.7.15.6.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct WgmmaSparsity<'a> {
+    /// `sp-meta`: the register of the sparsity metadata.
+    pub meta: &'a str,
+    /// `sp-sel`: the sparsity selector, an immediate (which threads of a group of four hold
+    /// the metadata).
+    pub selector: u64,
+}
+
+/// `wgmma.mma_async` (PTX ISA 9.7.15.5.2; with `.sp`, 9.7.15.6.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct MmaAsync<'a> {
     /// N of `.m64nNkK`.
@@ -345,22 +303,31 @@ pub struct MmaAsync<'a> {
     pub atype: WgmmaType,
     /// `.btype`.
     pub btype: WgmmaType,
+    /// `.and` (the `.b1` forms' operation).
+    pub op_and: bool,
+    /// `.popc` (the `.b1` forms' reduction).
+    pub popc: bool,
     /// The accumulator registers `d`.
     pub d: &'a [&'a str],
-    /// A's shared memory descriptor.
-    pub a_desc: &'a str,
+    /// Matrix A: a descriptor or registers.
+    pub a: WgmmaA<'a>,
     /// B's shared memory descriptor.
     pub b_desc: &'a str,
+    /// `.sp` with its metadata and selector.
+    pub sparse: Option<WgmmaSparsity<'a>>,
     /// `scale-d`: a predicate or 0 / 1 (D = A*B + D when true, A*B when false).
     pub scale_d: Value<'a, u64>,
     /// `imm-scale-a`, `imm-scale-b` (1 or -1) as written.
     pub imm_scale: Option<(i64, i64)>,
-    /// `imm-trans-a`, `imm-trans-b` (0 or 1) as written.
-    pub imm_trans: Option<(i64, i64)>,
+    /// `imm-trans-a` (0 or 1) as written; only with A in shared memory.
+    pub imm_trans_a: Option<i64>,
+    /// `imm-trans-b` (0 or 1) as written.
+    pub imm_trans_b: Option<i64>,
 }
 
 impl<'a> MmaAsync<'a> {
-    /// The form of these types and N, K from the A type, without `.satfinite` or immediates.
+    /// The dense form of these types with A in shared memory, N, and K from the A type;
+    /// without `.satfinite`, `.and.popc` or immediates.
     #[allow(clippy::too_many_arguments)]
     #[must_use]
     pub const fn new(
@@ -380,74 +347,60 @@ impl<'a> MmaAsync<'a> {
             dtype,
             atype,
             btype,
+            op_and: false,
+            popc: false,
             d,
-            a_desc,
+            a: WgmmaA::Desc(a_desc),
             b_desc,
+            sparse: None,
             scale_d,
             imm_scale: None,
-            imm_trans: None,
+            imm_trans_a: None,
+            imm_trans_b: None,
         }
     }
 
     /// The lowest PTX ISA version (major * 10 + minor) of the form, on `sm_90a`:
-    /// [`MIXED_INTEGER_PTX`] for mixed `.s8` / `.u8` inputs, [`INTRODUCED`] otherwise.
+    /// [`MIXED_INTEGER_PTX`] for mixed `.s8` / `.u8` inputs, [`SPARSE`]'s for `.sp`,
+    /// [`INTRODUCED`]'s otherwise.
     #[must_use]
     pub const fn introduced(&self) -> u8 {
         if self.atype.integer() && self.btype.integer() && self.atype as u8 != self.btype as u8 {
             MIXED_INTEGER_PTX
+        } else if self.sparse.is_some() {
+            SPARSE.ptx
         } else {
             INTRODUCED.0
         }
     }
 
-    /// Whether the form is legal (PTX ISA 9.7.15.5.2) at PTX ISA [`MmaAsync::introduced`]: the types go together, the shape's K is
-    /// the A type's, N is one the types allow, `.satfinite` only for s32, the immediates
-    /// present exactly where the types take them and of their values, and `d` has its length.
+    /// Whether the form is legal (PTX ISA 9.7.15.5.2, 9.7.15.6.2) at PTX ISA
+    /// [`MmaAsync::introduced`]: the types go together, the shape's K is the A type's (twice
+    /// it with `.sp`), N is one the types allow, `.satfinite` only for s32 with 8-bit inputs,
+    /// `.and.popc` exactly with `.b1`, which has no `.sp`; the immediates present exactly
+    /// where the types and A's source take them, and of their values; A in four registers;
+    /// the sparsity selector 0 or 1 for 16- and 32-bit types, 0 for 8-bit ones (ptxas 13.5:
+    /// "unexpected value '2', expected to be 0 or 1"); and `d` has its length.
     ///
     /// # Errors
     /// The first rule broken, in words.
     pub const fn validate(&self) -> Result<(), &'static str> {
-        let (a, b) = (self.atype, self.btype);
-        let types_ok = match a {
-            WgmmaType::F16 => matches!(b, WgmmaType::F16) && !matches!(self.dtype, DType::S32),
-            WgmmaType::Bf16 | WgmmaType::Tf32 => {
-                b as u8 == a as u8 && matches!(self.dtype, DType::F32)
+        if let Err(e) = self.validate_types() {
+            return Err(e);
+        }
+        if let Err(e) = self.validate_immediates() {
+            return Err(e);
+        }
+        if let WgmmaA::Regs(a) = self.a {
+            if a.len() != 4 {
+                return Err("A in registers is four registers {a0, a1, a2, a3}");
             }
-            WgmmaType::E4m3 | WgmmaType::E5m2 => {
-                matches!(b, WgmmaType::E4m3 | WgmmaType::E5m2) && !matches!(self.dtype, DType::S32)
+        }
+        if let Some(sp) = self.sparse {
+            let max = if self.atype.bits() == 8 { 0 } else { 1 };
+            if sp.selector > max {
+                return Err("sp-sel is 0 or 1 for f16, bf16 and tf32, 0 for 8-bit types");
             }
-            WgmmaType::S8 | WgmmaType::U8 => b.integer() && matches!(self.dtype, DType::S32),
-        };
-        if !types_ok {
-            return Err(".dtype, .atype and .btype are no wgmma combination");
-        }
-        if self.k != a.k() {
-            return Err("K of the shape is not the one of .atype (256 bits of A, 8 for tf32)");
-        }
-        if self.n == 0 || self.n % 8 != 0 || self.n > 256 {
-            return Err("N must be a multiple of 8 from 8 to 256");
-        }
-        if a.integer() && self.n > 32 && self.n % 16 != 0 {
-            return Err("with .s8/.u8, N above 32 must be a multiple of 16");
-        }
-        if self.satfinite && !matches!(self.dtype, DType::S32) {
-            return Err(".satfinite is for .s32 accumulators only");
-        }
-        match (self.imm_scale, a.integer()) {
-            (Some(_), true) => return Err("integer forms take no imm-scale-a / imm-scale-b"),
-            (None, false) => return Err("floating-point forms take imm-scale-a and imm-scale-b"),
-            (Some((x, y)), false) if (x != 1 && x != -1) || (y != 1 && y != -1) => {
-                return Err("imm-scale-a / imm-scale-b must be 1 or -1")
-            }
-            _ => {}
-        }
-        match (self.imm_trans, a.bits() == 16) {
-            (Some(_), false) => return Err("only f16 / bf16 forms take imm-trans-a / -b"),
-            (None, true) => return Err("f16 / bf16 forms take imm-trans-a and imm-trans-b"),
-            (Some((x, y)), true) if (x != 0 && x != 1) || (y != 0 && y != 1) => {
-                return Err("imm-trans-a / imm-trans-b must be 0 or 1")
-            }
-            _ => {}
         }
         if let Value::Imm(s) = self.scale_d {
             if s > 1 {
@@ -460,6 +413,84 @@ impl<'a> MmaAsync<'a> {
         };
         if self.d.len() != per_thread as usize {
             return Err("d has N/2 registers (f32, s32) or N/4 (f16) per thread");
+        }
+        Ok(())
+    }
+
+    /// The types, the shape and the qualifiers that go with the types.
+    const fn validate_types(&self) -> Result<(), &'static str> {
+        let (a, b) = (self.atype, self.btype);
+        let types_ok = match a {
+            WgmmaType::F16 => matches!(b, WgmmaType::F16) && !matches!(self.dtype, DType::S32),
+            WgmmaType::Bf16 | WgmmaType::Tf32 => {
+                b as u8 == a as u8 && matches!(self.dtype, DType::F32)
+            }
+            WgmmaType::E4m3 | WgmmaType::E5m2 => {
+                matches!(b, WgmmaType::E4m3 | WgmmaType::E5m2) && !matches!(self.dtype, DType::S32)
+            }
+            WgmmaType::S8 | WgmmaType::U8 => b.integer() && matches!(self.dtype, DType::S32),
+            WgmmaType::B1 => matches!(b, WgmmaType::B1) && matches!(self.dtype, DType::S32),
+        };
+        if !types_ok {
+            return Err(".dtype, .atype and .btype are no wgmma combination");
+        }
+        let b1 = matches!(a, WgmmaType::B1);
+        if b1 && self.sparse.is_some() {
+            return Err(".b1 has no .sp form");
+        }
+        if self.op_and != b1 || self.popc != b1 {
+            return Err(".and.popc goes with .b1, and .b1 takes it");
+        }
+        let k = if self.sparse.is_some() {
+            2 * a.k()
+        } else {
+            a.k()
+        };
+        if self.k != k {
+            return Err("K of the shape is not the one of .atype (256 bits of A, 8 for tf32; twice that with .sp)");
+        }
+        if self.n == 0 || self.n % 8 != 0 || self.n > 256 {
+            return Err("N must be a multiple of 8 from 8 to 256");
+        }
+        if (a.integer() || b1) && self.n > 32 && self.n % 16 != 0 {
+            return Err("with .s8/.u8/.b1, N above 32 must be a multiple of 16");
+        }
+        if self.satfinite && !a.integer() {
+            return Err(".satfinite is for .s8 / .u8 inputs into .s32 only");
+        }
+        Ok(())
+    }
+
+    /// The trailing immediates: present exactly where the types and A's source take them.
+    const fn validate_immediates(&self) -> Result<(), &'static str> {
+        let a = self.atype;
+        let float = !a.integer() && !matches!(a, WgmmaType::B1);
+        match (self.imm_scale, float) {
+            (Some(_), false) => return Err("integer forms take no imm-scale-a / imm-scale-b"),
+            (None, true) => return Err("floating-point forms take imm-scale-a and imm-scale-b"),
+            (Some((x, y)), true) if (x != 1 && x != -1) || (y != 1 && y != -1) => {
+                return Err("imm-scale-a / imm-scale-b must be 1 or -1")
+            }
+            _ => {}
+        }
+        let trans = a.bits() == 16;
+        let regs = matches!(self.a, WgmmaA::Regs(_));
+        match (self.imm_trans_a, trans && !regs) {
+            (Some(_), false) => {
+                return Err("only f16 / bf16 forms with A in shared memory take imm-trans-a")
+            }
+            (None, true) => return Err("f16 / bf16 forms with a-desc take imm-trans-a"),
+            (Some(x), true) if x != 0 && x != 1 => return Err("imm-trans-a must be 0 or 1"),
+            _ => {}
+        }
+        match (self.imm_trans_b, trans) {
+            (Some(_), false) => return Err("only f16 / bf16 forms take imm-trans-b"),
+            (None, true) => return Err("f16 / bf16 forms take imm-trans-b"),
+            (Some(x), true) if x != 0 && x != 1 => return Err("imm-trans-b must be 0 or 1"),
+            _ => {}
+        }
+        if self.imm_scale.is_none() && (self.imm_trans_a.is_some() || self.imm_trans_b.is_some()) {
+            return Err("imm-trans-a / imm-trans-b come after imm-scale-a and imm-scale-b");
         }
         Ok(())
     }
@@ -478,118 +509,36 @@ pub enum Wgmma<'a> {
     WaitGroup(u64),
 }
 
-/// An operand as a wgmma form holds it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum WgmmaArg<'a> {
-    /// A register.
-    Reg(&'a str),
-    /// A register vector.
-    Vector(&'a [&'a str]),
-    /// An immediate, as the reader gives it (a negative one in two's complement).
-    Imm(u64),
-}
-
-/// Most qualifier slots of a wgmma form.
-pub const WGMMA_SLOTS: usize = 8;
-/// Most operand positions of a wgmma form.
-pub const WGMMA_OPERANDS: usize = 8;
-
-/// A wgmma form spelled out in its grammar: which value of each slot, which operands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct WgmmaSpelled<'a> {
-    /// The grammar.
-    pub grammar: &'static WgmmaGrammar,
-    /// The value of each slot, `None` where absent.
-    pub quals: [Option<u16>; WGMMA_SLOTS],
-    /// Each operand position's operand, `None` where absent.
-    pub operands: [Option<WgmmaArg<'a>>; WGMMA_OPERANDS],
-}
-
-impl<'a> WgmmaSpelled<'a> {
-    const fn new(grammar: &'static WgmmaGrammar) -> Self {
-        let mut quals = [None; WGMMA_SLOTS];
-        let mut i = 0;
-        while i < grammar.slots.len() {
-            if grammar.slots[i].required {
-                quals[i] = Some(0);
-            }
-            i += 1;
+/// `g` with each required slot at its first value (the one of a single spelling).
+const fn spelled<'a>(g: &'static Grammar) -> Spelled<'a> {
+    let mut s = Spelled::empty(g);
+    let mut i = 0;
+    while i < g.slots.len() {
+        if g.slots[i].required {
+            s.quals[i] = Some(0);
         }
-        WgmmaSpelled {
-            grammar,
-            quals,
-            operands: [None; WGMMA_OPERANDS],
-        }
+        i += 1;
     }
-
-    /// Writes the form as one line of PTX (ending in `;`).
-    ///
-    /// # Errors
-    /// When the writer fails.
-    pub fn write<W: fmt::Write>(&self, w: &mut W) -> fmt::Result {
-        let g = self.grammar;
-        w.write_str("wgmma")?;
-        for (slot, v) in g.slots.iter().zip(self.quals) {
-            if let Some(v) = v {
-                slot.write_value(w, v)?;
-            }
-        }
-        let present = g.operands.iter().zip(self.operands).filter_map(|(_, a)| a);
-        for (i, a) in present.enumerate() {
-            w.write_str(if i == 0 { " " } else { ", " })?;
-            match a {
-                WgmmaArg::Reg(r) => w.write_str(r)?,
-                WgmmaArg::Vector(regs) => write_vector(w, regs, Syntax::Ptx)?,
-                WgmmaArg::Imm(v) => write!(w, "{}", v as i64)?,
-            }
-        }
-        w.write_char(';')
-    }
+    s
 }
 
 impl<'a> Wgmma<'a> {
     /// The form spelled out in its grammar.
     #[must_use]
-    pub fn spell(&self) -> WgmmaSpelled<'a> {
+    pub fn spell(&self) -> Spelled<'a> {
         match *self {
-            Wgmma::Fence => WgmmaSpelled::new(&FENCE),
-            Wgmma::CommitGroup => WgmmaSpelled::new(&COMMIT_GROUP),
-            Wgmma::WaitGroup(n) => {
-                let mut s = WgmmaSpelled::new(&WAIT_GROUP);
-                s.operands[0] = Some(WgmmaArg::Imm(n));
-                s
-            }
-            Wgmma::MmaAsync(m) => {
-                let mut s = WgmmaSpelled::new(&MMA_ASYNC);
-                s.quals[slot::SHAPE] = shape_value(m.n, m.k);
-                s.quals[slot::SATFINITE] = m.satfinite.then_some(0);
-                s.quals[slot::DTYPE] = Some(m.dtype as u16);
-                s.quals[slot::ATYPE] = Some(m.atype as u16);
-                s.quals[slot::BTYPE] = Some(m.btype as u16);
-                let imm = |v: i64| Some(WgmmaArg::Imm(v as u64));
-                s.operands = [
-                    Some(WgmmaArg::Vector(m.d)),
-                    Some(WgmmaArg::Reg(m.a_desc)),
-                    Some(WgmmaArg::Reg(m.b_desc)),
-                    Some(match m.scale_d {
-                        Value::Reg(r) => WgmmaArg::Reg(r),
-                        Value::Imm(v) => WgmmaArg::Imm(v),
-                    }),
-                    m.imm_scale.and_then(|x| imm(x.0)),
-                    m.imm_scale.and_then(|x| imm(x.1)),
-                    m.imm_trans.and_then(|x| imm(x.0)),
-                    m.imm_trans.and_then(|x| imm(x.1)),
-                ];
-                s
-            }
+            Wgmma::Fence => spelled(&FENCE),
+            Wgmma::CommitGroup => spelled(&COMMIT_GROUP),
+            Wgmma::WaitGroup(n) => spelled(&WAIT_GROUP).op(0, Arg::Imm(n)),
+            Wgmma::MmaAsync(m) => spell_mma_async(&m),
         }
     }
 
-    /// The typed form of a spelled one (its vector operand `d` as given). `None` where the
-    /// spelling is no typed form: a shape the slot does not spell, or the immediates not in
-    /// pairs.
+    /// The typed form of a spelled one (its vector operands as given). `None` where the
+    /// spelling is no typed form: a shape the slot does not spell, or `imm-scale-a` without
+    /// `imm-scale-b`.
     #[must_use]
-    pub fn from_spelled(s: &WgmmaSpelled<'a>) -> Option<Self> {
+    pub fn from_spelled(s: &Spelled<'a>) -> Option<Self> {
         let g = s.grammar;
         if core::ptr::eq(g, &FENCE) {
             return Some(Wgmma::Fence);
@@ -597,49 +546,13 @@ impl<'a> Wgmma<'a> {
         if core::ptr::eq(g, &COMMIT_GROUP) {
             return Some(Wgmma::CommitGroup);
         }
-        let imm = |i: usize| match s.operands[i] {
-            Some(WgmmaArg::Imm(v)) => Some(v),
-            _ => None,
-        };
         if core::ptr::eq(g, &WAIT_GROUP) {
-            return imm(0).map(Wgmma::WaitGroup);
+            return match s.operands[0] {
+                Some(Arg::Imm(v)) => Some(Wgmma::WaitGroup(v)),
+                _ => None,
+            };
         }
-        let (n, k) = shape_of(s.quals[slot::SHAPE]?);
-        let pair = |i: usize| match (imm(i), imm(i + 1)) {
-            (Some(x), Some(y)) => Some(Some((x as i64, y as i64))),
-            (None, None) => Some(None),
-            _ => None,
-        };
-        let reg = |i: usize| match s.operands[i] {
-            Some(WgmmaArg::Reg(r)) => Some(r),
-            _ => None,
-        };
-        let imm_scale = pair(4)?;
-        let imm_trans = pair(6)?;
-        if imm_scale.is_none() && imm_trans.is_some() {
-            return None;
-        }
-        Some(Wgmma::MmaAsync(MmaAsync {
-            n,
-            k,
-            satfinite: s.quals[slot::SATFINITE].is_some(),
-            dtype: *DType::ALL.get(usize::from(s.quals[slot::DTYPE]?))?,
-            atype: *WgmmaType::ALL.get(usize::from(s.quals[slot::ATYPE]?))?,
-            btype: *WgmmaType::ALL.get(usize::from(s.quals[slot::BTYPE]?))?,
-            d: match s.operands[0] {
-                Some(WgmmaArg::Vector(v)) => v,
-                _ => return None,
-            },
-            a_desc: reg(1)?,
-            b_desc: reg(2)?,
-            scale_d: match s.operands[3]? {
-                WgmmaArg::Reg(r) => Value::Reg(r),
-                WgmmaArg::Imm(v) => Value::Imm(v),
-                WgmmaArg::Vector(_) => return None,
-            },
-            imm_scale,
-            imm_trans,
-        }))
+        mma_async_of(s).map(Wgmma::MmaAsync)
     }
 
     /// Writes the instruction as one line of PTX (ending in `;`), without checking it.
@@ -647,6 +560,94 @@ impl<'a> Wgmma<'a> {
     /// # Errors
     /// When the writer fails.
     pub fn write<W: fmt::Write>(&self, w: &mut W) -> fmt::Result {
-        self.spell().write(w)
+        write_spelled(w, &self.spell(), Syntax::Ptx)
     }
+}
+
+/// `m` spelled out in [`MMA_ASYNC`].
+fn spell_mma_async<'a>(m: &MmaAsync<'a>) -> Spelled<'a> {
+    let mut s = spelled(&MMA_ASYNC);
+    s.quals[slot::SP] = m.sparse.map(|_| 0);
+    s.quals[slot::SHAPE] = shape_value(m.n, m.k);
+    s.quals[slot::SATFINITE] = m.satfinite.then_some(0);
+    s.quals[slot::DTYPE] = Some(m.dtype as u16);
+    s.quals[slot::ATYPE] = Some(m.atype as u16);
+    s.quals[slot::BTYPE] = Some(m.btype as u16);
+    s.quals[slot::AND] = m.op_and.then_some(0);
+    s.quals[slot::POPC] = m.popc.then_some(0);
+    let imm = |v: i64| Some(Arg::Imm(v as u64));
+    let ops = [
+        Some(Arg::Vector(m.d)),
+        Some(match m.a {
+            WgmmaA::Desc(r) => Arg::Reg(r),
+            WgmmaA::Regs(r) => Arg::Vector(r),
+        }),
+        Some(Arg::Reg(m.b_desc)),
+        m.sparse.map(|sp| Arg::Reg(sp.meta)),
+        m.sparse.map(|sp| Arg::Imm(sp.selector)),
+        Some(match m.scale_d {
+            Value::Reg(r) => Arg::Reg(r),
+            Value::Imm(v) => Arg::Imm(v),
+        }),
+        m.imm_scale.and_then(|x| imm(x.0)),
+        m.imm_scale.and_then(|x| imm(x.1)),
+        m.imm_trans_a.and_then(imm),
+        m.imm_trans_b.and_then(imm),
+    ];
+    s.operands[..ops.len()].copy_from_slice(&ops);
+    s
+}
+
+/// The typed `mma_async` of a spelling of [`MMA_ASYNC`].
+fn mma_async_of<'a>(s: &Spelled<'a>) -> Option<MmaAsync<'a>> {
+    let (n, k) = shape_of(s.quals[slot::SHAPE]?);
+    let imm = |i: usize| match s.operands[i] {
+        Some(Arg::Imm(v)) => Some(v),
+        _ => None,
+    };
+    let reg = |i: usize| match s.operands[i] {
+        Some(Arg::Reg(r)) => Some(r),
+        _ => None,
+    };
+    let imm_scale = match (imm(6), imm(7)) {
+        (Some(x), Some(y)) => Some((x as i64, y as i64)),
+        (None, None) => None,
+        _ => return None,
+    };
+    let sparse = match s.quals[slot::SP] {
+        Some(_) => Some(WgmmaSparsity {
+            meta: reg(3)?,
+            selector: imm(4)?,
+        }),
+        None => None,
+    };
+    Some(MmaAsync {
+        n,
+        k,
+        satfinite: s.quals[slot::SATFINITE].is_some(),
+        dtype: *DType::ALL.get(usize::from(s.quals[slot::DTYPE]?))?,
+        atype: *WgmmaType::ALL.get(usize::from(s.quals[slot::ATYPE]?))?,
+        btype: *WgmmaType::ALL.get(usize::from(s.quals[slot::BTYPE]?))?,
+        op_and: s.quals[slot::AND].is_some(),
+        popc: s.quals[slot::POPC].is_some(),
+        d: match s.operands[0] {
+            Some(Arg::Vector(v)) => v,
+            _ => return None,
+        },
+        a: match s.operands[slot::A]? {
+            Arg::Reg(r) => WgmmaA::Desc(r),
+            Arg::Vector(v) => WgmmaA::Regs(v),
+            _ => return None,
+        },
+        b_desc: reg(2)?,
+        sparse,
+        scale_d: match s.operands[5]? {
+            Arg::Reg(r) => Value::Reg(r),
+            Arg::Imm(v) => Value::Imm(v),
+            _ => return None,
+        },
+        imm_scale,
+        imm_trans_a: imm(8).map(|v| v as i64),
+        imm_trans_b: imm(9).map(|v| v as i64),
+    })
 }

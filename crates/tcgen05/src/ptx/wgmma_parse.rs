@@ -19,19 +19,22 @@ use ::alloc::vec::Vec;
 use core::fmt;
 
 use super::form_error::{FormError, FormRule};
-use super::grammar::Shape;
-use super::qualifier_order::read_in_order;
-use super::wgmma::{Wgmma, WgmmaArg, WgmmaGrammar, WgmmaSpelled, WGMMA_GRAMMARS};
-use crate::ptx_reader::{self, Operand};
+use super::grammar::Spelled;
+use super::walk::{error, grammar_of, walk, Strict};
+use super::wgmma::{Wgmma, WgmmaA, WGMMA_GRAMMARS};
+use crate::ptx_reader;
 
 /// A wgmma instruction read from PTX: its typed form ([`WgmmaForm::instruction`]) and its
 /// spelling ([`WgmmaForm::spelled`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WgmmaForm<'a> {
-    /// The form with its register vector left empty (it lives in `regs`).
+    /// The form with its register vectors left empty (they live in `regs`).
     shell: Wgmma<'a>,
-    spelled: WgmmaSpelled<'a>,
+    spelled: Spelled<'a>,
+    /// The elements of `d`, then those of A where A is in registers.
     regs: Vec<&'a str>,
+    /// Where A's registers start in `regs`.
+    split: usize,
 }
 
 impl<'a> WgmmaForm<'a> {
@@ -40,16 +43,20 @@ impl<'a> WgmmaForm<'a> {
     pub fn instruction(&self) -> Wgmma<'_> {
         match self.shell {
             Wgmma::MmaAsync(mut m) => {
-                m.d = &self.regs;
+                let (d, a) = self.regs.split_at(self.split);
+                m.d = d;
+                if let WgmmaA::Regs(_) = m.a {
+                    m.a = WgmmaA::Regs(a);
+                }
                 Wgmma::MmaAsync(m)
             }
             other => other,
         }
     }
 
-    /// The spelling as read (its register vector empty: see [`WgmmaForm::instruction`]).
+    /// The spelling as read (its register vectors empty: see [`WgmmaForm::instruction`]).
     #[must_use]
-    pub const fn spelled(&self) -> &WgmmaSpelled<'a> {
+    pub const fn spelled(&self) -> &Spelled<'a> {
         &self.spelled
     }
 
@@ -62,24 +69,8 @@ impl<'a> WgmmaForm<'a> {
     }
 }
 
-fn error<'a>(
-    g: &WgmmaGrammar,
-    rule: FormRule,
-    what: &'static str,
-    text: &'a str,
-    operand: Option<usize>,
-) -> FormError<'a> {
-    FormError {
-        rule,
-        form: g.name,
-        what,
-        text,
-        operand,
-        section: g.section,
-    }
-}
-
-/// Reads `ins` (a `wgmma.*` instruction from [`ptx_reader`]) into its typed form.
+/// Reads `ins` (a `wgmma.*` instruction from [`ptx_reader`]) into its typed form, by the walk
+/// of the grammar that reads tcgen05 ([`crate::ptx::parse`]).
 ///
 /// The qualifiers must be those of the form's grammar, each once, in order; the operands those
 /// of the form, in order, of the kinds it takes (the trailing immediates of `mma_async` in
@@ -90,116 +81,14 @@ fn error<'a>(
 /// The first [`FormError`]: an unknown instruction or qualifier, a qualifier twice, out of
 /// order or missing; an operand missing, extra or of the wrong kind.
 pub fn parse_wgmma<'a>(ins: &ptx_reader::Instruction<'a>) -> Result<WgmmaForm<'a>, FormError<'a>> {
-    let unknown = |text| FormError {
-        rule: FormRule::UnknownInstruction,
-        form: "wgmma",
-        what: "instruction",
-        text,
-        operand: None,
-        section: "9.7.15",
-    };
-    if ins.base() != "wgmma" {
-        return Err(unknown(ins.opcode));
-    }
-    let mut quals = ins.qualifiers();
-    let first = quals.next().ok_or_else(|| unknown(ins.opcode))?;
-    let g = WGMMA_GRAMMARS
-        .iter()
-        .find(|g| g.slots[0].value_of(first).is_some())
-        .ok_or_else(|| unknown(first))?;
-    let mut spelled = WgmmaSpelled {
-        grammar: g,
-        quals: Default::default(),
-        operands: Default::default(),
-    };
-    spelled.quals[0] = Some(0);
-    read_qualifiers(g, quals, &mut spelled)?;
-    let mut regs = Vec::new();
-    read_operands(g, ins, &mut spelled, &mut regs)?;
-    let shell = Wgmma::from_spelled(&spelled)
+    let (g, first) = grammar_of(ins, &WGMMA_GRAMMARS, "wgmma", "9.7.15")?;
+    let w = walk(g, first, ins, &mut Strict)?;
+    let shell = Wgmma::from_spelled(&w.spelled)
         .ok_or_else(|| error(g, FormRule::MissingOperand, "operands", ins.text, None))?;
     Ok(WgmmaForm {
         shell,
-        spelled,
-        regs,
+        spelled: w.spelled,
+        split: w.split.unwrap_or(w.regs.len()),
+        regs: w.regs,
     })
-}
-
-fn read_qualifiers<'a>(
-    g: &'static WgmmaGrammar,
-    quals: impl Iterator<Item = &'a str>,
-    spelled: &mut WgmmaSpelled<'a>,
-) -> Result<(), FormError<'a>> {
-    let slots = g.slots;
-    read_in_order(slots, quals, &mut spelled.quals)
-        .map_err(|(rule, what, q)| error(g, rule, what, q, None))?;
-    match slots
-        .iter()
-        .zip(spelled.quals)
-        .find(|(s, v)| s.required && v.is_none())
-    {
-        Some((s, _)) => Err(error(g, FormRule::MissingQualifier, s.name, "", None)),
-        None => Ok(()),
-    }
-}
-
-fn fits(op: &Operand<'_>, shape: Shape) -> bool {
-    match op {
-        Operand::Name(_) => matches!(shape, Shape::Reg | Shape::RegOrImm),
-        Operand::Imm(_) => matches!(shape, Shape::Imm | Shape::RegOrImm),
-        Operand::Vector(_) => shape == Shape::Vector,
-        _ => false,
-    }
-}
-
-fn read_operands<'a>(
-    g: &'static WgmmaGrammar,
-    ins: &ptx_reader::Instruction<'a>,
-    spelled: &mut WgmmaSpelled<'a>,
-    regs: &mut Vec<&'a str>,
-) -> Result<(), FormError<'a>> {
-    let mut k = 0;
-    for (i, slot) in g.operands.iter().enumerate() {
-        let op = ins.operands.get(k);
-        let shape_error = || {
-            let rule = FormRule::OperandShape {
-                expected: slot.shape,
-            };
-            error(g, rule, slot.name, ins.text, Some(k))
-        };
-        let Some(op) = op else {
-            if slot.optional {
-                break;
-            }
-            return Err(error(g, FormRule::MissingOperand, slot.name, "", Some(k)));
-        };
-        if !fits(op, slot.shape) {
-            return Err(shape_error());
-        }
-        spelled.operands[i] = Some(match op {
-            Operand::Name(n) => WgmmaArg::Reg(n),
-            Operand::Imm(v) => WgmmaArg::Imm(*v),
-            Operand::Vector(elements) => {
-                for e in elements {
-                    match e {
-                        Operand::Name(n) => regs.push(n),
-                        _ => return Err(shape_error()),
-                    }
-                }
-                WgmmaArg::Vector(&[])
-            }
-            _ => return Err(shape_error()),
-        });
-        k += 1;
-    }
-    if k < ins.operands.len() {
-        return Err(error(
-            g,
-            FormRule::ExtraOperand,
-            "operands",
-            ins.text,
-            Some(k),
-        ));
-    }
-    Ok(())
 }
