@@ -15,6 +15,7 @@
 //! legal ones).
 
 mod clock;
+mod tcgen05_fence;
 #[cfg(test)]
 mod tests;
 mod tmem;
@@ -57,6 +58,10 @@ pub enum HazardKind {
     /// A CTA allocated Tensor Memory and exited without `tcgen05.relinquish_alloc_permit`
     /// (PTX ISA 9.7.16.7.1; rules.md I5).
     MissingRelinquish,
+    /// Two tcgen05 accesses of Tensor Memory by different threads ordered only through a
+    /// relaxed synchronisation without `tcgen05.fence::before_thread_sync` in the arriving
+    /// thread or `after_thread_sync` in the waiting one (PTX ISA 9.7.16.6.3; rules.md I7).
+    MissingTcgen05Fence,
 }
 
 impl HazardKind {
@@ -76,6 +81,7 @@ impl HazardKind {
             HazardKind::LdBeforeWait => "ld-before-wait",
             HazardKind::DeallocInUse => "dealloc-in-use",
             HazardKind::MissingRelinquish => "missing-relinquish",
+            HazardKind::MissingTcgen05Fence => "missing-tcgen05-fence",
         }
     }
 }
