@@ -245,11 +245,15 @@ def flip_parity(lines, w):
     written in the comment or `.loc` lines just before it), or None."""
     m = re.search(r"\],\s*(%\w+)\s*;", lines[w])
     block = free_lines(lines, w - 8, w)
-    if not m or len(block) < 2:
+    if not m or not block:
         return None
     new = list(lines)
-    new[block[-2]] = "\t.reg .b32 %plantpar;"
-    new[block[-1]] = f"\txor.b32 %plantpar, {m.group(1)}, 1;"
+    if len(block) >= 2:
+        new[block[-2]] = "\t.reg .b32 %plantpar;"
+        new[block[-1]] = f"\txor.b32 %plantpar, {m.group(1)}, 1;"
+    else:
+        # One free line (nvcc's comment before an inline-asm block): both statements on it.
+        new[block[-1]] = f"\t.reg .b32 %plantpar; xor.b32 %plantpar, {m.group(1)}, 1;"
     new[w] = lines[w][:m.start(1)] + "%plantpar" + lines[w][m.end(1):]
     return new
 
@@ -285,13 +289,17 @@ def m_epilogue_wait(lines):
         new = list(lines)
         if "bra" in lines[w + 1]:
             new[w] = new[w + 1] = ""
+            out.append((f"line {w + 1}", new,
+                        (["read-before-complete"], [nxt[0] + 1], [i + 1 for i in mmas])))
         elif wait_pred(lines[w]):
-            # A wait inside an inline-asm block (nvcc): its predicate set true instead.
+            # A wait inside an inline-asm block (nvcc's CUDA kernels): its predicate set true
+            # instead. Their first tile's tcgen05.ld then runs before any MMA wrote the
+            # accumulator, and the run stops there (a Tensor Memory read before any write, an
+            # error at the ld); a later tile's would be read-before-complete.
             new[w] = f"\tmov.pred {wait_pred(lines[w])}, -1;"
-        else:
-            continue
-        out.append((f"line {w + 1}", new,
-                    (["read-before-complete"], [nxt[0] + 1], [i + 1 for i in mmas])))
+            out.append((f"line {w + 1}", new,
+                        (["read-before-complete", "error"], [nxt[0] + 1],
+                         [i + 1 for i in mmas])))
     return out
 
 

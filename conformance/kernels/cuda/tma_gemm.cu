@@ -188,7 +188,7 @@ extern "C" __global__ void __launch_bounds__(128)
   if (warp == 0) {
     asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], %1;" ::"r"(
                      smem_addr(&tmem_slot)),
-                 "r"(kTmemColumns)
+                 "n"(kTmemColumns)
                  : "memory");
     asm volatile("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;" ::: "memory");
   }
@@ -262,7 +262,7 @@ extern "C" __global__ void __launch_bounds__(128)
   fence_after();
   if (warp == 0) {
     asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, %1;" ::"r"(tmem),
-                 "r"(kTmemColumns)
+                 "n"(kTmemColumns)
                  : "memory");
   }
 }

@@ -149,7 +149,10 @@ fn words(arg: &Arg) -> Vec<u32> {
 fn every_kernel_equals_the_chain_of_mmas() {
     let (m, n, k) = SHAPE;
     for (i, (stem, f16)) in KERNELS.into_iter().enumerate() {
-        let (a, b) = (codes(10 + i as u64, m * k, f16), codes(20 + i as u64, n * k, f16));
+        let (a, b) = (
+            codes(10 + i as u64, m * k, f16),
+            codes(20 + i as u64, n * k, f16),
+        );
         let module = Module::read(&ptx(stem)).unwrap_or_else(|e| panic!("{stem}: {e}"));
         let mut args = args(&a, &b, f16);
         launch(&module, stem, &config(), &mut args).unwrap_or_else(|e| panic!("{stem}: {e}"));
@@ -205,9 +208,14 @@ fn relaxed_hand_off(src: &str, line: u32, after: bool) -> bool {
     let all: Vec<&str> = src.lines().collect();
     let i = line as usize - 1;
     let near = if after {
-        all[..i].iter().rev().find(|l| l.contains("mbarrier.") || l.contains("bar.sync"))
+        all[..i]
+            .iter()
+            .rev()
+            .find(|l| l.contains("mbarrier.") || l.contains("bar.sync"))
     } else {
-        all[i + 1..].iter().find(|l| l.contains("mbarrier.") || l.contains("bar.sync"))
+        all[i + 1..]
+            .iter()
+            .find(|l| l.contains("mbarrier.") || l.contains("bar.sync"))
     };
     near.is_some_and(|l| l.contains(".relaxed"))
 }
@@ -231,12 +239,17 @@ fn clean_and_every_relaxed_hand_off_fence_is_needed() {
                         "{stem}: {opcode} of line {line} deleted: {got:?}"
                     );
                     assert!(
-                        got.iter().all(|(k, _, _)| *k == HazardKind::MissingTcgen05Fence),
+                        got.iter()
+                            .all(|(k, _, _)| *k == HazardKind::MissingTcgen05Fence),
                         "{stem}: {opcode} of line {line} deleted: other kinds too: {got:?}"
                     );
                     found += 1;
                 } else {
-                    assert_eq!(got, vec![], "{stem}: {opcode} of line {line} (around bar.sync)");
+                    assert_eq!(
+                        got,
+                        vec![],
+                        "{stem}: {opcode} of line {line} (around bar.sync)"
+                    );
                 }
             }
         }

@@ -160,7 +160,14 @@ pub(super) fn lifecycle(cta: &mut Cta<'_>, w: &Warp, op: &Op, exec: u32, arrival
             let after = *f == tcgen05::ptx::Fence::AfterThreadSync;
             for lane in (0..32usize).filter(|l| exec >> l & 1 == 1) {
                 let (thread, line) = (tid(w, lane), op.line);
-                emit(cta, &Event::Tcgen05Fence { thread, line, after });
+                emit(
+                    cta,
+                    &Event::Tcgen05Fence {
+                        thread,
+                        line,
+                        after,
+                    },
+                );
             }
         }
         _ => {}

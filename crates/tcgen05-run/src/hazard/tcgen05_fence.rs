@@ -152,10 +152,9 @@ impl FenceState {
         let mut e = Clock::default();
         let mut s = Clock::default();
         for &t in threads {
-            if let (Some(a), Some(b)) = (
-                self.effective.get(t as usize),
-                self.shadow.get(t as usize),
-            ) {
+            if let (Some(a), Some(b)) =
+                (self.effective.get(t as usize), self.shadow.get(t as usize))
+            {
                 e.join(a);
                 s.join(b);
             }
@@ -269,7 +268,7 @@ mod tests {
             }
             let c = Clock::default();
             let mut mine = c.clone();
-            mine.join(f.effective(1).unwrap());
+            mine.join(f.effective(1).expect("thread 1 of the CTA"));
             (mine.get(9), f.explains((9, 5), None, 1, &c))
         };
         assert_eq!(run(true, true).0, 5);

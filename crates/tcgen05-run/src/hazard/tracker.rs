@@ -646,7 +646,14 @@ impl Tracker {
 
     /// A wait on `mbar` for `parity`; a `relaxed` one acquires only through the tcgen05
     /// fences (rules.md I7).
-    fn wait(&mut self, thread: u32, line: u32, mbar: u32, (parity, relaxed): (u64, bool), done: bool) {
+    fn wait(
+        &mut self,
+        thread: u32,
+        line: u32,
+        mbar: u32,
+        (parity, relaxed): (u64, bool),
+        done: bool,
+    ) {
         let Some(m) = self.mbars.get_mut(&mbar) else {
             return;
         };
