@@ -40,8 +40,9 @@ SKIP = {
     "triton_dot_tf32_128x256x64_w8": "asks for more shared memory than a CTA may have",
     "triton_dot_scaled_nvfp4_u8scales_128x128x128_w4": "refused for idesc bit 24 (rules.md D9)",
     "triton_dot_f16_attention_128x64x64_w4": "the run refuses its ex2.approx",
-    "triton_dot_f16_persistent_128x64x64_w4": "takes tensor-map arguments this script does not build",
-    "triton_dot_f16_ws_128x64x64_w4": "takes tensor-map arguments this script does not build",
+    "triton_dot_f16_ws_128x64x64_w4": "not clean: every warp stores the same dispatch word to "
+                                      "shared memory (a data race under rules.md I1, which "
+                                      "covers the lanes of one warp-instruction only)",
 }
 
 ELEMENT_BYTES = {"f16": 2, "bf16": 2, "tf32": 4, "e4m3": 1, "e5m2": 1, "i8": 1, "mxfp8": 1,
@@ -379,6 +380,21 @@ def cuda_args(stem, tmp):
             "--arg", f"2={c}", "--arg", f"3={m}", "--arg", f"4={n}", "--arg", f"5={k}"]
 
 
+def persistent_args(tmp):
+    """The arguments of Triton's persistent TMA kernel (gen_triton.py's dot_persistent_kernel,
+    as tests/blackwell.rs launches it on 3 CTAs): A (256 x 128) and B (128 x 128) f16 as tensor
+    maps, each followed by its shape and strides, C, M, N, K and the two scratch pointers."""
+    m, n, k = 256, 128, 128
+    a, b, c = (os.path.join(tmp, x) for x in ("a.npy", "b.npy", "c.bin"))
+    npy(a, (m, k), "<f2", bytes((i % 7) + 0x30 for i in range(m * k * 2)))
+    npy(b, (k, n), "<f2", bytes((i % 5) + 0x30 for i in range(k * n * 2)))
+    with open(c, "wb") as f:
+        f.write(bytes(m * n * 4))
+    vals = [f"tensormap:{a},box=128x64,swizzle=128B", m, k, k, 1,
+            f"tensormap:{b},box=64x64,swizzle=128B", k, n, n, 1, c, m, n, k, 0, 0]
+    return [x for i, v in enumerate(vals) for x in ("--arg", f"{i}={v}")]
+
+
 def config(stem):
     rest = stem[len("triton_dot_"):]
     scaled = rest.startswith("scaled_")
@@ -404,6 +420,10 @@ def run(binary, ptx_text, stem, tmp, schedules=0):
     path = os.path.join(tmp, stem + ".ptx")
     with open(path, "w") as f:
         f.write(ptx_text)
+    if "_persistent_" in stem:
+        cmd = [binary, "--json", "run", path, "--kernel", "dot_persistent_kernel", "--grid", "3",
+               "--block", "128", "--shared", str(227 * 1024), "--hazards"] + persistent_args(tmp)
+        return launch(cmd, schedules)
     if stem.startswith("cuda_"):
         cmd = [binary, "--json", "run", path, "--kernel", stem, "--grid", "1", "--block", "128",
                "--shared", str(3 * 32768 + 1024), "--hazards"] + cuda_args(stem, tmp)
