@@ -58,7 +58,7 @@ pub enum HazardKind {
     /// A CTA allocated Tensor Memory and exited without `tcgen05.relinquish_alloc_permit`
     /// (PTX ISA 9.7.16.7.1; rules.md I5).
     MissingRelinquish,
-    /// Two tcgen05 accesses of Tensor Memory by different threads ordered only through a
+    /// Two tcgen05 accesses of Tensor Memory ordered only through a
     /// relaxed synchronisation without `tcgen05.fence::before_thread_sync` in the arriving
     /// thread or `after_thread_sync` in the waiting one (PTX ISA 9.7.16.6.3; rules.md I7).
     MissingTcgen05Fence,
