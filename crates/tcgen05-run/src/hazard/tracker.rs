@@ -94,7 +94,7 @@ impl MbarModel {
 const MEMORY_MODEL: &str = "PTX ISA 8 (memory consistency model: conflicting accesses with no causality order are a data race)";
 const MBARRIER_TX: &str = "PTX ISA 9.7.13.15 (mbarrier: a phase completes when the pending arrivals and the tx-count reach zero; complete_tx)";
 const TCGEN05: &str = "PTX ISA 9.7.16.6, 9.7.16.11.1 (an asynchronous tcgen05 operation completes for other threads only through its tcgen05.commit's mbarrier phase, a tcgen05.ld through tcgen05.wait::ld)";
-const TC_FENCE: &str = "PTX ISA 9.7.16.6.3, 9.7.16.6.4 (tcgen05.fence::before_thread_sync in the arriving thread and after_thread_sync in the waiting one order tcgen05 operations of different threads across a relaxed synchronisation; rules.md I7)";
+const TC_FENCE: &str = "PTX ISA 9.7.16.6.3, 9.7.16.6.4 (tcgen05.fence::before_thread_sync in the arriving thread and after_thread_sync in the waiting one order tcgen05 operations, of one thread or two, across a relaxed synchronisation; rules.md I7)";
 const PROXY: &str = "PTX ISA 9.7.13.4 (fence.proxy.async: generic-proxy writes need a proxy fence before the async proxy reads them)";
 
 /// The tracker.
