@@ -5,7 +5,8 @@
              [--expect FILE] [--write FILE]
 
 Takes the Triton kernels of the corpus (`conformance/kernels/run.sh` generates them into
-PTX_DIR), applies each mutation class below to the PTX text (rules written from the PTX ISA, one
+PTX_DIR) and the hand-written CUDA C++ TMA GEMMs of conformance/kernels/cuda (committed PTX,
+nvcc 13.5.37; launched with tensor-map arguments written as `.npy` files), applies each mutation class below to the PTX text (rules written from the PTX ISA, one
 bug per copy; a deleted instruction leaves its line empty and an inserted one takes the place of
 a comment or `.loc` line, so every other line keeps its number), runs each copy under
 `tcgen05 run --hazards --json` (one CTA tile, K = 2 x BK, byte patterns as inputs), and prints
@@ -22,9 +23,15 @@ part) differs now; --write FILE records the matrix (for the README and for --exp
 import json
 import os
 import re
+import struct
 import subprocess
 import sys
 import tempfile
+
+# The hand-written CUDA kernels (conformance/kernels/cuda/gen_cuda.py): their committed PTX.
+CUDA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cuda")
+# M, N, K of their runs: two 128 x 128 tiles in one CTA (the accumulator reused), 3 K tiles.
+CUDA_SHAPE = (128, 256, 192)
 
 # Kernels that the interpreter does not run (conformance/kernels/run.sh and tests/blackwell.rs
 # say why): too much shared memory, and an idesc bit reserved on sm_100a.
@@ -33,8 +40,9 @@ SKIP = {
     "triton_dot_tf32_128x256x64_w8": "asks for more shared memory than a CTA may have",
     "triton_dot_scaled_nvfp4_u8scales_128x128x128_w4": "refused for idesc bit 24 (rules.md D9)",
     "triton_dot_f16_attention_128x64x64_w4": "the run refuses its ex2.approx",
-    "triton_dot_f16_persistent_128x64x64_w4": "takes tensor-map arguments this script does not build",
-    "triton_dot_f16_ws_128x64x64_w4": "takes tensor-map arguments this script does not build",
+    "triton_dot_f16_ws_128x64x64_w4": "not clean: every warp stores the same dispatch word to "
+                                      "shared memory (a data race under rules.md I1, which "
+                                      "covers the lanes of one warp-instruction only)",
 }
 
 # The corpus's Gluon cluster kernels (conformance/kernels/gen_gluon.py, committed under
@@ -114,6 +122,9 @@ def m_commit(lines):
     c = commits[-1]
     bar = mbar_operand(lines[c])
     waits = [i + 1 for i in find(lines, "mbarrier.try_wait") if mbar_operand(lines[i]) == bar]
+    if not waits:
+        # nvcc materialises each address in its own register: any wait.
+        waits = [i + 1 for i in find(lines, "mbarrier.try_wait")]
     new = list(lines)
     new[c] = ""
     return [("", new, (["deadlock"], waits, None))]
@@ -164,13 +175,53 @@ def m_proxy_fence(lines):
     return out
 
 
+def relaxed_neighbour(lines, f, after):
+    """Whether the fence at `f` guards a relaxed hand-off: the nearest synchronisation before an
+    after_thread_sync (after a before_thread_sync) is a `.relaxed` mbarrier instruction. The
+    fences around bar.sync are not needed (rules.md I9) and are not planted."""
+    rng = range(f - 1, -1, -1) if after else range(f + 1, len(lines))
+    for i in rng:
+        if is_op(lines[i], "mbarrier.") or is_op(lines[i], "bar.sync"):
+            return ".relaxed" in lines[i]
+    return False
+
+
 def m_tc_fence(lines):
+    """Delete a tcgen05.fence::after_thread_sync that follows a relaxed wait: the tcgen05
+    operation the waiting thread issues next (an MMA over the accumulator the epilogue read, or
+    the epilogue's tcgen05.ld of what the MMAs wrote) is no longer ordered after the other
+    thread's (missing-tcgen05-fence at an MMA or ld, rules.md I9)."""
     out = []
+    targets = [i + 1 for i in find(lines, "tcgen05.mma") + find(lines, "tcgen05.ld")]
     for f in find(lines, "tcgen05.fence::after_thread_sync"):
+        if not relaxed_neighbour(lines, f, True):
+            continue
         new = list(lines)
         new[f] = ""
-        out.append((f"line {f + 1}", new, (["missing-tcgen05-fence"], None, None)))
+        out.append((f"line {f + 1}", new, (["missing-tcgen05-fence"], targets, targets)))
     return out
+
+
+def m_tc_fence_before(lines):
+    """Delete a tcgen05.fence::before_thread_sync before a relaxed arrival: the epilogue's
+    tcgen05.ld no longer reaches the MMA thread, whose next MMA overwrites what it read
+    (missing-tcgen05-fence at an MMA, against an ld)."""
+    out = []
+    mmas = [i + 1 for i in find(lines, "tcgen05.mma")]
+    lds = [i + 1 for i in find(lines, "tcgen05.ld")]
+    for f in find(lines, "tcgen05.fence::before_thread_sync"):
+        if not relaxed_neighbour(lines, f, False):
+            continue
+        new = list(lines)
+        new[f] = ""
+        out.append((f"line {f + 1}", new, (["missing-tcgen05-fence"], mmas, lds)))
+    return out
+
+
+def wait_pred(line):
+    """The predicate a try_wait writes, or None."""
+    m = re.match(r"\s*(?:@\S+\s+)?mbarrier\.try_wait\S*\s+(%?\w+)\s*,", line)
+    return m.group(1) if m else None
 
 
 def m_dealloc_early(lines):
@@ -204,11 +255,15 @@ def flip_parity(lines, w):
     written in the comment or `.loc` lines just before it), or None."""
     m = re.search(r"\],\s*(%\w+)\s*;", lines[w])
     block = free_lines(lines, w - 8, w)
-    if not m or len(block) < 2:
+    if not m or not block:
         return None
     new = list(lines)
-    new[block[-2]] = "\t.reg .b32 %plantpar;"
-    new[block[-1]] = f"\txor.b32 %plantpar, {m.group(1)}, 1;"
+    if len(block) >= 2:
+        new[block[-2]] = "\t.reg .b32 %plantpar;"
+        new[block[-1]] = f"\txor.b32 %plantpar, {m.group(1)}, 1;"
+    else:
+        # One free line (nvcc's comment before an inline-asm block): both statements on it.
+        new[block[-1]] = f"\t.reg .b32 %plantpar; xor.b32 %plantpar, {m.group(1)}, 1;"
     new[w] = lines[w][:m.start(1)] + "%plantpar" + lines[w][m.end(1):]
     return new
 
@@ -222,7 +277,9 @@ def m_parity(lines):
     out = []
     for w in find(lines, "mbarrier.try_wait.parity"):
         later = [i for i in find(lines, "tcgen05.mma") if i > w]
-        if not later or not any(is_op(lines[i], "st.shared") for i in range(w, later[0])):
+        if not later or not any(is_op(lines[i], "st.shared")
+                                or is_op(lines[i], "cp.async.bulk.tensor")
+                                for i in range(w, later[0])):
             continue
         new = flip_parity(lines, w)
         if new:
@@ -239,12 +296,20 @@ def m_epilogue_wait(lines):
     waits = [w for w in find(lines, "mbarrier.try_wait.parity") if lds and w < lds[-1]]
     for w in waits[-1:]:
         nxt = [i for i in lds if i > w]
-        if "bra" not in lines[w + 1]:
-            continue
         new = list(lines)
-        new[w] = new[w + 1] = ""
-        out.append((f"line {w + 1}", new,
-                    (["read-before-complete"], [nxt[0] + 1], [i + 1 for i in mmas])))
+        if "bra" in lines[w + 1]:
+            new[w] = new[w + 1] = ""
+            out.append((f"line {w + 1}", new,
+                        (["read-before-complete"], [nxt[0] + 1], [i + 1 for i in mmas])))
+        elif wait_pred(lines[w]):
+            # A wait inside an inline-asm block (nvcc's CUDA kernels): its predicate set true
+            # instead. Their first tile's tcgen05.ld then runs before any MMA wrote the
+            # accumulator, and the run stops there (a Tensor Memory read before any write, an
+            # error at the ld); a later tile's would be read-before-complete.
+            new[w] = f"\tmov.pred {wait_pred(lines[w])}, -1;"
+            out.append((f"line {w + 1}", new,
+                        (["read-before-complete", "error"], [nxt[0] + 1],
+                         [i + 1 for i in mmas])))
     return out
 
 
@@ -257,6 +322,18 @@ def m_accumulator(lines):
     mmas, commits = find(lines, "tcgen05.mma"), find(lines, "tcgen05.commit")
     if not lds or not mmas or not commits:
         return []
+    relaxed = [w for w in find(lines, "mbarrier.try_wait") if ".relaxed" in lines[w]
+               and any(mmas and w < i < mmas[0] for i in find(lines, "tcgen05.fence"))]
+    if relaxed and wait_pred(lines[relaxed[0]]):
+        # A kernel that reuses its accumulator across tiles (the CUDA GEMMs): the MMA thread's
+        # wait for the epilogue's hand-back made to pass at once; the next tile's MMA
+        # overwrites cells the epilogue's tcgen05.ld reads (write-before-complete at an MMA,
+        # against an ld; triton-lang/triton#10821's pattern).
+        w = relaxed[0]
+        new = list(lines)
+        new[w] = f"\tmov.pred {wait_pred(lines[w])}, -1;"
+        return [("", new, (["write-before-complete"], [i + 1 for i in mmas],
+                           [i + 1 for i in lds]))]
     ld = lds[-1]
     w = next((i for i in waits if i > ld), None)
     if w is None:
@@ -279,12 +356,52 @@ CLASSES = [
     ("expect_tx bytes +16 / -16", m_expect_tx),
     ("delete fence.proxy.async", m_proxy_fence),
     ("delete tcgen05.fence::after_thread_sync", m_tc_fence),
+    ("delete tcgen05.fence::before_thread_sync", m_tc_fence_before),
     ("tcgen05.dealloc before the last tcgen05.ld", m_dealloc_early),
     ("drop relinquish_alloc_permit", m_relinquish),
     ("refill wait on the wrong parity", m_parity),
     ("delete the epilogue's mbarrier wait", m_epilogue_wait),
     ("accumulator reused before the epilogue's wait::ld", m_accumulator),
 ]
+
+
+def npy(path, shape, descr, data):
+    """Writes `data` as a C-order `.npy` of `shape` and dtype `descr` (format version 1.0)."""
+    dims = ", ".join(str(d) for d in shape) + ("," if len(shape) == 1 else "")
+    header = "{'descr': '%s', 'fortran_order': False, 'shape': (%s), }" % (descr, dims)
+    header += " " * (63 - (10 + len(header)) % 64) + "\n"
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode() + data)
+
+
+def cuda_args(stem, tmp):
+    """The arguments of a CUDA TMA GEMM: tensor maps over A (M x K) and B (N x K) as `.npy`
+    files with 128 x 64 boxes and 128B swizzle, C, M, N, K; byte patterns as inputs."""
+    m, n, k = CUDA_SHAPE
+    ty = "f16" if "_f16_" in stem else "bf16"
+    a, b, c = (os.path.join(tmp, x) for x in ("a.npy", "b.npy", "c.bin"))
+    npy(a, (m, k), "<u2", bytes((i % 7) + 0x30 for i in range(m * k * 2)))
+    npy(b, (n, k), "<u2", bytes((i % 5) + 0x30 for i in range(n * k * 2)))
+    with open(c, "wb") as f:
+        f.write(bytes(m * n * 4))
+    spec = f"box=128x64,swizzle=128B,type={ty}"
+    return ["--arg", f"0=tensormap:{a},{spec}", "--arg", f"1=tensormap:{b},{spec}",
+            "--arg", f"2={c}", "--arg", f"3={m}", "--arg", f"4={n}", "--arg", f"5={k}"]
+
+
+def persistent_args(tmp):
+    """The arguments of Triton's persistent TMA kernel (gen_triton.py's dot_persistent_kernel,
+    as tests/blackwell.rs launches it on 3 CTAs): A (256 x 128) and B (128 x 128) f16 as tensor
+    maps, each followed by its shape and strides, C, M, N, K and the two scratch pointers."""
+    m, n, k = 256, 128, 128
+    a, b, c = (os.path.join(tmp, x) for x in ("a.npy", "b.npy", "c.bin"))
+    npy(a, (m, k), "<f2", bytes((i % 7) + 0x30 for i in range(m * k * 2)))
+    npy(b, (k, n), "<f2", bytes((i % 5) + 0x30 for i in range(k * n * 2)))
+    with open(c, "wb") as f:
+        f.write(bytes(m * n * 4))
+    vals = [f"tensormap:{a},box=128x64,swizzle=128B", m, k, k, 1,
+            f"tensormap:{b},box=64x64,swizzle=128B", k, n, n, 1, c, m, n, k, 0, 0]
+    return [x for i, v in enumerate(vals) for x in ("--arg", f"{i}={v}")]
 
 
 def config(stem):
@@ -309,10 +426,18 @@ def config(stem):
 
 
 def run(binary, ptx_text, stem, tmp, schedules=0):
-    name, warps, k, bufs = config(stem)
     path = os.path.join(tmp, stem + ".ptx")
     with open(path, "w") as f:
         f.write(ptx_text)
+    if "_persistent_" in stem:
+        cmd = [binary, "--json", "run", path, "--kernel", "dot_persistent_kernel", "--grid", "3",
+               "--block", "128", "--shared", str(227 * 1024), "--hazards"] + persistent_args(tmp)
+        return launch(cmd, schedules)
+    if stem.startswith("cuda_"):
+        cmd = [binary, "--json", "run", path, "--kernel", stem, "--grid", "1", "--block", "128",
+               "--shared", str(3 * 32768 + 1024), "--hazards"] + cuda_args(stem, tmp)
+        return launch(cmd, schedules)
+    name, warps, k, bufs = config(stem)
     args = []
     for i, b in enumerate(bufs):
         p = os.path.join(tmp, f"arg{i}.bin")
@@ -323,6 +448,11 @@ def run(binary, ptx_text, stem, tmp, schedules=0):
     args += ["--arg", f"{n}={k}", "--arg", f"{n + 1}=0", "--arg", f"{n + 2}=0"]
     cmd = [binary, "--json", "run", path, "--kernel", name, "--grid", "1",
            "--block", str(32 * warps), "--shared", str(227 * 1024), "--hazards"] + args
+    return launch(cmd, schedules)
+
+
+def launch(cmd, schedules):
+    """Runs a `tcgen05 run --json` command line; its JSON object."""
     if schedules:
         cmd += ["--schedules", str(schedules)]
     p = subprocess.run(cmd, capture_output=True, text=True)
@@ -361,6 +491,8 @@ def main():
     ptx_dir, binary = argv
     stems = sorted(f[:-4] for f in os.listdir(ptx_dir)
                    if f.startswith("triton_dot_") and f.endswith(".ptx") and f[:-4] not in SKIP)
+    stems += sorted(f[:-4] for f in os.listdir(CUDA_DIR) if f.endswith(".ptx"))
+    where = {s: CUDA_DIR if s.startswith("cuda_") else ptx_dir for s in stems}
     for stem in sorted(SKIP):
         if os.path.exists(os.path.join(ptx_dir, stem + ".ptx")):
             print(f"plant: {stem}: not run: {SKIP[stem]}", file=sys.stderr)
@@ -375,7 +507,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         clean = {}
         for stem in stems:
-            text = open(os.path.join(ptx_dir, stem + ".ptx")).read()
+            text = open(os.path.join(where[stem], stem + ".ptx")).read()
             r = run(binary, text, stem, tmp, int(opts.get("--schedules", "0")))
             clean[stem] = r.get("hazards") == []
             print(f"plant: {stem}: {'clean' if clean[stem] else 'NOT clean'} over "
@@ -395,7 +527,7 @@ def main():
             for stem in stems:
                 if used >= per_class:
                     break
-                lines = open(os.path.join(ptx_dir, stem + ".ptx")).read().split("\n")
+                lines = open(os.path.join(where[stem], stem + ".ptx")).read().split("\n")
                 variants = fn(lines)
                 if not variants:
                     continue

@@ -31,6 +31,18 @@ echo "kernels/run.sh: compiling the Triton kernels for sm_100a (and sm_103a)" >&
 echo "kernels/run.sh: compiling the CUTLASS kernels for sm_100a (and K = 96 for sm_103a)" >&2
 # shellcheck disable=SC2086  # three directories, split on purpose
 "$PYTHON" "$HERE/gen_cutlass.py" "$OUT" $CUTLASS_INCLUDES
+# The hand-written CUDA C++ TMA GEMMs (tcgen05 fences, expect_tx) whose PTX is committed: compiled
+# again by the pinned nvcc, and with --check each must equal its committed PTX.
+echo "kernels/run.sh: compiling the hand-written CUDA TMA GEMMs for sm_100a" >&2
+"$PYTHON" "$HERE/cuda/gen_cuda.py" "$OUT/../cuda" "${CUTLASS_INCLUDES##* }"
+if [ "${1:-}" = --check ]; then
+  for f in "$HERE"/cuda/*.ptx; do
+    if ! cmp -s "$f" "$OUT/../cuda/$(basename "$f")"; then
+      echo "kernels/run.sh: ERROR: $f differs from gen_cuda.py's output" >&2
+      exit 1
+    fi
+  done
+fi
 echo "kernels/run.sh: compiling the CuTe DSL kernels for sm_100a" >&2
 "$CUTEDSL_PYTHON" -W ignore::DeprecationWarning "$HERE/gen_cutedsl.py" "$OUT"
 

@@ -883,7 +883,9 @@ fn cvta(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
 }
 
 fn mbarrier(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
-    // Ordering and scope qualifiers change nothing in a sequentially consistent run.
+    // Ordering and scope qualifiers change nothing in a sequentially consistent run; the hazard
+    // checker reads `.relaxed` (rules.md I9).
+    let relaxed = q.contains(&"relaxed");
     let q: Vec<&str> = cluster::without_ordering(q);
     let q = q.as_slice();
     let shared = |s: &str| s == "shared::cta" || s == "shared";
@@ -907,6 +909,7 @@ fn mbarrier(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
                 state: state(0)?,
                 addr: d.addr(1)?,
                 tx: Some(d.src(2)?),
+                relaxed,
             })
         }
         ["arrive", s, "b64"] if shared(s) && d.ins.operands.len() == 3 => {
@@ -922,6 +925,7 @@ fn mbarrier(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
                 state: state(0)?,
                 addr: d.addr(1)?,
                 tx: None,
+                relaxed,
             })
         }
         ["try_wait" | "test_wait", "parity", s, "b64"] if shared(s) => {
@@ -930,6 +934,7 @@ fn mbarrier(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
                 p: d.dst(0)?,
                 addr: d.addr(1)?,
                 parity: d.src(2)?,
+                relaxed,
             })
         }
         ["inval", s, "b64"] if shared(s) => {

@@ -16,6 +16,7 @@
 
 mod clock;
 pub mod module_check;
+mod tcgen05_fence;
 #[cfg(test)]
 mod tests;
 mod tmem;
@@ -72,6 +73,10 @@ pub enum HazardKind {
     /// A `tcgen05.alloc.cta_group::2` the other CTA of the pair never executed: on a GPU the
     /// allocating warp waits forever (PTX ISA 9.7.16.7.1; rules.md I3).
     PairAllocUnjoined,
+    /// Two tcgen05 accesses of Tensor Memory ordered only through a
+    /// relaxed synchronisation without `tcgen05.fence::before_thread_sync` in the arriving
+    /// thread or `after_thread_sync` in the waiting one (PTX ISA 9.7.16.6.3; rules.md I9).
+    MissingTcgen05Fence,
 }
 
 impl HazardKind {
@@ -95,6 +100,7 @@ impl HazardKind {
             HazardKind::PairDeallocEarly => "pair-dealloc-early",
             HazardKind::DsmemAfterExit => "dsmem-after-exit",
             HazardKind::PairAllocUnjoined => "pair-alloc-unjoined",
+            HazardKind::MissingTcgen05Fence => "missing-tcgen05-fence",
         }
     }
 }

@@ -192,6 +192,9 @@ struct KernelDraft {
     tables: HashMap<String, Vec<String>>,
     /// `brx.idx` instructions whose list is declared further down: (op index, list, line).
     brx_pending: Vec<(usize, String, u32)>,
+    /// Where the module's `.extern .shared` variables were placed for this kernel (after its
+    /// static shared memory), once its first instruction was read.
+    dynamic_at: Option<u32>,
 }
 
 #[derive(Debug, Default)]
@@ -207,6 +210,8 @@ struct Builder {
     shared_top: u32,
     /// A module-scope `.extern .shared` array was declared.
     dynamic_shared: bool,
+    /// Module-scope `.extern .shared` variables (dynamic shared memory): name and alignment.
+    externs: Vec<(String, u32)>,
     /// A header read, waiting for its `{`.
     pending: Option<KernelDraft>,
     /// Device functions read.
@@ -298,6 +303,9 @@ impl Builder {
             _ if words.contains(&".shared") => {
                 let (name, size, align) = variable(line, text)?;
                 self.dynamic_shared |= words.contains(&".extern");
+                if words.contains(&".extern") {
+                    self.externs.push((name.clone(), align));
+                }
                 let off = align_up(self.shared_top, align);
                 self.shared.insert(name, u64::from(off));
                 self.shared_top = off + size;
@@ -385,6 +393,7 @@ impl Builder {
         let Some(k) = self.kernel.as_mut() else {
             return Err(invalid(line, text, "an instruction outside a function"));
         };
+        place_dynamic(k, &self.externs);
         if text.starts_with("call") {
             let vars = &k.call_vars;
             let call = function::parse_call(line, text, &|n| vars.get(n).cloned())?;
@@ -571,6 +580,13 @@ fn body_directive(k: &mut KernelDraft, line: u32, text: &str) -> Result<(), RunE
         }
         ".shared" => {
             let (name, size, align) = variable(line, text)?;
+            if k.dynamic_at.is_some() {
+                return Err(unsupported(
+                    line,
+                    text,
+                    "a .shared variable declared after instructions that address the .extern .shared (dynamic) memory placed after the kernel's static shared memory",
+                ));
+            }
             let off = align_up(k.shared_top, align);
             k.shared.insert(name, u64::from(off));
             k.shared_top = off + size;
@@ -742,6 +758,23 @@ fn array(line: u32, name: &str) -> Result<(&str, u32), RunError> {
         }
         None => Ok((name, 1)),
     }
+}
+
+/// At a kernel's first instruction: the module's `.extern .shared` variables start after the
+/// kernel's static shared memory (CUDA's dynamic shared memory follows the static; PTX ISA
+/// 5.1.6: an external `.shared` array's size is the launch's), each at its alignment; the
+/// static size then counts the padding, so the dynamic bytes of the launch start there.
+fn place_dynamic(k: &mut KernelDraft, externs: &[(String, u32)]) {
+    if k.dynamic_at.is_some() || externs.is_empty() || k.func.is_some() {
+        return;
+    }
+    let mut at = k.shared_top;
+    for (name, align) in externs {
+        at = align_up(at, *align);
+        k.shared.insert(name.clone(), u64::from(at));
+    }
+    k.shared_top = at;
+    k.dynamic_at = Some(at);
 }
 
 /// A variable declaration (`.shared .align 16 .b8 smem[1024]`, `.extern .shared ... x[]`):

@@ -136,6 +136,9 @@ pub enum Event<'e> {
         mbar: u32,
         /// Expected transaction bytes (0 without `.expect_tx`).
         tx: u64,
+        /// `.relaxed`: releases nothing but what a `tcgen05.fence::before_thread_sync` gave
+        /// (rules.md I9).
+        relaxed: bool,
     },
     /// `mbarrier.try_wait.parity` / `test_wait.parity` evaluated by a thread.
     MbarWait {
@@ -149,6 +152,9 @@ pub enum Event<'e> {
         parity: u64,
         /// Whether the wait returned true.
         done: bool,
+        /// `.relaxed`: acquires nothing but what a later `tcgen05.fence::after_thread_sync`
+        /// makes effective (rules.md I9).
+        relaxed: bool,
     },
     /// An asynchronous operation issued by `threads` (one thread, or a warp for `wgmma`).
     AsyncIssue {
@@ -259,6 +265,16 @@ pub enum Event<'e> {
         rank: u32,
         /// The line of the other CTA's alloc.
         line: u32,
+    },
+    /// `tcgen05.fence::before_thread_sync` (`after` false) or `::after_thread_sync` by a
+    /// thread (PTX ISA 9.7.16.6.3).
+    Tcgen05Fence {
+        /// Thread.
+        thread: u32,
+        /// Line.
+        line: u32,
+        /// `after_thread_sync`.
+        after: bool,
     },
     /// No warp of the CTA can move and nothing asynchronous is pending.
     Deadlock {

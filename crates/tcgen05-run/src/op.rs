@@ -752,6 +752,8 @@ pub enum OpKind {
         tx: Option<Src>,
         /// The state destination (`None` for `_`).
         state: Option<u32>,
+        /// `.relaxed`: no memory ordering (PTX ISA 9.7.13.15.12; rules.md I9).
+        relaxed: bool,
     },
     /// `mbarrier.arrive.shared::cta.b64 state, [addr], count`: `count` arrivals at once.
     MbarArriveCount {
@@ -771,6 +773,8 @@ pub enum OpKind {
         addr: Addr,
         /// Phase parity.
         parity: Src,
+        /// `.relaxed`: no memory ordering (PTX ISA 9.7.13.15.16; rules.md I9).
+        relaxed: bool,
     },
     /// `mbarrier.inval.shared::cta.b64 [addr]`.
     MbarInval {

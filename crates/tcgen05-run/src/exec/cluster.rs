@@ -562,6 +562,7 @@ fn lane_op(
                     line,
                     mbar,
                     tx,
+                    relaxed: false,
                 },
             );
         }

@@ -48,7 +48,12 @@ pub(super) fn mbarrier_op(
                 },
             );
         }
-        OpKind::MbarArrive { addr, tx, state } => {
+        OpKind::MbarArrive {
+            addr,
+            tx,
+            state,
+            relaxed,
+        } => {
             let at = shared_at(cta, *addr);
             let bytes = tx.map_or(0, |t| val(cta, w, n, l, t) as i64);
             let (thread, line, tx) = (hooks::tid(w, l), op.line, bytes as u64);
@@ -59,6 +64,7 @@ pub(super) fn mbarrier_op(
                     line,
                     mbar: at,
                     tx,
+                    relaxed: *relaxed,
                 },
             );
             let m = cta
@@ -90,7 +96,12 @@ pub(super) fn mbarrier_op(
                 w.regs[l * n + *s as usize] = phase;
             }
         }
-        OpKind::MbarTryWait { p, addr, parity } => {
+        OpKind::MbarTryWait {
+            p,
+            addr,
+            parity,
+            relaxed,
+        } => {
             let at = shared_at(cta, *addr);
             let want = val(cta, w, n, l, *parity) & 1;
             // Bulk (non-tensor) copies complete when a thread first waits on their mbarrier.
@@ -111,6 +122,7 @@ pub(super) fn mbarrier_op(
                     mbar: at,
                     parity,
                     done,
+                    relaxed: *relaxed,
                 },
             );
         }

@@ -266,7 +266,7 @@ fn tcgen05(r: &mut Reads, t: &Tcgen05) {
             r.addr(*taddr);
             r.src(*desc);
         }
-        Tcgen05::Relinquish { .. } | Tcgen05::WaitLd | Tcgen05::WaitSt | Tcgen05::Fence => {}
+        Tcgen05::Relinquish { .. } | Tcgen05::WaitLd | Tcgen05::WaitSt | Tcgen05::Fence(_) => {}
     }
 }
 

@@ -171,6 +171,20 @@ pub(super) fn lifecycle(cta: &mut Cta<'_>, w: &Warp, op: &Op, exec: u32, arrival
         Tcgen05::St { .. } => ld_st(cta, w, op.line, false),
         Tcgen05::WaitLd => waited(cta, w, op.line, true),
         Tcgen05::WaitSt => waited(cta, w, op.line, false),
+        Tcgen05::Fence(f) => {
+            let after = *f == tcgen05::ptx::Fence::AfterThreadSync;
+            for lane in (0..32usize).filter(|l| exec >> l & 1 == 1) {
+                let (thread, line) = (tid(w, lane), op.line);
+                emit(
+                    cta,
+                    &Event::Tcgen05Fence {
+                        thread,
+                        line,
+                        after,
+                    },
+                );
+            }
+        }
         _ => {}
     }
     let Some(did) = cta.tc.did else {

@@ -114,6 +114,7 @@ fn a_tensor_copy_is_read_safely_only_after_its_phase_is_observed() {
         line: 2,
         mbar,
         tx: 4,
+        relaxed: false,
     });
     let kind = AsyncKind::TensorCopy {
         dst: 64,
@@ -140,6 +141,7 @@ fn a_tensor_copy_is_read_safely_only_after_its_phase_is_observed() {
         mbar,
         parity,
         done: true,
+        relaxed: false,
     });
     t.access(&access(1, 5, false, Proxy::Generic));
     assert_eq!(kinds(&t), vec![]);

@@ -14,6 +14,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::clock::Clock;
+use super::tcgen05_fence::{FenceState, Missing};
 use super::tmem::Lifecycle;
 use super::{Finding, HazardKind};
 use crate::error::Blocked;
@@ -94,6 +95,7 @@ impl MbarModel {
 const MEMORY_MODEL: &str = "PTX ISA 8 (memory consistency model: conflicting accesses with no causality order are a data race)";
 const MBARRIER_TX: &str = "PTX ISA 9.7.13.15 (mbarrier: a phase completes when the pending arrivals and the tx-count reach zero; complete_tx)";
 const TCGEN05: &str = "PTX ISA 9.7.16.6, 9.7.16.11.1 (an asynchronous tcgen05 operation completes for other threads only through its tcgen05.commit's mbarrier phase, a tcgen05.ld through tcgen05.wait::ld)";
+const TC_FENCE: &str = "PTX ISA 9.7.16.6.3, 9.7.16.6.4 (tcgen05.fence::before_thread_sync in the arriving thread and after_thread_sync in the waiting one order tcgen05 operations, of one thread or two, across a relaxed synchronisation; rules.md I9)";
 const PROXY: &str = "PTX ISA 9.7.13.4 (fence.proxy.async: generic-proxy writes need a proxy fence before the async proxy reads them)";
 
 /// The tracker.
@@ -135,6 +137,8 @@ pub(crate) struct Tracker {
     tc_done: HashMap<u32, Clock>,
     /// The cluster: the running CTA's rank, the barrier, the pair's rules ([`cluster`]).
     cl: cluster::ClusterState,
+    /// The tcgen05 fences around relaxed synchronisation (rules.md I9).
+    fence: FenceState,
     /// The findings so far.
     pub findings: Vec<Finding>,
 }
@@ -201,6 +205,7 @@ impl Tracker {
             })
             .collect();
         self.fences = vec![Vec::new(); threads as usize];
+        self.fence.start(threads);
     }
 
     /// The warp-instruction instance of an access: a new one when the warp's lane accesses
@@ -290,6 +295,9 @@ impl Tracker {
         write: bool,
         space: Space,
     ) {
+        if space == Space::Tmem && self.missing_fence((prior, at), now) {
+            return;
+        }
         let kind = match (prior.op.is_some(), write) {
             (true, false) => HazardKind::ReadBeforeComplete,
             (true, true) => HazardKind::WriteBeforeComplete,
@@ -357,7 +365,12 @@ impl Tracker {
             self.pending_overlap(a);
         }
         let instance = self.instance(a, thread);
+        let joined: Clock;
         let vc: &Clock = match a.proxy {
+            Proxy::Generic if a.space == Space::Tmem => {
+                joined = self.tmem_clock(a.thread);
+                &joined
+            }
             Proxy::Generic => &self.clocks[a.thread as usize],
             Proxy::Async(id) => &self.ops[&id].clock,
         };
@@ -501,6 +514,7 @@ impl Tracker {
                     self.clocks[t as usize] = j.clone();
                     self.clocks[t as usize].tick(t as usize);
                 }
+                self.fence.bar_sync(threads);
             }
             Event::FenceProxyAsync { thread, .. } => {
                 let c = &mut self.clocks[thread as usize];
@@ -512,17 +526,24 @@ impl Tracker {
             }
             Event::MbarInit {
                 line, mbar, count, ..
-            } => self.init(line, mbar, count),
+            } => {
+                self.fence.init(mbar);
+                self.init(line, mbar, count);
+            }
             Event::MbarArrive {
                 thread,
                 line,
                 mbar,
                 tx,
+                relaxed,
             } => {
                 let vc = self.clocks[thread as usize].clone();
                 self.clocks[thread as usize].tick(thread as usize);
                 if let Some(m) = self.mbars.get_mut(&mbar) {
-                    m.cur.join(&vc);
+                    self.fence.arrive(thread, &vc, mbar, m.phase);
+                    if !relaxed {
+                        m.cur.join(&vc);
+                    }
                     m.tx += tx as i64;
                     if tx > 0 {
                         m.expect_line = line;
@@ -540,7 +561,8 @@ impl Tracker {
                 mbar,
                 parity,
                 done,
-            } => self.wait(thread, line, mbar, parity, done),
+                relaxed,
+            } => self.wait(thread, line, mbar, (parity, relaxed), done),
             Event::AsyncIssue {
                 id,
                 line,
@@ -553,6 +575,7 @@ impl Tracker {
                     let c = self.agent_clock.entry(op.slot).or_insert(0);
                     *c += 1;
                     op.clock.set(op.slot, *c);
+                    self.fence.performed(id, op.slot, *c);
                 }
             }
             Event::CompleteTx { id, mbar, bytes } => {
@@ -565,6 +588,7 @@ impl Tracker {
                 }
             }
             Event::AsyncWaited { id, threads, .. } => {
+                self.fence.retire(id);
                 if let Some(op) = self.ops.remove(&id) {
                     for &t in threads {
                         self.clocks[t as usize].join(&op.clock);
@@ -572,6 +596,11 @@ impl Tracker {
                 }
             }
             Event::Tcgen05Commit { thread, line, mbar } => self.commit(thread, line, mbar),
+            Event::Tcgen05Fence { thread, after, .. } => match self.clocks.get(thread as usize) {
+                Some(_) if after => self.fence.after(thread),
+                Some(c) => self.fence.before(thread, c),
+                None => {}
+            },
             Event::Deadlock { warps } => self.deadlock(warps),
             Event::Tmem { warp, line, step } => self.tmem_step(warp, line, &step),
             _ => {}
@@ -580,6 +609,54 @@ impl Tracker {
 }
 
 impl Tracker {
+    /// The clock of thread `t`'s tcgen05 accesses: its own and what its
+    /// `tcgen05.fence::after_thread_sync` made effective (rules.md I9).
+    fn tmem_clock(&self, t: u32) -> Clock {
+        let mut c = self.clocks[t as usize].clone();
+        if let Some(e) = self.fence.effective(t) {
+            c.join(e);
+        }
+        c
+    }
+
+    /// Reports `missing-tcgen05-fence` when the Tensor Memory access `now` conflicts with the
+    /// earlier `prior` only for want of a tcgen05 fence around a relaxed synchronisation
+    /// (rules.md I9); whether it did.
+    fn missing_fence(&mut self, (prior, at): (Stamp, u64), now: Stamp) -> bool {
+        let c = &self.clocks[now.thread as usize];
+        let key = (prior.slot as usize, prior.clock);
+        let Some(missing) = self.fence.explains(key, now.op, now.thread, c) else {
+            return false;
+        };
+        let which = match missing {
+            Missing::After => format!(
+                "thread {} has no tcgen05.fence::after_thread_sync between the wait that observed it and line {}",
+                now.thread, now.line
+            ),
+            Missing::Before => format!(
+                "the thread that arrived had no tcgen05.fence::before_thread_sync between line {} (or the wait that completed it) and its arrival",
+                prior.line
+            ),
+        };
+        self.report(Finding {
+            kind: HazardKind::MissingTcgen05Fence,
+            line: now.line,
+            other_line: Some(prior.line),
+            thread: Some(now.thread),
+            other_thread: Some(prior.thread),
+            address: Some(at),
+            message: format!(
+                "the tcgen05 access of line {} (thread {}) and the earlier one of line {} (thread {}) of Tensor Memory lane {} column {} are ordered only through a relaxed synchronisation: {which}",
+                now.line, now.thread, prior.line, prior.thread, at / 512, at % 512
+            ),
+            source: TC_FENCE,
+            cta: self.cta,
+            rank: None,
+            other_rank: None,
+        });
+        true
+    }
+
     fn init(&mut self, line: u32, mbar: u32, count: u64) {
         if count == 0 || count >= 1 << 20 {
             self.report(Finding {
@@ -609,7 +686,16 @@ impl Tracker {
         );
     }
 
-    fn wait(&mut self, thread: u32, line: u32, mbar: u32, parity: u64, done: bool) {
+    /// A wait on `mbar` for `parity`; a `relaxed` one acquires only through the tcgen05
+    /// fences (rules.md I9).
+    fn wait(
+        &mut self,
+        thread: u32,
+        line: u32,
+        mbar: u32,
+        (parity, relaxed): (u64, bool),
+        done: bool,
+    ) {
         let Some(m) = self.mbars.get_mut(&mbar) else {
             return;
         };
@@ -622,16 +708,28 @@ impl Tracker {
         } else {
             m.phase as i64 - 2
         };
-        if let Some(c) = &m.done[(parity & 1) as usize] {
+        if let (Some(c), false) = (&m.done[(parity & 1) as usize], relaxed) {
             self.clocks[thread as usize].join(c);
         }
+        self.fence.wait(thread, mbar, observed);
         self.last_wait.insert((thread, mbar), (line, observed));
     }
 
     fn issue(&mut self, id: u64, line: u32, kind: AsyncKind, threads: &[u32]) {
         let mut clock = Clock::default();
+        let tc = matches!(kind, AsyncKind::Tcgen05 { .. } | AsyncKind::TmemLoad { .. });
+        if tc {
+            let with: Vec<(u32, &Clock)> = threads
+                .iter()
+                .map(|&t| (t, &self.clocks[t as usize]))
+                .collect();
+            self.fence.issue(id, &with);
+        }
         for &t in threads {
             clock.join(&self.clocks[t as usize]);
+            if let (true, Some(e)) = (tc, self.fence.effective(t)) {
+                clock.join(e);
+            }
             self.clocks[t as usize].tick(t as usize);
         }
         let (key, phase) = match kind {
@@ -670,12 +768,14 @@ impl Tracker {
         let phase = self.mbars.get(&mbar).map_or(0, |m| m.phase);
         let done = self.tc_done.entry(thread).or_default();
         for id in self.tc_pending.remove(&thread).unwrap_or_default() {
+            self.fence.retire(id);
             if let Some(op) = self.ops.remove(&id) {
                 done.join(&op.clock);
                 self.tc_commit.insert(id, (mbar, phase));
             }
         }
         vc.join(done);
+        self.fence.commit(thread, &vc, mbar, phase);
         if let Some(m) = self.mbars.get_mut(&mbar) {
             m.cur.join(&vc);
             m.pending = m.pending.saturating_sub(1);

@@ -76,7 +76,7 @@ pub(crate) fn decode(ins: &Instruction<'_>, v: &View<'_>) -> Result<OpKind, RunE
         },
         Ptx::Wait(Wait::Ld) => Tcgen05::WaitLd,
         Ptx::Wait(Wait::St) => Tcgen05::WaitSt,
-        Ptx::Fence(_) => Tcgen05::Fence,
+        Ptx::Fence(f) => Tcgen05::Fence(f),
         Ptx::Cp(c) => Tcgen05::Cp {
             group: c.cta_group,
             shape: c.shape,

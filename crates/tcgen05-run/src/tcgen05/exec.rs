@@ -219,7 +219,7 @@ impl Tcgen05State {
                 }
                 return Ok(arrive);
             }
-            Tcgen05::Fence => return Ok(Vec::new()),
+            Tcgen05::Fence(_) => return Ok(Vec::new()),
             _ => {}
         }
         if exec != active || active != u32::MAX {

@@ -85,8 +85,9 @@ pub enum Tcgen05 {
     WaitLd,
     /// `tcgen05.wait::st.sync.aligned`.
     WaitSt,
-    /// `tcgen05.fence::before_thread_sync` / `::after_thread_sync`: ordering only.
-    Fence,
+    /// `tcgen05.fence::before_thread_sync` / `::after_thread_sync`: ordering only (the hazard
+    /// checker's tcgen05 ordering, rules.md I9).
+    Fence(tcgen05::ptx::Fence),
     /// `tcgen05.cp.cta_group::1.shape[.multicast][.b8x16.src_fmt] [taddr], s-desc` (PTX ISA
     /// 9.7.16.9.1), issued by each thread that executes it.
     Cp {

@@ -327,11 +327,13 @@ impl Tracker {
                 line,
                 mbar,
                 tx,
+                relaxed,
             } => Event::MbarArrive {
                 thread: self.global(thread),
                 line,
                 mbar: self.mkey(mbar),
                 tx,
+                relaxed,
             },
             Event::MbarWait {
                 thread,
@@ -339,12 +341,14 @@ impl Tracker {
                 mbar,
                 parity,
                 done,
+                relaxed,
             } => Event::MbarWait {
                 thread: self.global(thread),
                 line,
                 mbar: self.mkey(mbar),
                 parity,
                 done,
+                relaxed,
             },
             Event::CompleteTx { id, mbar, bytes } => Event::CompleteTx {
                 id,
