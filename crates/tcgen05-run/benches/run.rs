@@ -28,8 +28,12 @@ use tcgen05_run::{launch, Arg, Config, Limits, Module};
 
 /// One benchmark case: a kernel of `hw/run/ptx` and its launch.
 struct Case {
-    /// Name (also the kernel's and the PTX file's).
+    /// Name (also the PTX file's, in `hw/run/ptx` unless `file` names another).
     name: &'static str,
+    /// The kernel's entry name.
+    kernel: &'static str,
+    /// The PTX file, relative to the repository root.
+    file: String,
     /// What it computes, for the report.
     what: String,
     /// Grid (CTAs) and block (threads).
@@ -71,29 +75,52 @@ fn f32s(mut seed: u64, n: usize) -> Vec<u8> {
         .collect()
 }
 
+/// The arguments of `gemm_bf16_128` (a, b, c, M, N, K and Triton's two scratch pointers).
+fn gemm_args(size: usize) -> Vec<Arg> {
+    let (m, n, k) = (size, size, size);
+    vec![
+        Arg::Buffer(bf16s(1, m * k)),
+        Arg::Buffer(bf16s(2, k * n)),
+        Arg::Buffer(vec![0; 4 * m * n]),
+        Arg::i32(m as i32),
+        Arg::i32(n as i32),
+        Arg::i32(k as i32),
+        Arg::Null,
+        Arg::Null,
+    ]
+}
+
 fn cases(size: usize) -> Vec<Case> {
     let (m, n, k) = (size, size, size);
     let elems = size * size;
+    let grid = [(m / 128) as u32, (n / 128) as u32, 1];
     vec![
         Case {
             name: "gemm_bf16_128",
-            what: format!("{m}x{n}x{k} bf16 -> f32 GEMM, 128x128x64 tiles, 8 warps"),
-            grid: [(m / 128) as u32, (n / 128) as u32, 1],
+            kernel: "gemm_bf16_128",
+            file: "hw/run/ptx/gemm_bf16_128.ptx".into(),
+            what: format!("{m}x{n}x{k} bf16 -> f32 GEMM, sm_90a wgmma, 128x128x64 tiles, 8 warps"),
+            grid,
             block: [256, 1, 1],
             shared: 65536,
-            args: vec![
-                Arg::Buffer(bf16s(1, m * k)),
-                Arg::Buffer(bf16s(2, k * n)),
-                Arg::Buffer(vec![0; 4 * m * n]),
-                Arg::i32(m as i32),
-                Arg::i32(n as i32),
-                Arg::i32(k as i32),
-                Arg::Null,
-                Arg::Null,
-            ],
+            args: gemm_args(size),
+        },
+        Case {
+            name: "gemm_sm100a",
+            kernel: "gemm_bf16_128",
+            file: "crates/tcgen05-run/benches/gemm_bf16_128_sm100a.ptx".into(),
+            what: format!(
+                "{m}x{n}x{k} bf16 -> f32 GEMM, sm_100a tcgen05.mma, 128x128x64 tiles, 4 warps"
+            ),
+            grid,
+            block: [128, 1, 1],
+            shared: 65552,
+            args: gemm_args(size),
         },
         Case {
             name: "fma_f32",
+            kernel: "fma_f32",
+            file: "hw/run/ptx/fma_f32.ptx".into(),
             what: format!("{elems} f32 fused multiply-adds, 128 threads per CTA"),
             grid: [elems.div_ceil(256) as u32, 1, 1],
             block: [128, 1, 1],
@@ -239,7 +266,7 @@ fn main() {
         hazard_cost();
         return;
     }
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../hw/run/ptx");
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     println!("tcgen05-run benchmark: {threads} hardware threads");
     let cpu0 = cpu_seconds();
@@ -257,7 +284,7 @@ fn main() {
         if only.as_deref().is_some_and(|o| o != c.name) {
             continue;
         }
-        let src = std::fs::read_to_string(root.join(format!("{}.ptx", c.name))).unwrap();
+        let src = std::fs::read_to_string(root.join(&c.file)).unwrap();
         let t = Instant::now();
         let module = Module::read(&src).unwrap();
         let read = t.elapsed().as_secs_f64();
@@ -271,7 +298,7 @@ fn main() {
             },
         };
         let (t, cpu0) = (Instant::now(), cpu_seconds());
-        let stats = launch(&module, c.name, &config, &mut c.args).unwrap();
+        let stats = launch(&module, c.kernel, &config, &mut c.args).unwrap();
         let secs = t.elapsed().as_secs_f64();
         println!(
             "{:<14} {}: {secs:.3} s wall ({:.1} x baseline), {}, read {:.1} ms, {} CTAs, {} warp-instructions ({:.2} M/s), {} thread-instructions",

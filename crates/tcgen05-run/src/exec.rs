@@ -33,6 +33,7 @@ use crate::wgmma::{complete, Pending, Queue};
 use std::collections::HashMap;
 
 mod hooks;
+mod issue;
 mod progress;
 mod sources;
 mod tmem_hooks;
@@ -283,24 +284,9 @@ fn run_warp(
 ) -> Result<bool, RunError> {
     let mut ran = false;
     for _ in 0..cta.sched.quantum() {
-        let Some((_, pc)) = (0..WARP)
-            .filter(|&l| w.state[l] == State::Run)
-            .map(|l| (std::cmp::Reverse(function::depth(w, l)), w.pc[l]))
-            .min()
-        else {
+        let Some((pc, active)) = issue::issue(w) else {
             break;
         };
-        let mut active = 0u32;
-        let depth = (0..WARP)
-            .filter(|&l| w.state[l] == State::Run && w.pc[l] == pc)
-            .map(|l| function::depth(w, l))
-            .max()
-            .unwrap_or(0);
-        for l in 0..WARP {
-            if w.state[l] == State::Run && w.pc[l] == pc && function::depth(w, l) == depth {
-                active |= 1 << l;
-            }
-        }
         stats.warp_instructions += 1;
         if stats.warp_instructions > limits.steps {
             return Err(RunError::StepLimit {
@@ -563,6 +549,7 @@ fn tcgen05_op(
     Ok(())
 }
 
+#[inline(never)]
 fn special(cta: &Cta<'_>, w: &Warp, lane: usize, s: Special) -> u64 {
     let b = cta.shape.block;
     let t = w.id as usize * WARP + lane;
@@ -590,6 +577,7 @@ fn special(cta: &Cta<'_>, w: &Warp, lane: usize, s: Special) -> u64 {
     })
 }
 
+#[inline(always)]
 fn val(cta: &Cta<'_>, w: &Warp, n: usize, lane: usize, s: Src) -> u64 {
     match s {
         Src::Reg(r) => w.regs[lane * n + r as usize],
@@ -877,8 +865,8 @@ fn memory_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), R
             }
             let bytes = size * a.len() as u32;
             hooks::access(cta, w, l, op.line, (*space, at, bytes, true));
-            let vals: Vec<u64> = a.iter().map(|s| v(cta, w, *s)).collect();
-            for (i, x) in vals.into_iter().enumerate() {
+            let vals = issue::Values::read(a, |s| v(cta, w, s));
+            for (i, &x) in vals.as_slice().iter().enumerate() {
                 store(
                     cta,
                     op.line,

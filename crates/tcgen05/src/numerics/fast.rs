@@ -642,7 +642,23 @@ impl FastRow {
         };
         let a = decode(r.a, ops.a, At::A);
         let b = decode(r.b, ops.b, At::B);
-        let c = decode(r.d, ops.c, |_| At::C);
+        // An f32 C (every word decodes) of a T-FDPA form is decoded element by element where
+        // it is used, not all at once (the arithmetic reads each once).
+        let lazy_c = r.d == Format::F32 && matches!(r.algorithm, Algorithm::TFdpa { .. });
+        let c = if lazy_c {
+            alloc::vec::Vec::new()
+        } else {
+            decode(r.d, ops.c, |_| At::C)
+        };
+        let c_at = |i: usize| -> Decoded {
+            if lazy_c {
+                ops.c
+                    .get(i)
+                    .map_or(Decoded::ZERO, |&x| Decoded::ieee(x, 8, 23, 127, 31))
+            } else {
+                c.get(i).copied().unwrap_or(Decoded::ZERO)
+            }
+        };
         let sfa = decode(scale, ops.sfa, At::Sfa);
         let sfb = decode(scale, ops.sfb, At::Sfb);
         if !problems.is_empty() {
@@ -657,7 +673,7 @@ impl FastRow {
                 (r.a, r.b),
                 &a,
                 &b,
-                &c,
+                &c_at,
                 ops.m,
                 ops.n,
                 k,
@@ -691,7 +707,7 @@ impl FastRow {
                 d[i * ops.n + j] = self.dot(
                     ar,
                     &b[j * k..(j + 1) * k],
-                    c.get(i * ops.n + j).copied().unwrap_or(Decoded::ZERO),
+                    c_at(i * ops.n + j),
                     sa,
                     &sfb[j * blocks..(j + 1) * blocks],
                     saturate,
@@ -728,7 +744,7 @@ fn tfdpa_matrix(
     formats: (Format, Format),
     a: &[Decoded],
     b: &[Decoded],
-    c: &[Decoded],
+    c: &impl Fn(usize) -> Decoded,
     m: usize,
     n: usize,
     k: usize,
@@ -761,6 +777,19 @@ fn tfdpa_matrix(
     };
     let (ae, asg) = (exps(&a[..m * k]), sigs(&a[..m * k]));
     let (be, bsg) = (exps(&b[..n * k]), sigs(&b[..n * k]));
+    // When every kept term and their sum fit in 31 bits (measured on these operands: the
+    // largest significands' product, lifted, times K), the products run in 32-bit lanes.
+    let top = |v: &[i64]| v.iter().map(|x| x.unsigned_abs()).max().unwrap_or(0);
+    let narrow = k == 16
+        && (top(&asg) * top(&bsg))
+            .checked_shl(lift)
+            .is_some_and(|x| x.saturating_mul(16) < 1 << 31);
+    let to32 = |v: &[i64]| -> Vec<i32> { v.iter().map(|&x| x as i32).collect() };
+    let (asg32, bsg32) = if narrow {
+        (to32(&asg), to32(&bsg))
+    } else {
+        (Vec::new(), Vec::new())
+    };
     let row_special: Vec<bool> = (0..m)
         .map(|i| a[i * k..(i + 1) * k].iter().any(special))
         .collect();
@@ -773,13 +802,22 @@ fn tfdpa_matrix(
         }
         let (are, ars) = (&ae[i * k..(i + 1) * k], &asg[i * k..(i + 1) * k]);
         for j in 0..n {
-            let cc = c.get(i * n + j).copied().unwrap_or(Decoded::ZERO);
+            let cc = c(i * n + j);
             if col_special[j] || special(&cc) {
                 continue;
             }
             let (bce, bcs) = (&be[j * k..(j + 1) * k], &bsg[j * k..(j + 1) * k]);
             let e_c = if cc.sig == 0 { e_zero } else { cc.exp };
             let (e_max, mut sum) = match k {
+                16 if narrow => products32(
+                    are,
+                    &asg32[i * k..(i + 1) * k],
+                    bce,
+                    &bsg32[j * k..(j + 1) * k],
+                    e_c,
+                    e_zero,
+                    lift,
+                ),
                 8 => products::<8>(are, ars, bce, bcs, e_c, e_zero, lift),
                 16 => products::<16>(are, ars, bce, bcs, e_c, e_zero, lift),
                 32 => products::<32>(are, ars, bce, bcs, e_c, e_zero, lift),
@@ -866,6 +904,40 @@ fn products<const K: usize>(
         sum += (kept ^ sgn) - sgn;
     }
     (e_max, sum)
+}
+
+/// [`products`] for K = 16 in 32-bit lanes (four terms per SSE2 register rather than two), for
+/// operands whose every kept term is below 2^27 so that 16 of them sum below 2^31 (checked by
+/// [`tfdpa_matrix`]): the same `e_max` and sum. A kept term below 2^31 shifted right by 31 or
+/// more is 0, as the 64-bit form's shift by up to 63 gives.
+#[cfg(feature = "alloc")]
+#[inline]
+fn products32(
+    ae: &[i32],
+    asg: &[i32],
+    be: &[i32],
+    bsg: &[i32],
+    e_c: i32,
+    e_zero: i32,
+    lift: u32,
+) -> (i32, i64) {
+    const K: usize = 16;
+    let (ae, asg, be, bsg) = (&ae[..K], &asg[..K], &be[..K], &bsg[..K]);
+    let mut e = [0i32; K];
+    let mut e_max = e_c;
+    for t in 0..K {
+        e[t] = ae[t] + be[t];
+        e_max = e_max.max(if e[t] < ZERO_BELOW { e_zero } else { e[t] });
+    }
+    let mut sum = 0i32;
+    for t in 0..K {
+        let p = asg[t] * bsg[t];
+        let drop = ((e_max - e[t]) as u32).min(31);
+        let sgn = p >> 31;
+        let kept = ((p.unsigned_abs() << lift) >> drop) as i32;
+        sum += (kept ^ sgn) - sgn;
+    }
+    (e_max, i64::from(sum))
 }
 
 /// [`products`] for any K.
