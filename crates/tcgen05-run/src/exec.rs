@@ -586,6 +586,7 @@ fn val(cta: &Cta<'_>, w: &Warp, n: usize, lane: usize, s: Src) -> u64 {
     }
 }
 
+#[inline]
 fn address(cta: &Cta<'_>, w: &Warp, lane: usize, a: Addr) -> u64 {
     val(cta, w, cta.nregs, lane, a.base).wrapping_add(a.offset as u64)
 }
@@ -645,7 +646,12 @@ fn vector_align(line: u32, space: Space, at: u64, size: u32) -> Result<(), RunEr
 
 /// Executes a per-thread instruction for one lane.
 fn lane_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), RunError> {
-    if arith::lane(cta, w, op, l) {
+    // The forms arith::lane executes (their other roundings and functions).
+    let arith = matches!(
+        op.kind,
+        OpKind::Float { .. } | OpKind::Fma { .. } | OpKind::RoundedFn(_) | OpKind::Half(_)
+    );
+    if arith && arith::lane(cta, w, op, l) {
         return Ok(());
     }
     let n = cta.nregs;
