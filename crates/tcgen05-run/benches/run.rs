@@ -300,8 +300,17 @@ fn main() {
         let (t, cpu0) = (Instant::now(), cpu_seconds());
         let stats = launch(&module, c.kernel, &config, &mut c.args).unwrap();
         let secs = t.elapsed().as_secs_f64();
+        // The output buffers' bytes, hashed (FNV-1a), so that two builds' runs compare.
+        let mut hash = 0xcbf2_9ce4_8422_2325u64;
+        for a in &c.args {
+            if let Arg::Buffer(b) = a {
+                for &x in b {
+                    hash = (hash ^ u64::from(x)).wrapping_mul(0x100_0000_01b3);
+                }
+            }
+        }
         println!(
-            "{:<14} {}: {secs:.3} s wall ({:.1} x baseline), {}, read {:.1} ms, {} CTAs, {} warp-instructions ({:.2} M/s), {} thread-instructions",
+            "{:<14} {}: {secs:.3} s wall ({:.1} x baseline), {}, read {:.1} ms, {} CTAs, {} warp-instructions ({:.2} M/s), {} thread-instructions, buffers {hash:016x}",
             c.name,
             c.what,
             secs / base,

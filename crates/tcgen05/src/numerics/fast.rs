@@ -778,15 +778,27 @@ fn tfdpa_matrix(
     let (ae, asg) = (exps(&a[..m * k]), sigs(&a[..m * k]));
     let (be, bsg) = (exps(&b[..n * k]), sigs(&b[..n * k]));
     // When every kept term and their sum fit in 31 bits (measured on these operands: the
-    // largest significands' product, lifted, times K), the products run in 32-bit lanes.
+    // largest significands' product, lifted, times K) and every exponent is one of f64's
+    // normal ones, the products run in f64 ([`products_f64`]).
     let top = |v: &[i64]| v.iter().map(|x| x.unsigned_abs()).max().unwrap_or(0);
+    let normal = |v: &[i32]| {
+        v.iter()
+            .all(|&e| e == ZERO_EXP || (-1022..=1023).contains(&e))
+    };
     let narrow = k == 16
+        && normal(&ae)
+        && normal(&be)
         && (top(&asg) * top(&bsg))
             .checked_shl(lift)
             .is_some_and(|x| x.saturating_mul(16) < 1 << 31);
-    let to32 = |v: &[i64]| -> Vec<i32> { v.iter().map(|&x| x as i32).collect() };
-    let (asg32, bsg32) = if narrow {
-        (to32(&asg), to32(&bsg))
+    let values = |e: &[i32], sg: &[i64]| -> Vec<f64> {
+        e.iter()
+            .zip(sg)
+            .map(|(&e, &x)| if x == 0 { 0.0 } else { x as f64 * pow2(e) })
+            .collect()
+    };
+    let (av, bv) = if narrow {
+        (values(&ae, &asg), values(&be, &bsg))
     } else {
         (Vec::new(), Vec::new())
     };
@@ -808,16 +820,14 @@ fn tfdpa_matrix(
             }
             let (bce, bcs) = (&be[j * k..(j + 1) * k], &bsg[j * k..(j + 1) * k]);
             let e_c = if cc.sig == 0 { e_zero } else { cc.exp };
+            let fast = if narrow {
+                let (x, y) = (&av[i * k..(i + 1) * k], &bv[j * k..(j + 1) * k]);
+                products_f64(are, x, bce, y, e_c, e_zero, lift)
+            } else {
+                None
+            };
             let (e_max, mut sum) = match k {
-                16 if narrow => products32(
-                    are,
-                    &asg32[i * k..(i + 1) * k],
-                    bce,
-                    &bsg32[j * k..(j + 1) * k],
-                    e_c,
-                    e_zero,
-                    lift,
-                ),
+                _ if fast.is_some() => fast.unwrap_or_default(),
                 8 => products::<8>(are, ars, bce, bcs, e_c, e_zero, lift),
                 16 => products::<16>(are, ars, bce, bcs, e_c, e_zero, lift),
                 32 => products::<32>(are, ars, bce, bcs, e_c, e_zero, lift),
@@ -906,38 +916,49 @@ fn products<const K: usize>(
     (e_max, sum)
 }
 
-/// [`products`] for K = 16 in 32-bit lanes (four terms per SSE2 register rather than two), for
-/// operands whose every kept term is below 2^27 so that 16 of them sum below 2^31 (checked by
-/// [`tfdpa_matrix`]): the same `e_max` and sum. A kept term below 2^31 shifted right by 31 or
-/// more is 0, as the 64-bit form's shift by up to 63 gives.
+/// `2^e` for an exponent of f64's normal range.
 #[cfg(feature = "alloc")]
 #[inline]
-fn products32(
+fn pow2(e: i32) -> f64 {
+    f64::from_bits(((1023 + e) as u64) << 52)
+}
+
+/// [`products`] for K = 16 in f64: with `x = sig_a 2^e_a` and `y = sig_b 2^e_b` (exact, the
+/// exponents normal), a term's kept part `(|p| << lift) >> (e_max - e)` is
+/// `trunc(x y 2^(lift - e_max))` with its sign: `x y` is exact (the product of two significands
+/// below 2^31 at a normal exponent), scaling by a power of two is exact wherever the result
+/// could be 1 or more, and the truncation toward zero is f64's conversion to an integer. For
+/// operands whose kept terms are below 2^27, so that 16 sum below 2^31 (checked by
+/// [`tfdpa_matrix`]). `None` when `2^(lift - e_max)` is not a normal f64 (the caller uses
+/// [`products`]).
+#[cfg(feature = "alloc")]
+#[inline]
+fn products_f64(
     ae: &[i32],
-    asg: &[i32],
+    x: &[f64],
     be: &[i32],
-    bsg: &[i32],
+    y: &[f64],
     e_c: i32,
     e_zero: i32,
     lift: u32,
-) -> (i32, i64) {
+) -> Option<(i32, i64)> {
     const K: usize = 16;
-    let (ae, asg, be, bsg) = (&ae[..K], &asg[..K], &be[..K], &bsg[..K]);
-    let mut e = [0i32; K];
+    let (ae, x, be, y) = (&ae[..K], &x[..K], &be[..K], &y[..K]);
     let mut e_max = e_c;
     for t in 0..K {
-        e[t] = ae[t] + be[t];
-        e_max = e_max.max(if e[t] < ZERO_BELOW { e_zero } else { e[t] });
+        let e = ae[t] + be[t];
+        e_max = e_max.max(if e < ZERO_BELOW { e_zero } else { e });
     }
+    let unit = lift as i32 - e_max;
+    if !(-1022..=1023).contains(&unit) {
+        return None;
+    }
+    let scale = pow2(unit);
     let mut sum = 0i32;
     for t in 0..K {
-        let p = asg[t] * bsg[t];
-        let drop = ((e_max - e[t]) as u32).min(31);
-        let sgn = p >> 31;
-        let kept = ((p.unsigned_abs() << lift) >> drop) as i32;
-        sum += (kept ^ sgn) - sgn;
+        sum += (x[t] * y[t] * scale) as i32;
     }
-    (e_max, i64::from(sum))
+    Some((e_max, i64::from(sum)))
 }
 
 /// [`products`] for any K.
