@@ -1,16 +1,18 @@
 //! Throughput of the whole-kernel interpreter, as a release binary printing its figures
 //! (`cargo bench -p tcgen05-run --bench run [-- --size N] [-- --only NAME]`).
 //!
-//! Each case runs one committed Triton kernel of `hw/run/ptx` (the same PTX the Hopper proof
-//! runs, `tests/hopper.rs`) on seeded inputs and prints the wall time, the warp-instructions
-//! executed and their rate. In the same run, the baseline: a plain f32 GEMM of the same size in
-//! Rust (i-k-j loops, one thread), so that a figure taken on a loaded machine reads against the
-//! machine's speed at that moment.
+//! Each case runs one committed Triton kernel on seeded inputs and prints the wall time, this
+//! process's CPU time, the warp-instructions executed and their rate, and a hash of the
+//! output buffers (so that two builds' runs are compared byte for byte). In the same run, the
+//! baseline: a plain f32 GEMM of the same size in Rust (i-k-j loops, one thread), so that a
+//! figure taken on a loaded machine reads against the machine's speed at that moment.
 //!
 //! Cases: `gemm_bf16_128`, the 1024 x 1024 x 1024 bf16 -> f32 GEMM of 128 x 128 x 64 tiles
-//! (8 warps, wgmma m64n128k16); `fma_f32`, 2^20 elements of a scalar kernel (warp-instruction
-//! rate without MMAs). A new case (the Blackwell GEMM once tcgen05 execution lands) is one more
-//! entry of `cases()`.
+//! for sm_90a (8 warps, wgmma m64n128k16; `hw/run/ptx`, the PTX the Hopper proof runs,
+//! `tests/hopper.rs`); `gemm_sm100a`, the same Triton kernel compiled for sm_100a with Triton's
+//! default 4 warps (`benches/gemm_bf16_128_sm100a.ptx`, written by `benches/gen_sm100a.py`: 64
+//! CTAs of 128 threads, 4,096 `tcgen05.mma` kind::f16 128x128x16); `fma_f32`, 2^20 elements of
+//! a scalar kernel (warp-instruction rate without MMAs).
 //!
 //! Then the cost of hazard tracking (issue 25): the two committed Blackwell kernels of
 //! `examples/kernels` (Triton 3.9.0 for sm_100a, as in the check corpus: `triton_gemm_bf16`,
