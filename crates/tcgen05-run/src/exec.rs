@@ -646,12 +646,7 @@ fn vector_align(line: u32, space: Space, at: u64, size: u32) -> Result<(), RunEr
 
 /// Executes a per-thread instruction for one lane.
 fn lane_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), RunError> {
-    // The forms arith::lane executes (their other roundings and functions).
-    let arith = matches!(
-        op.kind,
-        OpKind::Float { .. } | OpKind::Fma { .. } | OpKind::RoundedFn(_) | OpKind::Half(_)
-    );
-    if arith && arith::lane(cta, w, op, l) {
+    if arith::handles(&op.kind) && arith::lane(cta, w, op, l) {
         return Ok(());
     }
     let n = cta.nregs;
