@@ -1,16 +1,18 @@
 //! Throughput of the whole-kernel interpreter, as a release binary printing its figures
 //! (`cargo bench -p tcgen05-run --bench run [-- --size N] [-- --only NAME]`).
 //!
-//! Each case runs one committed Triton kernel of `hw/run/ptx` (the same PTX the Hopper proof
-//! runs, `tests/hopper.rs`) on seeded inputs and prints the wall time, the warp-instructions
-//! executed and their rate. In the same run, the baseline: a plain f32 GEMM of the same size in
-//! Rust (i-k-j loops, one thread), so that a figure taken on a loaded machine reads against the
-//! machine's speed at that moment.
+//! Each case runs one committed Triton kernel on seeded inputs and prints the wall time, this
+//! process's CPU time, the warp-instructions executed and their rate, and a hash of the
+//! output buffers (so that two builds' runs are compared byte for byte). In the same run, the
+//! baseline: a plain f32 GEMM of the same size in Rust (i-k-j loops, one thread), so that a
+//! figure taken on a loaded machine reads against the machine's speed at that moment.
 //!
 //! Cases: `gemm_bf16_128`, the 1024 x 1024 x 1024 bf16 -> f32 GEMM of 128 x 128 x 64 tiles
-//! (8 warps, wgmma m64n128k16); `fma_f32`, 2^20 elements of a scalar kernel (warp-instruction
-//! rate without MMAs). A new case (the Blackwell GEMM once tcgen05 execution lands) is one more
-//! entry of `cases()`.
+//! for sm_90a (8 warps, wgmma m64n128k16; `hw/run/ptx`, the PTX the Hopper proof runs,
+//! `tests/hopper.rs`); `gemm_sm100a`, the same Triton kernel compiled for sm_100a with Triton's
+//! default 4 warps (`benches/gemm_bf16_128_sm100a.ptx`, written by `benches/gen_sm100a.py`: 64
+//! CTAs of 128 threads, 4,096 `tcgen05.mma` kind::f16 128x128x16); `fma_f32`, 2^20 elements of
+//! a scalar kernel (warp-instruction rate without MMAs).
 //!
 //! Then the cost of hazard tracking (issue 25): the two committed Blackwell kernels of
 //! `examples/kernels` (Triton 3.9.0 for sm_100a, as in the check corpus: `triton_gemm_bf16`,
@@ -28,8 +30,12 @@ use tcgen05_run::{launch, Arg, Config, Limits, Module};
 
 /// One benchmark case: a kernel of `hw/run/ptx` and its launch.
 struct Case {
-    /// Name (also the kernel's and the PTX file's).
+    /// Name (also the PTX file's, in `hw/run/ptx` unless `file` names another).
     name: &'static str,
+    /// The kernel's entry name.
+    kernel: &'static str,
+    /// The PTX file, relative to the repository root.
+    file: String,
     /// What it computes, for the report.
     what: String,
     /// Grid (CTAs) and block (threads).
@@ -71,29 +77,52 @@ fn f32s(mut seed: u64, n: usize) -> Vec<u8> {
         .collect()
 }
 
+/// The arguments of `gemm_bf16_128` (a, b, c, M, N, K and Triton's two scratch pointers).
+fn gemm_args(size: usize) -> Vec<Arg> {
+    let (m, n, k) = (size, size, size);
+    vec![
+        Arg::Buffer(bf16s(1, m * k)),
+        Arg::Buffer(bf16s(2, k * n)),
+        Arg::Buffer(vec![0; 4 * m * n]),
+        Arg::i32(m as i32),
+        Arg::i32(n as i32),
+        Arg::i32(k as i32),
+        Arg::Null,
+        Arg::Null,
+    ]
+}
+
 fn cases(size: usize) -> Vec<Case> {
     let (m, n, k) = (size, size, size);
     let elems = size * size;
+    let grid = [(m / 128) as u32, (n / 128) as u32, 1];
     vec![
         Case {
             name: "gemm_bf16_128",
-            what: format!("{m}x{n}x{k} bf16 -> f32 GEMM, 128x128x64 tiles, 8 warps"),
-            grid: [(m / 128) as u32, (n / 128) as u32, 1],
+            kernel: "gemm_bf16_128",
+            file: "hw/run/ptx/gemm_bf16_128.ptx".into(),
+            what: format!("{m}x{n}x{k} bf16 -> f32 GEMM, sm_90a wgmma, 128x128x64 tiles, 8 warps"),
+            grid,
             block: [256, 1, 1],
             shared: 65536,
-            args: vec![
-                Arg::Buffer(bf16s(1, m * k)),
-                Arg::Buffer(bf16s(2, k * n)),
-                Arg::Buffer(vec![0; 4 * m * n]),
-                Arg::i32(m as i32),
-                Arg::i32(n as i32),
-                Arg::i32(k as i32),
-                Arg::Null,
-                Arg::Null,
-            ],
+            args: gemm_args(size),
+        },
+        Case {
+            name: "gemm_sm100a",
+            kernel: "gemm_bf16_128",
+            file: "crates/tcgen05-run/benches/gemm_bf16_128_sm100a.ptx".into(),
+            what: format!(
+                "{m}x{n}x{k} bf16 -> f32 GEMM, sm_100a tcgen05.mma, 128x128x64 tiles, 4 warps"
+            ),
+            grid,
+            block: [128, 1, 1],
+            shared: 65552,
+            args: gemm_args(size),
         },
         Case {
             name: "fma_f32",
+            kernel: "fma_f32",
+            file: "hw/run/ptx/fma_f32.ptx".into(),
             what: format!("{elems} f32 fused multiply-adds, 128 threads per CTA"),
             grid: [elems.div_ceil(256) as u32, 1, 1],
             block: [128, 1, 1],
@@ -239,7 +268,7 @@ fn main() {
         hazard_cost();
         return;
     }
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../hw/run/ptx");
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     println!("tcgen05-run benchmark: {threads} hardware threads");
     let cpu0 = cpu_seconds();
@@ -257,7 +286,7 @@ fn main() {
         if only.as_deref().is_some_and(|o| o != c.name) {
             continue;
         }
-        let src = std::fs::read_to_string(root.join(format!("{}.ptx", c.name))).unwrap();
+        let src = std::fs::read_to_string(root.join(&c.file)).unwrap();
         let t = Instant::now();
         let module = Module::read(&src).unwrap();
         let read = t.elapsed().as_secs_f64();
@@ -271,10 +300,19 @@ fn main() {
             },
         };
         let (t, cpu0) = (Instant::now(), cpu_seconds());
-        let stats = launch(&module, c.name, &config, &mut c.args).unwrap();
+        let stats = launch(&module, c.kernel, &config, &mut c.args).unwrap();
         let secs = t.elapsed().as_secs_f64();
+        // The output buffers' bytes, hashed (FNV-1a), so that two builds' runs compare.
+        let mut hash = 0xcbf2_9ce4_8422_2325u64;
+        for a in &c.args {
+            if let Arg::Buffer(b) = a {
+                for &x in b {
+                    hash = (hash ^ u64::from(x)).wrapping_mul(0x100_0000_01b3);
+                }
+            }
+        }
         println!(
-            "{:<14} {}: {secs:.3} s wall ({:.1} x baseline), {}, read {:.1} ms, {} CTAs, {} warp-instructions ({:.2} M/s), {} thread-instructions",
+            "{:<14} {}: {secs:.3} s wall ({:.1} x baseline), {}, read {:.1} ms, {} CTAs, {} warp-instructions ({:.2} M/s), {} thread-instructions, buffers {hash:016x}",
             c.name,
             c.what,
             secs / base,

@@ -33,6 +33,7 @@ use crate::wgmma::{complete, Pending, Queue};
 use std::collections::HashMap;
 
 mod hooks;
+mod issue;
 mod progress;
 mod sources;
 mod tmem_hooks;
@@ -276,24 +277,9 @@ fn run_warp(
 ) -> Result<bool, RunError> {
     let mut ran = false;
     for _ in 0..cta.sched.quantum() {
-        let Some((_, pc)) = (0..WARP)
-            .filter(|&l| w.state[l] == State::Run)
-            .map(|l| (std::cmp::Reverse(function::depth(w, l)), w.pc[l]))
-            .min()
-        else {
+        let Some((pc, active)) = issue::issue(w) else {
             break;
         };
-        let mut active = 0u32;
-        let depth = (0..WARP)
-            .filter(|&l| w.state[l] == State::Run && w.pc[l] == pc)
-            .map(|l| function::depth(w, l))
-            .max()
-            .unwrap_or(0);
-        for l in 0..WARP {
-            if w.state[l] == State::Run && w.pc[l] == pc && function::depth(w, l) == depth {
-                active |= 1 << l;
-            }
-        }
         stats.warp_instructions += 1;
         if stats.warp_instructions > limits.steps {
             return Err(RunError::StepLimit {
@@ -558,6 +544,7 @@ fn tcgen05_op(
     Ok(())
 }
 
+#[inline(never)]
 fn special(cta: &Cta<'_>, w: &Warp, lane: usize, s: Special) -> u64 {
     let b = cta.shape.block;
     let t = w.id as usize * WARP + lane;
@@ -586,6 +573,7 @@ fn special(cta: &Cta<'_>, w: &Warp, lane: usize, s: Special) -> u64 {
     })
 }
 
+#[inline(always)]
 fn val(cta: &Cta<'_>, w: &Warp, n: usize, lane: usize, s: Src) -> u64 {
     match s {
         Src::Reg(r) => w.regs[lane * n + r as usize],
@@ -601,6 +589,7 @@ fn own(cta: &Cta<'_>, at: u64) -> u64 {
     crate::cluster::own_offset(cluster::rank(cta), at)
 }
 
+#[inline]
 fn address(cta: &Cta<'_>, w: &Warp, lane: usize, a: Addr) -> u64 {
     val(cta, w, cta.nregs, lane, a.base).wrapping_add(a.offset as u64)
 }
@@ -663,7 +652,7 @@ fn vector_align(line: u32, space: Space, at: u64, size: u32) -> Result<(), RunEr
 
 /// Executes a per-thread instruction for one lane.
 fn lane_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), RunError> {
-    if arith::lane(cta, w, op, l) {
+    if arith::handles(&op.kind) && arith::lane(cta, w, op, l) {
         return Ok(());
     }
     let n = cta.nregs;
@@ -883,8 +872,8 @@ fn memory_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), R
             }
             let bytes = size * a.len() as u32;
             hooks::access(cta, w, l, op.line, (*space, at, bytes, true));
-            let vals: Vec<u64> = a.iter().map(|s| v(cta, w, *s)).collect();
-            for (i, x) in vals.into_iter().enumerate() {
+            let vals = issue::Values::read(a, |s| v(cta, w, s));
+            for (i, &x) in vals.as_slice().iter().enumerate() {
                 store(
                     cta,
                     op.line,

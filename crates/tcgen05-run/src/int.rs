@@ -4,6 +4,7 @@
 use crate::op::{IntOp, IntUnaryOp, Ty};
 
 /// The low `bits` bits set.
+#[inline]
 pub(crate) fn mask(bits: u32) -> u64 {
     if bits >= 64 {
         u64::MAX
@@ -13,6 +14,7 @@ pub(crate) fn mask(bits: u32) -> u64 {
 }
 
 /// `x`'s low `bits` bits, sign-extended.
+#[inline]
 pub(crate) fn sext(x: u64, bits: u32) -> i64 {
     if bits >= 64 {
         x as i64
@@ -23,6 +25,7 @@ pub(crate) fn sext(x: u64, bits: u32) -> i64 {
 }
 
 /// `a op b` at type `ty`; the result masked to its width (twice the type's for `mul.wide`).
+#[inline]
 pub(crate) fn binary(op: IntOp, ty: Ty, a: u64, b: u64) -> u64 {
     let bits = ty.bits();
     let m = mask(bits);

@@ -6,6 +6,16 @@ use super::{sat_f32, val, Cta, Warp};
 use crate::directed::{compute, Op as Dop};
 use crate::op::{Op, OpKind, Rnd, Src};
 
+/// Whether `kind` is of the instructions [`lane`] may execute (the caller skips the call for
+/// the others, most instructions of a kernel).
+#[inline]
+pub(super) fn handles(kind: &OpKind) -> bool {
+    matches!(
+        kind,
+        OpKind::Float { .. } | OpKind::Fma { .. } | OpKind::RoundedFn(_) | OpKind::Half(_)
+    )
+}
+
 /// Executes `op` for lane `l` if it is one of these forms; returns whether it did.
 pub(super) fn lane(cta: &Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> bool {
     let n = cta.nregs;

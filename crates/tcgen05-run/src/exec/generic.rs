@@ -86,8 +86,8 @@ pub(super) fn memory_op(
                 if at % u64::from(total) != 0 {
                     return Err(misaligned(op.line, space, at, total));
                 }
-                let vals: Vec<u64> = a.iter().map(|s| val(cta, w, n, l, *s)).collect();
-                for (i, x) in vals.into_iter().enumerate() {
+                let vals = super::issue::Values::read(a, |s| val(cta, w, n, l, s));
+                for (i, &x) in vals.as_slice().iter().enumerate() {
                     let a = at + u64::from(size) * i as u64;
                     if space == Space::Param {
                         let bytes = cta.kernel.call_bytes as usize;

@@ -9,6 +9,7 @@ use crate::tensor_map::Copy;
 use crate::wgmma::{operand_bytes, Pending};
 
 /// Reports an event to the observer, if any.
+#[inline]
 pub(super) fn emit(cta: &mut Cta<'_>, e: &Event<'_>) {
     if let Some(o) = cta.obs.as_deref_mut() {
         o.event(e);
@@ -62,6 +63,7 @@ pub(super) fn bar_sync(cta: &mut Cta<'_>, warps: &[Warp]) {
 }
 
 /// A generic-proxy access of one lane: (space, address, bytes, write).
+#[inline]
 pub(super) fn access(cta: &mut Cta<'_>, w: &Warp, l: usize, line: u32, a: (Space, u64, u32, bool)) {
     if cta.obs.is_none() {
         return;

@@ -18,6 +18,7 @@ use crate::tcgen05::{Did, Performed};
 use tcgen05::mma::CtaGroup;
 
 /// Before warp `w` executes `op`: the slots it reads, if the warp has a load not waited.
+#[inline]
 pub(super) fn reads(cta: &mut Cta<'_>, w: &Warp, op: &Op) {
     if cta.obs.is_none() || !cta.tc.loading(w.id) {
         return;

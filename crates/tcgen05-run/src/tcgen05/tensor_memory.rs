@@ -38,6 +38,7 @@ impl TensorMemory {
         }
     }
 
+    #[inline]
     fn index(lane: u32, column: u32) -> Result<usize, Problem> {
         if lane >= TMEM_LANES || column >= TMEM_COLUMNS {
             return Err(Problem::emu(
@@ -50,12 +51,14 @@ impl TensorMemory {
     }
 
     /// One cell, `None` if never written.
+    #[inline]
     pub fn cell(&self, lane: u32, column: u32) -> Result<Option<u32>, Problem> {
         let i = Self::index(lane, column)?;
         Ok(self.written[i].then_some(self.cells[i]))
     }
 
     /// Writes one cell.
+    #[inline]
     pub fn set(&mut self, lane: u32, column: u32, value: u32) -> Result<(), Problem> {
         let i = Self::index(lane, column)?;
         self.cells[i] = value;
@@ -64,6 +67,7 @@ impl TensorMemory {
     }
 
     /// Whether `column` is inside an allocation.
+    #[inline]
     pub fn allocated(&self, column: u32) -> bool {
         self.allocations
             .iter()
@@ -104,6 +108,7 @@ fn other_cta(cta: u32) -> Problem {
 }
 
 impl TensorCoreMemory for Memories<'_> {
+    #[inline]
     fn smem_byte(&self, cta: u32, address: u32) -> Option<Option<u8>> {
         if cta != 0 {
             return None;
@@ -120,6 +125,7 @@ impl TensorCoreMemory for Memories<'_> {
         Ok(())
     }
 
+    #[inline]
     fn tmem_cell(&self, cta: u32, lane: u32, column: u32) -> Result<Option<u32>, Problem> {
         if cta != 0 {
             return Err(other_cta(cta));
@@ -127,6 +133,7 @@ impl TensorCoreMemory for Memories<'_> {
         self.tmem.cell(lane, column)
     }
 
+    #[inline]
     fn write_tmem(&mut self, cta: u32, lane: u32, column: u32, value: u32) -> Result<(), Problem> {
         if cta != 0 {
             return Err(other_cta(cta));
@@ -145,6 +152,7 @@ impl TensorCoreMemory for Memories<'_> {
         Ok(())
     }
 
+    #[inline]
     fn allocated(&self, cta: u32, column: u32) -> bool {
         cta == 0 && self.tmem.allocated(column)
     }

@@ -958,7 +958,12 @@ fn read_c<M: TensorCoreMemory + ?Sized>(
         );
         let v = v.and_then(|v| {
             let code = if fd == Format::F16 { v & 0xFFFF } else { v };
-            scaled_c(fd, code, op.scale_input_d)
+            // scaled_c leaves C unchanged when scale-input-d is 0 (the common case, not called).
+            if op.scale_input_d == 0 {
+                Ok(code)
+            } else {
+                scaled_c(fd, code, op.scale_input_d)
+            }
         });
         match v {
             Ok(v) => c[i] = v,

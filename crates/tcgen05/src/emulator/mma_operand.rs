@@ -64,6 +64,7 @@ pub(super) fn read_element<M: TensorCoreMemory + ?Sized>(
 
 /// Reads a Tensor Memory cell, or fills it with `fill()` when random inputs are on.
 #[allow(clippy::too_many_arguments)]
+#[inline]
 pub(super) fn read_cell<M: TensorCoreMemory + ?Sized>(
     mem: &mut M,
     cta: u32,

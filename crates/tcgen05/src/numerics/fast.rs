@@ -642,7 +642,23 @@ impl FastRow {
         };
         let a = decode(r.a, ops.a, At::A);
         let b = decode(r.b, ops.b, At::B);
-        let c = decode(r.d, ops.c, |_| At::C);
+        // An f32 C (every word decodes) of a T-FDPA form is decoded element by element where
+        // it is used, not all at once (the arithmetic reads each once).
+        let lazy_c = r.d == Format::F32 && matches!(r.algorithm, Algorithm::TFdpa { .. });
+        let c = if lazy_c {
+            alloc::vec::Vec::new()
+        } else {
+            decode(r.d, ops.c, |_| At::C)
+        };
+        let c_at = |i: usize| -> Decoded {
+            if lazy_c {
+                ops.c
+                    .get(i)
+                    .map_or(Decoded::ZERO, |&x| Decoded::ieee(x, 8, 23, 127, 31))
+            } else {
+                c.get(i).copied().unwrap_or(Decoded::ZERO)
+            }
+        };
         let sfa = decode(scale, ops.sfa, At::Sfa);
         let sfb = decode(scale, ops.sfb, At::Sfb);
         if !problems.is_empty() {
@@ -657,7 +673,7 @@ impl FastRow {
                 (r.a, r.b),
                 &a,
                 &b,
-                &c,
+                &c_at,
                 ops.m,
                 ops.n,
                 k,
@@ -691,7 +707,7 @@ impl FastRow {
                 d[i * ops.n + j] = self.dot(
                     ar,
                     &b[j * k..(j + 1) * k],
-                    c.get(i * ops.n + j).copied().unwrap_or(Decoded::ZERO),
+                    c_at(i * ops.n + j),
                     sa,
                     &sfb[j * blocks..(j + 1) * blocks],
                     saturate,
@@ -728,7 +744,7 @@ fn tfdpa_matrix(
     formats: (Format, Format),
     a: &[Decoded],
     b: &[Decoded],
-    c: &[Decoded],
+    c: &impl Fn(usize) -> Decoded,
     m: usize,
     n: usize,
     k: usize,
@@ -761,6 +777,31 @@ fn tfdpa_matrix(
     };
     let (ae, asg) = (exps(&a[..m * k]), sigs(&a[..m * k]));
     let (be, bsg) = (exps(&b[..n * k]), sigs(&b[..n * k]));
+    // When every kept term and their sum fit in 31 bits (measured on these operands: the
+    // largest significands' product, lifted, times K) and every exponent is one of f64's
+    // normal ones, the products run in f64 ([`products_f64`]).
+    let top = |v: &[i64]| v.iter().map(|x| x.unsigned_abs()).max().unwrap_or(0);
+    let normal = |v: &[i32]| {
+        v.iter()
+            .all(|&e| e == ZERO_EXP || (-1022..=1023).contains(&e))
+    };
+    let narrow = k == 16
+        && normal(&ae)
+        && normal(&be)
+        && (top(&asg) * top(&bsg))
+            .checked_shl(lift)
+            .is_some_and(|x| x.saturating_mul(16) < 1 << 31);
+    let values = |e: &[i32], sg: &[i64]| -> Vec<f64> {
+        e.iter()
+            .zip(sg)
+            .map(|(&e, &x)| if x == 0 { 0.0 } else { x as f64 * pow2(e) })
+            .collect()
+    };
+    let (av, bv) = if narrow {
+        (values(&ae, &asg), values(&be, &bsg))
+    } else {
+        (Vec::new(), Vec::new())
+    };
     let row_special: Vec<bool> = (0..m)
         .map(|i| a[i * k..(i + 1) * k].iter().any(special))
         .collect();
@@ -773,13 +814,20 @@ fn tfdpa_matrix(
         }
         let (are, ars) = (&ae[i * k..(i + 1) * k], &asg[i * k..(i + 1) * k]);
         for j in 0..n {
-            let cc = c.get(i * n + j).copied().unwrap_or(Decoded::ZERO);
+            let cc = c(i * n + j);
             if col_special[j] || special(&cc) {
                 continue;
             }
             let (bce, bcs) = (&be[j * k..(j + 1) * k], &bsg[j * k..(j + 1) * k]);
             let e_c = if cc.sig == 0 { e_zero } else { cc.exp };
+            let fast = if narrow {
+                let (x, y) = (&av[i * k..(i + 1) * k], &bv[j * k..(j + 1) * k]);
+                products_f64(are, x, bce, y, e_c, e_zero, lift)
+            } else {
+                None
+            };
             let (e_max, mut sum) = match k {
+                _ if fast.is_some() => fast.unwrap_or_default(),
                 8 => products::<8>(are, ars, bce, bcs, e_c, e_zero, lift),
                 16 => products::<16>(are, ars, bce, bcs, e_c, e_zero, lift),
                 32 => products::<32>(are, ars, bce, bcs, e_c, e_zero, lift),
@@ -866,6 +914,51 @@ fn products<const K: usize>(
         sum += (kept ^ sgn) - sgn;
     }
     (e_max, sum)
+}
+
+/// `2^e` for an exponent of f64's normal range.
+#[cfg(feature = "alloc")]
+#[inline]
+fn pow2(e: i32) -> f64 {
+    f64::from_bits(((1023 + e) as u64) << 52)
+}
+
+/// [`products`] for K = 16 in f64: with `x = sig_a 2^e_a` and `y = sig_b 2^e_b` (exact, the
+/// exponents normal), a term's kept part `(|p| << lift) >> (e_max - e)` is
+/// `trunc(x y 2^(lift - e_max))` with its sign: `x y` is exact (the product of two significands
+/// below 2^31 at a normal exponent), scaling by a power of two is exact wherever the result
+/// could be 1 or more, and the truncation toward zero is f64's conversion to an integer. For
+/// operands whose kept terms are below 2^27, so that 16 sum below 2^31 (checked by
+/// [`tfdpa_matrix`]). `None` when `2^(lift - e_max)` is not a normal f64 (the caller uses
+/// [`products`]).
+#[cfg(feature = "alloc")]
+#[inline]
+fn products_f64(
+    ae: &[i32],
+    x: &[f64],
+    be: &[i32],
+    y: &[f64],
+    e_c: i32,
+    e_zero: i32,
+    lift: u32,
+) -> Option<(i32, i64)> {
+    const K: usize = 16;
+    let (ae, x, be, y) = (&ae[..K], &x[..K], &be[..K], &y[..K]);
+    let mut e_max = e_c;
+    for t in 0..K {
+        let e = ae[t] + be[t];
+        e_max = e_max.max(if e < ZERO_BELOW { e_zero } else { e });
+    }
+    let unit = lift as i32 - e_max;
+    if !(-1022..=1023).contains(&unit) {
+        return None;
+    }
+    let scale = pow2(unit);
+    let mut sum = 0i32;
+    for t in 0..K {
+        sum += (x[t] * y[t] * scale) as i32;
+    }
+    Some((e_max, i64::from(sum)))
 }
 
 /// [`products`] for any K.
