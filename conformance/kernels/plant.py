@@ -491,7 +491,9 @@ def main():
     ptx_dir, binary = argv
     stems = sorted(f[:-4] for f in os.listdir(ptx_dir)
                    if f.startswith("triton_dot_") and f.endswith(".ptx") and f[:-4] not in SKIP)
-    stems += sorted(f[:-4] for f in os.listdir(CUDA_DIR) if f.endswith(".ptx"))
+    # The GEMMs only: cuda_bug_*/cuda_fixed_* are the published bugs of tests/published_bugs.rs.
+    stems += sorted(f[:-4] for f in os.listdir(CUDA_DIR)
+                    if f.startswith("cuda_tma_gemm_") and f.endswith(".ptx"))
     where = {s: CUDA_DIR if s.startswith("cuda_") else ptx_dir for s in stems}
     for stem in sorted(SKIP):
         if os.path.exists(os.path.join(ptx_dir, stem + ".ptx")):

@@ -1,5 +1,9 @@
 """Compile the hand-written Blackwell TMA GEMM (tma_gemm.cu) to PTX with the pinned nvcc.
 
+Besides the four GEMMs, two published bugs and their fixes (tma_gemm.cu's switches, tested by
+crates/tcgen05-run/tests/published_bugs.rs): `cuda_bug_*` is found by `--hazards`,
+`cuda_fixed_*` is clean.
+
 Usage: python gen_cuda.py OUT_DIR CUDA_INCLUDE_DIR
   (conformance/kernels/setup.sh installs nvcc 13.5.37; CUDA_INCLUDE_DIR is the last directory of
   its CUTLASS_INCLUDES, whose ../bin holds nvcc; conformance/kernels/cuda/generate.sh runs this.)
@@ -14,12 +18,21 @@ import os
 import subprocess
 import sys
 
-# name: (stages, f16?)
+# name: (stages, f16?, extra -D switches of tma_gemm.cu)
 KERNELS = {
-    "cuda_tma_gemm_bf16_s1": (1, False),
-    "cuda_tma_gemm_bf16_s2": (2, False),
-    "cuda_tma_gemm_bf16_s3": (3, False),
-    "cuda_tma_gemm_f16_s2": (2, True),
+    "cuda_tma_gemm_bf16_s1": (1, False, []),
+    "cuda_tma_gemm_bf16_s2": (2, False, []),
+    "cuda_tma_gemm_bf16_s3": (3, False, []),
+    "cuda_tma_gemm_f16_s2": (2, True, []),
+    # triton-lang/triton#10196 (wrong mbarrier arrival count): one arrival per warp on an
+    # mbarrier initialised for one per thread; fixed: the count is the number of warps.
+    "cuda_bug_arrive_count": (2, False, ["-DARRIVE_PER_WARP", "-DACC_EMPTY_COUNT=128"]),
+    "cuda_fixed_arrive_count": (2, False, ["-DARRIVE_PER_WARP", "-DACC_EMPTY_COUNT=4"]),
+    # triton-lang/triton#10821's pattern: the next tile's MMAs overwrite the accumulator before
+    # the epilogue's tcgen05.ld's are known complete; fixed: the MMA thread waits on acc_empty
+    # (the same code as cuda_tma_gemm_bf16_s2, under its own name).
+    "cuda_bug_acc_reuse": (2, False, ["-DACC_REUSE_BUG"]),
+    "cuda_fixed_acc_reuse": (2, False, []),
 }
 
 
@@ -28,9 +41,9 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     nvcc = os.path.join(include, "..", "bin", "nvcc")
     os.makedirs(out, exist_ok=True)
-    for name, (stages, f16) in KERNELS.items():
+    for name, (stages, f16, switches) in KERNELS.items():
         cmd = [nvcc, "-arch=sm_100a", "-ptx", "-std=c++17", f"-DSTAGES={stages}",
-               f"-DKERNEL_NAME={name}", "-o", os.path.join(out, name + ".ptx"),
+               f"-DKERNEL_NAME={name}", *switches, "-o", os.path.join(out, name + ".ptx"),
                os.path.join(here, "tma_gemm.cu")]
         if f16:
             cmd.insert(4, "-DELEM_F16")

@@ -19,10 +19,23 @@
 // the wait. The Tensor Memory address is handed from the allocating warp to the others around a
 // __syncthreads with the same two fences, as CUTLASS's hand-written examples do.
 
+// Two published bugs are reproduced by switches (gen_cuda.py's `cuda_bug_*` and `cuda_fixed_*`
+// kernels; without the switches the code is the GEMM above):
+//   ARRIVE_PER_WARP: the epilogue arrives on acc_empty once per warp (lane 0, after __syncwarp)
+//     instead of once per thread; ACC_EMPTY_COUNT is acc_empty's init count (128 by default).
+//     Per-warp arrivals with the per-thread count 128 are the wrong arrival count of
+//     triton-lang/triton#10196: the phase gets 4 of 128 arrivals and never completes.
+//   ACC_REUSE_BUG: the MMA thread starts the next tile's MMAs into the accumulator without
+//     waiting on acc_empty, i.e. before the previous tile's epilogue tcgen05.ld's completed (the
+//     accumulator-reuse pattern of triton-lang/triton#10821, fixed in Triton by #10858/#10988).
+
 #include <cstdint>
 
 #ifndef STAGES
 #define STAGES 2
+#endif
+#ifndef ACC_EMPTY_COUNT
+#define ACC_EMPTY_COUNT 128
 #endif
 
 // A CUtensorMap's 128 opaque bytes (cuda.h's type has the same size and alignment).
@@ -198,7 +211,7 @@ extern "C" __global__ void __launch_bounds__(128)
       mbar_init<1>(smem_addr(&empty[s]));
     }
     mbar_init<1>(smem_addr(&acc_full));
-    mbar_init<128>(smem_addr(&acc_empty));
+    mbar_init<ACC_EMPTY_COUNT>(smem_addr(&acc_empty));
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
   }
   fence_before();
@@ -226,10 +239,12 @@ extern "C" __global__ void __launch_bounds__(128)
       }
     }
     if (tid == 32) {
+#ifndef ACC_REUSE_BUG
       if (round > 0) {
         mbar_wait_relaxed(smem_addr(&acc_empty), (round - 1) & 1);
         fence_after();
       }
+#endif
       for (int kt = 0; kt < k_tiles; ++kt, ++eaten) {
         const int s = eaten % STAGES;
         mbar_wait(smem_addr(&full[s]), (eaten / STAGES) & 1);
@@ -255,7 +270,12 @@ extern "C" __global__ void __launch_bounds__(128)
       for (int i = 0; i < 32; ++i) c[size_t(row) * n + n0 + col + i] = v[i];
     }
     fence_before();
+#ifdef ARRIVE_PER_WARP
+    __syncwarp();
+    if (lane == 0) mbar_arrive_relaxed(smem_addr(&acc_empty));
+#else
     mbar_arrive_relaxed(smem_addr(&acc_empty));
+#endif
   }
   fence_before();
   __syncthreads();
