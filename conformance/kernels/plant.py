@@ -40,9 +40,6 @@ SKIP = {
     "triton_dot_tf32_128x256x64_w8": "asks for more shared memory than a CTA may have",
     "triton_dot_scaled_nvfp4_u8scales_128x128x128_w4": "refused for idesc bit 24 (rules.md D9)",
     "triton_dot_f16_attention_128x64x64_w4": "the run refuses its ex2.approx",
-    "triton_dot_f16_ws_128x64x64_w4": "not clean: every warp stores the same dispatch word to "
-                                      "shared memory (a data race under rules.md I1, which "
-                                      "covers the lanes of one warp-instruction only)",
 }
 
 # The corpus's Gluon cluster kernels (conformance/kernels/gen_gluon.py, committed under
@@ -389,11 +386,13 @@ def cuda_args(stem, tmp):
             "--arg", f"2={c}", "--arg", f"3={m}", "--arg", f"4={n}", "--arg", f"5={k}"]
 
 
-def persistent_args(tmp):
+def persistent_args(tmp, shape=(256, 128, 128)):
     """The arguments of Triton's persistent TMA kernel (gen_triton.py's dot_persistent_kernel,
     as tests/blackwell.rs launches it on 3 CTAs): A (256 x 128) and B (128 x 128) f16 as tensor
-    maps, each followed by its shape and strides, C, M, N, K and the two scratch pointers."""
-    m, n, k = 256, 128, 128
+    maps, each followed by its shape and strides, C, M, N, K and the two scratch pointers. The
+    warp-specialised kernel (dot_ws_kernel) takes the same list; it runs one 128 x 64 tile with
+    K = 128 (`shape`)."""
+    m, n, k = shape
     a, b, c = (os.path.join(tmp, x) for x in ("a.npy", "b.npy", "c.bin"))
     npy(a, (m, k), "<f2", bytes((i % 7) + 0x30 for i in range(m * k * 2)))
     npy(b, (k, n), "<f2", bytes((i % 5) + 0x30 for i in range(k * n * 2)))
@@ -432,6 +431,12 @@ def run(binary, ptx_text, stem, tmp, schedules=0):
     if "_persistent_" in stem:
         cmd = [binary, "--json", "run", path, "--kernel", "dot_persistent_kernel", "--grid", "3",
                "--block", "128", "--shared", str(227 * 1024), "--hazards"] + persistent_args(tmp)
+        return launch(cmd, schedules)
+    if "_ws_" in stem:
+        # Every warp stores the same dispatch word to shared memory, unordered (rules.md I11).
+        cmd = [binary, "--json", "run", path, "--kernel", "dot_ws_kernel", "--grid", "1",
+               "--block", "256", "--shared", str(227 * 1024), "--hazards"] + persistent_args(
+                   tmp, (128, 64, 128))
         return launch(cmd, schedules)
     if stem.startswith("cuda_"):
         cmd = [binary, "--json", "run", path, "--kernel", stem, "--grid", "1", "--block", "128",

@@ -78,13 +78,13 @@ impl Barriers {
     }
 
     /// The barriers that complete with `live` threads not exited in the CTA: each one's
-    /// waiting threads, its phase restarted.
-    pub fn complete(&mut self, live: u32) -> Vec<(usize, u32)> {
+    /// waiting threads (warp index, lanes, barrier id), its phase restarted.
+    pub fn complete(&mut self, live: u32) -> Vec<(usize, u32, u32)> {
         let mut go = Vec::new();
-        for b in &mut self.bars {
+        for (id, b) in self.bars.iter_mut().enumerate() {
             let need = b.count.unwrap_or(live);
             if b.arrived > 0 && b.arrived >= need {
-                go.append(&mut b.waiting);
+                go.extend(b.waiting.drain(..).map(|(w, l)| (w, l, id as u32)));
                 b.arrived = 0;
                 b.count = None;
             }

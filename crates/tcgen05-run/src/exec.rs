@@ -244,7 +244,8 @@ fn count(warps: &[Warp], f: impl Fn(State) -> bool) -> usize {
 /// exited). Returns whether any thread was released.
 fn release_named(cta: &mut Cta<'_>, warps: &mut [Warp], live: usize) -> bool {
     let go = cta.bars.complete(live as u32);
-    for &(wi, lanes) in &go {
+    hooks::named_release(cta, warps, &go);
+    for &(wi, lanes, _) in &go {
         for l in 0..WARP {
             if lanes >> l & 1 == 1 && warps[wi].state[l] == State::Named {
                 warps[wi].state[l] = State::Run;
@@ -430,6 +431,7 @@ fn step(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, active: u32, exec: u32) -> Res
             let c = count.map(|c| val(cta, w, n, first, c));
             cta.bars
                 .arrive(op.line, id, c, w.id as usize, exec, *sync)?;
+            hooks::named_arrive(cta, w, (id as u32, op.line), exec);
             if *sync {
                 for l in lanes(exec) {
                     w.state[l] = State::Named;
@@ -871,8 +873,9 @@ fn memory_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), R
                 vector_align(op.line, *space, at, size * a.len() as u32)?;
             }
             let bytes = size * a.len() as u32;
-            hooks::access(cta, w, l, op.line, (*space, at, bytes, true));
             let vals = issue::Values::read(a, |s| v(cta, w, s));
+            hooks::store_bytes(cta, *space, size, vals.as_slice());
+            hooks::access(cta, w, l, op.line, (*space, at, bytes, true));
             for (i, &x) in vals.as_slice().iter().enumerate() {
                 store(
                     cta,

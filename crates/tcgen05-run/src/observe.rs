@@ -200,6 +200,32 @@ pub enum Event<'e> {
         /// The mbarrier.
         mbar: u32,
     },
+    /// Threads of one warp arrive at named barrier `id` (`bar.sync`/`barrier.sync` with an id
+    /// other than 0 or a count, `bar.arrive`; PTX ISA 9.7.13.1): each releases its prior
+    /// accesses into the barrier's phase.
+    NamedArrive {
+        /// The barrier id (0 to 15).
+        id: u32,
+        /// The instruction's line.
+        line: u32,
+        /// The arriving threads.
+        threads: &'e [u32],
+    },
+    /// Named barrier `id` completed: its waiting threads go on, acquiring what the phase's
+    /// arrivals released.
+    NamedRelease {
+        /// The barrier id.
+        id: u32,
+        /// The threads released.
+        threads: &'e [u32],
+    },
+    /// The bytes a lane's generic `st` writes, in address order, sent right before that
+    /// store's [`Access`] (rules.md I11: two unordered writes of the same bytes with the same
+    /// value are not a reported race).
+    StoreBytes {
+        /// The bytes, little-endian per element.
+        bytes: &'e [u8],
+    },
     /// A Tensor Memory lifecycle step of a warp (PTX ISA 9.7.16.7.1, 9.7.16.8).
     Tmem {
         /// The warp.

@@ -62,6 +62,71 @@ pub(super) fn bar_sync(cta: &mut Cta<'_>, warps: &[Warp]) {
     );
 }
 
+/// Threads `lanes` of warp `w` arrive at named barrier `id` (`bar.sync`/`bar.arrive` with an
+/// id or count, PTX ISA 9.7.13.1): they release what they did before.
+pub(super) fn named_arrive(cta: &mut Cta<'_>, w: &Warp, (id, line): (u32, u32), lanes: u32) {
+    if cta.obs.is_none() {
+        return;
+    }
+    let threads: Vec<u32> = (0..WARP)
+        .filter(|&l| lanes >> l & 1 == 1)
+        .map(|l| tid(w, l))
+        .collect();
+    emit(
+        cta,
+        &Event::NamedArrive {
+            id,
+            line,
+            threads: &threads,
+        },
+    );
+}
+
+/// Named barriers completed: their waiting threads (warp index, lanes, id) acquire what every
+/// arrival of the phase released.
+pub(super) fn named_release(cta: &mut Cta<'_>, warps: &[Warp], go: &[(usize, u32, u32)]) {
+    if cta.obs.is_none() {
+        return;
+    }
+    let mut ids: Vec<u32> = go.iter().map(|g| g.2).collect();
+    ids.dedup();
+    for id in ids {
+        let threads: Vec<u32> = go
+            .iter()
+            .filter(|g| g.2 == id)
+            .flat_map(|&(wi, lanes, _)| {
+                (0..WARP)
+                    .filter(move |&l| lanes >> l & 1 == 1)
+                    .map(move |l| tid(&warps[wi], l))
+            })
+            .collect();
+        emit(
+            cta,
+            &Event::NamedRelease {
+                id,
+                threads: &threads,
+            },
+        );
+    }
+}
+
+/// The bytes a lane's `st` writes (`size` bytes of each value, little-endian), before its
+/// access (rules.md I11).
+#[inline]
+pub(super) fn store_bytes(cta: &mut Cta<'_>, space: Space, size: u32, vals: &[u64]) {
+    if !matches!(space, Space::Global | Space::Shared | Space::SharedCluster) {
+        return;
+    }
+    let Some(o) = cta.obs.as_deref_mut() else {
+        return;
+    };
+    let bytes: Vec<u8> = vals
+        .iter()
+        .flat_map(|v| v.to_le_bytes().into_iter().take(size as usize))
+        .collect();
+    o.event(&Event::StoreBytes { bytes: &bytes });
+}
+
 /// A generic-proxy access of one lane: (space, address, bytes, write).
 #[inline]
 pub(super) fn access(cta: &mut Cta<'_>, w: &Warp, l: usize, line: u32, a: (Space, u64, u32, bool)) {

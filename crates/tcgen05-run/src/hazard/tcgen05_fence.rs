@@ -165,6 +165,24 @@ impl FenceState {
         }
     }
 
+    /// What thread `t` carries through a synchronisation that orders memory (its effective
+    /// and shadow clocks), as [`FenceState::bar_sync`] joins them.
+    pub fn carried(&self, t: u32) -> Option<(&Clock, &Clock)> {
+        let i = t as usize;
+        Some((self.effective.get(i)?, self.shadow.get(i)?))
+    }
+
+    /// Thread `t` acquires `carried` (another thread's [`FenceState::carried`], joined).
+    pub fn receive(&mut self, t: u32, (e, s): (&Clock, &Clock)) {
+        let i = t as usize;
+        if let Some(a) = self.effective.get_mut(i) {
+            a.join(e);
+        }
+        if let Some(b) = self.shadow.get_mut(i) {
+            b.join(s);
+        }
+    }
+
     /// The pending and shadow clocks of thread `t` whose ordinary clock is `c`.
     fn thread_clocks(&self, t: u32, c: &Clock) -> OpClocks {
         let i = t as usize;

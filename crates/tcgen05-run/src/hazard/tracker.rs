@@ -46,6 +46,8 @@ struct Cell {
     first: Option<Stamp>,
     /// The other reads since the write, one per clock slot.
     reads: Vec<Stamp>,
+    /// The byte the last write stored, when known (a generic `st`; rules.md I11).
+    value: Option<u8>,
 }
 
 /// An issued asynchronous operation.
@@ -139,12 +141,18 @@ pub(crate) struct Tracker {
     cl: cluster::ClusterState,
     /// The tcgen05 fences around relaxed synchronisation (rules.md I9).
     fence: FenceState,
+    /// Per named barrier (rank * 16 + id): what its current phase's arrivals released.
+    named: HashMap<u32, named_barrier::Phase>,
+    /// The bytes of the generic `st` whose access comes next (rules.md I11).
+    store_bytes: Option<Vec<u8>>,
     /// The findings so far.
     pub findings: Vec<Finding>,
 }
 
 mod cluster;
+mod named_barrier;
 mod pair;
+mod same_value;
 
 impl Tracker {
     fn report(&mut self, f: Finding) {
@@ -365,6 +373,7 @@ impl Tracker {
             self.pending_overlap(a);
         }
         let instance = self.instance(a, thread);
+        let stored = same_value::stored(self.store_bytes.take(), a);
         let joined: Clock;
         let vc: &Clock = match a.proxy {
             Proxy::Generic if a.space == Space::Tmem => {
@@ -430,9 +439,12 @@ impl Tracker {
                 s.instance == now.instance
                     || (s.cta == now.cta && s.clock <= vc.get(s.slot as usize))
             };
+            let value = stored.as_ref().map(|v| v[b as usize]);
             if let Some(w) = cell.write {
                 if !ordered(&w) {
-                    found.push((w, true, at));
+                    if !(a.write && same_value::same(cell.value, value)) {
+                        found.push((w, true, at));
+                    }
                 } else if !a.write
                     && now.op.is_some()
                     && w.op.is_none()
@@ -451,6 +463,7 @@ impl Tracker {
                 cell.first = None;
                 cell.reads.clear();
                 cell.write = Some(now);
+                cell.value = value;
             } else if cell.first.is_none_or(|r| r.slot == now.slot) {
                 cell.first = Some(now);
             } else if let Some(r) = cell.reads.iter_mut().find(|r| r.slot == now.slot) {
@@ -603,6 +616,9 @@ impl Tracker {
             },
             Event::Deadlock { warps } => self.deadlock(warps),
             Event::Tmem { warp, line, step } => self.tmem_step(warp, line, &step),
+            Event::StoreBytes { bytes } => self.store_bytes = Some(bytes.to_vec()),
+            Event::NamedArrive { id, threads, .. } => self.named_arrive(id, threads),
+            Event::NamedRelease { id, threads } => self.named_release(id, threads),
             _ => {}
         }
     }

@@ -254,6 +254,26 @@ impl Tracker {
                     threads: &buf,
                 }
             }
+            // Named barriers are per CTA: the id carries the rank.
+            Event::NamedArrive {
+                id,
+                line,
+                threads: ts,
+            } => {
+                buf = threads(self, ts);
+                Event::NamedArrive {
+                    id: self.cl.rank * 16 + id,
+                    line,
+                    threads: &buf,
+                }
+            }
+            Event::NamedRelease { id, threads: ts } => {
+                buf = threads(self, ts);
+                Event::NamedRelease {
+                    id: self.cl.rank * 16 + id,
+                    threads: &buf,
+                }
+            }
             Event::AsyncWaited {
                 id,
                 line,
