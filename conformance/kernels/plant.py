@@ -5,8 +5,10 @@
              [--expect FILE] [--write FILE]
 
 Takes the Triton kernels of the corpus (`conformance/kernels/run.sh` generates them into
-PTX_DIR) and the hand-written CUDA C++ TMA GEMMs of conformance/kernels/cuda (committed PTX,
-nvcc 13.5.37; launched with tensor-map arguments written as `.npy` files), applies each mutation class below to the PTX text (rules written from the PTX ISA, one
+PTX_DIR; the warp-specialised one included, rules.md I11), the hand-written CUDA C++ TMA GEMMs
+of conformance/kernels/cuda (committed PTX, nvcc 13.5.37; launched with tensor-map arguments
+written as `.npy` files) and the Gluon cluster kernels of examples/kernels (a CTA pair, a
+cluster of 4 with multicast TMA), applies each mutation class below to the PTX text (rules written from the PTX ISA, one
 bug per copy; a deleted instruction leaves its line empty and an inserted one takes the place of
 a comment or `.loc` line, so every other line keeps its number), runs each copy under
 `tcgen05 run --hazards --json` (one CTA tile, K = 2 x BK, byte patterns as inputs), and prints
@@ -43,12 +45,16 @@ SKIP = {
 }
 
 # The corpus's Gluon cluster kernels (conformance/kernels/gen_gluon.py, committed under
-# examples/kernels/ and run end to end by crates/tcgen05-run/tests/pair.rs and cluster_tma.rs):
-# not launched here, each with the reason it prints.
+# examples/kernels/ and run end to end by crates/tcgen05-run/tests/pair.rs and cluster_tma.rs),
+# launched as those tests launch them: (kernel, CTAs; the cluster comes from the file's
+# .reqnctapercluster). C = A (256 x 128) x B (128 x 128) f16 through tensor maps (A boxes
+# 128 x 64, B boxes 64 x 64, 128B swizzle), or from plain pointers (A 256 x 64, B 64 x 128).
+EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples",
+                        "kernels")
 CLUSTER = {
-    "gluon_pair_dot_f16": "a CTA pair; --hazards refuses clusters of more than one CTA",
-    "gluon_multicast_dot_f16": "a cluster of 4; --hazards refuses clusters of more than one CTA",
-    "gluon_pair_tma_dot_f16": "a CTA pair; --hazards refuses clusters of more than one CTA",
+    "gluon_pair_dot_f16": ("pair_dot", 2),
+    "gluon_multicast_dot_f16": ("multicast_dot", 4),
+    "gluon_pair_tma_dot_f16": ("pair_tma_dot", 2),
 }
 
 ELEMENT_BYTES = {"f16": 2, "bf16": 2, "tf32": 4, "e4m3": 1, "e5m2": 1, "i8": 1, "mxfp8": 1,
@@ -386,7 +392,7 @@ def cuda_args(stem, tmp):
             "--arg", f"2={c}", "--arg", f"3={m}", "--arg", f"4={n}", "--arg", f"5={k}"]
 
 
-def persistent_args(tmp, shape=(256, 128, 128)):
+def persistent_args(tmp, shape=(256, 128, 128), b_box=None, scratch=2):
     """The arguments of Triton's persistent TMA kernel (gen_triton.py's dot_persistent_kernel,
     as tests/blackwell.rs launches it on 3 CTAs): A (256 x 128) and B (128 x 128) f16 as tensor
     maps, each followed by its shape and strides, C, M, N, K and the two scratch pointers. The
@@ -398,8 +404,28 @@ def persistent_args(tmp, shape=(256, 128, 128)):
     npy(b, (k, n), "<f2", bytes((i % 5) + 0x30 for i in range(k * n * 2)))
     with open(c, "wb") as f:
         f.write(bytes(m * n * 4))
+    if b_box:
+        # The Gluon kernels: C and the scratch pointers only after the maps.
+        vals = [f"tensormap:{a},box=128x64,swizzle=128B", m, k, k, 1,
+                f"tensormap:{b},box={b_box},swizzle=128B", k, n, n, 1, c] + [0] * scratch
+        return [x for i, v in enumerate(vals) for x in ("--arg", f"{i}={v}")]
     vals = [f"tensormap:{a},box=128x64,swizzle=128B", m, k, k, 1,
             f"tensormap:{b},box=64x64,swizzle=128B", k, n, n, 1, c, m, n, k, 0, 0]
+    return [x for i, v in enumerate(vals) for x in ("--arg", f"{i}={v}")]
+
+
+def cluster_args(stem, tmp):
+    """The arguments of a Gluon cluster kernel (CLUSTER): byte patterns as f16 inputs."""
+    if stem == "gluon_pair_dot_f16":
+        paths = [os.path.join(tmp, x) for x in ("a.bin", "b.bin", "c.bin")]
+        for path, n in zip(paths, (256 * 64 * 2, 64 * 128 * 2, 256 * 128 * 4)):
+            with open(path, "wb") as f:
+                f.write(bytes((i % 7) + 0x30 for i in range(n)) if n < 256 * 128 * 4
+                        else bytes(n))
+        vals = paths + [0, 0]
+    else:
+        vals = persistent_args(tmp, (256, 128, 128), b_box="64x64")
+        return vals
     return [x for i, v in enumerate(vals) for x in ("--arg", f"{i}={v}")]
 
 
@@ -431,6 +457,12 @@ def run(binary, ptx_text, stem, tmp, schedules=0):
     if "_persistent_" in stem:
         cmd = [binary, "--json", "run", path, "--kernel", "dot_persistent_kernel", "--grid", "3",
                "--block", "128", "--shared", str(227 * 1024), "--hazards"] + persistent_args(tmp)
+        return launch(cmd, schedules)
+    if stem in CLUSTER:
+        kernel, ctas = CLUSTER[stem]
+        cmd = [binary, "--json", "run", path, "--kernel", kernel, "--grid", str(ctas),
+               "--block", "128", "--shared", str(227 * 1024), "--hazards"] + cluster_args(
+                   stem, tmp)
         return launch(cmd, schedules)
     if "_ws_" in stem:
         # Every warp stores the same dispatch word to shared memory, unordered (rules.md I11).
@@ -499,16 +531,15 @@ def main():
     # The GEMMs only: cuda_bug_*/cuda_fixed_* are the published bugs of tests/published_bugs.rs.
     stems += sorted(f[:-4] for f in os.listdir(CUDA_DIR)
                     if f.startswith("cuda_tma_gemm_") and f.endswith(".ptx"))
-    where = {s: CUDA_DIR if s.startswith("cuda_") else ptx_dir for s in stems}
+    stems += sorted(CLUSTER)
+    where = {s: CUDA_DIR if s.startswith("cuda_") else EXAMPLES if s in CLUSTER else ptx_dir
+             for s in stems}
     for stem in sorted(SKIP):
         if os.path.exists(os.path.join(ptx_dir, stem + ".ptx")):
             print(f"plant: {stem}: not run: {SKIP[stem]}", file=sys.stderr)
-    examples = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples",
-                            "kernels")
     for stem in sorted(CLUSTER):
-        if not os.path.exists(os.path.join(examples, stem + ".ptx")):
+        if not os.path.exists(os.path.join(EXAMPLES, stem + ".ptx")):
             sys.exit(f"plant: {stem}: the committed Gluon kernel is missing from examples/kernels")
-        print(f"plant: {stem}: not run: {CLUSTER[stem]}", file=sys.stderr)
     per_class = int(opts.get("--kernels", "0")) or len(stems)
     matrix, failures = [], 0
     with tempfile.TemporaryDirectory() as tmp:
