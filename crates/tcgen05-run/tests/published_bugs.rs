@@ -120,7 +120,11 @@ fn arrival_count_of_triton_10196_is_found_and_its_fix_is_clean() {
     // The mbarrier.init with the per-thread count: acc_empty's, the only count of 128.
     let inits: Vec<u32> = lines_of(&src, "mbarrier.init")
         .into_iter()
-        .filter(|&l| src.lines().nth(l as usize - 1).unwrap().contains(", 128;"))
+        .filter(|&l| {
+            src.lines()
+                .nth(l as usize - 1)
+                .is_some_and(|t| t.contains(", 128;"))
+        })
         .collect();
     assert_eq!(
         inits.len(),
