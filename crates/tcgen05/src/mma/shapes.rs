@@ -201,6 +201,18 @@ pub enum MmaError {
         /// The swizzling mode.
         swizzle: Swizzle,
     },
+    /// On a target whose scale format is bits 23-24 (`sm_107a` / `sm_107f`; rules.md D9),
+    /// bits 23-24 hold code 3, which names no format, or a format the kind does not take
+    /// (UE5M3, code 2, is `.kind::mxf4nvf4`'s only; D7). Reported instead of Tables 43-44's
+    /// reserved bit 24, which these targets give a meaning.
+    ScaleFormat {
+        /// Bits 23-24.
+        code: u8,
+        /// The kind.
+        kind: Kind,
+        /// The target.
+        target: Target,
+    },
 }
 
 /// The rules of an MMA configuration beyond its instruction descriptor's own fields, one per
@@ -233,6 +245,8 @@ pub enum MmaRule {
     MaxShiftWithoutWs,
     /// [`MmaError::SwizzleForMajor`].
     SwizzleForMajor,
+    /// [`MmaError::ScaleFormat`].
+    ScaleFormat,
 }
 
 impl MmaRule {
@@ -254,7 +268,7 @@ const ERROR: Severity = Severity::Error;
 /// Every rule of an MMA configuration beyond the instruction descriptor's fields (Table 39,
 /// rules.md R11, R14-R18), with the field it concerns (`a_swizzle` stands for the
 /// operand's), indexed by [`MmaRule`].
-pub(crate) const MMA_RULES: [FieldRule; 11] = [
+pub(crate) const MMA_RULES: [FieldRule; 12] = [
     field_rule(
         "mma.no_such_row",
         "cta_group",
@@ -332,6 +346,13 @@ pub(crate) const MMA_RULES: [FieldRule; 11] = [
         ERROR,
         "An operand's swizzling mode is one its major-ness and type allow.",
     ),
+    field_rule(
+        "mma.scale_format",
+        "scale_format",
+        Source::PtxSection("9.7.16.4.2"),
+        ERROR,
+        "On sm_107a / sm_107f bits 23-24 hold 0 (UE4M3), 1 (UE8M0) or 2 (UE5M3, .kind::mxf4nvf4 only); code 3 is reserved.",
+    ),
 ];
 
 impl MmaError {
@@ -352,6 +373,7 @@ impl MmaError {
             MmaError::K96Shape { .. } => MmaRule::K96Shape,
             MmaError::MaxShiftWithoutWs { .. } => MmaRule::MaxShiftWithoutWs,
             MmaError::SwizzleForMajor { .. } => MmaRule::SwizzleForMajor,
+            MmaError::ScaleFormat { .. } => MmaRule::ScaleFormat,
         })
     }
 }
@@ -384,6 +406,7 @@ impl Diagnostic for MmaError {
             | MmaError::K96NotOnTarget { .. } => 0,
             MmaError::MaxShiftWithoutWs { max_shift } => max_shift.rows() as u64,
             MmaError::SwizzleForMajor { swizzle, .. } => swizzle.code() as u64,
+            MmaError::ScaleFormat { code, .. } => code as u64,
         }
     }
 
@@ -533,6 +556,19 @@ impl fmt::Display for MmaError {
                 } else {
                     "every mode but 128B_base32B"
                 }
+            ),
+            MmaError::ScaleFormat {
+                code: 3, target, ..
+            } => write!(
+                f,
+                "bits 23-24 = 3: scale format code 3 is reserved on {target} (the codes are 0 \
+                 UE4M3, 1 UE8M0, 2 UE5M3; PTX ISA 9.4, rules.md D9)"
+            ),
+            MmaError::ScaleFormat { code, kind, target } => write!(
+                f,
+                "bits 23-24 = {code}: {} scale factors are not allowed with .kind::{kind} on \
+                 {target} (UE4M3 and UE5M3 with .kind::mxf4nvf4 only; rules.md R12, D7, D9)",
+                if code == 2 { "UE5M3" } else { "UE4M3" }
             ),
         }
     }
@@ -851,6 +887,16 @@ mod tests {
                 ),
                 (swizzle(true), "a_swizzle", Source::Decision(18), e),
                 (swizzle(false), "b_swizzle", Source::Decision(18), e),
+                (
+                    MmaError::ScaleFormat {
+                        code: 3,
+                        kind: Kind::Mxf4nvf4,
+                        target: Target::Sm107a,
+                    },
+                    "scale_format",
+                    Source::PtxSection("9.7.16.4.2"),
+                    e,
+                ),
             ],
         );
         // The instruction descriptor's own errors keep their own field, source and severity.

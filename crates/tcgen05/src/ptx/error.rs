@@ -422,7 +422,7 @@ pub(crate) const PTX_RULES: [PtxRow; PTX_RULE_COUNT] = {
         ours(R::ScaleTypeForScaleVec, "ptx.scale_type_for_scale_vec", "scale_type",
             Source::Decision(12), "UE4M3 scale factors need .scale_vec::4X or .block16."),
         ours(R::ScaleFactorIdForScaleVec, "ptx.scale_factor_id_for_scale_vec", "sf_id",
-            Source::Decision(13), "With .scale_vec::4X / .block16 the scale-factor IDs are 0."),
+            Source::Decision(13), "With .scale_vec::4X / .block16 the scale-factor IDs are 0 (0 or 2 with K = 96, the 6X vector)."),
         both(R::WsCtaGroup, "ptx.ws_cta_group", "cta_group", Source::Decision(16),
             ".ws takes only .cta_group::1."),
         both(R::WsBlockScaled, "ptx.ws_block_scaled", "ws", Source::Decision(16),
@@ -724,7 +724,8 @@ impl fmt::Display for PtxError {
             ),
             PtxRule::ScaleFactorIdForScaleVec => write!(
                 f,
-                "scale factor ID {value} with .scale_vec::4X / .block16: only 0 is valid"
+                "scale factor ID {value} with .scale_vec::4X / .block16: the IDs are 0 (K = 64, \
+                 128) or 0 and 2 (K = 96, the 6X vector; rules.md T3)"
             ),
             PtxRule::WsCtaGroup => f.write_str(".ws takes only .cta_group::1"),
             PtxRule::WsBlockScaled => write!(f, ".ws is not available for .kind::{name}"),
