@@ -6,7 +6,7 @@ use std::fmt::{self, Write as _};
 use tcgen05::bits::{RowReading, RowValue};
 use tcgen05::diagnostic::{Diagnostic, Severity, Source};
 use tcgen05::instruction_descriptor::scale_format::{
-    is_ue5m3, layout_word, two_bit_field_error, FieldMeaning, ScaleFormatField,
+    is_ue5m3, layout_word, FieldMeaning, ScaleFormatField,
 };
 use tcgen05::instruction_descriptor::{
     json_fields, layout, line_field, line_fields, word, IdescDecoded, IdescDiagnostics, IdescError,
@@ -172,7 +172,7 @@ fn problems_of(bits: u32, kind: Kind, mma: Option<Mma>, out: &mut Vec<MmaError>)
     problems_from(&InstructionDescriptor::decode(bits, kind), mma, out);
     // Code 3 (or UE5M3 with another kind) in the sm_107 family's two-bit field, in place of
     // Tables 43-44's reserved bit 24 (rules.md D9).
-    if let Some(e) = mma.and_then(|m| two_bit_field_error(raw, kind, m.target)) {
+    if let Some(e) = mma.and_then(|m| MmaError::scale_format(raw, kind, m.target)) {
         for p in out.iter_mut() {
             if is_bit_24(p) {
                 *p = e;
@@ -326,7 +326,7 @@ fn problem_indices(
     indices.clear();
     let bits = per_target(bits, kind, mma);
     let diags = InstructionDescriptor::decode(bits, kind).diagnostics;
-    let two_bit = mma.and_then(|m| two_bit_field_error(bits, kind, m.target));
+    let two_bit = mma.and_then(|m| MmaError::scale_format(bits, kind, m.target));
     let mut set = diags.positions();
     while set != 0 {
         let p = set.trailing_zeros();

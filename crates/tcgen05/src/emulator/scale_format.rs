@@ -5,12 +5,13 @@
 
 use super::problem::{EmuError, Problem};
 use crate::instruction_descriptor::scale_format::{
-    decode_scale_format, two_bit_field_error, ScaleFormat, ScaleFormatField,
+    decode_scale_format, ScaleFormat, ScaleFormatField,
 };
 use crate::mma::Kind;
 use crate::numerics::ue5m3::ue5m3_row;
 use crate::numerics::{Format, ParamRow};
 use crate::ptx::PtxError;
+use crate::shapes::MmaError;
 use crate::targets::Target;
 
 /// The word the layout tables read, and UE5M3 when the target's two-bit field holds it (the
@@ -24,7 +25,7 @@ pub(super) fn split(idesc: u32, kind: Kind, target: Target) -> Result<(u32, bool
     if !kind.is_block_scaled() || ScaleFormatField::of(target) == ScaleFormatField::Bit23 {
         return Ok((idesc, false));
     }
-    if let Some(e) = two_bit_field_error(idesc, kind, target) {
+    if let Some(e) = MmaError::scale_format(idesc, kind, target) {
         // Code 3, or UE5M3 with a kind other than `.kind::mxf4nvf4` (`mma.scale_format`).
         return Err(EmuError::one(Problem::from(PtxError::Idesc(e))));
     }

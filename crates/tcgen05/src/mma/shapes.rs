@@ -26,6 +26,7 @@
 use core::fmt;
 
 use crate::diagnostic::{field_rule, Diagnostic, Diagnostics, FieldRule, Rule, Severity, Source};
+use crate::instruction_descriptor::scale_format::two_bit_field_error;
 use crate::instruction_descriptor::{IdescError, IdescFields};
 use crate::mma::{CtaGroup, ElementType, Kind, Major, MaxShift};
 use crate::shared_memory_descriptor::Swizzle;
@@ -356,6 +357,22 @@ pub(crate) const MMA_RULES: [FieldRule; 12] = [
 ];
 
 impl MmaError {
+    /// [`MmaError::ScaleFormat`] for a word whose bits 23-24 do not decode on a target where
+    /// they are the two-bit scale format (rules.md D9;
+    /// [`two_bit_field_error`](crate::instruction_descriptor::scale_format::two_bit_field_error)),
+    /// `None` otherwise.
+    #[must_use]
+    pub const fn scale_format(raw: u32, kind: Kind, target: Target) -> Option<MmaError> {
+        match two_bit_field_error(raw, kind, target) {
+            Some(_) => Some(MmaError::ScaleFormat {
+                code: ((raw >> 23) & 3) as u8,
+                kind,
+                target,
+            }),
+            None => None,
+        }
+    }
+
     /// The rule this error breaks, or `None` for [`MmaError::Idesc`], whose rule is the
     /// instruction descriptor's.
     #[must_use]

@@ -6,7 +6,7 @@ use super::{
     check_name, check_names, scale_input_d_on, ASource, BlockScale, Collector, CollectorOp,
     Context, Instruction, Value,
 };
-use crate::instruction_descriptor::scale_format::{layout_word, two_bit_field_error};
+use crate::instruction_descriptor::scale_format::layout_word;
 use crate::instruction_descriptor::{IdescError, InstructionDescriptor};
 use crate::mma::ScaleVec;
 use crate::mma::{CtaGroup, Kind, ScaleType};
@@ -494,7 +494,7 @@ impl<'a> Mma<'a> {
         // rules (rulings D7, D9); elsewhere the word is read by Tables 43-44 as written.
         // There, code 3 (or UE5M3 with another kind) is reported as the two-bit field's error
         // in place of Tables 43-44's reserved bit 24.
-        let two_bit = two_bit_field_error(bits, self.kind, ctx.target);
+        let two_bit = MmaError::scale_format(bits, self.kind, ctx.target);
         if let Some(e) = two_bit {
             d.push(PtxError::Idesc(e));
         }

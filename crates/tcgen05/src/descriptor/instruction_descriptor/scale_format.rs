@@ -18,7 +18,6 @@
 use core::fmt;
 
 use crate::mma::Kind;
-use crate::shapes::MmaError;
 use crate::targets::Target;
 
 /// How many bits the scale format has on a target.
@@ -262,19 +261,16 @@ impl fmt::Display for FieldMeaning {
 /// `sm_107f`; ruling D9), when bit 24 is set and the bits do not decode: code 3, which names
 /// no format, or UE5M3 (code 2) with a kind other than `.kind::mxf4nvf4` (D7). The layout
 /// tables, which read [`layout_word`] (here the word as it is), report bit 24 as reserved;
-/// callers report this error in its place. `None` on every other target and word.
+/// callers report this error in its place (`shapes::MmaError::ScaleFormat`). `None` on every
+/// other target and word.
 #[must_use]
-pub const fn two_bit_field_error(raw: u32, kind: Kind, target: Target) -> Option<MmaError> {
+pub const fn two_bit_field_error(raw: u32, kind: Kind, target: Target) -> Option<ScaleFormatError> {
     if matches!(ScaleFormatField::of(target), ScaleFormatField::Bit23) || raw & (1 << 24) == 0 {
         return None;
     }
     match decode_scale_format(raw, kind, target) {
-        Err(ScaleFormatError::UndefinedCode { .. } | ScaleFormatError::NotForKind { .. }) => {
-            Some(MmaError::ScaleFormat {
-                code: ((raw >> 23) & 3) as u8,
-                kind,
-                target,
-            })
+        Err(e @ (ScaleFormatError::UndefinedCode { .. } | ScaleFormatError::NotForKind { .. })) => {
+            Some(e)
         }
         _ => None,
     }
