@@ -539,13 +539,12 @@ impl<'a> Mma<'a> {
                 // The target rules of the kind are reported once, as syntax rules, above;
                 // where bits 23-24 do not decode on the sm_107 family, bit 23 alone is not the
                 // scale type.
-                let scale_type =
-                    matches!(e, MmaError::Idesc(IdescError::ScaleTypeNotForKind { .. }));
-                if !matches!(
-                    e,
-                    MmaError::KindNotOnTarget { .. } | MmaError::SparseNotOnTarget { .. }
-                ) && !(scale_type && two_bit.is_some())
-                {
+                let skip = match e {
+                    MmaError::KindNotOnTarget { .. } | MmaError::SparseNotOnTarget { .. } => true,
+                    MmaError::Idesc(IdescError::ScaleTypeNotForKind { .. }) => two_bit.is_some(),
+                    _ => false,
+                };
+                if !skip {
                     d.push(PtxError::Idesc(e));
                 }
             }
