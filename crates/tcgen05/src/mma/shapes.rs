@@ -358,9 +358,8 @@ pub(crate) const MMA_RULES: [FieldRule; 12] = [
 
 impl MmaError {
     /// [`MmaError::ScaleFormat`] for a word whose bits 23-24 do not decode on a target where
-    /// they are the two-bit scale format (rules.md D9;
-    /// [`two_bit_field_error`](crate::instruction_descriptor::scale_format::two_bit_field_error)),
-    /// `None` otherwise.
+    /// they are the two-bit scale format (rules.md D9; [`two_bit_field_error`]), `None`
+    /// otherwise.
     #[must_use]
     pub const fn scale_format(raw: u32, kind: Kind, target: Target) -> Option<MmaError> {
         match two_bit_field_error(raw, kind, target) {
