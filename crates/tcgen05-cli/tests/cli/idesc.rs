@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use crate::{errors_of, has, run, warnings_of};
+use crate::{errors_of, has, run, run_stdin, warnings_of};
 
 /// CUTLASS 4.2.0 instruction descriptors (oracles.md §2): hex, kind, the encode flags that
 /// build it, and fields to check in the decode.
@@ -699,4 +699,36 @@ fn decode_idesc_k96_ids_1_and_3() {
     let v = decode(&format!("{:#010x}", w & !(1 << 31)), "mxf4", &[], 1);
     let fields: Vec<String> = errors_of(&v).into_iter().map(|(f, _)| f).collect();
     assert_eq!(fields, ["sfa_id", "sfb_id"], "{v}");
+}
+
+/// `check --verbose` shows the same per-target row on sm_107a (rules.md D9): Triton 3.9.0's
+/// nvfp4 word 0x09200480 is `23-24 scale_format 10 .ue5m3`, without Tables 43-44's bit-24
+/// error line; on sm_100a the table is Table 44's and the error stays.
+#[test]
+fn check_verbose_two_bit_scale_format_row() {
+    let ptx = |target: &str| {
+        format!(
+            ".version 9.4\n.target {target}\n.address_size 64\n.visible .entry k()\n{{\n\
+             .reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n.reg .pred %p<2>;\nmov.b32 %r3, 0x09200480;\n\
+             tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16 [%r1], %rd1, %rd2, %r3, \
+             [%r4], [%r5], %p1;\nret;\n}}\n"
+        )
+    };
+    let r = run_stdin(&["check", "--verbose", "-"], ptx("sm_107a").as_bytes());
+    let out = &r.code(0).stdout;
+    let row = |bits: &str| {
+        out.lines()
+            .find(|l| l.split_whitespace().next() == Some(bits))
+            .map(|l| l.split_whitespace().collect::<Vec<_>>())
+    };
+    assert_eq!(
+        row("23-24"),
+        Some(vec!["23-24", "scale_format", "10", ".ue5m3"]),
+        "{out}"
+    );
+    assert_eq!(row("24-26"), None, "{out}");
+    assert!(!out.contains("bit 24 is reserved"), "{out}");
+    let r = run_stdin(&["check", "--verbose", "-"], ptx("sm_100a").as_bytes());
+    let out = &r.code(1).stdout;
+    assert!(out.contains("scale_type") && out.contains("24-26"), "{out}");
 }
