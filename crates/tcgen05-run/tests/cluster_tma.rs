@@ -112,6 +112,9 @@ fn run_gemm(
     Ok((got, want))
 }
 
+/// C's words, the reference's and the hazard checker's findings.
+type Checked = (Vec<u32>, Vec<u32>, Vec<Finding>);
+
 /// [`run_gemm`], under the hazard checker with `schedules` seeded schedules when given (then
 /// also its findings).
 fn gemm(
@@ -120,7 +123,7 @@ fn gemm(
     (ctas, b_box_cols): (u32, u32),
     ptx: impl Fn(String) -> String,
     schedules: Option<u32>,
-) -> Result<(Vec<u32>, Vec<u32>, Vec<Finding>), RunError> {
+) -> Result<Checked, RunError> {
     let (m, n, k) = (256usize, 128usize, 128usize);
     let src = ptx(std::fs::read_to_string(repo(file)).expect("the committed PTX"));
     let seed = file
