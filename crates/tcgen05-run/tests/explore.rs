@@ -1,0 +1,152 @@
+//! Exhaustive exploration of schedules (issue 25, item 4): a hand-written mbarrier protocol
+//! whose bug only a late producer shows (the default schedule and the first seeded ones do not),
+//! found, replayed from its token, and its fix explored clean over the whole space; the Hopper
+//! `dot_tma` kernel on one CTA explored under a bound.
+
+mod common;
+
+use common::hopper_cases::{cases, ptx};
+use tcgen05_run::hazard::{check, explore, replay, HazardKind, Options};
+use tcgen05_run::{Arg, Config, Module, RunError};
+
+fn kernel(name: &str) -> Module {
+    let path = format!("{}/tests/explore/{name}.ptx", env!("CARGO_MANIFEST_DIR"));
+    Module::read(&std::fs::read_to_string(path).expect("ptx")).expect("reads")
+}
+
+/// Two warps: warp 0 produces, warp 1 consumes.
+fn two_warps() -> Config {
+    Config {
+        grid: [1, 1, 1],
+        block: [64, 1, 1],
+        cluster: [1, 1, 1],
+        shared: 0,
+        limits: Default::default(),
+    }
+}
+
+/// Seeded schedules `phase_skip` is run with before exploring: none of them shows its bug.
+const SEEDS: u32 = 20;
+
+#[test]
+fn a_late_producer_is_found_and_replayed() {
+    let module = kernel("phase_skip");
+    let mut args = vec![Arg::Buffer(vec![0; 4])];
+    // The default schedule and the first seeded ones run the producer ahead: clean.
+    let seeded = check(
+        &module,
+        "phase_skip",
+        &two_warps(),
+        &mut args.clone(),
+        &Options { schedules: SEEDS },
+    )
+    .expect("runs");
+    assert!(seeded.findings.is_empty(), "{:#?}", seeded.findings);
+    let x = explore(&module, "phase_skip", &two_warps(), &mut args, 10_000).expect("runs");
+    let found = x.counterexample.expect("a counterexample");
+    eprintln!(
+        "phase_skip: counterexample at schedule {} of the walk ({} choice points), --replay {}: {:?}",
+        x.schedules,
+        found.choice_points,
+        found.replay,
+        found
+            .findings
+            .iter()
+            .map(|f| (f.kind.name(), f.line, f.other_line))
+            .collect::<Vec<_>>()
+    );
+    assert!(!x.exhausted && !x.cut);
+    // The producer's write of the second word (line 33 of the PTX) after the consumer read it
+    // (line 44), its wait (line 41) having passed on phase 0.
+    assert!(
+        found
+            .findings
+            .iter()
+            .any(|f| (f.kind, f.line, f.other_line, f.thread, f.other_thread)
+                == (HazardKind::DataRace, 33, Some(44), Some(0), Some(32))),
+        "{:#?}",
+        found.findings
+    );
+    // How many seeded schedules it takes (reported, not asserted beyond SEEDS).
+    let more = check(
+        &module,
+        "phase_skip",
+        &two_warps(),
+        &mut args.clone(),
+        &Options { schedules: 64 },
+    )
+    .expect("runs");
+    eprintln!(
+        "phase_skip: seeds of the first schedules that show each finding: {:?}",
+        more.seeds
+    );
+    let mut again = vec![Arg::Buffer(vec![0; 4])];
+    let r = replay(
+        &module,
+        "phase_skip",
+        &two_warps(),
+        &mut again,
+        &found.replay,
+    )
+    .expect("runs");
+    assert_eq!(r.findings, found.findings);
+    assert_eq!(r.replay, found.replay);
+}
+
+#[test]
+fn the_fixed_protocol_is_clean_over_every_schedule() {
+    let module = kernel("phase_all");
+    let mut args = vec![Arg::Buffer(vec![0; 4])];
+    let x = explore(&module, "phase_all", &two_warps(), &mut args, 10_000).expect("runs");
+    eprintln!(
+        "phase_all: {} schedules, {} choice points (at most {} in one), exhausted {}",
+        x.schedules, x.choice_points, x.depth, x.exhausted
+    );
+    assert!(x.counterexample.is_none(), "{:#?}", x.counterexample);
+    assert!(x.exhausted && !x.cut);
+    assert!(x.schedules > 1);
+    // The consumer read 11 + 22 + 33 in the first schedule.
+    assert_eq!(args[0], Arg::Buffer(66u32.to_le_bytes().to_vec()));
+    // Cut by a bound: not exhausted.
+    let y = explore(&module, "phase_all", &two_warps(), &mut args, 2).expect("runs");
+    assert_eq!((y.schedules, y.exhausted, y.cut), (2, false, true));
+}
+
+#[test]
+fn bad_replay_tokens_are_refused() {
+    let module = kernel("phase_all");
+    for token in [
+        "x",
+        "1..2",
+        "0.99",
+        "1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1",
+    ] {
+        let mut args = vec![Arg::Buffer(vec![0; 4])];
+        match replay(&module, "phase_all", &two_warps(), &mut args, token) {
+            Err(RunError::Argument { param, why }) => {
+                assert_eq!(param, "--replay");
+                assert!(why.contains(token), "{why}");
+            }
+            other => panic!("{token}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn dot_tma_on_one_cta_is_explored_under_a_bound() {
+    let mut c = cases()
+        .into_iter()
+        .find(|c| c.name == "dot_tma")
+        .expect("case");
+    c.grid = [1, 1];
+    let module = Module::read(&ptx("dot_tma")).expect("reads");
+    let x = explore(&module, "dot_tma", &c.config(), &mut c.args, 20).expect("runs");
+    eprintln!(
+        "dot_tma (one CTA): {} schedules, {} choice points (at most {} in one), exhausted {}, cut {}",
+        x.schedules, x.choice_points, x.depth, x.exhausted, x.cut
+    );
+    assert!(x.counterexample.is_none(), "{:#?}", x.counterexample);
+    assert_eq!(x.schedules, 20);
+    assert!(x.cut && !x.exhausted);
+    assert!(x.depth > 10);
+}
