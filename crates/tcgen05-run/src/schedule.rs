@@ -50,6 +50,7 @@ impl Choices {
 
 /// Whether `op` synchronises with other threads or asynchronous operations: an explored
 /// schedule ends a warp's turn after it.
+#[must_use]
 pub fn syncs(op: &Op) -> bool {
     matches!(
         op.kind,
