@@ -208,7 +208,7 @@ pub struct Hooks<'h> {
     /// The schedule's seed.
     pub seed: Option<u64>,
     /// An explored schedule: its forced choices in, the choices made out (takes precedence
-    /// over `seed`; [`crate::hazard::explore`]).
+    /// over `seed`; [`crate::hazard::explore()`]).
     pub choices: Option<&'h mut crate::schedule::Choices>,
 }
 

@@ -7,7 +7,7 @@
 //! the warps every round, runs each for 1 to 16 instructions, and completes a random pending
 //! copy early one round in eight: every choice is one the hardware may make.
 //!
-//! An explored schedule ([`Choices`], used by [`crate::hazard::explore`]) makes each choice
+//! An explored schedule ([`Choices`], used by [`crate::hazard::explore()`]) makes each choice
 //! from a list of forced choice indices and records every choice it made: each round runs one
 //! runnable warp of each CTA up to and including its next synchronisation instruction
 //! ([`syncs`]); at each round's end, with `k` tensor copies pending, it completes none (choice
