@@ -150,3 +150,53 @@ fn dot_tma_on_one_cta_is_explored_under_a_bound() {
     assert!(x.cut && !x.exhausted);
     assert!(x.depth > 10);
 }
+
+/// A tensor map of zeros over a row-major `rows x cols` bf16 matrix, 128 x 64 boxes, 128B
+/// swizzle (the launch of `tests/cuda_tma.rs`).
+fn zero_map(rows: usize, cols: usize) -> Arg {
+    use tcgen05_run::tensor_map_encode::{encode_tiled, DataType, EncodeTiled, MapSwizzle};
+    let p = EncodeTiled {
+        data_type: DataType::Bfloat16,
+        global_address: 0,
+        global_dim: vec![cols as u64, rows as u64],
+        global_strides: vec![cols as u64 * 2],
+        box_dim: vec![64, 128],
+        element_strides: vec![1, 1],
+        interleave: Default::default(),
+        swizzle: MapSwizzle::B128,
+        l2_promotion: Default::default(),
+        oob_fill: Default::default(),
+    };
+    Arg::TensorMap(encode_tiled(&p).expect("map"), vec![0; rows * cols * 2])
+}
+
+#[test]
+fn blackwell_tma_gemm_on_one_cta_is_explored_under_a_bound() {
+    let stem = "cuda_tma_gemm_bf16_s2";
+    let path = common::inputs::repo(&format!("conformance/kernels/cuda/{stem}.ptx"));
+    let module = Module::read(&std::fs::read_to_string(path).expect("ptx")).expect("reads");
+    let (m, n, k) = (128usize, 128usize, 128usize);
+    let mut args = vec![
+        zero_map(m, k),
+        zero_map(n, k),
+        Arg::Buffer(vec![0; m * n * 4]),
+        Arg::i32(m as i32),
+        Arg::i32(n as i32),
+        Arg::i32(k as i32),
+    ];
+    let config = Config {
+        grid: [1, 1, 1],
+        block: [128, 1, 1],
+        cluster: [1, 1, 1],
+        shared: 3 * 32768 + 1024,
+        limits: Default::default(),
+    };
+    let x = explore(&module, stem, &config, &mut args, 6).expect("runs");
+    eprintln!(
+        "{stem} (one CTA, 128 x 128 x 128): {} schedules, {} choice points (at most {} in one), exhausted {}, cut {}",
+        x.schedules, x.choice_points, x.depth, x.exhausted, x.cut
+    );
+    assert!(x.counterexample.is_none(), "{:#?}", x.counterexample);
+    assert_eq!(x.schedules, 6);
+    assert!(x.cut && !x.exhausted);
+}
