@@ -200,3 +200,27 @@ fn blackwell_tma_gemm_on_one_cta_is_explored_under_a_bound() {
     assert_eq!(x.schedules, 6);
     assert!(x.cut && !x.exhausted);
 }
+
+/// `phase_all` with its mbarrier counting four arrivals of the producer's three: the consumer's
+/// wait never passes in any schedule, so the first schedule of the walk is the counterexample,
+/// a deadlock at the wait (line 38 of phase_all.ptx).
+#[test]
+fn a_deadlock_is_a_counterexample() {
+    let path = format!("{}/tests/explore/phase_all.ptx", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(path).expect("ptx");
+    let planted = text.replace("[%r2], 3;", "[%r2], 4;");
+    assert_ne!(planted, text);
+    let module = Module::read(&planted).expect("reads");
+    let mut args = vec![Arg::Buffer(vec![0; 4])];
+    let x = explore(&module, "phase_all", &two_warps(), &mut args, 100).expect("runs");
+    let o = x.counterexample.expect("a counterexample");
+    assert_eq!(x.schedules, 1);
+    match &o.error {
+        Some(RunError::Deadlock { warps, .. }) => {
+            assert!(warps.iter().any(|w| w.line == 38), "{warps:?}");
+        }
+        other => panic!("{other:?}"),
+    }
+    let r = replay(&module, "phase_all", &two_warps(), &mut args, &o.replay).expect("runs");
+    assert_eq!(r.error, o.error);
+}
