@@ -170,7 +170,9 @@ pub fn explore(
     loop {
         let mut scratch = original.clone();
         let target: &mut [Arg] = if x.schedules == 0 { args } else { &mut scratch };
-        let shared = forced.len().saturating_sub(1);
+        // The forced prefix's choice points are in the tree already (the last one with another
+        // option taken).
+        let shared = forced.len();
         let (outcome, choices) = run_one(module, kernel, config, target, forced)?;
         x.schedules += 1;
         x.choice_points += (choices.made.len() - shared.min(choices.made.len())) as u64;
