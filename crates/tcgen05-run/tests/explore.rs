@@ -224,3 +224,28 @@ fn a_deadlock_is_a_counterexample() {
     let r = replay(&module, "phase_all", &two_warps(), &mut args, &o.replay).expect("runs");
     assert_eq!(r.error, o.error);
 }
+
+/// Three warps that never wait: warp 0 runs three turns (two `mbarrier.init`, each ending a
+/// turn, then `ret`), warps 1 and 2 two turns each. Every interleaving of the turns is one
+/// schedule, so the walk must run exactly the multinomial 7! / (3! 2! 2!) = 210 of them.
+#[test]
+fn the_walk_runs_every_interleaving_of_turns_once() {
+    let ptx = ".version 8.0\n.target sm_90a\n.address_size 64\n\
+        .visible .entry turns()\n{\n.reg .pred %p<2>;\n.reg .b32 %r<6>;\n\
+        .shared .align 16 .b8 smem[1536];\n\
+        mov.u32 %r1, %tid.x;\nshr.u32 %r2, %r1, 5;\nmov.u32 %r3, smem;\n\
+        shl.b32 %r4, %r1, 4;\nadd.u32 %r3, %r3, %r4;\n\
+        mbarrier.init.shared.b64 [%r3], 1;\nsetp.ne.u32 %p1, %r2, 0;\n@%p1 bra DONE;\n\
+        mbarrier.init.shared.b64 [%r3+8], 1;\nDONE:\nret;\n}\n";
+    let module = Module::read(ptx).expect("reads");
+    let config = Config {
+        block: [96, 1, 1],
+        ..two_warps()
+    };
+    let x = explore(&module, "turns", &config, &mut [], 1000).expect("runs");
+    assert!(x.counterexample.is_none(), "{:#?}", x.counterexample);
+    assert_eq!((x.schedules, x.exhausted), (210, true));
+    // One schedule fewer than the bound: cut, not exhaustive.
+    let y = explore(&module, "turns", &config, &mut [], 209).expect("runs");
+    assert_eq!((y.schedules, y.exhausted, y.cut), (209, false, true));
+}
