@@ -61,9 +61,6 @@ pub fn run(
     config: &Config,
     args: &mut [Arg],
 ) -> io::Result<Result<Status, (String, Status)>> {
-    if a.exhaustive || a.replay.is_some() {
-        return crate::commands::run_explore::run(ctx, a, module, config, args);
-    }
     let start = Instant::now();
     let options = Options {
         schedules: a.schedules,
