@@ -249,3 +249,91 @@ fn the_walk_runs_every_interleaving_of_turns_once() {
     let y = explore(&module, "turns", &config, &mut [], 209).expect("runs");
     assert_eq!((y.schedules, y.exhausted, y.cut), (209, false, true));
 }
+
+/// `tests/explore/lost_phase.ptx`: its one tensor map, 32 x 16 u16 (two 16 x 16 boxes).
+fn lost_phase_args() -> Vec<Arg> {
+    let words: Vec<u8> = (0..512u32).flat_map(|i| (i as u16).to_le_bytes()).collect();
+    vec![common::inputs::map(
+        words,
+        (32, 16),
+        (16, 16),
+        tcgen05::shared_memory_descriptor::Swizzle::None,
+    )]
+}
+
+/// The order of completions is a choice: a second tensor copy completing before the consumer's
+/// first wait puts the mbarrier two phases ahead, and the consumer's parity-0 wait (line 48)
+/// hangs. The default schedule completes copies late and is clean.
+#[test]
+fn an_early_copy_completion_is_found() {
+    let module = kernel("lost_phase");
+    let clean = check(
+        &module,
+        "lost_phase",
+        &two_warps(),
+        &mut lost_phase_args(),
+        &Options { schedules: 0 },
+    )
+    .expect("runs");
+    assert!(
+        clean.findings.is_empty() && clean.deadlock.is_none(),
+        "{clean:#?}"
+    );
+    let seeded = check(
+        &module,
+        "lost_phase",
+        &two_warps(),
+        &mut lost_phase_args(),
+        &Options { schedules: 64 },
+    )
+    .expect("runs");
+    // `check` reports no finding over 64 seeds; how many of those runs hung:
+    let hung: Vec<u64> = (1..=64u64)
+        .filter(|&seed| {
+            let hooks = tcgen05_run::Hooks {
+                seed: Some(seed),
+                ..Default::default()
+            };
+            let r = tcgen05_run::launch_with(
+                &module,
+                "lost_phase",
+                &two_warps(),
+                &mut lost_phase_args(),
+                hooks,
+            );
+            matches!(r, Err(RunError::Deadlock { .. }))
+        })
+        .collect();
+    eprintln!(
+        "lost_phase: findings over 64 seeds {:?}; seeded runs that hung: {hung:?}",
+        seeded.seeds
+    );
+    let x = explore(
+        &module,
+        "lost_phase",
+        &two_warps(),
+        &mut lost_phase_args(),
+        10_000,
+    )
+    .expect("runs");
+    let o = x.counterexample.expect("a counterexample");
+    eprintln!(
+        "lost_phase: counterexample at schedule {} (--replay {}): {:?}",
+        x.schedules, o.replay, o.error
+    );
+    match &o.error {
+        Some(RunError::Deadlock { warps, .. }) => {
+            assert!(warps.iter().any(|w| w.line == 48), "{warps:?}");
+        }
+        other => panic!("{other:?}"),
+    }
+    let r = replay(
+        &module,
+        "lost_phase",
+        &two_warps(),
+        &mut lost_phase_args(),
+        &o.replay,
+    )
+    .expect("runs");
+    assert_eq!(r.error, o.error);
+}
