@@ -242,7 +242,7 @@ pub(super) fn run_cluster(
         for r in 0..n {
             enter(cta, r);
             let ws = &mut warps[r as usize];
-            for i in cta.sched.order(ws.len()) {
+            for i in progress::order(cta, r as usize, ws) {
                 let w = &mut ws[i];
                 if !progress::polling(cta, w) {
                     progressed |= run_warp(cta, w, stats, limits)?;
