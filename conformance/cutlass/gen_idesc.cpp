@@ -142,14 +142,18 @@ void dense(const char* difference = nullptr) {
 }
 
 // The scale-factor ID pairs PTX allows (R13): mxf8f6f4 0-3; mxf4/mxf4nvf4 0 or 2; with UE4M3 scales
-// (mxf4nvf4 block16) 0 only.
+// (mxf4nvf4 block16) 0 only. With K = 96 (rules.md D10, T3): 0-3 (the 3X vector's byte offsets;
+// CUTLASS's sm103 mainloop uses 0, 3, 2, 1), and 0 or 2 with UE4M3 scales (6X).
 template <class Tr>
-constexpr int sf_id_count() {
-  return Tr::kind == MXF8F6F4 ? 4 : std::is_same_v<typename Tr::X, float_ue4m3_t> ? 1 : 2;
+constexpr int sf_id_count(bool k96 = false) {
+  constexpr bool ue4m3 = std::is_same_v<typename Tr::X, float_ue4m3_t>;
+  if (Tr::kind == MXF8F6F4) return 4;
+  if (k96) return ue4m3 ? 2 : 4;
+  return ue4m3 ? 1 : 2;
 }
 template <class Tr>
-constexpr int sf_id(int i) {
-  return Tr::kind == MXF8F6F4 ? i : 2 * i;
+constexpr int sf_id(int i, bool k96 = false) {
+  return sf_id_count<Tr>(k96) == 4 ? i : 2 * i;
 }
 
 // One block-scaled configuration with the given scale-factor ID pairs (index pairs into the legal
@@ -164,10 +168,10 @@ void scaled(int pairs, uint64_t pick, bool k96 = false, const char* difference =
       UMMA::make_instr_desc_block_scaled<A, B, float, SF, M, N, major(F, 0), major(F, 1), neg(F, 2), neg(F, 3),
                                          fl(F, 5)>();
   if (k96) d.k_size_ = 1;
-  constexpr int n_ids = sf_id_count<Tr>();
+  const int n_ids = sf_id_count<Tr>(k96);
   for (int i = 0; i < n_ids * n_ids; ++i) {
     if (pairs >= 0 && i != 0 && !((pick >> i) & 1)) continue;
-    const int sfa = sf_id<Tr>(i / n_ids), sfb = sf_id<Tr>(i % n_ids);
+    const int sfa = sf_id<Tr>(i / n_ids, k96), sfb = sf_id<Tr>(i % n_ids, k96);
     const uint64_t rt =
         UMMA::make_runtime_instr_desc_block_scaled<fl(F, 5)>(d, uint32_t(sfa) << 30, uint32_t(sfb) << 30);
     if (uint32_t(rt) != 0) fail("block-scaled runtime idesc has a non-zero lower half");

@@ -105,16 +105,21 @@ const fn valid_43(raw: u32) -> bool {
 /// Table 44 (mxf4, mxf4nvf4): sparse 2, sfb id 4-5, atype 7-9 (E2M1 = 1), btype 10-11 (E2M1 =
 /// 1), negate 13-14, transpose 15-16 (never), N 17-22, scale type 23, M 27-28, sfa id 29-30,
 /// K = 96 bit 31 (dense only). Scale IDs 0 or 2; with UE4M3 (code 0, mxf4nvf4 only) only 0.
+/// With the K bit (PTX ISA 9.7.16.10.7.2-3: K = 96 `.block32` places its three factors at any
+/// byte offset 0-3 of the word, `.block16` its six at 0 or 2; rules.md T3, D10): 0-3, and with
+/// UE4M3 (16-element blocks only) 0 or 2.
 const fn valid_44(raw: u32, kind: Kind) -> bool {
     if raw & RESERVED_44 != 0 || !n_ok(raw) {
         return false;
     }
     let scale = bits(raw, 23, 23);
+    let k96 = bits(raw, 31, 31) == 1;
     let (sfa, sfb) = (bits(raw, 29, 30), bits(raw, 4, 5));
-    let ids_ok = if scale == 1 {
-        matches!(sfa, 0 | 2) && matches!(sfb, 0 | 2)
-    } else {
-        matches!(kind, Kind::Mxf4nvf4) && sfa == 0 && sfb == 0
+    let ids_ok = match (scale, k96) {
+        (1, false) => matches!(sfa, 0 | 2) && matches!(sfb, 0 | 2),
+        (1, true) => true,
+        (_, false) => matches!(kind, Kind::Mxf4nvf4) && sfa == 0 && sfb == 0,
+        (_, true) => matches!(kind, Kind::Mxf4nvf4) && matches!(sfa, 0 | 2) && matches!(sfb, 0 | 2),
     };
     ids_ok
         && bits(raw, 7, 9) == 1
@@ -146,10 +151,10 @@ pub fn count(kind: Kind) -> u64 {
         Kind::I8 => 2 * 2 * 16 * N * 4 * 4,
         // sparse 2, sfb 4, 7 x 7, negations 4, scale 1, M 2, sfa 4.
         Kind::Mxf8f6f4 => 2 * 4 * f8_operand * f8_operand * 4 * N * 2 * 4,
-        // (dense, dense K96, sparse) 3, ids 2 x 2, negations 4, M 2.
-        Kind::Mxf4 => 3 * (2 * 2) * 4 * N * 2,
-        // as mxf4, plus UE4M3 with both ids 0.
-        Kind::Mxf4nvf4 => 3 * (2 * 2 + 1) * 4 * N * 2,
+        // UE8M0: ids 2 x 2 dense and sparse, 4 x 4 dense K96; negations 4, M 2.
+        Kind::Mxf4 => (2 * 2 + 4 * 4 + 2 * 2) * 4 * N * 2,
+        // as mxf4, plus UE4M3: ids 0 dense and sparse, 2 x 2 dense K96.
+        Kind::Mxf4nvf4 => (2 * 2 + 4 * 4 + 2 * 2 + (1 + 2 * 2 + 1)) * 4 * N * 2,
     }
 }
 
@@ -160,7 +165,7 @@ mod tests {
     /// The closed-form counts are the published figures (README, full sweep of 2^32 values).
     #[test]
     fn counts() {
-        let want = [204_800, 40_960, 401_408, 32_768, 401_408, 3_072, 3_840];
+        let want = [204_800, 40_960, 401_408, 32_768, 401_408, 6_144, 7_680];
         for (k, w) in Kind::ALL.iter().zip(want) {
             assert_eq!(count(*k), w, "{k}");
         }

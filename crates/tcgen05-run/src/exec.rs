@@ -191,6 +191,8 @@ pub(crate) fn run(
 ) -> Result<Stats, RunError> {
     let mut stats = Stats::default();
     let mut sched = Schedule::new(hooks.seed);
+    let mut choices = hooks.choices.take();
+    sched.explore = choices.as_deref_mut().map(std::mem::take);
     let shared_bytes = (kernel.static_shared + dynamic_shared) as usize;
     let c = shape.cluster;
     for z in (0..shape.grid[2]).step_by(c[2] as usize) {
@@ -224,12 +226,16 @@ pub(crate) fn run(
                 let result = cluster::run_cluster(&mut cta, &mut stats, limits);
                 hooks::emit(&mut cta, &Event::CtaEnd);
                 sched = std::mem::take(&mut cta.sched);
-                result?;
+                if let Err(e) = result {
+                    crate::schedule::give_back(sched, choices);
+                    return Err(e);
+                }
                 stats.mmas += cta.mmas;
             }
         }
     }
     stats.bytes_moved = global.moved.get();
+    crate::schedule::give_back(sched, choices);
     Ok(stats)
 }
 
@@ -293,6 +299,9 @@ fn run_warp(
         stats.thread_instructions += u64::from(exec.count_ones());
         step(cta, w, op, active, exec)?;
         if progress::failed_poll(cta, w, op, exec, pc) {
+            break;
+        }
+        if cta.sched.yields(op) {
             break;
         }
     }

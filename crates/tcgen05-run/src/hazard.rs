@@ -15,6 +15,7 @@
 //! legal ones).
 
 mod clock;
+pub mod explore;
 pub mod module_check;
 mod tcgen05_fence;
 #[cfg(test)]
@@ -28,6 +29,7 @@ use crate::module::Module;
 use crate::Stats;
 use tracker::Tracker;
 
+pub use explore::{explore, replay, Exploration, Outcome};
 pub use module_check::{check_module, EntryReport, ModuleOptions, Notice, NoticeKind, Scalar};
 
 /// What kind of hazard a finding is.
@@ -181,6 +183,7 @@ pub fn check(
         let hooks = Hooks {
             observer: Some(&mut tracker),
             seed: (seed > 0).then_some(seed),
+            choices: None,
         };
         let result = launch_with(module, kernel, config, target, hooks);
         report.runs += 1;

@@ -207,6 +207,9 @@ pub struct Hooks<'h> {
     pub observer: Option<&'h mut dyn Observer>,
     /// The schedule's seed.
     pub seed: Option<u64>,
+    /// An explored schedule: its forced choices in, the choices made out (takes precedence
+    /// over `seed`; [`crate::hazard::explore()`]).
+    pub choices: Option<&'h mut crate::schedule::Choices>,
 }
 
 impl std::fmt::Debug for Hooks<'_> {
@@ -214,6 +217,7 @@ impl std::fmt::Debug for Hooks<'_> {
         f.debug_struct("Hooks")
             .field("observer", &self.observer.is_some())
             .field("seed", &self.seed)
+            .field("choices", &self.choices)
             .finish()
     }
 }

@@ -58,7 +58,7 @@ pub mod op;
 pub mod param_match;
 pub mod prmt;
 mod rounding;
-mod schedule;
+pub mod schedule;
 mod statement;
 pub mod tcgen05;
 pub mod tensor_map;

@@ -6,17 +6,91 @@
 //! works only because copies finish at issue is caught). A seeded schedule (SplitMix64) shuffles
 //! the warps every round, runs each for 1 to 16 instructions, and completes a random pending
 //! copy early one round in eight: every choice is one the hardware may make.
+//!
+//! An explored schedule ([`Choices`], used by [`crate::hazard::explore()`]) makes each choice
+//! from a list of forced choice indices and records every choice it made: each round runs one
+//! runnable warp of each CTA up to and including its next synchronisation instruction
+//! ([`syncs`]); at each round's end, with `k` tensor copies pending, it completes none (choice
+//! 0) or copy `c - 1` (choice `c`); when no warp can move, it completes copy `c`. A choice point
+//! is one with at least two options; past the forced list, every choice is 0.
 
-/// A schedule: the default one, or a seeded one.
+use crate::op::{Op, OpKind};
+
+/// The choices of an explored schedule: those forced, and those made.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Choices {
+    /// The choice index to take at each choice point, in order (0 past the end).
+    pub forced: Vec<u32>,
+    /// Each choice point met: (the index taken, the number of options).
+    pub made: Vec<(u32, u32)>,
+    /// The first forced index that was not an option at its choice point:
+    /// (choice point, index, options).
+    pub misfit: Option<(usize, u32, u32)>,
+    /// The warp that ran last, per CTA rank (the warp choice lists it first).
+    last: Vec<usize>,
+}
+
+impl Choices {
+    /// Takes the choice at the next choice point among `options` (no choice point when fewer
+    /// than two).
+    fn choose(&mut self, options: usize) -> usize {
+        if options < 2 {
+            return 0;
+        }
+        let at = self.made.len();
+        let mut c = self.forced.get(at).copied().unwrap_or(0);
+        if c as usize >= options {
+            self.misfit.get_or_insert((at, c, options as u32));
+            c = 0;
+        }
+        self.made.push((c, options as u32));
+        c as usize
+    }
+}
+
+/// Whether `op` synchronises with other threads or asynchronous operations: an explored
+/// schedule ends a warp's turn after it.
+#[must_use]
+pub fn syncs(op: &Op) -> bool {
+    matches!(
+        op.kind,
+        OpKind::BarSync { .. }
+            | OpKind::NamedBarrier { .. }
+            | OpKind::MbarInit { .. }
+            | OpKind::MbarArrive { .. }
+            | OpKind::MbarArriveCount { .. }
+            | OpKind::MbarTryWait { .. }
+            | OpKind::MbarInval { .. }
+            | OpKind::TmaLoad { .. }
+            | OpKind::CpAsyncWait { .. }
+            | OpKind::Cluster(_)
+            | OpKind::Bulk(_)
+            | OpKind::Tcgen05(_)
+    )
+}
+
+/// Hands an explored schedule's choices back to the caller's `choices` at the end of a run.
+pub(crate) fn give_back(sched: Schedule, choices: Option<&mut Choices>) {
+    if let (Some(c), Some(x)) = (choices, sched.explore) {
+        *c = x;
+    }
+}
+
+/// A schedule: the default one, a seeded one, or an explored one.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Schedule {
     state: Option<u64>,
+    /// An explored schedule's choices.
+    pub explore: Option<Choices>,
 }
 
 impl Schedule {
     /// The schedule of `seed` (`None`: the default).
     pub fn new(seed: Option<u64>) -> Schedule {
-        Schedule { state: seed }
+        Schedule {
+            state: seed,
+            explore: None,
+        }
     }
 
     fn next(&mut self) -> Option<u64> {
@@ -40,6 +114,35 @@ impl Schedule {
         v
     }
 
+    /// The warps of CTA `rank` that run this round, given which can run: all in
+    /// [`Schedule::order`] but for an explored schedule, which runs one (the one that ran
+    /// last if it still can, then the next ones in warp order, choice 0 first).
+    pub fn order_of(&mut self, rank: usize, runnable: &[bool]) -> Vec<usize> {
+        let Some(x) = self.explore.as_mut() else {
+            return self.order(runnable.len());
+        };
+        if x.last.len() <= rank {
+            x.last.resize(rank + 1, 0);
+        }
+        let n = runnable.len();
+        let first = x.last[rank];
+        let list: Vec<usize> = (0..n)
+            .map(|i| (first + i) % n.max(1))
+            .filter(|&i| runnable[i])
+            .collect();
+        if list.is_empty() {
+            return list;
+        }
+        let w = list[x.choose(list.len())];
+        x.last[rank] = w;
+        vec![w]
+    }
+
+    /// Whether a warp's turn ends after `op` (explored schedules: after each synchronisation).
+    pub fn yields(&self, op: &Op) -> bool {
+        self.explore.is_some() && syncs(op)
+    }
+
     /// How many instructions a warp runs before the next one is chosen.
     pub fn quantum(&mut self) -> u32 {
         match self.next() {
@@ -48,10 +151,13 @@ impl Schedule {
         }
     }
 
-    /// A pending copy to complete early this round, if any (seeded schedules only).
+    /// A pending copy to complete early this round, if any (seeded and explored schedules).
     pub fn early(&mut self, pending: usize) -> Option<usize> {
         if pending == 0 {
             return None;
+        }
+        if let Some(x) = self.explore.as_mut() {
+            return x.choose(pending + 1).checked_sub(1);
         }
         let r = self.next()?;
         (r % 8 == 0).then_some((r >> 8) as usize % pending)
@@ -59,6 +165,9 @@ impl Schedule {
 
     /// The pending copy to complete when no warp can move: the oldest by default.
     pub fn pick(&mut self, pending: usize) -> usize {
+        if let Some(x) = self.explore.as_mut() {
+            return x.choose(pending);
+        }
         self.next().map_or(0, |r| r as usize % pending)
     }
 }

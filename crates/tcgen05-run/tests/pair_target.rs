@@ -141,3 +141,46 @@ fn ue5m3_runs_on_sm_107a_and_is_refused_on_sm_100a() {
         .to_string();
     assert!(e.contains("bit 24") && e.contains("UE5M3"), "{e}");
 }
+
+/// Every scale-factor byte of columns 64-71 and 96-103: byte 0 = 127 (2^0), byte 1 = 128
+/// (2^1), byte 2 = 126 (2^-1), byte 3 = 129 (2^2), UE8M0.
+const SCALE_BYTES: u32 = 0x817E_807F;
+
+/// K = 96 with scale-factor IDs 1 and 3 (rulings T3, D10; CUTLASS's sm_103 mainloop passes 3
+/// and 1 to its second and fourth K = 96 MMAs): `.block32` (3X) reads K block `s` from byte
+/// `(ID + s) % 4` of the column group `(ID + s) / 4`, 4 columns on (A: 128 rows of a CTA; B: N
+/// rounded up to 128). The words stored make every group the same, so with SFA_ID 3 A's three
+/// factors are bytes 3, 0, 1 (4, 1, 2) and with SFB_ID 1 B's are bytes 1, 2, 3 (2, 0.5, 4):
+/// D = 32 x 0.25 x (4 x 2 + 1 x 0.5 + 2 x 4) = 132.0 (0x43040000), against 42.0 with IDs 0.
+/// `.block16` (6X) takes IDs 0 and 2 only, and without the K bit Table 44 takes 0 and 2.
+#[test]
+fn k96_scale_factor_ids_1_and_3_run_with_3x() {
+    let ids = |sfa: u32, sfb: u32| IDESC | sfa << 29 | sfb << 4;
+    for (sfa, sfb, want) in [(3, 1, 0x4304_0000u32), (0, 0, 0x4228_0000)] {
+        for t in ["sm_103a", "sm_107a"] {
+            let src = block_scaled(t, "mxf4.block_scale.block32", ids(sfa, sfb), SCALE_BYTES);
+            let d = run(&src).unwrap_or_else(|e| panic!("{t} IDs {sfa}, {sfb}: {e}"));
+            let bad = d.iter().filter(|&&v| v != want).count();
+            assert_eq!(bad, 0, "{t} IDs {sfa}, {sfb}: first {:#x}", d[0]);
+        }
+    }
+    let six_x = block_scaled(
+        "sm_103a",
+        "mxf4nvf4.block_scale.block16",
+        ids(1, 0),
+        SCALE_BYTES,
+    );
+    let e = run(&six_x).expect_err("6X with ID 1").to_string();
+    assert!(
+        e.contains("scale-factor ID 1") || e.contains("scale factor ID 1"),
+        "{e}"
+    );
+    let k64 = block_scaled(
+        "sm_103a",
+        "mxf4.block_scale.block32",
+        ids(3, 0) & !(1 << 31),
+        SCALE_BYTES,
+    );
+    let e = run(&k64).expect_err("K = 64 with ID 3").to_string();
+    assert!(e.contains("sfa_id = 3"), "{e}");
+}

@@ -47,6 +47,30 @@ pub struct RunArgs {
     /// With --hazards: also run N seeded schedules (warp interleavings and completion orders).
     #[arg(long, value_name = "N", default_value = "0", requires = "hazards")]
     pub schedules: u32,
+    /// With --hazards: explore every schedule at the synchronisation choice points (which warp
+    /// runs to its next mbarrier, barrier, copy or tcgen05 instruction; when a pending tensor
+    /// copy completes), depth first, and stop at the first that shows a hazard, a deadlock or
+    /// a run error, printing its --replay token. For small kernels.
+    #[arg(long, requires = "hazards", conflicts_with_all = ["schedules", "replay"])]
+    pub exhaustive: bool,
+    /// With --exhaustive: the most schedules to run; when reached, the exploration is reported
+    /// as cut, not exhaustive.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value = "1000",
+        requires = "exhaustive"
+    )]
+    pub max_schedules: u32,
+    /// With --hazards: run the one schedule of a token printed by --exhaustive (choice indices
+    /// joined by dots).
+    #[arg(
+        long,
+        value_name = "TOKEN",
+        requires = "hazards",
+        conflicts_with = "schedules"
+    )]
+    pub replay: Option<String>,
 }
 
 pub const RUN_HELP: &str = concat!(

@@ -6,9 +6,10 @@ use std::io::{self, Read as _, Write as _};
 
 use tcgen05::check::tensor_map::{tensor_map_swizzles, Linked, TensorMap};
 use tcgen05::check::{self, Finding, FindingValue, InstructionReport, KnownBits, Options, Report};
+use tcgen05::instruction_descriptor::scale_format::{FieldMeaning, ScaleFormatField};
 use tcgen05::instruction_descriptor::InstructionDescriptor;
 use tcgen05::shared_memory_descriptor::{SmemDescriptor, SMEM_LAYOUT};
-use tcgen05::{Severity, Target};
+use tcgen05::{Kind, Severity, Target};
 
 use super::check_hazards::{self, FileHazards};
 use crate::args::check::CheckArgs;
@@ -406,6 +407,48 @@ fn text(
     Ok(())
 }
 
+/// The lines of a block-scaled descriptor's table (bit 31 first, then its problems) on a target
+/// whose scale format is bits 23-24 (rules.md D9): one `23-24 scale_format` row with the format
+/// the target reads and a `25-26 reserved` row in place of Tables 43-44's `23 scale_type` and
+/// `24-26 reserved`, and without their bit-24 problem, which `check` reports as
+/// `mma.scale_format` where the bits do not decode. Other lines, and other targets, as they are.
+fn per_target_rows(rows: Vec<String>, v: u32, kind: Kind, target: Target) -> Vec<String> {
+    if !kind.is_block_scaled() || ScaleFormatField::of(target) != ScaleFormatField::Bits23To24 {
+        return rows;
+    }
+    let meaning = FieldMeaning {
+        raw: v,
+        kind,
+        target,
+    };
+    let high = (v >> 25) & 3;
+    let mut out = Vec::with_capacity(rows.len());
+    for l in rows {
+        let words: Vec<&str> = l.split_whitespace().take(3).collect();
+        let (first, second) = (words.first().copied(), words.get(1).copied());
+        if first == Some("24-26") || words == ["error:", "bit", "24:"] {
+            continue;
+        }
+        if second == Some("scale_type") {
+            let reserved = if high == 0 {
+                "reserved, 0"
+            } else {
+                "reserved: SET, must be 0"
+            };
+            let bits = format!("{high:02b}");
+            out.push(format!("  25-26  {:<17} {bits:>8}  {reserved}", "reserved"));
+            let bits = format!("{:02b}", (v >> 23) & 3);
+            out.push(format!(
+                "  23-24  {:<17} {bits:>8}  {meaning}",
+                "scale_format"
+            ));
+            continue;
+        }
+        out.push(l);
+    }
+    out
+}
+
 /// `--verbose`: the decoded descriptors of one instruction.
 fn describe(out: &mut String, i: &InstructionReport<'_>, target: Target) -> fmt::Result {
     if let (Some(v), Some(kind)) = (i.idesc, i.kind) {
@@ -415,8 +458,8 @@ fn describe(out: &mut String, i: &InstructionReport<'_>, target: Target) -> fmt:
         if let Some(header) = lines.next() {
             writeln!(out, "    {header}")?;
         }
-        let rows: Vec<&str> = lines.collect();
-        for l in rows.iter().rev() {
+        let rows: Vec<String> = lines.map(str::to_string).collect();
+        for l in per_target_rows(rows, v, kind, target).iter().rev() {
             writeln!(out, "    {l}")?;
         }
     } else if let Some(b) = i.idesc_bits {

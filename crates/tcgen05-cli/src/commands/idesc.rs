@@ -5,10 +5,12 @@ use std::fmt::{self, Write as _};
 
 use tcgen05::bits::{RowReading, RowValue};
 use tcgen05::diagnostic::{Diagnostic, Severity, Source};
-use tcgen05::instruction_descriptor::scale_format::{is_ue5m3, layout_word};
+use tcgen05::instruction_descriptor::scale_format::{
+    is_ue5m3, layout_word, FieldMeaning, ScaleFormatField,
+};
 use tcgen05::instruction_descriptor::{
-    json_fields, layout, line_field, line_fields, word, IdescDecoded, IdescDiagnostics, IdescField,
-    IdescFields, InstructionDescriptor,
+    json_fields, layout, line_field, line_fields, word, IdescDecoded, IdescDiagnostics, IdescError,
+    IdescField, IdescFields, InstructionDescriptor,
 };
 use tcgen05::mma::{CtaGroup, ElementType, IdescLayout, Kind};
 use tcgen05::shapes::{validate_mma, MmaConfig, MmaError};
@@ -99,7 +101,7 @@ fn value_of(bits: u32, kind: Kind, field: IdescField) -> Option<RowValue> {
 }
 
 /// The shape and types in one line: `M = 128, N = 64, K = 16, dense; D .f32 = A .bf16 x B .bf16`.
-fn summary(buf: &mut String, bits: u32, kind: Kind) -> fmt::Result {
+fn summary(buf: &mut String, bits: u32, kind: Kind, mma: Option<Mma>) -> fmt::Result {
     let number = |f| match value_of(bits, kind, f) {
         Some(RowValue::Number(n)) => n,
         _ => 0,
@@ -125,8 +127,22 @@ fn summary(buf: &mut String, bits: u32, kind: Kind) -> fmt::Result {
         TypeDot(value_of(bits, kind, IdescField::AType)),
         TypeDot(value_of(bits, kind, IdescField::BType)),
     )?;
-    if let Some(RowValue::Name(s)) = value_of(bits, kind, IdescField::ScaleType) {
-        write!(buf, ", scales .{}", s.name)?;
+    match mma.filter(|m| two_bit_field(kind, m)) {
+        // Bits 23-24 on the sm_107 family (rules.md D9).
+        Some(m) => write!(
+            buf,
+            ", scales {}",
+            FieldMeaning {
+                raw: bits,
+                kind,
+                target: m.target
+            }
+        )?,
+        None => {
+            if let Some(RowValue::Name(s)) = value_of(bits, kind, IdescField::ScaleType) {
+                write!(buf, ", scales .{}", s.name)?;
+            }
+        }
     }
     buf.push('\n');
     Ok(())
@@ -151,8 +167,87 @@ impl fmt::Display for TypeDot {
 /// With a target, the scale-format bits are read for it first (rules.md D9): on `sm_107a` /
 /// `sm_107f` a UE5M3 code is checked by UE4M3's rules ([`layout_word`]).
 fn problems_of(bits: u32, kind: Kind, mma: Option<Mma>, out: &mut Vec<MmaError>) {
+    let raw = bits;
     let bits = per_target(bits, kind, mma);
     problems_from(&InstructionDescriptor::decode(bits, kind), mma, out);
+    // Code 3 (or UE5M3 with another kind) in the sm_107 family's two-bit field, in place of
+    // Tables 43-44's reserved bit 24 (rules.md D9).
+    if let Some(e) = mma.and_then(|m| MmaError::scale_format(raw, kind, m.target)) {
+        for p in out.iter_mut() {
+            if is_bit_24(p) {
+                *p = e;
+            }
+        }
+        // Bit 23 alone is not the scale type there.
+        out.retain(|p| !is_scale_type(p));
+    }
+}
+
+/// Table 44's scale type (bit 23) not for the kind: with bits 23-24 that do not decode on the
+/// `sm_107` family, the two-bit field's error says it.
+fn is_scale_type(e: &MmaError) -> bool {
+    matches!(e, MmaError::Idesc(IdescError::ScaleTypeNotForKind { .. }))
+}
+
+/// Whether `kind`'s scale format is bits 23-24 on the MMA's target (rules.md D9).
+fn two_bit_field(kind: Kind, m: &Mma) -> bool {
+    kind.is_block_scaled() && ScaleFormatField::of(m.target) == ScaleFormatField::Bits23To24
+}
+
+/// Reserved bit 24 of Tables 43-44, the upper scale-format bit on the `sm_107` family.
+fn is_bit_24(e: &MmaError) -> bool {
+    matches!(e, MmaError::Idesc(IdescError::ReservedBit { bit: 24, .. }))
+}
+
+/// The rows of bits 23-26 of a block-scaled word on a target whose scale format is bits 23-24
+/// (rules.md D9): `23-24 scale_format` with the format the core reads and `25-26 reserved`,
+/// in place of Tables 43-44's `23 scale_type` and `24-26 reserved`; `rows` as they are
+/// elsewhere.
+fn per_target_rows(
+    rows: &mut [render::Row],
+    bits: u32,
+    kind: Kind,
+    mma: Option<Mma>,
+    problems: &[MmaError],
+) {
+    let Some(m) = mma.filter(|m| two_bit_field(kind, m)) else {
+        return;
+    };
+    for r in rows.iter_mut() {
+        if r.bits == "23" {
+            r.bits = "23-24".to_string();
+            r.field = "scale_format".to_string();
+            r.raw = render::RawBits {
+                value: u64::from((bits >> 23) & 3),
+                width: 2,
+            }
+            .to_string();
+            r.meaning = FieldMeaning {
+                raw: bits,
+                kind,
+                target: m.target,
+            }
+            .to_string();
+            r.flagged = problems
+                .iter()
+                .any(|d| matches!(d.field(), "scale_format" | "scale_type"));
+        } else if r.bits == "24-26" {
+            r.bits = "25-26".to_string();
+            let v = (bits >> 25) & 3;
+            r.raw = render::RawBits {
+                value: u64::from(v),
+                width: 2,
+            }
+            .to_string();
+            r.meaning = if v == 0 {
+                "reserved, 0"
+            } else {
+                "reserved: SET, must be 0"
+            }
+            .to_string();
+            r.flagged = v != 0;
+        }
+    }
 }
 
 /// The word the layout tables read for `bits` on the MMA's target ([`layout_word`]; the word
@@ -231,13 +326,26 @@ fn problem_indices(
     indices.clear();
     let bits = per_target(bits, kind, mma);
     let diags = InstructionDescriptor::decode(bits, kind).diagnostics;
+    let two_bit = mma.and_then(|m| MmaError::scale_format(bits, kind, m.target));
     let mut set = diags.positions();
     while set != 0 {
         let p = set.trailing_zeros();
         set &= set - 1;
-        let i = cache.keyed(problem_key(bits, kind, p), || {
-            diags.at(p).map(MmaError::Idesc)
-        })?;
+        let i = match two_bit {
+            // Bit 24 on the sm_107 family: the two-bit field's error (rules.md D9); bit 23
+            // alone is not the scale type there.
+            Some(e) if p == 24 => cache.indexed(&e)?,
+            Some(_)
+                if diags
+                    .at(p)
+                    .is_some_and(|e| is_scale_type(&MmaError::Idesc(e))) =>
+            {
+                continue
+            }
+            _ => cache.keyed(problem_key(bits, kind, p), || {
+                diags.at(p).map(MmaError::Idesc)
+            })?,
+        };
         indices.push(i);
     }
     let mut valid = !diags.has_errors();
@@ -317,8 +425,10 @@ fn human_block(
     style: Style,
 ) -> fmt::Result {
     heading(buf, bits, kind, style)?;
-    render::table(buf, &render::word_rows(word(bits, kind), problems), style)?;
-    summary(buf, bits, kind)?;
+    let mut rows = render::word_rows(word(bits, kind), problems);
+    per_target_rows(&mut rows, bits, kind, mma, problems);
+    render::table(buf, &rows, style)?;
+    summary(buf, bits, kind, mma)?;
     if let Some(m) = mma {
         writeln!(
             buf,

@@ -8,7 +8,7 @@ use std::time::Instant;
 use tcgen05_run::param_match::{float_arg, int_arg};
 use tcgen05_run::{launch, Arg, Config, Limits, Module, Param, RunError};
 
-use super::{npy_file, run_hazards, run_tensor_map};
+use super::{npy_file, run_explore, run_hazards, run_tensor_map};
 use crate::args::number;
 use crate::args::run::RunArgs;
 use crate::render::{json_str, Ctx, Status};
@@ -282,7 +282,12 @@ pub fn run(ctx: Ctx, a: &RunArgs) -> io::Result<Status> {
         Err(errors) => return usage(ctx, &errors, Status::Usage),
     };
     if a.hazards {
-        let status = match run_hazards::run(ctx, a, &module, &config, &mut args)? {
+        let checked = if a.exhaustive || a.replay.is_some() {
+            run_explore::run(ctx, a, &module, &config, &mut args)?
+        } else {
+            run_hazards::run(ctx, a, &module, &config, &mut args)?
+        };
+        let status = match checked {
             Ok(status) => status,
             Err((e, status)) => return usage(ctx, &[e], status),
         };

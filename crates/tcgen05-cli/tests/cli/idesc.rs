@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use crate::{errors_of, has, run, warnings_of};
+use crate::{errors_of, has, run, run_stdin, warnings_of};
 
 /// CUTLASS 4.2.0 instruction descriptors (oracles.md §2): hex, kind, the encode flags that
 /// build it, and fields to check in the decode.
@@ -591,4 +591,144 @@ fn decode_idesc_scale_format_per_target() {
         ]);
         assert_eq!(r.code(0).json()["fields"]["scale_type"], "ue8m0");
     }
+}
+
+/// On sm_107a / sm_107f bits 23-24 are one row of the table, with the format the target reads
+/// (rules.md D9): Triton 3.9.0's nvfp4 word 0x09200480 is `.ue5m3` there, in the summary too,
+/// and bits 25-26 are the reserved row; code 3 (0x09a00480) is one error naming the field, the
+/// code and the target, not reserved bit 24 (rules.md D9, D10). sm_100a keeps Table 44's rows.
+#[test]
+fn decode_idesc_two_bit_scale_format_row() {
+    let r = run(&[
+        "decode",
+        "idesc",
+        "0x09200480",
+        "--kind",
+        "mxf4nvf4",
+        "--target",
+        "sm_107a",
+    ]);
+    let out = &r.code(0).stdout;
+    let row = |bits: &str| {
+        out.lines()
+            .find(|l| l.split_whitespace().next() == Some(bits))
+            .map(|l| l.split_whitespace().collect::<Vec<_>>())
+    };
+    assert_eq!(
+        row("23-24"),
+        Some(vec!["23-24", "scale_format", "10", ".ue5m3"]),
+        "{out}"
+    );
+    assert_eq!(
+        row("25-26"),
+        Some(vec!["25-26", "reserved", "00", "reserved,", "0"]),
+        "{out}"
+    );
+    assert!(row("23").is_none() && row("24-26").is_none(), "{out}");
+    assert!(
+        out.contains("scales .ue5m3") && !out.contains(".ue4m3"),
+        "{out}"
+    );
+    let r = run(&[
+        "decode",
+        "idesc",
+        "0x09200480",
+        "--kind",
+        "mxf4nvf4",
+        "--target",
+        "sm_100a",
+    ]);
+    assert!(
+        r.code(1).stdout.contains("  23     scale_type"),
+        "{}",
+        r.stdout
+    );
+    for t in ["sm_107a", "sm_107f"] {
+        let v = decode("0x09a00480", "mxf4nvf4", &["--target", t], 1);
+        let errors = errors_of(&v);
+        assert_eq!(errors.len(), 1, "{v}");
+        let msg = v["errors"][0]["message"].as_str().unwrap_or_default();
+        assert!(
+            errors[0].0 == "scale_format"
+                && msg.contains("code 3 is reserved on ")
+                && msg.contains(t)
+                && !msg.contains("bit 24 is reserved"),
+            "{v}"
+        );
+        let r = run(&[
+            "decode",
+            "idesc",
+            "0x09a00480",
+            "--kind",
+            "mxf4nvf4",
+            "--target",
+            t,
+        ]);
+        assert!(
+            r.code(1)
+                .stdout
+                .contains("! 23-24  scale_format  11      code 3: reserved"),
+            "{}",
+            r.stdout
+        );
+    }
+}
+
+/// K = 96 scale-factor IDs (rules.md D10): CUTLASS's sm_103 mainloop word with SFA_ID 3 and
+/// SFB_ID 1 (M = 256, N = 128, E2M1, UE8M0, K bit; Table 44 positions) is valid on sm_103a and
+/// sm_107a with `.cta_group::2`, refused on sm_100a for K = 96 alone; without the K bit the IDs
+/// are refused by Table 44's "0 or 2".
+#[test]
+fn decode_idesc_k96_ids_1_and_3() {
+    let w: u32 = 1 << 4 | 1 << 7 | 1 << 10 | 16 << 17 | 1 << 23 | 2 << 27 | 3 << 29 | 1 << 31;
+    let hex = format!("{w:#010x}");
+    for t in ["sm_103a", "sm_107a"] {
+        let v = decode(&hex, "mxf4nvf4", &["--target", t, "--cta-group", "2"], 0);
+        assert_eq!(v["fields"]["sfa_id"], 3, "{v}");
+        assert_eq!(v["fields"]["sfb_id"], 1, "{v}");
+        assert!(errors_of(&v).is_empty(), "{v}");
+    }
+    let v = decode(
+        &hex,
+        "mxf4nvf4",
+        &["--target", "sm_100a", "--cta-group", "2"],
+        1,
+    );
+    let fields: Vec<String> = errors_of(&v).into_iter().map(|(f, _)| f).collect();
+    assert_eq!(fields, ["target"], "{v}");
+    let v = decode(&format!("{:#010x}", w & !(1 << 31)), "mxf4", &[], 1);
+    let fields: Vec<String> = errors_of(&v).into_iter().map(|(f, _)| f).collect();
+    assert_eq!(fields, ["sfa_id", "sfb_id"], "{v}");
+}
+
+/// `check --verbose` shows the same per-target row on sm_107a (rules.md D9): Triton 3.9.0's
+/// nvfp4 word 0x09200480 is `23-24 scale_format 10 .ue5m3`, without Tables 43-44's bit-24
+/// error line; on sm_100a the table is Table 44's and the error stays.
+#[test]
+fn check_verbose_two_bit_scale_format_row() {
+    let ptx = |target: &str| {
+        format!(
+            ".version 9.4\n.target {target}\n.address_size 64\n.visible .entry k()\n{{\n\
+             .reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n.reg .pred %p<2>;\nmov.b32 %r3, 0x09200480;\n\
+             tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16 [%r1], %rd1, %rd2, %r3, \
+             [%r4], [%r5], %p1;\nret;\n}}\n"
+        )
+    };
+    let r = run_stdin(&["check", "--verbose", "-"], ptx("sm_107a").as_bytes());
+    let out = &r.code(0).stdout;
+    let row = |bits: &str| {
+        out.lines()
+            .find(|l| l.split_whitespace().next() == Some(bits))
+            .map(|l| l.split_whitespace().collect::<Vec<_>>())
+    };
+    assert_eq!(
+        row("23-24"),
+        Some(vec!["23-24", "scale_format", "10", ".ue5m3"]),
+        "{out}"
+    );
+    assert_eq!(row("24-26"), None, "{out}");
+    assert!(!out.contains("bit 24 is reserved"), "{out}");
+    let r = run_stdin(&["check", "--verbose", "-"], ptx("sm_100a").as_bytes());
+    let out = &r.code(1).stdout;
+    assert!(out.contains("scale_type") && out.contains("24-26"), "{out}");
 }

@@ -29,7 +29,7 @@ use crate::int::sext;
 use crate::memory::{read_window, write_window};
 use crate::observe::peer_key;
 use crate::observe::Event;
-use crate::op::{Op, Special};
+use crate::op::{Addr, Op, Special, Src};
 use crate::tensor_map::Copy;
 
 mod bulk_tensor;
@@ -242,7 +242,7 @@ pub(super) fn run_cluster(
         for r in 0..n {
             enter(cta, r);
             let ws = &mut warps[r as usize];
-            for i in cta.sched.order(ws.len()) {
+            for i in progress::order(cta, r as usize, ws) {
                 let w = &mut ws[i];
                 if !progress::polling(cta, w) {
                     progressed |= run_warp(cta, w, stats, limits)?;
@@ -572,48 +572,7 @@ fn lane_op(
             coords,
             mbar,
             mask,
-        } => {
-            let index = map_index(cta, address(cta, w, l, *map), op.line)?;
-            let coords: Vec<i64> = coords
-                .iter()
-                .map(|c| sext(val(cta, w, n, l, *c), 32))
-                .collect();
-            let dst = split_address(address(cta, w, l, *dst) as u32).1;
-            let mbar = split_address(address(cta, w, l, *mbar) as u32).1;
-            let m = val(cta, w, n, l, *mask) & 0xFFFF;
-            if m >> size != 0 {
-                return Err(bad(
-                    op.line,
-                    format!("ctaMask 0x{m:x}"),
-                    "names a CTA outside the cluster (PTX ISA 9.7.9.25.5.1)",
-                ));
-            }
-            for r in (0..size).filter(|r| m >> r & 1 == 1) {
-                let copy = Copy {
-                    line: op.line,
-                    map: index,
-                    coords: coords.clone(),
-                    dst,
-                    mbar,
-                    mbar_rank: None,
-                    id: cta.next_async,
-                };
-                cta.next_async += 1;
-                if cta.obs.is_some() {
-                    let shown = Copy {
-                        dst: peer_key(r, dst),
-                        mbar: peer_key(r, mbar),
-                        ..copy.clone()
-                    };
-                    super::hooks::copy_issued(cta, &shown, super::hooks::tid(w, l));
-                }
-                if r == cta.cluster.rank {
-                    cta.copies.push(copy);
-                } else {
-                    cta.cluster.peers[r as usize].copies.push(copy);
-                }
-            }
-        }
+        } => multicast(cta, w, (op.line, l), [*dst, *map, *mbar], coords, *mask)?,
         ClusterOp::GroupLoad {
             dst,
             map,
@@ -634,6 +593,62 @@ fn lane_op(
             bulk_tensor::group_load(cta, op.line, at, coords, (*pair, issuer))?;
         }
         ClusterOp::Arrive | ClusterOp::ArriveRelaxed | ClusterOp::Wait => {}
+    }
+    Ok(())
+}
+
+/// `cp.async.bulk.tensor ... .multicast::cluster`: the box queued in every CTA of the mask, at
+/// the same shared offset and completing on the mbarrier at the same offset
+/// (PTX ISA 9.7.9.25.5.1); the three addresses are the destination, the tensor map and the mbarrier.
+fn multicast(
+    cta: &mut Cta<'_>,
+    w: &Warp,
+    (line, l): (u32, usize),
+    [dst, map, mbar]: [Addr; 3],
+    coords: &[Src],
+    mask: Src,
+) -> Result<(), RunError> {
+    let n = cta.nregs;
+    let size = cta.cluster.peers.len() as u32;
+    let index = map_index(cta, address(cta, w, l, map), line)?;
+    let coords: Vec<i64> = coords
+        .iter()
+        .map(|c| sext(val(cta, w, n, l, *c), 32))
+        .collect();
+    let dst = split_address(address(cta, w, l, dst) as u32).1;
+    let mbar = split_address(address(cta, w, l, mbar) as u32).1;
+    let m = val(cta, w, n, l, mask) & 0xFFFF;
+    if m >> size != 0 {
+        return Err(bad(
+            line,
+            format!("ctaMask 0x{m:x}"),
+            "names a CTA outside the cluster (PTX ISA 9.7.9.25.5.1)",
+        ));
+    }
+    for r in (0..size).filter(|r| m >> r & 1 == 1) {
+        let copy = Copy {
+            line,
+            map: index,
+            coords: coords.clone(),
+            dst,
+            mbar,
+            mbar_rank: None,
+            id: cta.next_async,
+        };
+        cta.next_async += 1;
+        if cta.obs.is_some() {
+            let shown = Copy {
+                dst: peer_key(r, dst),
+                mbar: peer_key(r, mbar),
+                ..copy.clone()
+            };
+            super::hooks::copy_issued(cta, &shown, super::hooks::tid(w, l));
+        }
+        if r == cta.cluster.rank {
+            cta.copies.push(copy);
+        } else {
+            cta.cluster.peers[r as usize].copies.push(copy);
+        }
     }
     Ok(())
 }

@@ -21,6 +21,19 @@ pub(super) fn polling(cta: &Cta<'_>, w: &mut Warp) -> bool {
     false
 }
 
+/// The warps of CTA `rank` that run this round, in order: the schedule's choice, among the
+/// warps that can run when the schedule is explored ([`crate::schedule::Schedule::order_of`]).
+pub(super) fn order(cta: &mut Cta<'_>, rank: usize, ws: &mut [Warp]) -> Vec<usize> {
+    if cta.sched.explore.is_none() {
+        return cta.sched.order(ws.len());
+    }
+    let runnable: Vec<bool> = ws
+        .iter_mut()
+        .map(|w| !polling(cta, w) && super::issue::issue(w).is_some())
+        .collect();
+    cta.sched.order_of(rank, &runnable)
+}
+
 /// After `op` ran at `pc`: a `try_wait`/`test_wait` that failed in every thread makes the
 /// warp wait for its mbarrier to change phase. Returns whether it did.
 pub(super) fn failed_poll(cta: &Cta<'_>, w: &mut Warp, op: &Op, exec: u32, pc: usize) -> bool {

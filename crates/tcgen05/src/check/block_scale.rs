@@ -36,10 +36,12 @@ use super::known_bits::width_mask;
 use super::qualifiers::scale_vec_of;
 use super::{tcgen05_instructions, CheckRule, Finding, FindingValue, InstructionReport};
 use crate::data_path::{DataPathLayout, SfLayout, SfOperand};
+use crate::instruction_descriptor::scale_format::layout_word;
 use crate::instruction_descriptor::InstructionDescriptor;
 use crate::mma::CtaGroup;
 use crate::ptx::OperandName;
 use crate::ptx_reader::{Function, Instruction, Operand};
+use crate::targets::Target;
 use crate::tensor_memory::{CpMulticast, CpShape, TmemAddress};
 use crate::tmem_fragment::{cp_row, cp_rows};
 
@@ -257,6 +259,7 @@ fn scale_reads(
     ins: &Instruction<'_>,
     r: &InstructionReport<'_>,
     regs: &Registers<'_>,
+    target: Option<Target>,
     unlinked: &mut usize,
 ) -> Vec<ScaleRead> {
     let mut out = Vec::new();
@@ -266,7 +269,11 @@ fn scale_reads(
     let fields = r
         .idesc
         .zip(r.kind)
-        .and_then(|(v, k)| InstructionDescriptor::from_bits(v, k).ok())
+        .and_then(|(v, k)| {
+            // UE5M3 on the sm_107 family reads as UE4M3 (rulings D7, D9).
+            let v = layout_word(v, k, target.unwrap_or(Target::DEFAULT));
+            InstructionDescriptor::from_bits(v, k).ok()
+        })
         .and_then(InstructionDescriptor::fields);
     let vec = ins
         .qualifiers()
@@ -325,10 +332,14 @@ fn scale_reads(
 
 /// Adds the scale-factor findings of `f`'s block-scaled MMAs to their reports (`reports`, in
 /// the order of `f`'s tcgen05 instructions); returns the scale operands left unlinked.
+///
+/// The instruction descriptor is read for the file's `target` (rules.md D9): on `sm_107a` /
+/// `sm_107f` a UE5M3 word is placed as UE4M3's (16-element blocks).
 pub(super) fn check_block_scale(
     f: &Function<'_>,
     regs: &Registers<'_>,
     reports: &mut [InstructionReport<'_>],
+    target: Option<Target>,
 ) -> usize {
     let tc = tcgen05_instructions(f);
     if tc.len() != reports.len() {
@@ -340,7 +351,7 @@ pub(super) fn check_block_scale(
         if !ins.opcode.starts_with("tcgen05.mma") || !ins.qualifiers().any(|q| q == "block_scale") {
             continue;
         }
-        let reads = scale_reads(ins, r, regs, &mut unlinked);
+        let reads = scale_reads(ins, r, regs, target, &mut unlinked);
         let w = w.get_or_insert_with(|| writes(f, regs));
         for s in &reads {
             r.findings.extend(check_operand(s, w));

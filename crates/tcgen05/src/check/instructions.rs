@@ -356,7 +356,7 @@ pub(super) fn check_module_parsed<'a>(
             report.alloc_undecided +=
                 super::kernel::check_kernel(f, &module.functions, &regs, reports);
             report.scale_operands_unlinked +=
-                super::block_scale::check_block_scale(f, &regs, reports);
+                super::block_scale::check_block_scale(f, &regs, reports, report.target);
         }
     }
     report

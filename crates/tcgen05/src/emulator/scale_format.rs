@@ -3,13 +3,15 @@
 //! (UE5M3) is read here before the layout tables (PTX ISA 9.1 Tables 43-44, which reserve bit
 //! 24) see the word.
 
-use super::problem::{EmuError, EmuRule, Problem};
+use super::problem::{EmuError, Problem};
 use crate::instruction_descriptor::scale_format::{
     decode_scale_format, ScaleFormat, ScaleFormatField,
 };
 use crate::mma::Kind;
 use crate::numerics::ue5m3::ue5m3_row;
 use crate::numerics::{Format, ParamRow};
+use crate::ptx::PtxError;
+use crate::shapes::MmaError;
 use crate::targets::Target;
 
 /// The word the layout tables read, and UE5M3 when the target's two-bit field holds it (the
@@ -17,20 +19,20 @@ use crate::targets::Target;
 /// blocks, scale-factor ID 0).
 ///
 /// # Errors
-/// Field `idesc.scale_format` with the code, for code 3 or a format the kind does not take on
-/// a target with the two-bit field.
+/// `mma.scale_format` with the code, for code 3 or UE5M3 with a kind other than
+/// `.kind::mxf4nvf4` on a target with the two-bit field.
 pub(super) fn split(idesc: u32, kind: Kind, target: Target) -> Result<(u32, bool), EmuError> {
     if !kind.is_block_scaled() || ScaleFormatField::of(target) == ScaleFormatField::Bit23 {
         return Ok((idesc, false));
     }
+    if let Some(e) = MmaError::scale_format(idesc, kind, target) {
+        // Code 3, or UE5M3 with a kind other than `.kind::mxf4nvf4` (`mma.scale_format`).
+        return Err(EmuError::one(Problem::from(PtxError::Idesc(e))));
+    }
     match decode_scale_format(idesc, kind, target) {
         Ok(b) if b.format == ScaleFormat::Ue5m3 => Ok((idesc & !(3 << 23), true)),
-        Ok(_) => Ok((idesc, false)),
-        Err(_) => Err(EmuError::one(Problem::emu(
-            EmuRule::Operands,
-            "idesc.scale_format",
-            u64::from((idesc >> 23) & 3),
-        ))),
+        // UE4M3 with a kind that does not take it is the layout tables' error.
+        Ok(_) | Err(_) => Ok((idesc, false)),
     }
 }
 

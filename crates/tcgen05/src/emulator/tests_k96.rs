@@ -218,13 +218,20 @@ fn line(qual: &str, a: u64, b: u64, idesc: u32) -> String {
     )
 }
 
-/// `.kind::mxf4nvf4.block32` (3X, UE8M0) with SF_IDs 0 and 2 for A and B (the third byte
-/// of SF_ID 2 runs into the next group of columns): D is the reference's 96-product dot
-/// product everywhere, and another SFA_ID gives another D. (T3 gives 3X the IDs 1 and 3 too,
-/// which Table 44's "0 or 2" refuses in the instruction descriptor.)
+/// `.kind::mxf4nvf4.block32` (3X, UE8M0) with SF_IDs 0-3 for A and B (the bytes of SF_IDs 2
+/// and 3 run into the next group of columns; CUTLASS's sm_103 mainloop passes 0, 3, 2 and 1,
+/// rulings T3 and D10): D is the reference's 96-product dot product everywhere, and another
+/// SFA_ID gives another D.
 #[test]
 fn k96_3x_reads_scale_factors_by_t3_and_sums_96_products() {
-    for (sfa_id, sfb_id, n) in [(0, 2, 256), (2, 0, 128), (2, 2, 64)] {
+    for (sfa_id, sfb_id, n) in [
+        (0, 2, 256),
+        (2, 0, 128),
+        (2, 2, 64),
+        (3, 1, 128),
+        (1, 3, 256),
+        (3, 3, 64),
+    ] {
         let o = random_ops(10 + u64::from(sfa_id), n, 3, Format::Ue8m0);
         let mut m = Machine::new(Target::Sm103a);
         let (da, db) = place_operands_plain(&mut m, &o);
@@ -392,4 +399,32 @@ fn k96_refusals() {
     let e = m.execute(&line(q, da, db, m128));
     let text = format!("{}", e.unwrap_err());
     assert!(text.contains("K = 96"), "{text}");
+}
+
+/// The scale-factor IDs 1 and 3 (rulings T3, D10): refused with 6X (`.block16`, UE8M0 by the
+/// instruction's qualifier, UE4M3 by the descriptor) and without K = 96 (Table 44's "0 or
+/// 2"), with the rule named and nothing written.
+#[test]
+fn k96_ids_1_and_3_only_with_3x() {
+    let o = random_ops(60, 128, 6, Format::Ue8m0);
+    let mut m = Machine::new(Target::Sm103a);
+    let (da, db) = place_operands_plain(&mut m, &o);
+    place_scales(&mut m, &o, 0, 0);
+    for (q, ue8m0, k96, want) in [
+        ("mxf4nvf4.block_scale.block16", true, true, "ID "),
+        ("mxf4nvf4.block_scale.block16", false, true, "sfa_id = "),
+        ("mxf4nvf4.block_scale.block32", true, false, "sfa_id = "),
+        ("mxf4.block_scale", true, false, "sfa_id = "),
+    ] {
+        for id in [1, 3] {
+            let mut word = idesc(o.n, ue8m0, id, 0);
+            if !k96 {
+                word &= !(1 << 31);
+            }
+            let e = m.execute(&line(q, da, db, word)).unwrap_err();
+            let text = format!("{e}");
+            assert!(text.contains(&format!("{want}{id}")), "{q} ID {id}: {text}");
+            assert!(m.last_d().is_none(), "{q} ID {id}");
+        }
+    }
 }

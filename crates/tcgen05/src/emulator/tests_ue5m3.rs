@@ -143,7 +143,7 @@ fn ue5m3_scales_on_sm_107a_are_the_texts_sum() {
     let e = mma(&mut fresh[..], &op(IDESC), options).unwrap_err();
     let text = format!("{e}");
     assert!(text.contains("bit 24"), "{text}");
-    // Code 3 on sm_107a names no format.
+    // Code 3 on sm_107a names no format: `mma.scale_format` (rules.md D9), not bit 24.
     let e = mma(
         &mut fresh[..],
         &op(IDESC | 1 << 23),
@@ -152,5 +152,9 @@ fn ue5m3_scales_on_sm_107a_are_the_texts_sum() {
             ..options
         },
     );
-    assert!(format!("{}", e.unwrap_err()).contains("scale_format"));
+    let text = format!("{}", e.unwrap_err());
+    assert!(
+        text.contains("code 3 is reserved on sm_107a") && !text.contains("bit 24 is reserved"),
+        "{text}"
+    );
 }

@@ -901,6 +901,30 @@ mod tests {
         assert!(TmaSwizzle::B96.unproven_on_hardware());
     }
 
+    /// [`agreement`] with a 96-byte-mode box (ruling T4): an MMA's K-major bf16 operand under
+    /// the 32-byte descriptor mode (rows 32 bytes apart in its atoms, PTX ISA 9.7.16.3) and a
+    /// box of 96-byte rows agree on row 0 and differ from row 1 on, where the copy put tile
+    /// element (1, 0) at byte 96 of the box (line 0, cell 6, in place: the text's table).
+    #[test]
+    fn agreement_reads_96b_boxes() {
+        let st = bf16();
+        let tile = TileLayout::new(st, Major::K, Swizzle::B32, 128, 16, 0x400);
+        let d = tile.descriptor(0, Target::Sm100a).expect("descriptor");
+        let l = MatrixLayout::try_new(d, tile.operand()).expect("layout");
+        let copy = TensorCopyBox::with_tma_swizzle(TmaSwizzle::B96, st, 48, 128, 0x400);
+        assert!(copy.validate().is_empty());
+        match agreement(&l, &[copy], 0) {
+            Ok(Agreement::Differs {
+                mn, k, mma, copy, ..
+            }) => {
+                assert_eq!((mn, k), (1, 0));
+                assert_eq!(mma.address, 0x420);
+                assert_eq!(copy.map(|c| c.address), Some(0x400 + 96));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
     /// The H100's answers (`hw/results/tma-h100.txt`): rows of a swizzled box narrower
     /// than the span are padded to the span; the destination is 128-byte aligned in every mode.
     #[test]

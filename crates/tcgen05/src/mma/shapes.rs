@@ -26,6 +26,7 @@
 use core::fmt;
 
 use crate::diagnostic::{Diagnostic, Diagnostics, Rule, Severity, Source};
+use crate::instruction_descriptor::scale_format::two_bit_field_error;
 use crate::instruction_descriptor::{IdescError, IdescFields};
 use crate::mma::{CtaGroup, ElementType, Kind, Major, MaxShift};
 use crate::shared_memory_descriptor::Swizzle;
@@ -201,6 +202,18 @@ pub enum MmaError {
         /// The swizzling mode.
         swizzle: Swizzle,
     },
+    /// On a target whose scale format is bits 23-24 (`sm_107a` / `sm_107f`; rules.md D9),
+    /// bits 23-24 hold code 3, which names no format, or a format the kind does not take
+    /// (UE5M3, code 2, is `.kind::mxf4nvf4`'s only; D7). Reported instead of Tables 43-44's
+    /// reserved bit 24, which these targets give a meaning.
+    ScaleFormat {
+        /// Bits 23-24.
+        code: u8,
+        /// The kind.
+        kind: Kind,
+        /// The target.
+        target: Target,
+    },
 }
 
 /// The rules of an MMA configuration beyond its instruction descriptor's own fields, one per
@@ -233,6 +246,8 @@ pub enum MmaRule {
     MaxShiftWithoutWs,
     /// [`MmaError::SwizzleForMajor`].
     SwizzleForMajor,
+    /// [`MmaError::ScaleFormat`].
+    ScaleFormat,
 }
 
 impl MmaRule {
@@ -253,7 +268,7 @@ const ERROR: Severity = Severity::Error;
 
 /// Every rule of an MMA configuration beyond the instruction descriptor's fields (Table 39,
 /// rules.md R11, R14-R18), indexed by [`MmaRule`].
-pub(crate) const MMA_RULES: [Rule; 11] = [
+pub(crate) const MMA_RULES: [Rule; 12] = [
     Rule::fixed(
         "mma.no_such_row",
         Source::PtxTable(39),
@@ -320,11 +335,17 @@ pub(crate) const MMA_RULES: [Rule; 11] = [
         ERROR,
         "An operand's swizzling mode is one its major-ness and type allow.",
     ),
+    Rule::fixed(
+        "mma.scale_format",
+        Source::PtxSection("9.7.16.4.2"),
+        ERROR,
+        "On sm_107a / sm_107f bits 23-24 hold 0 (UE4M3), 1 (UE8M0) or 2 (UE5M3, .kind::mxf4nvf4 only); code 3 is reserved.",
+    ),
 ];
 
 /// The field each rule of [`MMA_RULES`] concerns (`a_swizzle` stands for the
 /// operand's), indexed by [`MmaRule`].
-const MMA_FIELDS: [&str; 11] = [
+const MMA_FIELDS: [&str; 12] = [
     "cta_group",
     "ws",
     "m",
@@ -336,9 +357,25 @@ const MMA_FIELDS: [&str; 11] = [
     "k",
     "max_shift",
     "a_swizzle",
+    "scale_format",
 ];
 
 impl MmaError {
+    /// [`MmaError::ScaleFormat`] for a word whose bits 23-24 do not decode on a target where
+    /// they are the two-bit scale format (rules.md D9; [`two_bit_field_error`]), `None`
+    /// otherwise.
+    #[must_use]
+    pub const fn scale_format(raw: u32, kind: Kind, target: Target) -> Option<MmaError> {
+        match two_bit_field_error(raw, kind, target) {
+            Some(_) => Some(MmaError::ScaleFormat {
+                code: ((raw >> 23) & 3) as u8,
+                kind,
+                target,
+            }),
+            None => None,
+        }
+    }
+
     /// The rule this error breaks, or `None` for [`MmaError::Idesc`], whose rule is the
     /// instruction descriptor's.
     #[must_use]
@@ -356,6 +393,7 @@ impl MmaError {
             MmaError::K96Shape { .. } => MmaRule::K96Shape,
             MmaError::MaxShiftWithoutWs { .. } => MmaRule::MaxShiftWithoutWs,
             MmaError::SwizzleForMajor { .. } => MmaRule::SwizzleForMajor,
+            MmaError::ScaleFormat { .. } => MmaRule::ScaleFormat,
         })
     }
 }
@@ -388,6 +426,7 @@ impl Diagnostic for MmaError {
             | MmaError::K96NotOnTarget { .. } => 0,
             MmaError::MaxShiftWithoutWs { max_shift } => max_shift.rows() as u64,
             MmaError::SwizzleForMajor { swizzle, .. } => swizzle.code() as u64,
+            MmaError::ScaleFormat { code, .. } => code as u64,
         }
     }
 
@@ -537,6 +576,19 @@ impl fmt::Display for MmaError {
                 } else {
                     "every mode but 128B_base32B"
                 }
+            ),
+            MmaError::ScaleFormat {
+                code: 3, target, ..
+            } => write!(
+                f,
+                "bits 23-24 = 3: scale format code 3 is reserved on {target} (the codes are 0 \
+                 UE4M3, 1 UE8M0, 2 UE5M3; PTX ISA 9.4, rules.md D9)"
+            ),
+            MmaError::ScaleFormat { code, kind, target } => write!(
+                f,
+                "bits 23-24 = {code}: {} scale factors are not allowed with .kind::{kind} on \
+                 {target} (UE4M3 and UE5M3 with .kind::mxf4nvf4 only; rules.md R12, D7, D9)",
+                if code == 2 { "UE5M3" } else { "UE4M3" }
             ),
         }
     }
@@ -855,6 +907,16 @@ mod tests {
                 ),
                 (swizzle(true), "a_swizzle", Source::Decision(18), e),
                 (swizzle(false), "b_swizzle", Source::Decision(18), e),
+                (
+                    MmaError::ScaleFormat {
+                        code: 3,
+                        kind: Kind::Mxf4nvf4,
+                        target: Target::Sm107a,
+                    },
+                    "scale_format",
+                    Source::PtxSection("9.7.16.4.2"),
+                    e,
+                ),
             ],
         );
         // The instruction descriptor's own errors keep their own field, source and severity.

@@ -435,7 +435,7 @@ pub(crate) const PTX_RULES: [Rule; PTX_RULE_COUNT] = {
         rule("ptx.scale_vec_not_on_target", S_MMA,
             ".scale_vec::NX exists only on the 'a' targets; family targets write .block16 / .block32."),
         rule("ptx.scale_type_for_scale_vec", Source::Decision(12), "UE4M3 scale factors need .scale_vec::4X or .block16."),
-        rule("ptx.scale_factor_id_for_scale_vec", Source::Decision(13), "With .scale_vec::4X / .block16 the scale-factor IDs are 0."),
+        rule("ptx.scale_factor_id_for_scale_vec", Source::Decision(13), "With .scale_vec::4X / .block16 the scale-factor IDs are 0 (0 or 2 with K = 96, the 6X vector)."),
         rule("ptx.ws_cta_group", Source::Decision(16),
             ".ws takes only .cta_group::1."),
         rule("ptx.ws_block_scaled", Source::Decision(16),
@@ -789,7 +789,8 @@ impl fmt::Display for PtxError {
             ),
             PtxRule::ScaleFactorIdForScaleVec => write!(
                 f,
-                "scale factor ID {value} with .scale_vec::4X / .block16: only 0 is valid"
+                "scale factor ID {value} with .scale_vec::4X / .block16: the IDs are 0 (K = 64, \
+                 128) or 0 and 2 (K = 96, the 6X vector; rules.md T3)"
             ),
             PtxRule::WsCtaGroup => f.write_str(".ws takes only .cta_group::1"),
             PtxRule::WsBlockScaled => write!(f, ".ws is not available for .kind::{name}"),

@@ -492,13 +492,21 @@ impl<'a> Mma<'a> {
         };
         // On sm_107a / sm_107f bits 23-24 are the scale format, and UE5M3 is read by UE4M3's
         // rules (rulings D7, D9); elsewhere the word is read by Tables 43-44 as written.
+        // There, code 3 (or UE5M3 with another kind) is reported as the two-bit field's error
+        // in place of Tables 43-44's reserved bit 24.
+        let two_bit = MmaError::scale_format(bits, self.kind, ctx.target);
+        if let Some(e) = two_bit {
+            d.push(PtxError::Idesc(e));
+        }
         let bits = layout_word(bits, self.kind, ctx.target);
         let dec = InstructionDescriptor::decode(bits, self.kind);
         let Some(fields) = dec.fields else {
             let mut i = 0;
             while i < dec.diagnostics.len() {
                 if let Some(e) = dec.diagnostics.get(i) {
-                    d.push(PtxError::Idesc(MmaError::Idesc(e)));
+                    if !(two_bit.is_some() && is_bit_24(e)) {
+                        d.push(PtxError::Idesc(MmaError::Idesc(e)));
+                    }
                 }
                 i += 1;
             }
@@ -508,7 +516,9 @@ impl<'a> Mma<'a> {
         let mut i = 0;
         while i < dec.diagnostics.len() {
             if let Some(e) = dec.diagnostics.get(i) {
-                if matches!(e, IdescError::ReservedBit { .. }) {
+                if matches!(e, IdescError::ReservedBit { .. })
+                    && !(two_bit.is_some() && is_bit_24(e))
+                {
                     d.push(PtxError::Idesc(MmaError::Idesc(e)));
                 }
             }
@@ -526,11 +536,15 @@ impl<'a> Mma<'a> {
         let mut i = 0;
         while i < problems.len() {
             if let Some(e) = problems.get(i) {
-                // The target rules of the kind are reported once, as syntax rules, above.
-                if !matches!(
-                    e,
-                    MmaError::KindNotOnTarget { .. } | MmaError::SparseNotOnTarget { .. }
-                ) {
+                // The target rules of the kind are reported once, as syntax rules, above;
+                // where bits 23-24 do not decode on the sm_107 family, bit 23 alone is not the
+                // scale type.
+                let skip = match e {
+                    MmaError::KindNotOnTarget { .. } | MmaError::SparseNotOnTarget { .. } => true,
+                    MmaError::Idesc(IdescError::ScaleTypeNotForKind { .. }) => two_bit.is_some(),
+                    _ => false,
+                };
+                if !skip {
                     d.push(PtxError::Idesc(e));
                 }
             }
@@ -551,16 +565,17 @@ impl<'a> Mma<'a> {
                     d.push(PtxError::named(PtxRule::ScaleTypeForScaleVec, "ue4m3"));
                 }
             }
-            // K = 96 `.block16` is 6X, whose IDs 0 and 2 the instruction descriptor checks
-            // (ruling T3).
-            if bs.vec.is_16_elements() && !fields.k96 {
-                if fields.sfa_id != 0 {
+            // 16-element blocks: ID 0 with K = 64/128 (4X); with K = 96 6X, IDs 0 or 2
+            // (rulings T3, D10), which the descriptor alone checks only for UE4M3 scales.
+            if bs.vec.is_16_elements() {
+                let allowed = if fields.k96 { 0b0101 } else { 0b0001 };
+                if (allowed >> fields.sfa_id) & 1 == 0 {
                     d.push(PtxError::rule(
                         PtxRule::ScaleFactorIdForScaleVec,
                         fields.sfa_id as u64,
                     ));
                 }
-                if fields.sfb_id != 0 {
+                if (allowed >> fields.sfb_id) & 1 == 0 {
                     d.push(PtxError::rule(
                         PtxRule::ScaleFactorIdForScaleVec,
                         fields.sfb_id as u64,
@@ -593,6 +608,11 @@ impl<'a> Mma<'a> {
     pub fn render<W: fmt::Write>(&self, ctx: &Context, w: &mut W) -> Result<(), RenderError> {
         Instruction::Mma(*self).render(ctx, w)
     }
+}
+
+/// Reserved bit 24 of Tables 43-44, the upper scale-format bit on the `sm_107` family.
+const fn is_bit_24(e: IdescError) -> bool {
+    matches!(e, IdescError::ReservedBit { bit: 24, .. })
 }
 
 /// `.collector::b::op` as written.

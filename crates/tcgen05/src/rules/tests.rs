@@ -288,7 +288,7 @@ fn every_table_is_indexed_by_its_rule_enum() {
     {
         use crate::shapes::MmaRule;
         let rows = &crate::shapes::MMA_RULES;
-        let all = variants!(MmaRule: NoSuchRow, WsNoSuchRow, M, N, NForMnMajor8Bit, KindNotOnTarget, SparseNotOnTarget, K96NotOnTarget, K96Shape, MaxShiftWithoutWs, SwizzleForMajor);
+        let all = variants!(MmaRule: NoSuchRow, WsNoSuchRow, M, N, NForMnMajor8Bit, KindNotOnTarget, SparseNotOnTarget, K96NotOnTarget, K96Shape, MaxShiftWithoutWs, SwizzleForMajor, ScaleFormat);
         check_rows_follow_enum(
             &all,
             |r| position(rows, r.row()),

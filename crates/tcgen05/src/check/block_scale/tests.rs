@@ -277,6 +277,48 @@ fn nvf4_block16_chain_and_a_shifted_scale_b() {
     assert_eq!(found[0].value, crate::check::FindingValue::Number(272));
 }
 
+/// The same chain with UE5M3 scale factors on `sm_107a` (bits 23-24 = 2, rulings D7 and D9,
+/// written from CuTe DSL's and Triton's code; `.block16`, 16-element blocks as UE4M3): linked
+/// and clean, and the shifted scale_B is the same unwritten column 272. On `sm_100a` the word's
+/// bit 24 is reserved, so the descriptor is not read and both operands stay unlinked.
+#[test]
+fn nvf4_ue5m3_block16_chain_on_sm_107a() {
+    // Table 44: E2M1 A and B (codes 1 at 7 and 10), N = 256 (32 at 17-22), bits 23-24 = 2
+    // (UE5M3), M = 128 (1 at 27-28).
+    let bits: u32 = 1 << 7 | 1 << 10 | 32 << 17 | 2 << 23 | 1 << 27;
+    let base = kernel(
+        1,
+        128,
+        128,
+        &[
+            ("1.32x128b.warpx4", "256"),
+            ("1.32x128b.warpx4", "264"),
+            ("1.32x128b.warpx4", "268"),
+        ],
+        "256",
+        "264",
+    )
+    .replace(&format!("{}", idesc(128, 128)), &format!("{bits}"))
+    .replace(
+        "kind::mxf8f6f4.block_scale.scale_vec::1X",
+        "kind::mxf4nvf4.block_scale.block16",
+    );
+    let sm107 = base
+        .replace(".version 8.7", ".version 9.4")
+        .replace(".target sm_100a", ".target sm_107a");
+    let (found, unlinked) = scale_findings(&sm107);
+    assert!(found.is_empty(), "{found:?}");
+    assert_eq!(unlinked, 0);
+    let shifted = sm107.replace("mov.b32 %r4, 264;", "mov.b32 %r4, 266;");
+    let (found, _) = scale_findings(&shifted);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].rule, Rule::Check(CheckRule::ScaleUnwritten));
+    assert_eq!(found[0].value, crate::check::FindingValue::Number(272));
+    // sm_100a: bit 24 is reserved there, the descriptor is not read.
+    let (_, unlinked) = scale_findings(&base.replace(".version 8.7", ".version 9.4"));
+    assert_eq!(unlinked, 2);
+}
+
 /// Each scale-factor rule has one row of the checker's table, with its own identifier, citing
 /// the scale-factor section.
 #[test]

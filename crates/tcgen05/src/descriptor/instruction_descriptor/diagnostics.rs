@@ -53,8 +53,8 @@ impl IdescDiagnostics {
             at::N_RANGE => &[IdescField::N],
             at::M_SHAPE => &[IdescField::M],
             at::SCALE_TYPE => &[IdescField::ScaleType],
-            at::SFA_ID => &[IdescField::SfaId, IdescField::ScaleType],
-            at::SFB_ID => &[IdescField::SfbId, IdescField::ScaleType],
+            at::SFA_ID => &[IdescField::SfaId, IdescField::ScaleType, IdescField::K],
+            at::SFB_ID => &[IdescField::SfbId, IdescField::ScaleType, IdescField::K],
             _ => &[],
         };
         let table = &FIELD_BITS[layout_index(kind)];
@@ -237,12 +237,14 @@ pub(super) const fn problem_at(bits: u32, kind: Kind, position: u32) -> IdescErr
             value: field(bits, l, IdescField::SfaId) as u8,
             kind,
             scale,
+            k96: field(bits, l, IdescField::K) != 0,
         },
         at::SFB_ID => IdescError::SfIdNotAllowed {
             field: IdescField::SfbId,
             value: field(bits, l, IdescField::SfbId) as u8,
             kind,
             scale,
+            k96: field(bits, l, IdescField::K) != 0,
         },
         at::K96_SPARSE => IdescError::K96Sparse,
         bit => IdescError::ReservedBit {

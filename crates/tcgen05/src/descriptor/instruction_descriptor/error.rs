@@ -130,7 +130,8 @@ pub enum IdescError {
         kind: Kind,
     },
     /// A scale-factor ID the kind does not allow (rules.md R13: 0-3 for mxf8f6f4, 0 or 2 for
-    /// mxf4/mxf4nvf4, only 0 with UE4M3 scales, which imply the 4X / block16 vector).
+    /// mxf4/mxf4nvf4, only 0 with UE4M3 scales, which imply the 4X / block16 vector; with the
+    /// K = 96 bit, rules.md D10: 0-3, and 0 or 2 with UE4M3 scales, the 6X vector).
     SfIdNotAllowed {
         /// `SfaId` or `SfbId`.
         field: IdescField,
@@ -140,6 +141,8 @@ pub enum IdescError {
         kind: Kind,
         /// The scale type.
         scale: Option<ScaleType>,
+        /// The K bit of Table 44 (dense K = 96).
+        k96: bool,
     },
     /// K = 96 with sparsity (Table 44: K = 96 is dense only).
     K96Sparse,
@@ -365,7 +368,7 @@ pub const IDESC_RULES: [Rule; 19] = [
         "idesc.sf_id_not_allowed",
         R13,
         ERROR,
-        "Scale-factor IDs are 0-3 for mxf8f6f4, 0 or 2 for mxf4 and mxf4nvf4, and 0 with UE4M3 scales.",
+        "Scale-factor IDs are 0-3 for mxf8f6f4, 0 or 2 for mxf4 and mxf4nvf4, and 0 with UE4M3 scales; with K = 96 (bit 31) 0-3, and 0 or 2 with UE4M3 scales.",
     ),
     rule("idesc.k96_sparse", T44, ERROR, "K = 96 (Table 44 bit 31) is for dense MMAs only."),
 ];
@@ -623,8 +626,17 @@ impl fmt::Display for IdescError {
                 value,
                 kind,
                 scale,
+                k96,
             } => {
-                if matches!(scale, Some(ScaleType::Ue4m3)) {
+                if k96 {
+                    // Only UE4M3 scales (the 6X vector) limit the K = 96 IDs (rules.md D10).
+                    write!(
+                        f,
+                        "{} = {value} but K = 96 UE4M3 scales (6X / block16 vectors) need ID 0 \
+                         or 2 (rules.md T3, D10)",
+                        field.name()
+                    )
+                } else if matches!(scale, Some(ScaleType::Ue4m3)) {
                     write!(
                         f,
                         "{} = {value} but UE4M3 scales (4X / block16 vectors) need ID 0",
@@ -635,7 +647,8 @@ impl fmt::Display for IdescError {
                 } else {
                     write!(
                         f,
-                        "{} = {value} but .kind::{kind} allows only 0 or 2",
+                        "{} = {value} but .kind::{kind} allows only 0 or 2 (0-3 with K = 96, \
+                         bit 31)",
                         field.name()
                     )
                 }

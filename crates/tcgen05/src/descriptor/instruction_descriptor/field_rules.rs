@@ -239,11 +239,16 @@ const fn check_sf_id(f: &IdescFields, field: IdescField, id: u8, d: &mut List) {
         });
         return;
     }
+    // Table 44's "0 or 2" is the K = 64/128 rule. With the K bit set (K = 96, rules.md D10)
+    // the scale vector is 3X (`.block32`, IDs 0-3) or 6X (`.block16`, IDs 0 or 2): UE4M3
+    // scales imply 6X; UE8M0 scales leave the choice to the instruction's qualifier
+    // (`ptx.scale_factor_id_for_scale_vec`).
     let ok = match f.kind {
         Kind::Mxf8f6f4 => true,
-        _ => match f.scale_type {
-            Some(ScaleType::Ue4m3) => id == 0,
-            _ => id == 0 || id == 2,
+        _ => match (f.scale_type, f.k96) {
+            (Some(ScaleType::Ue4m3), false) => id == 0,
+            (Some(ScaleType::Ue4m3), true) | (_, false) => id == 0 || id == 2,
+            (_, true) => true,
         },
     };
     if !ok {
@@ -252,6 +257,7 @@ const fn check_sf_id(f: &IdescFields, field: IdescField, id: u8, d: &mut List) {
             value: id,
             kind: f.kind,
             scale: f.scale_type,
+            k96: f.k96,
         });
     }
 }

@@ -229,6 +229,53 @@ pub const fn layout_word(raw: u32, kind: Kind, target: Target) -> u32 {
     }
 }
 
+/// Bits 23-24 of a word on a target with the two-bit field (ruling D9), in words, for the row
+/// of a layout table: `.ue4m3`, `.ue8m0`, `.ue5m3`, `.ue5m3, not for .kind::mxf4`, or
+/// `code 3: reserved`. Empty for a kind without scale factors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FieldMeaning {
+    /// The word.
+    pub raw: u32,
+    /// The kind.
+    pub kind: Kind,
+    /// The target.
+    pub target: Target,
+}
+
+impl fmt::Display for FieldMeaning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match decode_scale_format(self.raw, self.kind, self.target) {
+            Ok(b) => write!(f, ".{}", b.format.name()),
+            Err(ScaleFormatError::UndefinedCode { code }) => write!(f, "code {code}: reserved"),
+            Err(ScaleFormatError::NotForKind { format, kind }) => {
+                write!(f, ".{}, not for .kind::{}", format.name(), kind.name())
+            }
+            Err(
+                ScaleFormatError::ReservedBit24 { .. } | ScaleFormatError::NotBlockScaled { .. },
+            ) => Ok(()),
+        }
+    }
+}
+
+/// The error of bits 23-24 on a target where they are the two-bit scale format (`sm_107a` /
+/// `sm_107f`; ruling D9), when bit 24 is set and the bits do not decode: code 3, which names
+/// no format, or UE5M3 (code 2) with a kind other than `.kind::mxf4nvf4` (D7). The layout
+/// tables, which read [`layout_word`] (here the word as it is), report bit 24 as reserved;
+/// callers report this error in its place (`shapes::MmaError::ScaleFormat`). `None` on every
+/// other target and word.
+#[must_use]
+pub const fn two_bit_field_error(raw: u32, kind: Kind, target: Target) -> Option<ScaleFormatError> {
+    if matches!(ScaleFormatField::of(target), ScaleFormatField::Bit23) || raw & (1 << 24) == 0 {
+        return None;
+    }
+    match decode_scale_format(raw, kind, target) {
+        Err(e @ (ScaleFormatError::UndefinedCode { .. } | ScaleFormatError::NotForKind { .. })) => {
+            Some(e)
+        }
+        _ => None,
+    }
+}
+
 /// Whether `raw` carries UE5M3 scale factors on `target` (code 2 of bits 23-24 under
 /// `.kind::mxf4nvf4` on `sm_107a` / `sm_107f`; ruling D9).
 #[must_use]

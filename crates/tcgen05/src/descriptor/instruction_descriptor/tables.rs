@@ -5,8 +5,14 @@
 //!
 //! The word is cut into groups of bits ([`Group`]), each the union over the three layouts of
 //! some fields' bits: the types with the transpositions ([`TYPES`]); the sparsity selector with
-//! sparsity and K, saturate with the negations, the scale fields, N, and M ([`SMALL`]). For every kind and every value of a group's bits (those of the kind's own fields
-//! in the group; every other bit 0), the rules run once and their problems are kept; the checks
+//! sparsity and K, saturate with the negations, the scale fields with K, N, and M ([`SMALL`]).
+//! K (Table 44's bit 31) is in two groups, because two checks read it with fields of different
+//! groups: K = 96 only dense (with sparsity) and the scale-factor IDs 1 and 3 only with K = 96
+//! (with the IDs and the scale type; rules.md D10). A check whose verdict changes with the bits
+//! of one group only is that group's, whichever bits it shares with another; a word with K
+//! set and every other bit of a group 0 breaks neither check in the other group. For every
+//! kind and every value of a group's bits (those of the kind's own fields in the group; every
+//! other bit 0), the rules run once and their problems are kept; the checks
 //! whose verdict changes with a group's bits are that group's, and the build fails unless every
 //! check belongs to exactly one group. [`problems_by_table`] (the decoder) ORs a word's entries;
 //! [`valid_by_table`] ([`InstructionDescriptor::is_valid`](super::InstructionDescriptor::is_valid))
@@ -107,7 +113,7 @@ const TYPES: Group = Group::of(&[
 
 /// The small groups (64 indices at most), read as one bit set per check, so that a decoder
 /// running in vector registers shifts instead of gathering: the sparsity selector with
-/// sparsity and K, saturate with the negations, the scale fields, N, and M.
+/// sparsity and K, saturate with the negations, the scale fields with K (6 bits), N, and M.
 const SMALL: [Group; 5] = [
     Group::of(&[
         IdescField::SparsitySelector,
@@ -119,7 +125,12 @@ const SMALL: [Group; 5] = [
         IdescField::NegateA,
         IdescField::NegateB,
     ]),
-    Group::of(&[IdescField::SfbId, IdescField::ScaleType, IdescField::SfaId]),
+    Group::of(&[
+        IdescField::SfbId,
+        IdescField::ScaleType,
+        IdescField::SfaId,
+        IdescField::K,
+    ]),
     Group::of(&[IdescField::N]),
     Group::of(&[IdescField::M]),
 ];
