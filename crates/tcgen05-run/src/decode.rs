@@ -929,7 +929,13 @@ fn mbarrier(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
             })
         }
         ["try_wait" | "test_wait", "parity", s, "b64"] if shared(s) => {
-            d.count(3)?;
+            // try_wait's optional suspendTimeHint (PTX ISA 9.7.13.15.16) bounds how long the
+            // thread may wait inside the instruction; the result is the same: read, not kept.
+            if q[0] == "try_wait" && d.ins.operands.len() == 4 {
+                d.src(3)?;
+            } else {
+                d.count(3)?;
+            }
             Ok(OpKind::MbarTryWait {
                 p: d.dst(0)?,
                 addr: d.addr(1)?,

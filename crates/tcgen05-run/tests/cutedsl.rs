@@ -1,0 +1,197 @@
+//! CuTe DSL kernels end to end: the `cutedsl_gemm_*` kernels of
+//! `conformance/kernels/gen_cutedsl.py` (nvidia-cutlass-dsl 4.8.1, sm_100a) take three pointer
+//! parameters, A (M x BK, K-major), B (N x BK, K-major) and C (M x N f32, row-major), copy A
+//! and B into CuTe's swizzled shared-memory layouts, issue `tcgen05.mma` from warp 0 (the first
+//! with the accumulator disabled), `tcgen05.commit` to an mbarrier that every thread waits on
+//! (`mbarrier.try_wait.parity` with a suspend-time hint), and read D with
+//! `tcgen05.ld.32x32b.x32`. Each runs in the interpreter on seeded inputs and every word of C
+//! must equal an independent reference computed without the interpreter: the chain of MMAs as
+//! the numerics module defines the tensor core's arithmetic (`ParamRow::dot`, one dot product
+//! per output element and MMA, each MMA's D the next one's C, +0 before the first), applied to
+//! the input matrices directly.
+//!
+//! The f16 kernel's PTX is committed (`conformance/kernels/cutedsl/`, compared with the
+//! generator's output by `conformance/kernels/run.sh --check`); the ignored test runs every
+//! `cutedsl_gemm_*` kernel of `$TCGEN05_KERNELS_DIR` (run.sh's output directory).
+
+mod common;
+
+use tcgen05::mma::Kind;
+use tcgen05::numerics::fdpa::Operands;
+use tcgen05::numerics::params::{Arch, Form, Instruction, ParamRow};
+use tcgen05::numerics::Format;
+use tcgen05_run::{launch, Arg, Config, Module};
+
+use common::inputs::{float_code, repo, splitmix};
+
+/// One kernel's element type: its MMA kind, the numerics format, the K of one MMA, the bytes
+/// of one element.
+fn element(ty: &str) -> (Kind, Format, usize, usize) {
+    match ty {
+        "f16" => (Kind::F16, Format::F16, 16, 2),
+        "bf16" => (Kind::F16, Format::Bf16, 16, 2),
+        "tf32" => (Kind::Tf32, Format::Tf32, 8, 4),
+        "e4m3" => (Kind::F8f6f4, Format::E4m3, 32, 1),
+        _ => panic!("no element type {ty}"),
+    }
+}
+
+/// `n` codes of `format`: random sign and fraction, exponents near 1 (f16 in [10, 20), bf16
+/// and tf32 in [120, 134)); e4m3 every finite code.
+fn codes(format: Format, mut seed: u64, n: usize) -> Vec<u32> {
+    (0..n)
+        .map(|_| {
+            let r = splitmix(&mut seed);
+            match format {
+                Format::F16 => float_code(r, 15, 10, (10, 10)) as u32,
+                Format::Bf16 => float_code(r, 15, 7, (120, 14)) as u32,
+                Format::Tf32 => float_code(r, 31, 23, (120, 14)) as u32,
+                _ => match (r & 0xFF) as u32 {
+                    c if c & 0x7F == 0x7F => c & 0x80,
+                    c => c,
+                },
+            }
+        })
+        .collect()
+}
+
+fn bytes(codes: &[u32], width: usize) -> Vec<u8> {
+    codes
+        .iter()
+        .flat_map(|c| c.to_le_bytes()[..width].to_vec())
+        .collect()
+}
+
+/// The sm_100a `tcgen05.mma` row of the numerics tables with f32 D.
+fn row(kind: Kind, ab: Format) -> ParamRow {
+    Form {
+        arch: Arch::Sm100a,
+        instruction: Some(Instruction::Tcgen05Mma),
+        kind,
+        a: ab,
+        b: ab,
+        d: Some(Format::F32),
+        scale: None,
+        block: None,
+    }
+    .row()
+    .expect("a tcgen05.mma form of the tables")
+}
+
+/// The reference: C (m x n) after the chain of MMAs of K = `k_mma` over A (m x k) and B
+/// (n x k), both K-major.
+fn reference(
+    row: &ParamRow,
+    a: &[u32],
+    b: &[u32],
+    (m, n, k): (usize, usize, usize),
+    k_mma: usize,
+) -> Vec<u32> {
+    let mut c = vec![0u32; m * n];
+    for k0 in (0..k).step_by(k_mma) {
+        for i in 0..m {
+            for j in 0..n {
+                let ops = Operands {
+                    a: &a[i * k + k0..i * k + k0 + k_mma],
+                    b: &b[j * k + k0..j * k + k0 + k_mma],
+                    c: c[i * n + j],
+                    sfa: &[],
+                    sfb: &[],
+                };
+                c[i * n + j] = row.dot(&ops, false).expect("finite codes").d_bits;
+            }
+        }
+    }
+    c
+}
+
+/// Runs `cutedsl_gemm_{ty}_{M}x{N}` from its PTX `src` on seeded inputs and compares C with
+/// the reference; returns the words compared.
+fn gemm(stem: &str, src: &str) -> usize {
+    let rest = stem.strip_prefix("cutedsl_gemm_").expect("a CuTe DSL GEMM");
+    let (ty, tile) = rest.split_once('_').expect("type and tile");
+    let (m, n) = tile.split_once('x').expect("M x N");
+    let (m, n): (usize, usize) = (m.parse().expect("M"), n.parse().expect("N"));
+    let (kind, format, k_mma, width) = element(ty);
+    let k = 128 / width;
+    let seed = stem
+        .bytes()
+        .fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b)));
+    let (a, b) = (codes(format, seed, m * k), codes(format, seed + 1, n * k));
+    let module = Module::read(src).unwrap_or_else(|e| panic!("{stem}: {e}"));
+    let kernel = module.kernels[0].name.clone();
+    let mut args = vec![
+        Arg::Buffer(bytes(&a, width)),
+        Arg::Buffer(bytes(&b, width)),
+        Arg::Buffer(vec![0xAB; m * n * 4]),
+    ];
+    let config = Config {
+        grid: [1, 1, 1],
+        block: [128, 1, 1],
+        cluster: [1, 1, 1],
+        shared: 227 * 1024,
+        limits: Default::default(),
+    };
+    launch(&module, &kernel, &config, &mut args).unwrap_or_else(|e| panic!("{stem}: {e}"));
+    let Arg::Buffer(c) = &args[2] else {
+        unreachable!()
+    };
+    let got: Vec<u32> = c
+        .chunks(4)
+        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+        .collect();
+    let want = reference(&row(kind, format), &a, &b, (m, n, k), k_mma);
+    let diffs: Vec<usize> = (0..want.len()).filter(|&i| got[i] != want[i]).collect();
+    assert!(
+        diffs.is_empty(),
+        "{stem}: {} of {} words differ from the chain of MMAs, first at row {} column {}: got {:#010x}, want {:#010x}",
+        diffs.len(),
+        want.len(),
+        diffs[0] / n,
+        diffs[0] % n,
+        got[diffs[0]],
+        want[diffs[0]],
+    );
+    want.len()
+}
+
+#[test]
+fn cutedsl_gemm_f16_equals_the_chain_of_mmas() {
+    let stem = "cutedsl_gemm_f16_128x128";
+    let path = format!("conformance/kernels/cutedsl/{stem}.ptx");
+    let src = std::fs::read_to_string(repo(&path)).expect("the committed PTX");
+    assert_eq!(gemm(stem, &src), 128 * 128);
+}
+
+/// Every `cutedsl_gemm_*` kernel that `conformance/kernels/run.sh` generated.
+#[test]
+#[ignore = "needs $TCGEN05_KERNELS_DIR from conformance/kernels/run.sh"]
+fn cutedsl_corpus_gemms_equal_the_chain_of_mmas() {
+    let dir = std::path::PathBuf::from(
+        std::env::var("TCGEN05_KERNELS_DIR").expect("TCGEN05_KERNELS_DIR"),
+    );
+    let mut stems: Vec<String> = std::fs::read_dir(&dir)
+        .expect("the kernels directory")
+        .filter_map(|e| {
+            let name = e.ok()?.file_name().into_string().ok()?;
+            let stem = name.strip_suffix(".ptx")?;
+            stem.starts_with("cutedsl_gemm_").then(|| stem.to_string())
+        })
+        .collect();
+    stems.sort();
+    assert!(
+        !stems.is_empty(),
+        "no cutedsl_gemm_* kernel in {}",
+        dir.display()
+    );
+    let mut words = 0;
+    for stem in &stems {
+        let src = std::fs::read_to_string(dir.join(format!("{stem}.ptx"))).expect("PTX");
+        words += gemm(stem, &src);
+    }
+    println!(
+        "run cutedsl: {} of {} CuTe DSL GEMMs equal the chain of MMAs ({words} words)",
+        stems.len(),
+        stems.len()
+    );
+}
