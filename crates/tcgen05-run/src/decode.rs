@@ -954,6 +954,10 @@ fn mbarrier(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
 /// `cp.async.bulk.tensor.{1d,2d}.shared::cta.global[.tile].mbarrier::complete_tx::bytes` (the
 /// tensor operand `[map, {c0, c1}]` is read as two operands, `[map]` and `{c0, c1}`).
 fn tma(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
+    // `.L2::cache_hint` adds a 64-bit cache-policy operand, a performance hint only (PTX ISA
+    // 9.7.9.25.5.1): read, not kept.
+    let hint = q.last() == Some(&"L2::cache_hint");
+    let q = if hint { &q[..q.len() - 1] } else { q };
     let dims = match q {
         ["async", "bulk", "tensor", dim, dst, "global", rest @ ..]
             if matches!(*dst, "shared::cta" | "shared::cluster")
@@ -964,7 +968,12 @@ fn tma(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
         }
         _ => return Err(d.unsupported(d.ins.opcode, "cp.async form not modelled yet")),
     };
-    d.count(4)?;
+    if hint {
+        d.count(5)?;
+        d.src(4)?;
+    } else {
+        d.count(4)?;
+    }
     let coords = match d.operand(2)? {
         Operand::Vector(v) => v
             .iter()

@@ -1,18 +1,22 @@
-//! CuTe DSL kernels end to end: the `cutedsl_gemm_*` kernels of
-//! `conformance/kernels/gen_cutedsl.py` (nvidia-cutlass-dsl 4.8.1, sm_100a) take three pointer
-//! parameters, A (M x BK, K-major), B (N x BK, K-major) and C (M x N f32, row-major), copy A
-//! and B into CuTe's swizzled shared-memory layouts, issue `tcgen05.mma` from warp 0 (the first
-//! with the accumulator disabled), `tcgen05.commit` to an mbarrier that every thread waits on
-//! (`mbarrier.try_wait.parity` with a suspend-time hint), and read D with
-//! `tcgen05.ld.32x32b.x32`. Each runs in the interpreter on seeded inputs and every word of C
-//! must equal an independent reference computed without the interpreter: the chain of MMAs as
-//! the numerics module defines the tensor core's arithmetic (`ParamRow::dot`, one dot product
-//! per output element and MMA, each MMA's D the next one's C, +0 before the first), applied to
-//! the input matrices directly.
+//! CuTe DSL kernels end to end: the GEMMs of `conformance/kernels/gen_cutedsl.py`
+//! (nvidia-cutlass-dsl 4.8.1, sm_100a) run in the interpreter on seeded inputs, and every word
+//! of C (M x N f32, row-major) must equal an independent reference computed without the
+//! interpreter: the chain of MMAs as the numerics module defines the tensor core's arithmetic
+//! (`ParamRow::dot`, one dot product per output element and MMA, each MMA's D the next one's C,
+//! +0 before the first), applied to the input matrices directly.
 //!
-//! The f16 kernel's PTX is committed (`conformance/kernels/cutedsl/`, compared with the
-//! generator's output by `conformance/kernels/run.sh --check`); the ignored test runs every
-//! `cutedsl_gemm_*` kernel of `$TCGEN05_KERNELS_DIR` (run.sh's output directory).
+//! `cutedsl_gemm_*` take three pointers (A M x BK and B N x BK, K-major; C); every thread
+//! copies elements of A and B into CuTe's swizzled shared layouts, warp 0 issues the MMAs (the
+//! first with the accumulator disabled) and `tcgen05.commit`s them to an mbarrier every thread
+//! waits on (`mbarrier.try_wait.parity` with a suspend-time hint), and each warp reads its
+//! lanes of D with `tcgen05.ld.32x32b.x32`. `cutedsl_tma_gemm_*` take two `CUtensorMap`s by
+//! value (`.param .align 64 .b8 [128]`, built here with `encode_tiled` as CuTe's host code
+//! encodes them: box 128 bytes of K by the tile's rows, 128B swizzle) and C's pointer, and
+//! load each K block with `cp.async.bulk.tensor ... .L2::cache_hint` and expect_tx.
+//!
+//! Two kernels' PTX is committed (`conformance/kernels/cutedsl/`, compared with the generator's
+//! output by `conformance/kernels/run.sh --check`); the ignored test runs every GEMM of
+//! `$TCGEN05_KERNELS_DIR` (run.sh's output directory).
 
 mod common;
 
@@ -20,6 +24,7 @@ use tcgen05::mma::Kind;
 use tcgen05::numerics::fdpa::Operands;
 use tcgen05::numerics::params::{Arch, Form, Instruction, ParamRow};
 use tcgen05::numerics::Format;
+use tcgen05_run::tensor_map_encode::{encode_tiled, DataType, EncodeTiled, MapSwizzle};
 use tcgen05_run::{launch, Arg, Config, Module};
 
 use common::inputs::{float_code, repo, splitmix};
@@ -105,26 +110,60 @@ fn reference(
     c
 }
 
-/// Runs `cutedsl_gemm_{ty}_{M}x{N}` from its PTX `src` on seeded inputs and compares C with
-/// the reference; returns the words compared.
+/// A tensor map over the K-major `rows x k` matrix of `codes` (`width`-byte elements): boxes of
+/// 128 bytes of K by `rows`, 128B swizzle (the K-major SW128 shared layout CuTe's host code
+/// encodes its map from), through the driver-style encoder.
+fn map(codes: &[u32], rows: usize, k: usize, width: usize, format: Format) -> Arg {
+    let p = EncodeTiled {
+        data_type: match format {
+            Format::F16 => DataType::Float16,
+            _ => DataType::Bfloat16,
+        },
+        global_address: 0,
+        global_dim: vec![k as u64, rows as u64],
+        global_strides: vec![(k * width) as u64],
+        box_dim: vec![(128 / width) as u32, rows as u32],
+        element_strides: vec![1, 1],
+        interleave: Default::default(),
+        swizzle: MapSwizzle::B128,
+        l2_promotion: Default::default(),
+        oob_fill: Default::default(),
+    };
+    let m = encode_tiled(&p).unwrap_or_else(|e| panic!("tensor map refused: {e:?}"));
+    Arg::TensorMap(m, bytes(codes, width))
+}
+
+/// Runs `cutedsl_gemm_{ty}_{M}x{N}` (pointers, K of 128 bytes) or
+/// `cutedsl_tma_gemm_{ty}_{M}x{N}x{K}` (tensor maps) from its PTX `src` on seeded inputs and
+/// compares C with the reference; returns the words compared.
 fn gemm(stem: &str, src: &str) -> usize {
-    let rest = stem.strip_prefix("cutedsl_gemm_").expect("a CuTe DSL GEMM");
+    let (tma, rest) = match stem.strip_prefix("cutedsl_tma_gemm_") {
+        Some(r) => (true, r),
+        None => (
+            false,
+            stem.strip_prefix("cutedsl_gemm_").expect("a CuTe DSL GEMM"),
+        ),
+    };
     let (ty, tile) = rest.split_once('_').expect("type and tile");
-    let (m, n) = tile.split_once('x').expect("M x N");
-    let (m, n): (usize, usize) = (m.parse().expect("M"), n.parse().expect("N"));
+    let dims: Vec<usize> = tile.split('x').map(|x| x.parse().expect("tile")).collect();
     let (kind, format, k_mma, width) = element(ty);
-    let k = 128 / width;
+    let (m, n, k) = (
+        dims[0],
+        dims[1],
+        dims.get(2).copied().unwrap_or(128 / width),
+    );
     let seed = stem
         .bytes()
         .fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b)));
     let (a, b) = (codes(format, seed, m * k), codes(format, seed + 1, n * k));
     let module = Module::read(src).unwrap_or_else(|e| panic!("{stem}: {e}"));
     let kernel = module.kernels[0].name.clone();
-    let mut args = vec![
-        Arg::Buffer(bytes(&a, width)),
-        Arg::Buffer(bytes(&b, width)),
-        Arg::Buffer(vec![0xAB; m * n * 4]),
-    ];
+    let mut args = if tma {
+        vec![map(&a, m, k, width, format), map(&b, n, k, width, format)]
+    } else {
+        vec![Arg::Buffer(bytes(&a, width)), Arg::Buffer(bytes(&b, width))]
+    };
+    args.push(Arg::Buffer(vec![0xAB; m * n * 4]));
     let config = Config {
         grid: [1, 1, 1],
         block: [128, 1, 1],
@@ -163,7 +202,15 @@ fn cutedsl_gemm_f16_equals_the_chain_of_mmas() {
     assert_eq!(gemm(stem, &src), 128 * 128);
 }
 
-/// Every `cutedsl_gemm_*` kernel that `conformance/kernels/run.sh` generated.
+#[test]
+fn cutedsl_tma_gemm_f16_equals_the_chain_of_mmas() {
+    let stem = "cutedsl_tma_gemm_f16_128x128x128";
+    let path = format!("conformance/kernels/cutedsl/{stem}.ptx");
+    let src = std::fs::read_to_string(repo(&path)).expect("the committed PTX");
+    assert_eq!(gemm(stem, &src), 128 * 128);
+}
+
+/// Every `cutedsl_gemm_*` and `cutedsl_tma_gemm_*` kernel that `conformance/kernels/run.sh` generated.
 #[test]
 #[ignore = "needs $TCGEN05_KERNELS_DIR from conformance/kernels/run.sh"]
 fn cutedsl_corpus_gemms_equal_the_chain_of_mmas() {
@@ -175,7 +222,8 @@ fn cutedsl_corpus_gemms_equal_the_chain_of_mmas() {
         .filter_map(|e| {
             let name = e.ok()?.file_name().into_string().ok()?;
             let stem = name.strip_suffix(".ptx")?;
-            stem.starts_with("cutedsl_gemm_").then(|| stem.to_string())
+            (stem.starts_with("cutedsl_gemm_") || stem.starts_with("cutedsl_tma_gemm_"))
+                .then(|| stem.to_string())
         })
         .collect();
     stems.sort();
