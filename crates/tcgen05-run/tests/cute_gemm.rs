@@ -1,5 +1,6 @@
-//! CuTe DSL kernels end to end: the GEMMs of `conformance/kernels/gen_cutedsl.py`
-//! (nvidia-cutlass-dsl 4.8.1, sm_100a) run in the interpreter on seeded inputs, and every word
+//! CuTe DSL and CUTLASS kernels end to end: the GEMMs of `conformance/kernels/gen_cutedsl.py`
+//! (nvidia-cutlass-dsl 4.8.1, sm_100a) and `gen_cutlass.py` (CUTLASS 4.2.0's CuTe C++ atoms,
+//! nvcc 13.5.37) run in the interpreter on seeded inputs, and every word
 //! of C (M x N f32, row-major) must equal an independent reference computed without the
 //! interpreter: the chain of MMAs as the numerics module defines the tensor core's arithmetic
 //! (`ParamRow::dot`, one dot product per output element and MMA, each MMA's D the next one's C,
@@ -14,9 +15,13 @@
 //! encodes them: box 128 bytes of K by the tile's rows, 128B swizzle) and C's pointer, and
 //! load each K block with `cp.async.bulk.tensor ... .L2::cache_hint` and expect_tx.
 //!
-//! Two kernels' PTX is committed (`conformance/kernels/cutedsl/`, compared with the generator's
-//! output by `conformance/kernels/run.sh --check`); the ignored test runs every GEMM of
-//! `$TCGEN05_KERNELS_DIR` (run.sh's output directory).
+//! `cutlass_gemm_*` have the pointer kernels' parameters and data flow, written with CUTLASS's
+//! atoms: `UMMA::make_umma_desc` of each K slice, `SM100_MMA_F16BF16_SS`, `umma_arrive`,
+//! `ClusterBarrier::wait`, `SM100_TMEM_LOAD_32dp32b32x`.
+//!
+//! Three kernels' PTX is committed (`conformance/kernels/cutedsl/`, `conformance/kernels/cutlass/`,
+//! compared with the generators' output by `conformance/kernels/run.sh --check`); the ignored
+//! test runs every GEMM of `$TCGEN05_KERNELS_DIR` (run.sh's output directory).
 
 mod common;
 
@@ -133,7 +138,7 @@ fn map(codes: &[u32], rows: usize, k: usize, width: usize, format: Format) -> Ar
     Arg::TensorMap(m, bytes(codes, width))
 }
 
-/// Runs `cutedsl_gemm_{ty}_{M}x{N}` (pointers, K of 128 bytes) or
+/// Runs `cutedsl_gemm_{ty}_{M}x{N}` or `cutlass_gemm_{ty}_{M}x{N}` (pointers, K of 128 bytes) or
 /// `cutedsl_tma_gemm_{ty}_{M}x{N}x{K}` (tensor maps) from its PTX `src` on seeded inputs and
 /// compares C with the reference; returns the words compared.
 fn gemm(stem: &str, src: &str) -> usize {
@@ -141,7 +146,9 @@ fn gemm(stem: &str, src: &str) -> usize {
         Some(r) => (true, r),
         None => (
             false,
-            stem.strip_prefix("cutedsl_gemm_").expect("a CuTe DSL GEMM"),
+            stem.strip_prefix("cutedsl_gemm_")
+                .or_else(|| stem.strip_prefix("cutlass_gemm_"))
+                .expect("a CuTe DSL or CUTLASS GEMM"),
         ),
     };
     let (ty, tile) = rest.split_once('_').expect("type and tile");
@@ -168,7 +175,12 @@ fn gemm(stem: &str, src: &str) -> usize {
         grid: [1, 1, 1],
         block: [128, 1, 1],
         cluster: [1, 1, 1],
-        shared: 227 * 1024,
+        // CuTe DSL's shared memory is dynamic; the CUTLASS kernels' is static.
+        shared: if stem.starts_with("cutlass_") {
+            0
+        } else {
+            227 * 1024
+        },
         limits: Default::default(),
     };
     launch(&module, &kernel, &config, &mut args).unwrap_or_else(|e| panic!("{stem}: {e}"));
@@ -203,6 +215,14 @@ fn cutedsl_gemm_f16_equals_the_chain_of_mmas() {
 }
 
 #[test]
+fn cutlass_gemm_f16_equals_the_chain_of_mmas() {
+    let stem = "cutlass_gemm_f16_128x128";
+    let path = format!("conformance/kernels/cutlass/{stem}.ptx");
+    let src = std::fs::read_to_string(repo(&path)).expect("the committed PTX");
+    assert_eq!(gemm(stem, &src), 128 * 128);
+}
+
+#[test]
 fn cutedsl_tma_gemm_f16_equals_the_chain_of_mmas() {
     let stem = "cutedsl_tma_gemm_f16_128x128x128";
     let path = format!("conformance/kernels/cutedsl/{stem}.ptx");
@@ -210,10 +230,10 @@ fn cutedsl_tma_gemm_f16_equals_the_chain_of_mmas() {
     assert_eq!(gemm(stem, &src), 128 * 128);
 }
 
-/// Every `cutedsl_gemm_*` and `cutedsl_tma_gemm_*` kernel that `conformance/kernels/run.sh` generated.
+/// Every `cutedsl_gemm_*`, `cutedsl_tma_gemm_*` and `cutlass_gemm_*` kernel that `conformance/kernels/run.sh` generated.
 #[test]
 #[ignore = "needs $TCGEN05_KERNELS_DIR from conformance/kernels/run.sh"]
-fn cutedsl_corpus_gemms_equal_the_chain_of_mmas() {
+fn corpus_gemms_equal_the_chain_of_mmas() {
     let dir = std::path::PathBuf::from(
         std::env::var("TCGEN05_KERNELS_DIR").expect("TCGEN05_KERNELS_DIR"),
     );
@@ -222,7 +242,9 @@ fn cutedsl_corpus_gemms_equal_the_chain_of_mmas() {
         .filter_map(|e| {
             let name = e.ok()?.file_name().into_string().ok()?;
             let stem = name.strip_suffix(".ptx")?;
-            (stem.starts_with("cutedsl_gemm_") || stem.starts_with("cutedsl_tma_gemm_"))
+            ["cutedsl_gemm_", "cutedsl_tma_gemm_", "cutlass_gemm_"]
+                .iter()
+                .any(|p| stem.starts_with(p))
                 .then(|| stem.to_string())
         })
         .collect();
@@ -238,7 +260,7 @@ fn cutedsl_corpus_gemms_equal_the_chain_of_mmas() {
         words += gemm(stem, &src);
     }
     println!(
-        "run cutedsl: {} of {} CuTe DSL GEMMs equal the chain of MMAs ({words} words)",
+        "run cute gemm: {} of {} CuTe DSL and CUTLASS GEMMs equal the chain of MMAs ({words} words)",
         stems.len(),
         stems.len()
     );
