@@ -135,7 +135,6 @@ def make_gemm(ab_name, m, n):
         thr_mma = tiled_mma.get_slice(0)
         tCgA = thr_mma.partition_A(gA)
         tCgB = thr_mma.partition_B(gB)
-        tCgC = thr_mma.partition_C(gC)
         # The global partitions have the shared layouts' shape: element i is the same (row, k).
         sA0 = sA[None, None, None, 0]
         sB0 = sB[None, None, None, 0]
@@ -163,15 +162,7 @@ def make_gemm(ab_name, m, n):
             with cute.arch.elect_one():
                 tcgen05.commit(mbar)
         cute.arch.mbarrier_wait(mbar, 0)
-        atom = cute.make_copy_atom(tcgen05.Ld32x32bOp(tcgen05.Repetition.x32), cutlass.Float32)
-        tiled_ld = tcgen05.make_tmem_copy(atom, tCtAcc[(None, None), 0, 0])
-        thr_ld = tiled_ld.get_slice(tidx)
-        tTR_t = thr_ld.partition_S(tCtAcc[(None, None), 0, 0])
-        tTR_g = thr_ld.partition_D(tCgC[(None, None), 0, 0])
-        tTR_r = cute.make_rmem_tensor(tTR_g.shape, cutlass.Float32)
-        cute.copy(tiled_ld, tTR_t, tTR_r)
-        cute.arch.fence_view_async_tmem_load()
-        cute.autovec_copy(tTR_r, tTR_g)
+        tmem_to_global(tiled_mma, tCtAcc, gC, tidx)
         cute.arch.barrier()
         if warp == 0:
             cute.arch.relinquish_tmem_alloc_permit()
@@ -254,15 +245,15 @@ def make_tma_gemm(ab_name, m, n, k):
                 cute.copy(atom_b, tBgB[(None, kt)], tBsB[(None, 0)], tma_bar_ptr=mbar)
                 cute.arch.mbarrier_wait(mbar, kt % 2)
                 for kb in cutlass.range_constexpr(cute.size(tCrA, mode=[2])):
-                    cute.gemm(tiled_mma, tCtAcc, tCrA[None, None, kb, 0], tCrB[None, None, kb, 0],
-                              tCtAcc)
+                    cute.gemm(tiled_mma, tCtAcc, tCrA[None, None, kb, 0],
+                              tCrB[None, None, kb, 0], tCtAcc)
                     tiled_mma.set(tcgen05.Field.ACCUMULATE, True)
                 with cute.arch.elect_one():
                     tcgen05.commit(mbar + 1)
                 cute.arch.mbarrier_wait(mbar + 1, kt % 2)
         cute.arch.barrier()
-        tmem_to_global(tiled_mma, tCtAcc, cute.make_tensor(pc, cute.make_layout((m, n), stride=(n, 1))),
-                       tidx)
+        gC = cute.make_tensor(pc, cute.make_layout((m, n), stride=(n, 1)))
+        tmem_to_global(tiled_mma, tCtAcc, gC, tidx)
         cute.arch.barrier()
         if warp == 0:
             cute.arch.relinquish_tmem_alloc_permit()
