@@ -265,3 +265,54 @@ fn corpus_gemms_equal_the_chain_of_mmas() {
         stems.len()
     );
 }
+
+/// A one-instruction kernel around `line` (one `.b64` shared mbarrier `bar`, registers `%r1`,
+/// `%rd1`, `%p1`), read as a module: the error's text when refused.
+fn read_one(line: &str) -> Result<(), String> {
+    let src = format!(
+        ".version 8.7\n.target sm_100a\n.address_size 64\n.visible .entry k()\n{{\n\
+         .reg .pred %p<2>;\n.reg .b32 %r<2>;\n.reg .b64 %rd<2>;\n\
+         .shared .align 8 .b64 bar;\nmov.u32 %r1, bar;\n{line}\nret;\n}}\n"
+    );
+    Module::read(&src).map(|_| ()).map_err(|e| e.to_string())
+}
+
+/// The suspend-time hint the CuTe DSL kernels pass is `try_wait`'s alone (PTX ISA
+/// 9.7.13.15.16): `test_wait` with a fourth operand, and `try_wait` with a fifth, are refused.
+#[test]
+fn the_suspend_time_hint_is_try_waits_alone() {
+    read_one("mbarrier.try_wait.parity.shared.b64 %p1, [%r1], 0, 10000000;").expect("the hint");
+    read_one("mbarrier.try_wait.parity.shared.b64 %p1, [%r1], 0;").expect("no hint");
+    for bad in [
+        "mbarrier.test_wait.parity.shared.b64 %p1, [%r1], 0, 10000000;",
+        "mbarrier.try_wait.parity.shared.b64 %p1, [%r1], 0, 1, 2;",
+    ] {
+        let e = read_one(bad).expect_err(bad);
+        assert!(
+            e.contains("line 11") && e.contains("wrong number of operands"),
+            "{bad}: {e}"
+        );
+    }
+}
+
+/// `.L2::cache_hint` on a tensor load takes one more operand, the cache policy (PTX ISA
+/// 9.7.9.25.5.1); without it, or with it missing, the load is refused.
+#[test]
+fn a_cache_hint_takes_its_policy_operand() {
+    let load = "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes";
+    read_one(&format!(
+        "{load}.L2::cache_hint [%r1], [%rd1, {{%r1, %r1}}], [%r1], %rd1;"
+    ))
+    .expect("the hint and its policy");
+    read_one(&format!("{load} [%r1], [%rd1, {{%r1, %r1}}], [%r1];")).expect("no hint");
+    for bad in [
+        format!("{load}.L2::cache_hint [%r1], [%rd1, {{%r1, %r1}}], [%r1];"),
+        format!("{load} [%r1], [%rd1, {{%r1, %r1}}], [%r1], %rd1;"),
+    ] {
+        let e = read_one(&bad).expect_err(&bad);
+        assert!(
+            e.contains("line 11") && e.contains("wrong number of operands"),
+            "{bad}: {e}"
+        );
+    }
+}
