@@ -29,6 +29,7 @@ use tcgen05::mma::Kind;
 use tcgen05::numerics::fdpa::Operands;
 use tcgen05::numerics::params::{Arch, Form, Instruction, ParamRow};
 use tcgen05::numerics::Format;
+use tcgen05_run::hazard::{check, Options};
 use tcgen05_run::tensor_map_encode::{encode_tiled, DataType, EncodeTiled, MapSwizzle};
 use tcgen05_run::{launch, Arg, Config, Module};
 
@@ -140,8 +141,9 @@ fn map(codes: &[u32], rows: usize, k: usize, width: usize, format: Format) -> Ar
 
 /// Runs `cutedsl_gemm_{ty}_{M}x{N}` or `cutlass_gemm_{ty}_{M}x{N}` (pointers, K of 128 bytes) or
 /// `cutedsl_tma_gemm_{ty}_{M}x{N}x{K}` (tensor maps) from its PTX `src` on seeded inputs and
-/// compares C with the reference; returns the words compared.
-fn gemm(stem: &str, src: &str) -> usize {
+/// compares C with the reference; returns the words compared. With `schedules` > 0 the run is
+/// the hazard checker's (the default and that many seeded schedules), which must find nothing.
+fn gemm(stem: &str, src: &str, schedules: u32) -> usize {
     let (tma, rest) = match stem.strip_prefix("cutedsl_tma_gemm_") {
         Some(r) => (true, r),
         None => (
@@ -183,7 +185,17 @@ fn gemm(stem: &str, src: &str) -> usize {
         },
         limits: Default::default(),
     };
-    launch(&module, &kernel, &config, &mut args).unwrap_or_else(|e| panic!("{stem}: {e}"));
+    if schedules == 0 {
+        launch(&module, &kernel, &config, &mut args).unwrap_or_else(|e| panic!("{stem}: {e}"));
+    } else {
+        let r = check(&module, &kernel, &config, &mut args, &Options { schedules })
+            .unwrap_or_else(|e| panic!("{stem}: {e}"));
+        assert!(
+            r.findings.is_empty() && r.deadlock.is_none(),
+            "{stem}: {r:?}"
+        );
+        assert_eq!(r.runs, schedules + 1, "{stem}: runs");
+    }
     let Arg::Buffer(c) = &args[2] else {
         unreachable!()
     };
@@ -211,7 +223,22 @@ fn cutedsl_gemm_f16_equals_the_chain_of_mmas() {
     let stem = "cutedsl_gemm_f16_128x128";
     let path = format!("conformance/kernels/cutedsl/{stem}.ptx");
     let src = std::fs::read_to_string(repo(&path)).expect("the committed PTX");
-    assert_eq!(gemm(stem, &src), 128 * 128);
+    assert_eq!(gemm(stem, &src, 0), 128 * 128);
+}
+
+/// The three committed kernels are clean under the hazard checker with 2 seeded schedules
+/// (warp interleavings and completion orders), and C still equals the reference.
+#[test]
+fn committed_gemms_are_hazard_clean() {
+    for (dir, stem) in [
+        ("cutedsl", "cutedsl_gemm_f16_128x128"),
+        ("cutedsl", "cutedsl_tma_gemm_f16_128x128x128"),
+        ("cutlass", "cutlass_gemm_f16_128x128"),
+    ] {
+        let path = format!("conformance/kernels/{dir}/{stem}.ptx");
+        let src = std::fs::read_to_string(repo(&path)).expect("the committed PTX");
+        assert_eq!(gemm(stem, &src, 2), 128 * 128);
+    }
 }
 
 #[test]
@@ -219,7 +246,7 @@ fn cutlass_gemm_f16_equals_the_chain_of_mmas() {
     let stem = "cutlass_gemm_f16_128x128";
     let path = format!("conformance/kernels/cutlass/{stem}.ptx");
     let src = std::fs::read_to_string(repo(&path)).expect("the committed PTX");
-    assert_eq!(gemm(stem, &src), 128 * 128);
+    assert_eq!(gemm(stem, &src, 0), 128 * 128);
 }
 
 #[test]
@@ -227,7 +254,7 @@ fn cutedsl_tma_gemm_f16_equals_the_chain_of_mmas() {
     let stem = "cutedsl_tma_gemm_f16_128x128x128";
     let path = format!("conformance/kernels/cutedsl/{stem}.ptx");
     let src = std::fs::read_to_string(repo(&path)).expect("the committed PTX");
-    assert_eq!(gemm(stem, &src), 128 * 128);
+    assert_eq!(gemm(stem, &src, 0), 128 * 128);
 }
 
 /// Every `cutedsl_gemm_*`, `cutedsl_tma_gemm_*` and `cutlass_gemm_*` kernel that `conformance/kernels/run.sh` generated.
@@ -257,7 +284,7 @@ fn corpus_gemms_equal_the_chain_of_mmas() {
     let mut words = 0;
     for stem in &stems {
         let src = std::fs::read_to_string(dir.join(format!("{stem}.ptx"))).expect("PTX");
-        words += gemm(stem, &src);
+        words += gemm(stem, &src, 0);
     }
     println!(
         "run cute gemm: {} of {} CuTe DSL and CUTLASS GEMMs equal the chain of MMAs ({words} words)",
