@@ -33,9 +33,10 @@ echo "kernels/run.sh: compiling the CUTLASS kernels for sm_100a (and K = 96 for 
 "$PYTHON" "$HERE/gen_cutlass.py" "$OUT" $CUTLASS_INCLUDES
 # The CUTLASS GEMM whose PTX is committed (run by crates/tcgen05-run/tests/cute_gemm.rs): with
 # --check it must equal the generator's output, but for the 8 hex digits nvcc derives from the
-# source file's absolute path in the names of internal-linkage globals (_INTERNAL_xxxxxxxx_).
+# source file's absolute path in the names of internal-linkage globals (_INTERNAL_xxxxxxxx_,
+# _GLOBAL__N__xxxxxxxx_).
 if [ "${1:-}" = --check ]; then
-  internal() { sed -E 's/_INTERNAL_[0-9a-f]{8}_/_INTERNAL_path_/g' "$1"; }
+  internal() { sed -E 's/_(INTERNAL|GLOBAL__N_)_[0-9a-f]{8}_/_\1_path_/g' "$1"; }
   for f in "$HERE"/cutlass/*.ptx; do
     if ! cmp -s <(internal "$f") <(internal "$OUT/$(basename "$f")"); then
       echo "kernels/run.sh: ERROR: $f differs from gen_cutlass.py's output" >&2
