@@ -9,6 +9,13 @@ K = 96 block-scaled atom cute::SM103::SM103_MXF4_ULTRA_2x1SM_SS_VS as its SM103:
 prepares it: absolute-LBO descriptors whose LBO is the next K block's start, the K bit of the
 instruction descriptor set, and the scale-factor IDs from the Tensor Memory addresses. Writes
 OUT_DIR/<name>.ptx and OUT_DIR/<name>.json (the kernel's parameters: kind, M, N, element types).
+
+The GEMMS kernels (cutlass_gemm_*) read and write global memory, for the interpreter
+(crates/tcgen05-run/tests/cute_gemm.rs): A (M x 128 bytes of K, K-major), B (N x 128 bytes of K,
+K-major) and C (M x N f32, row-major) by pointer; every thread copies elements into the K-major
+128B-swizzled CuTe tensors, thread 0 issues SM100_MMA_F16BF16_SS over the K blocks of 16 (from
+UMMA::make_umma_desc of each K slice) and umma_arrive, every thread waits on the mbarrier and
+reads its lane of D with SM100_TMEM_LOAD_32dp32b32x.
 """
 import json
 import os
@@ -84,6 +91,77 @@ __global__ void kernel(uint32_t tmem_c, uint32_t accumulate) {
 }
 """
 
+SOURCE_GEMM = r"""
+#include <cute/tensor.hpp>
+#include <cute/arch/mma_sm100_umma.hpp>
+#include <cute/atom/mma_traits_sm100.hpp>
+#include <cute/arch/copy_sm100.hpp>
+#include <cute/arch/tmem_allocator_sm100.hpp>
+#include <cutlass/arch/barrier.h>
+using namespace cute;
+
+#define R4(i) r[i], r[i + 1], r[i + 2], r[i + 3]
+#define R32(i) R4(i), R4(i + 4), R4(i + 8), R4(i + 12), R4(i + 16), R4(i + 20), R4(i + 24), R4(i + 28)
+
+__global__ void gemm(const %(a)s* ga, const %(a)s* gb, float* gc) {
+  using A = %(a)s;
+  using D = float;
+  constexpr int M = %(m)d, N = %(n)d, KA = 128 / sizeof(A), KM = 16;
+  __shared__ alignas(1024) A smem_a[M * KA];
+  __shared__ alignas(1024) A smem_b[N * KA];
+  __shared__ alignas(8) uint64_t mbar;
+  __shared__ uint32_t tmem_base;
+  auto sA = make_tensor(make_smem_ptr(smem_a),
+                        tile_to_shape(UMMA::Layout_K_SW128_Atom<A>{}, make_shape(Int<M>{}, Int<KA>{})));
+  auto sB = make_tensor(make_smem_ptr(smem_b),
+                        tile_to_shape(UMMA::Layout_K_SW128_Atom<A>{}, make_shape(Int<N>{}, Int<KA>{})));
+  for (int e = threadIdx.x; e < M * KA; e += blockDim.x) sA(e / KA, e %% KA) = ga[e];
+  for (int e = threadIdx.x; e < N * KA; e += blockDim.x) sB(e / KA, e %% KA) = gb[e];
+  cutlass::arch::fence_view_async_shared();
+  const int warp = threadIdx.x / 32;
+  TMEM::Allocator1Sm tmem_alloc;
+  if (warp == 0) tmem_alloc.allocate(N, &tmem_base);
+  if (threadIdx.x == 0) {
+    cutlass::arch::ClusterBarrier::init(&mbar, 1);
+    cutlass::arch::fence_barrier_init();
+  }
+  __syncthreads();
+  const uint32_t tmem = tmem_base;
+  if (threadIdx.x == 0) {
+    const auto idesc = UMMA::make_instr_desc<A, A, D, M, N, UMMA::Major::K, UMMA::Major::K>();
+    const uint64_t idescE = UMMA::make_runtime_instr_desc<>(idesc);
+    for (int k = 0; k < KA / KM; ++k) {
+      auto ta = local_tile(sA, make_shape(Int<M>{}, Int<KM>{}), make_coord(0, k));
+      auto tb = local_tile(sB, make_shape(Int<N>{}, Int<KM>{}), make_coord(0, k));
+      UMMA::SmemDescriptor da = UMMA::make_umma_desc<UMMA::Major::K>(ta);
+      UMMA::SmemDescriptor db = UMMA::make_umma_desc<UMMA::Major::K>(tb);
+      SM100_MMA_F16BF16_SS<A, A, D, M, N, UMMA::Major::K, UMMA::Major::K>::fma(
+          da.desc_, db.desc_, tmem, k > 0, idescE);
+    }
+    cutlass::arch::umma_arrive(&mbar);
+  }
+  cutlass::arch::ClusterBarrier::wait(&mbar, 0);
+  const int row = warp * 32 + threadIdx.x %% 32;
+  for (int c = 0; c < N; c += 32) {
+    uint32_t r[32];
+    SM100_TMEM_LOAD_32dp32b32x::copy(tmem + ((warp * 32) << 16) + c, R32(0));
+    cutlass::arch::fence_view_async_tmem_load();
+    for (int j = 0; j < 32; ++j) gc[row * N + c + j] = __uint_as_float(r[j]);
+  }
+  __syncthreads();
+  if (warp == 0) {
+    tmem_alloc.release_allocation_lock();
+    tmem_alloc.free(tmem, N);
+  }
+}
+"""
+
+# name: (CUTLASS element type, M, N, type)
+GEMMS = {
+    "cutlass_gemm_f16_128x128": ("half_t", 128, 128, "f16"),
+    "cutlass_gemm_bf16_128x256": ("bfloat16_t", 128, 256, "bf16"),
+}
+
 # sm_103a, K = 96: name: (scale factor type, VS, M, N, kind, scale type)
 KERNELS_SM103 = {
     "cutlass_sm103_k96_nvf4_ue4m3_256x256": ("cutlass::float_ue4m3_t", 16, 256, 256, "mxf4nvf4", "ue4m3"),
@@ -127,6 +205,24 @@ def build(out, includes, name, spec):
     print(name, file=sys.stderr)
 
 
+def build_gemm(out, includes, name, spec):
+    a, m, n, at = spec
+    src = os.path.join(out, name + ".cu")
+    with open(src, "w") as f:
+        f.write(SOURCE_GEMM % {"a": a, "m": m, "n": n})
+    nvcc = os.path.join(includes[-1], "..", "bin", "nvcc")
+    cmd = [nvcc, "-arch=sm_100a", "-ptx", "-std=c++17", "-diag-suppress", "20054", "-o", os.path.join(out, name + ".ptx"), src]
+    cmd += ["-I" + i for i in includes]
+    subprocess.run(cmd, check=True)
+    os.remove(src)
+    with open(os.path.join(out, name + ".json"), "w") as f:
+        json.dump({"compiler": "nvcc 13.5.37, CUTLASS 4.2.0", "op": "SM100_MMA_F16BF16_SS", "kind": "f16",
+                   "m": m, "n": n, "a_type": at, "b_type": at, "d_type": "f32", "cta_group": 1},
+                  f, indent=1, sort_keys=True)
+        f.write("\n")
+    print(name, file=sys.stderr)
+
+
 def build_sm103(out, includes, name, spec):
     sf, vs, m, n, kind, st = spec
     src = os.path.join(out, name + ".cu")
@@ -153,6 +249,7 @@ def main():
     with ThreadPoolExecutor(max_workers=2) as pool:
         jobs = [pool.submit(build, out, includes, k, v) for k, v in KERNELS.items()]
         jobs += [pool.submit(build_sm103, out, includes, k, v) for k, v in KERNELS_SM103.items()]
+        jobs += [pool.submit(build_gemm, out, includes, k, v) for k, v in GEMMS.items()]
         for r in jobs:
             r.result()
 

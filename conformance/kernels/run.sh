@@ -5,7 +5,7 @@
 #   conformance/kernels/run.sh --check   the same, and fail when the kernel parameters the
 #                                        generator records differ from the committed ones
 #
-# The PTX (about 3.1 MB for the 31 Triton, 9 CUTLASS and 5 CuTe DSL kernels; sm_100a, and sm_103a
+# The PTX (about 3.1 MB for the 31 Triton, 11 CUTLASS and 11 CuTe DSL kernels; sm_100a, and sm_103a
 # for one Triton NVFP4 kernel and CUTLASS's two K = 96 kernels) is regenerated, not committed;
 # the kernel parameters (triton/*.json, cutlass/*.json: kind, M, N, types) are committed and
 # compared. The Triton kernels are also run end to end by the interpreter (tests/blackwell.rs of
@@ -31,6 +31,19 @@ echo "kernels/run.sh: compiling the Triton kernels for sm_100a (and sm_103a)" >&
 echo "kernels/run.sh: compiling the CUTLASS kernels for sm_100a (and K = 96 for sm_103a)" >&2
 # shellcheck disable=SC2086  # three directories, split on purpose
 "$PYTHON" "$HERE/gen_cutlass.py" "$OUT" $CUTLASS_INCLUDES
+# The CUTLASS GEMM whose PTX is committed (run by crates/tcgen05-run/tests/cute_gemm.rs): with
+# --check it must equal the generator's output, but for the 8 hex digits nvcc derives from the
+# source file's absolute path in the names of internal-linkage globals (_INTERNAL_xxxxxxxx_,
+# _GLOBAL__N__xxxxxxxx_).
+if [ "${1:-}" = --check ]; then
+  internal() { sed -E 's/_(INTERNAL|GLOBAL__N_)_[0-9a-f]{8}_/_\1_path_/g' "$1"; }
+  for f in "$HERE"/cutlass/*.ptx; do
+    if ! cmp -s <(internal "$f") <(internal "$OUT/$(basename "$f")"); then
+      echo "kernels/run.sh: ERROR: $f differs from gen_cutlass.py's output" >&2
+      exit 1
+    fi
+  done
+fi
 # The hand-written CUDA C++ TMA GEMMs (tcgen05 fences, expect_tx) whose PTX is committed: compiled
 # again by the pinned nvcc, and with --check each must equal its committed PTX.
 echo "kernels/run.sh: compiling the hand-written CUDA TMA GEMMs for sm_100a" >&2
@@ -45,6 +58,16 @@ if [ "${1:-}" = --check ]; then
 fi
 echo "kernels/run.sh: compiling the CuTe DSL kernels for sm_100a" >&2
 "$CUTEDSL_PYTHON" -W ignore::DeprecationWarning "$HERE/gen_cutedsl.py" "$OUT"
+# The CuTe DSL GEMMs whose PTX is committed (run by crates/tcgen05-run/tests/cute_gemm.rs without
+# the DSL): with --check it must equal the generator's output.
+if [ "${1:-}" = --check ]; then
+  for f in "$HERE"/cutedsl/*.ptx; do
+    if ! cmp -s "$f" "$OUT/$(basename "$f")"; then
+      echo "kernels/run.sh: ERROR: $f differs from gen_cutedsl.py's output" >&2
+      exit 1
+    fi
+  done
+fi
 
 # The scale-format words of CuTe DSL's block-scaled descriptor builders (rules.md D9), compared
 # with the committed vectors that crates/tcgen05/tests/scale_format_vectors.rs reads.
@@ -116,6 +139,9 @@ TCGEN05_KERNELS_DIR="$OUT" cargo test -q -p tcgen05 --features alloc --test chec
 # The Triton kernels run end to end in the interpreter (`tcgen05 run`'s library), each output
 # compared with the chain of MMAs of the numerics tables (crates/tcgen05-run/tests/blackwell.rs).
 TCGEN05_KERNELS_DIR="$OUT" cargo test -q --release -p tcgen05-run --test blackwell -- --ignored --nocapture 2>&1 | grep -E "^run corpus:|test result"
+# The CuTe DSL and CUTLASS GEMMs (cutedsl_gemm_*, cutedsl_tma_gemm_*, cutlass_gemm_*) likewise
+# (crates/tcgen05-run/tests/cute_gemm.rs).
+TCGEN05_KERNELS_DIR="$OUT" cargo test -q --release -p tcgen05-run --test cute_gemm -- --ignored --nocapture 2>&1 | grep -E "^run cute gemm:|test result"
 # Hazards (issue 25): every Triton kernel clean under `tcgen05 run --hazards` (default schedule
 # and 2 seeded ones), and the planted-bug matrix on 4 kernels per class; a cell that
 # conformance/kernels/planted.tsv records as found and is not found now fails the step.

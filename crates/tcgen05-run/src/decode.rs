@@ -929,7 +929,13 @@ fn mbarrier(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
             })
         }
         ["try_wait" | "test_wait", "parity", s, "b64"] if shared(s) => {
-            d.count(3)?;
+            // try_wait's optional suspendTimeHint (PTX ISA 9.7.13.15.16) bounds how long the
+            // thread may wait inside the instruction; the result is the same: read, not kept.
+            if q[0] == "try_wait" && d.ins.operands.len() == 4 {
+                d.src(3)?;
+            } else {
+                d.count(3)?;
+            }
             Ok(OpKind::MbarTryWait {
                 p: d.dst(0)?,
                 addr: d.addr(1)?,
@@ -948,6 +954,10 @@ fn mbarrier(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
 /// `cp.async.bulk.tensor.{1d,2d}.shared::cta.global[.tile].mbarrier::complete_tx::bytes` (the
 /// tensor operand `[map, {c0, c1}]` is read as two operands, `[map]` and `{c0, c1}`).
 fn tma(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
+    // `.L2::cache_hint` adds a 64-bit cache-policy operand, a performance hint only (PTX ISA
+    // 9.7.9.25.5.1): read, not kept.
+    let hint = q.last() == Some(&"L2::cache_hint");
+    let q = if hint { &q[..q.len() - 1] } else { q };
     let dims = match q {
         ["async", "bulk", "tensor", dim, dst, "global", rest @ ..]
             if matches!(*dst, "shared::cta" | "shared::cluster")
@@ -958,7 +968,12 @@ fn tma(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
         }
         _ => return Err(d.unsupported(d.ins.opcode, "cp.async form not modelled yet")),
     };
-    d.count(4)?;
+    if hint {
+        d.count(5)?;
+        d.src(4)?;
+    } else {
+        d.count(4)?;
+    }
     let coords = match d.operand(2)? {
         Operand::Vector(v) => v
             .iter()

@@ -1,0 +1,345 @@
+//! CuTe DSL and CUTLASS kernels end to end: the GEMMs of `conformance/kernels/gen_cutedsl.py`
+//! (nvidia-cutlass-dsl 4.8.1, sm_100a) and `gen_cutlass.py` (CUTLASS 4.2.0's CuTe C++ atoms,
+//! nvcc 13.5.37) run in the interpreter on seeded inputs, and every word
+//! of C (M x N f32, row-major) must equal an independent reference computed without the
+//! interpreter: the chain of MMAs as the numerics module defines the tensor core's arithmetic
+//! (`ParamRow::dot`, one dot product per output element and MMA, each MMA's D the next one's C,
+//! +0 before the first), applied to the input matrices directly.
+//!
+//! `cutedsl_gemm_*` take three pointers (A M x BK and B N x BK, K-major; C); every thread
+//! copies elements of A and B into CuTe's swizzled shared layouts, warp 0 issues the MMAs (the
+//! first with the accumulator disabled) and `tcgen05.commit`s them to an mbarrier every thread
+//! waits on (`mbarrier.try_wait.parity` with a suspend-time hint), and each warp reads its
+//! lanes of D with `tcgen05.ld.32x32b.x32`. `cutedsl_tma_gemm_*` take two `CUtensorMap`s by
+//! value (`.param .align 64 .b8 [128]`, built here with `encode_tiled` as CuTe's host code
+//! encodes them: box 128 bytes of K by the tile's rows, 128B swizzle) and C's pointer, and
+//! load each K block with `cp.async.bulk.tensor ... .L2::cache_hint` and expect_tx.
+//!
+//! `cutlass_gemm_*` have the pointer kernels' parameters and data flow, written with CUTLASS's
+//! atoms: `UMMA::make_umma_desc` of each K slice, `SM100_MMA_F16BF16_SS`, `umma_arrive`,
+//! `ClusterBarrier::wait`, `SM100_TMEM_LOAD_32dp32b32x`.
+//!
+//! Three kernels' PTX is committed (`conformance/kernels/cutedsl/`, `conformance/kernels/cutlass/`,
+//! compared with the generators' output by `conformance/kernels/run.sh --check`); the ignored
+//! test runs every GEMM of `$TCGEN05_KERNELS_DIR` (run.sh's output directory).
+
+mod common;
+
+use tcgen05::mma::Kind;
+use tcgen05::numerics::fdpa::Operands;
+use tcgen05::numerics::params::{Arch, Form, Instruction, ParamRow};
+use tcgen05::numerics::Format;
+use tcgen05_run::hazard::{check, Options};
+use tcgen05_run::tensor_map_encode::{encode_tiled, DataType, EncodeTiled, MapSwizzle};
+use tcgen05_run::{launch, Arg, Config, Module};
+
+use common::inputs::{float_code, repo, splitmix};
+
+/// One kernel's element type: its MMA kind, the numerics format, the K of one MMA, the bytes
+/// of one element.
+fn element(ty: &str) -> (Kind, Format, usize, usize) {
+    match ty {
+        "f16" => (Kind::F16, Format::F16, 16, 2),
+        "bf16" => (Kind::F16, Format::Bf16, 16, 2),
+        "tf32" => (Kind::Tf32, Format::Tf32, 8, 4),
+        "e4m3" => (Kind::F8f6f4, Format::E4m3, 32, 1),
+        _ => panic!("no element type {ty}"),
+    }
+}
+
+/// `n` codes of `format`: random sign and fraction, exponents near 1 (f16 in [10, 20), bf16
+/// and tf32 in [120, 134)); e4m3 every finite code.
+fn codes(format: Format, mut seed: u64, n: usize) -> Vec<u32> {
+    (0..n)
+        .map(|_| {
+            let r = splitmix(&mut seed);
+            match format {
+                Format::F16 => float_code(r, 15, 10, (10, 10)) as u32,
+                Format::Bf16 => float_code(r, 15, 7, (120, 14)) as u32,
+                Format::Tf32 => float_code(r, 31, 23, (120, 14)) as u32,
+                _ => match (r & 0xFF) as u32 {
+                    c if c & 0x7F == 0x7F => c & 0x80,
+                    c => c,
+                },
+            }
+        })
+        .collect()
+}
+
+fn bytes(codes: &[u32], width: usize) -> Vec<u8> {
+    codes
+        .iter()
+        .flat_map(|c| c.to_le_bytes()[..width].to_vec())
+        .collect()
+}
+
+/// The sm_100a `tcgen05.mma` row of the numerics tables with f32 D.
+fn row(kind: Kind, ab: Format) -> ParamRow {
+    Form {
+        arch: Arch::Sm100a,
+        instruction: Some(Instruction::Tcgen05Mma),
+        kind,
+        a: ab,
+        b: ab,
+        d: Some(Format::F32),
+        scale: None,
+        block: None,
+    }
+    .row()
+    .expect("a tcgen05.mma form of the tables")
+}
+
+/// The reference: C (m x n) after the chain of MMAs of K = `k_mma` over A (m x k) and B
+/// (n x k), both K-major.
+fn reference(
+    row: &ParamRow,
+    a: &[u32],
+    b: &[u32],
+    (m, n, k): (usize, usize, usize),
+    k_mma: usize,
+) -> Vec<u32> {
+    let mut c = vec![0u32; m * n];
+    for k0 in (0..k).step_by(k_mma) {
+        for i in 0..m {
+            for j in 0..n {
+                let ops = Operands {
+                    a: &a[i * k + k0..i * k + k0 + k_mma],
+                    b: &b[j * k + k0..j * k + k0 + k_mma],
+                    c: c[i * n + j],
+                    sfa: &[],
+                    sfb: &[],
+                };
+                c[i * n + j] = row.dot(&ops, false).expect("finite codes").d_bits;
+            }
+        }
+    }
+    c
+}
+
+/// A tensor map over the K-major `rows x k` matrix of `codes` (`width`-byte elements): boxes of
+/// 128 bytes of K by `rows`, 128B swizzle (the K-major SW128 shared layout CuTe's host code
+/// encodes its map from), through the driver-style encoder.
+fn map(codes: &[u32], rows: usize, k: usize, width: usize, format: Format) -> Arg {
+    let p = EncodeTiled {
+        data_type: match format {
+            Format::F16 => DataType::Float16,
+            _ => DataType::Bfloat16,
+        },
+        global_address: 0,
+        global_dim: vec![k as u64, rows as u64],
+        global_strides: vec![(k * width) as u64],
+        box_dim: vec![(128 / width) as u32, rows as u32],
+        element_strides: vec![1, 1],
+        interleave: Default::default(),
+        swizzle: MapSwizzle::B128,
+        l2_promotion: Default::default(),
+        oob_fill: Default::default(),
+    };
+    let m = encode_tiled(&p).unwrap_or_else(|e| panic!("tensor map refused: {e:?}"));
+    Arg::TensorMap(m, bytes(codes, width))
+}
+
+/// Runs `cutedsl_gemm_{ty}_{M}x{N}` or `cutlass_gemm_{ty}_{M}x{N}` (pointers, K of 128 bytes) or
+/// `cutedsl_tma_gemm_{ty}_{M}x{N}x{K}` (tensor maps) from its PTX `src` on seeded inputs and
+/// compares C with the reference; returns the words compared. With `schedules` > 0 the run is
+/// the hazard checker's (the default and that many seeded schedules), which must find nothing.
+fn gemm(stem: &str, src: &str, schedules: u32) -> usize {
+    let (tma, rest) = match stem.strip_prefix("cutedsl_tma_gemm_") {
+        Some(r) => (true, r),
+        None => (
+            false,
+            stem.strip_prefix("cutedsl_gemm_")
+                .or_else(|| stem.strip_prefix("cutlass_gemm_"))
+                .expect("a CuTe DSL or CUTLASS GEMM"),
+        ),
+    };
+    let (ty, tile) = rest.split_once('_').expect("type and tile");
+    let dims: Vec<usize> = tile.split('x').map(|x| x.parse().expect("tile")).collect();
+    let (kind, format, k_mma, width) = element(ty);
+    let (m, n, k) = (
+        dims[0],
+        dims[1],
+        dims.get(2).copied().unwrap_or(128 / width),
+    );
+    let seed = stem
+        .bytes()
+        .fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b)));
+    let (a, b) = (codes(format, seed, m * k), codes(format, seed + 1, n * k));
+    let module = Module::read(src).unwrap_or_else(|e| panic!("{stem}: {e}"));
+    let kernel = module.kernels[0].name.clone();
+    let mut args = if tma {
+        vec![map(&a, m, k, width, format), map(&b, n, k, width, format)]
+    } else {
+        vec![Arg::Buffer(bytes(&a, width)), Arg::Buffer(bytes(&b, width))]
+    };
+    args.push(Arg::Buffer(vec![0xAB; m * n * 4]));
+    let config = Config {
+        grid: [1, 1, 1],
+        block: [128, 1, 1],
+        cluster: [1, 1, 1],
+        // CuTe DSL's shared memory is dynamic; the CUTLASS kernels' is static.
+        shared: if stem.starts_with("cutlass_") {
+            0
+        } else {
+            227 * 1024
+        },
+        limits: Default::default(),
+    };
+    if schedules == 0 {
+        launch(&module, &kernel, &config, &mut args).unwrap_or_else(|e| panic!("{stem}: {e}"));
+    } else {
+        let r = check(&module, &kernel, &config, &mut args, &Options { schedules })
+            .unwrap_or_else(|e| panic!("{stem}: {e}"));
+        assert!(
+            r.findings.is_empty() && r.deadlock.is_none(),
+            "{stem}: {r:?}"
+        );
+        assert_eq!(r.runs, schedules + 1, "{stem}: runs");
+    }
+    let Arg::Buffer(c) = &args[2] else {
+        unreachable!()
+    };
+    let got: Vec<u32> = c
+        .chunks(4)
+        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+        .collect();
+    let want = reference(&row(kind, format), &a, &b, (m, n, k), k_mma);
+    let diffs: Vec<usize> = (0..want.len()).filter(|&i| got[i] != want[i]).collect();
+    assert!(
+        diffs.is_empty(),
+        "{stem}: {} of {} words differ from the chain of MMAs, first at row {} column {}: got {:#010x}, want {:#010x}",
+        diffs.len(),
+        want.len(),
+        diffs[0] / n,
+        diffs[0] % n,
+        got[diffs[0]],
+        want[diffs[0]],
+    );
+    want.len()
+}
+
+#[test]
+fn cutedsl_gemm_f16_equals_the_chain_of_mmas() {
+    let stem = "cutedsl_gemm_f16_128x128";
+    let path = format!("conformance/kernels/cutedsl/{stem}.ptx");
+    let src = std::fs::read_to_string(repo(&path)).expect("the committed PTX");
+    assert_eq!(gemm(stem, &src, 0), 128 * 128);
+}
+
+/// The three committed kernels are clean under the hazard checker with 2 seeded schedules
+/// (warp interleavings and completion orders), and C still equals the reference.
+#[test]
+fn committed_gemms_are_hazard_clean() {
+    for (dir, stem) in [
+        ("cutedsl", "cutedsl_gemm_f16_128x128"),
+        ("cutedsl", "cutedsl_tma_gemm_f16_128x128x128"),
+        ("cutlass", "cutlass_gemm_f16_128x128"),
+    ] {
+        let path = format!("conformance/kernels/{dir}/{stem}.ptx");
+        let src = std::fs::read_to_string(repo(&path)).expect("the committed PTX");
+        assert_eq!(gemm(stem, &src, 2), 128 * 128);
+    }
+}
+
+#[test]
+fn cutlass_gemm_f16_equals_the_chain_of_mmas() {
+    let stem = "cutlass_gemm_f16_128x128";
+    let path = format!("conformance/kernels/cutlass/{stem}.ptx");
+    let src = std::fs::read_to_string(repo(&path)).expect("the committed PTX");
+    assert_eq!(gemm(stem, &src, 0), 128 * 128);
+}
+
+#[test]
+fn cutedsl_tma_gemm_f16_equals_the_chain_of_mmas() {
+    let stem = "cutedsl_tma_gemm_f16_128x128x128";
+    let path = format!("conformance/kernels/cutedsl/{stem}.ptx");
+    let src = std::fs::read_to_string(repo(&path)).expect("the committed PTX");
+    assert_eq!(gemm(stem, &src, 0), 128 * 128);
+}
+
+/// Every `cutedsl_gemm_*`, `cutedsl_tma_gemm_*` and `cutlass_gemm_*` kernel that `conformance/kernels/run.sh` generated.
+#[test]
+#[ignore = "needs $TCGEN05_KERNELS_DIR from conformance/kernels/run.sh"]
+fn corpus_gemms_equal_the_chain_of_mmas() {
+    let dir = std::path::PathBuf::from(
+        std::env::var("TCGEN05_KERNELS_DIR").expect("TCGEN05_KERNELS_DIR"),
+    );
+    let mut stems: Vec<String> = std::fs::read_dir(&dir)
+        .expect("the kernels directory")
+        .filter_map(|e| {
+            let name = e.ok()?.file_name().into_string().ok()?;
+            let stem = name.strip_suffix(".ptx")?;
+            ["cutedsl_gemm_", "cutedsl_tma_gemm_", "cutlass_gemm_"]
+                .iter()
+                .any(|p| stem.starts_with(p))
+                .then(|| stem.to_string())
+        })
+        .collect();
+    stems.sort();
+    assert!(
+        !stems.is_empty(),
+        "no cutedsl_gemm_* kernel in {}",
+        dir.display()
+    );
+    let mut words = 0;
+    for stem in &stems {
+        let src = std::fs::read_to_string(dir.join(format!("{stem}.ptx"))).expect("PTX");
+        words += gemm(stem, &src, 0);
+    }
+    println!(
+        "run cute gemm: {} of {} CuTe DSL and CUTLASS GEMMs equal the chain of MMAs ({words} words)",
+        stems.len(),
+        stems.len()
+    );
+}
+
+/// A one-instruction kernel around `line` (one `.b64` shared mbarrier `bar`, registers `%r1`,
+/// `%rd1`, `%p1`), read as a module: the error's text when refused.
+fn read_one(line: &str) -> Result<(), String> {
+    let src = format!(
+        ".version 8.7\n.target sm_100a\n.address_size 64\n.visible .entry k()\n{{\n\
+         .reg .pred %p<2>;\n.reg .b32 %r<2>;\n.reg .b64 %rd<2>;\n\
+         .shared .align 8 .b64 bar;\nmov.u32 %r1, bar;\n{line}\nret;\n}}\n"
+    );
+    Module::read(&src).map(|_| ()).map_err(|e| e.to_string())
+}
+
+/// The suspend-time hint the CuTe DSL kernels pass is `try_wait`'s alone (PTX ISA
+/// 9.7.13.15.16): `test_wait` with a fourth operand, and `try_wait` with a fifth, are refused.
+#[test]
+fn the_suspend_time_hint_is_try_waits_alone() {
+    read_one("mbarrier.try_wait.parity.shared.b64 %p1, [%r1], 0, 10000000;").expect("the hint");
+    read_one("mbarrier.try_wait.parity.shared.b64 %p1, [%r1], 0;").expect("no hint");
+    for bad in [
+        "mbarrier.test_wait.parity.shared.b64 %p1, [%r1], 0, 10000000;",
+        "mbarrier.try_wait.parity.shared.b64 %p1, [%r1], 0, 1, 2;",
+    ] {
+        let e = read_one(bad).expect_err(bad);
+        assert!(
+            e.contains("line 11") && e.contains("wrong number of operands"),
+            "{bad}: {e}"
+        );
+    }
+}
+
+/// `.L2::cache_hint` on a tensor load takes one more operand, the cache policy (PTX ISA
+/// 9.7.9.25.5.1); without it, or with it missing, the load is refused.
+#[test]
+fn a_cache_hint_takes_its_policy_operand() {
+    let load = "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes";
+    read_one(&format!(
+        "{load}.L2::cache_hint [%r1], [%rd1, {{%r1, %r1}}], [%r1], %rd1;"
+    ))
+    .expect("the hint and its policy");
+    read_one(&format!("{load} [%r1], [%rd1, {{%r1, %r1}}], [%r1];")).expect("no hint");
+    for bad in [
+        format!("{load}.L2::cache_hint [%r1], [%rd1, {{%r1, %r1}}], [%r1];"),
+        format!("{load} [%r1], [%rd1, {{%r1, %r1}}], [%r1], %rd1;"),
+    ] {
+        let e = read_one(&bad).expect_err(&bad);
+        assert!(
+            e.contains("line 11") && e.contains("wrong number of operands"),
+            "{bad}: {e}"
+        );
+    }
+}
