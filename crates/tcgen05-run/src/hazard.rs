@@ -181,6 +181,7 @@ pub fn check(
         let hooks = Hooks {
             observer: Some(&mut tracker),
             seed: (seed > 0).then_some(seed),
+            approx: crate::approx::Approx::default(),
         };
         let result = launch_with(module, kernel, config, target, hooks);
         report.runs += 1;

@@ -207,6 +207,9 @@ pub struct Hooks<'h> {
     pub observer: Option<&'h mut dyn Observer>,
     /// The schedule's seed.
     pub seed: Option<u64>,
+    /// The approximate instructions to compute as correctly rounded (none by default: the run
+    /// refuses them; [`crate::approx`]).
+    pub approx: crate::approx::Approx,
 }
 
 impl std::fmt::Debug for Hooks<'_> {
@@ -214,6 +217,7 @@ impl std::fmt::Debug for Hooks<'_> {
         f.debug_struct("Hooks")
             .field("observer", &self.observer.is_some())
             .field("seed", &self.seed)
+            .field("approx", &self.approx)
             .finish()
     }
 }

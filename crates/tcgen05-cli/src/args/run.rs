@@ -47,6 +47,11 @@ pub struct RunArgs {
     /// With --hazards: also run N seeded schedules (warp interleavings and completion orders).
     #[arg(long, value_name = "N", default_value = "0", requires = "hazards")]
     pub schedules: u32,
+    /// Compute named hardware approximations as the correctly rounded function instead of
+    /// refusing them: `ex2=rn` (ex2.approx{.ftz}.f32 as the correctly rounded 2^x). The summary
+    /// says how many lanes were so computed and how far an H100 is from it (hw/approx).
+    #[arg(long, value_name = "OP=rn")]
+    pub approx: Option<String>,
 }
 
 pub const RUN_HELP: &str = concat!(

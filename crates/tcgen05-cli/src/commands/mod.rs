@@ -18,6 +18,7 @@ pub mod numerics;
 pub mod problem;
 pub mod ptx;
 pub mod run;
+pub mod run_approx;
 pub mod run_hazards;
 pub mod run_tensor_map;
 pub mod shapes;
