@@ -803,11 +803,9 @@ fn lane_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), Run
         | OpKind::Call(_)
         | OpKind::Ret
         | OpKind::RoundedFn(_)
-        | OpKind::Approx(_)
-        | OpKind::F32x2(_)
-        | OpKind::Half(_)
         | OpKind::Tcgen05(_)
         | OpKind::Matrix(_) => return Ok(()),
+        OpKind::Half(_) | OpKind::Approx(_) | OpKind::F32x2(_) => return Ok(()),
         OpKind::Atom(a) => return atom::atom(cta, w, op, a, l),
         OpKind::Bulk(b) => return bulk_copy::issue(cta, w, op, b, l),
     };
