@@ -274,3 +274,58 @@ fn approximations_run_as_correctly_rounded_and_are_counted() {
     );
     assert!(lines[2].starts_with("div.full.f32: 32 lanes"), "{lines:?}");
 }
+
+/// The H100 figures the run reports ([`tcgen05_run::approx::FORMS`]) are those of the committed
+/// sweep (hw/approx/results/approx-h100.txt): the non-NaN results that differ from the sweep's
+/// f64 reference, less the hard inputs where that reference rounded wrongly (it differs from
+/// hard_cases.txt) and the H100 gave the correctly rounded value (the sweep's "hard input"
+/// lines).
+#[test]
+fn reported_h100_figures_are_the_committed_sweep() {
+    use tcgen05_run::approx::FORMS;
+    let text =
+        std::fs::read_to_string(repo("hw/approx/results/approx-h100.txt")).expect("results");
+    assert!(text.contains("NVIDIA H100"), "the sweep names its GPU");
+    let lines: Vec<&str> = text.lines().collect();
+    let hard = hard_cases();
+    for (idx, form) in [(0usize, "ex2.approx.ftz.f32"), (1, "ex2.approx.f32"), (3, "div.full.f32")] {
+        let at = lines
+            .iter()
+            .position(|l| l.starts_with(&format!("op {form}:")))
+            .expect("the form's line");
+        let hist = lines[at + 1];
+        let mut differ = 0u64;
+        let mut max_ulp = 0u32;
+        let bins = hist.split_once("results):").expect("a histogram").1;
+        for item in bins.split_whitespace() {
+            let (bin, count) = item.split_once(':').expect("bin:count");
+            let count: u64 = count.parse().expect("count");
+            let bin: i64 = bin.parse().expect("bin");
+            if bin != 0 {
+                differ += count;
+                max_ulp = max_ulp.max(bin.unsigned_abs() as u32);
+            }
+        }
+        if idx < 2 {
+            for &(x, want) in &hard {
+                let hw_line = lines
+                    .iter()
+                    .find(|l| l.starts_with(&format!("hard input {x:#010x}:")))
+                    .expect("the hard input's line");
+                let hw = hw_line
+                    .split_whitespace()
+                    .nth(if idx == 0 { 4 } else { 6 })
+                    .expect("bits");
+                let hw = u32::from_str_radix(hw.trim_start_matches("0x"), 16).expect("hex");
+                let f64_ref = libm_ex2(x, idx == 0);
+                let want = if idx == 0 { flush(want) } else { want };
+                if f64_ref != want && hw == want {
+                    differ -= 1;
+                }
+            }
+        }
+        assert_eq!(FORMS[idx].form, form);
+        assert_eq!(FORMS[idx].measured, (1 << 32, differ), "{form}");
+        assert_eq!(FORMS[idx].max_ulp, max_ulp, "{form}");
+    }
+}
