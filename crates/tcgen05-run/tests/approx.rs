@@ -283,12 +283,15 @@ fn approximations_run_as_correctly_rounded_and_are_counted() {
 #[test]
 fn reported_h100_figures_are_the_committed_sweep() {
     use tcgen05_run::approx::FORMS;
-    let text =
-        std::fs::read_to_string(repo("hw/approx/results/approx-h100.txt")).expect("results");
+    let text = std::fs::read_to_string(repo("hw/approx/results/approx-h100.txt")).expect("results");
     assert!(text.contains("NVIDIA H100"), "the sweep names its GPU");
     let lines: Vec<&str> = text.lines().collect();
     let hard = hard_cases();
-    for (idx, form) in [(0usize, "ex2.approx.ftz.f32"), (1, "ex2.approx.f32"), (3, "div.full.f32")] {
+    for (idx, form) in [
+        (0usize, "ex2.approx.ftz.f32"),
+        (1, "ex2.approx.f32"),
+        (3, "div.full.f32"),
+    ] {
         let at = lines
             .iter()
             .position(|l| l.starts_with(&format!("op {form}:")))

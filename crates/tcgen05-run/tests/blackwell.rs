@@ -748,10 +748,17 @@ fn attention_run(src: &str, stem: &str, n_ctx: usize) -> Result<(Vec<u32>, Vec<u
     let seed = stem
         .bytes()
         .fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b)));
+    // f16 of magnitude 2^-6 to 1 (biased exponents 9 to 14): S stays within a few units, so
+    // p = 2^(S - m) spreads over (0, 1] rather than being 0 or 1.
+    let codes = |mut s: u64, n: usize| -> Vec<u32> {
+        (0..n)
+            .map(|_| float_code(splitmix(&mut s), 15, 10, (9, 6)) as u32)
+            .collect()
+    };
     let (q, k, v) = (
-        f16_codes(seed, bm * d),
-        f16_codes(seed + 1, n_ctx * d),
-        f16_codes(seed + 2, n_ctx * d),
+        codes(seed, bm * d),
+        codes(seed + 1, n_ctx * d),
+        codes(seed + 2, n_ctx * d),
     );
     let mut args = vec![
         Arg::Buffer(bytes16(&q)),
