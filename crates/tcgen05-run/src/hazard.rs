@@ -166,6 +166,29 @@ pub fn check(
     args: &mut [Arg],
     options: &Options,
 ) -> Result<Report, RunError> {
+    check_with(
+        module,
+        kernel,
+        config,
+        args,
+        options,
+        crate::approx::Approx::default(),
+    )
+}
+
+/// [`check`] with approximate instructions computed as correctly rounded ([`crate::approx`],
+/// `--approx`).
+///
+/// # Errors
+/// As [`check`].
+pub fn check_with(
+    module: &Module,
+    kernel: &str,
+    config: &Config,
+    args: &mut [Arg],
+    options: &Options,
+    approx: crate::approx::Approx,
+) -> Result<Report, RunError> {
     let mut report = Report {
         findings: Vec::new(),
         seeds: Vec::new(),
@@ -181,7 +204,7 @@ pub fn check(
         let hooks = Hooks {
             observer: Some(&mut tracker),
             seed: (seed > 0).then_some(seed),
-            approx: crate::approx::Approx::default(),
+            approx,
         };
         let result = launch_with(module, kernel, config, target, hooks);
         report.runs += 1;
