@@ -20,6 +20,7 @@ mod numerics;
 mod ptx;
 mod readme;
 mod run;
+mod run_approx;
 mod run_hazards;
 mod shapes;
 mod smem;
