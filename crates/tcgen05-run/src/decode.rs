@@ -460,8 +460,20 @@ fn binary(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
         });
     }
     d.count(3)?;
+    if q.last() == Some(&"f32x2") {
+        return f32x2(d, q);
+    }
     let ty = one_type(d, q)?;
     let base = d.ins.base();
+    if base == "div" && matches!(q, ["full", "f32"] | ["full", "ftz", "f32"]) {
+        return Ok(OpKind::Approx(crate::approx::ApproxFn {
+            div: true,
+            ftz: q.contains(&"ftz"),
+            d: d.dst(0)?,
+            a: d.src(1)?,
+            b: d.src(2)?,
+        }));
+    }
     if ty.float() {
         if !matches!(ty, Ty::F32 | Ty::F64) {
             return Err(d.unsupported(d.ins.opcode, "f16/bf16 arithmetic is not modelled yet"));
@@ -1060,4 +1072,27 @@ fn shfl(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
         c: d.src(3)?,
         mask: d.src(4)?,
     })
+}
+
+/// `add`/`sub`/`mul` `{.rn}{.ftz}.f32x2` ([`crate::f32x2`]).
+fn f32x2(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
+    use crate::f32x2::{F32x2, PairOp};
+    for x in &q[..q.len() - 1] {
+        if !matches!(*x, "rn" | "ftz") {
+            return Err(d.unsupported(x, "f32x2: only .rn and .ftz are modelled"));
+        }
+    }
+    let op = match d.ins.base() {
+        "add" => PairOp::Add,
+        "sub" => PairOp::Sub,
+        "mul" => PairOp::Mul,
+        _ => return Err(d.unsupported(d.ins.opcode, "f32x2 form not modelled")),
+    };
+    Ok(OpKind::F32x2(F32x2 {
+        op,
+        ftz: q.contains(&"ftz"),
+        d: d.dst(0)?,
+        a: d.src(1)?,
+        b: d.src(2)?,
+    }))
 }

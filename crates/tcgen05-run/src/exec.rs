@@ -32,6 +32,7 @@ use crate::tensor_map::{Copy, TensorMap};
 use crate::wgmma::{complete, Pending, Queue};
 use std::collections::HashMap;
 
+mod approx;
 mod hooks;
 mod issue;
 mod progress;
@@ -74,6 +75,8 @@ pub struct Stats {
     pub mmas: u64,
     /// Bytes of global memory read and written (loads, stores, tensor copies).
     pub bytes_moved: u64,
+    /// Lanes of approximate instructions computed as correctly rounded ([`crate::approx`]).
+    pub approximated: crate::approx::Counts,
 }
 
 /// The launch shape of a run.
@@ -154,6 +157,10 @@ struct Cta<'a> {
     tc: crate::tcgen05::Tcgen05State,
     /// Matrix multiply-accumulate instructions issued (once per warpgroup).
     mmas: u64,
+    /// The approximate instructions the run computes as correctly rounded ([`crate::approx`]).
+    approx: crate::approx::Approx,
+    /// Lanes so computed.
+    approximated: crate::approx::Counts,
 }
 
 /// The state of one mbarrier (PTX ISA 9.7.13.15.1): arrivals expected per phase, arrivals
@@ -220,6 +227,8 @@ pub(crate) fn run(
                     bars: Default::default(),
                     tc: Default::default(),
                     mmas: 0,
+                    approx: hooks.approx,
+                    approximated: Default::default(),
                 };
                 hooks::cta_start(&mut cta);
                 tmem_hooks::start(&mut cta);
@@ -231,6 +240,7 @@ pub(crate) fn run(
                     return Err(e);
                 }
                 stats.mmas += cta.mmas;
+                stats.approximated.add(cta.approximated);
             }
         }
     }
@@ -497,6 +507,7 @@ fn step(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, active: u32, exec: u32) -> Res
             warp_wgmma(cta, w, op)?;
         }
         OpKind::Tcgen05(t) => tcgen05_op(cta, w, op, t, active, exec)?,
+        OpKind::Approx(f) => approx::step(cta, w, op, f, exec)?,
         OpKind::Matrix(m) => {
             if exec != active || active != u32::MAX {
                 return Err(RunError::Unsupported {
@@ -803,9 +814,9 @@ fn lane_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), Run
         | OpKind::Call(_)
         | OpKind::Ret
         | OpKind::RoundedFn(_)
-        | OpKind::Half(_)
         | OpKind::Tcgen05(_)
         | OpKind::Matrix(_) => return Ok(()),
+        OpKind::Half(_) | OpKind::Approx(_) | OpKind::F32x2(_) => return Ok(()),
         OpKind::Atom(a) => return atom::atom(cta, w, op, a, l),
         OpKind::Bulk(b) => return bulk_copy::issue(cta, w, op, b, l),
     };

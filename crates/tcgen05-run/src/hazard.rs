@@ -168,6 +168,29 @@ pub fn check(
     args: &mut [Arg],
     options: &Options,
 ) -> Result<Report, RunError> {
+    check_with(
+        module,
+        kernel,
+        config,
+        args,
+        options,
+        crate::approx::Approx::default(),
+    )
+}
+
+/// [`check`] with approximate instructions computed as correctly rounded ([`crate::approx`],
+/// `--approx`).
+///
+/// # Errors
+/// As [`check`].
+pub fn check_with(
+    module: &Module,
+    kernel: &str,
+    config: &Config,
+    args: &mut [Arg],
+    options: &Options,
+    approx: crate::approx::Approx,
+) -> Result<Report, RunError> {
     let mut report = Report {
         findings: Vec::new(),
         seeds: Vec::new(),
@@ -184,6 +207,7 @@ pub fn check(
             observer: Some(&mut tracker),
             seed: (seed > 0).then_some(seed),
             choices: None,
+            approx,
         };
         let result = launch_with(module, kernel, config, target, hooks);
         report.runs += 1;

@@ -210,6 +210,9 @@ pub struct Hooks<'h> {
     /// An explored schedule: its forced choices in, the choices made out (takes precedence
     /// over `seed`; [`crate::hazard::explore()`]).
     pub choices: Option<&'h mut crate::schedule::Choices>,
+    /// The approximate instructions to compute as correctly rounded (none by default: the run
+    /// refuses them; [`crate::approx`]).
+    pub approx: crate::approx::Approx,
 }
 
 impl std::fmt::Debug for Hooks<'_> {
@@ -218,6 +221,7 @@ impl std::fmt::Debug for Hooks<'_> {
             .field("observer", &self.observer.is_some())
             .field("seed", &self.seed)
             .field("choices", &self.choices)
+            .field("approx", &self.approx)
             .finish()
     }
 }

@@ -31,6 +31,7 @@
 //! # Ok::<(), tcgen05_run::RunError>(())
 //! ```
 
+pub mod approx;
 mod async_group;
 pub mod atom;
 mod barrier;
@@ -43,6 +44,7 @@ mod decode;
 mod directed;
 pub mod error;
 pub mod exec;
+pub mod f32x2;
 mod float;
 pub mod function;
 pub mod half;

@@ -875,6 +875,10 @@ pub enum OpKind {
     Bulk(crate::bulk_copy::Bulk),
     /// `sqrt.rn` / `rcp.rn` ([`crate::bulk_copy::RoundedFn`]).
     RoundedFn(crate::bulk_copy::RoundedFn),
+    /// `ex2.approx{.ftz}.f32`, computed only when the run is asked to ([`crate::approx`]).
+    Approx(crate::approx::ApproxFn),
+    /// `add`/`sub`/`mul` `.f32x2` ([`crate::f32x2`]).
+    F32x2(crate::f32x2::F32x2),
     /// A `tcgen05.*` instruction (PTX ISA 9.7.16).
     Tcgen05(crate::tcgen05::op::Tcgen05),
     /// `ldmatrix` / `stmatrix` (PTX ISA 9.7.14.5.15-16).

@@ -89,15 +89,16 @@ fn misaligned_store_is_refused() {
     }
 }
 
-/// A hardware approximation (`ex2.approx`, whose bits PTX does not define) is refused by name
-/// and line when the module is read.
+/// A hardware approximation (`lg2.approx`, whose bits PTX does not define) is refused by name
+/// and line when the module is read (`ex2.approx` and `div.full` are read, and refused when run
+/// without `--approx`: tests/approx.rs).
 #[test]
 fn unmodelled_qualifier_is_refused_when_read() {
     let src = format!(
-        "{HEAD}.visible .entry k()\n{{\n.reg .b32 %r<3>;\nex2.approx.ftz.f32 %r1, %r2;\nret;\n}}\n"
+        "{HEAD}.visible .entry k()\n{{\n.reg .b32 %r<3>;\nlg2.approx.ftz.f32 %r1, %r2;\nret;\n}}\n"
     );
     match Module::read(&src) {
-        Err(RunError::Unsupported { line: 7, what, .. }) => assert_eq!(what, "ex2.approx.ftz.f32"),
+        Err(RunError::Unsupported { line: 7, what, .. }) => assert_eq!(what, "lg2.approx.ftz.f32"),
         other => panic!("{other:?}"),
     }
 }

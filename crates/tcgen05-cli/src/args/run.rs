@@ -71,6 +71,11 @@ pub struct RunArgs {
         conflicts_with = "schedules"
     )]
     pub replay: Option<String>,
+    /// Compute named hardware approximations as the correctly rounded function instead of
+    /// refusing them: `ex2=rn` (ex2.approx{.ftz}.f32 as the correctly rounded 2^x). The summary
+    /// says how many lanes were so computed and how far an H100 is from it (hw/approx).
+    #[arg(long, value_name = "OP=rn")]
+    pub approx: Option<String>,
 }
 
 pub const RUN_HELP: &str = concat!(

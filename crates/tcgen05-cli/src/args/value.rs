@@ -90,8 +90,8 @@ pub fn parse_lbo_mode(s: &str) -> Result<LboMode, String> {
 /// `--cta-group`: 1 or 2, the count the core reads ([`CtaGroup::from_count`]).
 pub fn parse_cta_group(s: &str) -> Result<CtaGroup, String> {
     let t = s.trim_ascii();
-    t.bytes()
-        .all(|c| c.is_ascii_digit())
+    // The count as written in PTX (`.cta_group::1`, `::2`): no sign, no leading zero.
+    matches!(t, "1" | "2")
         .then(|| t.parse().ok())
         .flatten()
         .and_then(CtaGroup::from_count)

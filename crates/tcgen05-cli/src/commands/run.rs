@@ -5,8 +5,9 @@ use std::fmt::{self, Write as _};
 use std::io::{self, Write as _};
 use std::time::Instant;
 
+use tcgen05_run::approx::Approx;
 use tcgen05_run::param_match::{float_arg, int_arg};
-use tcgen05_run::{launch, Arg, Config, Limits, Module, Param, RunError};
+use tcgen05_run::{launch_with, Arg, Config, Hooks, Limits, Module, Param, RunError};
 
 use super::{npy_file, run_explore, run_hazards, run_tensor_map};
 use crate::args::number;
@@ -297,9 +298,17 @@ pub fn run(ctx: Ctx, a: &RunArgs) -> io::Result<Status> {
         }
         return Ok(status);
     }
+    let approx = match a.approx.as_deref().map(Approx::parse).transpose() {
+        Ok(x) => x.unwrap_or_default(),
+        Err(e) => return usage(ctx, &[e.to_string()], Status::Usage),
+    };
     let start = Instant::now();
     let result = with_progress(&a.kernel, &config, || {
-        launch(&module, &a.kernel, &config, &mut args)
+        let hooks = Hooks {
+            approx,
+            ..Hooks::default()
+        };
+        launch_with(&module, &a.kernel, &config, &mut args, hooks)
     });
     let seconds = start.elapsed().as_secs_f64();
     let stats = match result {
@@ -326,10 +335,12 @@ pub fn run(ctx: Ctx, a: &RunArgs) -> io::Result<Status> {
         json_str(&mut out, &a.kernel).map_err(fmt_err)?;
         write!(
             out,
-            ",\"ctas\":{},\"warp_instructions\":{},\"thread_instructions\":{},\"mmas\":{},\"bytes_moved\":{},\"seconds\":{seconds:.6},\"warp_instructions_per_second\":{rate:.0}}}",
+            ",\"ctas\":{},\"warp_instructions\":{},\"thread_instructions\":{},\"mmas\":{},\"bytes_moved\":{},\"seconds\":{seconds:.6},\"warp_instructions_per_second\":{rate:.0}",
             stats.ctas, stats.warp_instructions, stats.thread_instructions, stats.mmas, stats.bytes_moved
         )
         .map_err(fmt_err)?;
+        crate::commands::run_approx::json(&mut out, &stats.approximated).map_err(fmt_err)?;
+        out.push('}');
         out.push('\n');
     } else {
         writeln!(
@@ -344,6 +355,9 @@ pub fn run(ctx: Ctx, a: &RunArgs) -> io::Result<Status> {
             rate / 1e6
         )
         .map_err(fmt_err)?;
+        for line in stats.approximated.describe() {
+            writeln!(out, "approximated: {line}").map_err(fmt_err)?;
+        }
     }
     io::stdout().lock().write_all(out.as_bytes())?;
     Ok(Status::Valid)

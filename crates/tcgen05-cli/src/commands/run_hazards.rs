@@ -6,7 +6,8 @@ use std::fmt::{self, Write as _};
 use std::io::{self, Write as _};
 use std::time::Instant;
 
-use tcgen05_run::hazard::{check, Finding, Options};
+use tcgen05_run::approx::Approx;
+use tcgen05_run::hazard::{check_with, Finding, Options};
 use tcgen05_run::{Arg, Config, Module, RunError};
 
 use crate::args::run::RunArgs;
@@ -65,7 +66,11 @@ pub fn run(
     let options = Options {
         schedules: a.schedules,
     };
-    let report = match check(module, &a.kernel, config, args, &options) {
+    let approx = match a.approx.as_deref().map(Approx::parse).transpose() {
+        Ok(x) => x.unwrap_or_default(),
+        Err(e) => return Ok(Err((e.to_string(), Status::Usage))),
+    };
+    let report = match check_with(module, &a.kernel, config, args, &options, approx) {
         Ok(r) => r,
         Err(e) => {
             let status = match e {

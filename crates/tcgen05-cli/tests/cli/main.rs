@@ -21,6 +21,7 @@ mod ptx;
 mod readme;
 mod run;
 mod run_explore;
+mod run_approx;
 mod run_hazards;
 mod shapes;
 mod smem;

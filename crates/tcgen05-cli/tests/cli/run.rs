@@ -111,11 +111,13 @@ fn refusals_are_named() {
     let f = dir.join("k.ptx");
     std::fs::write(&f, ".version 8.0\n.target sm_90a\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 %r<2>;\nex2.approx.f32 %r1, %r1;\nret;\n}\n").expect("write");
     let fs = f.to_string_lossy().into_owned();
+    // ex2.approx is decoded and refused when executed (exit 1), naming --approx.
     let r = run(&["run", &fs, "--kernel", "k", "--grid", "1", "--block", "32"]);
-    r.code(2);
+    r.code(1);
     assert!(
         r.stderr
-            .contains("line 7: `ex2.approx.f32` is not supported"),
+            .contains("line 7: `ex2.approx.f32` is not supported")
+            && r.stderr.contains("--approx ex2=rn"),
         "{}",
         r.stderr
     );

@@ -97,6 +97,17 @@ fn reduction(d: &D<'_, '_>, rest: &[&str]) -> Result<(AtomOp, Ty), RunError> {
 /// forms (`.approx`, and `rsqrt`, `ex2`, `lg2`, `sin`, `cos`, `tanh`) are refused by name.
 pub(super) fn rounded_fn(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
     let base = d.ins.base();
+    if base == "ex2" && matches!(q, ["approx", "f32"] | ["approx", "ftz", "f32"]) {
+        d.count(2)?;
+        let a = d.src(1)?;
+        return Ok(OpKind::Approx(crate::approx::ApproxFn {
+            div: false,
+            ftz: q.contains(&"ftz"),
+            d: d.dst(0)?,
+            a,
+            b: a,
+        }));
+    }
     if q.contains(&"approx") || !matches!(base, "sqrt" | "rcp") {
         return Err(d.unsupported(
             d.ins.opcode,

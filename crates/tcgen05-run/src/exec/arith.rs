@@ -12,7 +12,11 @@ use crate::op::{Op, OpKind, Rnd, Src};
 pub(super) fn handles(kind: &OpKind) -> bool {
     matches!(
         kind,
-        OpKind::Float { .. } | OpKind::Fma { .. } | OpKind::RoundedFn(_) | OpKind::Half(_)
+        OpKind::Float { .. }
+            | OpKind::Fma { .. }
+            | OpKind::RoundedFn(_)
+            | OpKind::Half(_)
+            | OpKind::F32x2(_)
     )
 }
 
@@ -57,6 +61,7 @@ pub(super) fn lane(cta: &Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> bool {
         }
         OpKind::RoundedFn(f) => (f.d, f.apply(v(f.a))),
         OpKind::Half(h) => (h.d, h.apply(v(h.a), h.b.map_or(0, v), h.c.map_or(0, v))),
+        OpKind::F32x2(p) => (p.d, p.apply(v(p.a), v(p.b))),
         _ => return false,
     };
     w.regs[l * n + d as usize] = value;

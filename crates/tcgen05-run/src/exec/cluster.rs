@@ -108,6 +108,8 @@ fn swap_state(cta: &mut Cta<'_>, r: u32) {
         bulk,
         tc,
         mmas: _,
+        approx: _,
+        approximated: _,
         obs: _,
         sched: _,
         next_async: _,

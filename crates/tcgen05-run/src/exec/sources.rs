@@ -129,6 +129,14 @@ pub(super) fn sources(op: &Op) -> Vec<u32> {
         }
         OpKind::Bulk(b) => bulk(&mut r, b),
         OpKind::RoundedFn(f) => r.src(f.a),
+        OpKind::F32x2(p) => {
+            r.src(p.a);
+            r.src(p.b);
+        }
+        OpKind::Approx(f) => {
+            r.src(f.a);
+            r.src(f.b);
+        }
         OpKind::Tcgen05(t) => tcgen05(&mut r, t),
         OpKind::Matrix(m) => {
             if !m.load {

@@ -117,6 +117,7 @@ fn run_one(
         observer: Some(&mut tracker),
         seed: None,
         choices: Some(&mut choices),
+        approx: Default::default(),
     };
     let error = match launch_with(module, kernel, config, args, hooks) {
         Ok(_) => None,
