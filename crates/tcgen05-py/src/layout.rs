@@ -21,13 +21,7 @@ use crate::problem::{descriptor_error, py_str, Problem};
 const LAYOUTS: Source = Source::PtxSection("9.7.16.10.4");
 
 fn major(a: &mut Args, obj: &Bound<'_, PyAny>) -> PyResult<Option<Major>> {
-    a.name(
-        "major",
-        obj,
-        Major::from_name,
-        &["k", "mn"],
-        LAYOUTS,
-    )
+    a.name("major", obj, Major::from_name, &["k", "mn"], LAYOUTS)
 }
 
 /// The storage of `element_type` under `kind`, or the problem.
