@@ -138,7 +138,10 @@ pub(crate) mod mma_slot {
 
 /// Operand indices of [`MMA`].
 pub(crate) mod mma_op {
+    // A and B are read by `check` only (feature `alloc`).
+    #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
     pub(crate) const A: usize = 1;
+    #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
     pub(crate) const B: usize = 2;
     pub(crate) const SP_META: usize = 3;
     pub(crate) const LUT: usize = 4;
