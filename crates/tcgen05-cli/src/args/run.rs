@@ -71,6 +71,17 @@ pub struct RunArgs {
         conflicts_with = "schedules"
     )]
     pub replay: Option<String>,
+    /// With --hazards: measure what hazard tracking costs instead of reporting (the plain run
+    /// and the checked default schedule in this process, N batches of at least 0.3 s each,
+    /// alternating; the best batch's CPU and wall time per run and their ratio).
+    #[arg(
+        long,
+        value_name = "N",
+        default_value = "0",
+        requires = "hazards",
+        conflicts_with_all = ["schedules", "exhaustive", "replay"]
+    )]
+    pub cost: u32,
     /// Compute named hardware approximations as the correctly rounded function instead of
     /// refusing them: `ex2=rn` (ex2.approx{.ftz}.f32 as the correctly rounded 2^x). The summary
     /// says how many lanes were so computed and how far an H100 is from it (hw/approx).

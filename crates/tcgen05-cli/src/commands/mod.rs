@@ -19,6 +19,7 @@ pub mod problem;
 pub mod ptx;
 pub mod run;
 pub mod run_approx;
+pub mod run_cost;
 pub mod run_explore;
 pub mod run_hazards;
 pub mod run_tensor_map;

@@ -9,7 +9,7 @@ use tcgen05_run::approx::Approx;
 use tcgen05_run::param_match::{float_arg, int_arg};
 use tcgen05_run::{launch_with, Arg, Config, Hooks, Limits, Module, Param, RunError};
 
-use super::{npy_file, run_explore, run_hazards, run_tensor_map};
+use super::{npy_file, run_cost, run_explore, run_hazards, run_tensor_map};
 use crate::args::number;
 use crate::args::run::RunArgs;
 use crate::render::{json_str, Ctx, Status};
@@ -283,7 +283,9 @@ pub fn run(ctx: Ctx, a: &RunArgs) -> io::Result<Status> {
         Err(errors) => return usage(ctx, &errors, Status::Usage),
     };
     if a.hazards {
-        let checked = if a.exhaustive || a.replay.is_some() {
+        let checked = if a.cost > 0 {
+            run_cost::run(ctx, a, &module, &config, &args)?
+        } else if a.exhaustive || a.replay.is_some() {
             run_explore::run(ctx, a, &module, &config, &mut args)?
         } else {
             run_hazards::run(ctx, a, &module, &config, &mut args)?
