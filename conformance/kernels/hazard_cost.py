@@ -66,7 +66,7 @@ def hopper(tmp):
     out = []
     w = lambda n, d: write(tmp, n, d)  # noqa: E731
     simple = {
-        "axpy_bf16": (4, 0, [w("axx", pattern(2000)), w("axy", pattern(2000)), w("axo", bytes(2032)),
+        "axpy_bf16": (4, 0, [w("axx", pattern(4000)), w("axy", pattern(4000)), w("axo", bytes(2032)),
                              1000, 1.7, 0, 0]),
         "scale_fp8": (3, 0, [w("scx", pattern(6000)), w("sco", bytes(1516)), 1500, 3.3, 0, 0]),
         "row_sum": (8, 16, [w("rsx", pattern(32000)), w("rso", bytes(48)), 1000, 0, 0]),
@@ -112,7 +112,7 @@ def breadth(tmp):
         elif kind == "f32":
             data = b"".join(struct.pack("<f", (next(rnd) % 2000) / 100.0 - 10) for _ in range(n))
         elif kind == "f16":
-            data = pattern(2 * n)
+            data = pattern(4 * n)
         else:
             data = b"".join(struct.pack("<I", next(rnd) & 0xFFFFFFFF) for _ in range(n))
         vals = []

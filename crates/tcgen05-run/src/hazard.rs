@@ -198,10 +198,20 @@ pub fn check_with(
         stats: None,
         deadlock: None,
     };
-    let original = args.to_vec();
+    // The seeded schedules each start from the arguments as given (a copy only when there
+    // are any: the default schedule writes into `args`).
+    let original = if options.schedules > 0 {
+        args.to_vec()
+    } else {
+        Vec::new()
+    };
     for seed in 0..=u64::from(options.schedules) {
         let mut tracker = Tracker::default();
-        let mut scratch = original.clone();
+        let mut scratch = if seed > 0 {
+            original.clone()
+        } else {
+            Vec::new()
+        };
         let target: &mut [Arg] = if seed == 0 { args } else { &mut scratch };
         let hooks = Hooks {
             observer: Some(&mut tracker),

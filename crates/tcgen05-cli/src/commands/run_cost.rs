@@ -83,9 +83,16 @@ pub fn run(
     };
     let mut checked = || {
         let mut copy = args.to_vec();
-        check_with(module, &a.kernel, config, &mut copy, &Options::default(), approx)
-            .map(|r| r.findings.len())
-            .map_err(|e| e.to_string())
+        check_with(
+            module,
+            &a.kernel,
+            config,
+            &mut copy,
+            &Options::default(),
+            approx,
+        )
+        .map(|r| r.findings.len())
+        .map_err(|e| e.to_string())
     };
     let inf = (f64::INFINITY, f64::INFINITY);
     let (mut best_plain, mut best_checked) = (inf, inf);

@@ -11,8 +11,6 @@
 //! retired MMAs (9.7.15.5.2). Generic writes read later by the async proxy also need a
 //! `fence.proxy.async` by the writer between the write and the synchronisation (9.7.13.4).
 
-use std::collections::{HashMap, HashSet};
-
 use super::clock::Clock;
 use super::tcgen05_fence::{FenceState, Missing};
 use super::tmem::Lifecycle;
@@ -20,10 +18,11 @@ use super::{Finding, HazardKind};
 use crate::error::Blocked;
 use crate::observe::split_key;
 use crate::observe::{Access, AsyncKind, Event, Observer, Proxy, Space};
+use shadow::{Map as HashMap, ReadLists, Set as HashSet, Shadow};
 
 /// Who accessed a byte, when, and where.
 #[derive(Clone, Copy, Debug)]
-struct Stamp {
+pub(crate) struct Stamp {
     slot: u32,
     clock: u32,
     line: u32,
@@ -38,14 +37,15 @@ struct Stamp {
 }
 
 /// One byte's history: its last write and the reads since.
-#[derive(Clone, Debug, Default)]
-struct Cell {
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Cell {
     write: Option<Stamp>,
     /// The first read since the write, kept inline: most bytes are read by one thread or
     /// one operation, and a `Vec` per byte would allocate for each.
     first: Option<Stamp>,
-    /// The other reads since the write, one per clock slot.
-    reads: Vec<Stamp>,
+    /// The other reads since the write, one per clock slot: a list of the tracker's
+    /// [`ReadLists`] (index + 1; 0: none).
+    more: u32,
     /// The byte the last write stored, when known (a generic `st`; rules.md I11).
     value: Option<u8>,
 }
@@ -116,14 +116,18 @@ pub(crate) struct Tracker {
     pending_copies: Vec<u64>,
     mbars: HashMap<u32, MbarModel>,
     last_wait: HashMap<(u32, u32), (u32, i64)>,
-    shared: Vec<Cell>,
-    /// Tensor Memory's shadow, cell `lane * 512 + column`.
-    tmem_cells: Vec<Cell>,
+    shared: Shadow<SHARED_PAGE_BITS>,
+    /// Tensor Memory's shadow, cell `lane * 512 + column`, in pages of 64 columns.
+    tmem_cells: Shadow<TMEM_PAGE_BITS>,
+    /// The further reads of shared memory and Tensor Memory bytes (reset with their shadows).
+    reads_local: ReadLists,
+    /// The further reads of global memory bytes (kept across CTAs, as `global` is).
+    reads_global: ReadLists,
     /// Per thread: its asynchronous tcgen05 operations not yet committed.
     tc_pending: HashMap<u32, Vec<u64>>,
     /// Per committed tcgen05 operation: the mbarrier and phase its commit arrived on.
     tc_commit: HashMap<u64, (u32, u64)>,
-    /// Global memory's shadow in pages of 4096 bytes.
+    /// Global memory's shadow in pages of `2^GLOBAL_PAGE_BITS` bytes.
     global: HashMap<u64, Vec<Cell>>,
     deadlocked: bool,
     /// Per warp: the current instruction instance, its line and the lanes seen in it.
@@ -133,7 +137,7 @@ pub(crate) struct Tracker {
     /// Each CTA's Tensor Memory lifecycle, by cluster rank.
     tmem: HashMap<u32, Lifecycle>,
     /// Shared memory's shadow of the cluster's CTAs of rank 1 and up (rank 0's is `shared`).
-    shared_peers: Vec<Vec<Cell>>,
+    shared_peers: Vec<Shadow<SHARED_PAGE_BITS>>,
     /// Per thread: the clocks of its asynchronous tcgen05 operations committed so far (a
     /// later commit tracks them too, PTX ISA 9.7.16.11.1).
     tc_done: HashMap<u32, Clock>,
@@ -153,6 +157,14 @@ mod cluster;
 mod named_barrier;
 mod pair;
 mod same_value;
+mod shadow;
+
+/// Shared memory's shadow pages: 1024 bytes.
+const SHARED_PAGE_BITS: u32 = 10;
+/// Tensor Memory's shadow pages: 64 cells (columns of one lane).
+const TMEM_PAGE_BITS: u32 = 6;
+/// Global memory's shadow pages: 1024 bytes.
+const GLOBAL_PAGE_BITS: u32 = 10;
 
 impl Tracker {
     fn report(&mut self, f: Finding) {
@@ -197,11 +209,13 @@ impl Tracker {
         let findings = std::mem::take(&mut self.findings);
         let seen = std::mem::take(&mut self.seen);
         let global = std::mem::take(&mut self.global);
+        let reads_global = std::mem::take(&mut self.reads_global);
         *self = Tracker {
             cta,
             findings,
             seen,
             global,
+            reads_global,
             next_slot: threads as usize,
             ..Tracker::default()
         };
@@ -397,43 +411,35 @@ impl Tracker {
         };
         let mut found: Vec<(Stamp, bool, u64)> = Vec::new();
         let mut unfenced: Option<(Stamp, u64)> = None;
+        let lists = match a.space {
+            Space::Global => &mut self.reads_global,
+            _ => &mut self.reads_local,
+        };
         for b in 0..u64::from(a.size) {
             let at = a.address + b;
             let cell = match a.space {
                 Space::Shared => {
                     let (rank, i) = split_key(at as u32);
-                    let (i, shadow) = match rank.filter(|&r| r > 0) {
-                        None => (i as usize, &mut self.shared),
+                    let shadow = match rank.filter(|&r| r > 0) {
+                        None => &mut self.shared,
                         Some(r) => {
                             let r = r as usize;
                             if self.shared_peers.len() < r {
-                                self.shared_peers.resize(r, Vec::new());
+                                self.shared_peers.resize_with(r, Shadow::default);
                             }
-                            (i as usize, &mut self.shared_peers[r - 1])
+                            &mut self.shared_peers[r - 1]
                         }
                     };
-                    if shadow.len() <= i {
-                        shadow.resize(i + 1, Cell::default());
-                    }
-                    &mut shadow[i]
+                    shadow.cell(i as usize)
                 }
                 Space::Global => {
                     let page = self
                         .global
-                        .entry(at >> 12)
-                        .or_insert_with(|| vec![Cell::default(); 4096]);
-                    &mut page[(at & 0xFFF) as usize]
+                        .entry(at >> GLOBAL_PAGE_BITS)
+                        .or_insert_with(|| vec![Cell::default(); 1 << GLOBAL_PAGE_BITS]);
+                    &mut page[(at & ((1 << GLOBAL_PAGE_BITS) - 1)) as usize]
                 }
-                Space::Tmem => {
-                    let need = (at as usize / (128 * 512) + 1) * 128 * 512;
-                    if self.tmem_cells.len() < need {
-                        self.tmem_cells.resize(need, Cell::default());
-                    }
-                    match self.tmem_cells.get_mut(at as usize) {
-                        Some(c) => c,
-                        None => continue,
-                    }
-                }
+                Space::Tmem => self.tmem_cells.cell(at as usize),
             };
             let ordered = |s: &Stamp| {
                 s.instance == now.instance
@@ -455,21 +461,19 @@ impl Tracker {
                 }
             }
             if a.write {
-                for r in cell.first.iter().chain(&cell.reads) {
+                for r in cell.first.iter().chain(lists.get(cell.more)) {
                     if r.slot != now.slot && !ordered(r) {
                         found.push((*r, false, at));
                     }
                 }
+                lists.release(std::mem::take(&mut cell.more));
                 cell.first = None;
-                cell.reads.clear();
                 cell.write = Some(now);
                 cell.value = value;
             } else if cell.first.is_none_or(|r| r.slot == now.slot) {
                 cell.first = Some(now);
-            } else if let Some(r) = cell.reads.iter_mut().find(|r| r.slot == now.slot) {
-                *r = now;
             } else {
-                cell.reads.push(now);
+                lists.record(&mut cell.more, now);
             }
         }
         let reader = now.op.map(|_| thread);
@@ -524,7 +528,8 @@ impl Tracker {
                     j.join(&self.clocks[t as usize]);
                 }
                 for &t in threads {
-                    self.clocks[t as usize] = j.clone();
+                    // In place: the thread's clock keeps its allocation.
+                    self.clocks[t as usize].0.clone_from(&j.0);
                     self.clocks[t as usize].tick(t as usize);
                 }
                 self.fence.bar_sync(threads);

@@ -13,11 +13,10 @@
 //! the barrier tells each thread that every other thread of the cluster has reached its
 //! arrival, whether or not memory is ordered by it.
 
-use std::collections::HashMap;
-
 use super::super::clock::Clock;
 use super::super::Finding;
 use super::pair::PairRules;
+use super::shadow::{stamps, Map as HashMap};
 use super::Tracker;
 use crate::observe::{peer_key, split_key};
 use crate::observe::{Access, AsyncKind, Event, Space, TmemStep};
@@ -49,7 +48,7 @@ pub(super) struct ClusterState {
     /// Each exited CTA's exit: the join of its threads' clocks.
     exits: HashMap<u32, Clock>,
     /// An empty shadow.
-    none: Vec<super::Cell>,
+    none: super::Shadow<{ super::SHARED_PAGE_BITS }>,
 }
 
 impl Tracker {
@@ -189,11 +188,11 @@ impl Tracker {
     }
 
     fn arrive(&mut self, g: u32, relaxed: bool) {
-        let c = self.clocks[g as usize].clone();
+        let c = &self.clocks[g as usize];
         if !relaxed {
-            self.cl.cur.join(&c);
+            self.cl.cur.join(c);
         }
-        self.cl.cur_all.join(&c);
+        self.cl.cur_all.join(c);
         if let Some(x) = self.cl.xclocks.get(&g) {
             self.cl.cur_all.join(x);
         }
@@ -406,13 +405,8 @@ impl Tracker {
             },
         };
         let mut late = None;
-        'bytes: for (at, cell) in shadow.iter().enumerate() {
-            let stamps = cell
-                .write
-                .iter()
-                .chain(cell.first.iter())
-                .chain(&cell.reads);
-            for st in stamps {
+        'bytes: for (at, cell) in shadow.iter() {
+            for st in stamps(cell, &self.reads_local) {
                 let other = st.op.is_none() && st.thread / s.max(1) != rank;
                 if other && st.clock > exit.get(st.slot as usize) {
                     late = Some((*st, at as u64));

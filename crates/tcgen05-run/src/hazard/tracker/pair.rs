@@ -19,6 +19,7 @@
 use super::super::clock::Clock;
 use super::super::{Finding, HazardKind};
 use super::cluster::TMEM_CELLS;
+use super::shadow::stamps;
 use super::Tracker;
 use crate::observe::TmemStep;
 
@@ -45,7 +46,7 @@ struct Early {
 /// The pair's allocations and early deallocations, by rank.
 #[derive(Default)]
 pub(in crate::hazard) struct PairRules {
-    allocs: std::collections::HashMap<u32, Alloc>,
+    allocs: super::shadow::Map<u32, Alloc>,
     early: Vec<Early>,
 }
 
@@ -161,10 +162,9 @@ impl Tracker {
         'cells: for lane in 0..128u64 {
             for col in u64::from(first)..u64::from(first + n).min(512) {
                 let Some(c) = self.tmem_cells.get((base + lane * 512 + col) as usize) else {
-                    break 'cells;
+                    continue;
                 };
-                let stamps = c.write.iter().chain(c.first.iter()).chain(&c.reads);
-                for s in stamps {
+                for s in stamps(c, &self.reads_local) {
                     let known = vc.get(s.slot as usize).max(
                         self.cl
                             .xclocks
