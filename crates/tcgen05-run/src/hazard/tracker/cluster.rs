@@ -35,6 +35,9 @@ pub(super) struct ClusterState {
     pub ranks: Vec<u64>,
     phase: u64,
     /// Clocks released into the current phase by `.release` arrivals, and by every arrival.
+    /// The second (`cur_all`, `done_all`, `xclocks`) is kept only from the first `.relaxed`
+    /// arrival on (`relaxed`): until then every arrival releases its clock and each thread's
+    /// `xclocks` would be no more than its clock, which [`Tracker::knows`] takes anyway.
     cur: Clock,
     cur_all: Clock,
     done: [Option<Clock>; 2],
@@ -47,6 +50,8 @@ pub(super) struct ClusterState {
     pub pair: PairRules,
     /// Each exited CTA's exit: the join of its threads' clocks.
     exits: HashMap<u32, Clock>,
+    /// A `.relaxed` arrival happened in this cluster.
+    relaxed: bool,
     /// An empty shadow.
     none: super::Shadow<{ super::SHARED_PAGE_BITS }>,
 }
@@ -191,10 +196,16 @@ impl Tracker {
         let c = &self.clocks[g as usize];
         if !relaxed {
             self.cl.cur.join(c);
+        } else if !self.cl.relaxed {
+            // Every arrival of the phase so far released its clock into `cur`.
+            self.cl.relaxed = true;
+            self.cl.cur_all = self.cl.cur.clone();
         }
-        self.cl.cur_all.join(c);
-        if let Some(x) = self.cl.xclocks.get(&g) {
-            self.cl.cur_all.join(x);
+        if self.cl.relaxed {
+            self.cl.cur_all.join(c);
+            if let Some(x) = self.cl.xclocks.get(&g) {
+                self.cl.cur_all.join(x);
+            }
         }
         self.cl.arrived.insert(g, self.cl.phase);
         self.clocks[g as usize].tick(g as usize);
@@ -203,7 +214,10 @@ impl Tracker {
     fn complete(&mut self) {
         let p = (self.cl.phase & 1) as usize;
         self.cl.done[p] = Some(std::mem::take(&mut self.cl.cur));
-        self.cl.done_all[p] = Some(std::mem::take(&mut self.cl.cur_all));
+        self.cl.done_all[p] = self
+            .cl
+            .relaxed
+            .then(|| std::mem::take(&mut self.cl.cur_all));
         self.cl.phase += 1;
     }
 
