@@ -5,7 +5,7 @@
 
 For each kernel, runs `tcgen05 run ... --hazards --cost N` (TCGEN05_BIN a release build): the
 plain run and the checked default schedule in one process, alternating, N batches (default 3)
-of at least 0.3 s each; prints one table row per kernel with the best batch's CPU and wall
+of at least 0.3 s of CPU time each; prints one table row per kernel with the best batch's CPU and wall
 time per run of each and the ratios, then the totals and the largest ratio. The kernels and
 their launches are those of the tests: the Blackwell check corpus in PTX_DIR
 (`conformance/kernels/run.sh` generates it; launched as `plant.py` launches it, which also
@@ -15,6 +15,9 @@ Triton examples and the CUDA kernels of the published bugs (their fixed versions
 (`hw/run/breadth/kernels.txt`), the CTA-pair kernels of `tests/pair` and the exploration
 kernel `tests/explore/phase_all.ptx`. Inputs are byte patterns of the tests' sizes (the
 checker's work does not depend on the values but through control flow, which the sizes set).
+
+--baseline BIN2 also measures each kernel with a second build, just before the first (to
+compare two builds in the same run, alternating kernel by kernel).
 
 --schedules N instead runs each kernel under `--hazards --schedules N` once and prints whether
 it is clean and how long it took (the issue's "no false alarms ... with --schedules 50").
@@ -197,7 +200,7 @@ def corpus(ptx_dir, tmp):
 def main():
     argv = sys.argv[1:]
     opts = {}
-    for flag in ("--batches", "--only", "--schedules"):
+    for flag in ("--batches", "--only", "--schedules", "--baseline"):
         if flag in argv:
             i = argv.index(flag)
             opts[flag] = argv[i + 1]
@@ -213,25 +216,41 @@ def main():
         if "--schedules" in opts:
             schedules(binary, kernels, int(opts["--schedules"]))
             return
-        print(f"| kernel | plain CPU (s) | --hazards CPU (s) | CPU ratio | plain wall (s) "
-              f"| --hazards wall (s) | wall ratio |")
-        print("| --- | --- | --- | --- | --- | --- | --- |")
+        base = opts.get("--baseline")
+        head = ["kernel", "plain CPU (s)", "--hazards CPU (s)", "CPU ratio", "plain wall (s)",
+                "--hazards wall (s)", "wall ratio"]
+        if base:
+            head[1:1] = ["baseline: plain CPU (s)", "baseline: --hazards CPU (s)",
+                         "baseline: CPU ratio"]
+        print("| " + " | ".join(head) + " |")
+        print("|" + " --- |" * len(head))
         rows, failures = [], 0
         for name, path, rest in kernels:
-            cmd = [binary, "--json", "run", path] + rest + ["--hazards", "--cost", batches]
-            p = subprocess.run(cmd, capture_output=True, text=True)
-            try:
-                r = json.loads(p.stdout)
-                assert "ratio_cpu" in r
-            except (json.JSONDecodeError, AssertionError):
+            got = []
+            for b in ([base] if base else []) + [binary]:
+                cmd = [b, "--json", "run", path] + rest + ["--hazards", "--cost", batches]
+                p = subprocess.run(cmd, capture_output=True, text=True)
+                try:
+                    r = json.loads(p.stdout)
+                    assert "ratio_cpu" in r
+                except (json.JSONDecodeError, AssertionError):
+                    r = {"error": (p.stdout + p.stderr).strip()[:200]}
+                got.append(r)
+            if any("error" in r for r in got):
                 failures += 1
-                print(f"| {name} | error: {(p.stdout + p.stderr).strip()[:200]} |||||")
+                print(f"| {name} | error: {[r.get('error') for r in got]} |")
                 continue
+            r = got[-1]
             rows.append((name, r))
             flag = "" if r["findings"] == 0 else f" ({r['findings']} findings)"
-            print(f"| `{name}`{flag} | {r['plain_cpu']:.4f} | {r['hazards_cpu']:.4f} | "
-                  f"{r['ratio_cpu']:.2f} | {r['plain_wall']:.4f} | {r['hazards_wall']:.4f} | "
-                  f"{r['ratio_wall']:.2f} |", flush=True)
+            cells = [f"`{name}`{flag}"]
+            if base:
+                cells += [f"{got[0]['plain_cpu']:.4f}", f"{got[0]['hazards_cpu']:.4f}",
+                          f"{got[0]['ratio_cpu']:.2f}"]
+            cells += [f"{r['plain_cpu']:.4f}", f"{r['hazards_cpu']:.4f}",
+                      f"{r['ratio_cpu']:.2f}", f"{r['plain_wall']:.4f}",
+                      f"{r['hazards_wall']:.4f}", f"{r['ratio_wall']:.2f}"]
+            print("| " + " | ".join(cells) + " |", flush=True)
         pc = sum(r["plain_cpu"] for _, r in rows)
         hc = sum(r["hazards_cpu"] for _, r in rows)
         worst = max(rows, key=lambda x: x[1]["ratio_cpu"]) if rows else None

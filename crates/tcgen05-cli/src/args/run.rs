@@ -72,7 +72,7 @@ pub struct RunArgs {
     )]
     pub replay: Option<String>,
     /// With --hazards: measure what hazard tracking costs instead of reporting (the plain run
-    /// and the checked default schedule in this process, N batches of at least 0.3 s each,
+    /// and the checked default schedule in this process, N batches of at least 0.3 s of CPU,
     /// alternating; the best batch's CPU and wall time per run and their ratio).
     #[arg(
         long,
