@@ -27,25 +27,88 @@ SOURCE = r"""
 #include <cute/tensor.hpp>
 #include <cute/arch/mma_sm100_umma.hpp>
 #include <cute/atom/mma_traits_sm100.hpp>
+#include <cute/arch/copy_sm100.hpp>
+#include <cute/arch/tmem_allocator_sm100.hpp>
+#include <cute/arch/cluster_sm90.hpp>
+#include <cutlass/arch/barrier.h>
 using namespace cute;
 
-__global__ void kernel(uint32_t tmem_c, uint32_t accumulate) {
-  using A = %(a)s;
-  using B = %(b)s;
-  using D = %(d)s;
-  constexpr int M = %(m)d, N = %(n)d, CTAS = %(ctas)d;
+#define R4(i) r[i], r[i + 1], r[i + 2], r[i + 3]
+#define R16(i) R4(i), R4(i + 4), R4(i + 8), R4(i + 12)
+#define R32(i) R16(i), R16(i + 16)
+
+using A = %(a)s;
+using B = %(b)s;
+using D = %(d)s;
+// D's elements as stored: the bits of each 32-bit Tensor Memory cell (a 16-bit D in bits 15-0).
+using Out = cute::conditional_t<sizeof(D) == 2, uint16_t, uint32_t>;
+
+__global__ void kernel(const A* ga, const B* gb, Out* gd) {
+  constexpr int M = %(m)d, N = %(n)d, CTAS = %(ctas)d, KM = %(km)d;
   constexpr int KA = 128 / sizeof(A), KB = 128 / sizeof(B);
-  __shared__ alignas(1024) A smem_a[M / CTAS * KA];
-  __shared__ alignas(1024) B smem_b[N / CTAS * KB];
+  // Each CTA of a pair holds half of A's rows and half of B's (rows of B are columns of D).
+  constexpr int MC = M / CTAS, NC = N / CTAS;
+  __shared__ alignas(1024) A smem_a[MC * KA];
+  __shared__ alignas(1024) B smem_b[NC * KB];
+  __shared__ alignas(8) uint64_t mbar;
+  __shared__ uint32_t tmem_base;
   auto sA = make_tensor(make_smem_ptr(smem_a),
-                        tile_to_shape(UMMA::Layout_K_SW128_Atom<A>{}, make_shape(Int<M / CTAS>{}, Int<KA>{})));
+                        tile_to_shape(UMMA::Layout_K_SW128_Atom<A>{}, make_shape(Int<MC>{}, Int<KA>{})));
   auto sB = make_tensor(make_smem_ptr(smem_b),
-                        tile_to_shape(UMMA::Layout_K_SW128_Atom<B>{}, make_shape(Int<N / CTAS>{}, Int<KB>{})));
-  UMMA::SmemDescriptor da = UMMA::make_umma_desc<UMMA::Major::K>(sA);
-  UMMA::SmemDescriptor db = UMMA::make_umma_desc<UMMA::Major::K>(sB);
-  const auto idesc = UMMA::make_instr_desc<A, B, D, M, N, UMMA::Major::K, UMMA::Major::K>();
-  const uint64_t idescE = UMMA::make_runtime_instr_desc<>(idesc);
-  %(op)s::fma(da.desc_, db.desc_, tmem_c, accumulate, idescE);
+                        tile_to_shape(UMMA::Layout_K_SW128_Atom<B>{}, make_shape(Int<NC>{}, Int<KB>{})));
+  const int rank = CTAS == 2 ? int(block_rank_in_cluster()) : 0;
+  for (int e = threadIdx.x; e < MC * KA; e += blockDim.x) sA(e / KA, e %% KA) = ga[rank * MC * KA + e];
+  for (int e = threadIdx.x; e < NC * KB; e += blockDim.x) sB(e / KB, e %% KB) = gb[rank * NC * KB + e];
+  cutlass::arch::fence_view_async_shared();
+  const int warp = threadIdx.x / 32;
+  cute::conditional_t<CTAS == 2, TMEM::Allocator2Sm, TMEM::Allocator1Sm> tmem_alloc;
+  if (warp == 0) tmem_alloc.allocate(N, &tmem_base);
+  if (threadIdx.x == 0) {
+    cutlass::arch::ClusterBarrier::init(&mbar, 1);
+    cutlass::arch::fence_barrier_init();
+  }
+  if constexpr (CTAS == 2) cluster_sync(); else __syncthreads();
+  const uint32_t tmem = tmem_base;
+  // One thread (of the even CTA of a pair) issues the MMAs over the 128 bytes of K and commits
+  // them to the mbarrier (with a pair: each CTA's, by multicast).
+  if (threadIdx.x == 0 && rank == 0) {
+    UMMA::InstrDescriptor idesc = UMMA::make_instr_desc<A, B, D, M, N, UMMA::Major::K, UMMA::Major::K>();
+    const uint64_t idescE = UMMA::make_runtime_instr_desc<>(idesc);
+    for (int k = 0; k < KA / KM; ++k) {
+      auto ta = local_tile(sA, make_shape(Int<MC>{}, Int<KM>{}), make_coord(0, k));
+      auto tb = local_tile(sB, make_shape(Int<NC>{}, Int<KM>{}), make_coord(0, k));
+      UMMA::SmemDescriptor da = UMMA::make_umma_desc<UMMA::Major::K>(ta);
+      UMMA::SmemDescriptor db = UMMA::make_umma_desc<UMMA::Major::K>(tb);
+      %(op)s::fma(da.desc_, db.desc_, tmem, k > 0, idescE);
+    }
+    if constexpr (CTAS == 2) cutlass::arch::umma_arrive_multicast_2x1SM(&mbar, 0b11);
+    else cutlass::arch::umma_arrive(&mbar);
+  }
+  cutlass::arch::ClusterBarrier::wait(&mbar, 0);
+  // D's rows: lane m of the CTA's 128 (M = 128 per CTA), read 32 columns at a time; with
+  // M = 64, lanes 0-15 of each warp's 32 (half the data path, PTX ISA 9.7.16.10.5.6), read with
+  // 16x32bx2 (threads 0-15 columns c to c + 15 of lanes 0-15, threads 16-31 the next 16).
+  const int lane = threadIdx.x %% 32;
+  for (int c = 0; c < N; c += 32) {
+    if constexpr (MC == 64) {
+      uint32_t r[16];
+      SM100_TMEM_LOAD_16dp32b16x::copy(tmem + ((warp * 32) << 16) + c, R16(0));
+      cutlass::arch::fence_view_async_tmem_load();
+      const int row = warp * 16 + lane %% 16;
+      for (int j = 0; j < 16; ++j) gd[row * N + c + 16 * (lane / 16) + j] = Out(r[j]);
+    } else {
+      uint32_t r[32];
+      SM100_TMEM_LOAD_32dp32b32x::copy(tmem + ((warp * 32) << 16) + c, R32(0));
+      cutlass::arch::fence_view_async_tmem_load();
+      const int row = rank * MC + warp * 32 + lane;
+      for (int j = 0; j < 32; ++j) gd[row * N + c + j] = Out(r[j]);
+    }
+  }
+  if constexpr (CTAS == 2) cluster_sync(); else __syncthreads();
+  if (warp == 0) {
+    tmem_alloc.release_allocation_lock();
+    tmem_alloc.free(tmem, N);
+  }
 }
 """
 
@@ -168,7 +231,8 @@ KERNELS_SM103 = {
     "cutlass_sm103_k96_mxf4_ue8m0_256x128": ("cutlass::float_ue8m0_t", 32, 256, 128, "mxf4nvf4", "ue8m0"),
 }
 
-# name: (atom, A, B, D, M, N, CTAs, kind, a type, b type, d type)
+# name: (atom, A, B, D, M, N, CTAs, kind, a type, b type, d type); the K of one MMA follows
+# from the kind (KMMA).
 KERNELS = {
     "cutlass_f16_f16_f32_128x256": ("SM100_MMA_F16BF16_SS<A, B, D, M, N, UMMA::Major::K, UMMA::Major::K>",
                                     "half_t", "half_t", "float", 128, 256, 1, "f16", "f16", "f16", "f32"),
@@ -187,11 +251,18 @@ KERNELS = {
 }
 
 
+# The K of one MMA by kind (elements; 32 bytes of K).
+KMMA = {"f16": 16, "tf32": 8, "f8f6f4": 32, "i8": 32}
+# The tile's K by kind: one 128-byte swizzle atom of K (elements).
+K_TILE = {"f16": 64, "tf32": 32, "f8f6f4": 128, "i8": 128}
+
+
 def build(out, includes, name, spec):
     op, a, b, d, m, n, ctas, kind, at, bt, dt = spec
     src = os.path.join(out, name + ".cu")
     with open(src, "w") as f:
-        f.write(SOURCE % {"op": op, "a": a, "b": b, "d": d, "m": m, "n": n, "ctas": ctas})
+        f.write(SOURCE % {"op": op, "a": a, "b": b, "d": d, "m": m, "n": n, "ctas": ctas,
+                          "km": KMMA[kind]})
     nvcc = os.path.join(includes[-1], "..", "bin", "nvcc")
     cmd = [nvcc, "-arch=sm_100a", "-ptx", "-std=c++17", "-diag-suppress", "20054", "-o", os.path.join(out, name + ".ptx"), src]
     cmd += ["-I" + i for i in includes]
@@ -199,7 +270,8 @@ def build(out, includes, name, spec):
     os.remove(src)
     with open(os.path.join(out, name + ".json"), "w") as f:
         json.dump({"compiler": "nvcc 13.5.37, CUTLASS 4.2.0", "op": op.split("<")[0], "kind": kind,
-                   "m": m, "n": n, "a_type": at, "b_type": bt, "d_type": dt, "cta_group": ctas},
+                   "m": m, "n": n, "k": K_TILE[kind], "a_type": at, "b_type": bt, "d_type": dt,
+                   "cta_group": ctas},
                   f, indent=1, sort_keys=True)
         f.write("\n")
     print(name, file=sys.stderr)
@@ -217,7 +289,8 @@ def build_gemm(out, includes, name, spec):
     os.remove(src)
     with open(os.path.join(out, name + ".json"), "w") as f:
         json.dump({"compiler": "nvcc 13.5.37, CUTLASS 4.2.0", "op": "SM100_MMA_F16BF16_SS", "kind": "f16",
-                   "m": m, "n": n, "a_type": at, "b_type": at, "d_type": "f32", "cta_group": 1},
+                   "m": m, "n": n, "k": K_TILE["f16"], "a_type": at, "b_type": at, "d_type": "f32",
+                   "cta_group": 1},
                   f, indent=1, sort_keys=True)
         f.write("\n")
     print(name, file=sys.stderr)
