@@ -139,8 +139,8 @@ TCGEN05_KERNELS_DIR="$OUT" cargo test -q -p tcgen05 --features alloc --test chec
 # The Triton kernels run end to end in the interpreter (`tcgen05 run`'s library), each output
 # compared with the chain of MMAs of the numerics tables (crates/tcgen05-run/tests/blackwell.rs).
 TCGEN05_KERNELS_DIR="$OUT" cargo test -q --release -p tcgen05-run --test blackwell -- --ignored --nocapture 2>&1 | grep -E "^run corpus:|test result"
-# The CuTe DSL and CUTLASS GEMMs (cutedsl_gemm_*, cutedsl_tma_gemm_*, cutlass_gemm_*) likewise
-# (crates/tcgen05-run/tests/cute_gemm.rs).
+# Every CuTe DSL and CUTLASS kernel (cutedsl_*, cutlass_*; the sm_103a K = 96 ones against the
+# numerics module's K = 96 dot product) likewise (crates/tcgen05-run/tests/cute_gemm.rs).
 TCGEN05_KERNELS_DIR="$OUT" cargo test -q --release -p tcgen05-run --test cute_gemm -- --ignored --nocapture 2>&1 | grep -E "^run cute gemm:|test result"
 # Hazards (issue 25): every Triton kernel clean under `tcgen05 run --hazards` (default schedule
 # and 2 seeded ones), and the planted-bug matrix on 4 kernels per class; a cell that

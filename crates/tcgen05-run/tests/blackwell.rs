@@ -23,7 +23,7 @@ use tcgen05::shared_memory_descriptor::Swizzle;
 use tcgen05_run::tensor_map::TensorMap;
 use tcgen05_run::{launch, Arg, Config, Module};
 
-use common::codes::{e5m2_codes, s8_codes};
+use common::codes::{e2m1_codes, e5m2_codes, s8_codes, scale_codes, ue4m3_scale_codes};
 use common::inputs::{float_code, repo, splitmix};
 
 /// `n` bf16 codes: random sign, biased exponent in [120, 134), random fraction.
@@ -252,13 +252,6 @@ fn e4m3_codes(mut seed: u64, n: usize) -> Vec<u32> {
         .collect()
 }
 
-/// `n` ue8m0 scale codes from 2^-6 to 2^6.
-fn scale_codes(mut seed: u64, n: usize) -> Vec<u32> {
-    (0..n)
-        .map(|_| 121 + (splitmix(&mut seed) % 13) as u32)
-        .collect()
-}
-
 fn bytes8(codes: &[u32]) -> Vec<u8> {
     codes.iter().map(|c| *c as u8).collect()
 }
@@ -305,11 +298,6 @@ fn tf32_codes(mut seed: u64, n: usize) -> Vec<u32> {
         .collect()
 }
 
-/// `n` e2m1 codes (all 16 are finite).
-fn e2m1_codes(mut seed: u64, n: usize) -> Vec<u32> {
-    (0..n).map(|_| (splitmix(&mut seed) & 0xF) as u32).collect()
-}
-
 fn bytes32(codes: &[u32]) -> Vec<u8> {
     codes.iter().flat_map(|c| c.to_le_bytes()).collect()
 }
@@ -325,14 +313,6 @@ fn packed4(codes: &[u32], rows: usize, cols: usize, along_rows: bool) -> Vec<u8>
     } else {
         codes.chunks(2).map(|p| (p[0] | p[1] << 4) as u8).collect()
     }
-}
-
-/// `n` ue4m3 scale codes from 0x20 (2^-3) to 0x57 (2^3 x 1.875): sign bit clear, every
-/// fraction, no NaN (0x7F).
-fn ue4m3_scale_codes(mut seed: u64, n: usize) -> Vec<u32> {
-    (0..n)
-        .map(|_| 0x20 + (splitmix(&mut seed) % 0x38) as u32)
-        .collect()
 }
 
 /// One kernel of `conformance/kernels/gen_triton.py`, named

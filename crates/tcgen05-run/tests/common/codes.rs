@@ -23,3 +23,23 @@ pub fn s8_codes(mut seed: u64, n: usize) -> Vec<u32> {
         .map(|_| (splitmix(&mut seed) & 0xFF) as u32)
         .collect()
 }
+
+/// `n` e2m1 codes (all 16 are finite).
+pub fn e2m1_codes(mut seed: u64, n: usize) -> Vec<u32> {
+    (0..n).map(|_| (splitmix(&mut seed) & 0xF) as u32).collect()
+}
+
+/// `n` ue8m0 scale codes from 2^-6 to 2^6.
+pub fn scale_codes(mut seed: u64, n: usize) -> Vec<u32> {
+    (0..n)
+        .map(|_| 121 + (splitmix(&mut seed) % 13) as u32)
+        .collect()
+}
+
+/// `n` ue4m3 scale codes from 0x20 (2^-3) to 0x57 (2^3 x 1.875): sign bit clear, every
+/// fraction, no NaN (0x7F).
+pub fn ue4m3_scale_codes(mut seed: u64, n: usize) -> Vec<u32> {
+    (0..n)
+        .map(|_| 0x20 + (splitmix(&mut seed) % 0x38) as u32)
+        .collect()
+}
