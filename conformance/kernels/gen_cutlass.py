@@ -190,7 +190,9 @@ __global__ void kernel(const uint8_t* ga, const uint8_t* gb, const uint8_t* gsfa
   // (or column of B) i is byte s %% 4 of column i / 32 + (s / 4) G, G = 4 for A's 128 rows in a
   // CTA and N / 32 for B's N columns (rounded up to 128), in lane i %% 32 of every 32-lane
   // partition (rules.md T3); each CTA of the pair holds its rows of A's and all of B's.
-  const uint32_t tsfa = tmem + 256, tsfb = tmem + 264;
+  // The allocation of all 512 columns starts at column 0: constant addresses, so that the
+  // instruction descriptor (whose scale-factor IDs come from them) is known at compile time.
+  constexpr uint32_t tsfa = 256, tsfb = 264;
   {
     constexpr int GA = 4, GB = (N + 127) / 128 * 4;
     uint32_t r[32] = {};

@@ -124,12 +124,15 @@ PY
   echo "kernels/run.sh: $(basename "$f"): the expected error, saying '$says'" >&2
 done
 "$BIN" check "${CLEAN[@]}" > "$OUT/../check.txt"
-# The summary: instructions, errors, warnings, and how many shared memory descriptors have every
-# field but the start address known (the share a reader of the PTX knows).
-tail -2 "$OUT/../check.txt"
+# The summary: instructions, errors, warnings, how many shared memory descriptors have every
+# field but the start address known (the share a reader of the PTX knows), and the alloc/dealloc
+# paths check could not decide.
+SUMMARY='^[0-9]+ instructions checked|^[0-9]+ shared memory descriptors|^tcgen05.alloc / tcgen05.dealloc pairing'
+tail -4 "$OUT/../check.txt" | grep -E "$SUMMARY"
 for src in triton cutlass cutedsl; do
   mapfile -t SRC < <(printf '%s\n' "${CLEAN[@]}" | grep "/${src}_")
-  "$BIN" check "${SRC[@]}" | tail -1 | sed "s/^/kernels\/run.sh: $src: /"
+  "$BIN" check "${SRC[@]}" | tail -4 | grep -E "$SUMMARY" | grep -v "instructions checked" |
+    sed "s/^/kernels\/run.sh: $src: /"
 done
 "$BIN" check --json "$OUT/triton_dot_bf16_128x128x64_w4.ptx" | grep -q '"idesc":"0x08210490"' || {
   echo "kernels/run.sh: ERROR: the bf16 128x128x64 GEMM's idesc 0x08210490 was not recovered" >&2
