@@ -5,11 +5,12 @@
 #   conformance/kernels/run.sh --check   the same, and fail when the kernel parameters the
 #                                        generator records differ from the committed ones
 #
-# The PTX (about 3.1 MB for the 31 Triton, 11 CUTLASS and 11 CuTe DSL kernels; sm_100a, and sm_103a
+# The PTX (about 3.6 MB for the 31 Triton, 11 CUTLASS and 11 CuTe DSL kernels; sm_100a, and sm_103a
 # for one Triton NVFP4 kernel and CUTLASS's two K = 96 kernels) is regenerated, not committed;
 # the kernel parameters (triton/*.json, cutlass/*.json: kind, M, N, types) are committed and
-# compared. The Triton kernels are also run end to end by the interpreter (tests/blackwell.rs of
-# crates/tcgen05-run) and their outputs compared with an independent reference. CuTe DSL kernels
+# compared. The kernels are also run end to end by the interpreter (tests/blackwell.rs and
+# tests/cute_gemm.rs of crates/tcgen05-run) and their outputs compared with an independent
+# reference. CuTe DSL kernels
 # (cutedsl/*.json) are compiled by nvidia-cutlass-dsl 4.8.1.
 # Checks: `tcgen05 check` on every file exits 0 (no error; a kernel whose parameters list
 # expected errors exits 1 and names them) and recovers the bf16 128x128x64
@@ -138,7 +139,7 @@ done
   echo "kernels/run.sh: ERROR: the bf16 128x128x64 GEMM's idesc 0x08210490 was not recovered" >&2
   exit 1
 }
-TCGEN05_KERNELS_DIR="$OUT" cargo test -q -p tcgen05 --features alloc --test check_corpus -- --ignored --nocapture 2>&1 | grep -E "^corpus:|test result"
+TCGEN05_KERNELS_DIR="$OUT" cargo test -q -p tcgen05 --features alloc --test check_corpus -- --ignored --nocapture 2>&1 | grep -E "^\.?corpus:|test result" | sed 's/^\.//'
 # The Triton kernels run end to end in the interpreter (`tcgen05 run`'s library), each output
 # compared with the chain of MMAs of the numerics tables (crates/tcgen05-run/tests/blackwell.rs).
 TCGEN05_KERNELS_DIR="$OUT" cargo test -q --release -p tcgen05-run --test blackwell -- --ignored --nocapture 2>&1 | grep -E "^run corpus:|test result"
