@@ -35,11 +35,12 @@ CUDA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cuda")
 # M, N, K of their runs: two 128 x 128 tiles in one CTA (the accumulator reused), 3 K tiles.
 CUDA_SHAPE = (128, 256, 192)
 
-# Kernels that the interpreter does not run (conformance/kernels/run.sh and tests/blackwell.rs
-# say why): too much shared memory, and an idesc bit reserved on sm_100a.
-# Corpus kernels this script does not launch, each with the reason it prints.
+# Corpus kernels this script does not launch, each with the reason it prints: two the interpreter
+# does not run (conformance/kernels/run.sh and tests/blackwell.rs say why), and the tf32 128x256
+# tile, launchable since gen_triton.py gives it 2 pipeline stages, not yet in the matrix that
+# planted.tsv records (adding it would move the 4 kernels a class takes).
 SKIP = {
-    "triton_dot_tf32_128x256x64_w8": "asks for more shared memory than a CTA may have",
+    "triton_dot_tf32_128x256x64_w8": "not in planted.tsv's matrix yet (launchable since its 2 stages)",
     "triton_dot_scaled_nvfp4_u8scales_128x128x128_w4": "refused for idesc bit 24 (rules.md D9)",
     "triton_dot_f16_attention_128x64x64_w4": "the run refuses its ex2.approx",
 }
