@@ -164,7 +164,11 @@ fn without_wait_ld(text: &str) -> (String, u32, u32) {
     let first_read = (wait + 1..lines.len())
         .find(|&j| regs.iter().any(|r| names(lines[j], r)))
         .expect("a read of the loaded registers");
-    (edit(&lines, &[(wait, "")]), first_read as u32 + 1, ld as u32 + 1)
+    (
+        edit(&lines, &[(wait, "")]),
+        first_read as u32 + 1,
+        ld as u32 + 1,
+    )
 }
 
 /// Every planted bug of one kernel: (class, PTX, expectation).

@@ -118,7 +118,11 @@ fn deleted_wait_ld_is_found_at_the_dealloc_in_text_json_and_sarif() {
     r.code(1);
     let expect = format!("{path}:{dealloc} (and line {ld}): dealloc-in-use in dot_kernel: ");
     assert!(r.stdout.contains(&expect), "{expect}\n{}", r.stdout);
-    assert!(!r.stdout.contains(&format!("{path}:{read} ")), "{}", r.stdout);
+    assert!(
+        !r.stdout.contains(&format!("{path}:{read} ")),
+        "{}",
+        r.stdout
+    );
 
     let j = run(&["check", "--hazards", "--json", &path]).code(1).json();
     let hazards = j["files"][0]["hazards"].as_array().expect("hazards");
