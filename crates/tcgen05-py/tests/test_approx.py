@@ -1,4 +1,4 @@
-"""tcgen05.run.launch(..., approx=...): the approximate instructions PTX leaves undefined to the bit
+"""tcgen05.run.launch(..., approx=...) and tcgen05.triton.run(..., approx=...): the approximate instructions PTX leaves undefined to the bit
 (``ex2.approx.ftz.f32``) are refused by name and line without ``approx``, and computed as the
 correctly rounded function with it (``tcgen05 run --approx ex2=rn``). The expected words come from
 the definition, 2^x rounded to the nearest f32, computed here with 60-digit decimal arithmetic,
@@ -11,7 +11,10 @@ from typing import Any
 
 import numpy as np
 import pytest
+import triton  # type: ignore[import-untyped]
+import triton.language as tl  # type: ignore[import-untyped]
 
+import tcgen05.triton
 from tcgen05.run import LaunchError, UnsupportedError, launch
 
 # out[tid] = ex2.approx.ftz.f32(in[tid]) for 32 threads.
@@ -93,4 +96,24 @@ def test_an_unknown_approximation_is_refused_by_name() -> None:
     assert e.value.field == "approx" and e.value.value == "ex2=rz"
     assert "ex2=rn" in e.value.why
     with pytest.raises(TypeError):
-        launch(PTX, "exp2_kernel", 1, 32, [x, out], approx=3)  # type: ignore[arg-type]
+        launch(PTX, "exp2_kernel", 1, 32, [x, out], approx=3)  # type: ignore[call-overload]
+
+
+@triton.jit  # type: ignore[untyped-decorator]
+def exp2_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):  # type: ignore[no-untyped-def]
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, tl.math.exp2(tl.load(x_ptr + offs, mask=mask)), mask=mask)
+
+
+def test_triton_exp2_with_approx() -> None:
+    x = inputs()
+    out = np.zeros(32, dtype=np.float32)
+    with pytest.raises(UnsupportedError) as u:
+        tcgen05.triton.run(exp2_kernel, (1,), x, out, 32, BLOCK=32)
+    assert u.value.what.startswith("ex2.approx"), u.value.what
+    r = tcgen05.triton.run(exp2_kernel, (1,), x, out, 32, BLOCK=32, approx={"ex2": "rn"})
+    assert "ex2.approx" in r.ptx
+    assert out.view(np.uint32).tolist() == [int(exp2_rn(v).view(np.uint32)) for v in x]
+    checked = tcgen05.triton.run(exp2_kernel, (1,), x, out, 32, BLOCK=32, approx="ex2=rn", hazards=True)
+    assert checked.hazards == []

@@ -74,7 +74,7 @@ def test_blackwell_gemm_clean_and_without_its_wait_ld_found_at_the_dealloc() -> 
         return False
 
     read = next(j for j in range(wait + 1, len(lines)) if any(names(lines[j], r) for r in regs))
-    dealloc = next(j for j in range(wait, len(lines)) if lines[j].strip().startswith("tcgen05.dealloc"))
+    dealloc = next(j for j in range(wait, len(lines)) if "tcgen05.dealloc" in lines[j])
     lines[wait] = ""
     found = launch("\n".join(lines) + "\n", "dot_kernel", 1, 128, gemm_args(), shared=227 * 1024, hazards=True)
     # The register uses are ordered by the register dependency (PTX ISA 9.7.16.6.4.5, rules.md
