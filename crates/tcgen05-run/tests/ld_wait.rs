@@ -76,9 +76,12 @@ fn kernel(wait: Wait) -> (String, u32, u32, u32) {
     )
 }
 
-/// Runs the kernel under the hazard checker (2 seeded schedules too): its findings as (kind,
-/// line, other line) and what each thread stored.
-fn run(wait: Wait) -> (Vec<(HazardKind, u32, Option<u32>)>, Vec<u32>) {
+/// A finding as (kind, line, other line).
+type Found = (HazardKind, u32, Option<u32>);
+
+/// Runs the kernel under the hazard checker (2 seeded schedules too): its findings and what
+/// each thread stored.
+fn run(wait: Wait) -> (Vec<Found>, Vec<u32>) {
     let (src, ..) = kernel(wait);
     let module = Module::read(&src).unwrap_or_else(|e| panic!("{e}"));
     let mut args = vec![Arg::Buffer(vec![0xAB; 32 * 4])];
