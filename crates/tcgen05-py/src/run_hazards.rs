@@ -5,7 +5,8 @@
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
-use tcgen05_run::hazard::{check, Options};
+use tcgen05_run::approx::Approx;
+use tcgen05_run::hazard::{check_with, Options};
 use tcgen05_run::{Arg, Config, Limits, Module};
 
 use crate::run::{argument, run_error};
@@ -20,9 +21,9 @@ type Checked<'py> = (
     Vec<Option<Bound<'py, PyBytes>>>,
 );
 
-/// Runs `kernel` under the hazard checker.
+/// Runs `kernel` under the hazard checker; `approx` as `_run_launch`'s.
 #[pyfunction]
-#[pyo3(signature = (ptx, kernel, grid, block, cluster, shared, args, max_steps, schedules))]
+#[pyo3(signature = (ptx, kernel, grid, block, cluster, shared, args, max_steps, schedules, approx = ""))]
 #[allow(clippy::too_many_arguments)]
 pub fn _run_hazards<'py>(
     py: Python<'py>,
@@ -35,7 +36,9 @@ pub fn _run_hazards<'py>(
     args: &Bound<'py, PyList>,
     max_steps: u64,
     schedules: u32,
+    approx: &str,
 ) -> PyResult<Checked<'py>> {
+    let approx = Approx::parse(approx).map_err(|e| run_error(py, &e))?;
     let module = Module::read(ptx).map_err(|e| run_error(py, &e))?;
     let params = module
         .kernel(kernel)
@@ -55,7 +58,7 @@ pub fn _run_hazards<'py>(
     };
     let options = Options { schedules };
     let start = std::time::Instant::now();
-    let result = py.detach(|| check(&module, kernel, &config, &mut list, &options));
+    let result = py.detach(|| check_with(&module, kernel, &config, &mut list, &options, approx));
     let seconds = start.elapsed().as_secs_f64();
     let report = result.map_err(|e| run_error(py, &e))?;
     let stats = match &report.stats {

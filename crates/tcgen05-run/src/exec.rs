@@ -36,7 +36,6 @@ mod approx;
 mod hooks;
 mod issue;
 mod progress;
-mod sources;
 mod tmem_hooks;
 
 use compare::{boolean, compare, float_binary};
@@ -383,7 +382,6 @@ fn min_max3(kind: &OpKind, v: &dyn Fn(Src) -> u64) -> (u32, u64) {
 /// Executes one instruction for the threads of `exec` (those of `active` whose guard is true)
 /// and moves every thread of `active` to its next instruction.
 fn step(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, active: u32, exec: u32) -> Result<(), RunError> {
-    tmem_hooks::reads(cta, w, op);
     let n = cta.nregs;
     match &op.kind {
         OpKind::Bra { target } => {

@@ -2,8 +2,9 @@
 //! reads of data a tensor copy has not been observed to deliver, generic writes read by the
 //! async proxy without `fence.proxy.async`, mbarrier phases that can never complete (arrival
 //! counts against `init`, `expect_tx` bytes against bytes delivered), waits on the wrong phase,
-//! deadlocks, and Tensor Memory's lifecycle: memory never freed, `tcgen05.ld` registers read
-//! before `tcgen05.wait::ld`, columns freed under a load not yet waited, a CTA that never
+//! deadlocks, and Tensor Memory's lifecycle: memory never freed, columns freed under a
+//! `tcgen05.ld` not yet waited (its registers may be used before the wait, rules.md I12; its
+//! read of Tensor Memory lasts until `tcgen05.wait::ld`), a CTA that never
 //! relinquishes its allocation permit, and the asynchronous tcgen05 operations: Tensor Memory
 //! read by `tcgen05.ld` before the MMA that writes it is known complete, shared memory or an
 //! accumulator overwritten while an MMA or a `tcgen05.ld` still reads it (issue 25).
@@ -54,9 +55,6 @@ pub enum HazardKind {
     Deadlock,
     /// Tensor Memory still allocated when its CTA exits (PTX ISA 9.7.16.7.1).
     TmemLeak,
-    /// A `tcgen05.ld` destination register read before the warp's `tcgen05.wait::ld`
-    /// (PTX ISA 9.7.16.8.3, 9.7.16.8.5).
-    LdBeforeWait,
     /// `tcgen05.dealloc` of columns a `tcgen05.ld` not yet waited reads (PTX ISA 9.7.16.7.1,
     /// 9.7.16.8.5).
     DeallocInUse,
@@ -95,7 +93,6 @@ impl HazardKind {
             HazardKind::WaitParity => "wait-parity",
             HazardKind::Deadlock => "deadlock",
             HazardKind::TmemLeak => "tmem-leak",
-            HazardKind::LdBeforeWait => "ld-before-wait",
             HazardKind::DeallocInUse => "dealloc-in-use",
             HazardKind::MissingRelinquish => "missing-relinquish",
             HazardKind::PairLaunch => "pair-launch",

@@ -316,14 +316,13 @@ pub enum TmemStep<'e> {
     Alloc(u32, u32),
     /// `tcgen05.dealloc` freed these columns.
     Dealloc(u32, u32),
-    /// `tcgen05.ld` read these columns into these register slots (given at `wait::ld`).
+    /// `tcgen05.ld` read these columns into these register slots (written at issue; its read
+    /// of Tensor Memory lasts until `wait::ld`, rules.md I12).
     Ld(u32, u32, &'e [u32]),
-    /// `tcgen05.wait::ld`: the warp's loads are in its registers.
+    /// `tcgen05.wait::ld`: the warp's loads have completed their reads of Tensor Memory.
     WaitLd,
     /// `tcgen05.relinquish_alloc_permit`: the CTA allocates no more.
     Relinquish,
-    /// An instruction of a warp with a `tcgen05.ld` not yet waited reads these register slots.
-    Read(&'e [u32]),
 }
 
 /// Receives a run's accesses and events.

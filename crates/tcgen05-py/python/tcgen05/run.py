@@ -18,6 +18,10 @@ every CTA's warps with the GPU's arithmetic. What it does not model is refused b
   complete, missing ``fence.proxy.async``, mbarrier counts and ``expect_tx`` bytes, wrong wait
   parity, deadlocks, Tensor Memory's lifecycle) and returns the list of :class:`Hazard` found
   (empty: none) instead of the :class:`Stats`; ``schedules=N`` adds N seeded schedules.
+- Approximations: ``launch(..., approx="ex2=rn,div=rn")`` (or ``approx={"ex2": "rn", "div":
+  "rn"}``) computes ``ex2.approx{.ftz}.f32`` and ``div.full{.ftz}.f32`` as the correctly rounded
+  function, as ``tcgen05 run --approx`` does; without it they are refused
+  (:class:`UnsupportedError` naming the instruction and its line).
 """
 
 from __future__ import annotations
@@ -93,7 +97,7 @@ class Hazard:
     """One hazard the checker found (the fields of ``tcgen05 run --hazards --json``): its
     ``kind`` (``"data-race"``, ``"read-before-complete"``, ``"write-before-complete"``,
     ``"missing-proxy-fence"``, ``"mbarrier-count"``, ``"expect-tx"``, ``"wait-parity"``,
-    ``"deadlock"``, ``"tmem-leak"``, ``"ld-before-wait"``, ``"dealloc-in-use"``,
+    ``"deadlock"``, ``"tmem-leak"``, ``"dealloc-in-use"``,
     ``"missing-relinquish"``), the PTX ``line`` of the access that shows it and the conflicting
     ``other_line``, the threads (index in their CTA) of each, the ``address`` (shared-window
     offset, global address or Tensor Memory cell), what happened, the rule's ``source`` (a PTX
@@ -300,12 +304,30 @@ def _check_aliasing(values: list[Any]) -> None:
 
 Args = Union[Sequence[Any], Mapping[Union[str, int], Any]]
 
+#: ``approx=``: the command's ``--approx`` list (``"ex2=rn,div=rn"``) or a mapping from the
+#: instruction to its computation (``{"ex2": "rn", "div": "rn"}``); ``None``: none.
+Approx = Union[str, Mapping[str, str], None]
+
+
+def _approx(approx: Approx) -> str:
+    """``approx=`` as the command's ``--approx`` text (the interpreter checks each item)."""
+    if approx is None:
+        return ""
+    if isinstance(approx, str):
+        return approx
+    if isinstance(approx, Mapping):
+        for k, v in approx.items():
+            if not isinstance(k, str) or not isinstance(v, str):
+                raise TypeError(f"approx: expected str keys and values, got {k!r}: {v!r}")
+        return ",".join(f"{k}={v}" for k, v in approx.items())
+    raise TypeError(f"approx: expected a str such as 'ex2=rn,div=rn' or a mapping, got {approx!r}")
+
 
 @overload
 def launch(
     ptx: Union[str, os.PathLike[str]], kernel: str, grid: Dims, block: Dims, args: Args,
     cluster: Dims = ..., shared: int = ..., *, max_steps: int = ..., hazards: Literal[False] = ...,
-    schedules: int = ...,
+    schedules: int = ..., approx: Approx = ...,
 ) -> Stats: ...
 
 
@@ -313,7 +335,7 @@ def launch(
 def launch(
     ptx: Union[str, os.PathLike[str]], kernel: str, grid: Dims, block: Dims, args: Args,
     cluster: Dims = ..., shared: int = ..., *, max_steps: int = ..., hazards: Literal[True],
-    schedules: int = ...,
+    schedules: int = ..., approx: Approx = ...,
 ) -> list[Hazard]: ...
 
 
@@ -329,6 +351,7 @@ def launch(
     max_steps: int = 1_000_000_000,
     hazards: bool = False,
     schedules: int = 0,
+    approx: Approx = None,
 ) -> Union[Stats, list[Hazard]]:
     """Runs ``kernel`` of ``ptx`` (the PTX text, or a path to a ``.ptx`` file) over ``grid`` CTAs
     of ``block`` threads, with ``shared`` bytes of dynamic shared memory.
@@ -340,8 +363,14 @@ def launch(
 
     With ``hazards=True`` the run is made under the hazard checker (the default schedule, then
     ``schedules`` seeded ones) and the list of :class:`Hazard` found is returned (empty: none;
-    a deadlock is a hazard, not an error); the arrays receive the default schedule's bytes."""
-    stats, found, _ = _launch(ptx, kernel, grid, block, args, cluster, shared, max_steps, hazards, schedules)
+    a deadlock is a hazard, not an error); the arrays receive the default schedule's bytes.
+
+    ``approx`` (``"ex2=rn,div=rn"`` or ``{"ex2": "rn", "div": "rn"}``, as ``tcgen05 run
+    --approx``) computes those approximate instructions as correctly rounded; without it a
+    kernel that executes one is refused (:class:`UnsupportedError`), and an unknown item is a
+    :class:`LaunchError` naming it."""
+    stats, found, _ = _launch(ptx, kernel, grid, block, args, cluster, shared, max_steps, hazards, schedules,
+                              approx)
     if hazards:
         return found
     assert stats is not None
@@ -350,10 +379,11 @@ def launch(
 
 def _launch(
     ptx: Union[str, os.PathLike[str]], kernel: str, grid: Dims, block: Dims, args: Args, cluster: Dims,
-    shared: int, max_steps: int, hazards: bool, schedules: int,
+    shared: int, max_steps: int, hazards: bool, schedules: int, approx: Approx = None,
 ) -> tuple[Optional[Stats], list[Hazard], int]:
     """:func:`launch`'s work: (the run's stats, None when a hazard run ended in a deadlock; the
     hazards found; the runs made)."""
+    spec = _approx(approx)
     text = _read_ptx(ptx)
     names = [p[0] for p in _native._run_params(text, kernel)]
     values = _ordered(names, args)
@@ -365,10 +395,11 @@ def _launch(
     if hazards:
         if isinstance(schedules, bool) or not isinstance(schedules, int) or not 0 <= schedules < 1 << 32:
             raise TypeError(f"schedules: expected an int in 0..2^32, got {schedules!r}")
-        stats_d, rows, runs, outs = _native._run_hazards(text, kernel, *dims, shared, tagged, max_steps, schedules)
+        stats_d, rows, runs, outs = _native._run_hazards(text, kernel, *dims, shared, tagged, max_steps, schedules,
+                                                             spec)
         found = [Hazard(**r) for r in rows]
     else:
-        stats_d, outs = _native._run_launch(text, kernel, *dims, shared, tagged, max_steps)
+        stats_d, outs = _native._run_launch(text, kernel, *dims, shared, tagged, max_steps, spec)
     np = _np()
     for v, out in zip(values, outs):
         target = v.array if isinstance(v, TensorMap) else v

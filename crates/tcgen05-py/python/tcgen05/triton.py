@@ -26,7 +26,10 @@ What it does, as ``JITFunction.run`` and Triton's CUDA launcher do (Triton 3.9.0
 
 With ``hazards=True`` the kernel runs under the hazard checker of ``tcgen05 run --hazards``
 (``schedules=N`` adds N seeded schedules) and :func:`run` returns a :class:`Checked`: the
-:class:`tcgen05.run.Hazard` list (empty: none) with the PTX its lines refer to.
+:class:`tcgen05.run.Hazard` list (empty: none) with the PTX its lines refer to. ``approx=``
+(``"ex2=rn,div=rn"`` or ``{"ex2": "rn", "div": "rn"}``) is :func:`tcgen05.run.launch`'s: what
+``tl.math.exp2`` and ``/`` compile to (``ex2.approx.ftz.f32``, ``div.full.f32``) computed as
+correctly rounded; without it such a kernel is refused at that instruction.
 
 Arrays: any dtype with a Triton counterpart (bool, int8-64, uint8-64, float16/32/64, and
 ``ml_dtypes`` bfloat16, float8_e4m3fn, float8_e5m2); :func:`pointer` gives an array another
@@ -260,23 +263,26 @@ Grid = Union[int, Sequence[int], Callable[[dict[str, Any]], Any]]
 
 @overload
 def run(fn: Any, grid: Grid, *args: Any, target: str = ..., max_steps: int = ...,
-        hazards: Literal[False] = ..., schedules: int = ..., **kwargs: Any) -> Launched: ...
+        hazards: Literal[False] = ..., schedules: int = ..., approx: _run.Approx = ...,
+        **kwargs: Any) -> Launched: ...
 
 
 @overload
 def run(fn: Any, grid: Grid, *args: Any, target: str = ..., max_steps: int = ...,
-        hazards: Literal[True], schedules: int = ..., **kwargs: Any) -> Checked: ...
+        hazards: Literal[True], schedules: int = ..., approx: _run.Approx = ...,
+        **kwargs: Any) -> Checked: ...
 
 
 def run(fn: Any, grid: Grid, *args: Any, target: str = "sm_100a", max_steps: int = 1_000_000_000,
-        hazards: bool = False, schedules: int = 0, **kwargs: Any) -> Union[Launched, Checked]:
+        hazards: bool = False, schedules: int = 0, approx: _run.Approx = None,
+        **kwargs: Any) -> Union[Launched, Checked]:
     """Compiles ``fn`` (a ``@triton.jit`` function, under ``@triton.heuristics`` too) for ``target`` with Triton and runs it over
     ``grid`` with ``args`` and ``kwargs`` as ``fn[grid](*args, **kwargs)`` would, NumPy arrays
     in place of tensors (modified in place). Meta options (``num_warps``, ``num_stages``,
     ``num_ctas``, ...) go in ``kwargs`` as with Triton. Raises Triton's errors for the
     compilation and :class:`tcgen05.run.RunError` subclasses for the run. With ``hazards=True``
     (and ``schedules=N``) the run is made under the hazard checker and a :class:`Checked` is
-    returned."""
+    returned. ``approx`` is :func:`tcgen05.run.launch`'s (``"ex2=rn,div=rn"``)."""
     from triton.runtime.autotuner import Heuristics  # type: ignore[import-untyped,unused-ignore]
     from triton.runtime.jit import JITFunction  # type: ignore[import-untyped,unused-ignore]
 
@@ -303,8 +309,9 @@ def run(fn: Any, grid: Grid, *args: Any, target: str = "sm_100a", max_steps: int
     ptx = kernel.asm["ptx"]
     if hazards:
         st, found, runs = _run._launch(ptx, md.name, launch_grid, block, values, cluster, int(md.shared), max_steps,
-                                       True, schedules)
+                                       True, schedules, approx)
         return Checked(md.name, launch_grid, block, cluster, int(md.shared), ptx, found, runs, st)
-    stats = _run.launch(ptx, md.name, launch_grid, block, values, cluster, int(md.shared), max_steps=max_steps)
+    stats = _run.launch(ptx, md.name, launch_grid, block, values, cluster, int(md.shared), max_steps=max_steps,
+                        approx=approx)
     return Launched(md.name, launch_grid, block, cluster, int(md.shared), ptx, stats)
 
