@@ -11,6 +11,7 @@
 mod arith;
 mod atom;
 mod bulk_copy;
+mod bulk_group;
 mod cluster;
 mod compare;
 mod convert;
@@ -758,6 +759,11 @@ fn lane_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), Run
         OpKind::FenceProxyAsync => {
             let (thread, line) = (hooks::tid(w, l), op.line);
             hooks::emit(cta, &Event::FenceProxyAsync { thread, line });
+            return Ok(());
+        }
+        OpKind::FenceMbarrierInit => {
+            let (thread, line) = (hooks::tid(w, l), op.line);
+            hooks::emit(cta, &Event::FenceMbarrierInit { thread, line });
             return Ok(());
         }
         OpKind::Bfe { ty, d, a, b, c } => (*d, bfe(*ty, v(*a), v(*b), v(*c))),

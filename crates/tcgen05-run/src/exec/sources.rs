@@ -148,6 +148,7 @@ pub(super) fn sources(op: &Op) -> Vec<u32> {
         OpKind::Bra { .. }
         | OpKind::Fence
         | OpKind::FenceProxyAsync
+        | OpKind::FenceMbarrierInit
         | OpKind::WgmmaCommit
         | OpKind::WgmmaWait { .. }
         | OpKind::CpAsyncCommit
@@ -228,6 +229,7 @@ fn bulk(r: &mut Reads, b: &Bulk) {
             r.addr(*src);
             r.src(*size);
         }
+        Bulk::Commit | Bulk::Wait { .. } => {}
     }
 }
 
