@@ -16,6 +16,23 @@ pub(super) fn emit(cta: &mut Cta<'_>, e: &Event<'_>) {
     }
 }
 
+/// `fence.proxy.async` or `fence.mbarrier_init.release.cluster` by lane `l`: seen by the
+/// observer only.
+pub(super) fn fence(
+    cta: &mut Cta<'_>,
+    w: &Warp,
+    l: usize,
+    op: &Op,
+) -> Result<(), crate::error::RunError> {
+    let (thread, line) = (tid(w, l), op.line);
+    let e = match op.kind {
+        OpKind::FenceMbarrierInit => Event::FenceMbarrierInit { thread, line },
+        _ => Event::FenceProxyAsync { thread, line },
+    };
+    emit(cta, &e);
+    Ok(())
+}
+
 /// A thread's index in its CTA.
 pub(super) fn tid(w: &Warp, l: usize) -> u32 {
     w.id * WARP as u32 + l as u32

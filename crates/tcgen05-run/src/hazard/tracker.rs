@@ -511,27 +511,7 @@ impl Tracker {
             self.conflict(f, now, a.write, a.space);
         }
         if let (Some((w, at)), Some(false)) = (unfenced, fenced) {
-            {
-                self.report(Finding {
-                    kind: HazardKind::MissingProxyFence,
-                    line: a.line,
-                    other_line: Some(w.line),
-                    thread: Some(a.thread),
-                    other_thread: Some(w.thread),
-                    address: Some(at),
-                    message: format!(
-                        "the async proxy (line {}) reads {} 0x{at:x}, written through the generic proxy by thread {} at line {} with no fence.proxy.async between the write and the synchronisation",
-                        a.line,
-                        if a.space == Space::Global { "global" } else { "shared" },
-                        w.thread,
-                        w.line
-                    ),
-                    source: PROXY,
-                    cta: self.cta,
-                    rank: None,
-                    other_rank: None,
-                });
-            }
+            self.unfenced(a, w, at);
         }
         match atomic {
             Some((sem, scope)) if sem.releases() && a.proxy == Proxy::Generic => {
@@ -540,6 +520,30 @@ impl Tracker {
             None if a.write => self.released.clear_at(a),
             _ => {}
         }
+    }
+
+    /// A generic write `w` of `at` read by the async-proxy access `a` with no proxy fence
+    /// between (PTX ISA 9.7.13.4).
+    fn unfenced(&mut self, a: &Access, w: Stamp, at: u64) {
+        self.report(Finding {
+            kind: HazardKind::MissingProxyFence,
+            line: a.line,
+            other_line: Some(w.line),
+            thread: Some(a.thread),
+            other_thread: Some(w.thread),
+            address: Some(at),
+            message: format!(
+                "the async proxy (line {}) reads {} 0x{at:x}, written through the generic proxy by thread {} at line {} with no fence.proxy.async between the write and the synchronisation",
+                a.line,
+                if a.space == Space::Global { "global" } else { "shared" },
+                w.thread,
+                w.line
+            ),
+            source: PROXY,
+            cta: self.cta,
+            rank: None,
+            other_rank: None,
+        });
     }
 }
 
