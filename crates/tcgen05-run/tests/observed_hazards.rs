@@ -94,7 +94,7 @@ fn clean(name: &str, r: &Report) {
     assert!(r.deadlock.is_none(), "{name}: {:?}", r.deadlock);
 }
 
-fn find<'r>(r: &'r Report, f: impl Fn(&Finding) -> bool) -> Option<&'r Finding> {
+fn find(r: &Report, f: impl Fn(&Finding) -> bool) -> Option<&Finding> {
     r.findings.iter().find(|x| f(x))
 }
 
@@ -391,7 +391,8 @@ fn cluster_deadlock_names_ranks() {
     let Some(RunError::Deadlock { warps, .. }) = &r.deadlock else {
         panic!("no deadlock: {:?}", r.deadlock)
     };
-    let got: Vec<(Option<(u32, [u32; 3])>, [u32; 3], u32, u32)> = warps
+    type Place = (Option<(u32, [u32; 3])>, [u32; 3], u32, u32);
+    let got: Vec<Place> = warps
         .iter()
         .map(|w| (w.cluster, w.cta, w.warp, w.line))
         .collect();
