@@ -321,6 +321,8 @@ pub enum Event<'e> {
         sem: crate::atom::AtomSem,
         /// Its scope.
         scope: crate::atom::AtomScope,
+        /// `atom.cas` (rules.md I13: it validates the value its thread read before it).
+        cas: bool,
     },
     /// `cp.async.bulk.commit_group` by a thread: its bulk stores not yet committed form a
     /// bulk async-group (PTX ISA 9.7.9.25.4.3).

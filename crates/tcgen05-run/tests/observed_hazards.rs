@@ -425,3 +425,29 @@ fn cluster_deadlock_names_ranks() {
         "{text}"
     );
 }
+
+/// atomics.ptx's CAS loop reads its first guess with a plain `ld.global` (line 61), racing with
+/// the other threads' `atom.global.cas` of the word (line 64): its own CAS validates the value,
+/// so the race is excused (rules.md I13) and the kernel, with its 25 other atomics on global and
+/// shared memory, is clean. With the CAS made an `atom.global.max` (no validation) the plain
+/// read's race with the atomics is reported.
+#[test]
+fn cas_loop_first_read() {
+    let (src, config, args) = breadth("atomics");
+    clean("atomics", &run("atomics", &src, &config, &args, 2));
+    let ld = line_of(&src, "ld.global.u32 %r18, [%rd2+48]");
+    let cas = line_of(&src, "atom.global.cas.b32");
+    let max = replace(
+        &src,
+        "atom.global.cas.b32",
+        "\tatom.global.max.u32 %r20, [%rd2+48], %r19;",
+    );
+    let r = run("atomics", &max, &config, &args, 0);
+    let hit = find(&r, |f| {
+        f.kind == HazardKind::DataRace
+            && [Some(f.line), f.other_line] == [Some(ld), Some(cas)]
+            && f.thread != f.other_thread
+            && f.address.is_some_and(|a| a % 4096 == 48)
+    });
+    assert!(hit.is_some(), "CAS made max: {:#?}", r.findings);
+}

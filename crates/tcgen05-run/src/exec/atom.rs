@@ -48,7 +48,7 @@ fn observe(cta: &mut Cta<'_>, w: &Warp, (line, l): (u32, usize), a: &Atom, at: u
     if !matches!(space, Space::Global | Space::Shared | Space::SharedCluster) {
         return;
     }
-    let (sem, scope) = (a.sem, a.scope);
-    super::hooks::emit(cta, &Event::Atomic { sem, scope });
+    let (sem, scope, cas) = (a.sem, a.scope, a.op == crate::atom::AtomOp::Cas);
+    super::hooks::emit(cta, &Event::Atomic { sem, scope, cas });
     super::hooks::access(cta, w, l, line, (space, at, a.size(), true));
 }

@@ -44,7 +44,8 @@ pub(super) fn stored(
         emit(cta, &Event::AsyncPerform { id });
         if write && reduces {
             let (sem, scope) = (AtomSem::Relaxed, AtomScope::Gpu);
-            emit(cta, &Event::Atomic { sem, scope });
+            let cas = false;
+            emit(cta, &Event::Atomic { sem, scope, cas });
         }
         if let Some(o) = cta.obs.as_deref_mut() {
             o.access(&Access {

@@ -154,6 +154,11 @@ pub(crate) struct Tracker {
     atomic_next: Option<(crate::atom::AtomSem, crate::atom::AtomScope)>,
     /// The clocks `.release` atomics released, per location ([`atomic`]).
     released: atomic::Released,
+    /// The atomic whose access comes next is an `atom.cas`.
+    cas_next: bool,
+    /// Races of a plain read with atomics, held until the reading thread's `atom.cas` of the
+    /// bytes excuses them or the run ends (rules.md I13).
+    deferred: atomic::Deferred,
     /// The bulk async-groups of each thread ([`bulk_group`]).
     bulk: bulk_group::BulkGroups,
     /// Per thread: its clock at its last `fence.mbarrier_init.release.cluster`.
@@ -507,8 +512,15 @@ impl Tracker {
         }
         let reader = now.op.map(|_| thread);
         let fenced = unfenced.map(|(w, _)| self.fenced(w.thread, w.clock, vc, reader));
+        let cas = std::mem::take(&mut self.cas_next) && now.atomic != 0;
         for f in found {
-            self.conflict(f, now, a.write, a.space);
+            match atomic::reader_of(&f, &now, a) {
+                Some(t) => self.deferred.hold(t, f, (now, a.write, a.space)),
+                None => self.conflict(f, now, a.write, a.space),
+            }
+        }
+        if cas {
+            self.deferred.excuse(thread, now.clock, a);
         }
         if let (Some((w, at)), Some(false)) = (unfenced, fenced) {
             self.unfenced(a, w, at);
@@ -667,7 +679,10 @@ impl Tracker {
                 self.check_init(mbar, (thread, None), (line, "tcgen05.commit"));
                 self.commit(thread, line, mbar);
             }
-            Event::Atomic { sem, scope } => self.atomic_next = Some((sem, scope)),
+            Event::Atomic { sem, scope, cas } => {
+                self.atomic_next = Some((sem, scope));
+                self.cas_next = cas;
+            }
             Event::BulkCommit { thread } => self.bulk_commit(thread),
             Event::BulkWait { thread, n, read } => self.bulk_wait(thread, n, read),
             Event::FenceMbarrierInit { thread, .. } => self.fence_mbarrier_init(thread),
@@ -926,6 +941,7 @@ impl Tracker {
 
     fn deadlock(&mut self, warps: &[Blocked]) {
         self.deadlocked = true;
+        self.flush_deferred();
         let rank = |w: &Blocked| w.cluster.map_or(0, |c| c.0);
         let key = |w: &Blocked, at: u32| match rank(w) {
             0 => at,
@@ -965,6 +981,7 @@ impl Tracker {
     }
 
     fn end(&mut self) {
+        self.flush_deferred();
         if !self.deadlocked {
             self.unfinished_phases(None);
             let mut ranks: Vec<u32> = self.tmem.keys().copied().collect();

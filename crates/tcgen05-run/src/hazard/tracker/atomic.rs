@@ -145,3 +145,64 @@ impl Tracker {
         self.clocks[g as usize].tick(g as usize);
     }
 }
+
+/// A conflict found at an access: the earlier access, whether it wrote, the address.
+type Conflict = (Stamp, bool, u64);
+
+/// Races between a plain read and atomic writes, held per (reading thread, space, byte)
+/// (rules.md I13): the CAS loop's first read of a location (CUDA C++ Programming Guide,
+/// "Atomic Functions": `atomicAdd` for `double` built from `atomicCAS` reads `*address` with a
+/// plain load) is validated by the thread's `atom.cas` of the same bytes, which fails and
+/// retries on a stale value; such a race is excused when that CAS follows. Any other plain read
+/// racing with atomics (a partial sum read before the atomics finished) is reported when the
+/// run ends.
+#[derive(Default)]
+pub(super) struct Deferred {
+    /// Each held race: the reading thread, its read's clock, the conflict.
+    held: Vec<(u32, u32, Conflict, (Stamp, bool, Space))>,
+    /// Per (thread, global, byte): the thread's clock at its last `atom.cas` of the byte.
+    cas: HashMap<(u32, bool, u64), u32>,
+}
+
+/// The thread whose plain read makes conflict `f` at access `a` (stamp `now`) a race of a
+/// plain read with an atomic write only, and that read's clock, if it is one.
+pub(super) fn reader_of(f: &Conflict, now: &Stamp, a: &Access) -> Option<(u32, u32)> {
+    let (prior, prior_write, _) = f;
+    let plain_read = |s: &Stamp, write: bool| s.atomic == 0 && s.op.is_none() && !write;
+    if plain_read(now, a.write) && prior.atomic != 0 {
+        Some((now.thread, now.clock))
+    } else if now.atomic != 0 && plain_read(prior, *prior_write) {
+        Some((prior.thread, prior.clock))
+    } else {
+        None
+    }
+}
+
+impl Deferred {
+    /// Holds conflict `f` of thread `t`'s plain read at clock `c`.
+    pub(super) fn hold(&mut self, (t, c): (u32, u32), f: Conflict, now: (Stamp, bool, Space)) {
+        self.held.push((t, c, f, now));
+    }
+
+    /// Thread `t`'s `atom.cas` `a` at clock `c` validates its earlier reads of those bytes.
+    pub(super) fn excuse(&mut self, t: u32, c: u32, a: &Access) {
+        let g = a.space == Space::Global;
+        for b in a.address..a.address + u64::from(a.size) {
+            self.cas.insert((t, g, b), c);
+        }
+    }
+}
+
+impl Tracker {
+    /// Reports the held races whose read no later `atom.cas` of its thread validated.
+    pub(super) fn flush_deferred(&mut self) {
+        let d = std::mem::take(&mut self.deferred);
+        for (t, c, f, (now, write, space)) in d.held {
+            let key = (t, space == Space::Global, f.2);
+            if d.cas.get(&key).is_some_and(|&cc| cc >= c) {
+                continue;
+            }
+            self.conflict(f, now, write, space);
+        }
+    }
+}
