@@ -149,6 +149,9 @@ impl Tracker {
 /// A conflict found at an access: the earlier access, whether it wrote, the address.
 type Conflict = (Stamp, bool, u64);
 
+/// The access a conflict was found at: its stamp, whether it writes, its space.
+type At = (Stamp, bool, Space);
+
 /// Races between a plain read and atomic writes, held per (reading thread, space, byte)
 /// (rules.md I13): the CAS loop's first read of a location (CUDA C++ Programming Guide,
 /// "Atomic Functions": `atomicAdd` for `double` built from `atomicCAS` reads `*address` with a
@@ -159,7 +162,7 @@ type Conflict = (Stamp, bool, u64);
 #[derive(Default)]
 pub(super) struct Deferred {
     /// Each held race: the reading thread, its read's clock, the conflict.
-    held: Vec<(u32, u32, Conflict, (Stamp, bool, Space))>,
+    held: Vec<(u32, u32, Conflict, At)>,
     /// Per (thread, global, byte): the thread's clock at its last `atom.cas` of the byte.
     cas: HashMap<(u32, bool, u64), u32>,
 }
@@ -180,7 +183,7 @@ pub(super) fn reader_of(f: &Conflict, now: &Stamp, a: &Access) -> Option<(u32, u
 
 impl Deferred {
     /// Holds conflict `f` of thread `t`'s plain read at clock `c`.
-    pub(super) fn hold(&mut self, (t, c): (u32, u32), f: Conflict, now: (Stamp, bool, Space)) {
+    pub(super) fn hold(&mut self, (t, c): (u32, u32), f: Conflict, now: At) {
         self.held.push((t, c, f, now));
     }
 
