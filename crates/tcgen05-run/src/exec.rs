@@ -11,6 +11,7 @@
 mod arith;
 mod atom;
 mod bulk_copy;
+mod bulk_group;
 mod cluster;
 mod compare;
 mod convert;
@@ -753,11 +754,7 @@ fn lane_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), Run
             (*d, convert(op.line, *conv, v(*a), bv)?)
         }
         OpKind::Ld { .. } | OpKind::St { .. } => return memory_op(cta, w, op, l),
-        OpKind::FenceProxyAsync => {
-            let (thread, line) = (hooks::tid(w, l), op.line);
-            hooks::emit(cta, &Event::FenceProxyAsync { thread, line });
-            return Ok(());
-        }
+        OpKind::FenceProxyAsync | OpKind::FenceMbarrierInit => return hooks::fence(cta, w, l, op),
         OpKind::Bfe { ty, d, a, b, c } => (*d, bfe(*ty, v(*a), v(*b), v(*c))),
         OpKind::Prmt { mode, d, a, b, c } => (
             *d,

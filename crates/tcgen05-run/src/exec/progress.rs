@@ -113,9 +113,21 @@ pub(super) fn blocked(cta: &Cta<'_>, warps: &[Warp]) -> Vec<Blocked> {
             line,
             waits_for,
             mbar,
+            cta: cta.ctaid,
+            cluster: place(cta),
         });
     }
     out
+}
+
+/// The CTA's rank and its cluster's id, in a cluster of more than one CTA.
+fn place(cta: &Cta<'_>) -> Option<(u32, [u32; 3])> {
+    let c = cta.shape.cluster;
+    if c.iter().product::<u32>() < 2 {
+        return None;
+    }
+    let id = [0, 1, 2].map(|i| cta.ctaid[i] / c[i].max(1));
+    Some((super::cluster::rank(cta), id))
 }
 
 /// What a warp that does not poll an mbarrier waits for, from the state of its threads at `pc`.
