@@ -29,7 +29,7 @@ use crate::module::Module;
 use crate::Stats;
 use tracker::Tracker;
 
-pub use explore::{explore, replay, Exploration, Outcome};
+pub use explore::{explore, replay, walk, Exploration, Outcome, Walk, Walked};
 pub use module_check::{check_module, EntryReport, ModuleOptions, Notice, NoticeKind, Scalar};
 
 /// What kind of hazard a finding is.

@@ -13,7 +13,7 @@
 //! dots (trailing zeros left out), which [`replay`] runs again.
 
 use super::tracker::Tracker;
-use super::Finding;
+use super::{Finding, Report};
 use crate::error::RunError;
 use crate::host::{launch_with, Arg, Config, Hooks};
 use crate::module::Module;
@@ -56,6 +56,8 @@ pub struct Exploration {
     pub cut: bool,
     /// The first schedule that showed a problem.
     pub counterexample: Option<Outcome>,
+    /// The bound on schedules the walk ran under.
+    pub max_schedules: u32,
 }
 
 /// The replay token of the choices `made`: indices joined by dots, trailing zeros left out
@@ -166,6 +168,7 @@ pub fn explore(
         exhausted: false,
         cut: false,
         counterexample: None,
+        max_schedules,
     };
     let mut forced: Vec<u32> = Vec::new();
     loop {
@@ -230,4 +233,91 @@ pub fn replay(
         )));
     }
     Ok(outcome)
+}
+
+/// How to walk a kernel's schedules: every one (at most `max_schedules`), or one replay token.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Walk {
+    /// [`explore`] with this bound on the schedules run.
+    Exhaustive(u32),
+    /// [`replay`] of this token.
+    Replay(String),
+}
+
+/// What a walk gave: an exploration, or the one replayed schedule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Walked {
+    /// The exploration of [`Walk::Exhaustive`].
+    Explored(Exploration),
+    /// The schedule of [`Walk::Replay`].
+    Replayed(Outcome),
+}
+
+impl Walked {
+    /// The schedule to show: the counterexample of an exploration (none when clean), or the
+    /// replayed schedule.
+    #[must_use]
+    pub fn outcome(&self) -> Option<&Outcome> {
+        match self {
+            Walked::Explored(x) => x.counterexample.as_ref(),
+            Walked::Replayed(o) => Some(o),
+        }
+    }
+
+    /// Whether the walk showed a problem (a finding, a deadlock or a run error).
+    #[must_use]
+    pub fn failed(&self) -> bool {
+        self.outcome().is_some_and(Outcome::failed)
+    }
+
+    /// Schedules run, distinct choice points, the most choice points of one schedule, and
+    /// whether every schedule was run (a replay: one schedule, never exhaustive).
+    #[must_use]
+    pub fn figures(&self) -> (u32, u64, usize, bool) {
+        match self {
+            Walked::Explored(x) => (x.schedules, x.choice_points, x.depth, x.exhausted),
+            Walked::Replayed(o) => (1, o.choice_points as u64, o.choice_points, false),
+        }
+    }
+
+    /// Whether `max_schedules` stopped the walk first.
+    #[must_use]
+    pub fn cut(&self) -> bool {
+        matches!(self, Walked::Explored(x) if x.cut)
+    }
+
+    /// The walk as a [`Report`]: the shown schedule's findings (seed 0 each), the schedules run
+    /// as runs, its deadlock.
+    #[must_use]
+    pub fn report(&self) -> Report {
+        let findings = self.outcome().map_or_else(Vec::new, |o| o.findings.clone());
+        let deadlock = self
+            .outcome()
+            .and_then(|o| o.error.clone())
+            .filter(|e| matches!(e, RunError::Deadlock { .. }));
+        Report {
+            seeds: vec![0; findings.len()],
+            findings,
+            runs: self.figures().0,
+            stats: None,
+            deadlock,
+        }
+    }
+}
+
+/// Runs `how` on `kernel`: [`explore`] or [`replay`].
+///
+/// # Errors
+/// Those of [`explore`] and [`replay`].
+pub fn walk(
+    module: &Module,
+    kernel: &str,
+    config: &Config,
+    args: &mut [Arg],
+    how: &Walk,
+) -> Result<Walked, RunError> {
+    match how {
+        Walk::Exhaustive(max) => explore(module, kernel, config, args, *max).map(Walked::Explored),
+        Walk::Replay(token) => replay(module, kernel, config, args, token).map(Walked::Replayed),
+    }
 }
