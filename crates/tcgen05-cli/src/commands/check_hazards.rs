@@ -294,6 +294,13 @@ pub fn text(out: &mut String, path: &str, file: &FileHazards) -> fmt::Result {
         for (f, seed) in r.findings.iter().zip(&r.seeds) {
             finding_text(out, path, f, *seed, Some(&e.kernel))?;
         }
+        if let Some(err) = &r.error {
+            writeln!(
+                out,
+                "{path}:{}: {}: the run stopped: {err}",
+                e.line, e.kernel
+            )?;
+        }
         if let Some(w) = &e.walked {
             if let Some(err) = w.outcome().and_then(|o| o.error.as_ref()) {
                 writeln!(

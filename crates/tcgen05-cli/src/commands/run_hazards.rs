@@ -76,6 +76,11 @@ pub fn run(
             Some(e) => json_str(&mut out, e).map_err(fmt_err)?,
             None => out.push_str("null"),
         }
+        out.push_str(",\"error\":");
+        match &report.error {
+            Some(e) => json_str(&mut out, e).map_err(fmt_err)?,
+            None => out.push_str("null"),
+        }
         out.push_str(",\"hazards\":[");
         for (i, (f, seed)) in report.findings.iter().zip(&report.seeds).enumerate() {
             if i > 0 {
@@ -87,6 +92,9 @@ pub fn run(
     } else {
         for (f, seed) in report.findings.iter().zip(&report.seeds) {
             finding_text(&mut out, &a.file, f, *seed, None).map_err(fmt_err)?;
+        }
+        if let Some(e) = &report.error {
+            writeln!(out, "{}: the run stopped: {e}", a.file).map_err(fmt_err)?;
         }
         writeln!(
             out,

@@ -301,6 +301,7 @@ impl Walked {
             runs: self.figures().0,
             stats: None,
             deadlock,
+            error: None,
         }
     }
 }
