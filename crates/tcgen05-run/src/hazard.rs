@@ -16,6 +16,7 @@
 
 mod clock;
 pub mod explore;
+mod kinds;
 pub mod module_check;
 mod tcgen05_fence;
 #[cfg(test)]
