@@ -18,6 +18,7 @@ mod clock;
 pub mod explore;
 mod kinds;
 pub mod module_check;
+pub mod sleep;
 mod tcgen05_fence;
 #[cfg(test)]
 mod tests;
