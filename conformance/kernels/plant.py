@@ -548,6 +548,10 @@ def verdict(result, expected):
         if "error" in kinds and lines and any(f"line {l}" in str(msg) for l in lines):
             return True, "error"
         return False, "error: " + str(msg)[:120]
+    # A run error after findings (they are kept): the error at the expected line counts.
+    if "error" in kinds and lines and any(f"line {l}" in str(result.get("error"))
+                                          for l in lines):
+        return True, "error"
     for h in result["hazards"]:
         if h["kind"] in kinds and (lines is None or h["line"] in lines) and (
                 others is None or h.get("other_line") in others):

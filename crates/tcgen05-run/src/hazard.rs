@@ -224,8 +224,14 @@ pub fn check_with(
             Ok(_) => {}
             Err(e @ RunError::Deadlock { .. }) if seed == 0 => report.deadlock = Some(e),
             Err(RunError::Deadlock { .. }) => {}
-            Err(e) if tracker.findings.is_empty() => return Err(e),
-            Err(e) => report.error = Some(e),
+            Err(e) => {
+                // What the stopped CTA's end found is the error's consequence.
+                tracker.findings.truncate(tracker.before_end);
+                if tracker.findings.is_empty() {
+                    return Err(e);
+                }
+                report.error = Some(e);
+            }
         }
         for f in tracker.findings {
             let key = (f.kind, f.line, f.other_line);

@@ -172,6 +172,10 @@ pub(crate) struct Tracker {
     store_bytes: Option<Vec<u8>>,
     /// The findings so far.
     pub findings: Vec<Finding>,
+    /// How many findings there were when the last CTA's end was checked: a run stopped by an
+    /// error still ends its CTA, and what that end finds (memory never freed, phases never
+    /// completed) is the error's consequence, not the kernel's.
+    pub before_end: usize,
 }
 
 mod cluster;
@@ -543,7 +547,10 @@ impl Tracker {
     fn on_event(&mut self, e: &Event<'_>) {
         match *e {
             Event::CtaStart { cta, threads } => self.start(cta, threads),
-            Event::CtaEnd => self.end(),
+            Event::CtaEnd => {
+                self.before_end = self.findings.len();
+                self.end();
+            }
             Event::BarSync { threads, .. } => {
                 let mut j = Clock::default();
                 for &t in threads {
