@@ -49,9 +49,11 @@ pub struct Step {
 impl Choices {
     fn step(&self, warp: Option<usize>, node: Option<(usize, Vec<usize>)>) {
         if let Some(log) = &self.steps {
-            let mut footprint = crate::hazard::sleep::Footprint::default();
             // A copy's completion touches what it writes and its mbarrier: taken as everything.
-            footprint.global = warp.is_none();
+            let footprint = crate::hazard::sleep::Footprint {
+                global: warp.is_none(),
+                ..Default::default()
+            };
             log.borrow_mut().push(Step {
                 warp,
                 node,

@@ -116,6 +116,9 @@ impl Observer for Recorder<'_> {
     }
 }
 
+/// Sleeping warps, each with the footprint of the step it would take.
+type Asleep = Vec<(usize, Footprint)>;
+
 /// A choice point of the current path: its options (each warp, or `None` for a
 /// copy-completion choice point), which were run, and the sleeping warps (with the footprint
 /// of the step each would take) when the walk reached it.
@@ -142,7 +145,7 @@ impl Path {
         let branch = forced.checked_sub(1);
         let mut sleep: Vec<(usize, Footprint)> = Vec::new();
         let mut live = branch.is_none();
-        let mut entry: std::collections::HashMap<usize, (Vec<usize>, Vec<(usize, Footprint)>)> =
+        let mut entry: std::collections::HashMap<usize, (Vec<usize>, Asleep)> =
             std::collections::HashMap::new();
         let mut ran: std::collections::HashMap<usize, (usize, Footprint)> =
             std::collections::HashMap::new();
