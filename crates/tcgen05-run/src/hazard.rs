@@ -17,7 +17,9 @@
 
 mod clock;
 pub mod explore;
+mod kinds;
 pub mod module_check;
+pub mod sleep;
 mod tcgen05_fence;
 #[cfg(test)]
 mod tests;
@@ -30,7 +32,7 @@ use crate::module::Module;
 use crate::Stats;
 use tracker::Tracker;
 
-pub use explore::{explore, replay, Exploration, Outcome};
+pub use explore::{explore, replay, walk, Exploration, Outcome, Walk, Walked};
 pub use module_check::{check_module, EntryReport, ModuleOptions, Notice, NoticeKind, Scalar};
 
 /// What kind of hazard a finding is.
@@ -151,13 +153,18 @@ pub struct Report {
     pub stats: Option<Stats>,
     /// The default schedule's deadlock, if it ended in one.
     pub deadlock: Option<RunError>,
+    /// The run error (not a deadlock) that stopped a schedule after the tracker had found
+    /// something: its findings are kept (an invalid `mbarrier.init` count found at the init
+    /// is not lost to the out-of-order read it leads to), and no later schedule is run.
+    pub error: Option<RunError>,
 }
 
 /// Runs `kernel` under the hazard tracker with the default schedule and `options.schedules`
 /// seeded ones. `args` receives the default schedule's buffers.
 ///
 /// # Errors
-/// Every error of [`crate::launch`] but a deadlock, which is a finding.
+/// Every error of [`crate::launch`] but a deadlock, which is a finding, and an error after
+/// findings ([`Report::error`]).
 pub fn check(
     module: &Module,
     kernel: &str,
@@ -194,6 +201,7 @@ pub fn check_with(
         runs: 0,
         stats: None,
         deadlock: None,
+        error: None,
     };
     let original = args.to_vec();
     for seed in 0..=u64::from(options.schedules) {
@@ -213,7 +221,14 @@ pub fn check_with(
             Ok(_) => {}
             Err(e @ RunError::Deadlock { .. }) if seed == 0 => report.deadlock = Some(e),
             Err(RunError::Deadlock { .. }) => {}
-            Err(e) => return Err(e),
+            Err(e) => {
+                // What the stopped CTA's end found is the error's consequence.
+                tracker.findings.truncate(tracker.before_end);
+                if tracker.findings.is_empty() {
+                    return Err(e);
+                }
+                report.error = Some(e);
+            }
         }
         for f in tracker.findings {
             let key = (f.kind, f.line, f.other_line);
@@ -225,6 +240,9 @@ pub fn check_with(
                 report.findings.push(f);
                 report.seeds.push(seed);
             }
+        }
+        if report.error.is_some() {
+            break;
         }
     }
     Ok(report)

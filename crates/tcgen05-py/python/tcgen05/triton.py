@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, Sequence, Union, overload
 
 from . import run as _run
-from .run import Hazard, Stats
+from .run import Hazard, Stats, Walk
 
 if TYPE_CHECKING:
     import numpy as np
@@ -154,7 +154,9 @@ class Checked:
     the grid, block, cluster and dynamic shared memory it ran with, the PTX Triton wrote (the
     lines the hazards name are its lines), the :class:`tcgen05.run.Hazard` list found (empty:
     none), the runs made (the default schedule and the seeded ones), and the default schedule's
-    :class:`tcgen05.run.Stats` (None when that run ended in a deadlock, itself a hazard)."""
+    :class:`tcgen05.run.Stats` (None when that run ended in a deadlock, itself a hazard, or
+    when the schedules were walked); with ``exhaustive=`` or ``replay=``, the
+    :class:`tcgen05.run.Walk` (its ``replay`` token reproduces the counterexample)."""
 
     name: str
     grid: tuple[int, int, int]
@@ -165,6 +167,7 @@ class Checked:
     hazards: list[Hazard]
     runs: int
     stats: Optional[Stats]
+    walk: Optional[Walk] = None
 
 
 _compiled: dict[Any, Any] = {}
@@ -269,12 +272,14 @@ def run(fn: Any, grid: Grid, *args: Any, target: str = ..., max_steps: int = ...
 
 @overload
 def run(fn: Any, grid: Grid, *args: Any, target: str = ..., max_steps: int = ...,
-        hazards: Literal[True], schedules: int = ..., approx: _run.Approx = ...,
+        hazards: Literal[True], schedules: int = ..., exhaustive: Optional[int] = ...,
+        replay: Optional[str] = ..., approx: _run.Approx = ...,
         **kwargs: Any) -> Checked: ...
 
 
 def run(fn: Any, grid: Grid, *args: Any, target: str = "sm_100a", max_steps: int = 1_000_000_000,
-        hazards: bool = False, schedules: int = 0, approx: _run.Approx = None,
+        hazards: bool = False, schedules: int = 0, exhaustive: Optional[int] = None,
+        replay: Optional[str] = None, approx: _run.Approx = None,
         **kwargs: Any) -> Union[Launched, Checked]:
     """Compiles ``fn`` (a ``@triton.jit`` function, under ``@triton.heuristics`` too) for ``target`` with Triton and runs it over
     ``grid`` with ``args`` and ``kwargs`` as ``fn[grid](*args, **kwargs)`` would, NumPy arrays
@@ -282,7 +287,9 @@ def run(fn: Any, grid: Grid, *args: Any, target: str = "sm_100a", max_steps: int
     ``num_ctas``, ...) go in ``kwargs`` as with Triton. Raises Triton's errors for the
     compilation and :class:`tcgen05.run.RunError` subclasses for the run. With ``hazards=True``
     (and ``schedules=N``) the run is made under the hazard checker and a :class:`Checked` is
-    returned. ``approx`` is :func:`tcgen05.run.launch`'s (``"ex2=rn,div=rn"``)."""
+    returned; ``exhaustive=N`` walks every schedule at the choice points instead (at most N)
+    and ``replay=TOKEN`` runs one (:func:`tcgen05.run.launch`). ``approx`` is :func:`tcgen05.run.launch`'s
+    (``"ex2=rn,div=rn"``)."""
     from triton.runtime.autotuner import Heuristics  # type: ignore[import-untyped,unused-ignore]
     from triton.runtime.jit import JITFunction  # type: ignore[import-untyped,unused-ignore]
 
@@ -307,10 +314,12 @@ def run(fn: Any, grid: Grid, *args: Any, target: str = "sm_100a", max_steps: int
     block = (32 * int(md.num_warps), 1, 1)
     values = _kernel_args(fn, bound, signature, md, g)
     ptx = kernel.asm["ptx"]
+    if (exhaustive is not None or replay is not None) and not hazards:
+        raise TypeError("exhaustive= and replay= need hazards=True")
     if hazards:
-        st, found, runs = _run._launch(ptx, md.name, launch_grid, block, values, cluster, int(md.shared), max_steps,
-                                       True, schedules, approx)
-        return Checked(md.name, launch_grid, block, cluster, int(md.shared), ptx, found, runs, st)
+        st, found, runs, walk = _run._launch(ptx, md.name, launch_grid, block, values, cluster, int(md.shared),
+                                             max_steps, True, schedules, exhaustive, replay, approx)
+        return Checked(md.name, launch_grid, block, cluster, int(md.shared), ptx, found, runs, st, walk)
     stats = _run.launch(ptx, md.name, launch_grid, block, values, cluster, int(md.shared), max_steps=max_steps,
                         approx=approx)
     return Launched(md.name, launch_grid, block, cluster, int(md.shared), ptx, stats)

@@ -99,8 +99,33 @@ impl MbarModel {
     }
 }
 
+/// An arrival on a phase whose pending arrival count is already zero (its transaction bytes
+/// still pending): more arrivals in one phase than the `init` count, which the count does not
+/// account for (the interpreter's phase then completes on the bytes alone; PTX ISA
+/// 9.7.13.15.1: the expected arrival count of every phase is `init`'s count).
+fn excess_arrival(m: &MbarModel, mbar: u32, line: u32, cta: u64) -> Option<Finding> {
+    (m.pending == 0 && m.count > 0).then(|| Finding {
+        kind: HazardKind::MbarrierCount,
+        line: m.init_line,
+        other_line: Some(line),
+        thread: None,
+        other_thread: None,
+        address: Some(u64::from(mbar)),
+        message: format!(
+            "mbarrier at shared 0x{mbar:x} initialised with count {}: phase {} received arrival {} at line {line} while its pending arrival count was already zero (transaction bytes pending): more arrivals than the count",
+            m.count,
+            m.phase,
+            m.arrivals + 1
+        ),
+        source: "PTX ISA 9.7.13.15.1 (mbarrier phases: the expected arrival count of every phase is the init count)",
+        cta,
+        rank: None,
+        other_rank: None,
+    })
+}
+
 const MEMORY_MODEL: &str = "PTX ISA 8 (memory consistency model: conflicting accesses with no causality order are a data race)";
-const MBARRIER_TX: &str = "PTX ISA 9.7.13.15 (mbarrier: a phase completes when the pending arrivals and the tx-count reach zero; complete_tx)";
+pub(super) const MBARRIER_TX: &str = "PTX ISA 9.7.13.15 (mbarrier: a phase completes when the pending arrivals and the tx-count reach zero; complete_tx)";
 const TCGEN05: &str = "PTX ISA 9.7.16.6, 9.7.16.11.1 (an asynchronous tcgen05 operation completes for other threads only through its tcgen05.commit's mbarrier phase, a tcgen05.ld through tcgen05.wait::ld)";
 const TC_FENCE: &str = "PTX ISA 9.7.16.6.3, 9.7.16.6.4 (tcgen05.fence::before_thread_sync in the arriving thread and after_thread_sync in the waiting one order tcgen05 operations, of one thread or two, across a relaxed synchronisation; rules.md I9)";
 const PROXY: &str = "PTX ISA 9.7.13.4 (fence.proxy.async: generic-proxy writes need a proxy fence before the async proxy reads them)";
@@ -165,11 +190,16 @@ pub(crate) struct Tracker {
     init_fence: HashMap<u32, u32>,
     /// The findings so far.
     pub findings: Vec<Finding>,
+    /// How many findings there were when the last CTA's end was checked: a run stopped by an
+    /// error still ends its CTA, and what that end finds (memory never freed, phases never
+    /// completed) is the error's consequence, not the kernel's.
+    pub before_end: usize,
 }
 
 mod atomic;
 mod bulk_group;
 mod cluster;
+mod copy_overlap;
 mod mbarrier_init;
 mod named_barrier;
 mod pair;
@@ -576,7 +606,10 @@ impl Tracker {
     fn on_event(&mut self, e: &Event<'_>) {
         match *e {
             Event::CtaStart { cta, threads } => self.start(cta, threads),
-            Event::CtaEnd => self.end(),
+            Event::CtaEnd => {
+                self.before_end = self.findings.len();
+                self.end();
+            }
             Event::BarSync { threads, .. } => {
                 let mut j = Clock::default();
                 for &t in threads {
@@ -626,10 +659,14 @@ impl Tracker {
                         m.expect_line = line;
                         m.expected += tx;
                     }
+                    let extra = excess_arrival(m, mbar, line, self.cta);
                     m.pending = m.pending.saturating_sub(1);
                     m.arrivals += 1;
                     m.arrive_line = line;
                     m.settle();
+                    if let Some(f) = extra {
+                        self.report(f);
+                    }
                 }
             }
             Event::MbarWait {
@@ -837,7 +874,8 @@ impl Tracker {
                 self.bulk.issued(id, thread, write);
                 ((5, thread * 2 + u32::from(write)), 0)
             }
-            AsyncKind::TensorCopy { mbar, .. } => {
+            AsyncKind::TensorCopy { mbar, dst, bytes } => {
+                self.copy_overlap(line, threads.first().copied().unwrap_or(0), dst, bytes);
                 self.pending_copies.push(id);
                 ((0, mbar), self.mbars.get(&mbar).map_or(0, |m| m.phase))
             }
@@ -882,10 +920,14 @@ impl Tracker {
         self.fence.commit(thread, &vc, mbar, phase);
         if let Some(m) = self.mbars.get_mut(&mbar) {
             m.cur.join(&vc);
+            let extra = excess_arrival(m, mbar, line, self.cta);
             m.pending = m.pending.saturating_sub(1);
             m.arrivals += 1;
             m.arrive_line = line;
             m.settle();
+            if let Some(f) = extra {
+                self.report(f);
+            }
         }
     }
 
