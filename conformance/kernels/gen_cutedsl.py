@@ -5,13 +5,15 @@ Usage: python gen_cutedsl.py OUT_DIR
 Each kernel makes a tiled MMA with cutlass.utils.blackwell_helpers.make_trivial_tiled_mma, the
 shared-memory layouts of A and B with make_smem_layout_a/b (K-major), allocates Tensor Memory and
 issues cute.gemm over the K blocks of one tile. The DSL keeps the PTX it compiles
-(CUTE_DSL_KEEP=ptx); OUT_DIR/<name>.ptx and OUT_DIR/<name>.json (the kernel's parameters) are written.
+(CUTE_DSL_KEEP=ptx); OUT_DIR/<name>.ptx and OUT_DIR/<name>.json (the kernel's parameters: kind,
+M, N, the tile's K, element types) are written.
 
-The GEMMS kernels (cutedsl_gemm_*) read and write global memory, for the interpreter
-(crates/tcgen05-run/tests/cutedsl.rs): three pointer parameters, A (M x BK, K-major), B (N x BK,
-K-major) and C (M x N f32, row-major); every thread copies elements of A and B into the swizzled
-shared-memory layouts, warp 0 issues the MMAs and tcgen05.commit to an mbarrier, and each warp
-reads its 32 lanes of D with tcgen05.ld (32x32b) and stores them to C.
+Every kernel reads and writes global memory, for the interpreter
+(crates/tcgen05-run/tests/cute_gemm.rs). The KERNELS (cutedsl_<type>_MxN, K = two 128-byte
+swizzle atoms) and GEMMS (cutedsl_gemm_*, K = one atom) take three pointer parameters, A (M x K,
+K-major), B (N x K, K-major) and C (M x N f32, row-major); every thread copies elements of A and
+B into the swizzled shared-memory layouts, warp 0 issues the MMAs and tcgen05.commit to an
+mbarrier, and each warp reads its lanes of D with tcgen05.ld (32x32b) and stores them to C.
 The TMA_GEMMS kernels (cutedsl_tma_gemm_*_MxNxK) load A (M x K) and B (N x K) with TMA instead:
 two CUtensorMap parameters (`.param .align 64 .b8 [128]`, encoded by CuTe's host code from the
 K-major 128B-swizzled shared layouts: box BK x M and BK x N, 128B swizzle) and C's pointer;
@@ -40,7 +42,7 @@ TYPES = {"f16": cutlass.Float16, "bf16": cutlass.BFloat16, "tf32": cutlass.TFloa
          "e4m3": cutlass.Float8E4M3FN, "e5m2": cutlass.Float8E5M2}
 KIND = {"f16": "f16", "bf16": "f16", "tf32": "tf32", "e4m3": "f8f6f4", "e5m2": "f8f6f4"}
 
-# name: (A/B type, M, N)
+# name: (A/B type, M, N); two K blocks of 128 bytes per row.
 KERNELS = {
     "cutedsl_f16_128x128": ("f16", 128, 128),
     "cutedsl_bf16_128x256": ("bf16", 128, 256),
@@ -64,54 +66,29 @@ TMA_GEMMS = {
 }
 
 
-def make(ab_name, m, n):
-    ab = TYPES[ab_name]
-    bk = 128 * 8 // ab.width  # one 128-byte swizzle atom of K
-    tiler = (m, n, bk)
-    cols = max(32, n)
+def pointers(ab):
+    """The host function's three pointer arguments (A, B, C) as `cute.compile` takes them: their
+    types and alignment matter, not the addresses."""
+    g = cute.AddressSpace.gmem
+    return (make_ptr(ab, 0x10000, g, 16), make_ptr(ab, 0x20000, g, 16),
+            make_ptr(cutlass.Float32, 0x30000, g, 16))
 
-    @cute.kernel
-    def kernel():
-        # The tiled MMA is made inside the kernel: passed as a kernel argument, its negate fields
-        # become run-time values and the instruction descriptor a run-time selection.
-        tiled_mma = sm100.make_trivial_tiled_mma(
-            ab, ab, cute.nvgpu.OperandMajorMode.K, cute.nvgpu.OperandMajorMode.K, cutlass.Float32,
-            tcgen05.CtaGroup.ONE, (m, n))
-        a_layout = sm100.make_smem_layout_a(tiled_mma, tiler, ab, 1)
-        b_layout = sm100.make_smem_layout_b(tiled_mma, tiler, ab, 1)
-        smem = SmemAllocator()
-        sA = smem.allocate_tensor(ab, a_layout.outer, 1024, a_layout.inner)
-        sB = smem.allocate_tensor(ab, b_layout.outer, 1024, b_layout.inner)
-        holder = smem.allocate_array(cutlass.Int32, 1)
-        warp = cute.arch.make_warp_uniform(cute.arch.warp_idx())
-        if warp == 0:
-            cute.arch.alloc_tmem(cols, holder)
-        cute.arch.barrier()
-        tmem = cute.arch.retrieve_tmem_ptr(cutlass.Float32, 16, holder)
-        tCrA = tiled_mma.make_fragment_A(sA)
-        tCrB = tiled_mma.make_fragment_B(sB)
-        acc = tiled_mma.make_fragment_C(tiled_mma.partition_shape_C((m, n)))
-        tCtAcc = cute.make_tensor(tmem, acc.layout)
-        tiled_mma.set(tcgen05.Field.ACCUMULATE, False)
-        if warp == 0:
-            for kb in cutlass.range_constexpr(cute.size(tCrA, mode=[2])):
-                cute.gemm(tiled_mma, tCtAcc, tCrA[None, None, kb, 0], tCrB[None, None, kb, 0], tCtAcc)
-                tiled_mma.set(tcgen05.Field.ACCUMULATE, True)
-        cute.arch.barrier()
-        if warp == 0:
-            cute.arch.relinquish_tmem_alloc_permit()
-            cute.arch.dealloc_tmem(tmem, cols)
+
+def launch_one_cta(kernel):
+    """The host function of a pointer kernel: one CTA of 128 threads."""
 
     @cute.jit
-    def host():
-        kernel().launch(grid=(1, 1, 1), block=(128, 1, 1))
+    def host(pa: cute.Pointer, pb: cute.Pointer, pc: cute.Pointer):
+        kernel(pa, pb, pc).launch(grid=(1, 1, 1), block=(128, 1, 1))
 
     return host
 
 
-def make_gemm(ab_name, m, n):
+def make_gemm(ab_name, m, n, kblocks=1):
+    """C (M x N f32) = A (M x K) B (N x K)^T with K = `kblocks` swizzle atoms of 128 bytes, all
+    in shared memory at once."""
     ab = TYPES[ab_name]
-    bk = 128 * 8 // ab.width
+    bk = 128 * 8 // ab.width * kblocks
     tiler = (m, n, bk)
     cols = max(32, n)
 
@@ -162,26 +139,23 @@ def make_gemm(ab_name, m, n):
             with cute.arch.elect_one():
                 tcgen05.commit(mbar)
         cute.arch.mbarrier_wait(mbar, 0)
-        tmem_to_global(tiled_mma, tCtAcc, gC, tidx)
+        tmem_to_global(tiled_mma, tCtAcc, gC, tidx, m)
         cute.arch.barrier()
         if warp == 0:
             cute.arch.relinquish_tmem_alloc_permit()
             cute.arch.dealloc_tmem(tmem, cols)
 
-    @cute.jit
-    def host(pa: cute.Pointer, pb: cute.Pointer, pc: cute.Pointer):
-        kernel(pa, pb, pc).launch(grid=(1, 1, 1), block=(128, 1, 1))
-
-    g = cute.AddressSpace.gmem
-    args = (make_ptr(ab, 0x10000, g, 16), make_ptr(ab, 0x20000, g, 16),
-            make_ptr(cutlass.Float32, 0x30000, g, 16))
-    return host, args
+    return launch_one_cta(kernel), pointers(ab)
 
 
-def tmem_to_global(tiled_mma, tCtAcc, gC, tidx):
-    """Each thread's lane of D (tcgen05.ld 32x32b, 32 columns at a time) stored to C."""
+def tmem_to_global(tiled_mma, tCtAcc, gC, tidx, m=128):
+    """Each thread's lane of D (tcgen05.ld 32x32b, 32 columns at a time) stored to C; with M = 64
+    (D in lanes 0-15 of each warp's 32, PTX ISA 9.7.16.10.5.6) tcgen05.ld 16x128b, as CuTe
+    DSL's get_tmem_load_op picks for 16 data-path lanes."""
     tCgC = tiled_mma.get_slice(0).partition_C(gC)
-    atom = cute.make_copy_atom(tcgen05.Ld32x32bOp(tcgen05.Repetition.x32), cutlass.Float32)
+    op = (tcgen05.Ld16x128bOp(tcgen05.Repetition.x16) if m == 64
+          else tcgen05.Ld32x32bOp(tcgen05.Repetition.x32))
+    atom = cute.make_copy_atom(op, cutlass.Float32)
     tiled_ld = tcgen05.make_tmem_copy(atom, tCtAcc[(None, None), 0, 0])
     thr_ld = tiled_ld.get_slice(tidx)
     tTR_t = thr_ld.partition_S(tCtAcc[(None, None), 0, 0])
@@ -273,13 +247,10 @@ def make_tma_gemm(ab_name, m, n, k):
             op, mB, cute.slice_(b_layout, (None, None, None, 0)), tiler, tiled_mma)
         kernel(atom_a, tA, atom_b, tB, pc).launch(grid=(1, 1, 1), block=(128, 1, 1))
 
-    g = cute.AddressSpace.gmem
-    args = (make_ptr(ab, 0x10000, g, 16), make_ptr(ab, 0x20000, g, 16),
-            make_ptr(cutlass.Float32, 0x30000, g, 16))
-    return host, args
+    return host, pointers(ab)
 
 
-def keep(out, name, fn, args, ab_name, m, n):
+def keep(out, name, fn, args, ab_name, m, n, k):
     for old in glob.glob(os.path.join(DUMP, "**", "*.ptx"), recursive=True):
         os.remove(old)
     cute.compile(fn, *args)
@@ -289,7 +260,7 @@ def keep(out, name, fn, args, ab_name, m, n):
     shutil.copy(new[0], os.path.join(out, name + ".ptx"))
     with open(os.path.join(out, name + ".json"), "w") as f:
         json.dump({"compiler": "nvidia-cutlass-dsl 4.8.1", "kind": KIND[ab_name], "m": m, "n": n,
-                   "a_type": ab_name, "b_type": ab_name, "d_type": "f32", "cta_group": 1},
+                   "k": k, "a_type": ab_name, "b_type": ab_name, "d_type": "f32", "cta_group": 1},
                   f, indent=1, sort_keys=True)
         f.write("\n")
     print(name, file=sys.stderr)
@@ -299,13 +270,14 @@ def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
     for name, (ab_name, m, n) in KERNELS.items():
-        keep(out, name, make(ab_name, m, n), (), ab_name, m, n)
+        fn, args = make_gemm(ab_name, m, n, 2)
+        keep(out, name, fn, args, ab_name, m, n, 2 * 128 * 8 // TYPES[ab_name].width)
     for name, (ab_name, m, n) in GEMMS.items():
         fn, args = make_gemm(ab_name, m, n)
-        keep(out, name, fn, args, ab_name, m, n)
+        keep(out, name, fn, args, ab_name, m, n, 128 * 8 // TYPES[ab_name].width)
     for name, (ab_name, m, n, k) in TMA_GEMMS.items():
         fn, args = make_tma_gemm(ab_name, m, n, k)
-        keep(out, name, fn, args, ab_name, m, n)
+        keep(out, name, fn, args, ab_name, m, n, k)
     shutil.rmtree(DUMP)
 
 

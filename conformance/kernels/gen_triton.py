@@ -145,6 +145,8 @@ DENSE = {
 }
 # dense tiles (BM, BN, BK, warps)
 TILES = [(128, 128, 64, 4), (128, 64, 64, 4), (128, 256, 64, 8), (64, 128, 64, 4)]
+# (type, BM, BN, BK): pipeline stages where Triton's default (3) would not fit a CTA.
+STAGES = {("tf32", 128, 256, 64): 2}
 SCALED = {
     # name: (format, elements per byte, kind, a/b type)
     "mxfp8": ("e4m3", 1, "mxf8f6f4", "e4m3"),
@@ -194,11 +196,16 @@ def main():
             stem = f"triton_dot_{name}_{bm}x{bn}x{bk}_w{warps}"
             sig = {"a_ptr": f"*{ty}", "b_ptr": f"*{ty}", "c_ptr": "*fp32", "K": "i32",
                    "BM": "constexpr", "BN": "constexpr", "BK": "constexpr", "PRECISION": "constexpr"}
+            # Triton's default of 3 pipeline stages would give the tf32 128x256 tile 294,928
+            # bytes of shared memory, more than a CTA may have (227 KiB): 2 stages fit.
+            stages = STAGES.get((name, bm, bn, bk))
             ptx = compile_ptx(dot_kernel, sig, {"BM": bm, "BN": bn, "BK": bk, "PRECISION": prec}, warps,
-                              100)
-            write(out, stem, ptx, {"compiler": COMPILER, "op": "tl.dot",
-                                   "kind": kind, "m": bm, "n": bn, "a_type": abtype,
-                                   "b_type": abtype, "d_type": "f32", "warps": warps})
+                              100, stages)
+            params = {"compiler": COMPILER, "op": "tl.dot", "kind": kind, "m": bm, "n": bn,
+                      "a_type": abtype, "b_type": abtype, "d_type": "f32", "warps": warps}
+            if stages:
+                params["stages"] = stages
+            write(out, stem, ptx, params)
     for name, (fmt, pack, kind, abtype) in SCALED.items():
         for bm, bn, bk, warps in SCALED_TILES:
             stem = f"triton_dot_scaled_{name}_{bm}x{bn}x{bk}_w{warps}"

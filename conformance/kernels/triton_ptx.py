@@ -31,12 +31,16 @@ from triton.compiler import ASTSource  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))) + os.sep
 
 
-def compile_kernel(fn, signature, constexprs, warps, arch):
-    """`fn` compiled for GPUTarget("cuda", arch, 32) with `warps` warps, its parameters typed by
-    `signature` (name: Triton type) and the constexpr ones set by `constexprs`; the compiled
-    kernel (`.asm["ptx"]`, `.metadata`)."""
+def compile_kernel(fn, signature, constexprs, warps, arch, stages=None):
+    """`fn` compiled for GPUTarget("cuda", arch, 32) with `warps` warps (and `stages` pipeline
+    stages, Triton's num_stages, where given), its parameters typed by `signature` (name: Triton
+    type) and the constexpr ones set by `constexprs`; the compiled kernel (`.asm["ptx"]`,
+    `.metadata`)."""
     src = ASTSource(fn=fn, signature=signature, constexprs=constexprs)
-    return triton.compile(src, target=GPUTarget("cuda", arch, 32), options={"num_warps": warps})
+    options = {"num_warps": warps}
+    if stages is not None:
+        options["num_stages"] = stages
+    return triton.compile(src, target=GPUTarget("cuda", arch, 32), options=options)
 
 
 def relative_paths(ptx):
@@ -61,7 +65,7 @@ def write_kernels(out, kernels, arch, only=(), describe=lambda k: ()):
         print(name, k.metadata.shared, *describe(k), file=sys.stderr)
 
 
-def compile_ptx(fn, signature, constexprs, warps, arch=100):
+def compile_ptx(fn, signature, constexprs, warps, arch=100, stages=None):
     """The PTX text of `compile_kernel`'s kernel, as Triton writes it (by default for sm_100a,
     the check corpus's target)."""
-    return compile_kernel(fn, signature, constexprs, warps, arch).asm["ptx"]
+    return compile_kernel(fn, signature, constexprs, warps, arch, stages).asm["ptx"]

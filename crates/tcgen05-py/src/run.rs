@@ -6,12 +6,13 @@
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
+use tcgen05_run::approx::Approx;
 use tcgen05_run::param_match::{float_arg, int_arg};
 use tcgen05_run::tensor_map::TensorMap;
 use tcgen05_run::tensor_map_encode::{
     encode_tiled, extent, DataType, EncodeTiled, Interleave, L2Promotion, MapSwizzle, OobFill,
 };
-use tcgen05_run::{launch, Arg, Config, Limits, Module, RunError};
+use tcgen05_run::{launch_with, Arg, Config, Hooks, Limits, Module, RunError};
 
 use crate::run_errors::{
     ArgumentError, InvalidPtxError, LaunchError, MemoryAccessError, NoKernelError, NoProgressError,
@@ -311,9 +312,10 @@ pub(crate) fn argument(
 }
 
 /// Runs `kernel`; returns (stats, the bytes of every buffer and tensor map argument after the
-/// run, None for the others).
+/// run, None for the others). `approx` is the command's `--approx` list (`"ex2=rn,div=rn"`,
+/// empty: none; [`tcgen05_run::approx`]).
 #[pyfunction]
-#[pyo3(signature = (ptx, kernel, grid, block, cluster, shared, args, max_steps))]
+#[pyo3(signature = (ptx, kernel, grid, block, cluster, shared, args, max_steps, approx = ""))]
 #[allow(clippy::too_many_arguments)]
 pub fn _run_launch<'py>(
     py: Python<'py>,
@@ -325,7 +327,9 @@ pub fn _run_launch<'py>(
     shared: u32,
     args: &Bound<'py, PyList>,
     max_steps: u64,
+    approx: &str,
 ) -> PyResult<Launched<'py>> {
+    let approx = Approx::parse(approx).map_err(|e| run_error(py, &e))?;
     let module = Module::read(ptx).map_err(|e| run_error(py, &e))?;
     let params = module
         .kernel(kernel)
@@ -344,7 +348,14 @@ pub fn _run_launch<'py>(
         limits: Limits { steps: max_steps },
     };
     let start = std::time::Instant::now();
-    let result = py.detach(|| launch(&module, kernel, &config, &mut list));
+    let result = py.detach(|| {
+        // Built here: `Hooks` may hold an observer, which does not cross the detach.
+        let hooks = Hooks {
+            approx,
+            ..Hooks::default()
+        };
+        launch_with(&module, kernel, &config, &mut list, hooks)
+    });
     let seconds = start.elapsed().as_secs_f64();
     let stats = result.map_err(|e| run_error(py, &e))?;
     let d = PyDict::new(py);

@@ -51,6 +51,53 @@ pub struct Atom {
     pub b: Src,
     /// The swap value of `.cas`.
     pub c: Option<Src>,
+    /// The memory ordering semantics (`.relaxed` when not written, PTX ISA 9.7.13.7).
+    pub sem: AtomSem,
+    /// The scope (`.gpu` when not written, PTX ISA 9.7.13.7).
+    pub scope: AtomScope,
+}
+
+/// The memory ordering semantics of `atom`/`red` (PTX ISA 9.7.13.7, 8.4 "Operation types"):
+/// what the hazard checker orders through them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum AtomSem {
+    /// `.relaxed` (the default): atomic, no ordering of other accesses.
+    #[default]
+    Relaxed,
+    /// `.acquire`: later accesses of the thread are ordered after the releases it reads from.
+    Acquire,
+    /// `.release`: earlier accesses of the thread are released with the value it writes.
+    Release,
+    /// `.acq_rel`: both.
+    AcqRel,
+}
+
+impl AtomSem {
+    /// Whether it acquires.
+    #[must_use]
+    pub fn acquires(self) -> bool {
+        matches!(self, AtomSem::Acquire | AtomSem::AcqRel)
+    }
+    /// Whether it releases.
+    #[must_use]
+    pub fn releases(self) -> bool {
+        matches!(self, AtomSem::Release | AtomSem::AcqRel)
+    }
+}
+
+/// The scope of `atom`/`red` (PTX ISA 8.5 "Scope"): the threads with which it is morally
+/// strong and synchronises. `.sys` covers the one GPU of a run as `.gpu` does.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum AtomScope {
+    /// `.cta`: the threads of the CTA.
+    Cta,
+    /// `.cluster`: the threads of the cluster.
+    Cluster,
+    /// `.gpu` (the default).
+    #[default]
+    Gpu,
+    /// `.sys`.
+    Sys,
 }
 
 impl Atom {

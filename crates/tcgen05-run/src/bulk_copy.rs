@@ -39,6 +39,18 @@ pub enum Bulk {
         /// The reduction and its element type (`None`: a plain copy).
         op: Option<(AtomOp, Ty)>,
     },
+    /// `cp.async.bulk.commit_group`: the thread's uncommitted bulk stores form a bulk
+    /// async-group (PTX ISA 9.7.9.25.4.3). No effect on values (the stores are performed at
+    /// issue); seen by the hazard checker.
+    Commit,
+    /// `cp.async.bulk.wait_group[.read] n` (PTX ISA 9.7.9.25.4.4): every bulk group of the
+    /// thread but the `n` newest complete (with `.read`, their reads of the source).
+    Wait {
+        /// Groups that may stay pending (an immediate).
+        n: u32,
+        /// `.read`.
+        read: bool,
+    },
 }
 
 /// A pending bulk load of one destination CTA.

@@ -307,6 +307,10 @@ pub(crate) fn decode(
                 c: d.src(3)?,
             }
         }
+        "fence" if q == ["mbarrier_init", "release", "cluster"] => {
+            d.count(0)?;
+            OpKind::FenceMbarrierInit
+        }
         "fence" | "membar" if misc::is_ordering(&q) && !q.starts_with(&["proxy", "async"]) => {
             OpKind::Fence
         }

@@ -115,6 +115,11 @@ pub struct Blocked {
     pub waits_for: String,
     /// The mbarrier it polls (shared address), if that is what blocks it.
     pub mbar: Option<u32>,
+    /// The warp's CTA, as (x, y, z).
+    pub cta: [u32; 3],
+    /// In a cluster of more than one CTA: the CTA's `%cluster_ctarank` and the cluster's
+    /// `%clusterid`.
+    pub cluster: Option<(u32, [u32; 3])>,
 }
 
 impl fmt::Display for RunError {
@@ -164,6 +169,13 @@ impl fmt::Display for RunError {
                     cta[0], cta[1], cta[2]
                 )?;
                 for w in warps {
+                    if let Some((rank, id)) = w.cluster {
+                        write!(
+                            f,
+                            "; CTA rank {rank} (CTA ({}, {}, {}) of cluster ({}, {}, {}))",
+                            w.cta[0], w.cta[1], w.cta[2], id[0], id[1], id[2]
+                        )?;
+                    }
                     write!(f, "; warp {} at line {}: {}", w.warp, w.line, w.waits_for)?;
                 }
                 Ok(())

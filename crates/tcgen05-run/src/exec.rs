@@ -11,6 +11,7 @@
 mod arith;
 mod atom;
 mod bulk_copy;
+mod bulk_group;
 mod cluster;
 mod compare;
 mod convert;
@@ -36,7 +37,6 @@ mod approx;
 mod hooks;
 mod issue;
 mod progress;
-mod sources;
 mod tmem_hooks;
 
 use compare::{boolean, compare, float_binary};
@@ -383,7 +383,6 @@ fn min_max3(kind: &OpKind, v: &dyn Fn(Src) -> u64) -> (u32, u64) {
 /// Executes one instruction for the threads of `exec` (those of `active` whose guard is true)
 /// and moves every thread of `active` to its next instruction.
 fn step(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, active: u32, exec: u32) -> Result<(), RunError> {
-    tmem_hooks::reads(cta, w, op);
     let n = cta.nregs;
     match &op.kind {
         OpKind::Bra { target } => {
@@ -755,11 +754,7 @@ fn lane_op(cta: &mut Cta<'_>, w: &mut Warp, op: &Op, l: usize) -> Result<(), Run
             (*d, convert(op.line, *conv, v(*a), bv)?)
         }
         OpKind::Ld { .. } | OpKind::St { .. } => return memory_op(cta, w, op, l),
-        OpKind::FenceProxyAsync => {
-            let (thread, line) = (hooks::tid(w, l), op.line);
-            hooks::emit(cta, &Event::FenceProxyAsync { thread, line });
-            return Ok(());
-        }
+        OpKind::FenceProxyAsync | OpKind::FenceMbarrierInit => return hooks::fence(cta, w, l, op),
         OpKind::Bfe { ty, d, a, b, c } => (*d, bfe(*ty, v(*a), v(*b), v(*c))),
         OpKind::Prmt { mode, d, a, b, c } => (
             *d,

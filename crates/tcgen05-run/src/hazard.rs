@@ -2,8 +2,9 @@
 //! reads of data a tensor copy has not been observed to deliver, generic writes read by the
 //! async proxy without `fence.proxy.async`, mbarrier phases that can never complete (arrival
 //! counts against `init`, `expect_tx` bytes against bytes delivered), waits on the wrong phase,
-//! deadlocks, and Tensor Memory's lifecycle: memory never freed, `tcgen05.ld` registers read
-//! before `tcgen05.wait::ld`, columns freed under a load not yet waited, a CTA that never
+//! deadlocks, and Tensor Memory's lifecycle: memory never freed, columns freed under a
+//! `tcgen05.ld` not yet waited (its registers may be used before the wait, rules.md I12; its
+//! read of Tensor Memory lasts until `tcgen05.wait::ld`), a CTA that never
 //! relinquishes its allocation permit, and the asynchronous tcgen05 operations: Tensor Memory
 //! read by `tcgen05.ld` before the MMA that writes it is known complete, shared memory or an
 //! accumulator overwritten while an MMA or a `tcgen05.ld` still reads it (issue 25).
@@ -16,7 +17,9 @@
 
 mod clock;
 pub mod explore;
+mod kinds;
 pub mod module_check;
+pub mod sleep;
 mod tcgen05_fence;
 #[cfg(test)]
 mod tests;
@@ -29,7 +32,7 @@ use crate::module::Module;
 use crate::Stats;
 use tracker::Tracker;
 
-pub use explore::{explore, replay, Exploration, Outcome};
+pub use explore::{explore, replay, walk, Exploration, Outcome, Walk, Walked};
 pub use module_check::{check_module, EntryReport, ModuleOptions, Notice, NoticeKind, Scalar};
 
 /// What kind of hazard a finding is.
@@ -54,9 +57,6 @@ pub enum HazardKind {
     Deadlock,
     /// Tensor Memory still allocated when its CTA exits (PTX ISA 9.7.16.7.1).
     TmemLeak,
-    /// A `tcgen05.ld` destination register read before the warp's `tcgen05.wait::ld`
-    /// (PTX ISA 9.7.16.8.3, 9.7.16.8.5).
-    LdBeforeWait,
     /// `tcgen05.dealloc` of columns a `tcgen05.ld` not yet waited reads (PTX ISA 9.7.16.7.1,
     /// 9.7.16.8.5).
     DeallocInUse,
@@ -95,7 +95,6 @@ impl HazardKind {
             HazardKind::WaitParity => "wait-parity",
             HazardKind::Deadlock => "deadlock",
             HazardKind::TmemLeak => "tmem-leak",
-            HazardKind::LdBeforeWait => "ld-before-wait",
             HazardKind::DeallocInUse => "dealloc-in-use",
             HazardKind::MissingRelinquish => "missing-relinquish",
             HazardKind::PairLaunch => "pair-launch",
@@ -154,13 +153,18 @@ pub struct Report {
     pub stats: Option<Stats>,
     /// The default schedule's deadlock, if it ended in one.
     pub deadlock: Option<RunError>,
+    /// The run error (not a deadlock) that stopped a schedule after the tracker had found
+    /// something: its findings are kept (an invalid `mbarrier.init` count found at the init
+    /// is not lost to the out-of-order read it leads to), and no later schedule is run.
+    pub error: Option<RunError>,
 }
 
 /// Runs `kernel` under the hazard tracker with the default schedule and `options.schedules`
 /// seeded ones. `args` receives the default schedule's buffers.
 ///
 /// # Errors
-/// Every error of [`crate::launch`] but a deadlock, which is a finding.
+/// Every error of [`crate::launch`] but a deadlock, which is a finding, and an error after
+/// findings ([`Report::error`]).
 pub fn check(
     module: &Module,
     kernel: &str,
@@ -197,6 +201,7 @@ pub fn check_with(
         runs: 0,
         stats: None,
         deadlock: None,
+        error: None,
     };
     // The seeded schedules each start from the arguments as given (a copy only when there
     // are any: the default schedule writes into `args`).
@@ -226,7 +231,14 @@ pub fn check_with(
             Ok(_) => {}
             Err(e @ RunError::Deadlock { .. }) if seed == 0 => report.deadlock = Some(e),
             Err(RunError::Deadlock { .. }) => {}
-            Err(e) => return Err(e),
+            Err(e) => {
+                // What the stopped CTA's end found is the error's consequence.
+                tracker.findings.truncate(tracker.before_end);
+                if tracker.findings.is_empty() {
+                    return Err(e);
+                }
+                report.error = Some(e);
+            }
         }
         for f in tracker.findings {
             let key = (f.kind, f.line, f.other_line);
@@ -238,6 +250,9 @@ pub fn check_with(
                 report.findings.push(f);
                 report.seeds.push(seed);
             }
+        }
+        if report.error.is_some() {
+            break;
         }
     }
     Ok(report)

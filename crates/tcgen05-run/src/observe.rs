@@ -87,6 +87,17 @@ pub enum AsyncKind {
         /// The issuing warp.
         warp: u32,
     },
+    /// One side of a bulk copy or reduction from shared to global memory
+    /// (`cp.async.bulk.global.shared::cta.bulk_group`, `cp.reduce.async.bulk...bulk_group`,
+    /// PTX ISA 9.7.9.25.4) of one thread: its reads of the shared source (`write` false),
+    /// complete at the thread's `cp.async.bulk.wait_group.read` or `wait_group` covering its
+    /// bulk group, or its writes of global memory (`write` true), complete at `wait_group`.
+    BulkStore {
+        /// The issuing thread.
+        thread: u32,
+        /// The global-memory side.
+        write: bool,
+    },
 }
 
 /// A synchronisation or asynchronous-operation event.
@@ -302,6 +313,43 @@ pub enum Event<'e> {
         /// `after_thread_sync`.
         after: bool,
     },
+    /// The access that follows is an `atom` or `red` (or one element of a bulk reduction),
+    /// with its semantics and scope (PTX ISA 9.7.13.7-8): atomics of a scope covering both
+    /// threads do not race with each other; `.release` and `.acquire` order other accesses.
+    Atomic {
+        /// Its memory ordering semantics.
+        sem: crate::atom::AtomSem,
+        /// Its scope.
+        scope: crate::atom::AtomScope,
+        /// `atom.cas` (rules.md I13: it validates the value its thread read before it).
+        cas: bool,
+    },
+    /// `cp.async.bulk.commit_group` by a thread: its bulk stores not yet committed form a
+    /// bulk async-group (PTX ISA 9.7.9.25.4.3).
+    BulkCommit {
+        /// Thread.
+        thread: u32,
+    },
+    /// `cp.async.bulk.wait_group[.read] n` by a thread: every bulk group of the thread but
+    /// the `n` newest is complete (with `.read`, only their reads of the source; PTX ISA
+    /// 9.7.9.25.4.4).
+    BulkWait {
+        /// Thread.
+        thread: u32,
+        /// Groups that may stay pending.
+        n: u32,
+        /// `.read`.
+        read: bool,
+    },
+    /// `fence.mbarrier_init.release.cluster` by a thread (PTX ISA 9.7.13.4): releases the
+    /// thread's prior `mbarrier.init`s at cluster scope, so that a later (even relaxed)
+    /// `barrier.cluster` arrival publishes them.
+    FenceMbarrierInit {
+        /// Thread.
+        thread: u32,
+        /// Line.
+        line: u32,
+    },
     /// No warp of the CTA can move and nothing asynchronous is pending.
     Deadlock {
         /// Each blocked warp.
@@ -316,14 +364,13 @@ pub enum TmemStep<'e> {
     Alloc(u32, u32),
     /// `tcgen05.dealloc` freed these columns.
     Dealloc(u32, u32),
-    /// `tcgen05.ld` read these columns into these register slots (given at `wait::ld`).
+    /// `tcgen05.ld` read these columns into these register slots (written at issue; its read
+    /// of Tensor Memory lasts until `wait::ld`, rules.md I12).
     Ld(u32, u32, &'e [u32]),
-    /// `tcgen05.wait::ld`: the warp's loads are in its registers.
+    /// `tcgen05.wait::ld`: the warp's loads have completed their reads of Tensor Memory.
     WaitLd,
     /// `tcgen05.relinquish_alloc_permit`: the CTA allocates no more.
     Relinquish,
-    /// An instruction of a warp with a `tcgen05.ld` not yet waited reads these register slots.
-    Read(&'e [u32]),
 }
 
 /// Receives a run's accesses and events.

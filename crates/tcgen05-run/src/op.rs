@@ -692,6 +692,9 @@ pub enum OpKind {
     /// before its later async-proxy ones (PTX ISA 9.7.13.4); no effect on values, seen by the
     /// hazard checker.
     FenceProxyAsync,
+    /// `fence.mbarrier_init.release.cluster`: releases the thread's prior `mbarrier.init`s at
+    /// cluster scope (PTX ISA 9.7.13.4); no effect on values, seen by the hazard checker.
+    FenceMbarrierInit,
     /// `wgmma.mma_async.sync.aligned.m64nNkK` (.f32 from f16, bf16, tf32, e4m3, e5m2; .s32 from
     /// s8, u8) with A and B from descriptors:
     /// queued, computed at its `wgmma.wait_group` (PTX ISA 9.7.15.5.2).

@@ -28,6 +28,48 @@ pub struct Choices {
     pub misfit: Option<(usize, u32, u32)>,
     /// The warp that ran last, per CTA rank (the warp choice lists it first).
     last: Vec<usize>,
+    /// Each step of the run (a warp's turn, a copy completed), for the explorer's
+    /// partial-order reduction ([`crate::hazard::explore()`]): its observer fills the steps'
+    /// footprints.
+    pub steps: Option<std::rc::Rc<std::cell::RefCell<Vec<Step>>>>,
+}
+
+/// One step of an explored run: which warp ran (none: a copy completed), the choice point it
+/// was chosen at (with the warps that were options), and what it touched.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Step {
+    /// The warp (`rank << 16 | warp`), or `None` for a copy's completion.
+    pub warp: Option<usize>,
+    /// The choice point (index in [`Choices::made`]) and each option's warp, if it was one.
+    pub node: Option<(usize, Vec<usize>)>,
+    /// What it touched.
+    pub footprint: crate::hazard::sleep::Footprint,
+}
+
+impl Choices {
+    fn step(&self, warp: Option<usize>, node: Option<(usize, Vec<usize>)>) {
+        if let Some(log) = &self.steps {
+            // A copy's completion touches what it writes and its mbarrier: taken as everything.
+            let footprint = crate::hazard::sleep::Footprint {
+                global: warp.is_none(),
+                ..Default::default()
+            };
+            log.borrow_mut().push(Step {
+                warp,
+                node,
+                footprint,
+            });
+        }
+    }
+
+    /// The current step touches what the observer does not see (an atomic).
+    fn opaque(&self) {
+        if let Some(log) = &self.steps {
+            if let Some(s) = log.borrow_mut().last_mut() {
+                s.footprint.global = true;
+            }
+        }
+    }
 }
 
 impl Choices {
@@ -133,13 +175,20 @@ impl Schedule {
         if list.is_empty() {
             return list;
         }
+        let at = x.made.len();
         let w = list[x.choose(list.len())];
         x.last[rank] = w;
+        let node =
+            (x.made.len() > at).then(|| (at, list.iter().map(|&v| rank << 16 | v).collect()));
+        x.step(Some(rank << 16 | w), node);
         vec![w]
     }
 
     /// Whether a warp's turn ends after `op` (explored schedules: after each synchronisation).
     pub fn yields(&self, op: &Op) -> bool {
+        if let (Some(x), OpKind::Atom(_)) = (&self.explore, &op.kind) {
+            x.opaque();
+        }
         self.explore.is_some() && syncs(op)
     }
 
@@ -157,7 +206,11 @@ impl Schedule {
             return None;
         }
         if let Some(x) = self.explore.as_mut() {
-            return x.choose(pending + 1).checked_sub(1);
+            let c = x.choose(pending + 1).checked_sub(1);
+            if c.is_some() {
+                x.step(None, None);
+            }
+            return c;
         }
         let r = self.next()?;
         (r % 8 == 0).then_some((r >> 8) as usize % pending)
@@ -166,7 +219,9 @@ impl Schedule {
     /// The pending copy to complete when no warp can move: the oldest by default.
     pub fn pick(&mut self, pending: usize) -> usize {
         if let Some(x) = self.explore.as_mut() {
-            return x.choose(pending);
+            let c = x.choose(pending);
+            x.step(None, None);
+            return c;
         }
         self.next().map_or(0, |r| r as usize % pending)
     }

@@ -157,6 +157,33 @@ pub(crate) struct Copy {
     pub id: u64,
 }
 
+/// The global bytes a copy of a 1-D or 2-D box reads, one `(address, bytes)` run per row of
+/// the box inside the tensor (elements outside it are filled, not read; PTX ISA 5.5.7).
+pub(crate) fn box_rows(map: &TensorMap, base: u64, c: &Copy) -> Vec<(u64, u32)> {
+    let e = i64::from(map.element_bytes);
+    let inner = i64::from(map.box_dims.first().copied().unwrap_or(0));
+    let outer = i64::from(map.box_dims.get(1).copied().unwrap_or(1));
+    let (d0, d1) = (
+        map.dims.first().map_or(0, |&d| d as i64),
+        map.dims.get(1).map_or(1, |&d| d as i64),
+    );
+    let (c0, c1) = (
+        c.coords.first().copied().unwrap_or(0),
+        c.coords.get(1).copied().unwrap_or(0),
+    );
+    let stride1 = map.strides.first().copied().unwrap_or(0);
+    let (x0, x1) = (c0.max(0), (c0 + inner).min(d0));
+    if x0 >= x1 {
+        return Vec::new();
+    }
+    (c1.max(0)..(c1 + outer).min(d1))
+        .map(|y| {
+            let at = base + y as u64 * stride1 + (x0 * e) as u64;
+            (at, ((x1 - x0) * e) as u32)
+        })
+        .collect()
+}
+
 /// Performs a copy: every box element from global memory (zero outside the tensor: OOB fill
 /// NONE), placed where the core's model puts it. `read` reads one element's bytes.
 pub(crate) fn perform(

@@ -231,10 +231,11 @@ fn cluster_plants(src: &str) -> Vec<(String, String, u32)> {
 /// ordered before the peer exits), except where the relaxed barrier orders nothing the kernel needs or the checker
 /// sees: the last barrier of mbar_remote, tma_multicast and bulk_copy (what reaches a peer's
 /// shared memory there completes on that peer's own mbarrier, which it waits on before it
-/// exits), a barrier after `fence.mbarrier_init.release.cluster` that publishes only the init
-/// (the fence releases it; a relaxed arrival after it is CUTLASS's own pattern, so those
-/// copies are correct), and cluster16's first, which orders its `atom`/`red.shared::cluster`
-/// (atomics are not observed).
+/// exits), and a barrier after `fence.mbarrier_init.release.cluster` that publishes only the
+/// init (the fence releases it; a relaxed arrival after it is CUTLASS's own pattern, so those
+/// copies are correct). cluster16's first barrier orders thread 0's initialising store before
+/// every CTA's `atom`/`red.shared::cluster` on it: relaxed, the atomics race with the store
+/// (found since atomics are observed, `tests/observed_hazards.rs`).
 #[test]
 fn planted_cluster_bugs_are_found() {
     let text = std::fs::read_to_string(repo("hw/run/breadth/kernels.txt")).expect("list");
@@ -288,12 +289,11 @@ fn planted_cluster_bugs_are_found() {
         "mbar_remote: arrive at 29 relaxed: Ok(0)",
         "mbar_remote: arrive at 64 relaxed: Ok(0)",
         "tma_multicast: arrive at 77 relaxed: Ok(0)",
-        "cluster16: arrive at 27 relaxed: Ok(0)",
         "bulk_copy: arrive at 30 relaxed: Ok(0)",
         "bulk_copy: arrive at 69 relaxed: Ok(0)",
     ];
     assert_eq!(clean, expected_clean);
-    assert_eq!((found, total), (10, 16));
+    assert_eq!((found, total), (11, 16));
 }
 
 /// The cost of hazard tracking on the cluster kernels against the plain run, same process,

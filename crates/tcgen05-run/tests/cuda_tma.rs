@@ -258,3 +258,83 @@ fn clean_and_every_relaxed_hand_off_fence_is_needed() {
         assert_eq!(found, 3, "{stem}");
     }
 }
+
+/// Two planted bugs the checker once missed (conformance/kernels/planted.tsv), in the first
+/// CUDA kernel, with every expected line read off the PTX text:
+/// - each `mbarrier.init` count lowered by one (to 0): `mbarrier-count` at the init, also
+///   when the run then stops with an error (the accumulator's `acc_full` at 0 lets the
+///   epilogue's `tcgen05.ld` read Tensor Memory no MMA wrote; the finding made before the
+///   error is kept);
+/// - the refill's wait on the consumer's release (the first `try_wait.parity` followed by a
+///   `cp.async.bulk.tensor` before the next MMA) on the other parity: it passes at once on
+///   the stage the consumer has not released, and the refill's tensor copy is issued while
+///   the copy that filled the stage is in flight (`write-before-complete` at a copy after the
+///   wait, against a copy).
+#[test]
+fn lowered_init_counts_and_a_flipped_refill_parity_are_found() {
+    let stem = KERNELS[0].0;
+    let src = ptx(stem);
+    let lines: Vec<&str> = src.lines().collect();
+    for at in lines_of(&src, "mbarrier.init") {
+        let line = lines[at as usize - 1];
+        let (head, count) = line.rsplit_once(',').expect("init count");
+        let n: u32 = count.trim().trim_end_matches(';').parse().expect("count");
+        let mutated: Vec<String> = lines
+            .iter()
+            .enumerate()
+            .map(|(i, l)| {
+                if i as u32 + 1 == at {
+                    format!("{head}, {};", n - 1)
+                } else {
+                    (*l).to_string()
+                }
+            })
+            .collect();
+        let found = hazards(stem, &mutated.join("\n"), 0);
+        assert!(
+            found
+                .iter()
+                .any(|&(k, l, _)| k == HazardKind::MbarrierCount && l == at),
+            "init count {} at line {at}: {found:?}",
+            n - 1
+        );
+    }
+    let mmas = lines_of(&src, "tcgen05.mma");
+    let copies = lines_of(&src, "cp.async.bulk.tensor");
+    let wait = lines_of(&src, "mbarrier.try_wait.parity")
+        .into_iter()
+        .find(|&w| {
+            let next = mmas.iter().find(|&&m| m > w).copied().unwrap_or(u32::MAX);
+            copies.iter().any(|&c| w < c && c < next)
+        })
+        .expect("a refill wait");
+    let text = lines[wait as usize - 1];
+    let (before, parity) = text.rsplit_once(',').expect("parity operand");
+    let parity = parity.trim().trim_end_matches(';');
+    let mut mutated: Vec<String> = lines.iter().map(|l| (*l).to_string()).collect();
+    // The statement before the wait in its inline-asm block declares its predicate; the
+    // flipped parity is computed there.
+    mutated[wait as usize - 2].push_str(&format!(
+        " .reg .b32 %plantpar; xor.b32 %plantpar, {parity}, 1;"
+    ));
+    mutated[wait as usize - 1] = format!("{before}, %plantpar;");
+    let next = mmas
+        .iter()
+        .find(|&&m| m > wait)
+        .copied()
+        .unwrap_or(u32::MAX);
+    let refill: Vec<u32> = copies
+        .iter()
+        .copied()
+        .filter(|&c| wait < c && c < next)
+        .collect();
+    let found = hazards(stem, &mutated.join("\n"), 0);
+    assert!(
+        found
+            .iter()
+            .any(|&(k, l, o)| k == HazardKind::WriteBeforeComplete
+                && refill.contains(&l)
+                && o.is_some_and(|o| copies.contains(&o))),
+        "flipped parity at line {wait}: {found:?}"
+    );
+}

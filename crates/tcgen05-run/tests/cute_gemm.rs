@@ -27,29 +27,71 @@ mod common;
 
 use tcgen05::mma::Kind;
 use tcgen05::numerics::fdpa::Operands;
+use tcgen05::numerics::k96::k96_row;
 use tcgen05::numerics::params::{Arch, Form, Instruction, ParamRow};
 use tcgen05::numerics::Format;
 use tcgen05_run::hazard::{check, Options};
 use tcgen05_run::tensor_map_encode::{encode_tiled, DataType, EncodeTiled, MapSwizzle};
 use tcgen05_run::{launch, Arg, Config, Module};
 
+use common::codes::{e2m1_codes, e5m2_codes, s8_codes, scale_codes, ue4m3_scale_codes};
 use common::inputs::{float_code, repo, splitmix};
 
-/// One kernel's element type: its MMA kind, the numerics format, the K of one MMA, the bytes
-/// of one element.
-fn element(ty: &str) -> (Kind, Format, usize, usize) {
-    match ty {
-        "f16" => (Kind::F16, Format::F16, 16, 2),
-        "bf16" => (Kind::F16, Format::Bf16, 16, 2),
-        "tf32" => (Kind::Tf32, Format::Tf32, 8, 4),
-        "e4m3" => (Kind::F8f6f4, Format::E4m3, 32, 1),
-        _ => panic!("no element type {ty}"),
+/// A kernel's parameters, from the `.json` its generator writes beside the PTX (one key per
+/// line, as `json.dump(..., indent=1)` writes them): the MMA kind, the element formats of A, B
+/// and D, M and N of the MMA, the tile's K (elements) and the CTA group.
+struct Spec {
+    kind: Kind,
+    a: Format,
+    b: Format,
+    d: Format,
+    m: usize,
+    n: usize,
+    k: usize,
+    ctas: u32,
+}
+
+impl Spec {
+    fn read(json: &str) -> Spec {
+        let field = |key: &str| -> String {
+            json.lines()
+                .find_map(|l| {
+                    let v = l.trim().strip_prefix(&format!("\"{key}\": "))?;
+                    Some(v.trim_end_matches(',').trim_matches('"').to_string())
+                })
+                .unwrap_or_else(|| panic!("no \"{key}\" in {json}"))
+        };
+        let format = |key: &str| {
+            let name = field(key);
+            Format::from_name(&name).unwrap_or_else(|| panic!("{key}: no format {name}"))
+        };
+        let int = |key: &str| field(key).parse::<usize>().expect(key);
+        Spec {
+            kind: Kind::from_name(&field("kind")).expect("kind"),
+            a: format("a_type"),
+            b: format("b_type"),
+            d: format("d_type"),
+            m: int("m"),
+            n: int("n"),
+            k: int("k"),
+            ctas: int("cta_group") as u32,
+        }
+    }
+
+    /// The K of one MMA: 32 bytes of K (PTX ISA 9.7.16.10.1).
+    fn k_mma(&self) -> usize {
+        256 / self.a.width() as usize
     }
 }
 
 /// `n` codes of `format`: random sign and fraction, exponents near 1 (f16 in [10, 20), bf16
-/// and tf32 in [120, 134)); e4m3 every finite code.
+/// and tf32 in [120, 134)); e4m3 and e5m2 every finite code, s8 every code.
 fn codes(format: Format, mut seed: u64, n: usize) -> Vec<u32> {
+    match format {
+        Format::E5m2 => return e5m2_codes(seed, n),
+        Format::S8 => return s8_codes(seed, n),
+        _ => {}
+    }
     (0..n)
         .map(|_| {
             let r = splitmix(&mut seed);
@@ -73,15 +115,15 @@ fn bytes(codes: &[u32], width: usize) -> Vec<u8> {
         .collect()
 }
 
-/// The sm_100a `tcgen05.mma` row of the numerics tables with f32 D.
-fn row(kind: Kind, ab: Format) -> ParamRow {
+/// The sm_100a `tcgen05.mma` row of the numerics tables for the kernel's kind and formats.
+fn row(s: &Spec) -> ParamRow {
     Form {
         arch: Arch::Sm100a,
         instruction: Some(Instruction::Tcgen05Mma),
-        kind,
-        a: ab,
-        b: ab,
-        d: Some(Format::F32),
+        kind: s.kind,
+        a: s.a,
+        b: s.b,
+        d: Some(s.d),
         scale: None,
         block: None,
     }
@@ -139,44 +181,37 @@ fn map(codes: &[u32], rows: usize, k: usize, width: usize, format: Format) -> Ar
     Arg::TensorMap(m, bytes(codes, width))
 }
 
-/// Runs `cutedsl_gemm_{ty}_{M}x{N}` or `cutlass_gemm_{ty}_{M}x{N}` (pointers, K of 128 bytes) or
-/// `cutedsl_tma_gemm_{ty}_{M}x{N}x{K}` (tensor maps) from its PTX `src` on seeded inputs and
-/// compares C with the reference; returns the words compared. With `schedules` > 0 the run is
-/// the hazard checker's (the default and that many seeded schedules), which must find nothing.
-fn gemm(stem: &str, src: &str, schedules: u32) -> usize {
-    let (tma, rest) = match stem.strip_prefix("cutedsl_tma_gemm_") {
-        Some(r) => (true, r),
-        None => (
-            false,
-            stem.strip_prefix("cutedsl_gemm_")
-                .or_else(|| stem.strip_prefix("cutlass_gemm_"))
-                .expect("a CuTe DSL or CUTLASS GEMM"),
-        ),
-    };
-    let (ty, tile) = rest.split_once('_').expect("type and tile");
-    let dims: Vec<usize> = tile.split('x').map(|x| x.parse().expect("tile")).collect();
-    let (kind, format, k_mma, width) = element(ty);
-    let (m, n, k) = (
-        dims[0],
-        dims[1],
-        dims.get(2).copied().unwrap_or(128 / width),
+/// Runs the kernel `stem` (pointers A, B, C; or with `cutedsl_tma_gemm_` two tensor maps and
+/// C) from its PTX `src`, with the parameters of its `.json` text `json`, on seeded inputs and
+/// compares C with the reference; returns the words compared. A kernel of `.cta_group::2` runs
+/// as one cluster of two CTAs, each holding half of A's rows and of B's. With `schedules` > 0
+/// the run is the hazard checker's (the default and that many seeded schedules), which must
+/// find nothing.
+fn gemm(stem: &str, src: &str, json: &str, schedules: u32) -> usize {
+    let tma = stem.starts_with("cutedsl_tma_gemm_");
+    let spec = Spec::read(json);
+    let (m, n, k) = (spec.m, spec.n, spec.k);
+    let (wa, wb, wd) = (
+        spec.a.width().div_ceil(8) as usize,
+        spec.b.width().div_ceil(8) as usize,
+        spec.d.width().div_ceil(8) as usize,
     );
     let seed = stem
         .bytes()
         .fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b)));
-    let (a, b) = (codes(format, seed, m * k), codes(format, seed + 1, n * k));
+    let (a, b) = (codes(spec.a, seed, m * k), codes(spec.b, seed + 1, n * k));
     let module = Module::read(src).unwrap_or_else(|e| panic!("{stem}: {e}"));
     let kernel = module.kernels[0].name.clone();
     let mut args = if tma {
-        vec![map(&a, m, k, width, format), map(&b, n, k, width, format)]
+        vec![map(&a, m, k, wa, spec.a), map(&b, n, k, wb, spec.b)]
     } else {
-        vec![Arg::Buffer(bytes(&a, width)), Arg::Buffer(bytes(&b, width))]
+        vec![Arg::Buffer(bytes(&a, wa)), Arg::Buffer(bytes(&b, wb))]
     };
-    args.push(Arg::Buffer(vec![0xAB; m * n * 4]));
+    args.push(Arg::Buffer(vec![0xAB; m * n * wd]));
     let config = Config {
-        grid: [1, 1, 1],
+        grid: [spec.ctas, 1, 1],
         block: [128, 1, 1],
-        cluster: [1, 1, 1],
+        cluster: [spec.ctas, 1, 1],
         // CuTe DSL's shared memory is dynamic; the CUTLASS kernels' is static.
         shared: if stem.starts_with("cutlass_") {
             0
@@ -200,10 +235,14 @@ fn gemm(stem: &str, src: &str, schedules: u32) -> usize {
         unreachable!()
     };
     let got: Vec<u32> = c
-        .chunks(4)
-        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+        .chunks(wd)
+        .map(|w| {
+            let mut x = [0u8; 4];
+            x[..wd].copy_from_slice(w);
+            u32::from_le_bytes(x)
+        })
         .collect();
-    let want = reference(&row(kind, format), &a, &b, (m, n, k), k_mma);
+    let want = reference(&row(&spec), &a, &b, (m, n, k), spec.k_mma());
     let diffs: Vec<usize> = (0..want.len()).filter(|&i| got[i] != want[i]).collect();
     assert!(
         diffs.is_empty(),
@@ -218,12 +257,112 @@ fn gemm(stem: &str, src: &str, schedules: u32) -> usize {
     want.len()
 }
 
+/// Runs CUTLASS's sm_103a K = 96 kernel `stem` (`cutlass_sm103_k96_*`: one
+/// `SM103_MXF4_ULTRA_2x1SM_SS_VS` MMA over a cluster of two CTAs, M = 256) from its PTX `src`
+/// with the parameters of its `.json` text `json` on seeded inputs: A (M x 96) and B (N x 96)
+/// E2M1, two codes a byte (the lower K in the low nibble), and one scale factor (`scale_type`,
+/// UE8M0 or UE4M3) per 32 or 16 elements of each row, which the kernel stores in Tensor
+/// Memory. D must equal the numerics module's K = 96 dot product (`numerics::k96::k96_row` of
+/// the tables' K = 64 row, ruling D8) of each row of A and B with their scale factors;
+/// returns the words compared.
+fn k96_gemm(stem: &str, src: &str, json: &str) -> usize {
+    let spec = Spec::read(json);
+    let (m, n, k) = (spec.m, spec.n, spec.k);
+    let (scale, block) = if json.contains("\"scale_type\": \"ue4m3\"") {
+        (Format::Ue4m3, 16)
+    } else {
+        (Format::Ue8m0, 32)
+    };
+    let seed = stem
+        .bytes()
+        .fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b)));
+    let (a, b) = (e2m1_codes(seed, m * k), e2m1_codes(seed + 1, n * k));
+    let scales = |seed, rows| match scale {
+        Format::Ue4m3 => ue4m3_scale_codes(seed, rows * k / block),
+        _ => scale_codes(seed, rows * k / block),
+    };
+    let (sa, sb) = (scales(seed + 2, m), scales(seed + 3, n));
+    let nibbles =
+        |c: &[u32]| -> Vec<u8> { c.chunks(2).map(|p| (p[0] | p[1] << 4) as u8).collect() };
+    let module = Module::read(src).unwrap_or_else(|e| panic!("{stem}: {e}"));
+    let kernel = module.kernels[0].name.clone();
+    let mut args = vec![
+        Arg::Buffer(nibbles(&a)),
+        Arg::Buffer(nibbles(&b)),
+        Arg::Buffer(bytes(&sa, 1)),
+        Arg::Buffer(bytes(&sb, 1)),
+        Arg::Buffer(vec![0xAB; m * n * 4]),
+    ];
+    let config = Config {
+        grid: [2, 1, 1],
+        block: [128, 1, 1],
+        cluster: [2, 1, 1],
+        shared: 0,
+        limits: Default::default(),
+    };
+    launch(&module, &kernel, &config, &mut args).unwrap_or_else(|e| panic!("{stem}: {e}"));
+    let Arg::Buffer(c) = &args[4] else {
+        unreachable!()
+    };
+    let row = k96_row(
+        Form {
+            arch: Arch::Sm100a,
+            instruction: Some(Instruction::Tcgen05Mma),
+            kind: spec.kind,
+            a: Format::E2m1,
+            b: Format::E2m1,
+            d: Some(Format::F32),
+            scale: Some(scale),
+            block: Some(block as u32),
+        }
+        .row()
+        .expect("the K = 64 row of the tables"),
+    )
+    .expect("its K = 96 row");
+    let s = k / block;
+    let mut diffs = 0;
+    let mut first = None;
+    for i in 0..m {
+        for j in 0..n {
+            let ops = Operands {
+                a: &a[i * k..(i + 1) * k],
+                b: &b[j * k..(j + 1) * k],
+                c: 0,
+                sfa: &sa[i * s..(i + 1) * s],
+                sfb: &sb[j * s..(j + 1) * s],
+            };
+            let want = row.dot(&ops, false).expect("finite codes").d_bits;
+            let w = &c[(i * n + j) * 4..][..4];
+            let got = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
+            if got != want {
+                diffs += 1;
+                first.get_or_insert((i, j, got, want));
+            }
+        }
+    }
+    assert!(
+        diffs == 0,
+        "{stem}: {diffs} of {} words differ from the K = 96 dot products, first (row, column, got, want) {first:x?}",
+        m * n
+    );
+    m * n
+}
+
+/// The committed kernel `dir/stem` (PTX and parameters) run by `gemm`.
+fn committed(dir: &str, stem: &str, schedules: u32) -> usize {
+    let read = |ext: &str| {
+        let path = format!("conformance/kernels/{dir}/{stem}.{ext}");
+        std::fs::read_to_string(repo(&path)).expect("a committed file")
+    };
+    gemm(stem, &read("ptx"), &read("json"), schedules)
+}
+
 #[test]
 fn cutedsl_gemm_f16_equals_the_chain_of_mmas() {
-    let stem = "cutedsl_gemm_f16_128x128";
-    let path = format!("conformance/kernels/cutedsl/{stem}.ptx");
-    let src = std::fs::read_to_string(repo(&path)).expect("the committed PTX");
-    assert_eq!(gemm(stem, &src, 0), 128 * 128);
+    assert_eq!(
+        committed("cutedsl", "cutedsl_gemm_f16_128x128", 0),
+        128 * 128
+    );
 }
 
 /// The three committed kernels are clean under the hazard checker with 2 seeded schedules
@@ -235,61 +374,72 @@ fn committed_gemms_are_hazard_clean() {
         ("cutedsl", "cutedsl_tma_gemm_f16_128x128x128"),
         ("cutlass", "cutlass_gemm_f16_128x128"),
     ] {
-        let path = format!("conformance/kernels/{dir}/{stem}.ptx");
-        let src = std::fs::read_to_string(repo(&path)).expect("the committed PTX");
-        assert_eq!(gemm(stem, &src, 2), 128 * 128);
+        assert_eq!(committed(dir, stem, 2), 128 * 128);
     }
 }
 
 #[test]
 fn cutlass_gemm_f16_equals_the_chain_of_mmas() {
-    let stem = "cutlass_gemm_f16_128x128";
-    let path = format!("conformance/kernels/cutlass/{stem}.ptx");
-    let src = std::fs::read_to_string(repo(&path)).expect("the committed PTX");
-    assert_eq!(gemm(stem, &src, 0), 128 * 128);
+    assert_eq!(
+        committed("cutlass", "cutlass_gemm_f16_128x128", 0),
+        128 * 128
+    );
 }
 
 #[test]
 fn cutedsl_tma_gemm_f16_equals_the_chain_of_mmas() {
-    let stem = "cutedsl_tma_gemm_f16_128x128x128";
-    let path = format!("conformance/kernels/cutedsl/{stem}.ptx");
-    let src = std::fs::read_to_string(repo(&path)).expect("the committed PTX");
-    assert_eq!(gemm(stem, &src, 0), 128 * 128);
+    assert_eq!(
+        committed("cutedsl", "cutedsl_tma_gemm_f16_128x128x128", 0),
+        128 * 128
+    );
 }
 
-/// Every `cutedsl_gemm_*`, `cutedsl_tma_gemm_*` and `cutlass_gemm_*` kernel that `conformance/kernels/run.sh` generated.
+/// Every CuTe DSL and CUTLASS kernel that `conformance/kernels/run.sh` generated
+/// (`cutedsl_*`, `cutlass_*`; `TCGEN05_KERNEL` picks those whose name contains it).
 #[test]
 #[ignore = "needs $TCGEN05_KERNELS_DIR from conformance/kernels/run.sh"]
 fn corpus_gemms_equal_the_chain_of_mmas() {
     let dir = std::path::PathBuf::from(
         std::env::var("TCGEN05_KERNELS_DIR").expect("TCGEN05_KERNELS_DIR"),
     );
+    let only = std::env::var("TCGEN05_KERNEL").ok();
     let mut stems: Vec<String> = std::fs::read_dir(&dir)
         .expect("the kernels directory")
         .filter_map(|e| {
             let name = e.ok()?.file_name().into_string().ok()?;
             let stem = name.strip_suffix(".ptx")?;
-            ["cutedsl_gemm_", "cutedsl_tma_gemm_", "cutlass_gemm_"]
-                .iter()
-                .any(|p| stem.starts_with(p))
-                .then(|| stem.to_string())
+            (["cutedsl_", "cutlass_"].iter().any(|p| stem.starts_with(p))
+                && only.as_deref().is_none_or(|o| stem.contains(o)))
+            .then(|| stem.to_string())
         })
         .collect();
     stems.sort();
     assert!(
         !stems.is_empty(),
-        "no cutedsl_gemm_* kernel in {}",
+        "no cutedsl_* or cutlass_* kernel in {}",
         dir.display()
     );
-    let mut words = 0;
+    let (mut ran, mut words) = (0, 0);
     for stem in &stems {
-        let src = std::fs::read_to_string(dir.join(format!("{stem}.ptx"))).expect("PTX");
-        words += gemm(stem, &src, 0);
+        let read = |ext: &str| {
+            std::fs::read_to_string(dir.join(format!("{stem}.{ext}"))).expect("PTX and JSON")
+        };
+        let start = std::time::Instant::now();
+        let w = if stem.starts_with("cutlass_sm103_") {
+            k96_gemm(stem, &read("ptx"), &read("json"))
+        } else {
+            gemm(stem, &read("ptx"), &read("json"), 0)
+        };
+        eprintln!(
+            "run cute gemm: {stem}: equal, {w} words ({:.1} s)",
+            start.elapsed().as_secs_f64()
+        );
+        ran += 1;
+        words += w;
     }
     println!(
-        "run cute gemm: {} of {} CuTe DSL and CUTLASS GEMMs equal the chain of MMAs ({words} words)",
+        "run cute gemm: {ran} of {} CuTe DSL and CUTLASS kernels equal the chain of MMAs ({words} words)",
         stems.len(),
-        stems.len()
     );
 }
 

@@ -6,6 +6,7 @@
 mod common;
 
 use common::hopper_cases::{cases, ptx};
+use tcgen05_run::hazard::explore::explore_with;
 use tcgen05_run::hazard::{check, explore, replay, HazardKind, Options};
 use tcgen05_run::{Arg, Config, Module, RunError};
 
@@ -242,12 +243,81 @@ fn the_walk_runs_every_interleaving_of_turns_once() {
         block: [96, 1, 1],
         ..two_warps()
     };
-    let x = explore(&module, "turns", &config, &mut [], 1000).expect("runs");
+    let x = explore_with(&module, "turns", &config, &mut [], 1000, false).expect("runs");
     assert!(x.counterexample.is_none(), "{:#?}", x.counterexample);
     assert_eq!((x.schedules, x.exhausted), (210, true));
     // One schedule fewer than the bound: cut, not exhaustive.
-    let y = explore(&module, "turns", &config, &mut [], 209).expect("runs");
+    let y = explore_with(&module, "turns", &config, &mut [], 209, false).expect("runs");
     assert_eq!((y.schedules, y.exhausted, y.cut), (209, false, true));
+    // Reduced: each warp's inits touch only its own mbarriers, so every turn is independent of
+    // the other warps' and one order of them stands for all 210.
+    let z = explore(&module, "turns", &config, &mut [], 1000).expect("runs");
+    eprintln!("turns: {} schedules reduced, 210 whole", z.schedules);
+    assert!(z.exhausted && z.schedules < 210, "{}", z.schedules);
+}
+
+/// The partial-order reduction (sleep sets, `hazard::sleep`) runs fewer schedules and finds
+/// the same: the late producer's races (the same findings and token), the early completion's
+/// deadlock at line 48, and the fixed protocol still walked whole and clean.
+#[test]
+fn the_reduction_runs_fewer_schedules_and_finds_the_same() {
+    let skip = kernel("phase_skip");
+    let run = |m: &Module, name: &str, reduce: bool| {
+        let mut args = vec![Arg::Buffer(vec![0; 4])];
+        explore_with(m, name, &two_warps(), &mut args, 10_000, reduce).expect("runs")
+    };
+    let (whole, reduced) = (
+        run(&skip, "phase_skip", false),
+        run(&skip, "phase_skip", true),
+    );
+    let (w, r) = (
+        whole.counterexample.expect("found whole"),
+        reduced.counterexample.expect("found reduced"),
+    );
+    assert_eq!(
+        (r.findings.clone(), r.replay.clone()),
+        (w.findings, w.replay)
+    );
+    let all = kernel("phase_all");
+    let (whole_all, reduced_all) = (run(&all, "phase_all", false), run(&all, "phase_all", true));
+    assert!(whole_all.exhausted && reduced_all.exhausted);
+    assert!(reduced_all.counterexample.is_none());
+    let lost = kernel("lost_phase");
+    let lost_run = |reduce: bool| {
+        explore_with(
+            &lost,
+            "lost_phase",
+            &two_warps(),
+            &mut lost_phase_args(),
+            10_000,
+            reduce,
+        )
+        .expect("runs")
+    };
+    let (whole_lost, reduced_lost) = (lost_run(false), lost_run(true));
+    match reduced_lost
+        .counterexample
+        .as_ref()
+        .and_then(|o| o.error.as_ref())
+    {
+        Some(RunError::Deadlock { warps, .. }) => {
+            assert!(warps.iter().any(|w| w.line == 48), "{warps:?}");
+        }
+        other => panic!("{other:?}"),
+    }
+    eprintln!(
+        "schedules whole / reduced: phase_skip {} / {} (to the counterexample), phase_all {} / {} \
+         (exhausted), lost_phase {} / {} (to the deadlock)",
+        whole.schedules,
+        reduced.schedules,
+        whole_all.schedules,
+        reduced_all.schedules,
+        whole_lost.schedules,
+        reduced_lost.schedules
+    );
+    assert!(reduced.schedules < whole.schedules);
+    assert!(reduced_all.schedules < whole_all.schedules);
+    assert!(reduced_lost.schedules <= whole_lost.schedules);
 }
 
 /// `tests/explore/lost_phase.ptx`: its one tensor map, 32 x 16 u16 (two 16 x 16 boxes).

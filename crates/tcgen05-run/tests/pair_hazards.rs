@@ -298,6 +298,10 @@ fn outcome(kernel: Kernel, class: Plant) -> Option<Outcome> {
     let (planted, kind, line, others) = plant(&src, class)?;
     Some(match kernel.run(&planted, 0) {
         Err(e) => Outcome::RunError(e.to_string()),
+        // A run error after findings (they are kept, `Report::error`): the error decides.
+        Ok((r, _)) if r.error.is_some() && !r.findings.iter().any(|f| f.kind == kind) => {
+            Outcome::RunError(r.error.map(|e| e.to_string()).unwrap_or_default())
+        }
         Ok((r, _)) => {
             let hit = r.findings.iter().any(|f| {
                 f.kind == kind

@@ -5,8 +5,10 @@
 //! the unmodified kernels must be clean. Line numbers are kept: a deleted instruction becomes an
 //! empty line, a moved or added one takes the place of an `// end inline asm` comment line.
 //!
-//! Findings (PTX ISA 9.7.16.7.1, 9.7.16.8.3, 9.7.16.8.5): `tcgen05.wait::ld` deleted
-//! (ld-before-wait at the first later line naming a destination register, with the ld's line);
+//! Findings (PTX ISA 9.7.16.7.1, 9.7.16.8.3, 9.7.16.8.5, 9.7.16.6.4.5): `tcgen05.wait::ld`
+//! deleted (dealloc-in-use at the kernel's `tcgen05.dealloc`, with the ld's line: the load's
+//! read of Tensor Memory is still outstanding there, rules.md I12; the use of its registers
+//! before the wait is the canonical register-dependency pattern, no finding, and C is the same);
 //! `tcgen05.dealloc` deleted (tmem-leak at the alloc); the kernel's closing `barrier.sync` and
 //! `tcgen05.dealloc` moved between the `tcgen05.ld` and its `wait::ld` (dealloc-in-use at the
 //! dealloc, with the ld's line).
@@ -64,6 +66,11 @@ enum Expect {
 /// of 4 warps computing a 128 x 128 tile (byte patterns as inputs: this test is about
 /// synchronisation, not values).
 fn run(k: &Kernel, src: &str) -> Result<Report, RunError> {
+    run_c(k, src).0
+}
+
+/// [`run`], and the C buffer it wrote.
+fn run_c(k: &Kernel, src: &str) -> (Result<Report, RunError>, Vec<u8>) {
     let module = Module::read(src).unwrap_or_else(|e| panic!("{}: {e}", k.file));
     let (m, n) = (128usize, 128usize);
     let a: Vec<u8> = (0..m * k.k * k.bytes)
@@ -88,7 +95,12 @@ fn run(k: &Kernel, src: &str) -> Result<Report, RunError> {
         shared: 227 * 1024,
         limits: Default::default(),
     };
-    check(&module, k.entry, &config, &mut args, &Options::default())
+    let c = if k.scales { 4 } else { 2 };
+    let report = check(&module, k.entry, &config, &mut args, &Options::default());
+    let Arg::Buffer(out) = &args[c] else {
+        unreachable!("C is a buffer")
+    };
+    (report, out.clone())
 }
 
 fn is_op(line: &str, opcode: &str) -> bool {
@@ -141,6 +153,24 @@ fn edit(lines: &[&str], changes: &[(usize, &str)]) -> String {
     out.join("\n") + "\n"
 }
 
+/// The kernel without its `tcgen05.wait::ld`, the line of the first instruction after the
+/// deleted wait that reads a destination register of the ld, and the ld's line (1-based).
+fn without_wait_ld(text: &str) -> (String, u32, u32) {
+    let lines: Vec<&str> = text.lines().collect();
+    let (lds, waits) = (find(&lines, "tcgen05.ld"), find(&lines, "tcgen05.wait::ld"));
+    assert_eq!((lds.len(), waits.len()), (1, 1), "one ld, one wait::ld");
+    let (ld, wait) = (lds[0], waits[0]);
+    let regs = destinations(lines[ld]);
+    let first_read = (wait + 1..lines.len())
+        .find(|&j| regs.iter().any(|r| names(lines[j], r)))
+        .expect("a read of the loaded registers");
+    (
+        edit(&lines, &[(wait, "")]),
+        first_read as u32 + 1,
+        ld as u32 + 1,
+    )
+}
+
 /// Every planted bug of one kernel: (class, PTX, expectation).
 fn plants(text: &str) -> Vec<(&'static str, String, Expect)> {
     let lines: Vec<&str> = text.lines().collect();
@@ -156,10 +186,6 @@ fn plants(text: &str) -> Vec<(&'static str, String, Expect)> {
     let dealloc = one("tcgen05.dealloc");
     let last_mma = *find(&lines, "tcgen05.mma").last().expect("an MMA");
     let line = |i: usize| i as u32 + 1;
-    let regs = destinations(lines[ld]);
-    let first_read = (wait + 1..lines.len())
-        .find(|&j| regs.iter().any(|r| names(lines[j], r)))
-        .expect("a read of the loaded registers");
     let after_ld = comment_after(&lines, ld);
     assert!(after_ld < wait, "the ld's asm block ends before its wait");
     let before_ld = ld - 1;
@@ -213,7 +239,7 @@ fn plants(text: &str) -> Vec<(&'static str, String, Expect)> {
         (
             "tcgen05.wait::ld deleted",
             edit(&lines, &[(wait, "")]),
-            Expect::Finding(HazardKind::LdBeforeWait, line(first_read), Some(line(ld))),
+            Expect::Finding(HazardKind::DeallocInUse, line(dealloc), Some(line(ld))),
         ),
         (
             "tcgen05.dealloc deleted",
@@ -321,4 +347,34 @@ fn planted_tmem_bugs_are_found_at_their_lines() {
     println!("{}", matrix.join("\n"));
     assert_eq!(matrix.len(), 20);
     assert!(missed.is_empty(), "missed:\n{}", missed.join("\n"));
+}
+
+/// PTX ISA 9.7.16.6.4.5 (rules.md I12): a `tcgen05.ld`'s registers are ordered before their
+/// uses by the register dependency. Without its `wait::ld`, each kernel computes the same C
+/// (the registers hold the values read at the ld), no finding names the first use of a loaded
+/// register, and the one finding is the dealloc of the columns the load still reads.
+#[test]
+fn deleted_wait_ld_uses_the_registers_and_is_found_at_the_dealloc() {
+    for k in &KERNELS {
+        let src = std::fs::read_to_string(repo(k.file)).expect("the committed PTX");
+        let (report, c) = run_c(k, &src);
+        assert!(report.expect("the kernel runs").findings.is_empty());
+        let (planted, first_read, ld) = without_wait_ld(&src);
+        let (report, planted_c) = run_c(k, &planted);
+        let report = report.unwrap_or_else(|e| panic!("{}: {e}", k.file));
+        assert!(c.iter().any(|&b| b != 0), "{}: C is not all zero", k.file);
+        assert_eq!(planted_c, c, "{}: C without the wait::ld", k.file);
+        let seen: Vec<_> = report
+            .findings
+            .iter()
+            .map(|f| (f.kind, f.line, f.other_line))
+            .collect();
+        assert!(
+            seen.iter().all(|&(_, line, _)| line != first_read),
+            "{}: a finding at the register use (line {first_read}): {seen:?}",
+            k.file
+        );
+        assert_eq!(seen.len(), 1, "{}: {seen:?}", k.file);
+        assert_eq!((seen[0].0, seen[0].2), (HazardKind::DeallocInUse, Some(ld)));
+    }
 }

@@ -189,3 +189,72 @@ fn whole_mma_equals_per_element_dots_and_reports_every_problem() {
         [RuleId::BadCode]
     );
 }
+
+/// Whole 128 x 128 MMAs of every 16-bit T-FDPA row with the interpreter benchmark's operands
+/// (magnitudes 2^-5 to 2^5, some zeros, C of either sign), so that the 64-bit f64 products
+/// (K = 16, narrow significands) and the split over threads (M = 128) both run; every element
+/// equals the explained path's.
+#[test]
+fn large_narrow_mmas_equal_the_explained_path() {
+    let mut checked = 0usize;
+    let mut r = SplitMix64::new(7);
+    for row in rows().filter(|r| {
+        matches!(r.algorithm, Algorithm::TFdpa { .. })
+            && matches!(r.a, Format::Bf16 | Format::F16)
+            && r.a == r.b
+    }) {
+        let k = row.algorithm.k() as usize;
+        let (m, n) = (128, 128);
+        // A code of magnitude 2^-5 to 2^5 (one in 16 zero).
+        let mut small = |f: Format| -> u32 {
+            let x = r.next_u64();
+            let (ebits, mbits) = if f == Format::Bf16 { (8, 7) } else { (5, 10) };
+            let bias = (1u64 << (ebits - 1)) - 1;
+            if x % 16 == 0 {
+                return 0;
+            }
+            let e = bias - 5 + (x >> 8) % 11;
+            let sign = (x >> 4) & 1;
+            (sign << (ebits + mbits) | e << mbits | (x >> 20) & ((1 << mbits) - 1)) as u32
+        };
+        let a: Vec<u32> = (0..m * k).map(|_| small(row.a)).collect();
+        let b: Vec<u32> = (0..n * k).map(|_| small(row.b)).collect();
+        let c: Vec<u32> = (0..m * n)
+            .map(|i| match row.d {
+                Format::F32 => ((i as u32 % 2) << 31) | (120 + i as u32 % 12) << 23 | i as u32,
+                _ => ((i as u32 % 2) << 15) | (10 + i as u32 % 10) << 10 | i as u32 & 0x3FF,
+            })
+            .collect();
+        let ops = MmaOperands {
+            m,
+            n,
+            a: &a,
+            b: &b,
+            c: &c,
+            sfa: &[],
+            sfb: &[],
+        };
+        let d = row.fast().mma(&ops, false).expect("valid");
+        for i in 0..m {
+            for j in (0..n).step_by(3) {
+                let want = row
+                    .dot(
+                        &Operands {
+                            a: &a[i * k..(i + 1) * k],
+                            b: &b[j * k..(j + 1) * k],
+                            c: c[i * n + j],
+                            sfa: &[],
+                            sfb: &[],
+                        },
+                        false,
+                    )
+                    .expect("valid")
+                    .d_bits;
+                assert_eq!(d[i * n + j], want, "{row:?} D[{i}][{j}]");
+                checked += 1;
+            }
+        }
+    }
+    println!("{checked} elements of 128 x 128 MMAs equal the explained path");
+    assert!(checked > 10_000, "{checked}");
+}

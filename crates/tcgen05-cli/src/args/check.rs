@@ -69,6 +69,29 @@ pub struct CheckArgs {
     /// of each kernel.
     #[arg(long, value_name = "N", default_value = "0", requires = "hazards")]
     pub schedules: u32,
+    /// With --hazards: walk every schedule of each kernel at its synchronisation choice points
+    /// (as `tcgen05 run --hazards --exhaustive`), stopping at the first that shows a hazard, a
+    /// deadlock or a run error and printing its --replay token.
+    #[arg(long, requires = "hazards", conflicts_with = "schedules")]
+    pub exhaustive: bool,
+    /// With --exhaustive: the most schedules to run per kernel; when reached, the kernel's walk
+    /// is reported as NOT exhaustive.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value = "1000",
+        requires = "exhaustive"
+    )]
+    pub max_schedules: u32,
+    /// With --hazards: run kernel KERNEL on the one schedule of TOKEN (printed by
+    /// --exhaustive). Repeatable, one per kernel.
+    #[arg(
+        long,
+        value_name = "KERNEL=TOKEN",
+        requires = "hazards",
+        conflicts_with = "schedules"
+    )]
+    pub replay: Vec<String>,
 }
 
 /// `--tensor-map NAME=swizzle:MODE`.
@@ -144,6 +167,8 @@ pub const CHECK_HELP: &str = concat!(
     "file's, in JSON as \"hazards\": [{\"kind\", \"line\", \"other_line\", \"thread\",\n",
     "\"other_thread\", \"address\", \"message\", \"source\", \"kernel\", \"cta\", \"seed\"}] and\n",
     "\"hazard_kernels\": [{\"kernel\", \"line\", \"checked\", ...}] per file and a top-level\n",
-    "\"hazards\" count, in SARIF as results with rule ids hazard.KIND.\n",
+    "\"hazards\" count, in SARIF as results with rule ids hazard.KIND. --exhaustive walks every\n",
+    "schedule of each kernel instead (at most --max-schedules; a walk cut there says NOT\n",
+    "exhaustive) and prints a counterexample's token; --replay KERNEL=TOKEN runs that schedule.\n",
     "  tcgen05 check --hazards --arg dot_kernel_param_3=128 examples/kernels/triton_gemm_bf16.ptx"
 );

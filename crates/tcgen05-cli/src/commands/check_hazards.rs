@@ -5,11 +5,13 @@
 use std::fmt::{self, Write as _};
 use std::time::Instant;
 
-use tcgen05_run::hazard::{check_module, EntryReport, ModuleOptions, Notice, Scalar};
+use tcgen05_run::hazard::{check_module, EntryReport, ModuleOptions, Notice, Scalar, Walked};
 use tcgen05_run::{Limits, Module, RunError};
 
+use super::hazard_render::{
+    finding_json, finding_text, sarif_result as result, walk_json, walk_text,
+};
 use super::run::dims;
-use super::run_hazards::finding_json;
 use crate::args::check::CheckArgs;
 use crate::args::number;
 use crate::render::json_str;
@@ -72,6 +74,13 @@ fn options(a: &CheckArgs) -> Result<ModuleOptions, Vec<String>> {
         .and_then(|s| bytes("shared", s, 32))
         .and_then(|v| u32::try_from(v).ok());
     let buffer_bytes = bytes("buffer-bytes", &a.buffer_bytes, 32).unwrap_or(0) as usize;
+    let mut replay = Vec::new();
+    for spec in &a.replay {
+        match spec.split_once('=') {
+            Some((k, t)) if !k.is_empty() && !t.is_empty() => replay.push((k.into(), t.into())),
+            _ => errors.push(format!("--replay {spec}: expected KERNEL=TOKEN")),
+        }
+    }
     let mut scalars = Vec::new();
     for spec in &a.args {
         match scalar(spec) {
@@ -92,6 +101,8 @@ fn options(a: &CheckArgs) -> Result<ModuleOptions, Vec<String>> {
         schedules: a.schedules,
         scalars,
         limits: Limits::default(),
+        exhaustive: a.exhaustive.then_some(a.max_schedules),
+        replay,
     })
 }
 
@@ -104,6 +115,8 @@ pub fn run(a: &CheckArgs, inputs: &[Option<&[u8]>]) -> Result<Vec<FileHazards>, 
     let mut out = Vec::with_capacity(inputs.len());
     let mut unmatched: Option<RunError> = None;
     let mut matched = vec![false; options.scalars.len()];
+    let mut replayed = vec![false; options.replay.len()];
+    let mut bad_tokens = Vec::new();
     for bytes in inputs {
         let Some(bytes) = bytes else {
             out.push(FileHazards::Unread);
@@ -131,18 +144,44 @@ pub fn run(a: &CheckArgs, inputs: &[Option<&[u8]>]) -> Result<Vec<FileHazards>, 
                 own.scalars.push(s.clone());
             }
         }
+        own.replay.clear();
+        for (i, r) in options.replay.iter().enumerate() {
+            if module.kernels.iter().any(|k| k.name == r.0) {
+                replayed[i] = true;
+                own.replay.push(r.clone());
+            }
+        }
         let start = Instant::now();
         match check_module(&module, &own) {
-            Ok(entries) => out.push(FileHazards::Entries(entries, start.elapsed().as_secs_f64())),
+            Ok(entries) => {
+                // A replay token that is not a schedule of its kernel is a usage error.
+                for e in &entries {
+                    for n in e.result.as_ref().err().into_iter().flatten() {
+                        if n.what == "--replay" {
+                            bad_tokens.push(n.message.clone());
+                        }
+                    }
+                }
+                out.push(FileHazards::Entries(entries, start.elapsed().as_secs_f64()));
+            }
             Err(e) => unmatched = Some(e),
         }
     }
     let mut errors: Vec<String> = unmatched.map(|e| e.to_string()).into_iter().collect();
+    errors.append(&mut bad_tokens);
     for (s, m) in options.scalars.iter().zip(&matched) {
         if !m {
             errors.push(format!(
                 "--arg {}: no kernel of the files has a parameter of this name or position",
                 s.0
+            ));
+        }
+    }
+    for (r, m) in options.replay.iter().zip(&replayed) {
+        if !m {
+            errors.push(format!(
+                "--replay {}={}: no kernel of the files has this name",
+                r.0, r.1
             ));
         }
     }
@@ -161,11 +200,23 @@ pub fn count(files: &[FileHazards]) -> usize {
         .map(|f| match f {
             FileHazards::Entries(es, _) => es
                 .iter()
-                .map(|e| e.result.as_ref().map_or(0, |r| r.findings.len()))
+                .map(|e| {
+                    let n = e.result.as_ref().map_or(0, |r| r.findings.len());
+                    // A walk's counterexample that is a run error without a finding counts.
+                    n.max(usize::from(e.walked.as_ref().is_some_and(|w| w.failed())))
+                })
                 .sum(),
             _ => 0,
         })
         .sum()
+}
+
+/// The bound an exploration ran under (0 for a replay, which has none).
+fn bound(w: &Walked) -> u32 {
+    match w {
+        Walked::Explored(x) => x.max_schedules,
+        Walked::Replayed(_) => 0,
+    }
 }
 
 fn shape_text(d: [u32; 3]) -> String {
@@ -241,24 +292,27 @@ pub fn text(out: &mut String, path: &str, file: &FileHazards) -> fmt::Result {
             (Ok(_), None) => continue,
         };
         for (f, seed) in r.findings.iter().zip(&r.seeds) {
-            let other = f
-                .other_line
-                .map(|l| format!(" (and line {l})"))
-                .unwrap_or_default();
-            let sched = if *seed == 0 {
-                String::new()
-            } else {
-                format!(" [schedule seed {seed}]")
-            };
+            finding_text(out, path, f, *seed, Some(&e.kernel))?;
+        }
+        if let Some(err) = &r.error {
             writeln!(
                 out,
-                "{path}:{}{other}: {} in {}: {}{sched} ({})",
-                f.line,
-                f.kind.name(),
-                e.kernel,
-                f.message,
-                f.source
+                "{path}:{}: {}: the run stopped: {err}",
+                e.line, e.kernel
             )?;
+        }
+        if let Some(w) = &e.walked {
+            if let Some(err) = w.outcome().and_then(|o| o.error.as_ref()) {
+                writeln!(
+                    out,
+                    "{path}:{}: {}: the run stopped: {err}",
+                    e.line, e.kernel
+                )?;
+            }
+            write!(out, "{path}:{}: ", e.line)?;
+            walk_text(out, &e.kernel, w, bound(w), None, |o| {
+                format!("{}={}", e.kernel, o.replay)
+            })?;
         }
     }
     Ok(())
@@ -324,11 +378,7 @@ pub fn json(s: &mut String, file: &FileHazards) -> fmt::Result {
                 s.push(',');
             }
             first = false;
-            finding_json(s, f, *seed)?;
-            s.pop();
-            s.push_str(",\"kernel\":");
-            json_str(s, &e.kernel)?;
-            s.push('}');
+            finding_json(s, f, *seed, Some(&e.kernel))?;
         }
     }
     s.push_str("],\"hazard_kernels\":[");
@@ -387,6 +437,12 @@ pub fn json(s: &mut String, file: &FileHazards) -> fmt::Result {
                 s.push('}');
             }
             s.push(']');
+        }
+        if let Some(w) = &e.walked {
+            s.push_str(",\"walk\":{");
+            let max = matches!(w, Walked::Explored(_)).then(|| bound(w));
+            walk_json(s, w, max, None)?;
+            s.push('}');
         }
         s.push('}');
     }
@@ -465,29 +521,4 @@ pub fn sarif(
         }
     }
     Ok(())
-}
-
-/// One SARIF result.
-fn result(
-    id: &str,
-    level: &str,
-    text: &str,
-    path: &str,
-    line: u32,
-    other: Option<u32>,
-) -> Result<String, fmt::Error> {
-    let mut s = String::from("{\"ruleId\":");
-    json_str(&mut s, id)?;
-    write!(s, ",\"level\":\"{level}\",\"message\":{{\"text\":")?;
-    json_str(&mut s, text)?;
-    s.push_str("},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":");
-    json_str(&mut s, path)?;
-    write!(s, "}},\"region\":{{\"startLine\":{}}}}}}}]", line.max(1))?;
-    if let Some(o) = other {
-        s.push_str(",\"relatedLocations\":[{\"id\":1,\"message\":{\"text\":\"the conflicting access\"},\"physicalLocation\":{\"artifactLocation\":{\"uri\":");
-        json_str(&mut s, path)?;
-        write!(s, "}},\"region\":{{\"startLine\":{o}}}}}}}]")?;
-    }
-    s.push('}');
-    Ok(s)
 }

@@ -5,6 +5,7 @@ use std::fmt::{self, Write as _};
 
 use tcgen05::diagnostic::Severity;
 use tcgen05::rules::{self, Entry, Ruling, Unknown};
+use tcgen05_run::hazard::HazardKind;
 
 use crate::args::explain::ExplainArgs;
 use crate::render::{json_str, Ctx, Obj, Report, Status};
@@ -17,11 +18,22 @@ pub fn run(ctx: Ctx, a: &ExplainArgs) -> Result<Report, fmt::Error> {
         let entries: Vec<Entry> = rules::entries().collect();
         if ctx.json {
             json(&mut rep.out, &rulings, &entries, false)?;
+            hazards_json(&mut rep.out, &HazardKind::ALL);
         } else {
             list_text(&mut rep.out, ctx, &rulings, &entries)?;
+            hazards_text(&mut rep.out, ctx, &HazardKind::ALL, true)?;
         }
         return Ok(rep);
     };
+    if let Some(k) = HazardKind::parse(name) {
+        if ctx.json {
+            json(&mut rep.out, &[], &[], true)?;
+            hazards_json(&mut rep.out, &[k]);
+        } else {
+            hazards_text(&mut rep.out, ctx, &[k], false)?;
+        }
+        return Ok(rep);
+    }
     let (rulings, entries, by_rule) = match rules::explain(name) {
         Ok(e) => (e.rulings, e.entries, e.by_rule),
         Err(u) => return unknown(ctx, name, &u),
@@ -161,6 +173,58 @@ fn json(out: &mut String, rulings: &[Ruling], entries: &[Entry], text: bool) -> 
     o.close();
     out.push('\n');
     Ok(())
+}
+
+/// Hazard kinds of `run --hazards` / `check --hazards` (the interpreter's table): name, source
+/// and meaning; `list` as the list's last section.
+fn hazards_text(out: &mut String, ctx: Ctx, kinds: &[HazardKind], list: bool) -> fmt::Result {
+    let st = ctx.out;
+    if list {
+        writeln!(
+            out,
+            "\n{}Hazard kinds (tcgen05 run --hazards, tcgen05 check --hazards){}",
+            st.bold(),
+            st.reset()
+        )?;
+        for k in kinds {
+            writeln!(out, "  {:<21} ({})", k.name(), k.source())?;
+        }
+        return Ok(());
+    }
+    for k in kinds {
+        writeln!(
+            out,
+            "{}{}{} (hazard kind of tcgen05 run --hazards and tcgen05 check --hazards; {})\n{}",
+            st.bold(),
+            k.name(),
+            st.reset(),
+            k.source(),
+            k.meaning()
+        )?;
+    }
+    Ok(())
+}
+
+/// `,"hazards":[{"kind","source","meaning"}]` inserted before the closing brace of `json`'s
+/// object.
+fn hazards_json(out: &mut String, kinds: &[HazardKind]) {
+    let end = out.trim_end().len();
+    let mut s = String::from(",\"hazards\":[");
+    for (i, k) in kinds.iter().enumerate() {
+        if i > 0 {
+            s.push(',');
+        }
+        s.push_str("{\"kind\":");
+        // Names, sources and meanings are ASCII without quotes or backslashes.
+        let _ = json_str(&mut s, k.name());
+        s.push_str(",\"source\":");
+        let _ = json_str(&mut s, k.source());
+        s.push_str(",\"meaning\":");
+        let _ = json_str(&mut s, k.meaning());
+        s.push('}');
+    }
+    s.push(']');
+    out.insert_str(end - 1, &s);
 }
 
 /// A name that is neither a ruling nor a rule: a usage error naming the close ones (with

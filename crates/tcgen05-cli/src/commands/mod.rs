@@ -10,6 +10,7 @@ pub mod command_line;
 mod dispatch;
 pub mod emulate;
 pub mod explain;
+mod hazard_render;
 pub mod idesc;
 pub mod layout;
 pub mod layout_sf;

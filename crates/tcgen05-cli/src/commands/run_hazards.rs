@@ -7,47 +7,15 @@ use std::io::{self, Write as _};
 use std::time::Instant;
 
 use tcgen05_run::approx::Approx;
-use tcgen05_run::hazard::{check_with, Finding, Options};
+use tcgen05_run::hazard::{check_with, Options};
 use tcgen05_run::{Arg, Config, Module, RunError};
 
+use super::hazard_render::{finding_json, finding_text};
 use crate::args::run::RunArgs;
 use crate::render::{json_str, Ctx, Status};
 
 fn fmt_err(_: fmt::Error) -> io::Error {
     io::Error::other("formatting failed")
-}
-
-fn opt(out: &mut String, v: Option<impl fmt::Display>) -> fmt::Result {
-    match v {
-        Some(x) => write!(out, "{x}"),
-        None => out.write_str("null"),
-    }
-}
-
-/// One finding as a JSON object.
-pub(crate) fn finding_json(out: &mut String, f: &Finding, seed: u64) -> fmt::Result {
-    out.write_str("{\"kind\":")?;
-    json_str(out, f.kind.name())?;
-    write!(out, ",\"line\":{},\"other_line\":", f.line)?;
-    opt(out, f.other_line)?;
-    out.write_str(",\"thread\":")?;
-    opt(out, f.thread)?;
-    out.write_str(",\"other_thread\":")?;
-    opt(out, f.other_thread)?;
-    out.write_str(",\"address\":")?;
-    match f.address {
-        Some(a) => json_str(out, format!("0x{a:x}"))?,
-        None => out.write_str("null")?,
-    }
-    write!(out, ",\"cta\":{},\"rank\":", f.cta)?;
-    opt(out, f.rank)?;
-    out.write_str(",\"other_rank\":")?;
-    opt(out, f.other_rank)?;
-    write!(out, ",\"seed\":{seed},\"message\":")?;
-    json_str(out, &f.message)?;
-    out.write_str(",\"source\":")?;
-    json_str(out, f.source)?;
-    out.write_char('}')
 }
 
 /// Runs the check and prints what it found; returns the exit status, or the run's error and
@@ -108,35 +76,25 @@ pub fn run(
             Some(e) => json_str(&mut out, e).map_err(fmt_err)?,
             None => out.push_str("null"),
         }
+        out.push_str(",\"error\":");
+        match &report.error {
+            Some(e) => json_str(&mut out, e).map_err(fmt_err)?,
+            None => out.push_str("null"),
+        }
         out.push_str(",\"hazards\":[");
         for (i, (f, seed)) in report.findings.iter().zip(&report.seeds).enumerate() {
             if i > 0 {
                 out.push(',');
             }
-            finding_json(&mut out, f, *seed).map_err(fmt_err)?;
+            finding_json(&mut out, f, *seed, None).map_err(fmt_err)?;
         }
         out.push_str("]}\n");
     } else {
         for (f, seed) in report.findings.iter().zip(&report.seeds) {
-            let other = f
-                .other_line
-                .map(|l| format!(" (and line {l})"))
-                .unwrap_or_default();
-            let sched = if *seed == 0 {
-                String::new()
-            } else {
-                format!(" [schedule seed {seed}]")
-            };
-            writeln!(
-                out,
-                "{}:{}{other}: {}: {}{sched} ({})",
-                a.file,
-                f.line,
-                f.kind.name(),
-                f.message,
-                f.source
-            )
-            .map_err(fmt_err)?;
+            finding_text(&mut out, &a.file, f, *seed, None).map_err(fmt_err)?;
+        }
+        if let Some(e) = &report.error {
+            writeln!(out, "{}: the run stopped: {e}", a.file).map_err(fmt_err)?;
         }
         writeln!(
             out,

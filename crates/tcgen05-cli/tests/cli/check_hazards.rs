@@ -1,9 +1,11 @@
 //! `tcgen05 check --hazards`: every kernel of a file run under the hazard checker with the
 //! launch its header declares. The committed Triton GEMM (`.reqntid 128`) is clean; a copy
 //! without its `tcgen05.wait::ld` (the line left empty, so every other line keeps its number)
-//! has an `ld-before-wait` finding at the first later line naming one of the `tcgen05.ld`'s
-//! destination registers, with the ld's line, in text, JSON and SARIF, and exits 1 (both lines
-//! computed here from the PTX text); a kernel taking tensor maps, one without a launch size and
+//! has a `dealloc-in-use` finding at its `tcgen05.dealloc`, with the ld's line (the load's read
+//! of Tensor Memory is outstanding there), and none at the first later line naming one of the
+//! `tcgen05.ld`'s destination registers (the register dependency orders that use, rules.md
+//! I12), in text, JSON and SARIF, and exits 1 (the lines computed here from the PTX text); a
+//! kernel taking tensor maps, one without a launch size and
 //! one launched against its `.reqntid` are each reported as not checked, naming the piece.
 
 use std::path::PathBuf;
@@ -42,9 +44,9 @@ fn names(line: &str, r: &str) -> bool {
     })
 }
 
-/// The planted copy's path, its ld's line and the line of the first read of a destination
-/// register after the deleted wait (1-based).
-fn planted() -> (String, u64, u64) {
+/// The planted copy's path, its ld's line, its dealloc's line and the line of the first read
+/// of a destination register after the deleted wait (1-based).
+fn planted() -> (String, u64, u64, u64) {
     let text = std::fs::read_to_string(repo(GEMM)).expect("read the kernel");
     let mut lines: Vec<&str> = text.lines().collect();
     let ld = (0..lines.len())
@@ -61,6 +63,9 @@ fn planted() -> (String, u64, u64) {
     let read = (wait + 1..lines.len())
         .find(|&j| regs.iter().any(|r| names(lines[j], r)))
         .expect("a read of the loaded registers");
+    let dealloc = (wait..lines.len())
+        .find(|&i| is_op(lines[i], "tcgen05.dealloc"))
+        .expect("a tcgen05.dealloc");
     lines[wait] = "";
     let dir = std::env::temp_dir().join(format!("tcgen05-chz-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
@@ -69,6 +74,7 @@ fn planted() -> (String, u64, u64) {
     (
         path.to_string_lossy().into_owned(),
         ld as u64 + 1,
+        dealloc as u64 + 1,
         read as u64 + 1,
     )
 }
@@ -106,21 +112,27 @@ fn clean_gemm_has_no_hazards_with_the_block_of_its_reqntid() {
 }
 
 #[test]
-fn deleted_wait_ld_is_found_at_its_line_in_text_json_and_sarif() {
-    let (path, ld, read) = planted();
+fn deleted_wait_ld_is_found_at_the_dealloc_in_text_json_and_sarif() {
+    let (path, ld, dealloc, read) = planted();
     let r = run(&["check", "--hazards", &path]);
     r.code(1);
-    let expect = format!("{path}:{read} (and line {ld}): ld-before-wait in dot_kernel: ");
+    let expect = format!("{path}:{dealloc} (and line {ld}): dealloc-in-use in dot_kernel: ");
     assert!(r.stdout.contains(&expect), "{expect}\n{}", r.stdout);
+    assert!(
+        !r.stdout.contains(&format!("{path}:{read} ")),
+        "{}",
+        r.stdout
+    );
 
     let j = run(&["check", "--hazards", "--json", &path]).code(1).json();
     let hazards = j["files"][0]["hazards"].as_array().expect("hazards");
     assert_eq!(j["hazards"].as_u64(), Some(hazards.len() as u64));
+    assert!(hazards.iter().all(|h| h["line"] != read), "{hazards:?}");
     let h = hazards
         .iter()
-        .find(|h| h["line"] == read)
-        .unwrap_or_else(|| panic!("no finding at line {read}: {hazards:?}"));
-    assert_eq!(h["kind"], "ld-before-wait");
+        .find(|h| h["line"] == dealloc)
+        .unwrap_or_else(|| panic!("no finding at line {dealloc}: {hazards:?}"));
+    assert_eq!(h["kind"], "dealloc-in-use");
     assert_eq!(h["other_line"], ld);
     assert_eq!(h["kernel"], "dot_kernel");
     for key in ["thread", "other_thread", "address"] {
@@ -138,10 +150,10 @@ fn deleted_wait_ld_is_found_at_its_line_in_text_json_and_sarif() {
         .json();
     let results = s["runs"][0]["results"].as_array().expect("results");
     let found = results.iter().find(|x| {
-        x["ruleId"] == "hazard.ld-before-wait"
-            && x["locations"][0]["physicalLocation"]["region"]["startLine"] == read
+        x["ruleId"] == "hazard.dealloc-in-use"
+            && x["locations"][0]["physicalLocation"]["region"]["startLine"] == dealloc
     });
-    let found = found.unwrap_or_else(|| panic!("no SARIF result at {read}"));
+    let found = found.unwrap_or_else(|| panic!("no SARIF result at {dealloc}"));
     assert_eq!(found["level"], "error");
     assert_eq!(
         found["relatedLocations"][0]["physicalLocation"]["region"]["startLine"],
@@ -150,7 +162,8 @@ fn deleted_wait_ld_is_found_at_its_line_in_text_json_and_sarif() {
     let rules = s["runs"][0]["tool"]["driver"]["rules"]
         .as_array()
         .expect("rules");
-    assert!(rules.iter().any(|r| r["id"] == "hazard.ld-before-wait"));
+    assert!(rules.iter().any(|r| r["id"] == "hazard.dealloc-in-use"));
+    assert!(!rules.iter().any(|r| r["id"] == "hazard.ld-before-wait"));
 }
 
 /// The parameters the PTX declares as `.param .align 64 .b8 NAME[128]` (tensor maps).

@@ -192,3 +192,55 @@ fn every_rule_of_the_index_explains_as_its_one_row() {
         );
     }
 }
+
+/// The hazard kinds of the interpreter's README table (`| \`kind\` | what |` rows of its
+/// Hazards section, read here): `explain --json` lists exactly them, and `explain KIND` (also
+/// as SARIF's `hazard.KIND`) prints each with its source.
+#[test]
+fn every_hazard_kind_of_the_readme_explains_and_no_other() {
+    let readme = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tcgen05-run/README.md"
+    ))
+    .expect("crates/tcgen05-run/README.md");
+    let section = readme
+        .split_once("## Hazards")
+        .expect("Hazards section")
+        .1
+        .split_once("\n## ")
+        .map_or("", |s| s.0);
+    let table = section
+        .split_once("| kind | what |")
+        .expect("kind table")
+        .1
+        .split("\n\n")
+        .next()
+        .unwrap_or("");
+    let kinds: BTreeSet<String> = table
+        .lines()
+        .filter_map(|l| l.strip_prefix("| `"))
+        .filter_map(|l| l.split_once('`'))
+        .map(|(k, _)| k.to_string())
+        .collect();
+    assert!(kinds.len() >= 17, "{kinds:?}");
+    let v = run(&["explain", "--json"]).json();
+    let listed: BTreeSet<String> = v["hazards"]
+        .as_array()
+        .expect("hazards")
+        .iter()
+        .map(|h| h["kind"].as_str().expect("kind").to_string())
+        .collect();
+    assert_eq!(listed, kinds);
+    for k in &kinds {
+        let r = run(&["explain", k]);
+        r.code(0);
+        assert!(
+            r.stdout.starts_with(&format!("{k} (hazard kind")) && r.stdout.lines().count() == 2,
+            "{}",
+            r.stdout
+        );
+        let j = run(&["explain", "--json", &format!("hazard.{k}")]).json();
+        assert_eq!(j["hazards"][0]["kind"], k.as_str());
+    }
+    run(&["explain", "data_race"]).code(2);
+}

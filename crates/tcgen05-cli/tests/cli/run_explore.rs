@@ -123,3 +123,71 @@ fn bad_flags_and_tokens_are_refused() {
     kernel("phase_all", &["--exhaustive", "--replay", "0"]).code(2);
     kernel("phase_all", &["--max-schedules", "2"]).code(2);
 }
+
+/// `check --hazards --exhaustive` on the file: the same counterexample as `run`, its token
+/// printed as `--replay KERNEL=TOKEN`, which `check --replay` runs again; the fix is walked
+/// whole; a bound cuts the walk (NOT exhaustive); a token that does not fit is exit 2.
+#[test]
+fn check_hazards_walks_every_kernel_and_replays_its_token() {
+    let file = |name: &str| {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../tcgen05-run/tests/explore")
+            .join(format!("{name}.ptx"))
+            .to_string_lossy()
+            .into_owned()
+    };
+    let (skip, all) = (file("phase_skip"), file("phase_all"));
+    let check = |extra: &[&str]| {
+        let mut args = vec!["check", "--hazards", "--block", "64"];
+        args.extend_from_slice(extra);
+        run(&args)
+    };
+    check(&[&skip]).code(0);
+    let r = check(&[&skip, "--exhaustive"]);
+    r.code(1);
+    assert!(
+        r.stdout
+            .contains(":33 (and line 44): data-race in phase_skip: "),
+        "{}",
+        r.stdout
+    );
+    let j = check(&[&skip, "--exhaustive", "--json"]).code(1).json();
+    let walk = &j["files"][0]["hazard_kernels"][0]["walk"];
+    assert_eq!(walk["mode"], "exhaustive");
+    assert_eq!(walk["cut"], false);
+    let token = walk["replay"].as_str().expect("a token").to_string();
+    assert!(
+        r.stdout.contains(&format!(
+            "reproduce it with --hazards --replay phase_skip={token}"
+        )),
+        "{}",
+        r.stdout
+    );
+    let spec = format!("phase_skip={token}");
+    let again = check(&[&skip, "--replay", &spec, "--json"]).code(1).json();
+    assert_eq!(again["files"][0]["hazards"], j["files"][0]["hazards"]);
+    assert_eq!(
+        again["files"][0]["hazard_kernels"][0]["walk"]["mode"],
+        "replay"
+    );
+    let r = check(&[&all, "--exhaustive"]);
+    r.code(0);
+    assert!(
+        r.stdout
+            .contains("0 hazard(s) in phase_all: every schedule explored ("),
+        "{}",
+        r.stdout
+    );
+    let r = check(&[&all, "--exhaustive", "--max-schedules", "3"]);
+    r.code(0);
+    assert!(
+        r.stdout.contains("over 3 schedules")
+            && r.stdout
+                .contains("NOT exhaustive, stopped at --max-schedules 3"),
+        "{}",
+        r.stdout
+    );
+    check(&[&all, "--replay", "phase_all=9.9"]).code(2);
+    check(&[&all, "--replay", "nope=1"]).code(2);
+    check(&[&all, "--replay", "phase_all"]).code(2);
+}

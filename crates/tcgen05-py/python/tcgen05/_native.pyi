@@ -823,6 +823,7 @@ def _run_launch(
     shared: int,
     args: list[tuple[str, Any]],
     max_steps: int,
+    approx: str = ...,
 ) -> tuple[dict[str, Any], list[Optional[bytes]]]: ...
 def _run_hazards(
     ptx: str,
@@ -834,6 +835,11 @@ def _run_hazards(
     args: list[tuple[str, Any]],
     max_steps: int,
     schedules: int,
-) -> tuple[Optional[dict[str, Any]], list[dict[str, Any]], int, list[Optional[bytes]]]: ...
+    exhaustive: Optional[int] = None,
+    replay: Optional[str] = None,
+    approx: str = ...,
+) -> tuple[
+    Optional[dict[str, Any]], list[dict[str, Any]], int, list[Optional[bytes]], Optional[dict[str, Any]]
+]: ...
 def _run_params(ptx: str, kernel: str) -> list[tuple[str, int, int, str, bool]]: ...
 def _run_check_tensor_map(spec: dict[str, Any], data_len: int) -> None: ...

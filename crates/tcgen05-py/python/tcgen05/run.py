@@ -18,6 +18,10 @@ every CTA's warps with the GPU's arithmetic. What it does not model is refused b
   complete, missing ``fence.proxy.async``, mbarrier counts and ``expect_tx`` bytes, wrong wait
   parity, deadlocks, Tensor Memory's lifecycle) and returns the list of :class:`Hazard` found
   (empty: none) instead of the :class:`Stats`; ``schedules=N`` adds N seeded schedules.
+- Approximations: ``launch(..., approx="ex2=rn,div=rn")`` (or ``approx={"ex2": "rn", "div":
+  "rn"}``) computes ``ex2.approx{.ftz}.f32`` and ``div.full{.ftz}.f32`` as the correctly rounded
+  function, as ``tcgen05 run --approx`` does; without it they are refused
+  (:class:`UnsupportedError` naming the instruction and its line).
 """
 
 from __future__ import annotations
@@ -58,6 +62,7 @@ __all__ = [
     "TensorMap",
     "TensorMapError",
     "UnsupportedError",
+    "Walk",
     "launch",
     "params",
 ]
@@ -93,7 +98,7 @@ class Hazard:
     """One hazard the checker found (the fields of ``tcgen05 run --hazards --json``): its
     ``kind`` (``"data-race"``, ``"read-before-complete"``, ``"write-before-complete"``,
     ``"missing-proxy-fence"``, ``"mbarrier-count"``, ``"expect-tx"``, ``"wait-parity"``,
-    ``"deadlock"``, ``"tmem-leak"``, ``"ld-before-wait"``, ``"dealloc-in-use"``,
+    ``"deadlock"``, ``"tmem-leak"``, ``"dealloc-in-use"``,
     ``"missing-relinquish"``), the PTX ``line`` of the access that shows it and the conflicting
     ``other_line``, the threads (index in their CTA) of each, the ``address`` (shared-window
     offset, global address or Tensor Memory cell), what happened, the rule's ``source`` (a PTX
@@ -110,6 +115,28 @@ class Hazard:
     source: str
     cta: int
     seed: int
+
+
+@dataclass(frozen=True)
+class Walk:
+    """A walk of a kernel's schedules (``launch(..., hazards=True, exhaustive=N)`` or
+    ``replay=TOKEN``; ``tcgen05 run --hazards --exhaustive --json``'s fields): the ``mode``
+    (``"exhaustive"`` or ``"replay"``), the :class:`Hazard` list of the schedule shown (the first
+    counterexample, or the replayed schedule; empty: none), that schedule's ``replay`` token
+    (None when every schedule walked was clean; pass it as ``replay=`` to run it again), its
+    deadlock or run ``error`` (None: none), the schedules run, the distinct choice points of the
+    tree, the most choice points of one schedule, whether every schedule was run
+    (``exhausted``) and whether the ``exhaustive`` bound stopped the walk first (``cut``)."""
+
+    mode: str
+    hazards: list[Hazard]
+    replay: Optional[str]
+    error: Optional[str]
+    schedules_explored: int
+    choice_points: int
+    depth: int
+    exhausted: bool
+    cut: bool
 
 
 @dataclass(frozen=True)
@@ -300,12 +327,30 @@ def _check_aliasing(values: list[Any]) -> None:
 
 Args = Union[Sequence[Any], Mapping[Union[str, int], Any]]
 
+#: ``approx=``: the command's ``--approx`` list (``"ex2=rn,div=rn"``) or a mapping from the
+#: instruction to its computation (``{"ex2": "rn", "div": "rn"}``); ``None``: none.
+Approx = Union[str, Mapping[str, str], None]
+
+
+def _approx(approx: Approx) -> str:
+    """``approx=`` as the command's ``--approx`` text (the interpreter checks each item)."""
+    if approx is None:
+        return ""
+    if isinstance(approx, str):
+        return approx
+    if isinstance(approx, Mapping):
+        for k, v in approx.items():
+            if not isinstance(k, str) or not isinstance(v, str):
+                raise TypeError(f"approx: expected str keys and values, got {k!r}: {v!r}")
+        return ",".join(f"{k}={v}" for k, v in approx.items())
+    raise TypeError(f"approx: expected a str such as 'ex2=rn,div=rn' or a mapping, got {approx!r}")
+
 
 @overload
 def launch(
     ptx: Union[str, os.PathLike[str]], kernel: str, grid: Dims, block: Dims, args: Args,
     cluster: Dims = ..., shared: int = ..., *, max_steps: int = ..., hazards: Literal[False] = ...,
-    schedules: int = ...,
+    schedules: int = ..., approx: Approx = ...,
 ) -> Stats: ...
 
 
@@ -313,8 +358,16 @@ def launch(
 def launch(
     ptx: Union[str, os.PathLike[str]], kernel: str, grid: Dims, block: Dims, args: Args,
     cluster: Dims = ..., shared: int = ..., *, max_steps: int = ..., hazards: Literal[True],
-    schedules: int = ...,
+    schedules: int = ..., exhaustive: None = ..., replay: None = ..., approx: Approx = ...,
 ) -> list[Hazard]: ...
+
+
+@overload
+def launch(
+    ptx: Union[str, os.PathLike[str]], kernel: str, grid: Dims, block: Dims, args: Args,
+    cluster: Dims = ..., shared: int = ..., *, max_steps: int = ..., hazards: Literal[True],
+    schedules: int = ..., exhaustive: Optional[int] = ..., replay: Optional[str] = ...,
+) -> Walk: ...
 
 
 def launch(
@@ -329,7 +382,10 @@ def launch(
     max_steps: int = 1_000_000_000,
     hazards: bool = False,
     schedules: int = 0,
-) -> Union[Stats, list[Hazard]]:
+    exhaustive: Optional[int] = None,
+    replay: Optional[str] = None,
+    approx: Approx = None,
+) -> Union[Stats, list[Hazard], Walk]:
     """Runs ``kernel`` of ``ptx`` (the PTX text, or a path to a ``.ptx`` file) over ``grid`` CTAs
     of ``block`` threads, with ``shared`` bytes of dynamic shared memory.
 
@@ -340,8 +396,22 @@ def launch(
 
     With ``hazards=True`` the run is made under the hazard checker (the default schedule, then
     ``schedules`` seeded ones) and the list of :class:`Hazard` found is returned (empty: none;
-    a deadlock is a hazard, not an error); the arrays receive the default schedule's bytes."""
-    stats, found, _ = _launch(ptx, kernel, grid, block, args, cluster, shared, max_steps, hazards, schedules)
+    a deadlock is a hazard, not an error); the arrays receive the default schedule's bytes.
+    ``exhaustive=N`` walks every schedule at the synchronisation choice points instead (at most
+    N; ``tcgen05 run --hazards --exhaustive``), stopping at the first that shows a hazard, a
+    deadlock or a run error, and ``replay=TOKEN`` runs the one schedule of a token; either
+    returns a :class:`Walk` (the arrays receive the first schedule's bytes).
+
+    ``approx`` (``"ex2=rn,div=rn"`` or ``{"ex2": "rn", "div": "rn"}``, as ``tcgen05 run
+    --approx``) computes those approximate instructions as correctly rounded; without it a
+    kernel that executes one is refused (:class:`UnsupportedError`), and an unknown item is a
+    :class:`LaunchError` naming it (not with ``exhaustive`` or ``replay``: ``ValueError``)."""
+    if (exhaustive is not None or replay is not None) and not hazards:
+        raise TypeError("exhaustive= and replay= need hazards=True")
+    stats, found, _, walk = _launch(ptx, kernel, grid, block, args, cluster, shared, max_steps, hazards, schedules,
+                                    exhaustive, replay, approx)
+    if walk is not None:
+        return walk
     if hazards:
         return found
     assert stats is not None
@@ -350,10 +420,13 @@ def launch(
 
 def _launch(
     ptx: Union[str, os.PathLike[str]], kernel: str, grid: Dims, block: Dims, args: Args, cluster: Dims,
-    shared: int, max_steps: int, hazards: bool, schedules: int,
-) -> tuple[Optional[Stats], list[Hazard], int]:
-    """:func:`launch`'s work: (the run's stats, None when a hazard run ended in a deadlock; the
-    hazards found; the runs made)."""
+    shared: int, max_steps: int, hazards: bool, schedules: int, exhaustive: Optional[int] = None,
+    replay: Optional[str] = None, approx: Approx = None,
+) -> tuple[Optional[Stats], list[Hazard], int, Optional[Walk]]:
+    """:func:`launch`'s work: (the run's stats, None when a hazard run ended in a deadlock or
+    walked schedules; the hazards found; the runs made; the walk, with ``exhaustive`` or
+    ``replay``)."""
+    spec = _approx(approx)
     text = _read_ptx(ptx)
     names = [p[0] for p in _native._run_params(text, kernel)]
     values = _ordered(names, args)
@@ -362,13 +435,24 @@ def _launch(
     dims = (_dims("grid", grid), _dims("block", block), _dims("cluster", cluster))
     found: list[Hazard] = []
     runs = 1
+    walk: Optional[Walk] = None
     if hazards:
         if isinstance(schedules, bool) or not isinstance(schedules, int) or not 0 <= schedules < 1 << 32:
             raise TypeError(f"schedules: expected an int in 0..2^32, got {schedules!r}")
-        stats_d, rows, runs, outs = _native._run_hazards(text, kernel, *dims, shared, tagged, max_steps, schedules)
+        if exhaustive is not None and (isinstance(exhaustive, bool) or not isinstance(exhaustive, int)
+                                       or not 1 <= exhaustive < 1 << 32):
+            raise TypeError(f"exhaustive: expected the most schedules to run, an int in 1..2^32, got {exhaustive!r}")
+        if replay is not None and not isinstance(replay, str):
+            raise TypeError(f"replay: expected a token (choice indices joined by dots), got {replay!r}")
+        if (exhaustive is not None or replay is not None) and schedules:
+            raise TypeError("schedules= samples schedules; exhaustive= and replay= walk them: give one")
+        stats_d, rows, runs, outs, walked = _native._run_hazards(text, kernel, *dims, shared, tagged, max_steps,
+                                                                 schedules, exhaustive, replay, spec)
         found = [Hazard(**r) for r in rows]
+        if walked is not None:
+            walk = Walk(hazards=found, **walked)
     else:
-        stats_d, outs = _native._run_launch(text, kernel, *dims, shared, tagged, max_steps)
+        stats_d, outs = _native._run_launch(text, kernel, *dims, shared, tagged, max_steps, spec)
     np = _np()
     for v, out in zip(values, outs):
         target = v.array if isinstance(v, TensorMap) else v
@@ -378,4 +462,4 @@ def _launch(
         new = np.frombuffer(out, dtype=np.uint8)
         if not np.array_equal(flat, new):
             flat[:] = new
-    return (None if stats_d is None else Stats(**stats_d)), found, runs
+    return (None if stats_d is None else Stats(**stats_d)), found, runs, walk

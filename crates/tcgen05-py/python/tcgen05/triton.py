@@ -26,7 +26,10 @@ What it does, as ``JITFunction.run`` and Triton's CUDA launcher do (Triton 3.9.0
 
 With ``hazards=True`` the kernel runs under the hazard checker of ``tcgen05 run --hazards``
 (``schedules=N`` adds N seeded schedules) and :func:`run` returns a :class:`Checked`: the
-:class:`tcgen05.run.Hazard` list (empty: none) with the PTX its lines refer to.
+:class:`tcgen05.run.Hazard` list (empty: none) with the PTX its lines refer to. ``approx=``
+(``"ex2=rn,div=rn"`` or ``{"ex2": "rn", "div": "rn"}``) is :func:`tcgen05.run.launch`'s: what
+``tl.math.exp2`` and ``/`` compile to (``ex2.approx.ftz.f32``, ``div.full.f32``) computed as
+correctly rounded; without it such a kernel is refused at that instruction.
 
 Arrays: any dtype with a Triton counterpart (bool, int8-64, uint8-64, float16/32/64, and
 ``ml_dtypes`` bfloat16, float8_e4m3fn, float8_e5m2); :func:`pointer` gives an array another
@@ -42,7 +45,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, Sequence, Union, overload
 
 from . import run as _run
-from .run import Hazard, Stats
+from .run import Hazard, Stats, Walk
 
 if TYPE_CHECKING:
     import numpy as np
@@ -151,7 +154,9 @@ class Checked:
     the grid, block, cluster and dynamic shared memory it ran with, the PTX Triton wrote (the
     lines the hazards name are its lines), the :class:`tcgen05.run.Hazard` list found (empty:
     none), the runs made (the default schedule and the seeded ones), and the default schedule's
-    :class:`tcgen05.run.Stats` (None when that run ended in a deadlock, itself a hazard)."""
+    :class:`tcgen05.run.Stats` (None when that run ended in a deadlock, itself a hazard, or
+    when the schedules were walked); with ``exhaustive=`` or ``replay=``, the
+    :class:`tcgen05.run.Walk` (its ``replay`` token reproduces the counterexample)."""
 
     name: str
     grid: tuple[int, int, int]
@@ -162,6 +167,7 @@ class Checked:
     hazards: list[Hazard]
     runs: int
     stats: Optional[Stats]
+    walk: Optional[Walk] = None
 
 
 _compiled: dict[Any, Any] = {}
@@ -260,23 +266,30 @@ Grid = Union[int, Sequence[int], Callable[[dict[str, Any]], Any]]
 
 @overload
 def run(fn: Any, grid: Grid, *args: Any, target: str = ..., max_steps: int = ...,
-        hazards: Literal[False] = ..., schedules: int = ..., **kwargs: Any) -> Launched: ...
+        hazards: Literal[False] = ..., schedules: int = ..., approx: _run.Approx = ...,
+        **kwargs: Any) -> Launched: ...
 
 
 @overload
 def run(fn: Any, grid: Grid, *args: Any, target: str = ..., max_steps: int = ...,
-        hazards: Literal[True], schedules: int = ..., **kwargs: Any) -> Checked: ...
+        hazards: Literal[True], schedules: int = ..., exhaustive: Optional[int] = ...,
+        replay: Optional[str] = ..., approx: _run.Approx = ...,
+        **kwargs: Any) -> Checked: ...
 
 
 def run(fn: Any, grid: Grid, *args: Any, target: str = "sm_100a", max_steps: int = 1_000_000_000,
-        hazards: bool = False, schedules: int = 0, **kwargs: Any) -> Union[Launched, Checked]:
+        hazards: bool = False, schedules: int = 0, exhaustive: Optional[int] = None,
+        replay: Optional[str] = None, approx: _run.Approx = None,
+        **kwargs: Any) -> Union[Launched, Checked]:
     """Compiles ``fn`` (a ``@triton.jit`` function, under ``@triton.heuristics`` too) for ``target`` with Triton and runs it over
     ``grid`` with ``args`` and ``kwargs`` as ``fn[grid](*args, **kwargs)`` would, NumPy arrays
     in place of tensors (modified in place). Meta options (``num_warps``, ``num_stages``,
     ``num_ctas``, ...) go in ``kwargs`` as with Triton. Raises Triton's errors for the
     compilation and :class:`tcgen05.run.RunError` subclasses for the run. With ``hazards=True``
     (and ``schedules=N``) the run is made under the hazard checker and a :class:`Checked` is
-    returned."""
+    returned; ``exhaustive=N`` walks every schedule at the choice points instead (at most N)
+    and ``replay=TOKEN`` runs one (:func:`tcgen05.run.launch`). ``approx`` is :func:`tcgen05.run.launch`'s
+    (``"ex2=rn,div=rn"``)."""
     from triton.runtime.autotuner import Heuristics  # type: ignore[import-untyped,unused-ignore]
     from triton.runtime.jit import JITFunction  # type: ignore[import-untyped,unused-ignore]
 
@@ -301,10 +314,13 @@ def run(fn: Any, grid: Grid, *args: Any, target: str = "sm_100a", max_steps: int
     block = (32 * int(md.num_warps), 1, 1)
     values = _kernel_args(fn, bound, signature, md, g)
     ptx = kernel.asm["ptx"]
+    if (exhaustive is not None or replay is not None) and not hazards:
+        raise TypeError("exhaustive= and replay= need hazards=True")
     if hazards:
-        st, found, runs = _run._launch(ptx, md.name, launch_grid, block, values, cluster, int(md.shared), max_steps,
-                                       True, schedules)
-        return Checked(md.name, launch_grid, block, cluster, int(md.shared), ptx, found, runs, st)
-    stats = _run.launch(ptx, md.name, launch_grid, block, values, cluster, int(md.shared), max_steps=max_steps)
+        st, found, runs, walk = _run._launch(ptx, md.name, launch_grid, block, values, cluster, int(md.shared),
+                                             max_steps, True, schedules, exhaustive, replay, approx)
+        return Checked(md.name, launch_grid, block, cluster, int(md.shared), ptx, found, runs, st, walk)
+    stats = _run.launch(ptx, md.name, launch_grid, block, values, cluster, int(md.shared), max_steps=max_steps,
+                        approx=approx)
     return Launched(md.name, launch_grid, block, cluster, int(md.shared), ptx, stats)
 

@@ -3,7 +3,7 @@
 use tcgen05::ptx_reader::Operand;
 
 use super::D;
-use crate::atom::{Atom, AtomOp};
+use crate::atom::{Atom, AtomOp, AtomScope, AtomSem};
 use crate::error::{invalid, RunError};
 use crate::op::{OpKind, Space, Ty};
 
@@ -15,10 +15,18 @@ pub(super) fn atom(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
     let mut ty = None;
     let mut pairs = false;
     let mut space = Space::Generic;
+    let (mut sem, mut scope) = (AtomSem::Relaxed, AtomScope::Gpu);
     for x in q {
         match *x {
-            "relaxed" | "acquire" | "release" | "acq_rel" | "cta" | "cluster" | "gpu" | "sys"
-            | "noftz" => {}
+            "relaxed" => sem = AtomSem::Relaxed,
+            "acquire" => sem = AtomSem::Acquire,
+            "release" => sem = AtomSem::Release,
+            "acq_rel" => sem = AtomSem::AcqRel,
+            "cta" => scope = AtomScope::Cta,
+            "cluster" => scope = AtomScope::Cluster,
+            "gpu" => scope = AtomScope::Gpu,
+            "sys" => scope = AtomScope::Sys,
+            "noftz" => {}
             "global" => space = Space::Global,
             "shared" | "shared::cta" => space = Space::Shared,
             "shared::cluster" => space = Space::SharedCluster,
@@ -70,6 +78,13 @@ pub(super) fn atom(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
         (1, dst)
     };
     let cas = op == AtomOp::Cas;
+    if red && sem.acquires() {
+        return Err(invalid(
+            d.line,
+            d.ins.opcode,
+            "red has only .relaxed and .release semantics (PTX ISA 9.7.13.8)",
+        ));
+    }
     if red && cas {
         return Err(invalid(
             d.line,
@@ -87,5 +102,7 @@ pub(super) fn atom(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
         addr: d.addr(first)?,
         b: d.src(first + 1)?,
         c: if cas { Some(d.src(first + 2)?) } else { None },
+        sem,
+        scope,
     }))
 }

@@ -17,9 +17,22 @@ pub(super) fn is_bulk(q: &[&str]) -> bool {
 /// `cp.reduce.async.bulk.global.shared::cta.bulk_group.op.type`.
 pub(super) fn bulk(d: &D<'_, '_>, q: &[&str]) -> Result<OpKind, RunError> {
     let kind = match q {
-        ["async", "bulk", "commit_group"] => return d.count(0).map(|()| OpKind::Fence),
+        ["async", "bulk", "commit_group"] => {
+            return d.count(0).map(|()| OpKind::Bulk(Bulk::Commit))
+        }
         ["async", "bulk", "wait_group"] | ["async", "bulk", "wait_group", "read"] => {
-            return d.count(1).map(|()| OpKind::Fence)
+            d.count(1)?;
+            let n =
+                match d.src(0)? {
+                    crate::op::Src::Imm(n) if n < 64 => n as u32,
+                    _ => return Err(crate::error::invalid(
+                        d.line,
+                        d.ins.text,
+                        "cp.async.bulk.wait_group takes an immediate count (PTX ISA 9.7.9.25.4.4)",
+                    )),
+                };
+            let read = q.len() == 4;
+            return Ok(OpKind::Bulk(Bulk::Wait { n, read }));
         }
         ["async", "bulk", "shared::cluster", "global", "mbarrier::complete_tx::bytes"] => {
             d.count(4)?;

@@ -77,7 +77,20 @@ pub(super) fn issue(
             let size = size_of(cta, w, *size)?;
             let dst = aligned(address(cta, w, l, *dst))?;
             let src = super::own(cta, aligned(address(cta, w, l, *src))?);
+            let thread = super::hooks::tid(w, l);
+            let reduces = reduce.is_some();
+            super::bulk_group::stored(cta, (op.line, thread), (dst, src, size), reduces);
             store(cta, op.line, dst, src, size, *reduce)
+        }
+        Bulk::Commit => {
+            let thread = super::hooks::tid(w, l);
+            super::hooks::emit(cta, &crate::observe::Event::BulkCommit { thread });
+            Ok(())
+        }
+        &Bulk::Wait { n, read } => {
+            let thread = super::hooks::tid(w, l);
+            super::hooks::emit(cta, &crate::observe::Event::BulkWait { thread, n, read });
+            Ok(())
         }
     }
 }
@@ -111,6 +124,8 @@ fn store(
                     },
                     b: Src::Imm(0),
                     c: None,
+                    sem: crate::atom::AtomSem::Relaxed,
+                    scope: crate::atom::AtomScope::Gpu,
                 };
                 apply(&a, cta.global.read(line, at, elem)?, x, 0)
             }

@@ -16,6 +16,23 @@ pub(super) fn emit(cta: &mut Cta<'_>, e: &Event<'_>) {
     }
 }
 
+/// `fence.proxy.async` or `fence.mbarrier_init.release.cluster` by lane `l`: seen by the
+/// observer only.
+pub(super) fn fence(
+    cta: &mut Cta<'_>,
+    w: &Warp,
+    l: usize,
+    op: &Op,
+) -> Result<(), crate::error::RunError> {
+    let (thread, line) = (tid(w, l), op.line);
+    let e = match op.kind {
+        OpKind::FenceMbarrierInit => Event::FenceMbarrierInit { thread, line },
+        _ => Event::FenceProxyAsync { thread, line },
+    };
+    emit(cta, &e);
+    Ok(())
+}
+
 /// A thread's index in its CTA.
 pub(super) fn tid(w: &Warp, l: usize) -> u32 {
     w.id * WARP as u32 + l as u32
@@ -230,6 +247,19 @@ pub(super) fn copy_performed(cta: &mut Cta<'_>, c: &Copy, bytes: u64) {
         thread: 0,
         proxy,
     });
+    let (map, base) = &cta.maps[c.map];
+    for (address, size) in crate::tensor_map::box_rows(map, *base, c) {
+        let space = Seen::Global;
+        o.access(&Access {
+            space,
+            address,
+            size,
+            write: false,
+            line,
+            thread: 0,
+            proxy,
+        });
+    }
     let mbar = c
         .mbar_rank
         .map_or(c.mbar, |r| crate::observe::peer_key(r, c.mbar));
@@ -325,6 +355,15 @@ pub(super) fn bulk_performed(cta: &mut Cta<'_>, p: &crate::bulk_copy::Pending) {
         address: u64::from(p.dst),
         size: p.size,
         write: true,
+        line: p.line,
+        thread: 0,
+        proxy: Proxy::Async(p.id),
+    });
+    o.access(&Access {
+        space: Seen::Global,
+        address: p.src,
+        size: p.size,
+        write: false,
         line: p.line,
         thread: 0,
         proxy: Proxy::Async(p.id),

@@ -113,9 +113,63 @@ pub(super) fn blocked(cta: &Cta<'_>, warps: &[Warp]) -> Vec<Blocked> {
             line,
             waits_for,
             mbar,
+            cta: cta.ctaid,
+            cluster: place(cta),
         });
+        out.extend(diverged(cta, w, pc, w.spin.is_some()));
     }
     out
+}
+
+/// The CTA's rank and its cluster's id, in a cluster of more than one CTA.
+fn place(cta: &Cta<'_>) -> Option<(u32, [u32; 3])> {
+    let c = cta.shape.cluster;
+    if c.iter().product::<u32>() < 2 {
+        return None;
+    }
+    let id = [0, 1, 2].map(|i| cta.ctaid[i] / c[i].max(1));
+    Some((super::cluster::rank(cta), id))
+}
+
+/// The lane groups of a diverged warp other than the one reported at `pc` (the poll at `pc`
+/// when `spins`, its lanes one instruction on): each group's line, the `try_wait` of its poll
+/// loop when it stopped after one (a warp polls one mbarrier at a time, so a group polling
+/// another waits with the warp), so that a deadlock names every line a thread is blocked at.
+fn diverged(cta: &Cta<'_>, w: &Warp, pc: usize, spins: bool) -> Vec<Blocked> {
+    let main = |p: usize| p == pc || (spins && p == pc + 1);
+    let mut groups: Vec<(usize, u32)> = Vec::new();
+    for l in 0..WARP {
+        if w.state[l] == State::Exited || main(w.pc[l]) {
+            continue;
+        }
+        match groups.iter_mut().find(|g| g.0 == w.pc[l]) {
+            Some(g) => g.1 |= 1 << l,
+            None => groups.push((w.pc[l], 1 << l)),
+        }
+    }
+    groups.sort_unstable();
+    let ops = &cta.kernel.ops;
+    groups
+        .into_iter()
+        .filter(|&(p, _)| p < ops.len())
+        .map(|(p, lanes)| {
+            let polls = p > 0 && matches!(ops[p - 1].kind, OpKind::MbarTryWait { .. });
+            let at = if polls { p - 1 } else { p };
+            let what = if polls {
+                "poll an mbarrier (this try_wait failed; the warp polls another)"
+            } else {
+                "wait here while the rest of the warp is blocked"
+            };
+            Blocked {
+                warp: w.id,
+                line: ops[at].line,
+                waits_for: format!("lanes 0x{lanes:08x} of the diverged warp {what}"),
+                mbar: None,
+                cta: cta.ctaid,
+                cluster: place(cta),
+            }
+        })
+        .collect()
 }
 
 /// What a warp that does not poll an mbarrier waits for, from the state of its threads at `pc`.

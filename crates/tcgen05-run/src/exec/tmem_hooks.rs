@@ -1,14 +1,12 @@
 //! What the interpreter reports about the `tcgen05.*` instructions (PTX ISA 9.7.16.6-8):
-//! Tensor Memory's lifecycle (each `alloc`, `dealloc`, `ld` and `wait::ld` as it is performed,
-//! and the register slots an instruction reads while its warp has a `tcgen05.ld` not yet
-//! waited), and the accesses of the asynchronous operations: each `tcgen05.mma` / `cp` /
+//! Tensor Memory's lifecycle (each `alloc`, `dealloc`, `ld` and `wait::ld` as it is performed),
+//! and the accesses of the asynchronous operations: each `tcgen05.mma` / `cp` /
 //! `shift` issued, the shared memory and Tensor Memory it touched when performed, the commit
 //! that carries their completion to an mbarrier, each `tcgen05.ld` as an operation reading
 //! Tensor Memory until `wait::ld`, and each `tcgen05.st`'s cells. Every function returns at once
 //! when no observer is attached.
 
 use super::hooks::{emit, tid};
-use super::sources::sources;
 use super::{Cta, Warp};
 use crate::observe::peer_key;
 use crate::observe::{Access, AsyncKind, Event, Proxy, Space, TmemStep};
@@ -16,20 +14,6 @@ use crate::op::{Op, OpKind};
 use crate::tcgen05::op::Tcgen05;
 use crate::tcgen05::{Did, Performed};
 use tcgen05::mma::CtaGroup;
-
-/// Before warp `w` executes `op`: the slots it reads, if the warp has a load not waited.
-#[inline]
-pub(super) fn reads(cta: &mut Cta<'_>, w: &Warp, op: &Op) {
-    if cta.obs.is_none() || !cta.tc.loading(w.id) {
-        return;
-    }
-    let slots = sources(op);
-    if !slots.is_empty() {
-        let (warp, line) = (w.id, op.line);
-        let step = TmemStep::Read(&slots);
-        emit(cta, &Event::Tmem { warp, line, step });
-    }
-}
 
 /// Tensor Memory cells `(lane, first column, columns)` as an access.
 fn tmem(cells: (u32, u32, u32), write: bool, line: u32, thread: u32, proxy: Proxy) -> Access {

@@ -12,12 +12,16 @@
 //! schedule is printed as a replay token, the choice index at each choice point joined by
 //! dots (trailing zeros left out), which [`replay`] runs again.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use super::sleep::{Path, Recorder};
 use super::tracker::Tracker;
-use super::Finding;
+use super::{Finding, Report};
 use crate::error::RunError;
 use crate::host::{launch_with, Arg, Config, Hooks};
 use crate::module::Module;
-use crate::schedule::Choices;
+use crate::schedule::{Choices, Step};
 
 /// What one explored schedule gave.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,6 +60,8 @@ pub struct Exploration {
     pub cut: bool,
     /// The first schedule that showed a problem.
     pub counterexample: Option<Outcome>,
+    /// The bound on schedules the walk ran under.
+    pub max_schedules: u32,
 }
 
 /// The replay token of the choices `made`: indices joined by dots, trailing zeros left out
@@ -102,24 +108,45 @@ fn fatal(e: &RunError) -> bool {
     )
 }
 
-/// Runs one schedule with `forced` choices under the hazard tracker.
+/// Runs one schedule with `forced` choices under the hazard tracker (with `log`, each step's
+/// footprint recorded into it: [`super::sleep`]).
 fn run_one(
     module: &Module,
     kernel: &str,
     config: &Config,
     args: &mut [Arg],
     forced: Vec<u32>,
+    log: Option<Rc<RefCell<Vec<Step>>>>,
 ) -> Result<(Outcome, Choices), RunError> {
     let mut tracker = Tracker::default();
     let mut choices = Choices::default();
     choices.forced = forced;
-    let hooks = Hooks {
-        observer: Some(&mut tracker),
-        seed: None,
-        choices: Some(&mut choices),
-        approx: Default::default(),
+    choices.steps.clone_from(&log);
+    let result = match log {
+        Some(log) => {
+            let mut recorder = Recorder {
+                inner: &mut tracker,
+                log,
+            };
+            let hooks = Hooks {
+                observer: Some(&mut recorder),
+                seed: None,
+                choices: Some(&mut choices),
+                approx: Default::default(),
+            };
+            launch_with(module, kernel, config, args, hooks)
+        }
+        None => {
+            let hooks = Hooks {
+                observer: Some(&mut tracker),
+                seed: None,
+                choices: Some(&mut choices),
+                approx: Default::default(),
+            };
+            launch_with(module, kernel, config, args, hooks)
+        }
     };
-    let error = match launch_with(module, kernel, config, args, hooks) {
+    let error = match result {
         Ok(_) => None,
         Err(e) if fatal(&e) => return Err(e),
         Err(e) => Some(e),
@@ -145,7 +172,9 @@ fn run_one(
 
 /// Walks the schedules of `kernel` depth first (choice 0 first at every choice point, the
 /// deepest choice point varied first), at most `max_schedules` of them, and stops at the first
-/// that shows a problem. `args` receives the first schedule's buffers.
+/// that shows a problem, with the partial-order reduction of [`super::sleep`] (sleep sets:
+/// no branch to a warp whose step the walk already ran there and nothing dependent has run
+/// since). `args` receives the first schedule's buffers.
 ///
 /// # Errors
 /// A launch that cannot start or a construct not modelled ([`RunError::Argument`],
@@ -158,6 +187,22 @@ pub fn explore(
     args: &mut [Arg],
     max_schedules: u32,
 ) -> Result<Exploration, RunError> {
+    explore_with(module, kernel, config, args, max_schedules, true)
+}
+
+/// [`explore`], with the partial-order reduction (`reduce`) or without it (every option of
+/// every choice point).
+///
+/// # Errors
+/// As [`explore`].
+pub fn explore_with(
+    module: &Module,
+    kernel: &str,
+    config: &Config,
+    args: &mut [Arg],
+    max_schedules: u32,
+    reduce: bool,
+) -> Result<Exploration, RunError> {
     let original = args.to_vec();
     let mut x = Exploration {
         schedules: 0,
@@ -166,15 +211,18 @@ pub fn explore(
         exhausted: false,
         cut: false,
         counterexample: None,
+        max_schedules,
     };
     let mut forced: Vec<u32> = Vec::new();
+    let mut path = Path::default();
     loop {
         let mut scratch = original.clone();
         let target: &mut [Arg] = if x.schedules == 0 { args } else { &mut scratch };
         // The forced prefix's choice points are in the tree already (the last one with another
         // option taken).
         let shared = forced.len();
-        let (outcome, choices) = run_one(module, kernel, config, target, forced)?;
+        let log = reduce.then(|| Rc::new(RefCell::new(Vec::new())));
+        let (outcome, choices) = run_one(module, kernel, config, target, forced, log.clone())?;
         x.schedules += 1;
         x.choice_points += (choices.made.len() - shared.min(choices.made.len())) as u64;
         x.depth = x.depth.max(choices.made.len());
@@ -182,8 +230,19 @@ pub fn explore(
             x.counterexample = Some(outcome);
             return Ok(x);
         }
-        // The deepest choice point with an option not yet taken.
-        let Some(i) = choices.made.iter().rposition(|&(c, n)| c + 1 < n) else {
+        // The deepest choice point with an option not yet taken (and, reduced, not asleep).
+        let next = match &log {
+            Some(log) => {
+                path.record(shared, &choices.made, &log.borrow());
+                path.backtrack()
+            }
+            None => choices
+                .made
+                .iter()
+                .rposition(|&(c, n)| c + 1 < n)
+                .map(|i| (i, choices.made[i].0 + 1)),
+        };
+        let Some((i, c)) = next else {
             x.exhausted = true;
             return Ok(x);
         };
@@ -192,7 +251,7 @@ pub fn explore(
             return Ok(x);
         }
         forced = choices.made[..i].iter().map(|&(c, _)| c).collect();
-        forced.push(choices.made[i].0 + 1);
+        forced.push(c);
     }
 }
 
@@ -212,7 +271,7 @@ pub fn replay(
 ) -> Result<Outcome, RunError> {
     let forced = parse_token(token)?;
     let n = forced.len();
-    let (outcome, choices) = run_one(module, kernel, config, args, forced)?;
+    let (outcome, choices) = run_one(module, kernel, config, args, forced, None)?;
     let misfit = |why: String| RunError::Argument {
         param: "--replay".into(),
         why: format!("`{token}`: {why}; not a schedule of this kernel and launch"),
@@ -230,4 +289,92 @@ pub fn replay(
         )));
     }
     Ok(outcome)
+}
+
+/// How to walk a kernel's schedules: every one (at most `max_schedules`), or one replay token.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Walk {
+    /// [`explore`] with this bound on the schedules run.
+    Exhaustive(u32),
+    /// [`replay`] of this token.
+    Replay(String),
+}
+
+/// What a walk gave: an exploration, or the one replayed schedule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Walked {
+    /// The exploration of [`Walk::Exhaustive`].
+    Explored(Exploration),
+    /// The schedule of [`Walk::Replay`].
+    Replayed(Outcome),
+}
+
+impl Walked {
+    /// The schedule to show: the counterexample of an exploration (none when clean), or the
+    /// replayed schedule.
+    #[must_use]
+    pub fn outcome(&self) -> Option<&Outcome> {
+        match self {
+            Walked::Explored(x) => x.counterexample.as_ref(),
+            Walked::Replayed(o) => Some(o),
+        }
+    }
+
+    /// Whether the walk showed a problem (a finding, a deadlock or a run error).
+    #[must_use]
+    pub fn failed(&self) -> bool {
+        self.outcome().is_some_and(Outcome::failed)
+    }
+
+    /// Schedules run, distinct choice points, the most choice points of one schedule, and
+    /// whether every schedule was run (a replay: one schedule, never exhaustive).
+    #[must_use]
+    pub fn figures(&self) -> (u32, u64, usize, bool) {
+        match self {
+            Walked::Explored(x) => (x.schedules, x.choice_points, x.depth, x.exhausted),
+            Walked::Replayed(o) => (1, o.choice_points as u64, o.choice_points, false),
+        }
+    }
+
+    /// Whether `max_schedules` stopped the walk first.
+    #[must_use]
+    pub fn cut(&self) -> bool {
+        matches!(self, Walked::Explored(x) if x.cut)
+    }
+
+    /// The walk as a [`Report`]: the shown schedule's findings (seed 0 each), the schedules run
+    /// as runs, its deadlock.
+    #[must_use]
+    pub fn report(&self) -> Report {
+        let findings = self.outcome().map_or_else(Vec::new, |o| o.findings.clone());
+        let deadlock = self
+            .outcome()
+            .and_then(|o| o.error.clone())
+            .filter(|e| matches!(e, RunError::Deadlock { .. }));
+        Report {
+            seeds: vec![0; findings.len()],
+            findings,
+            runs: self.figures().0,
+            stats: None,
+            deadlock,
+            error: None,
+        }
+    }
+}
+
+/// Runs `how` on `kernel`: [`explore`] or [`replay`].
+///
+/// # Errors
+/// Those of [`explore`] and [`replay`].
+pub fn walk(
+    module: &Module,
+    kernel: &str,
+    config: &Config,
+    args: &mut [Arg],
+    how: &Walk,
+) -> Result<Walked, RunError> {
+    match how {
+        Walk::Exhaustive(max) => explore(module, kernel, config, args, *max).map(Walked::Explored),
+        Walk::Replay(token) => replay(module, kernel, config, args, token).map(Walked::Replayed),
+    }
 }

@@ -19,7 +19,7 @@
 
 use crate::error::RunError;
 use crate::exec::Limits;
-use crate::hazard::{check, Options, Report};
+use crate::hazard::{check, walk, Options, Report, Walk, Walked};
 use crate::host::{Arg, Config, MAX_SHARED};
 use crate::module::{Kernel, Module, Param};
 use crate::op::Ty;
@@ -67,6 +67,12 @@ pub struct ModuleOptions {
     pub scalars: Vec<(String, Scalar)>,
     /// Bounds of each run.
     pub limits: Limits,
+    /// Walk every schedule at the choice points instead (at most this many schedules per
+    /// kernel; [`crate::hazard::explore()`]); `schedules` is then not used.
+    pub exhaustive: Option<u32>,
+    /// Replay tokens by kernel name ([`crate::hazard::replay()`]): that kernel runs only the
+    /// token's schedule.
+    pub replay: Vec<(String, String)>,
 }
 
 impl Default for ModuleOptions {
@@ -81,6 +87,8 @@ impl Default for ModuleOptions {
             schedules: 0,
             scalars: Vec::new(),
             limits: Limits::default(),
+            exhaustive: None,
+            replay: Vec::new(),
         }
     }
 }
@@ -163,6 +171,9 @@ pub struct EntryReport {
     pub launch: Option<Launch>,
     /// The hazard report, or why there is none (every missing or refused piece).
     pub result: Result<Report, Vec<Notice>>,
+    /// With [`ModuleOptions::exhaustive`] or a replay token: the walk (its counterexample's
+    /// findings are `result`'s).
+    pub walked: Option<Walked>,
 }
 
 /// Runs every kernel of `module` under [`check`] (see the module's documentation for the
@@ -198,6 +209,16 @@ pub fn check_module(
             });
         }
     }
+    if let Some((name, _)) = options
+        .replay
+        .iter()
+        .find(|(name, _)| !module.kernels.iter().any(|k| &k.name == name))
+    {
+        return Err(RunError::Argument {
+            param: "--replay".into(),
+            why: format!("`{name}`: the module has no kernel of this name"),
+        });
+    }
     Ok(module
         .kernels
         .iter()
@@ -211,6 +232,7 @@ fn check_entry(module: &Module, k: &Kernel, options: &ModuleOptions) -> EntryRep
         line: k.line,
         launch: None,
         result: Err(Vec::new()),
+        walked: None,
     };
     let (config, (mut args, given)) = match (config(k, options), arguments(k, options)) {
         (Ok(c), Ok(a)) => (c, a),
@@ -225,6 +247,22 @@ fn check_entry(module: &Module, k: &Kernel, options: &ModuleOptions) -> EntryRep
         config,
         args: given,
     });
+    let how = options
+        .replay
+        .iter()
+        .find(|(name, _)| *name == k.name)
+        .map(|(_, token)| Walk::Replay(token.clone()))
+        .or(options.exhaustive.map(Walk::Exhaustive));
+    if let Some(how) = how {
+        match walk(module, &k.name, &config, &mut args, &how) {
+            Ok(w) => {
+                entry.result = Ok(w.report());
+                entry.walked = Some(w);
+            }
+            Err(e) => entry.result = Err(vec![run_notice(k, e)]),
+        }
+        return entry;
+    }
     let hazard_options = Options {
         schedules: options.schedules,
     };

@@ -96,8 +96,9 @@ fn the_proxy_fence_must_come_between_the_write_and_the_barrier() {
     }
 }
 
-/// A 4-byte tensor copy on an mbarrier of count 1: thread 1 reads after a wait that saw the
-/// phase complete; thread 2 reads without waiting.
+/// A 4-byte tensor copy on an mbarrier of count 1 (initialised by thread 0, then `bar.sync`,
+/// which orders the init before the other threads' operations on it): thread 1 reads after a
+/// wait that saw the phase complete; thread 2 reads without waiting.
 #[test]
 fn a_tensor_copy_is_read_safely_only_after_its_phase_is_observed() {
     let mut t = Tracker::default();
@@ -108,6 +109,11 @@ fn a_tensor_copy_is_read_safely_only_after_its_phase_is_observed() {
         line: 1,
         mbar,
         count: 1,
+    });
+    let threads: Vec<u32> = (0..64).collect();
+    t.event(&Event::BarSync {
+        line: 1,
+        threads: &threads,
     });
     t.event(&Event::MbarArrive {
         thread: 0,
@@ -149,4 +155,33 @@ fn a_tensor_copy_is_read_safely_only_after_its_phase_is_observed() {
     assert_eq!(kinds(&t), vec![HazardKind::ReadBeforeComplete]);
     let f = &t.findings[0];
     assert_eq!((f.line, f.other_line), (6, Some(3)));
+}
+
+/// An mbarrier wait by a thread the init is not ordered before races with the init (PTX ISA
+/// 9.7.13.15.2): thread 1 waits on thread 0's mbarrier with no synchronisation between.
+#[test]
+fn a_wait_not_ordered_after_the_init_races_with_it() {
+    let mut t = Tracker::default();
+    start(&mut t);
+    let mbar = 256;
+    t.event(&Event::MbarInit {
+        thread: 0,
+        line: 1,
+        mbar,
+        count: 1,
+    });
+    t.event(&Event::MbarWait {
+        thread: 1,
+        line: 4,
+        mbar,
+        parity: 0,
+        done: false,
+        relaxed: false,
+    });
+    assert_eq!(kinds(&t), vec![HazardKind::DataRace]);
+    let f = &t.findings[0];
+    assert_eq!(
+        (f.line, f.other_line, f.thread, f.other_thread, f.address),
+        (4, Some(1), Some(1), Some(0), Some(256))
+    );
 }

@@ -1,15 +1,13 @@
 //! Tensor Memory's lifecycle in one CTA, as the hazard checker follows it: the columns each
-//! `tcgen05.alloc` granted and not yet freed, and each warp's `tcgen05.ld` not yet waited with
-//! its destination registers. Findings (the tracker stamps the CTA):
+//! `tcgen05.alloc` granted and not yet freed, and each warp's `tcgen05.ld` not yet waited.
+//! Findings (the tracker stamps the CTA):
 //!
 //! - memory still allocated when the CTA exits, at the alloc's line (PTX ISA 9.7.16.7.1: a
 //!   CTA deallocates all the Tensor Memory it allocated before it exits);
-//! - a destination register of a `tcgen05.ld` read before the warp's `tcgen05.wait::ld`, at
-//!   the read with the load's line (9.7.16.8.3, 9.7.16.8.5: the registers hold the loaded
-//!   values only once `wait::ld` returns);
 //! - a `tcgen05.dealloc` of columns a load not yet waited reads, at the dealloc with the
-//!   load's line (9.7.16.7.1, 9.7.16.8.5).
-//!
+//!   load's line (9.7.16.7.1, 9.7.16.8.5; rules.md I12: the load's read of Tensor Memory lasts
+//!   until its warp's `wait::ld`, whether or not its registers were used, and a warp that
+//!   exits without the wait leaves it outstanding);
 //! - a CTA that allocated and exited without `tcgen05.relinquish_alloc_permit`, at the first
 //!   alloc (rules.md I5).
 //!
@@ -23,16 +21,14 @@ use super::{Finding, HazardKind};
 use crate::observe::TmemStep;
 
 const ALLOC: &str = "PTX ISA 9.7.16.7.1 (tcgen05.alloc/dealloc: all Tensor Memory a CTA allocated must be deallocated before it exits)";
-const LD: &str = "PTX ISA 9.7.16.8.3, 9.7.16.8.5 (tcgen05.ld is asynchronous: its destination registers may be read only after tcgen05.wait::ld)";
 const RELINQUISH: &str = "PTX ISA 9.7.16.7.1 (tcgen05.relinquish_alloc_permit: the CTA gives up the right to allocate; rules.md I5)";
-const DEALLOC: &str = "PTX ISA 9.7.16.7.1, 9.7.16.8.5 (tcgen05.dealloc of columns a tcgen05.ld still reads: wait::ld first)";
+const DEALLOC: &str = "PTX ISA 9.7.16.7.1, 9.7.16.8.5, 9.7.16.6.4.5 (tcgen05.dealloc of columns a tcgen05.ld still reads: wait::ld first; rules.md I12)";
 
-/// A load not yet waited: its line, columns `(first, count)` and destination slots.
+/// A load not yet waited: its line and columns `(first, count)`.
 #[derive(Clone, Debug)]
 struct Load {
     line: u32,
     columns: (u32, u32),
-    slots: Vec<u32>,
 }
 
 /// The lifecycle of one CTA's Tensor Memory.
@@ -98,30 +94,12 @@ impl Lifecycle {
                 }
                 self.allocs.retain(|a| (a.0, a.1) != (first, n));
             }
-            TmemStep::Ld(first, n, slots) => self.loads.entry(warp).or_default().push(Load {
+            TmemStep::Ld(first, n, _) => self.loads.entry(warp).or_default().push(Load {
                 line,
                 columns: (first, n),
-                slots: slots.to_vec(),
             }),
             TmemStep::WaitLd => {
                 self.loads.remove(&warp);
-            }
-            TmemStep::Read(slots) => {
-                for l in self.loads.get(&warp).into_iter().flatten() {
-                    if let Some(k) = l.slots.iter().position(|s| slots.contains(s)) {
-                        let mut f = finding(HazardKind::LdBeforeWait, line, Some(l.line), LD);
-                        f.thread = Some(warp * 32);
-                        f.other_thread = Some(warp * 32);
-                        f.address = Some(u64::from(l.columns.0));
-                        f.message = format!(
-                            "warp {warp} reads destination register {} of {} of the tcgen05.ld of line {} before its tcgen05.wait::ld",
-                            k + 1,
-                            l.slots.len(),
-                            l.line
-                        );
-                        out.push(f);
-                    }
-                }
             }
         }
         out

@@ -34,6 +34,9 @@ pub(crate) struct Stamp {
     /// together are one memory transaction, not racing with each other (the crate README,
     /// "Hazards": a choice of this checker, pending a ruling).
     instance: u64,
+    /// An atomic access (`atom`, `red`, a bulk reduction's element): its scope's code
+    /// ([`atomic::code`]); 0 for any other access.
+    atomic: u8,
 }
 
 /// One byte's history: its last write and the reads since.
@@ -78,6 +81,8 @@ struct MbarModel {
     expected: u64,
     delivered: u64,
     copy_line: u32,
+    /// The `mbarrier.init`: its thread's slot and that thread's clock at the init.
+    init_by: Option<(u32, u32)>,
 }
 
 impl MbarModel {
@@ -94,8 +99,33 @@ impl MbarModel {
     }
 }
 
+/// An arrival on a phase whose pending arrival count is already zero (its transaction bytes
+/// still pending): more arrivals in one phase than the `init` count, which the count does not
+/// account for (the interpreter's phase then completes on the bytes alone; PTX ISA
+/// 9.7.13.15.1: the expected arrival count of every phase is `init`'s count).
+fn excess_arrival(m: &MbarModel, mbar: u32, line: u32, cta: u64) -> Option<Finding> {
+    (m.pending == 0 && m.count > 0).then(|| Finding {
+        kind: HazardKind::MbarrierCount,
+        line: m.init_line,
+        other_line: Some(line),
+        thread: None,
+        other_thread: None,
+        address: Some(u64::from(mbar)),
+        message: format!(
+            "mbarrier at shared 0x{mbar:x} initialised with count {}: phase {} received arrival {} at line {line} while its pending arrival count was already zero (transaction bytes pending): more arrivals than the count",
+            m.count,
+            m.phase,
+            m.arrivals + 1
+        ),
+        source: "PTX ISA 9.7.13.15.1 (mbarrier phases: the expected arrival count of every phase is the init count)",
+        cta,
+        rank: None,
+        other_rank: None,
+    })
+}
+
 const MEMORY_MODEL: &str = "PTX ISA 8 (memory consistency model: conflicting accesses with no causality order are a data race)";
-const MBARRIER_TX: &str = "PTX ISA 9.7.13.15 (mbarrier: a phase completes when the pending arrivals and the tx-count reach zero; complete_tx)";
+pub(super) const MBARRIER_TX: &str = "PTX ISA 9.7.13.15 (mbarrier: a phase completes when the pending arrivals and the tx-count reach zero; complete_tx)";
 const TCGEN05: &str = "PTX ISA 9.7.16.6, 9.7.16.11.1 (an asynchronous tcgen05 operation completes for other threads only through its tcgen05.commit's mbarrier phase, a tcgen05.ld through tcgen05.wait::ld)";
 const TC_FENCE: &str = "PTX ISA 9.7.16.6.3, 9.7.16.6.4 (tcgen05.fence::before_thread_sync in the arriving thread and after_thread_sync in the waiting one order tcgen05 operations, of one thread or two, across a relaxed synchronisation; rules.md I9)";
 const PROXY: &str = "PTX ISA 9.7.13.4 (fence.proxy.async: generic-proxy writes need a proxy fence before the async proxy reads them)";
@@ -149,11 +179,32 @@ pub(crate) struct Tracker {
     named: HashMap<u32, named_barrier::Phase>,
     /// The bytes of the generic `st` whose access comes next (rules.md I11).
     store_bytes: Option<Vec<u8>>,
+    /// The semantics and scope of the atomic whose access comes next.
+    atomic_next: Option<(crate::atom::AtomSem, crate::atom::AtomScope)>,
+    /// The clocks `.release` atomics released, per location ([`atomic`]).
+    released: atomic::Released,
+    /// The atomic whose access comes next is an `atom.cas`.
+    cas_next: bool,
+    /// Races of a plain read with atomics, held until the reading thread's `atom.cas` of the
+    /// bytes excuses them or the run ends (rules.md I13).
+    deferred: atomic::Deferred,
+    /// The bulk async-groups of each thread ([`bulk_group`]).
+    bulk: bulk_group::BulkGroups,
+    /// Per thread: its clock at its last `fence.mbarrier_init.release.cluster`.
+    init_fence: HashMap<u32, u32>,
     /// The findings so far.
     pub findings: Vec<Finding>,
+    /// How many findings there were when the last CTA's end was checked: a run stopped by an
+    /// error still ends its CTA, and what that end finds (memory never freed, phases never
+    /// completed) is the error's consequence, not the kernel's.
+    pub before_end: usize,
 }
 
+mod atomic;
+mod bulk_group;
 mod cluster;
+mod copy_overlap;
+mod mbarrier_init;
 mod named_barrier;
 mod pair;
 mod same_value;
@@ -341,10 +392,13 @@ impl Tracker {
             Some(_) => format!("the asynchronous operation of line {}", s.line),
             None => format!("{} at line {}", self.who(s.thread), s.line),
         };
+        let atomic = |s: &Stamp| if s.atomic != 0 { "atomic " } else { "" };
         let message = format!(
-            "{} by {} and the earlier {} by {} of {sp} {place} are not ordered by any synchronisation{}",
+            "{}{} by {} and the earlier {}{} by {} of {sp} {place} are not ordered by any synchronisation{}",
+            atomic(&now),
             if write { "write" } else { "read" },
             who(&now),
+            atomic(&prior),
             if prior_write { "write" } else { "read" },
             who(&prior),
             if prior.cta != now.cta || self.rank_of(prior.thread) != self.rank_of(now.thread) {
@@ -363,6 +417,11 @@ impl Tracker {
             message,
             source: if kind == HazardKind::DataRace {
                 MEMORY_MODEL
+            } else if [prior.op, now.op]
+                .iter()
+                .any(|o| o.is_some_and(|id| self.bulk.is_bulk(id)))
+            {
+                bulk_group::SOURCE
             } else if tc {
                 TCGEN05
             } else {
@@ -388,6 +447,12 @@ impl Tracker {
         }
         let instance = self.instance(a, thread);
         let stored = same_value::stored(self.store_bytes.take(), a);
+        let atomic = self.atomic_next.take();
+        if let (Some((sem, scope)), Proxy::Generic) = (atomic, a.proxy) {
+            if sem.acquires() {
+                self.acquire_at(a, scope);
+            }
+        }
         let joined: Clock;
         let vc: &Clock = match a.proxy {
             Proxy::Generic if a.space == Space::Tmem => {
@@ -408,7 +473,9 @@ impl Tracker {
                 Proxy::Generic => None,
                 Proxy::Async(id) => Some(id),
             },
+            atomic: atomic.map_or(0, |(_, scope)| atomic::code(scope)),
         };
+        let stride = self.cl.stride;
         let mut found: Vec<(Stamp, bool, u64)> = Vec::new();
         let mut unfenced: Option<(Stamp, u64)> = None;
         let lists = match a.space {
@@ -446,8 +513,9 @@ impl Tracker {
                     || (s.cta == now.cta && s.clock <= vc.get(s.slot as usize))
             };
             let value = stored.as_ref().map(|v| v[b as usize]);
+            let strong = |s: &Stamp| atomic::strong(s, &now, stride);
             if let Some(w) = cell.write {
-                if !ordered(&w) {
+                if !ordered(&w) && !strong(&w) {
                     if !(a.write && same_value::same(cell.value, value)) {
                         found.push((w, true, at));
                     }
@@ -460,47 +528,70 @@ impl Tracker {
                     unfenced = Some((w, at));
                 }
             }
-            if a.write {
-                for r in cell.first.iter().chain(lists.get(cell.more)) {
-                    if r.slot != now.slot && !ordered(r) {
-                        found.push((*r, false, at));
-                    }
+            for r in cell.first.iter().chain(lists.get(cell.more)) {
+                let conflicts = a.write || r.atomic != 0;
+                if conflicts && r.slot != now.slot && !ordered(r) && !strong(r) {
+                    found.push((*r, r.atomic != 0, at));
                 }
+            }
+            if a.write && now.atomic == 0 {
                 lists.release(std::mem::take(&mut cell.more));
                 cell.first = None;
                 cell.write = Some(now);
                 cell.value = value;
-            } else if cell.first.is_none_or(|r| r.slot == now.slot) {
-                cell.first = Some(now);
             } else {
-                lists.record(&mut cell.more, now);
+                if now.atomic != 0 {
+                    cell.value = None;
+                }
+                atomic::note(cell, lists, now);
             }
         }
         let reader = now.op.map(|_| thread);
         let fenced = unfenced.map(|(w, _)| self.fenced(w.thread, w.clock, vc, reader));
+        let cas = std::mem::take(&mut self.cas_next) && now.atomic != 0;
         for f in found {
-            self.conflict(f, now, a.write, a.space);
-        }
-        if let (Some((w, at)), Some(false)) = (unfenced, fenced) {
-            {
-                self.report(Finding {
-                    kind: HazardKind::MissingProxyFence,
-                    line: a.line,
-                    other_line: Some(w.line),
-                    thread: Some(a.thread),
-                    other_thread: Some(w.thread),
-                    address: Some(at),
-                    message: format!(
-                        "the async proxy (line {}) reads shared 0x{at:x}, written through the generic proxy by thread {} at line {} with no fence.proxy.async between the write and the synchronisation",
-                        a.line, w.thread, w.line
-                    ),
-                    source: PROXY,
-                    cta: self.cta,
-                    rank: None,
-                    other_rank: None,
-                });
+            match atomic::reader_of(&f, &now, a) {
+                Some(t) => self.deferred.hold(t, f, (now, a.write, a.space)),
+                None => self.conflict(f, now, a.write, a.space),
             }
         }
+        if cas {
+            self.deferred.excuse(thread, now.clock, a);
+        }
+        if let (Some((w, at)), Some(false)) = (unfenced, fenced) {
+            self.unfenced(a, w, at);
+        }
+        match atomic {
+            Some((sem, scope)) if sem.releases() && a.proxy == Proxy::Generic => {
+                self.release_at(a, scope);
+            }
+            None if a.write => self.released.clear_at(a),
+            _ => {}
+        }
+    }
+
+    /// A generic write `w` of `at` read by the async-proxy access `a` with no proxy fence
+    /// between (PTX ISA 9.7.13.4).
+    fn unfenced(&mut self, a: &Access, w: Stamp, at: u64) {
+        self.report(Finding {
+            kind: HazardKind::MissingProxyFence,
+            line: a.line,
+            other_line: Some(w.line),
+            thread: Some(a.thread),
+            other_thread: Some(w.thread),
+            address: Some(at),
+            message: format!(
+                "the async proxy (line {}) reads {} 0x{at:x}, written through the generic proxy by thread {} at line {} with no fence.proxy.async between the write and the synchronisation",
+                a.line,
+                if a.space == Space::Global { "global" } else { "shared" },
+                w.thread,
+                w.line
+            ),
+            source: PROXY,
+            cta: self.cta,
+            rank: None,
+            other_rank: None,
+        });
     }
 }
 
@@ -521,7 +612,10 @@ impl Tracker {
     fn on_event(&mut self, e: &Event<'_>) {
         match *e {
             Event::CtaStart { cta, threads } => self.start(cta, threads),
-            Event::CtaEnd => self.end(),
+            Event::CtaEnd => {
+                self.before_end = self.findings.len();
+                self.end();
+            }
             Event::BarSync { threads, .. } => {
                 let mut j = Clock::default();
                 for &t in threads {
@@ -543,10 +637,14 @@ impl Tracker {
                 self.fence_clocks.entry(thread).or_default().push(snapshot);
             }
             Event::MbarInit {
-                line, mbar, count, ..
+                thread,
+                line,
+                mbar,
+                count,
             } => {
                 self.fence.init(mbar);
                 self.init(line, mbar, count);
+                self.note_init(thread, mbar);
             }
             Event::MbarArrive {
                 thread,
@@ -555,6 +653,7 @@ impl Tracker {
                 tx,
                 relaxed,
             } => {
+                self.check_init(mbar, (thread, None), (line, "mbarrier.arrive"));
                 let vc = self.clocks[thread as usize].clone();
                 self.clocks[thread as usize].tick(thread as usize);
                 if let Some(m) = self.mbars.get_mut(&mbar) {
@@ -567,10 +666,14 @@ impl Tracker {
                         m.expect_line = line;
                         m.expected += tx;
                     }
+                    let extra = excess_arrival(m, mbar, line, self.cta);
                     m.pending = m.pending.saturating_sub(1);
                     m.arrivals += 1;
                     m.arrive_line = line;
                     m.settle();
+                    if let Some(f) = extra {
+                        self.report(f);
+                    }
                 }
             }
             Event::MbarWait {
@@ -580,7 +683,10 @@ impl Tracker {
                 parity,
                 done,
                 relaxed,
-            } => self.wait(thread, line, mbar, (parity, relaxed), done),
+            } => {
+                self.check_init(mbar, (thread, None), (line, "the mbarrier wait"));
+                self.wait(thread, line, mbar, (parity, relaxed), done);
+            }
             Event::AsyncIssue {
                 id,
                 line,
@@ -613,7 +719,17 @@ impl Tracker {
                     }
                 }
             }
-            Event::Tcgen05Commit { thread, line, mbar } => self.commit(thread, line, mbar),
+            Event::Tcgen05Commit { thread, line, mbar } => {
+                self.check_init(mbar, (thread, None), (line, "tcgen05.commit"));
+                self.commit(thread, line, mbar);
+            }
+            Event::Atomic { sem, scope, cas } => {
+                self.atomic_next = Some((sem, scope));
+                self.cas_next = cas;
+            }
+            Event::BulkCommit { thread } => self.bulk_commit(thread),
+            Event::BulkWait { thread, n, read } => self.bulk_wait(thread, n, read),
+            Event::FenceMbarrierInit { thread, .. } => self.fence_mbarrier_init(thread),
             Event::Tcgen05Fence { thread, after, .. } => match self.clocks.get(thread as usize) {
                 Some(_) if after => self.fence.after(thread),
                 Some(c) => self.fence.before(thread, c),
@@ -753,8 +869,20 @@ impl Tracker {
             }
             self.clocks[t as usize].tick(t as usize);
         }
+        if let (AsyncKind::TensorCopy { mbar, .. }, Some(&t)) = (kind, threads.first()) {
+            self.check_init(
+                mbar,
+                (t, Some(&clock)),
+                (line, "the copy completing on it, issued"),
+            );
+        }
         let (key, phase) = match kind {
-            AsyncKind::TensorCopy { mbar, .. } => {
+            AsyncKind::BulkStore { thread, write } => {
+                self.bulk.issued(id, thread, write);
+                ((5, thread * 2 + u32::from(write)), 0)
+            }
+            AsyncKind::TensorCopy { mbar, dst, bytes } => {
+                self.copy_overlap(line, threads.first().copied().unwrap_or(0), dst, bytes);
                 self.pending_copies.push(id);
                 ((0, mbar), self.mbars.get(&mbar).map_or(0, |m| m.phase))
             }
@@ -799,10 +927,14 @@ impl Tracker {
         self.fence.commit(thread, &vc, mbar, phase);
         if let Some(m) = self.mbars.get_mut(&mbar) {
             m.cur.join(&vc);
+            let extra = excess_arrival(m, mbar, line, self.cta);
             m.pending = m.pending.saturating_sub(1);
             m.arrivals += 1;
             m.arrive_line = line;
             m.settle();
+            if let Some(f) = extra {
+                self.report(f);
+            }
         }
     }
 
@@ -858,20 +990,36 @@ impl Tracker {
 
     fn deadlock(&mut self, warps: &[Blocked]) {
         self.deadlocked = true;
-        let polled: Vec<u32> = warps.iter().filter_map(|w| w.mbar).collect();
+        self.flush_deferred();
+        let rank = |w: &Blocked| w.cluster.map_or(0, |c| c.0);
+        let key = |w: &Blocked, at: u32| match rank(w) {
+            0 => at,
+            r => crate::observe::peer_key(r, at),
+        };
+        let polled: Vec<u32> = warps
+            .iter()
+            .filter_map(|w| w.mbar.map(|m| key(w, m)))
+            .collect();
         self.unfinished_phases(Some(&polled));
         let first = warps.first();
         let message = warps
             .iter()
-            .map(|w| format!("warp {} at line {}: {}", w.warp, w.line, w.waits_for))
+            .map(|w| match w.cluster {
+                Some((r, id)) => format!(
+                    "CTA rank {r} of cluster ({}, {}, {}) warp {} at line {}: {}",
+                    id[0], id[1], id[2], w.warp, w.line, w.waits_for
+                ),
+                None => format!("warp {} at line {}: {}", w.warp, w.line, w.waits_for),
+            })
             .collect::<Vec<_>>()
             .join("; ");
+        let slot = |w: &Blocked| rank(w) * self.cl.stride + w.warp * 32;
         self.report(Finding {
             kind: HazardKind::Deadlock,
             line: first.map_or(0, |w| w.line),
             other_line: warps.get(1).map(|w| w.line),
-            thread: first.map(|w| w.warp * 32),
-            other_thread: None,
+            thread: first.map(slot),
+            other_thread: warps.get(1).map(slot),
             address: first.and_then(|w| w.mbar).map(u64::from),
             message: format!("every live warp is blocked and nothing asynchronous is pending: {message}"),
             source: "PTX ISA 9.7.13.1 (bar.sync) and 9.7.13.15 (mbarrier.try_wait): a wait no arrival can satisfy",
@@ -882,6 +1030,7 @@ impl Tracker {
     }
 
     fn end(&mut self) {
+        self.flush_deferred();
         if !self.deadlocked {
             self.unfinished_phases(None);
             let mut ranks: Vec<u32> = self.tmem.keys().copied().collect();

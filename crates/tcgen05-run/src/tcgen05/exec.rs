@@ -7,11 +7,11 @@
 //! - `tcgen05.commit` completes the committing thread's pending operations, oldest first
 //!   (here at the commit; the queue lets a later change complete them later), each through the
 //!   core's MMA stages ([`tcgen05::emulator::mma`]), then arrives once on its mbarrier.
-//! - `tcgen05.ld` reads Tensor Memory when issued; the registers receive the values at the
-//!   warp's `tcgen05.wait::ld` (PTX ISA 9.7.16.8.5). `tcgen05.st` writes when issued.
+//! - `tcgen05.ld` reads Tensor Memory when issued and writes the destination registers then:
+//!   the thread's later instructions see the values through the register dependency (PTX ISA
+//!   9.7.16.6.4.5; rules.md I12); `tcgen05.wait::ld` orders only the load's read of Tensor
+//!   Memory, which the hazard checker follows. `tcgen05.st` writes when issued.
 //! - The fences order only and do nothing in a run whose operations complete in order.
-
-use std::collections::HashMap;
 
 use tcgen05::emulator::{
     cp_copy, ld_st_pieces, mma, shift_down, ASource, CpOperation, MmaOperation, MmaOptions,
@@ -35,9 +35,6 @@ pub(crate) struct Tcgen05State {
     pub(super) tmem: Option<Box<TensorMemory>>,
     /// Issued asynchronous operations not yet complete, oldest first.
     pub(super) pending: Vec<Issued>,
-    /// Per warp: values loaded by `tcgen05.ld`, for `tcgen05.wait::ld` to write
-    /// (thread, register slot, value).
-    loads: HashMap<u32, Vec<(usize, u32, u64)>>,
     /// MMAs completed.
     pub mmas: u64,
     /// The lifecycle step of the last warp instruction, for an observer: alloc / dealloc
@@ -168,11 +165,6 @@ pub(super) fn uniform(
 }
 
 impl Tcgen05State {
-    /// Whether warp `warp` has a `tcgen05.ld` not yet waited.
-    pub fn loading(&self, warp: u32) -> bool {
-        self.loads.get(&warp).is_some_and(|l| !l.is_empty())
-    }
-
     pub(super) fn tmem(&mut self) -> &mut TensorMemory {
         self.tmem
             .get_or_insert_with(|| Box::new(TensorMemory::new()))
@@ -343,9 +335,6 @@ impl Tcgen05State {
             Tcgen05::Ld { .. } | Tcgen05::St { .. } => self.ld_st(regs, line, t, exec),
             Tcgen05::WaitLd => {
                 self.did = Some(Did::WaitLd);
-                for (lane, slot, v) in self.loads.remove(&regs.warp).unwrap_or_default() {
-                    regs.regs[lane * regs.n + slot as usize] = v;
-                }
                 Ok(())
             }
             _ => Ok(()),
@@ -437,15 +426,16 @@ impl Tcgen05State {
                 let first = pieces.iter().map(|p| p.column).min().unwrap_or(0);
                 let end = pieces.iter().map(|p| p.column + 1).max().unwrap_or(first);
                 self.did = Some(Did::Ld(first, end - first));
-                let out = self.loads.entry(regs.warp).or_default();
+                // The registers hold the values read at issue (rules.md I12).
                 for thread in 0..32 {
+                    let base = thread * regs.n;
                     for (r, slot) in dst.iter().enumerate() {
-                        out.push((thread, *slot, u64::from(values[thread * count + r])));
+                        regs.regs[base + *slot as usize] = u64::from(values[thread * count + r]);
                     }
                     if let Some(red) = red {
                         let words = &values[thread * count..(thread + 1) * count];
                         let v = super::ld_red::reduce(red, words);
-                        out.push((thread, red.redval, u64::from(v)));
+                        regs.regs[base + red.redval as usize] = u64::from(v);
                     }
                 }
             }

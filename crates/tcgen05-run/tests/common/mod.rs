@@ -1,2 +1,3 @@
+pub mod codes;
 pub mod hopper_cases;
 pub mod inputs;

@@ -550,10 +550,7 @@ impl FastRow {
         // same bits as one thread).
         #[cfg(feature = "std")]
         {
-            let threads = std::thread::available_parallelism()
-                .map_or(1, core::num::NonZero::get)
-                .min(ops.m / 32)
-                .min(16);
+            let threads = machine_threads().min(ops.m / 32).min(16);
             if threads > 1 {
                 return self.compute_threads(ops, saturate, threads);
             }
@@ -561,7 +558,8 @@ impl FastRow {
         self.compute(ops, saturate)
     }
 
-    /// [`FastRow::mma`] on `threads` scoped threads, rows split evenly.
+    /// [`FastRow::mma`] on `threads` threads (this one and `threads - 1` scoped ones), rows
+    /// split evenly.
     #[cfg(feature = "std")]
     #[allow(clippy::result_large_err)] // every problem, by value, as ParamRow::dot
     fn compute_threads(
@@ -573,30 +571,39 @@ impl FastRow {
         let k = self.row.algorithm.k() as usize;
         let blocks = self.row.scale.map_or(0, |(_, b)| k / b as usize);
         let per = ops.m.div_ceil(threads);
+        let part = |r0: usize| {
+            let r1 = (r0 + per).min(ops.m);
+            MmaOperands {
+                m: r1 - r0,
+                n: ops.n,
+                a: &ops.a[r0 * k..r1 * k],
+                b: ops.b,
+                c: if ops.c.is_empty() {
+                    &[]
+                } else {
+                    &ops.c[r0 * ops.n..r1 * ops.n]
+                },
+                sfa: &ops.sfa[r0 * blocks..r1 * blocks],
+                sfb: ops.sfb,
+            }
+        };
         let parts: alloc::vec::Vec<_> = std::thread::scope(|s| {
-            let handles: alloc::vec::Vec<_> = (0..ops.m)
+            // The first part on this thread, the others on spawned ones (one spawn fewer per
+            // MMA; the parts are joined in row order all the same).
+            let handles: alloc::vec::Vec<_> = (per..ops.m)
                 .step_by(per)
                 .map(|r0| {
-                    let r1 = (r0 + per).min(ops.m);
-                    let sub = MmaOperands {
-                        m: r1 - r0,
-                        n: ops.n,
-                        a: &ops.a[r0 * k..r1 * k],
-                        b: ops.b,
-                        c: if ops.c.is_empty() {
-                            &[]
-                        } else {
-                            &ops.c[r0 * ops.n..r1 * ops.n]
-                        },
-                        sfa: &ops.sfa[r0 * blocks..r1 * blocks],
-                        sfb: ops.sfb,
-                    };
+                    let sub = part(r0);
                     s.spawn(move || self.compute(&sub, saturate))
                 })
                 .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            let first = self.compute(&part(0), saturate);
+            core::iter::once(first)
+                .chain(
+                    handles
+                        .into_iter()
+                        .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))),
+                )
                 .collect()
         });
         let mut d = alloc::vec::Vec::with_capacity(ops.m * ops.n);
@@ -716,6 +723,15 @@ impl FastRow {
         }
         Ok(d)
     }
+}
+
+/// The machine's hardware threads, asked once per process (`available_parallelism` reads the
+/// process's CPU set and cgroup limits each time: measured at about 2% of a GEMM's run time
+/// when asked once per MMA).
+#[cfg(feature = "std")]
+fn machine_threads() -> usize {
+    static THREADS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *THREADS.get_or_init(|| std::thread::available_parallelism().map_or(1, core::num::NonZero::get))
 }
 
 impl Decoded {
@@ -927,7 +943,7 @@ fn pow2(e: i32) -> f64 {
 /// exponents normal), a term's kept part `(|p| << lift) >> (e_max - e)` is
 /// `trunc(x y 2^(lift - e_max))` with its sign: `x y` is exact (the product of two significands
 /// below 2^31 at a normal exponent), scaling by a power of two is exact wherever the result
-/// could be 1 or more, and the truncation toward zero is f64's conversion to an integer. For
+/// could be 1 or more, and the truncation toward zero is exact in f64 (see the body). For
 /// operands whose kept terms are below 2^27, so that 16 sum below 2^31 (checked by
 /// [`tfdpa_matrix`]). `None` when `2^(lift - e_max)` is not a normal f64 (the caller uses
 /// [`products`]).
@@ -954,11 +970,31 @@ fn products_f64(
         return None;
     }
     let scale = pow2(unit);
-    let mut sum = 0i32;
+    // Each term truncated toward zero in f64, without a conversion per term: for
+    // `0 <= a < 2^52`, `(a + 2^52) - 2^52` is `a` rounded to an integer (both steps exact but
+    // the rounding), one less when that is above `a` gives `floor(a)`, and the sign of the
+    // product makes it `trunc`. The terms are integers below 2^27 in magnitude, so their sum
+    // is exact in any order (below 2^31); element-wise steps over arrays, so that the compiler
+    // runs them two or four at a time.
+    const ROUND: f64 = 4_503_599_627_370_496.0; // 2^52
+    let mut kept = [0.0f64; K];
     for t in 0..K {
-        sum += (x[t] * y[t] * scale) as i32;
+        let p = x[t] * y[t] * scale;
+        let a = p.abs();
+        let r = (a + ROUND) - ROUND;
+        let floor = r - if r > a { 1.0 } else { 0.0 };
+        kept[t] = floor.copysign(p);
     }
-    Some((e_max, i64::from(sum)))
+    let mut half = [0.0f64; K / 2];
+    for t in 0..K / 2 {
+        half[t] = kept[t] + kept[t + K / 2];
+    }
+    let mut quarter = [0.0f64; K / 4];
+    for t in 0..K / 4 {
+        quarter[t] = half[t] + half[t + K / 4];
+    }
+    let sum = (quarter[0] + quarter[2]) + (quarter[1] + quarter[3]);
+    Some((e_max, sum as i64))
 }
 
 /// [`products`] for any K.

@@ -324,6 +324,10 @@ impl Tracker {
                     AsyncKind::TmemStore { warp } => AsyncKind::TmemStore {
                         warp: self.global_warp(warp),
                     },
+                    AsyncKind::BulkStore { thread, write } => AsyncKind::BulkStore {
+                        thread: self.global(thread),
+                        write,
+                    },
                 };
                 Event::AsyncIssue {
                     id,
@@ -392,6 +396,18 @@ impl Tracker {
                 thread: self.global(thread),
                 line,
                 mbar: self.mkey(mbar),
+            },
+            Event::BulkCommit { thread } => Event::BulkCommit {
+                thread: self.global(thread),
+            },
+            Event::BulkWait { thread, n, read } => Event::BulkWait {
+                thread: self.global(thread),
+                n,
+                read,
+            },
+            Event::FenceMbarrierInit { thread, line } => Event::FenceMbarrierInit {
+                thread: self.global(thread),
+                line,
             },
             other => other,
         }

@@ -122,6 +122,12 @@ impl ReadLists {
     /// Records the read `now` in the list `*more` names (one a cell without one), replacing
     /// the earlier read of its slot.
     pub fn record(&mut self, more: &mut u32, now: Stamp) {
+        self.record_unless(more, now, |_| false);
+    }
+
+    /// [`ReadLists::record`], but an earlier read of the slot for which `keep` holds stays
+    /// beside `now` (an atomic's stamp is not replaced by a plain read of its thread).
+    pub fn record_unless(&mut self, more: &mut u32, now: Stamp, keep: impl Fn(&Stamp) -> bool) {
         if *more == 0 {
             *more = self.free.pop().unwrap_or_else(|| {
                 self.lists.push(Vec::new());
@@ -129,7 +135,7 @@ impl ReadLists {
             });
         }
         let list = &mut self.lists[*more as usize - 1];
-        if let Some(r) = list.iter_mut().find(|r| r.slot == now.slot) {
+        if let Some(r) = list.iter_mut().find(|r| r.slot == now.slot && !keep(r)) {
             *r = now;
         } else {
             list.push(now);
