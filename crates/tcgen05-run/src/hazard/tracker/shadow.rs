@@ -121,6 +121,7 @@ impl ReadLists {
 
     /// Records the read `now` in the list `*more` names (one a cell without one), replacing
     /// the earlier read of its slot.
+    #[cfg(test)]
     pub fn record(&mut self, more: &mut u32, now: Stamp) {
         self.record_unless(more, now, |_| false);
     }
@@ -165,6 +166,7 @@ mod tests {
             cta: 0,
             op: None,
             instance: 1,
+            atomic: 0,
         }
     }
 
