@@ -222,7 +222,7 @@ fn every_hazard_kind_of_the_readme_explains_and_no_other() {
         .filter_map(|l| l.split_once('`'))
         .map(|(k, _)| k.to_string())
         .collect();
-    assert!(kinds.len() >= 17, "{kinds:?}");
+    assert!(kinds.len() >= 16, "{kinds:?}");
     let v = run(&["explain", "--json"]).json();
     let listed: BTreeSet<String> = v["hazards"]
         .as_array()
