@@ -20,7 +20,8 @@ checker's work does not depend on the values but through control flow, which the
 compare two builds in the same run, alternating kernel by kernel).
 
 --schedules N instead runs each kernel under `--hazards --schedules N` once and prints whether
-it is clean and how long it took (the issue's "no false alarms ... with --schedules 50").
+it is clean and how long it took (the issue's "no false alarms ... with --schedules 50"); exit 1
+when one is not (`conformance/kernels/run.sh` runs it with 50).
 
 Not in CI (minutes on a 2-core machine); the crate README ("Cost of hazard tracking") names it.
 """
@@ -214,8 +215,7 @@ def main():
         if "--only" in opts:
             kernels = [k for k in kernels if opts["--only"] in k[0]]
         if "--schedules" in opts:
-            schedules(binary, kernels, int(opts["--schedules"]))
-            return
+            sys.exit(0 if schedules(binary, kernels, int(opts["--schedules"])) else 1)
         base = opts.get("--baseline")
         head = ["kernel", "plain CPU (s)", "--hazards CPU (s)", "CPU ratio", "plain wall (s)",
                 "--hazards wall (s)", "wall ratio"]
@@ -263,7 +263,8 @@ def main():
 
 
 def schedules(binary, kernels, n):
-    """Each kernel once under --hazards --schedules n: clean or not, and the time."""
+    """Each kernel once under --hazards --schedules n: clean or not, and the time; whether
+    every kernel was clean."""
     clean, t0 = 0, time.time()
     for name, path, rest in kernels:
         cmd = [binary, "--json", "run", path] + rest + ["--hazards", "--schedules", str(n)]
@@ -280,6 +281,7 @@ def schedules(binary, kernels, n):
               flush=True)
     print(f"schedules: {clean} of {len(kernels)} kernels clean with --schedules {n} "
           f"({time.time() - t0:.0f} s, load average {os.getloadavg()[0]:.1f})")
+    return clean == len(kernels)
 
 
 if __name__ == "__main__":

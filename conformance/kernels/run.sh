@@ -146,10 +146,12 @@ TCGEN05_KERNELS_DIR="$OUT" cargo test -q --release -p tcgen05-run --test blackwe
 # Every CuTe DSL and CUTLASS kernel (cutedsl_*, cutlass_*; the sm_103a K = 96 ones against the
 # numerics module's K = 96 dot product) likewise (crates/tcgen05-run/tests/cute_gemm.rs).
 TCGEN05_KERNELS_DIR="$OUT" cargo test -q --release -p tcgen05-run --test cute_gemm -- --ignored --nocapture 2>&1 | grep -E "^run cute gemm:|test result"
-# Hazards (issue 25): every Triton kernel clean under `tcgen05 run --hazards` (default schedule
-# and 2 seeded ones), and the planted-bug matrix on 4 kernels per class; a cell that
+# Hazards (issue 25): every kernel the tests run under the hazard checker (the corpus step's 35,
+# the Hopper, breadth, pair and published-bug kernels: 69) clean under `tcgen05 run --hazards
+# --schedules 50` (the default schedule and 50 seeded ones; hazard_cost.py exits 1 otherwise),
+# and the planted-bug matrix on 4 kernels per class; a cell that
 # conformance/kernels/planted.tsv records as found and is not found now fails the step.
-python3 "$HERE/plant.py" "$OUT" "$BIN" --schedules 2 --clean-only 2>&1 | grep -E "^plant: [0-9]+ of|not run"
+python3 "$HERE/hazard_cost.py" "$OUT" "$BIN" --schedules 50 | grep -E "NOT clean|^schedules: [0-9]+ of"
 python3 "$HERE/plant.py" "$OUT" "$BIN" --kernels 4 --expect "$HERE/planted.tsv" 2>&1 >/dev/null | grep -E "REGRESSION|unmodified"
 
 # Throughput: the corpus concatenated to 10 MB, checked by the release binary (printed, not
