@@ -122,7 +122,15 @@ def test_exhaustive_walk_finds_the_phase_skip_and_its_token_replays() -> None:
     assert cut.cut and not cut.exhausted and cut.schedules_explored == 2
     for bad in ({"exhaustive": 0}, {"exhaustive": True}, {"replay": 3}, {"exhaustive": 5, "schedules": 2}):
         try:
-            launch(EXPLORE / "phase_all.ptx", "phase_all", 1, 64, [out], hazards=True, **bad)  # type: ignore[call-overload]
+            launch(EXPLORE / "phase_all.ptx", "phase_all", 1, 64, [out], hazards=True, **bad)
         except TypeError:
             continue
         raise AssertionError(f"{bad} accepted")
+    # A walk computes only what the run models exactly: approx= is refused beside it.
+    try:
+        launch(EXPLORE / "phase_all.ptx", "phase_all", 1, 64, [out], hazards=True, exhaustive=5,  # type: ignore[call-overload]
+               approx="ex2=rn")
+    except ValueError as e:
+        assert "approx=" in str(e) and "exhaustive=" in str(e)
+    else:
+        raise AssertionError("approx= beside exhaustive= accepted")
