@@ -1,4 +1,4 @@
-//! `tcgen05 run --hazards --cost N`: the cost of hazard tracking on one kernel (issue 25's
+//! `tcgen05 run --hazards --cost N`: the cost of hazard tracking on one kernel (the goal:
 //! "hazard tracking costs at most 3x the plain run"), measured in this process: the plain run
 //! (`tcgen05_run::launch_with`) and the checked one (`tcgen05_run::hazard::check_with`, the
 //! default schedule), alternating, each as N batches; a batch repeats the run until it has taken
