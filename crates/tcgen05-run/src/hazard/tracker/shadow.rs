@@ -198,4 +198,23 @@ mod tests {
         assert_eq!(l.get(again).len(), 1);
         assert!(l.get(0).is_empty());
     }
+
+    /// An atomic's stamp stays beside a later plain read of its thread (what `keep` holds for),
+    /// and that plain read is replaced by the thread's next one (`atomic::note`).
+    #[test]
+    fn kept_reads_stay_beside_a_newer_read_of_their_slot() {
+        let keep = |r: &Stamp| r.atomic != 0;
+        let mut l = ReadLists::default();
+        let mut more = 0;
+        let atomic = Stamp {
+            atomic: 3,
+            ..stamp(5, 10)
+        };
+        l.record_unless(&mut more, atomic, keep);
+        l.record_unless(&mut more, stamp(5, 11), keep);
+        let lines = |l: &ReadLists, m: u32| l.get(m).iter().map(|r| r.line).collect::<Vec<_>>();
+        assert_eq!(lines(&l, more), [10, 11]);
+        l.record_unless(&mut more, stamp(5, 12), keep);
+        assert_eq!(lines(&l, more), [10, 12]);
+    }
 }
